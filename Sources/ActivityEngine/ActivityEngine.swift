@@ -1,0 +1,1 @@
+// Placeholder: the ActivityEngine library arrives with its issue.

@@ -1,0 +1,1 @@
+// Placeholder: the AssetEngine library arrives with its issue.

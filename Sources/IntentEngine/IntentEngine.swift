@@ -1,0 +1,1 @@
+// Placeholder: the IntentEngine library arrives with its issue.

@@ -1,0 +1,1 @@
+// Placeholder: the TimelineEngine library arrives with its issue.

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs what Glimpse needs on a fresh Debian/Ubuntu machine (as root), skipping
+# what is already there. Safe to run again. Swift itself is expected at /opt/swift or
+# on PATH (the toolchain is not an apt package).
+set -euo pipefail
+
+APT_PACKAGES=(
+    pkg-config
+    libnghttp2-dev libprotobuf-c-dev        # the C libraries behind the wire
+    protobuf-c-compiler protobuf-compiler   # protoc-c and protoc, for Proto/generate.sh
+    grpc-proto                              # upstream health/reflection/testing .proto files
+    nghttp2-client nghttp2-server           # h2load and nghttpd, for the benchmarks
+    libsqlite3-dev
+)
+PIP_PACKAGES=(
+    "protobuf>=5"               # stock protobuf, for cross-checks and golden files
+    "grpcio>=1.60" "grpcio-tools>=1.60" "grpcio-health-checking>=1.60" "grpcio-reflection>=1.60"
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "bootstrap: apt-get install ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! python3 - <<'PY' 2>/dev/null
+import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection
+PY
+then
+    echo "bootstrap: pip install ${PIP_PACKAGES[*]}"
+    python3 -m pip install -q --disable-pip-version-check "${PIP_PACKAGES[@]}"
+fi
+
+if ! command -v swift >/dev/null; then
+    if [ -x /opt/swift/usr/bin/swift ]; then
+        echo "bootstrap: swift is at /opt/swift/usr/bin; add it to PATH" >&2
+    else
+        echo "bootstrap: no Swift toolchain found (need Swift 6.1 or later)" >&2
+    fi
+    exit 1
+fi

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, checks generated code for drift,
+# builds, and runs every test (Swift Testing, plus the Python peers under Tests/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
+./scripts/bootstrap.sh
+if [ -x Proto/generate.sh ]; then Proto/generate.sh --check; fi
+swift build --build-tests
+swift test --skip-build
