@@ -11,6 +11,7 @@ let package = Package(
     name: "Glimpse",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "GlimpseMessages", targets: ["GlimpseMessages"]),
         .library(name: "GlimpseClock", targets: ["GlimpseClock"]),
         .library(name: "TimelineEngine", targets: ["TimelineEngine"]),
         .library(name: "IntentEngine", targets: ["IntentEngine"]),
@@ -30,6 +31,10 @@ let package = Package(
             name: "CProtobufC", pkgConfig: "libprotobuf-c",
             providers: [.apt(["libprotobuf-c-dev"])]),
 
+        // MARK: Messages (Proto/ -> protoc-c C + generated Swift value types)
+        .target(name: "GlimpseProtoC", dependencies: ["CProtobufC"]),
+        .target(name: "GlimpseMessages", dependencies: ["GlimpseProtoC", "CProtobufC"]),
+
         // MARK: Time
         .target(name: "GlimpseClock"),
 
@@ -39,7 +44,20 @@ let package = Package(
         .target(name: "ActivityEngine", dependencies: ["GlimpseClock", collections]),
         .target(name: "AssetEngine", dependencies: ["GlimpseClock", collections, crypto]),
 
+        // MARK: Benchmarks (release; apart from tests)
+        .executableTarget(
+            name: "glimpse-bench-messages", dependencies: ["GlimpseMessages", "CProtobufC"],
+            path: "Benchmarks/MessagesBench"),
+
         // MARK: Tests
+        .target(name: "GlimpseTestProtoC", dependencies: ["CProtobufC"], path: "Tests/Support/GlimpseTestProtoC"),
+        .target(
+            name: "GlimpseTestMessages", dependencies: ["GlimpseTestProtoC", "GlimpseMessages", "CProtobufC"],
+            path: "Tests/Support/GlimpseTestMessages"),
+        .target(name: "CHeapProbe", path: "Tests/Support/CHeapProbe"),
+        .testTarget(
+            name: "GlimpseMessagesTests", dependencies: ["GlimpseMessages", "GlimpseTestMessages", "CHeapProbe"],
+            exclude: ["Golden"]),
         .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"]),
         .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine"]),
         .testTarget(name: "IntentEngineTests", dependencies: ["IntentEngine"]),

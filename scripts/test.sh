@@ -8,3 +8,5 @@ cd "$(dirname "$0")/.."
 if [ -x Proto/generate.sh ]; then Proto/generate.sh --check; fi
 swift build --build-tests
 swift test --skip-build
+# Stock protobuf decodes the bytes Swift made (the Swift tests check the other way).
+python3 Tests/GlimpseMessagesTests/Golden/golden.py verify
