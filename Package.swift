@@ -35,6 +35,10 @@ let package = Package(
         .target(name: "GlimpseProtoC", dependencies: ["CProtobufC"]),
         .target(name: "GlimpseMessages", dependencies: ["GlimpseProtoC", "CProtobufC"]),
 
+        // grpc.testing messages for the interoperability server and client.
+        .target(name: "GlimpseInteropProtoC", dependencies: ["CProtobufC"]),
+        .target(name: "GlimpseInterop", dependencies: ["GlimpseInteropProtoC", "GlimpseMessages", "CProtobufC"]),
+
         // MARK: Time
         .target(name: "GlimpseClock"),
 

@@ -5,6 +5,9 @@
 #ifndef PROTOBUF_C_google_2fprotobuf_2fduration_2eproto__INCLUDED
 #define PROTOBUF_C_google_2fprotobuf_2fduration_2eproto__INCLUDED
 
+#ifndef PROTOBUF_C__NO_DEPRECATED
+#define PROTOBUF_C__NO_DEPRECATED
+#endif
 #include <protobuf-c/protobuf-c.h>
 
 PROTOBUF_C__BEGIN_DECLS
