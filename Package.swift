@@ -39,6 +39,9 @@ let package = Package(
         .target(name: "GlimpseInteropProtoC", dependencies: ["CProtobufC"]),
         .target(name: "GlimpseInterop", dependencies: ["GlimpseInteropProtoC", "GlimpseMessages", "CProtobufC"]),
 
+        // MARK: What every service shares: health, reflection, config, lifecycle
+        .target(name: "ServiceKit", dependencies: ["GlimpseMessages"]),
+
         // MARK: Time
         .target(name: "GlimpseClock"),
 
@@ -63,6 +66,7 @@ let package = Package(
             name: "GlimpseMessagesTests", dependencies: ["GlimpseMessages", "GlimpseTestMessages", "CHeapProbe"],
             exclude: ["Golden"]),
         .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"]),
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "GlimpseInterop"]),
         .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine"]),
         .testTarget(name: "IntentEngineTests", dependencies: ["IntentEngine"]),
         .testTarget(name: "ActivityEngineTests", dependencies: ["ActivityEngine"]),
