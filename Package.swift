@@ -39,6 +39,11 @@ let package = Package(
         .target(name: "ActivityEngine", dependencies: ["GlimpseClock", collections]),
         .target(name: "AssetEngine", dependencies: ["GlimpseClock", collections, crypto]),
 
+        // MARK: Benchmarks (release; apart from tests)
+        .executableTarget(
+            name: "glimpse-bench-activity", dependencies: ["ActivityEngine", "GlimpseClock"],
+            path: "Benchmarks/ActivityScale"),
+
         // MARK: Tests
         .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"]),
         .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine"]),
