@@ -29,7 +29,7 @@ func residentBytes() -> Int {
     defer { fclose(f) }
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, 256, f) != nil {
-        let text = String(cString: line)
+        let text = String(decoding: line.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if text.hasPrefix("VmRSS:") {
             return (Int(text.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
         }
@@ -53,7 +53,9 @@ var ids: [ActivityID] = []
 ids.reserveCapacity(activityCount)
 for n in 0..<activityCount {
     let state = try! JSONObjectBytes(validating: Array(#"{"driverName":"Tim","etaMinutes":15,"step":\#(n % 4)}"#.utf8))
-    let content = ActivityContent(state: state, staleDate: clock.now + 900, relevanceScore: Double(n % 100))
+    // Stale dates spread over the minute, so the deadline heap has real work: most are
+    // pushed later by an update first, the rest turn stale on time.
+    let content = ActivityContent(state: state, staleDate: clock.now + 30 + Double(n % 60), relevanceScore: Double(n % 100))
     ids.append(try! engine.request(app: apps[n % appCount], attributes: attributes, content: content, pushType: .token).get())
 }
 try! engine.advance(clock, by: 0)  // issue the update tokens
@@ -127,6 +129,7 @@ print("outcomes:                   applied \(applied), throttled \(throttled), d
 print("engine time for pushes:     \(fixed3(pushSeconds)) s wall")
 print("pushes applied per second:  \(Int(Double(applied) / pushSeconds))")
 print("pushes handled per second:  \(Int(Double(total) / pushSeconds)) (parse + rules + apply)")
-print("deadline passes:            \(fixed3(Double(tickNanos) / 1e9)) s wall for \(seconds) ticks")
+let stale = engine.allActivities.filter { $0.state == .stale }.count
+print("deadline passes:            \(fixed3(Double(tickNanos) / 1e9)) s wall for \(seconds) ticks; \(stale) activities stale at the end")
 print("bytes per activity (RSS):   \(rssAfter / activityCount) (VmRSS \(rssAfter / 1_048_576) MiB / \(activityCount))")
 print("bytes per activity (delta): \((rssLoaded - rssBefore) / activityCount) after setup, \((rssAfter - rssBefore) / activityCount) after the run")

@@ -83,6 +83,7 @@ extension ActivityEngine {
         let id = activities.keys[i]
         let app = activities.values[i].app
         let t = activities.values[i].end(now: now, policy: policy, config: config, reason: reason)
+        deferredPushes[id] = nil
         record(t, of: id, app: app)
         let dismissalDate = activities.values[i].dismissalDate ?? now
         if dismissalDate <= now {

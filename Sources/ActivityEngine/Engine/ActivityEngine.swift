@@ -26,6 +26,8 @@ public struct ActivityEngine: Sendable {
     var updateTokens: [PushToken: ActivityID] = [:]
     var pushToStart = PushToStartRegistry()
     var channels: [ChannelID: Set<ActivityID>] = [:]
+    /// Priority-5 pushes held for `lowPriorityDelay`, one per activity (the newest).
+    var deferredPushes: [ActivityID: LiveActivityPush] = [:]
     var ongoing = 0
     var ongoingByApp: [AppID: Int] = [:]
     var deadlines = DeadlineQueue()
@@ -131,6 +133,7 @@ public struct ActivityEngine: Sendable {
     mutating func remove(at i: Dictionary<ActivityID, ActivityRecord>.Index) {
         let record = activities.values[i]
         if let token = record.pushToken { updateTokens[token] = nil }
+        deferredPushes[record.id] = nil
         if case .channel(let channel)? = record.pushType {
             channels[channel]?.remove(record.id)
             if channels[channel]?.isEmpty == true { channels[channel] = nil }

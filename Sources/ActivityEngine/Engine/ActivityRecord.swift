@@ -38,8 +38,6 @@ struct ActivityRecord: Sendable {
     var timers = ActivityTimers()
     /// Admitted priority-10 push instants within the last hour (the hourly budget).
     var budgetWindow = Deque<Date>()
-    /// A priority-5 push waiting for `timers[.deferredPush]`.
-    var deferredPush: LiveActivityPush?
 
     var snapshot: ActivitySnapshot {
         ActivitySnapshot(
@@ -103,7 +101,6 @@ struct ActivityRecord: Sendable {
         timers[.stale].due = nil
         timers[.maximumDuration].due = nil
         timers[.deferredPush].due = nil
-        deferredPush = nil
         let date = policy.dismissalDate(endedAt: now, retention: config.lockScreenRetention)
         dismissalDate = date
         timers[.dismissal].due = date > now ? date : nil

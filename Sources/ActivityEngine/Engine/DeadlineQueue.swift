@@ -18,11 +18,47 @@ struct TimerSlot: Sendable, Hashable {
     var queued: Date?
 }
 
-struct ActivityTimers: Sendable, Hashable {
-    private var slots = [TimerSlot](repeating: TimerSlot(), count: TimerKind.allCases.count)
+/// An activity's six timer slots, stored inline (no heap allocation per activity):
+/// each instant as seconds since the reference date, NaN for none.
+struct ActivityTimers: Sendable {
+    private struct Packed: Sendable {
+        var due = Double.nan
+        var queued = Double.nan
+        var slot: TimerSlot {
+            TimerSlot(due: due.isNaN ? nil : Date(timeIntervalSinceReferenceDate: due),
+                      queued: queued.isNaN ? nil : Date(timeIntervalSinceReferenceDate: queued))
+        }
+        init() {}
+        init(_ slot: TimerSlot) {
+            due = slot.due?.timeIntervalSinceReferenceDate ?? .nan
+            queued = slot.queued?.timeIntervalSinceReferenceDate ?? .nan
+        }
+    }
+
+    private var start = Packed(), stale = Packed(), maximum = Packed()
+    private var dismissal = Packed(), token = Packed(), deferred = Packed()
+
     subscript(kind: TimerKind) -> TimerSlot {
-        get { slots[Int(kind.rawValue)] }
-        set { slots[Int(kind.rawValue)] = newValue }
+        get {
+            switch kind {
+            case .scheduledStart: start.slot
+            case .stale: stale.slot
+            case .maximumDuration: maximum.slot
+            case .dismissal: dismissal.slot
+            case .pushToken: token.slot
+            case .deferredPush: deferred.slot
+            }
+        }
+        set {
+            switch kind {
+            case .scheduledStart: start = Packed(newValue)
+            case .stale: stale = Packed(newValue)
+            case .maximumDuration: maximum = Packed(newValue)
+            case .dismissal: dismissal = Packed(newValue)
+            case .pushToken: token = Packed(newValue)
+            case .deferredPush: deferred = Packed(newValue)
+            }
+        }
     }
 }
 

@@ -58,9 +58,9 @@ extension ActivityEngine {
             return .throttled(.hourlyBudgetExceeded(id, budget: hourlyBudget(for: record.app), retryAfter: retry))
         }
         if priority == 5, let delay = config.lowPriorityDelay {
-            let coalesced = activities.values[i].deferredPush != nil
+            let coalesced = deferredPushes[id] != nil
             let until = activities.values[i].timers[.deferredPush].due ?? now.addingTimeInterval(delay)
-            activities.values[i].deferredPush = push
+            deferredPushes[id] = push
             activities.values[i].timers[.deferredPush].due = until
             queueTimers(at: i)
             return coalesced ? .coalesced(id, until: until) : .deferred(id, until: until)
@@ -108,8 +108,7 @@ extension ActivityEngine {
     /// The held priority-5 push, now due.
     mutating func deliverDeferredPush(at i: Dictionary<ActivityID, ActivityRecord>.Index) {
         let id = activities.keys[i]
-        guard let push = activities.values[i].deferredPush else { return }
-        activities.values[i].deferredPush = nil
+        guard let push = deferredPushes.removeValue(forKey: id) else { return }
         let result = apply(push, to: id)
         if case .applied = result { return }
         emit(.deferredPushDropped(id, result))
