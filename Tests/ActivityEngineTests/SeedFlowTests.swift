@@ -19,7 +19,7 @@ struct SeedFlowTests {
     @Test("seed 002: start with driver Tim and a 15-minute range, update to John and 60 minutes, end immediately")
     func pizzaDelivery() throws {
         var h = Harness()
-        let start = try h.engine.request(
+        let start = h.engine.request(
             app: Harness.pizzaApp, attributes: pizzaAttributes(pizzas: 1),
             content: ActivityContent(state: try JSONObjectBytes(deliveryState(driver: "Tim", from: h.now, minutes: 15))))
         let id = try start.get()
