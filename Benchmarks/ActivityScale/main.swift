@@ -59,10 +59,10 @@ for n in 0..<activityCount {
     ids.append(try! engine.request(app: apps[n % appCount], attributes: attributes, content: content, pushType: .token).get())
 }
 try! engine.advance(clock, by: 0)  // issue the update tokens
-var targets: [(PushToken, LiveActivityPushHeaders)] = ids.map { id in
-    let snapshot = engine.activity(id)!
-    return (snapshot.pushToken!, LiveActivityPushHeaders(app: snapshot.app, priority: 10))
-}
+// The push server's book: a token per activity (activity n belongs to app n % appCount).
+let tokens: [PushToken] = ids.map { engine.activity($0)!.pushToken! }
+let headers = apps.map { LiveActivityPushHeaders(app: $0, priority: 10) }
+ids = []
 _ = engine.drainEvents()
 let rssLoaded = residentBytes()
 
@@ -103,8 +103,8 @@ for second in 0..<seconds {
     }
     let pushStart = wall.now
     for k in 0..<pushesPerSecond {
-        let (token, headers) = targets[picks[k]]
-        switch engine.receivePush(headers: headers, deviceToken: token, body: bodies[k]) {
+        let n = picks[k]
+        switch engine.receivePush(headers: headers[n % appCount], deviceToken: tokens[n], body: bodies[k]) {
         case .applied: applied += 1
         case .throttled: throttled += 1
         case .droppedAsStale: dropped += 1
