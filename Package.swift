@@ -55,6 +55,9 @@ let package = Package(
         .executableTarget(
             name: "glimpse-bench-messages", dependencies: ["GlimpseMessages", "CProtobufC"],
             path: "Benchmarks/MessagesBench"),
+        .executableTarget(
+            name: "glimpse-bench-activity", dependencies: ["ActivityEngine", "GlimpseClock"],
+            path: "Benchmarks/ActivityScale"),
 
         // MARK: Tests
         .target(name: "GlimpseTestProtoC", dependencies: ["CProtobufC"], path: "Tests/Support/GlimpseTestProtoC"),

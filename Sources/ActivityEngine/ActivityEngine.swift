@@ -1,1 +1,0 @@
-// Placeholder: the ActivityEngine library arrives with its issue.

@@ -1,0 +1,149 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GlimpseClock
+
+/// The Live Activity rules of spec §4–6 as a value: requests, updates, ends, timers,
+/// push tokens and pushes. It does no I/O; the glimpse-activity service owns one,
+/// calls its methods, acts on the returned results and streams the drained events.
+///
+/// Invariants:
+/// - Every public mutating method first fires the deadlines that are due on `clock`,
+///   so state always agrees with the clock even if nobody ticked.
+/// - `ongoing` and `ongoingByApp` equal the number of pending/active/stale records.
+/// - Dismissed activities are removed, with their update token and channel entries.
+/// - Every refusal comes back as a result naming its reason; nothing is dropped silently.
+public struct ActivityEngine: Sendable {
+    public let clock: any WallClock
+    public var config: ActivityEngineConfig
+    public var device: DeviceSettings
+    var identifiers: any IdentifierSource
+
+    var apps: [AppID: InstalledApp] = [:]
+    var activities: [ActivityID: ActivityRecord] = [:]
+    var updateTokens: [PushToken: ActivityID] = [:]
+    var pushToStart = PushToStartRegistry()
+    var channels: [ChannelID: Set<ActivityID>] = [:]
+    /// Priority-5 pushes held for `lowPriorityDelay`, one per activity (the newest).
+    var deferredPushes: [ActivityID: LiveActivityPush] = [:]
+    var ongoing = 0
+    var ongoingByApp: [AppID: Int] = [:]
+    var deadlines = DeadlineQueue()
+    var compactionThreshold = 1024
+    var nextStartOrder: UInt64 = 0
+
+    /// Events not yet drained, oldest first.
+    public private(set) var events: [ActivityEvent] = []
+
+    public init(
+        clock: any WallClock,
+        config: ActivityEngineConfig = .defaults,
+        device: DeviceSettings = DeviceSettings(),
+        identifiers: any IdentifierSource = RandomIdentifiers()
+    ) {
+        self.clock = clock
+        self.config = config
+        self.device = device
+        self.identifiers = identifiers
+    }
+
+    // MARK: Apps
+
+    /// Registers (or replaces) an app's Live Activity declaration.
+    public mutating func install(_ app: AppID, _ declaration: InstalledApp) {
+        apps[app] = declaration
+    }
+
+    public func installedApp(_ app: AppID) -> InstalledApp? { apps[app] }
+
+    /// The user's per-app Live Activities switch.
+    public mutating func setActivitiesEnabled(_ enabled: Bool, for app: AppID) {
+        apps[app]?.activitiesEnabled = enabled
+    }
+
+    /// The user's per-app "More Frequent Updates" switch.
+    public mutating func setFrequentUpdatesEnabled(_ enabled: Bool, for app: AppID) {
+        apps[app]?.frequentUpdatesEnabled = enabled
+    }
+
+    public func authorizationInfo(for app: AppID) -> ActivityAuthorizationInfo {
+        let declared = apps[app]
+        return ActivityAuthorizationInfo(
+            areActivitiesEnabled: device.supportsLiveActivities && device.liveActivitiesEnabled
+                && (declared?.activitiesEnabled ?? false),
+            frequentPushesEnabled: declared?.frequentPushesEnabled ?? false)
+    }
+
+    // MARK: Queries
+
+    public func activity(_ id: ActivityID) -> ActivitySnapshot? { activities[id]?.snapshot }
+
+    /// Every activity not yet dismissed, in start order.
+    public var allActivities: [ActivitySnapshot] {
+        activities.values.map(\.snapshot).sorted { $0.startOrder < $1.startOrder }
+    }
+
+    public func activities(of app: AppID) -> [ActivitySnapshot] {
+        allActivities.filter { $0.app == app }
+    }
+
+    /// How many activities exist (any state but dismissed).
+    public var count: Int { activities.count }
+
+    /// How many count toward the caps (pending, active, stale).
+    public var ongoingCount: Int { ongoing }
+
+    public func activityID(forUpdateToken token: PushToken) -> ActivityID? { updateTokens[token] }
+
+    /// Returns and clears the pending events.
+    public mutating func drainEvents() -> [ActivityEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    // MARK: Internal bookkeeping
+
+    mutating func emit(_ event: ActivityEvent) { events.append(event) }
+
+    /// Reports a transition and keeps the cap counters true.
+    mutating func record(_ transition: ActivityRecord.Transition?, of id: ActivityID, app: AppID) {
+        guard let t = transition else { return }
+        if t.from.countsTowardLimit && !t.to.countsTowardLimit {
+            ongoing -= 1
+            ongoingByApp[app, default: 1] -= 1
+        }
+        emit(.stateChanged(id, from: t.from, to: t.to, reason: t.reason))
+    }
+
+    /// Queues every timer of the record at `i` whose wanted instant is not yet queued.
+    mutating func queueTimers(at i: Dictionary<ActivityID, ActivityRecord>.Index) {
+        let id = activities.keys[i]
+        for kind in TimerKind.allCases {
+            let slot = activities.values[i].timers[kind]
+            guard let due = slot.due else { continue }
+            if let queued = slot.queued, queued <= due { continue }
+            activities.values[i].timers[kind].queued = due
+            deadlines.insert(id, kind, at: due)
+        }
+    }
+
+    /// Removes a dismissed record and everything that points at it.
+    mutating func remove(at i: Dictionary<ActivityID, ActivityRecord>.Index) {
+        let record = activities.values[i]
+        if let token = record.pushToken { updateTokens[token] = nil }
+        deferredPushes[record.id] = nil
+        if case .channel(let channel)? = record.pushType {
+            channels[channel]?.remove(record.id)
+            if channels[channel]?.isEmpty == true { channels[channel] = nil }
+        }
+        activities.remove(at: i)
+    }
+
+    /// Whether `content` (with the attributes, if they count) fits the size limit.
+    func fits(_ content: ActivityContent, attributes: ActivityAttributesPayload) -> Bool {
+        let size = content.state.count + (config.attributesCountTowardLimit ? attributes.value.count : 0)
+        return size <= config.contentStateLimit
+    }
+}

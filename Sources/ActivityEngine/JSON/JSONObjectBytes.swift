@@ -1,0 +1,37 @@
+/// A JSON object kept as its encoded bytes: a content state or a set of attributes.
+///
+/// Invariant: `bytes` always parse as one JSON object. The engine never needs the
+/// fields, only the size (the 4 KB rule) and the bytes to hand on, so it stores the
+/// encoding it was given (app requests) or its compact re-encoding (pushes).
+public struct JSONObjectBytes: Sendable, Hashable {
+    public let bytes: [UInt8]
+
+    public enum Error: Swift.Error, Equatable, Sendable {
+        case invalidJSON(JSONParser.Error)
+        case notAnObject
+    }
+
+    /// Checks that `bytes` are one JSON object and keeps them as given.
+    public init(validating bytes: [UInt8]) throws(Error) {
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes) } catch { throw .invalidJSON(error) }
+        guard value.isObject else { throw .notAnObject }
+        self.bytes = bytes
+    }
+
+    /// The compact encoding of `value`, which must be an object.
+    public init(_ value: JSONValue) throws(Error) {
+        guard value.isObject else { throw .notAnObject }
+        self.bytes = value.serialized()
+    }
+
+    /// The empty object `{}`.
+    public static let empty = JSONObjectBytes(trusted: Array("{}".utf8))
+
+    init(trusted bytes: [UInt8]) { self.bytes = bytes }
+
+    public var count: Int { bytes.count }
+
+    /// The decoded value (parses again; for callers that need the fields).
+    public var value: JSONValue { (try? JSONParser.parse(bytes)) ?? .object([]) }
+}

@@ -1,0 +1,65 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The Dynamic Island and Lock Screen rules of spec §4 and §6 as one pure function
+/// of the activities and the time.
+///
+/// Invariants:
+/// - Only active and stale activities reach the Dynamic Island; ended ones stay on
+///   the Lock Screen until dismissed; pending ones show nowhere.
+/// - Order everywhere: higher `relevanceScore` first; equal scores → started first.
+/// - A long press wins over an alert; the most recent unexpired alert wins over the rest.
+public enum PresentationRules {
+    public static func layout(
+        of activities: [ActivitySnapshot], now: Date, longPressed: ActivityID? = nil,
+        alertExpansion: TimeInterval = ActivityEngineConfig.defaults.alertExpansionDuration
+    ) -> PresentationLayout {
+        let lockScreen = activities.filter { $0.state.isOnLockScreen }.sorted(by: moreRelevant)
+        let island = lockScreen.filter { $0.state.isInDynamicIsland }
+        var layout = PresentationLayout(dynamicIsland: .none, lockScreen: lockScreen.map(\.id), validUntil: nil)
+
+        if let pressed = longPressed, island.contains(where: { $0.id == pressed }) {
+            layout.dynamicIsland = .expanded(pressed, reason: .longPress)
+            return layout
+        }
+        let alerting = island.compactMap { a -> (ActivitySnapshot, Date)? in
+            guard let at = a.lastAlertAt, now < at.addingTimeInterval(alertExpansion) else { return nil }
+            return (a, at)
+        }
+        if let (latest, at) = alerting.max(by: { $0.1 < $1.1 }) {
+            layout.dynamicIsland = .expanded(latest.id, reason: .alert)
+            layout.validUntil = at.addingTimeInterval(alertExpansion)
+            return layout
+        }
+        var seenApps = Set<AppID>()
+        let bestPerApp = island.filter { seenApps.insert($0.app).inserted }
+        switch bestPerApp.count {
+        case 0: layout.dynamicIsland = .none
+        case 1: layout.dynamicIsland = .compact(bestPerApp[0].id)
+        default: layout.dynamicIsland = .minimal(attached: bestPerApp[0].id, detached: bestPerApp[1].id)
+        }
+        return layout
+    }
+
+    /// Relevance first; on a tie the one that became active first (then requested first).
+    public static func moreRelevant(_ a: ActivitySnapshot, _ b: ActivitySnapshot) -> Bool {
+        if a.content.relevanceScore != b.content.relevanceScore {
+            return a.content.relevanceScore > b.content.relevanceScore
+        }
+        let aStart = a.activatedAt ?? .distantFuture
+        let bStart = b.activatedAt ?? .distantFuture
+        if aStart != bStart { return aStart < bStart }
+        return a.startOrder < b.startOrder
+    }
+}
+
+extension ActivityEngine {
+    /// The layout for the engine's activities now.
+    public func presentation(longPressed: ActivityID? = nil) -> PresentationLayout {
+        PresentationRules.layout(of: allActivities, now: clock.now, longPressed: longPressed,
+                                 alertExpansion: config.alertExpansionDuration)
+    }
+}

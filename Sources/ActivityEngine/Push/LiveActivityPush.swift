@@ -1,0 +1,79 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The `aps` dictionary of an APNs Live Activity push (S13, S20; spec §5), parsed and
+/// checked. A value of this type always satisfies the per-event rules: `update` and
+/// `start` carry a content state; `start` carries `alert`, `attributes-type` and
+/// `attributes`; every date is UNIX seconds.
+public struct LiveActivityPush: Sendable, Hashable {
+    public enum Event: String, Sendable, Hashable { case start, update, end }
+
+    public var event: Event
+    public var timestamp: Date
+    /// Re-encoded compactly; its size is what the 4 KB rule measures.
+    public var contentState: JSONObjectBytes?
+    public var staleDate: Date?
+    /// `end` only; ignored on other events, as a device ignores it.
+    public var dismissalDate: Date?
+    public var relevanceScore: Double?
+    public var alert: PushAlert?
+    public var attributesType: String?
+    public var attributes: JSONObjectBytes?
+    /// `input-push-token: 1` (iOS 18 start): mint an update token for the new activity.
+    public var inputPushToken: Bool
+    /// `input-push-channel` (iOS 18 start): subscribe the new activity to this channel.
+    public var inputPushChannel: ChannelID?
+
+    public init(event: Event, timestamp: Date, contentState: JSONObjectBytes? = nil,
+                staleDate: Date? = nil, dismissalDate: Date? = nil, relevanceScore: Double? = nil,
+                alert: PushAlert? = nil, attributesType: String? = nil, attributes: JSONObjectBytes? = nil,
+                inputPushToken: Bool = false, inputPushChannel: ChannelID? = nil) {
+        self.event = event
+        self.timestamp = timestamp
+        self.contentState = contentState
+        self.staleDate = staleDate
+        self.dismissalDate = dismissalDate
+        self.relevanceScore = relevanceScore
+        self.alert = alert
+        self.attributesType = attributesType
+        self.attributes = attributes
+        self.inputPushToken = inputPushToken
+        self.inputPushChannel = inputPushChannel
+    }
+}
+
+/// The `alert` of a push: title, subtitle and body, each plain text or a localization
+/// key with arguments; and the sound's name.
+public struct PushAlert: Sendable, Hashable {
+    public enum Text: Sendable, Hashable {
+        case plain(String)
+        case localized(key: String, arguments: [String])
+        /// The text to show when no localization table is at hand: the key itself.
+        public var displayText: String {
+            switch self {
+            case .plain(let s): s
+            case .localized(let key, _): key
+            }
+        }
+    }
+
+    public var title: Text?
+    public var subtitle: Text?
+    public var body: Text?
+    public var sound: String?
+
+    public init(title: Text? = nil, subtitle: Text? = nil, body: Text? = nil, sound: String? = nil) {
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.sound = sound
+    }
+
+    /// As ActivityKit's `AlertConfiguration` (title, body, sound).
+    public var configuration: AlertConfiguration {
+        AlertConfiguration(title: title?.displayText ?? "", body: body?.displayText ?? "", sound: sound)
+    }
+}

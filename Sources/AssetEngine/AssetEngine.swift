@@ -1,1 +1,0 @@
-// Placeholder: the AssetEngine library arrives with its issue.

@@ -1,0 +1,65 @@
+/// An asset's name, `app/name` with optional further segments (`app/posters/coco`).
+///
+/// Invariants, checked once at construction:
+/// - at least two `/`-separated segments, none empty (no leading, trailing or double `/`)
+/// - no `.` or `..` segment (no path traversal), no `\`
+/// - no control characters (Unicode general category Cc: C0, DEL, C1)
+/// - at most `maximumLength` UTF-8 bytes in all
+public struct AssetName: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public static let defaultMaximumLength = 256
+
+    /// The owning app (the first segment).
+    public let app: String
+    /// The rest, after the first `/`.
+    public let path: String
+
+    public var description: String { app + "/" + path }
+
+    public init(_ text: String, maximumLength: Int = AssetName.defaultMaximumLength) throws(AssetNameError) {
+        guard !text.isEmpty else { throw .empty }
+        let length = text.utf8.count
+        guard length <= maximumLength else { throw .tooLong(length: length, limit: maximumLength) }
+        if let bad = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            throw .controlCharacter(bad.value)
+        }
+        guard !text.contains("\\") else { throw .backslash }
+        let segments = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count >= 2 else { throw .missingApp }
+        for segment in segments {
+            guard !segment.isEmpty else { throw .emptySegment }
+            guard segment != "." && segment != ".." else { throw .dotSegment(String(segment)) }
+        }
+        app = String(segments[0])
+        path = segments.dropFirst().joined(separator: "/")
+    }
+
+    public init(app: String, name: String, maximumLength: Int = AssetName.defaultMaximumLength) throws(AssetNameError) {
+        try self.init(app + "/" + name, maximumLength: maximumLength)
+    }
+
+    public static func < (a: Self, b: Self) -> Bool { a.description < b.description }
+}
+
+/// Why a name was refused.
+public enum AssetNameError: Error, Sendable, Hashable, CustomStringConvertible {
+    case empty
+    case tooLong(length: Int, limit: Int)
+    case controlCharacter(UInt32)
+    case backslash
+    /// No `/`: a name is `app/name`.
+    case missingApp
+    case emptySegment
+    case dotSegment(String)
+
+    public var description: String {
+        switch self {
+        case .empty: "an asset name cannot be empty"
+        case .tooLong(let length, let limit): "the name is \(length) bytes; the limit is \(limit)"
+        case .controlCharacter(let v): "the name contains control character U+\(String(v, radix: 16, uppercase: true))"
+        case .backslash: "the name contains a backslash"
+        case .missingApp: "a name is app/name"
+        case .emptySegment: "the name has an empty segment (leading, trailing or double '/')"
+        case .dotSegment(let s): "the name has a '\(s)' segment"
+        }
+    }
+}
