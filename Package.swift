@@ -39,6 +39,11 @@ let package = Package(
         .target(name: "ActivityEngine", dependencies: ["GlimpseClock", collections]),
         .target(name: "AssetEngine", dependencies: ["GlimpseClock", collections, crypto]),
 
+        // MARK: Benchmarks (release builds, apart from tests)
+        .executableTarget(
+            name: "glimpse-bench-timeline", dependencies: ["TimelineEngine", "GlimpseClock"],
+            path: "Benchmarks/TimelineScale"),
+
         // MARK: Tests
         .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"]),
         .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine"]),

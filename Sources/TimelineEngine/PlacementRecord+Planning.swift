@@ -1,67 +1,39 @@
-/// The per-placement decisions: which entry shows, and when the next call may go out.
+/// The per-placement decisions: when the next call may go out, and when to wake.
 extension PlacementRecord {
     /// The next provider call: the earliest of a free request, a retry, and the
     /// policy/explicit request gated by spacing and budget (ungated while the app is
     /// active). Nil while a call is in flight or when nothing is wanted.
-    func plan(now: Seconds, rules: ReloadRules, appActive: Bool) -> ReloadPlan? {
+    func plan(rules: ReloadRules, appActive: Bool) -> ReloadPlan? {
         guard !isFetching else { return nil }
         var best: ReloadPlan?
-        func consider(_ plan: ReloadPlan) {
-            if best == nil || plan.time < best!.time { best = plan }
-        }
         if freeRequestedAt.isFinite {
-            consider(ReloadPlan(time: freeRequestedAt, wantedAt: freeRequestedAt, mode: .free, reason: pendingReason))
+            best = ReloadPlan(time: freeRequestedAt, wantedAt: freeRequestedAt, mode: .free, reason: pendingReason)
         }
-        if retryAt.isFinite {
-            consider(ReloadPlan(time: retryAt, wantedAt: inFlightWantedAt, mode: .retry, reason: inFlightReason))
+        if retryAt.isFinite, retryAt < best?.time ?? .infinity {
+            best = ReloadPlan(time: retryAt, wantedAt: inFlightWantedAt, mode: .retry, reason: inFlightReason)
         }
         let policyWanted = rules.stretched(policyDueAt, since: lastReloadAt)
         let wanted = min(policyWanted, requestedAt)
         if wanted.isFinite {
             let reason: ReloadReason = requestedAt <= policyWanted ? .appRequest : .policy
-            if appActive {
-                consider(ReloadPlan(time: wanted, wantedAt: wanted, mode: .free, reason: reason))
-            } else {
-                let gate = max(
-                    lastReloadAt + rules.spacing,
-                    budget.earliestCharge(at: now, window: rules.window, limit: rules.limit))
-                consider(ReloadPlan(time: max(wanted, gate), wantedAt: wanted, mode: .charged, reason: reason))
-            }
+            let plan = appActive
+                ? ReloadPlan(time: wanted, wantedAt: wanted, mode: .free, reason: reason)
+                : ReloadPlan(
+                    time: max(wanted, lastReloadAt + rules.spacing, budgetAllowsAt),
+                    wantedAt: wanted, mode: .charged, reason: reason)
+            if plan.time < best?.time ?? .infinity { best = plan }
         }
         return best
     }
 
-    /// When this placement next needs the scheduler: its next entry date, its call's
-    /// timeout, or its planned call.
-    func wake(now: Seconds, rules: ReloadRules, appActive: Bool) -> Seconds {
-        var wake = Seconds.infinity
-        if let timeline, Int(shownIndex) + 1 < timeline.count {
-            wake = timeline.date(at: Int(shownIndex) + 1)
-        }
-        if isFetching {
-            wake = min(wake, inFlightSince + rules.timeout)
-        } else if let plan = plan(now: now, rules: rules, appActive: appActive) {
-            wake = min(wake, plan.time)
-        }
-        return wake
+    /// When this placement next needs the wake-up queue: its next entry's date, or its
+    /// planned call. (A call in flight times out through the `TimeoutQueue`.)
+    func wake(rules: ReloadRules, appActive: Bool) -> Seconds {
+        guard let plan = plan(rules: rules, appActive: appActive) else { return nextEntryAt }
+        return min(nextEntryAt, plan.time)
     }
 
-    /// Moves `shownIndex` to the latest entry dated ≤ now; true when it moved.
-    mutating func advanceShownEntry(to now: Seconds) -> Bool {
-        guard let timeline else { return false }
-        let index = Int32(timeline.index(at: now) ?? -1)
-        guard index != shownIndex else { return false }
-        shownIndex = index
-        return true
-    }
-
-    /// The entry last reported shown; nil is the placeholder.
-    var shownEntry: TimelineEntry? {
-        guard shownIndex >= 0, let timeline else { return nil }
-        return timeline.entry(at: Int(shownIndex))
-    }
-
-    /// Records an explicit or free request made at `now`, to go out no earlier than `at`.
+    /// Records a request made now, to go out no earlier than `at`.
     mutating func request(_ reason: ReloadReason, at: Seconds) {
         if reason.isFree {
             freeRequestedAt = min(freeRequestedAt, at)
@@ -72,14 +44,13 @@ extension PlacementRecord {
     }
 
     /// Marks the call of `plan` as dispatched; every pending request rides on it.
-    mutating func dispatch(_ plan: ReloadPlan, sequence: UInt32, now: Seconds, rules: ReloadRules) {
+    mutating func dispatch(_ plan: ReloadPlan, sequence: UInt32, now: Seconds) {
         if plan.mode != .retry {
             failures = 0
             lastReloadAt = now
             inFlightCharged = plan.mode == .charged
             inFlightReason = plan.reason
             inFlightWantedAt = plan.wantedAt
-            if inFlightCharged { budget.charge(at: now, window: rules.window) }
         }
         requestedAt = .infinity
         freeRequestedAt = .infinity

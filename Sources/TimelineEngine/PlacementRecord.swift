@@ -1,15 +1,13 @@
-/// The scheduler's state for one placement, kept small: integer references, times as
-/// `Seconds`, the timeline packed (see `StoredTimeline`).
+/// The scheduler's hot state for one placement: plain data only (no references), so
+/// reading or copying it never touches a reference count. The parts that own memory —
+/// timeline, configuration, budget log — live in side arrays indexed by the same slot.
 ///
-/// Reload state: at most one provider call is in flight (`inFlight`). Requests made
-/// before dispatch merge into `requestedAt`/`freeRequest`; requests made while a call is
-/// in flight wait for it and then cause one more call. After a failure `retryAt` holds the
-/// retry of the same (already charged) reload.
+/// Reload state: at most one provider call is in flight (`inFlightSince`). Requests made
+/// before dispatch merge into `requestedAt`/`freeRequestedAt`; requests made while a call
+/// is in flight wait for it and then cause one more call. After a failure `retryAt` holds
+/// the retry of the same (already charged) reload.
 struct PlacementRecord {
     var id: PlacementID
-    var configuration: [String: ConfigurationValue]
-    var timeline: StoredTimeline?
-    var budget = ReloadBudget()
 
     /// Last dispatch of a reload that was not a retry; `-infinity` before the first.
     var lastReloadAt: Seconds = -.infinity
@@ -23,10 +21,17 @@ struct PlacementRecord {
     var retryAt: Seconds = .infinity
     /// Dispatch time of the call in flight (`.nan`: none).
     var inFlightSince: Seconds = .nan
+    /// Date of the entry after the one shown (`.infinity`: none).
+    var nextEntryAt: Seconds = .infinity
+    /// Earliest time the budget allows another charged reload (cached from the budget log
+    /// at each charge; only charges change it).
+    var budgetAllowsAt: Seconds = -.infinity
     /// The time of this placement's live wake-up item in the queue (`.infinity`: none).
     var wakeAt: Seconds = .infinity
+    var inFlightWantedAt: Seconds = 0
 
     var kind: UInt32
+    var app: UInt32
     /// Position in its kind's member list.
     var memberPosition: UInt32
     /// Sequence of the call in flight; with the slot it makes the `FetchID`.
@@ -39,12 +44,11 @@ struct PlacementRecord {
     var failures: UInt16 = 0
     var family: WidgetFamily
     var screen: WidgetScreen
-    /// Reason of the pending request with the highest precedence.
+    /// Reason of the pending free request with the highest precedence.
     var pendingReason: ReloadReason = .policy
+    var inFlightReason: ReloadReason = .policy
     /// Whether the call in flight (and so its retries) was charged.
     var inFlightCharged = false
-    var inFlightReason: ReloadReason = .policy
-    var inFlightWantedAt: Seconds = 0
     var live = true
 
     var isFetching: Bool { !inFlightSince.isNaN }

@@ -11,19 +11,14 @@ struct ReloadBudget {
         charges.count - firstLive(at: now, window: window)
     }
 
-    /// The earliest time ≥ now at which one more charged reload fits.
-    func earliestCharge(at now: Seconds, window: Seconds, limit: Int) -> Seconds {
-        guard limit > 0 else { return .infinity }
-        let live = charges.count - firstLive(at: now, window: window)
-        guard live >= limit else { return now }
-        return charges[charges.count - limit] + window
-    }
-
-    /// Records a charged reload at `now`, forgetting charges that have aged out.
-    mutating func charge(at now: Seconds, window: Seconds) {
+    /// Records a charged reload at `now`, forgetting charges that have aged out, and
+    /// returns the earliest time the next charged reload fits (`-infinity`: any time).
+    mutating func charge(at now: Seconds, window: Seconds, limit: Int) -> Seconds {
         let dead = firstLive(at: now, window: window)
         if dead > 0 { charges.removeFirst(dead) }
         charges.append(now)
+        guard limit > 0 else { return .infinity }
+        return charges.count >= limit ? charges[charges.count - limit] + window : -.infinity
     }
 
     private func firstLive(at now: Seconds, window: Seconds) -> Int {

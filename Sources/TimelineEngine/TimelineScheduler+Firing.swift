@@ -9,53 +9,73 @@ extension TimelineScheduler {
     /// The earliest instant with work due, or nil. Drive a `VirtualClock` with it:
     /// `clock.advance(to: t, nextDeadline: { s.nextDeadline() }, fire: { _ in s.fireDue() })`.
     public mutating func nextDeadline() -> Date? {
-        queue.peek(in: records).map { Date(timeIntervalSinceReferenceDate: $0.time) }
+        let next = nextDueTime()
+        return next.isFinite ? Date(timeIntervalSinceReferenceDate: next) : nil
+    }
+
+    /// The earlier of the first live wake-up and the first live timeout; `.infinity` if none.
+    mutating func nextDueTime() -> Seconds {
+        min(queue.peek(in: records)?.time ?? .infinity, timeouts.peek(in: records)?.time ?? .infinity)
     }
 
     /// Does everything due by `clock.now`, earliest first: entry changes, provider calls
     /// (within budget), timeouts and retries.
     public mutating func fireDue() -> [TimelineEffect] {
-        let t = now
+        let (t, rules) = (now, rules)
         var effects: [TimelineEffect] = []
-        while let item = queue.peek(in: records), item.time <= t {
-            queue.popMin()
-            records[Int(item.slot)].wakeAt = .infinity
-            fire(item.slot, now: t, effects: &effects)
+        while true {
+            let wake = queue.peek(in: records)
+            let timeout = timeouts.peek(in: records)
+            if let timeout, timeout.time <= t, timeout.time < wake?.time ?? .infinity {
+                timeouts.popFirst()
+                handledWakeUps &+= 1
+                effects.append(.cancelFetch(FetchID(slot: timeout.slot, sequence: timeout.sequence)))
+                fail(timeout.slot, now: t, rules: rules, effects: &effects)
+            } else if let wake, wake.time <= t {
+                queue.popMin()
+                records[Int(wake.slot)].wakeAt = .infinity
+                handledWakeUps &+= 1
+                fire(wake.slot, now: t, rules: rules, effects: &effects)
+            } else {
+                break
+            }
         }
         finish(&effects)
         return effects
     }
 
-    mutating func fire(_ slot: UInt32, now t: Seconds, effects: inout [TimelineEffect]) {
+    mutating func fire(_ slot: UInt32, now t: Seconds, rules: ReloadRules, effects: inout [TimelineEffect]) {
         let i = Int(slot)
-        if records[i].advanceShownEntry(to: t) {
-            effects.append(.entryChanged(records[i].id, records[i].shownEntry))
-        }
-        let rules = rules
-        if records[i].isFetching {
-            if t >= records[i].inFlightSince + rules.timeout {
-                effects.append(.cancelFetch(FetchID(slot: slot, sequence: records[i].fetchSequence)))
-                fail(slot, effects: &effects)
+        if records[i].nextEntryAt <= t, let timeline = timelines[i] {
+            var index = Int(records[i].shownIndex)
+            while timeline.date(after: index) <= t { index += 1 }
+            records[i].nextEntryAt = timeline.date(after: index)
+            if index != Int(records[i].shownIndex) {
+                records[i].shownIndex = Int32(index)
+                effects.append(.entryChanged(records[i].id, index >= 0 ? timeline.entry(at: index) : nil))
             }
-        } else if let plan = records[i].plan(now: t, rules: rules, appActive: isAppActive(kind: records[i].kind)),
-                  plan.time <= t
-        {
+        }
+        let record = records[i]
+        if let plan = record.plan(rules: rules, appActive: isAppActive(record)), plan.time <= t {
             fetchCounter &+= 1
-            records[i].dispatch(plan, sequence: fetchCounter, now: t, rules: rules)
+            records[i].dispatch(plan, sequence: fetchCounter, now: t)
+            timeouts.push(TimeoutQueue.Item(time: t + rules.timeout, slot: slot, sequence: fetchCounter))
+            if plan.mode == .charged {
+                records[i].budgetAllowsAt = budgets[i].charge(at: t, window: rules.window, limit: rules.limit)
+            }
             effects.append(.fetchTimeline(fetchRequest(slot: slot, plan: plan)))
         }
-        reschedule(slot)
+        reschedule(slot, rules: rules)
     }
 
     func fetchRequest(slot: UInt32, plan: ReloadPlan) -> FetchRequest {
         let record = records[Int(slot)]
-        let kind = kinds[Int(record.kind)]
         return FetchRequest(
             id: FetchID(slot: slot, sequence: record.fetchSequence),
             placement: record.id,
-            app: apps[Int(kind.app)].id,
-            kind: kind.widget.kind,
-            context: context(of: record),
+            app: apps[Int(record.app)].id,
+            kind: kinds[Int(record.kind)].widget.kind,
+            context: context(of: slot),
             reason: plan.reason,
             charged: plan.mode == .charged,
             retry: plan.mode == .retry ? Int(record.failures) : 0,
@@ -64,10 +84,11 @@ extension TimelineScheduler {
     }
 
     /// Puts the placement's wake-up in the queue if it moved; the old item goes stale.
-    mutating func reschedule(_ slot: UInt32) {
+    mutating func reschedule(_ slot: UInt32, rules: ReloadRules) {
         let i = Int(slot)
-        let wake = records[i].wake(now: now, rules: rules, appActive: isAppActive(kind: records[i].kind))
-        guard wake != records[i].wakeAt else { return }
+        let record = records[i]
+        let wake = record.wake(rules: rules, appActive: isAppActive(record))
+        guard wake != record.wakeAt else { return }
         records[i].generation &+= 1
         records[i].wakeAt = wake
         if wake.isFinite {
@@ -78,7 +99,7 @@ extension TimelineScheduler {
 
     /// Ends a call's effects with `.nextWakeUp` when the earliest deadline moved.
     mutating func finish(_ effects: inout [TimelineEffect]) {
-        let next = queue.peek(in: records)?.time ?? .infinity
+        let next = nextDueTime()
         guard next != announcedWake else { return }
         announcedWake = next
         effects.append(.nextWakeUp(next.isFinite ? Date(timeIntervalSinceReferenceDate: next) : nil))

@@ -12,34 +12,35 @@ extension TimelineScheduler {
     public mutating func timelineReceived(_ timeline: Timeline, for fetch: FetchID) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         guard let slot = inFlightSlot(of: fetch) else { return effects }
+        let (t, rules) = (now, rules)
+        let i = Int(slot)
         let stored: StoredTimeline
         do {
-            stored = try StoredTimeline(
+            stored = try StoredTimeline.make(
                 timeline, maxEntries: settings.maxEntriesPerTimeline, maxBytes: settings.maxTimelineBytes)
         } catch {
-            effects.append(.timelineRejected(records[Int(slot)].id, error))
-            fail(slot, effects: &effects)
+            effects.append(.timelineRejected(records[i].id, error))
+            fail(slot, now: t, rules: rules, effects: &effects)
             finish(&effects)
             return effects
         }
-        let t = now
-        let i = Int(slot)
-        let old = records[i]
-        let newIndex = stored.index(at: t)
+        let newIndex = stored.index(at: t) ?? -1
+        let oldIndex = Int(records[i].shownIndex)
         let changed: Bool
-        switch (old.shownIndex >= 0 ? old.timeline : nil, newIndex) {
-        case (nil, nil): changed = false
-        case (let previous?, let index?): changed = !stored.sameEntry(index, as: previous, Int(old.shownIndex))
-        default: changed = true
+        if let previous = timelines[i], oldIndex >= 0, newIndex >= 0 {
+            changed = !stored.sameEntry(newIndex, as: previous, oldIndex)
+        } else {
+            changed = oldIndex != newIndex
         }
-        records[i].timeline = stored
-        records[i].shownIndex = Int32(newIndex ?? -1)
+        timelines[i] = stored
+        records[i].shownIndex = Int32(newIndex)
+        records[i].nextEntryAt = stored.date(after: newIndex)
         records[i].policyDueAt = stored.policyDue(receivedAt: t)
         records[i].inFlightSince = .nan
         records[i].failures = 0
         records[i].retryAt = .infinity
-        if changed { effects.append(.entryChanged(old.id, records[i].shownEntry)) }
-        reschedule(slot)
+        if changed { effects.append(.entryChanged(records[i].id, shownEntry(slot))) }
+        reschedule(slot, rules: rules)
         finish(&effects)
         return effects
     }
@@ -48,21 +49,21 @@ extension TimelineScheduler {
     public mutating func timelineFailed(_ fetch: FetchID) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         guard let slot = inFlightSlot(of: fetch) else { return effects }
-        fail(slot, effects: &effects)
+        fail(slot, now: now, rules: rules, effects: &effects)
         finish(&effects)
         return effects
     }
 
     /// Failure of the call in flight: keep the timeline, retry the same reload after backoff.
-    mutating func fail(_ slot: UInt32, effects: inout [TimelineEffect]) {
+    mutating func fail(_ slot: UInt32, now t: Seconds, rules: ReloadRules, effects: inout [TimelineEffect]) {
         let i = Int(slot)
         records[i].inFlightSince = .nan
         records[i].failures &+= 1
-        let retryAt = now + settings.backoff(afterFailures: Int(records[i].failures))
+        let retryAt = t + settings.backoff(afterFailures: Int(records[i].failures))
         records[i].retryAt = retryAt
         effects.append(.retryScheduled(
             records[i].id, at: Date(timeIntervalSinceReferenceDate: retryAt), failures: Int(records[i].failures)))
-        reschedule(slot)
+        reschedule(slot, rules: rules)
     }
 
     func inFlightSlot(of fetch: FetchID) -> UInt32? {
@@ -73,19 +74,5 @@ extension TimelineScheduler {
             return nil
         }
         return slot
-    }
-}
-
-extension StoredTimeline {
-    /// Whether entry `index` equals entry `other` of `timeline` (date, relevance, content, URL).
-    func sameEntry(_ index: Int, as timeline: StoredTimeline, _ other: Int) -> Bool {
-        let a = headers[index], b = timeline.headers[other]
-        guard a.date == b.date, a.relevanceScore == b.relevanceScore,
-              a.relevanceDuration == b.relevanceDuration || (a.relevanceDuration.isNaN && b.relevanceDuration.isNaN),
-              (urls?[index] ?? nil) == (timeline.urls?[other] ?? nil)
-        else { return false }
-        let aStart = index == 0 ? 0 : Int(headers[index - 1].contentEnd)
-        let bStart = other == 0 ? 0 : Int(timeline.headers[other - 1].contentEnd)
-        return bytes[aStart..<Int(a.contentEnd)].elementsEqual(timeline.bytes[bStart..<Int(b.contentEnd)])
     }
 }

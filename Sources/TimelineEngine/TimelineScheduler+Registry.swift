@@ -13,9 +13,11 @@ extension TimelineScheduler {
         if let existing = appIndex[app] {
             index = existing
             apps[Int(index)] = AppState(id: app)
+            appActive[Int(index)] = false
         } else {
             index = UInt32(apps.count)
             apps.append(AppState(id: app))
+            appActive.append(false)
             appIndex[app] = index
         }
         for kind in declared {
@@ -35,7 +37,7 @@ extension TimelineScheduler {
             kindIndex[KindKey(app: app, kind: kinds[Int(kind)].widget.kind)] = nil
         }
         apps[Int(index)].installed = false
-        apps[Int(index)].active = false
+        appActive[Int(index)] = false
         finish(&effects)
         return effects
     }
@@ -59,17 +61,27 @@ extension TimelineScheduler {
             slot = UInt32(records.count)
         }
         var record = PlacementRecord(
-            id: placement.id, configuration: configuration, timeline: nil,
-            kind: kindSlot, memberPosition: UInt32(kinds[Int(kindSlot)].members.count),
+            id: placement.id, kind: kindSlot, app: kinds[Int(kindSlot)].app,
+            memberPosition: UInt32(kinds[Int(kindSlot)].members.count),
             family: placement.family, screen: placement.screen)
         record.generation = generation
-        record.request(.placed, at: now + settings.reloadDispatchDelay)
-        if Int(slot) == records.count { records.append(record) } else { records[Int(slot)] = record }
+        if settings.dailyReloadBudget <= 0 { record.budgetAllowsAt = .infinity }
+        let t = now
+        record.request(.placed, at: t + settings.reloadDispatchDelay)
+        if Int(slot) == records.count {
+            records.append(record)
+            timelines.append(nil)
+            configurations.append(configuration)
+            budgets.append(ReloadBudget())
+        } else {
+            records[Int(slot)] = record
+            configurations[Int(slot)] = configuration
+        }
         kinds[Int(kindSlot)].members.append(slot)
         slotOf[placement.id] = slot
 
         var effects: [TimelineEffect] = [.entryChanged(placement.id, nil)]
-        reschedule(slot)
+        reschedule(slot, rules: rules)
         finish(&effects)
         return effects
     }
@@ -80,7 +92,7 @@ extension TimelineScheduler {
     ) throws(PlacementError) -> [TimelineEffect] {
         guard let slot = slotOf[id] else { throw .unknownPlacement(id) }
         let widget = kinds[Int(records[Int(slot)].kind)].widget
-        records[Int(slot)].configuration = try validated(configuration, for: widget)
+        configurations[Int(slot)] = try validated(configuration, for: widget)
         return try reload(id, reason: .placed)
     }
 
@@ -156,11 +168,14 @@ extension TimelineScheduler {
         }
         slotOf[record.id] = nil
         var dead = PlacementRecord(
-            id: record.id, configuration: [:], timeline: nil, kind: record.kind, memberPosition: 0,
+            id: record.id, kind: record.kind, app: record.app, memberPosition: 0,
             family: record.family, screen: record.screen)
         dead.generation = record.generation &+ 1  // invalidates its queued wake-up
         dead.live = false
         records[i] = dead
+        timelines[i] = nil
+        configurations[i] = [:]
+        budgets[i] = ReloadBudget()
         freeSlots.append(slot)
     }
 }

@@ -7,7 +7,7 @@ extension TimelineScheduler {
     public func stackOrder(_ stack: [PlacementID]) -> [PlacementID] {
         let t = now
         let scored = stack.enumerated().map { offset, id -> (score: Float, offset: Int, id: PlacementID) in
-            guard let slot = slotOf[id], let timeline = records[Int(slot)].timeline,
+            guard let slot = slotOf[id], let timeline = timelines[Int(slot)],
                   let index = timeline.index(at: t),
                   let score = timeline.relevanceScore(at: index, time: t)
             else { return (-.infinity, offset, id) }

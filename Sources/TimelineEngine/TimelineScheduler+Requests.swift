@@ -45,10 +45,11 @@ extension TimelineScheduler {
     /// While active its reloads are free, so deferred ones go out at once.
     public mutating func setAppActive(_ app: AppID, _ active: Bool) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
-        if let index = appIndex[app], apps[Int(index)].installed, apps[Int(index)].active != active {
-            apps[Int(index)].active = active
+        if let index = appIndex[app], apps[Int(index)].installed, appActive[Int(index)] != active {
+            appActive[Int(index)] = active
+            let rules = rules
             for kind in apps[Int(index)].kinds {
-                for slot in kinds[Int(kind)].members { reschedule(slot) }
+                for slot in kinds[Int(kind)].members { reschedule(slot, rules: rules) }
             }
         }
         finish(&effects)
@@ -70,17 +71,19 @@ extension TimelineScheduler {
         var effects: [TimelineEffect] = []
         if on != lowPowerMode {
             lowPowerMode = on
-            for slot in slotOf.values { reschedule(slot) }
+            let rules = rules
+            for slot in slotOf.values { reschedule(slot, rules: rules) }
         }
         finish(&effects)
         return effects
     }
 
     mutating func requestAll(in slots: some Sequence<UInt32>, reason: ReloadReason) {
-        let at = now + settings.reloadDispatchDelay
+        let (t, rules) = (now, rules)
+        let at = t + settings.reloadDispatchDelay
         for slot in slots {
             records[Int(slot)].request(reason, at: at)
-            reschedule(slot)
+            reschedule(slot, rules: rules)
         }
     }
 }

@@ -23,7 +23,8 @@ import GlimpseClock
 ///   accessibility, app active) skip both and are not charged.
 /// - A failed or timed-out call keeps the last timeline and is retried with backoff;
 ///   retries are never charged.
-/// - Finding the next due work is O(log n): one live wake-up per placement in a heap.
+/// - Finding the next due work is O(log n): one live wake-up per placement in a heap,
+///   and provider-call timeouts in a FIFO (they fall due in dispatch order).
 public struct TimelineScheduler {
     public let clock: any WallClock
     public let settings: TimelineSettings
@@ -33,8 +34,6 @@ public struct TimelineScheduler {
         var id: AppID
         var kinds: [UInt32] = []
         var installed = true
-        /// Foreground or with an active audio/navigation session: reloads are free.
-        var active = false
     }
 
     struct KindRecord {
@@ -49,16 +48,24 @@ public struct TimelineScheduler {
     }
 
     var apps: [AppState] = []
+    /// By app slot: foreground or with an active audio/navigation session (reloads are free).
+    var appActive: [Bool] = []
     var appIndex: [AppID: UInt32] = [:]
     var kinds: [KindRecord] = []
     var kindIndex: [KindKey: UInt32] = [:]
+    /// By placement slot: the plain-data hot state, and the parts that own memory.
     var records: ContiguousArray<PlacementRecord> = []
+    var timelines: ContiguousArray<StoredTimeline?> = []
+    var configurations: ContiguousArray<[String: ConfigurationValue]> = []
+    var budgets: ContiguousArray<ReloadBudget> = []
     var freeSlots: [UInt32] = []
     var slotOf: [PlacementID: UInt32] = [:]
     var queue = WakeQueue()
+    var timeouts = TimeoutQueue()
     var fetchCounter: UInt32 = 0
     /// The wake-up last reported through `.nextWakeUp`; NaN before the first report.
     var announcedWake: Seconds = .nan
+    var handledWakeUps: UInt64 = 0
 
     public init(clock: any WallClock, settings: TimelineSettings = .defaults) {
         precondition(settings.providerTimeout > 0, "providerTimeout must be positive")
@@ -71,7 +78,7 @@ public struct TimelineScheduler {
 
     var rules: ReloadRules { ReloadRules(settings, lowPowerMode: lowPowerMode) }
 
-    func isAppActive(kind: UInt32) -> Bool { apps[Int(kinds[Int(kind)].app)].active }
+    func isAppActive(_ record: PlacementRecord) -> Bool { appActive[Int(record.app)] }
 
     // MARK: Queries
 
@@ -81,10 +88,9 @@ public struct TimelineScheduler {
     public func placement(_ id: PlacementID) -> Placement? {
         guard let slot = slotOf[id] else { return nil }
         let record = records[Int(slot)]
-        let kind = kinds[Int(record.kind)]
         return Placement(
-            id: id, app: apps[Int(kind.app)].id, kind: kind.widget.kind, family: record.family,
-            configuration: record.configuration, screen: record.screen)
+            id: id, app: apps[Int(record.app)].id, kind: kinds[Int(record.kind)].widget.kind, family: record.family,
+            configuration: configurations[Int(slot)], screen: record.screen)
     }
 
     /// The kinds an installed app declares.
@@ -95,7 +101,7 @@ public struct TimelineScheduler {
 
     /// The entry shown now (latest dated ≤ now); nil for the placeholder or an unknown id.
     public func currentEntry(of id: PlacementID) -> TimelineEntry? {
-        guard let slot = slotOf[id], let timeline = records[Int(slot)].timeline,
+        guard let slot = slotOf[id], let timeline = timelines[Int(slot)],
               let index = timeline.index(at: now) else { return nil }
         return timeline.entry(at: index)
     }
@@ -103,26 +109,34 @@ public struct TimelineScheduler {
     /// The placement's current timeline, sorted; nil before its first answer.
     public func timeline(of id: PlacementID) -> Timeline? {
         guard let slot = slotOf[id] else { return nil }
-        return records[Int(slot)].timeline?.timeline
+        return timelines[Int(slot)]?.timeline
     }
 
     /// Charged reloads inside the rolling window ending now.
     public func reloadsUsed(by id: PlacementID) -> Int? {
         guard let slot = slotOf[id] else { return nil }
-        return records[Int(slot)].budget.used(at: now, window: settings.budgetWindow)
+        return budgets[Int(slot)].used(at: now, window: settings.budgetWindow)
     }
 
     /// The provider context of a placement.
     public func context(of id: PlacementID) -> TimelineContext? {
         guard let slot = slotOf[id] else { return nil }
-        return context(of: records[Int(slot)])
+        return context(of: slot)
     }
 
-    func context(of record: PlacementRecord) -> TimelineContext {
-        TimelineContext(
-            family: record.family,
-            displaySize: settings.deviceScreen.displaySize(of: record.family) ?? DisplaySize(width: 0, height: 0),
+    func context(of slot: UInt32) -> TimelineContext {
+        let family = records[Int(slot)].family
+        return TimelineContext(
+            family: family,
+            displaySize: settings.deviceScreen.displaySize(of: family) ?? DisplaySize(width: 0, height: 0),
             isPreview: false,
-            configuration: record.configuration)
+            configuration: configurations[Int(slot)])
+    }
+
+    /// The entry a placement last reported shown; nil is the placeholder.
+    func shownEntry(_ slot: UInt32) -> TimelineEntry? {
+        let index = Int(records[Int(slot)].shownIndex)
+        guard index >= 0, let timeline = timelines[Int(slot)] else { return nil }
+        return timeline.entry(at: index)
     }
 }
