@@ -31,6 +31,8 @@ enum BenchMain {
         let dayStart = wall.now
         try simulation.run(hours: hours, placements: placements)
         let dayTime = wall.now - dayStart
+        let residentUntrimmed = residentBytes() - baseline
+        trimHeap()
         let resident = residentBytes() - baseline
         let stats = simulation.scheduler.statistics()
 
@@ -48,10 +50,11 @@ enum BenchMain {
         print("entry changes:                    \(simulation.entryChanges)")
         print("worst lateness of a due reload:   \(f(simulation.worstLateness, 3)) s (dispatch time − due time, virtual clock)")
         print("reloads deferred by spacing/budget: \(simulation.deferred), longest \(f(simulation.worstDeferral / 60)) min")
-        print("resident bytes (VmRSS − start):   \(resident) (\(f(Double(resident) / 1_048_576)) MiB)")
-        print("resident bytes per placement:     \(f(Double(resident) / Double(placements)))")
+        print("resident bytes (VmRSS − start):   \(residentUntrimmed) (\(f(Double(residentUntrimmed) / 1_048_576)) MiB) before malloc_trim, \(resident) (\(f(Double(resident) / 1_048_576)) MiB) after")
+        print("resident bytes per placement, before malloc_trim: \(f(Double(residentUntrimmed) / Double(placements)))")
+        print("resident bytes per placement:     \(f(Double(resident) / Double(placements))) (after malloc_trim)")
         print("entries' own bytes per placement: \(f(Double(stats.entryBytes) / Double(placements))) (\(stats.entries) entries held)")
         print("beyond entries' bytes, per placement: \(f(Double(resident - stats.entryBytes) / Double(placements)))")
-        print("wake-up heap items:               \(stats.queuedWakeUps) for \(stats.placements) placements")
+        print("queued wake-ups and timeouts:     \(stats.queuedWakeUps) for \(stats.placements) placements (live and stale)")
     }
 }

@@ -9,3 +9,18 @@ func residentBytes() -> Int {
     }
     return 0
 }
+
+#if canImport(Glibc)
+import Glibc
+
+/// Returns freed heap pages to the system (glibc `malloc_trim`), so resident size shows
+/// live memory rather than the allocator's retained free space.
+/// (Looked up at run time: Swift's Glibc module does not import malloc.h.)
+func trimHeap() {
+    typealias MallocTrim = @convention(c) (Int) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+    _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+}
+#else
+func trimHeap() {}
+#endif

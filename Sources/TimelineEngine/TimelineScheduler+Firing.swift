@@ -23,6 +23,7 @@ extension TimelineScheduler {
     public mutating func fireDue() -> [TimelineEffect] {
         let (t, rules) = (now, rules)
         var effects: [TimelineEffect] = []
+        warm(dueBy: t)
         while true {
             let wake = queue.peek(in: records)
             let timeout = timeouts.peek(in: records)
@@ -32,7 +33,7 @@ extension TimelineScheduler {
                 effects.append(.cancelFetch(FetchID(slot: timeout.slot, sequence: timeout.sequence)))
                 fail(timeout.slot, now: t, rules: rules, effects: &effects)
             } else if let wake, wake.time <= t {
-                queue.popMin()
+                // The item stays on top while its placement fires; the new wake-up replaces it.
                 records[Int(wake.slot)].wakeAt = .infinity
                 handledWakeUps &+= 1
                 fire(wake.slot, now: t, rules: rules, effects: &effects)
@@ -42,6 +43,24 @@ extension TimelineScheduler {
         }
         finish(&effects)
         return effects
+    }
+
+    /// Reads a word of each due placement's record and timeline before the in-order pass.
+    /// The reads are independent, so the processor overlaps their cache misses; the sum is
+    /// kept only so the reads are not optimized away.
+    mutating func warm(dueBy t: Seconds) {
+        guard queue.peek(in: records).map({ $0.time <= t }) == true else { return }
+        var sum: UInt64 = 0
+        queue.forEachDrained(dueBy: t) { slot in
+            let i = Int(slot)
+            sum &+= UInt64(records[i].fetchSequence) &+ UInt64(records[i].nextEntryAt.bitPattern)
+            if let timeline = timelines[i] {
+                let next = Int(records[i].shownIndex) + 1
+                sum &+= UInt64(timeline.count)
+                if next < timeline.count { sum &+= UInt64(timeline.entryHeader(next).contentEnd) }
+            }
+        }
+        warmth = sum
     }
 
     mutating func fire(_ slot: UInt32, now t: Seconds, rules: ReloadRules, effects: inout [TimelineEffect]) {
@@ -65,7 +84,7 @@ extension TimelineScheduler {
             }
             effects.append(.fetchTimeline(fetchRequest(slot: slot, plan: plan)))
         }
-        reschedule(slot, rules: rules)
+        reschedule(slot, rules: rules, replacingTop: true)
     }
 
     func fetchRequest(slot: UInt32, plan: ReloadPlan) -> FetchRequest {
@@ -84,15 +103,23 @@ extension TimelineScheduler {
     }
 
     /// Puts the placement's wake-up in the queue if it moved; the old item goes stale.
-    mutating func reschedule(_ slot: UInt32, rules: ReloadRules) {
+    /// `replacingTop`: the placement's item is the queue's top and has just fired, so the
+    /// new wake-up takes its place (or it is removed).
+    mutating func reschedule(_ slot: UInt32, rules: ReloadRules, replacingTop: Bool = false) {
         let i = Int(slot)
         let record = records[i]
         let wake = record.wake(rules: rules, appActive: isAppActive(record))
-        guard wake != record.wakeAt else { return }
+        guard wake != record.wakeAt else {
+            if replacingTop { queue.popMin() }
+            return
+        }
         records[i].generation &+= 1
         records[i].wakeAt = wake
-        if wake.isFinite {
-            queue.push(WakeQueue.Item(time: wake, slot: slot, generation: records[i].generation))
+        let item = WakeQueue.Item(time: wake, slot: slot, generation: records[i].generation)
+        if replacingTop {
+            if wake.isFinite { queue.replaceMin(with: item) } else { queue.popMin() }
+        } else if wake.isFinite {
+            queue.push(item)
             queue.compactIfNeeded(in: records, liveCount: slotOf.count)
         }
     }

@@ -66,12 +66,20 @@ public struct TimelineScheduler {
     /// The wake-up last reported through `.nextWakeUp`; NaN before the first report.
     var announcedWake: Seconds = .nan
     var handledWakeUps: UInt64 = 0
+    /// Sink for `warm(dueBy:)`'s reads.
+    var warmth: UInt64 = 0
+
+    /// Point sizes of each family on the configured screen, by `WidgetFamily` position.
+    let familySizes: [DisplaySize]
 
     public init(clock: any WallClock, settings: TimelineSettings = .defaults) {
         precondition(settings.providerTimeout > 0, "providerTimeout must be positive")
         precondition(settings.retryBackoffBase > 0, "retryBackoffBase must be positive")
         self.clock = clock
         self.settings = settings
+        familySizes = WidgetFamily.allCases.map {
+            settings.deviceScreen.displaySize(of: $0) ?? DisplaySize(width: 0, height: 0)
+        }
     }
 
     var now: Seconds { clock.now.timeIntervalSinceReferenceDate }
@@ -128,7 +136,7 @@ public struct TimelineScheduler {
         let family = records[Int(slot)].family
         return TimelineContext(
             family: family,
-            displaySize: settings.deviceScreen.displaySize(of: family) ?? DisplaySize(width: 0, height: 0),
+            displaySize: familySizes[family.position],
             isPreview: false,
             configuration: configurations[Int(slot)])
     }

@@ -20,6 +20,19 @@ public enum WidgetFamily: String, CaseIterable, Sendable, Hashable, Codable {
         }
     }
 
+    /// Position in `allCases`, for tables indexed by family.
+    var position: Int {
+        switch self {
+        case .systemSmall: 0
+        case .systemMedium: 1
+        case .systemLarge: 2
+        case .systemExtraLarge: 3
+        case .accessoryCircular: 4
+        case .accessoryRectangular: 5
+        case .accessoryInline: 6
+        }
+    }
+
     /// The screen a widget of this family is placed on.
     public var screen: WidgetScreen { isAccessory ? .lockScreen : .homeScreen }
 }
