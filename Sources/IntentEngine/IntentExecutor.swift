@@ -21,7 +21,7 @@ import GlimpseClock
 ///   `.reloadPlacement` of the tapped placement; a refused tap yields none.
 /// - A declarative action is atomic on its App Group; a handler call that is not answered
 ///   within `handlerTimeout` has failed, and its late answer is ignored.
-public struct IntentExecutor {
+public struct IntentExecutor: Sendable {
     public let clock: any WallClock
     public let settings: IntentSettings
     /// The App Group store. Apps and providers read and write it directly too.

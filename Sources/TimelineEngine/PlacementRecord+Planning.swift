@@ -15,7 +15,7 @@ extension PlacementRecord {
         let policyWanted = rules.stretched(policyDueAt, since: lastReloadAt)
         let wanted = min(policyWanted, requestedAt)
         if wanted.isFinite {
-            let reason: ReloadReason = requestedAt <= policyWanted ? .appRequest : .policy
+            let reason: ReloadReason = requestedAt <= policyWanted ? requestedReason : .policy
             let plan = appActive
                 ? ReloadPlan(time: wanted, wantedAt: wanted, mode: .free, reason: reason)
                 : ReloadPlan(
@@ -33,12 +33,14 @@ extension PlacementRecord {
         return min(nextEntryAt, plan.time)
     }
 
-    /// Records a request made now, to go out no earlier than `at`.
-    mutating func request(_ reason: ReloadReason, at: Seconds) {
-        if reason.isFree {
+    /// Records a request made now, to go out no earlier than `at`; `free` says whether
+    /// the budget exempts it.
+    mutating func request(_ reason: ReloadReason, free: Bool, at: Seconds) {
+        if free {
             freeRequestedAt = min(freeRequestedAt, at)
             pendingReason = max(pendingReason, reason)
         } else {
+            if at < requestedAt { requestedReason = reason }
             requestedAt = min(requestedAt, at)
         }
     }
@@ -53,6 +55,7 @@ extension PlacementRecord {
             inFlightWantedAt = plan.wantedAt
         }
         requestedAt = .infinity
+        requestedReason = .appRequest
         freeRequestedAt = .infinity
         policyDueAt = .infinity
         retryAt = .infinity

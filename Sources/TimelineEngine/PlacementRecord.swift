@@ -46,6 +46,8 @@ struct PlacementRecord {
     var screen: WidgetScreen
     /// Reason of the pending free request with the highest precedence.
     var pendingReason: ReloadReason = .policy
+    /// Reason of the earliest pending charged request.
+    var requestedReason: ReloadReason = .appRequest
     var inFlightReason: ReloadReason = .policy
     /// Whether the call in flight (and so its retries) was charged.
     var inFlightCharged = false

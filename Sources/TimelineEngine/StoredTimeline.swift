@@ -10,7 +10,7 @@ typealias Seconds = Double
 /// A timeline as the scheduler keeps it: sorted by date and packed into one allocation —
 /// the entry headers, then every entry's content bytes — so a placement's timeline costs
 /// one heap object and one cache-missing pointer hop, however many entries it has.
-/// Immutable once made.
+/// Immutable once made, so safe to share across threads (see `TimelineScheduler.timelines`).
 ///
 /// Invariants: entry headers are sorted by date (stable for equal dates); entry i's
 /// content is bytes `[contentEnd(i-1), contentEnd(i))` of the content region; `urls` is

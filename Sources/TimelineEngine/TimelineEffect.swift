@@ -70,14 +70,14 @@ public enum ReloadReason: UInt8, Sendable, Hashable, Comparable {
     case appRequest
     /// The widget was just placed or its configuration edited. Free.
     case placed
-    /// The reload after a tapped intent performed. Free.
+    /// The reload after a tapped intent performed. Free unless `intentReloadsAreFree` is off.
     case intentPerformed
     /// System locale changed. Free.
     case localeChanged
     /// Dynamic Type or another accessibility setting changed. Free.
     case accessibilityChanged
 
-    /// Reasons the budget never charges.
+    /// Reasons the budget does not charge by default.
     public var isFree: Bool { self >= .placed }
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }

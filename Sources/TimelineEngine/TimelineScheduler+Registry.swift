@@ -67,7 +67,7 @@ extension TimelineScheduler {
         record.generation = generation
         if settings.dailyReloadBudget <= 0 { record.budgetAllowsAt = .infinity }
         let t = now
-        record.request(.placed, at: t + settings.reloadDispatchDelay)
+        record.request(.placed, free: true, at: t + settings.reloadDispatchDelay)
         if Int(slot) == records.count {
             records.append(record)
             timelines.append(nil)

@@ -81,8 +81,9 @@ extension TimelineScheduler {
     mutating func requestAll(in slots: some Sequence<UInt32>, reason: ReloadReason) {
         let (t, rules) = (now, rules)
         let at = t + settings.reloadDispatchDelay
+        let free = settings.isFree(reason)
         for slot in slots {
-            records[Int(slot)].request(reason, at: at)
+            records[Int(slot)].request(reason, free: free, at: at)
             reschedule(slot, rules: rules)
         }
     }

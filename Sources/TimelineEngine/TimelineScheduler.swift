@@ -23,9 +23,10 @@ import GlimpseClock
 ///   accessibility, app active) skip both and are not charged.
 /// - A failed or timed-out call keeps the last timeline and is retried with backoff;
 ///   retries are never charged.
-/// - Finding the next due work is O(log n): one live wake-up per placement in a heap,
-///   and provider-call timeouts in a FIFO (they fall due in dispatch order).
-public struct TimelineScheduler {
+/// - Finding the next due work never scans placements: each placement has one live
+///   wake-up in a calendar queue (O(1) to schedule, O(log b) to take from a bucket of b),
+///   and provider-call timeouts wait in a FIFO (they fall due in dispatch order).
+public struct TimelineScheduler: Sendable {
     public let clock: any WallClock
     public let settings: TimelineSettings
     public internal(set) var lowPowerMode = false
@@ -55,7 +56,8 @@ public struct TimelineScheduler {
     var kindIndex: [KindKey: UInt32] = [:]
     /// By placement slot: the plain-data hot state, and the parts that own memory.
     var records: ContiguousArray<PlacementRecord> = []
-    var timelines: ContiguousArray<StoredTimeline?> = []
+    /// `ManagedBuffer` is never `Sendable`; these are immutable once made, so sharing is safe.
+    nonisolated(unsafe) var timelines: ContiguousArray<StoredTimeline?> = []
     var configurations: ContiguousArray<[String: ConfigurationValue]> = []
     var budgets: ContiguousArray<ReloadBudget> = []
     var freeSlots: [UInt32] = []

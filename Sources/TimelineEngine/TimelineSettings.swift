@@ -33,6 +33,9 @@ public struct TimelineSettings: Sendable, Hashable {
     public var reloadDispatchDelay: TimeInterval
     /// The screen whose point sizes go into the provider context.
     public var deviceScreen: DeviceScreen
+    /// Whether the reload after a performed intent is free of the budget. UNCONFIRMED
+    /// (spec §3: "Budget-exempt? … C3 claims yes"): default true.
+    public var intentReloadsAreFree: Bool
 
     public static var defaults: Self {
         Self(
@@ -47,14 +50,16 @@ public struct TimelineSettings: Sendable, Hashable {
             retryBackoffMultiplier: 2,
             retryBackoffMax: 3600,
             reloadDispatchDelay: 0,
-            deviceScreen: .iPhone393x852)
+            deviceScreen: .iPhone393x852,
+            intentReloadsAreFree: true)
     }
 
     public init(
         dailyReloadBudget: Int, budgetWindow: TimeInterval, minimumReloadSpacing: TimeInterval,
         maxEntriesPerTimeline: Int, maxTimelineBytes: Int, lowPowerStretchFactor: Double,
         providerTimeout: TimeInterval, retryBackoffBase: TimeInterval, retryBackoffMultiplier: Double,
-        retryBackoffMax: TimeInterval, reloadDispatchDelay: TimeInterval, deviceScreen: DeviceScreen
+        retryBackoffMax: TimeInterval, reloadDispatchDelay: TimeInterval, deviceScreen: DeviceScreen,
+        intentReloadsAreFree: Bool
     ) {
         self.dailyReloadBudget = dailyReloadBudget
         self.budgetWindow = budgetWindow
@@ -68,6 +73,12 @@ public struct TimelineSettings: Sendable, Hashable {
         self.retryBackoffMax = retryBackoffMax
         self.reloadDispatchDelay = reloadDispatchDelay
         self.deviceScreen = deviceScreen
+        self.intentReloadsAreFree = intentReloadsAreFree
+    }
+
+    /// Whether a reload for `reason` is charged to the budget (before the app-active exemption).
+    func isFree(_ reason: ReloadReason) -> Bool {
+        reason == .intentPerformed ? intentReloadsAreFree : reason.isFree
     }
 
     /// The wait before retry number `failures` (1 = after the first failure).

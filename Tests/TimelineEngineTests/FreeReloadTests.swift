@@ -68,3 +68,25 @@ struct FreeReloadTests {
         #expect(h.fetchMinutes(of: 1) == [0, 10, 11, 16])
     }
 }
+
+@Suite("Intent reloads and the budget (UNCONFIRMED)")
+struct IntentReloadBudgetTests {
+    @Test("\"Budget-exempt? UNCONFIRMED (C3 claims yes)\": a setting, default free; off, the reload is charged and waits")
+    func intentReloadSetting() throws {
+        #expect(TimelineSettings.defaults.intentReloadsAreFree)
+        var settings = TimelineSettings.defaults
+        settings.intentReloadsAreFree = false
+        settings.dailyReloadBudget = 1
+        let h = try Fixture.harness(settings: settings)
+        try h.advance(minutes: 10)
+        try h.run { try $0.reload(1, reason: .intentPerformed) }
+        try h.advance(minutes: 10)
+        try h.run { try $0.reload(1, reason: .intentPerformed) }  // no budget left: deferred a day
+        try h.advance(minutes: 60)
+        #expect(h.fetchMinutes(of: 1) == [0, 10])
+        #expect(h.fetches(of: 1).last?.request.charged == true)
+        #expect(h.fetches(of: 1).last?.request.reason == .intentPerformed)
+        try h.advance(minutes: 24 * 60)
+        #expect(h.fetchMinutes(of: 1) == [0, 10, 10 + 24 * 60])
+    }
+}
