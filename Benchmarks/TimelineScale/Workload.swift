@@ -26,12 +26,14 @@ struct Workload {
     ]
     static func app(_ i: Int) -> AppID { AppID("com.bench.app\(i)") }
 
-    /// Every placement's provider policy mix: 40% atEnd, 35% after(15–120 min), 25% never.
-    enum PolicyKind { case atEnd, after, never }
+    /// Every placement's provider policy mix: 40% atEnd, 30% after(15–120 min), 5% after(5 min)
+    /// (wanting 288 reloads a day: the budget defers them), 25% never.
+    enum PolicyKind { case atEnd, after, eager, never }
     static func policyKind(of id: PlacementID) -> PolicyKind {
         switch id.rawValue % 20 {
         case 0..<8: .atEnd
-        case 8..<15: .after
+        case 8..<14: .after
+        case 14: .eager
         default: .never
         }
     }
@@ -75,6 +77,7 @@ struct Workload {
         switch Self.policyKind(of: request.placement) {
         case .atEnd: policy = .atEnd
         case .after: policy = .after(now + Double(random.int(900...7200)))
+        case .eager: policy = .after(now + 300)
         case .never: policy = .never
         }
         return Timeline(entries: entries, policy: policy)

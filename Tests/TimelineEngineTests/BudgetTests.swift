@@ -79,3 +79,20 @@ struct BudgetTests {
         #expect(h.scheduler.reloadsUsed(by: 2) == 1)
     }
 }
+
+@Suite("Budget statistics")
+struct BudgetStatisticsTests {
+    @Test("statistics count the placements whose wanted reload waits for budget")
+    func waitingForBudget() throws {
+        var settings = TimelineSettings.defaults
+        settings.dailyReloadBudget = 1
+        let h = try Fixture.harness(placements: 2, settings: settings)
+        try h.advance(minutes: 10)
+        h.run { $0.reloadAllTimelines(app: Fixture.app) }
+        try h.advance(minutes: 10)
+        #expect(h.scheduler.statistics().waitingForBudget == 0)
+        try h.run { try $0.reload(1, reason: .appRequest) }
+        #expect(h.scheduler.statistics().waitingForBudget == 1)
+        #expect(h.scheduler.statistics().placements == 2)
+    }
+}
