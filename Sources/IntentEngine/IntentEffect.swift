@@ -34,9 +34,10 @@ public struct TapCompletion: Sendable, Hashable {
     public var replayed: Bool
 }
 
-/// Identity of one handler call.
+/// Identity of one handler call; `rawValue` can travel over the wire as a correlation id.
 public struct CallID: Hashable, Sendable, CustomStringConvertible {
-    let rawValue: UInt64
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
     public var description: String { "C\(rawValue)" }
 }
 

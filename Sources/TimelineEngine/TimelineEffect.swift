@@ -20,9 +20,10 @@ public enum TimelineEffect: Sendable, Hashable {
     case nextWakeUp(Date?)
 }
 
-/// Opaque identity of one provider call.
+/// Identity of one provider call; `rawValue` can travel over the wire as a correlation id.
 public struct FetchID: Hashable, Sendable, CustomStringConvertible {
-    let rawValue: UInt64
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
     init(slot: UInt32, sequence: UInt32) { rawValue = UInt64(slot) << 32 | UInt64(sequence) }
     var slot: UInt32 { UInt32(truncatingIfNeeded: rawValue >> 32) }
     public var description: String { "F\(rawValue)" }
