@@ -58,6 +58,9 @@ let package = Package(
         .executableTarget(
             name: "glimpse-bench-activity", dependencies: ["ActivityEngine", "GlimpseClock"],
             path: "Benchmarks/ActivityScale"),
+        .executableTarget(
+            name: "glimpse-bench-timeline", dependencies: ["TimelineEngine", "GlimpseClock"],
+            path: "Benchmarks/TimelineScale"),
 
         // MARK: Tests
         .target(name: "GlimpseTestProtoC", dependencies: ["CProtobufC"], path: "Tests/Support/GlimpseTestProtoC"),

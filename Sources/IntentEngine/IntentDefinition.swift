@@ -1,0 +1,54 @@
+/// An `AppIntent` an app declares for its widgets' buttons and toggles.
+public struct IntentDefinition: Sendable, Hashable {
+    /// The intent's type name, e.g. `CheckInIntent`.
+    public var type: String
+    public var title: String
+    public var parameters: [IntentParameter]
+    public var action: IntentAction
+    /// The widget kinds whose views carry a button or toggle for this intent. A tap from
+    /// any other kind is refused: that widget has nothing to tap (Ride the Lightning Air's
+    /// Lock Screen widget is read-only).
+    public var widgetKinds: Set<String>
+
+    public init(
+        type: String, title: String, parameters: [IntentParameter] = [], action: IntentAction, widgetKinds: Set<String>
+    ) {
+        self.type = type
+        self.title = title
+        self.parameters = parameters
+        self.action = action
+        self.widgetKinds = widgetKinds
+    }
+}
+
+/// An `@Parameter` of an intent. Widgets do not prompt: a parameter without a default
+/// must come with the tap.
+public struct IntentParameter: Sendable, Hashable {
+    public var name: String
+    public var type: ValueType
+    public var defaultValue: TypedValue?
+
+    public init(name: String, type: ValueType, defaultValue: TypedValue? = nil) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+    }
+}
+
+/// What `perform()` does.
+public enum IntentAction: Sendable, Hashable {
+    /// Declarative: these operations on one App Group, in order, atomically.
+    case store(group: GroupID, operations: [StoreOperation])
+    /// The app's own code: the engine asks the service to call the app's intent handler.
+    case handler
+}
+
+/// Why an app's intents could not be installed.
+public enum IntentCatalogError: Error, Sendable, Hashable {
+    case appAlreadyInstalled(AppID)
+    case duplicateIntent(String)
+    case emptyAction(intent: String)
+    case groupNotInApp(intent: String, group: GroupID)
+    case unknownParameterReference(intent: String, parameter: String)
+    case defaultValueTypeMismatch(intent: String, parameter: String)
+}

@@ -1,0 +1,51 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What the service must do after a call into the executor.
+public enum IntentEffect: Sendable, Hashable {
+    /// Answer the tapper (and anyone replaying the key) with this result.
+    case completed(TapCompletion)
+    /// A replay arrived while the first tap with its key is still running; its
+    /// `.completed` will answer both.
+    case alreadyRunning(idempotencyKey: String, app: AppID)
+    /// Call the app's intent handler; answer with `handlerFinished`.
+    case callHandler(HandlerCall)
+    /// Abandon a handler call that timed out; its late answer is ignored.
+    case cancelHandlerCall(CallID)
+    /// Reload the tapped placement's timeline: exactly one per tap that ran `perform()`.
+    case reloadPlacement(PlacementID)
+    /// An App Group changed; watchers can read `changes(in:since:)`.
+    case storeChanged(GroupID, sequence: UInt64)
+    /// The earliest time the executor has work (a handler timeout); nil when none.
+    case nextWakeUp(Date?)
+}
+
+/// The end of one tap.
+public struct TapCompletion: Sendable, Hashable {
+    public var idempotencyKey: String
+    public var app: AppID
+    public var placement: PlacementID
+    public var intent: String
+    public var result: TapResult
+    /// True when this is a replay answered from the idempotency record.
+    public var replayed: Bool
+}
+
+/// Identity of one handler call; `rawValue` can travel over the wire as a correlation id.
+public struct CallID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public var description: String { "C\(rawValue)" }
+}
+
+/// "Call the app's handler for intent X with params".
+public struct HandlerCall: Sendable, Hashable {
+    public var id: CallID
+    public var app: AppID
+    public var intent: String
+    public var parameters: [String: TypedValue]
+    public var placement: PlacementID
+}

@@ -1,1 +1,0 @@
-// Placeholder: the IntentEngine library arrives with its issue.

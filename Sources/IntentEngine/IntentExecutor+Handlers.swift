@@ -1,0 +1,76 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// External handlers: their answers, their timeouts, and the clock that drives the latter.
+extension IntentExecutor {
+    /// What an app's handler answered.
+    public enum HandlerOutcome: Sendable, Hashable {
+        case succeeded(TypedValue?)
+        case failed(message: String)
+    }
+
+    /// The app's handler answered call `id`. Success or failure, the tapped placement is
+    /// reloaded once (a failed toggle must show its true state again); then the
+    /// placement's next waiting tap runs. An answer to a call that timed out is ignored.
+    public mutating func handlerFinished(_ id: CallID, _ outcome: HandlerOutcome) -> [IntentEffect] {
+        var effects: [IntentEffect] = []
+        if let call = calls.removeValue(forKey: id) {
+            let result: TapResult = switch outcome {
+            case .succeeded(let value): .performed(value)
+            case .failed(let message): .failed(.handler(message: message))
+            }
+            complete(call, result: result, effects: &effects)
+        }
+        finish(&effects)
+        return effects
+    }
+
+    /// The earliest handler timeout, or nil.
+    public mutating func nextDeadline() -> Date? {
+        dropAnsweredDeadlines()
+        return deadlines.first.map { Date(timeIntervalSinceReferenceDate: $0.at) }
+    }
+
+    /// Times out every handler call due by now, in deadline order; also forgets expired
+    /// idempotency records.
+    public mutating func fireDue() -> [IntentEffect] {
+        let t = now
+        ledger.expire(at: t)
+        var effects: [IntentEffect] = []
+        while dropAnsweredDeadlines(), let first = deadlines.first, first.at <= t {
+            deadlines.removeFirst()
+            guard let call = calls.removeValue(forKey: first.call) else { continue }
+            effects.append(.cancelHandlerCall(first.call))
+            complete(call, result: .failed(.handlerTimedOut), effects: &effects)
+        }
+        finish(&effects)
+        return effects
+    }
+
+    mutating func complete(_ call: Call, result: TapResult, effects: inout [IntentEffect]) {
+        let placement = call.job.tap.placement
+        busy[placement] = nil
+        effects.append(.reloadPlacement(placement))
+        finish(key: call.job.key, tap: call.job.tap, result: result, effects: &effects)
+        runWaiting(on: placement, effects: &effects)
+    }
+
+    /// Drops deadlines of calls already answered; true (for use in a `while` condition).
+    @discardableResult
+    mutating func dropAnsweredDeadlines() -> Bool {
+        while let first = deadlines.first, calls[first.call] == nil { deadlines.removeFirst() }
+        return true
+    }
+
+    /// Ends a call's effects with `.nextWakeUp` when the earliest deadline moved.
+    mutating func finish(_ effects: inout [IntentEffect]) {
+        dropAnsweredDeadlines()
+        let next = deadlines.first?.at ?? .infinity
+        guard next != announcedWake else { return }
+        announcedWake = next
+        effects.append(.nextWakeUp(next.isFinite ? Date(timeIntervalSinceReferenceDate: next) : nil))
+    }
+}

@@ -1,0 +1,102 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import DequeModule
+import GlimpseClock
+
+/// The intent engine: each app's intent catalog, the execution of widget taps, and the
+/// App Group store the declarative actions write. No I/O: methods return `[IntentEffect]`
+/// and the service performs them (answer the tapper, call a handler, reload a widget).
+///
+/// Invariants:
+/// - A tap's idempotency key runs at most once: a replay returns the first result and
+///   runs nothing. Results are kept for `idempotencyWindow` of clock time, then forgotten.
+/// - Taps on one placement run in arrival order, one at a time: while a handler call is
+///   out, later taps on that placement wait.
+/// - A tap is refused, and nothing runs, on `accessoryInline`, while the device is locked,
+///   from a widget kind that does not offer the intent, or with a parameter missing.
+/// - Every tap that runs `perform()` — succeeding or failing — yields exactly one
+///   `.reloadPlacement` of the tapped placement; a refused tap yields none.
+/// - A declarative action is atomic on its App Group; a handler call that is not answered
+///   within `handlerTimeout` has failed, and its late answer is ignored.
+public struct IntentExecutor: Sendable {
+    public let clock: any WallClock
+    public let settings: IntentSettings
+    /// The App Group store. Apps and providers read and write it directly too.
+    public var store: AppGroupStore
+    public private(set) var deviceLocked = false
+
+    struct App {
+        var groups: Set<GroupID>
+        var intents: [String: IntentDefinition]
+    }
+
+    /// A validated tap waiting for, or holding, its placement's turn.
+    struct Job {
+        var tap: WidgetTap
+        var definition: IntentDefinition
+        /// The tap's parameters with defaults filled in.
+        var parameters: [String: TypedValue]
+        var key: IdempotencyLedger.Key { .init(app: tap.app, key: tap.idempotencyKey) }
+    }
+
+    struct Call {
+        var job: Job
+    }
+
+    var apps: [AppID: App] = [:]
+    var ledger = IdempotencyLedger()
+    /// Taps waiting behind a running handler call, per placement.
+    var waiting: [PlacementID: Deque<Job>] = [:]
+    /// The handler call out for a placement, if any.
+    var busy: [PlacementID: CallID] = [:]
+    var calls: [CallID: Call] = [:]
+    /// Handler deadlines in call order (= deadline order, the timeout being fixed).
+    var deadlines = Deque<(at: Double, call: CallID)>()
+    var callCounter: UInt64 = 0
+    var announcedWake: Double = .nan
+
+    public init(clock: any WallClock, settings: IntentSettings = .defaults) {
+        self.clock = clock
+        self.settings = settings
+        store = AppGroupStore(changeLogLimit: settings.changeLogLimit)
+    }
+
+    var now: Double { clock.now.timeIntervalSinceReferenceDate }
+
+    /// Taps whose results are still kept for replays.
+    public var idempotencyRecordCount: Int { ledger.recordCount }
+
+    /// Installs an app's App Groups and intents. Refused if an intent is declared twice,
+    /// has an empty action, writes a group the app is not in, or sets a key from a
+    /// parameter it does not have.
+    public mutating func install(app: AppID, groups: Set<GroupID>, intents: [IntentDefinition]) throws(IntentCatalogError) {
+        guard apps[app] == nil else { throw .appAlreadyInstalled(app) }
+        var catalog: [String: IntentDefinition] = [:]
+        for intent in intents {
+            guard catalog[intent.type] == nil else { throw .duplicateIntent(intent.type) }
+            for parameter in intent.parameters {
+                if let value = parameter.defaultValue, value.type != parameter.type {
+                    throw .defaultValueTypeMismatch(intent: intent.type, parameter: parameter.name)
+                }
+            }
+            if case .store(let group, let operations) = intent.action {
+                guard !operations.isEmpty else { throw .emptyAction(intent: intent.type) }
+                guard groups.contains(group) else { throw .groupNotInApp(intent: intent.type, group: group) }
+                for case .set(_, .parameter(let name)) in operations where !intent.parameters.contains(where: { $0.name == name }) {
+                    throw .unknownParameterReference(intent: intent.type, parameter: name)
+                }
+            }
+            catalog[intent.type] = intent
+        }
+        apps[app] = App(groups: groups, intents: catalog)
+    }
+
+    /// Removes an app's catalog. Its App Group data stays (other apps may share the group).
+    public mutating func uninstall(app: AppID) { apps[app] = nil }
+
+    /// The device locked or unlocked; taps are refused while it is locked.
+    public mutating func setDeviceLocked(_ locked: Bool) { deviceLocked = locked }
+}

@@ -1,0 +1,29 @@
+/// One placement's charged reloads over the rolling window.
+///
+/// Invariants: `charges` is in time order; a charge at t counts while now < t + window,
+/// so with `limit` charges inside the window the next charged reload may happen exactly
+/// when the oldest of the last `limit` ages out — deferred, never refused.
+struct ReloadBudget {
+    private var charges: ContiguousArray<Seconds> = []
+
+    /// Charged reloads inside the window ending at `now`.
+    func used(at now: Seconds, window: Seconds) -> Int {
+        charges.count - firstLive(at: now, window: window)
+    }
+
+    /// Records a charged reload at `now`, forgetting charges that have aged out, and
+    /// returns the earliest time the next charged reload fits (`-infinity`: any time).
+    mutating func charge(at now: Seconds, window: Seconds, limit: Int) -> Seconds {
+        let dead = firstLive(at: now, window: window)
+        if dead > 0 { charges.removeFirst(dead) }
+        charges.append(now)
+        guard limit > 0 else { return .infinity }
+        return charges.count >= limit ? charges[charges.count - limit] + window : -.infinity
+    }
+
+    private func firstLive(at now: Seconds, window: Seconds) -> Int {
+        var i = 0
+        while i < charges.count, charges[i] + window <= now { i += 1 }
+        return i
+    }
+}

@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a provider returns: entries and when to ask again (`Timeline(entries:policy:)`).
+public struct Timeline: Sendable, Hashable {
+    public var entries: [TimelineEntry]
+    public var policy: ReloadPolicy
+
+    public init(entries: [TimelineEntry], policy: ReloadPolicy = .atEnd) {
+        self.entries = entries
+        self.policy = policy
+    }
+}
+
+/// One state of a widget, shown from `date` until the next entry's date.
+public struct TimelineEntry: Sendable, Hashable {
+    public var date: Date
+    public var relevance: EntryRelevance?
+    /// The serialized view tree. Opaque: the engine stores, counts and hands it back.
+    public var content: [UInt8]
+    /// The hierarchy's one `widgetURL`, if it has one.
+    public var url: String?
+
+    public init(date: Date, relevance: EntryRelevance? = nil, content: [UInt8] = [], url: String? = nil) {
+        self.date = date
+        self.relevance = relevance
+        self.content = content
+        self.url = url
+    }
+
+    /// Bytes this entry counts against the timeline size cap.
+    public var byteCount: Int { content.count + (url?.utf8.count ?? 0) }
+}
+
+/// `TimelineEntryRelevance(score:duration:)`: from the entry's date, for `duration`
+/// seconds, the widget may rotate to the top of a Smart Stack.
+public struct EntryRelevance: Sendable, Hashable {
+    public var score: Float
+    /// Seconds after the entry's date. 0 (WidgetKit's default) is read as "while this
+    /// entry is current" — a default that made relevance vanish at once would be useless.
+    public var duration: TimeInterval
+
+    public init(score: Float, duration: TimeInterval = 0) {
+        self.score = score
+        self.duration = duration
+    }
+}
+
+/// `TimelineReloadPolicy`.
+public enum ReloadPolicy: Sendable, Hashable {
+    /// Ask again once the last entry's date has come (the default).
+    case atEnd
+    /// Ask again no earlier than this date (before or after the last entry).
+    case after(Date)
+    /// Ask again only when the app or an intent reloads explicitly.
+    case never
+}

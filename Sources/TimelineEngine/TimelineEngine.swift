@@ -1,1 +1,0 @@
-// Placeholder: the TimelineEngine library arrives with its issue.

@@ -1,0 +1,34 @@
+/// Counts for metrics and the scale benchmark.
+extension TimelineScheduler {
+    public struct Statistics: Sendable, Hashable {
+        /// Live placements.
+        public var placements: Int
+        /// Entries held across all current timelines.
+        public var entries: Int
+        /// Content and URL bytes of those entries: the bytes that are the entries' own.
+        public var entryBytes: Int
+        /// Items in the wake-up heap and the timeout queue, live and stale.
+        public var queuedWakeUps: Int
+        /// Wake-ups handled by `fireDue()` since the scheduler was made.
+        public var handledWakeUps: UInt64
+        /// Placements whose wanted reload is waiting for budget to free up.
+        public var waitingForBudget: Int
+    }
+
+    /// Walks every placement (O(n)): for metrics and benchmarks, not for the hot path.
+    public func statistics() -> Statistics {
+        var entries = 0, bytes = 0, waiting = 0
+        for case let timeline? in timelines {
+            entries += timeline.count
+            bytes += timeline.byteCount
+        }
+        let (t, rules) = (now, rules)
+        for record in records where record.live {
+            guard let plan = record.plan(rules: rules, appActive: isAppActive(record)), plan.mode == .charged else { continue }
+            if record.budgetAllowsAt > max(t, plan.wantedAt) { waiting += 1 }
+        }
+        return Statistics(
+            placements: slotOf.count, entries: entries, entryBytes: bytes,
+            queuedWakeUps: queue.count + timeouts.count, handledWakeUps: handledWakeUps, waitingForBudget: waiting)
+    }
+}

@@ -1,0 +1,152 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GlimpseClock
+
+/// The timeline engine: widget kinds, placements, their timelines, and when each
+/// placement's provider is called. No I/O: every method returns `[TimelineEffect]` and
+/// the service performs them (call a provider, stream an entry change, arm a timer).
+///
+/// Invariants:
+/// - Every time rule reads `clock.now`. Work falls due at a deadline; `fireDue()` does
+///   everything due by now in deadline order, so a `VirtualClock` driven through
+///   `nextDeadline()` replays a day in order.
+/// - The entry shown at t is the latest entry dated ≤ t; before the first, the placeholder.
+///   Timelines are stored sorted and within the entry-count and byte caps.
+/// - At most one provider call per placement is in flight. Requests made before a call
+///   is dispatched coalesce into it; requests made during a call cause one more call after it.
+/// - A charged reload happens only with budget left in the rolling window and at least
+///   the minimum spacing after the previous reload; otherwise it is deferred to the
+///   first instant both allow — never dropped. Free reloads (placement, intent, locale,
+///   accessibility, app active) skip both and are not charged.
+/// - A failed or timed-out call keeps the last timeline and is retried with backoff;
+///   retries are never charged.
+/// - Finding the next due work never scans placements: each placement has one live
+///   wake-up in a calendar queue (O(1) to schedule, O(log b) to take from a bucket of b),
+///   and provider-call timeouts wait in a FIFO (they fall due in dispatch order).
+public struct TimelineScheduler: Sendable {
+    public let clock: any WallClock
+    public let settings: TimelineSettings
+    public internal(set) var lowPowerMode = false
+
+    struct AppState {
+        var id: AppID
+        var kinds: [UInt32] = []
+        var installed = true
+    }
+
+    struct KindRecord {
+        var app: UInt32
+        var widget: WidgetKind
+        var members: [UInt32] = []
+    }
+
+    struct KindKey: Hashable {
+        var app: AppID
+        var kind: String
+    }
+
+    var apps: [AppState] = []
+    /// By app slot: foreground or with an active audio/navigation session (reloads are free).
+    var appActive: [Bool] = []
+    var appIndex: [AppID: UInt32] = [:]
+    var kinds: [KindRecord] = []
+    var kindIndex: [KindKey: UInt32] = [:]
+    /// By placement slot: the plain-data hot state, and the parts that own memory.
+    var records: ContiguousArray<PlacementRecord> = []
+    /// `ManagedBuffer` is never `Sendable`; these are immutable once made, so sharing is safe.
+    nonisolated(unsafe) var timelines: ContiguousArray<StoredTimeline?> = []
+    var configurations: ContiguousArray<[String: ConfigurationValue]> = []
+    var budgets: ContiguousArray<ReloadBudget> = []
+    var freeSlots: [UInt32] = []
+    var slotOf: [PlacementID: UInt32] = [:]
+    var queue = WakeQueue()
+    var timeouts = TimeoutQueue()
+    var fetchCounter: UInt32 = 0
+    /// The wake-up last reported through `.nextWakeUp`; NaN before the first report.
+    var announcedWake: Seconds = .nan
+    var handledWakeUps: UInt64 = 0
+    /// Sink for `warm(dueBy:)`'s reads.
+    var warmth: UInt64 = 0
+
+    /// Point sizes of each family on the configured screen, by `WidgetFamily` position.
+    let familySizes: [DisplaySize]
+
+    public init(clock: any WallClock, settings: TimelineSettings = .defaults) {
+        precondition(settings.providerTimeout > 0, "providerTimeout must be positive")
+        precondition(settings.retryBackoffBase > 0, "retryBackoffBase must be positive")
+        self.clock = clock
+        self.settings = settings
+        familySizes = WidgetFamily.allCases.map {
+            settings.deviceScreen.displaySize(of: $0) ?? DisplaySize(width: 0, height: 0)
+        }
+    }
+
+    var now: Seconds { clock.now.timeIntervalSinceReferenceDate }
+
+    var rules: ReloadRules { ReloadRules(settings, lowPowerMode: lowPowerMode) }
+
+    func isAppActive(_ record: PlacementRecord) -> Bool { appActive[Int(record.app)] }
+
+    // MARK: Queries
+
+    /// Live placements.
+    public var placementCount: Int { slotOf.count }
+
+    public func placement(_ id: PlacementID) -> Placement? {
+        guard let slot = slotOf[id] else { return nil }
+        let record = records[Int(slot)]
+        return Placement(
+            id: id, app: apps[Int(record.app)].id, kind: kinds[Int(record.kind)].widget.kind, family: record.family,
+            configuration: configurations[Int(slot)], screen: record.screen)
+    }
+
+    /// The kinds an installed app declares.
+    public func kinds(of app: AppID) -> [WidgetKind] {
+        guard let index = appIndex[app], apps[Int(index)].installed else { return [] }
+        return apps[Int(index)].kinds.map { kinds[Int($0)].widget }
+    }
+
+    /// The entry shown now (latest dated ≤ now); nil for the placeholder or an unknown id.
+    public func currentEntry(of id: PlacementID) -> TimelineEntry? {
+        guard let slot = slotOf[id], let timeline = timelines[Int(slot)],
+              let index = timeline.index(at: now) else { return nil }
+        return timeline.entry(at: index)
+    }
+
+    /// The placement's current timeline, sorted; nil before its first answer.
+    public func timeline(of id: PlacementID) -> Timeline? {
+        guard let slot = slotOf[id] else { return nil }
+        return timelines[Int(slot)]?.timeline
+    }
+
+    /// Charged reloads inside the rolling window ending now.
+    public func reloadsUsed(by id: PlacementID) -> Int? {
+        guard let slot = slotOf[id] else { return nil }
+        return budgets[Int(slot)].used(at: now, window: settings.budgetWindow)
+    }
+
+    /// The provider context of a placement.
+    public func context(of id: PlacementID) -> TimelineContext? {
+        guard let slot = slotOf[id] else { return nil }
+        return context(of: slot)
+    }
+
+    func context(of slot: UInt32) -> TimelineContext {
+        let family = records[Int(slot)].family
+        return TimelineContext(
+            family: family,
+            displaySize: familySizes[family.position],
+            isPreview: false,
+            configuration: configurations[Int(slot)])
+    }
+
+    /// The entry a placement last reported shown; nil is the placeholder.
+    func shownEntry(_ slot: UInt32) -> TimelineEntry? {
+        let index = Int(records[Int(slot)].shownIndex)
+        guard index >= 0, let timeline = timelines[Int(slot)] else { return nil }
+        return timeline.entry(at: index)
+    }
+}

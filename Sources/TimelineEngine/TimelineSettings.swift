@@ -1,0 +1,90 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The timeline engine's numbers. Spec values marked UNCONFIRMED are settings whose
+/// default is the spec's number; where the spec has no number the default is ours and
+/// says so.
+public struct TimelineSettings: Sendable, Hashable {
+    /// Charged reloads per placement in any rolling `budgetWindow` (spec §1: 40–70/day).
+    public var dailyReloadBudget: Int
+    /// The rolling window of the budget (24 h, "tuned to usage, not midnight").
+    public var budgetWindow: TimeInterval
+    /// Charged reloads of one placement are at least this far apart (spec: 5 min).
+    public var minimumReloadSpacing: TimeInterval
+    /// Entries per timeline; a longer timeline is rejected. UNCONFIRMED (forum: ">400 entries stalls").
+    public var maxEntriesPerTimeline: Int
+    /// Bytes per timeline (content + URLs); a larger one is rejected. UNCONFIRMED (forum: "10 MB/timeline").
+    public var maxTimelineBytes: Int
+    /// In Low Power Mode, automatic reload intervals and the minimum spacing are multiplied
+    /// by this. UNCONFIRMED: the spec has no number; 2 is ours.
+    public var lowPowerStretchFactor: Double
+    /// A provider call not answered within this is a failure. UNCONFIRMED ("not published"); 30 s is ours.
+    public var providerTimeout: TimeInterval
+    /// First retry after a failed provider call; each further failure multiplies it (ours).
+    public var retryBackoffBase: TimeInterval
+    public var retryBackoffMultiplier: Double
+    public var retryBackoffMax: TimeInterval
+    /// How long an explicit or free reload request waits before dispatch, so requests made
+    /// together coalesce into one provider call. 0: they coalesce until the service next
+    /// calls `fireDue()`.
+    public var reloadDispatchDelay: TimeInterval
+    /// The screen whose point sizes go into the provider context.
+    public var deviceScreen: DeviceScreen
+    /// Whether the reload after a performed intent is free of the budget. UNCONFIRMED
+    /// (spec §3: "Budget-exempt? … C3 claims yes"): default true.
+    public var intentReloadsAreFree: Bool
+
+    public static var defaults: Self {
+        Self(
+            dailyReloadBudget: 70,
+            budgetWindow: 24 * 3600,
+            minimumReloadSpacing: 5 * 60,
+            maxEntriesPerTimeline: 400,
+            maxTimelineBytes: 10 * 1024 * 1024,
+            lowPowerStretchFactor: 2,
+            providerTimeout: 30,
+            retryBackoffBase: 60,
+            retryBackoffMultiplier: 2,
+            retryBackoffMax: 3600,
+            reloadDispatchDelay: 0,
+            deviceScreen: .iPhone393x852,
+            intentReloadsAreFree: true)
+    }
+
+    public init(
+        dailyReloadBudget: Int, budgetWindow: TimeInterval, minimumReloadSpacing: TimeInterval,
+        maxEntriesPerTimeline: Int, maxTimelineBytes: Int, lowPowerStretchFactor: Double,
+        providerTimeout: TimeInterval, retryBackoffBase: TimeInterval, retryBackoffMultiplier: Double,
+        retryBackoffMax: TimeInterval, reloadDispatchDelay: TimeInterval, deviceScreen: DeviceScreen,
+        intentReloadsAreFree: Bool
+    ) {
+        self.dailyReloadBudget = dailyReloadBudget
+        self.budgetWindow = budgetWindow
+        self.minimumReloadSpacing = minimumReloadSpacing
+        self.maxEntriesPerTimeline = maxEntriesPerTimeline
+        self.maxTimelineBytes = maxTimelineBytes
+        self.lowPowerStretchFactor = lowPowerStretchFactor
+        self.providerTimeout = providerTimeout
+        self.retryBackoffBase = retryBackoffBase
+        self.retryBackoffMultiplier = retryBackoffMultiplier
+        self.retryBackoffMax = retryBackoffMax
+        self.reloadDispatchDelay = reloadDispatchDelay
+        self.deviceScreen = deviceScreen
+        self.intentReloadsAreFree = intentReloadsAreFree
+    }
+
+    /// Whether a reload for `reason` is charged to the budget (before the app-active exemption).
+    func isFree(_ reason: ReloadReason) -> Bool {
+        reason == .intentPerformed ? intentReloadsAreFree : reason.isFree
+    }
+
+    /// The wait before retry number `failures` (1 = after the first failure).
+    func backoff(afterFailures failures: Int) -> TimeInterval {
+        var wait = retryBackoffBase
+        for _ in 1..<max(1, failures) where wait < retryBackoffMax { wait *= retryBackoffMultiplier }
+        return min(retryBackoffMax, wait)
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+@testable import IntentEngine
+
+@Suite("One reload after perform")
+struct ReloadAfterPerformTests {
+    enum Outcome: String, CaseIterable, CustomTestStringConvertible {
+        case declarativeSucceeds, declarativeFails, handlerSucceeds, handlerFails, handlerTimesOut
+        var testDescription: String { rawValue }
+    }
+
+    @Test("\"After perform, exactly one reload of the tapped placement\" — success or failure", arguments: Outcome.allCases)
+    func exactlyOneReload(outcome: Outcome) throws {
+        let h = try Fixture.harness()
+        switch outcome {
+        case .declarativeSucceeds: h.tap("Increment", placement: 7)
+        case .declarativeFails:
+            h.executor.store.set("name", to: .string("Remy"), in: Fixture.group)  // a string: toggling it fails
+            h.tap("Broken", placement: 7)
+            #expect(h.value("count") == nil)  // atomic: the increment before the failing toggle is not kept
+        case .handlerSucceeds, .handlerFails, .handlerTimesOut:
+            h.tap("Greet", placement: 7)
+            #expect(h.reloads.isEmpty)  // not before perform returns
+            let call = try #require(h.handlerCalls.first)
+            if outcome == .handlerSucceeds { h.handlerFinished(call, .succeeded(nil)) }
+            if outcome == .handlerFails { h.handlerFinished(call, .failed(message: "no network")) }
+        }
+        try h.advance(seconds: 3600)
+        #expect(h.reloads == [7])
+        let result = try #require(h.completions.first?.result)
+        switch outcome {
+        case .declarativeSucceeds, .handlerSucceeds: #expect(result == .performed(nil))
+        case .declarativeFails: #expect(result == .failed(.store(.typeMismatch(key: "name", expected: .bool, found: .string))))
+        case .handlerFails: #expect(result == .failed(.handler(message: "no network")))
+        case .handlerTimesOut: #expect(result == .failed(.handlerTimedOut))
+        }
+    }
+
+    @Test("the store change and the reload come before the tapper's answer")
+    func effectOrder() throws {
+        let h = try Fixture.harness()
+        let effects = h.tap("Increment").filter { if case .nextWakeUp = $0 { false } else { true } }
+        #expect(effects.count == 3)
+        #expect(effects.first == .storeChanged(Fixture.group, sequence: 1))
+        #expect(effects[1] == .reloadPlacement(1))
+        if case .completed = effects[2] {} else { Issue.record("expected the completion last") }
+    }
+}

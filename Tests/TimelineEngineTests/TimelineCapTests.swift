@@ -1,0 +1,42 @@
+import Testing
+@testable import TimelineEngine
+
+@Suite("Timeline caps (UNCONFIRMED forum numbers as defaults)")
+struct TimelineCapTests {
+    @Test("the defaults are the spec's forum numbers: 400 entries, 10 MB per timeline")
+    func defaults() {
+        #expect(TimelineSettings.defaults.maxEntriesPerTimeline == 400)
+        #expect(TimelineSettings.defaults.maxTimelineBytes == 10 * 1024 * 1024)
+    }
+
+    @Test("\"entry count … per timeline [is] capped\": one over is rejected, the last timeline stays")
+    func entryCountCapped() throws {
+        var settings = TimelineSettings.defaults
+        settings.maxEntriesPerTimeline = 3
+        let h = try Fixture.harness(settings: settings)
+        var count = 3
+        h.provider = { _, now in .timeline(Timeline(entries: Fixture.entries(from: now, count: count, spacingMinutes: 1), policy: .never)) }
+        try h.settle()
+        #expect(h.scheduler.timeline(of: 1)?.entries.count == 3)
+        count = 4
+        h.run { try! $0.reload(1) }
+        try h.settle()
+        #expect(h.effects { $0 == .timelineRejected(1, .tooManyEntries(count: 4, limit: 3)) }.count == 1)
+        #expect(h.scheduler.timeline(of: 1)?.entries.count == 3)
+        #expect(h.effects { if case .retryScheduled(1, _, 1) = $0 { true } else { false } }.count == 1)
+    }
+
+    @Test("\"total size per timeline [is] capped\": content and URL bytes count")
+    func byteSizeCapped() throws {
+        var settings = TimelineSettings.defaults
+        settings.maxTimelineBytes = 10
+        let h = try Fixture.harness(settings: settings)
+        h.provider = { _, now in
+            .timeline(Timeline(entries: [TimelineEntry(date: now, content: [UInt8](repeating: 1, count: 6), url: "app://x")]))
+        }
+        try h.settle()
+        #expect(h.effects { $0 == .timelineRejected(1, .tooManyBytes(count: 13, limit: 10)) }.count == 1)
+        #expect(h.scheduler.timeline(of: 1) == nil)
+        #expect(h.shown(1).map(\.content) == [nil])  // still the placeholder, never an error
+    }
+}
