@@ -73,10 +73,10 @@ let package = Package(
             exclude: ["Golden"]),
         .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"]),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "GlimpseInterop"]),
-        .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine"]),
-        .testTarget(name: "IntentEngineTests", dependencies: ["IntentEngine"]),
-        .testTarget(name: "ActivityEngineTests", dependencies: ["ActivityEngine"]),
-        .testTarget(name: "AssetEngineTests", dependencies: ["AssetEngine"]),
+        .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine", "GlimpseClock"]),
+        .testTarget(name: "IntentEngineTests", dependencies: ["IntentEngine", "GlimpseClock"]),
+        .testTarget(name: "ActivityEngineTests", dependencies: ["ActivityEngine", "GlimpseClock"]),
+        .testTarget(name: "AssetEngineTests", dependencies: ["AssetEngine", "GlimpseClock"]),
     ],
     swiftLanguageModes: [.v6]
 )
