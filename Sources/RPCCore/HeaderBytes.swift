@@ -1,0 +1,69 @@
+/// Small helpers for reading header fields as raw bytes, so that the hot path builds
+/// Strings only for values it keeps.
+enum HeaderBytes {
+    @inline(__always)
+    static func equals(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        let lit = literal.utf8Start
+        for i in 0..<bytes.count where bytes[i] != lit[i] { return false }
+        return true
+    }
+
+    @inline(__always)
+    static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        guard bytes.count >= literal.utf8CodeUnitCount else { return false }
+        let lit = literal.utf8Start
+        for i in 0..<literal.utf8CodeUnitCount where bytes[i] != lit[i] { return false }
+        return true
+    }
+
+    @inline(__always)
+    static func hasSuffix(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard bytes.count >= n else { return false }
+        let lit = literal.utf8Start
+        let start = bytes.count - n
+        for i in 0..<n where bytes[start + i] != lit[i] { return false }
+        return true
+    }
+
+    static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `application/grpc`, optionally followed by `+format` or `;parameters`.
+    static func isGRPCContentType(_ value: UnsafeRawBufferPointer) -> Bool {
+        guard hasPrefix(value, "application/grpc") else { return false }
+        let n = "application/grpc".utf8.count
+        return value.count == n || value[n] == UInt8(ascii: "+") || value[n] == UInt8(ascii: ";")
+    }
+
+    static func parseStatusCode(_ value: UnsafeRawBufferPointer) -> Int? {
+        guard !value.isEmpty, value.count <= 9 else { return nil }
+        var result = 0
+        for byte in value {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            result = result * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return result
+    }
+
+    /// Custom metadata: text keys keep their value as text, `-bin` keys are base64-decoded.
+    /// Returns false for a `-bin` value that is not base64.
+    static func addMetadata(
+        name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, to metadata: inout Metadata
+    ) -> Bool {
+        if hasSuffix(name, "-bin") {
+            guard let decoded = Base64.decode(value) else { return false }
+            metadata.appendLowercased(key: string(name), value: .binary(decoded))
+        } else {
+            metadata.appendLowercased(key: string(name), value: .string(string(value)))
+        }
+        return true
+    }
+}
+
+/// The size HTTP/2 charges for a header field (RFC 9113 §6.5.2): name + value + 32.
+public enum HeaderListSize {
+    public static func fieldSize(nameCount: Int, valueCount: Int) -> Int { nameCount + valueCount + 32 }
+}

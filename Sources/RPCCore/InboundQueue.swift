@@ -1,0 +1,180 @@
+import Synchronization
+
+/// A single-consumer queue that carries what a transport receives to the task of a call,
+/// with the bookkeeping HTTP/2 flow control needs.
+///
+/// Invariants:
+/// - `bufferedBytes` is the sum of `bytes` over the entries still queued.
+/// - An entry is pushed *eager* (its bytes may be released to the peer at once) only while
+///   `bufferedBytes` stays within `eagerAllowance`; every other entry is *owed*, and its
+///   bytes are reported to `onOwedBytesTaken` when the consumer takes it. So the peer can
+///   never have more than `eagerAllowance` plus its flow-control window in this queue.
+/// - At most one consumer waits at a time; it is resumed exactly once.
+/// - After `finish`/`fail`, pushes are dropped; queued entries are still delivered first,
+///   then the end (or the error).
+public final class InboundQueue<Element: Sendable>: Sendable {
+    private struct Entry {
+        var element: Element
+        var bytes: Int
+        var owed: Bool
+    }
+
+    private enum End { case finished, failed(RPCError) }
+
+    private struct State {
+        var entries: [Entry] = []
+        var head = 0
+        var bufferedBytes = 0
+        var end: End?
+        var waiter: UnsafeContinuation<Element?, any Error>?
+    }
+
+    private let state = Mutex(State())
+    private let eagerAllowance: Int
+    private let onOwedBytesTaken: (@Sendable (Int) -> Void)?
+
+    /// - Parameters:
+    ///   - eagerAllowance: bytes the queue may hold before pushes become owed.
+    ///   - onOwedBytesTaken: called (on the consumer's thread, outside the lock) with the
+    ///     bytes of each owed entry the consumer takes.
+    public init(eagerAllowance: Int = .max, onOwedBytesTaken: (@Sendable (Int) -> Void)? = nil) {
+        self.eagerAllowance = eagerAllowance
+        self.onOwedBytesTaken = onOwedBytesTaken
+    }
+
+    // MARK: Producer
+
+    /// Queues `element`, which stands for `bytes` of flow-controlled input. Returns true
+    /// when those bytes may be released to the peer now (handed straight to a waiting
+    /// consumer, or within the eager allowance); false when they are owed until taken.
+    @discardableResult
+    public func push(_ element: Element, bytes: Int = 0) -> Bool {
+        let outcome = state.withLock { state -> PushOutcome in
+            guard state.end == nil else { return .dropped }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return .handOver(waiter)
+            }
+            state.bufferedBytes += bytes
+            let owed = state.bufferedBytes > eagerAllowance
+            state.entries.append(Entry(element: element, bytes: bytes, owed: owed))
+            return owed ? .owed : .eager
+        }
+        switch outcome {
+        case .handOver(let waiter):
+            waiter.resume(returning: element)
+            return true
+        case .eager, .dropped: return true
+        case .owed: return false
+        }
+    }
+
+    private enum PushOutcome {
+        case handOver(UnsafeContinuation<Element?, any Error>)
+        case eager, owed, dropped
+    }
+
+    /// No more elements will come; the consumer sees the end after the queued ones.
+    public func finish() { close(.finished) }
+
+    /// The stream failed; the consumer sees `error` after the queued elements.
+    public func fail(_ error: RPCError) { close(.failed(error)) }
+
+    private func close(_ end: End) {
+        let waiter = state.withLock { state -> UnsafeContinuation<Element?, any Error>? in
+            guard state.end == nil else { return nil }
+            state.end = end
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        guard let waiter else { return }
+        switch end {
+        case .finished: waiter.resume(returning: nil)
+        case .failed(let error): waiter.resume(throwing: error)
+        }
+    }
+
+    /// True once `finish` or `fail` was called.
+    public var isClosed: Bool { state.withLock { $0.end != nil } }
+
+    // MARK: Consumer
+
+    /// The next element; nil at the end; throws the error the stream failed with.
+    public func next() async throws -> Element? {
+        switch takeOrEnd() {
+        case .element(let element, let owedBytes):
+            if owedBytes > 0 { onOwedBytesTaken?(owedBytes) }
+            return element
+        case .end(let end):
+            return try Self.deliver(end)
+        case .empty:
+            break
+        }
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                let outcome = state.withLock { state -> Taken in
+                    let taken = Self.take(&state)
+                    if case .empty = taken { state.waiter = continuation }
+                    return taken
+                }
+                switch outcome {
+                case .element(let element, let owedBytes):
+                    if owedBytes > 0 { onOwedBytesTaken?(owedBytes) }
+                    continuation.resume(returning: element)
+                case .end(.finished): continuation.resume(returning: nil)
+                case .end(.failed(let error)): continuation.resume(throwing: error)
+                case .empty: break
+                }
+            }
+        } onCancel: {
+            fail(RPCError(code: .cancelled, message: "The call's task was cancelled"))
+        }
+    }
+
+    private enum Taken { case element(Element, owedBytes: Int), end(End), empty }
+
+    private func takeOrEnd() -> Taken {
+        state.withLock { Self.take(&$0) }
+    }
+
+    private static func take(_ state: inout State) -> Taken {
+        if state.head < state.entries.count {
+            let entry = state.entries[state.head]
+            state.head += 1
+            state.bufferedBytes -= entry.bytes
+            if state.head == state.entries.count {
+                state.entries.removeAll(keepingCapacity: true)
+                state.head = 0
+            } else if state.head >= 64, state.head * 2 >= state.entries.count {
+                state.entries.removeFirst(state.head)
+                state.head = 0
+            }
+            return .element(entry.element, owedBytes: entry.owed ? entry.bytes : 0)
+        }
+        if let end = state.end { return .end(end) }
+        return .empty
+    }
+
+    private static func deliver(_ end: End) throws -> Element? {
+        switch end {
+        case .finished: return nil
+        case .failed(let error): throw error
+        }
+    }
+}
+
+extension InboundQueue {
+    /// The elements as an async sequence (one consumer).
+    public var elements: Elements { Elements(queue: self) }
+
+    public struct Elements: AsyncSequence, Sendable {
+        let queue: InboundQueue
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let queue: InboundQueue
+            public mutating func next() async throws -> Element? { try await queue.next() }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(queue: queue) }
+    }
+}

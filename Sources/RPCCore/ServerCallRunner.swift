@@ -1,0 +1,55 @@
+/// Runs one server call: the body produces the response, the runner turns its outcome into
+/// the final status and sends it, under the stream's cancellation slot.
+enum ServerCallRunner {
+    static func run(_ stream: ServerStream, _ body: (ResponseProgress) async throws -> Metadata) async {
+        await stream.cancellation.run {
+            let progress = ResponseProgress()
+            var status = Status.ok
+            var trailers = Metadata()
+            do {
+                trailers = try await body(progress)
+                if let metadata = progress.takeInitialMetadataIfUnsent(), !metadata.isEmpty {
+                    try await stream.outbound.write(.metadata(metadata), flush: false)
+                }
+            } catch {
+                let failure = ServerCallFailure.error(for: error)
+                status = failure.status
+                trailers = failure.metadata
+            }
+            try? await stream.outbound.write(.status(status, trailers), flush: true)
+        }
+    }
+
+    /// The one request message of a unary or server-streaming call.
+    static func readSingle<Message>(
+        _ inbound: InboundQueue<[UInt8]>, _ deserializer: some MessageDeserializer<Message>
+    ) async throws -> Message {
+        guard let bytes = try await inbound.next() else {
+            throw RPCError(code: .internal, message: "Half-closed without a request")
+        }
+        if try await inbound.next() != nil {
+            throw RPCError(code: .internal, message: "Too many requests for a single-request method")
+        }
+        return try ServerCallFailure.decode(bytes, with: deserializer)
+    }
+
+    /// Sends a single response (metadata and message, without flushing: the status that
+    /// follows flushes them together).
+    static func sendSingle<Message>(
+        _ response: ServerResponse<Message>, _ stream: ServerStream,
+        _ serializer: some MessageSerializer<Message>, _ progress: ResponseProgress
+    ) async throws -> Metadata {
+        let bytes: [UInt8]
+        do {
+            bytes = try serializer.serialize(response.message)
+        } catch {
+            throw RPCError(code: .internal, message: "Failed to serialize the response: \(error)")
+        }
+        progress.setInitialMetadata(response.metadata)
+        if let metadata = progress.takeInitialMetadataIfUnsent() {
+            try await stream.outbound.write(.metadata(metadata), flush: false)
+        }
+        try await stream.outbound.write(.message(bytes), flush: false)
+        return response.trailingMetadata
+    }
+}
