@@ -48,8 +48,9 @@ let package = Package(
         // MARK: gRPC over HTTP/2: an I/O-free core, and nghttp2 under SwiftNIO behind it
         .target(name: "RPCCore"),
         .target(name: "RPCNIO", dependencies: ["RPCCore", "CNghttp2", nioCore, nioPosix]),
+        .target(name: "RPCTestService", dependencies: ["RPCCore"], path: "Tests/RPCTestService"),
         .executableTarget(
-            name: "glimpse-rpc-testserver", dependencies: ["RPCCore", "RPCNIO", nioPosix],
+            name: "glimpse-rpc-testserver", dependencies: ["RPCCore", "RPCNIO", "RPCTestService", nioPosix],
             path: "Tests/RPCTestServer"),
 
         // MARK: Tests
@@ -58,10 +59,10 @@ let package = Package(
         .testTarget(name: "IntentEngineTests", dependencies: ["IntentEngine"]),
         .testTarget(name: "ActivityEngineTests", dependencies: ["ActivityEngine"]),
         .testTarget(name: "AssetEngineTests", dependencies: ["AssetEngine"]),
-        .testTarget(name: "RPCCoreTests", dependencies: ["RPCCore"]),
+        .testTarget(name: "RPCCoreTests", dependencies: ["RPCCore", "RPCTestService"]),
         .testTarget(
             name: "RPCNIOTests",
-            dependencies: ["RPCCore", "RPCNIO", "CNghttp2", nioCore, nioPosix, nioEmbedded]),
+            dependencies: ["RPCCore", "RPCNIO", "RPCTestService", "CNghttp2", nioCore, nioPosix, nioEmbedded]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,14 +22,16 @@ public final class OutboundGate: Sendable {
         self.lowWatermark = lowWatermark
     }
 
-    /// Counts `bytes` as pending and waits while too much is.
-    public func add(_ bytes: Int) async throws {
+    /// Counts `bytes` as pending and waits while too much is; `beforeWaiting` runs first
+    /// when it must wait (a writer that held parts back must send them now).
+    public func add(_ bytes: Int, beforeWaiting: () -> Void = {}) async throws {
         let mustWait = try state.withLock { state throws(RPCError) -> Bool in
             if let closed = state.closed { throw closed }
             state.pending += bytes
             return state.pending > highWatermark
         }
         guard mustWait else { return }
+        beforeWaiting()
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let resumeWith = state.withLock { state -> Result<Void, RPCError>? in
