@@ -56,8 +56,12 @@ final class Mailbox<Command: Sendable>: Sendable {
         }
     }
 
-    /// Refuses further commands (the connection closed).
-    func close() {
-        state.withLock { $0.closed = true; $0.commands.removeAll() }
+    /// Refuses further commands (the connection closed) and hands back those never drained,
+    /// so that their senders can be answered.
+    func close(returningPending pending: inout [Command]) {
+        state.withLock { state in
+            state.closed = true
+            swap(&state.commands, &pending)
+        }
     }
 }

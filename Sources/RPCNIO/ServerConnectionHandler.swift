@@ -131,7 +131,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         let error = RPCError(code: .cancelled, message: "The connection closed")
         for stream in streams.values { stream.abandonCall(error) }
         streams.removeAll()
-        mailbox?.close()
+        mailbox?.close(returningPending: &spare)
+        spare.removeAll()
         calls.finish()
         timers.cancelAll()
     }
