@@ -13,30 +13,42 @@ import Synchronization
 /// - After `finish`/`fail`, pushes are dropped; queued entries are still delivered first,
 ///   then the end (or the error).
 public final class InboundQueue<Element: Sendable>: Sendable {
-    private struct Entry {
-        var element: Element
-        var bytes: Int
-        var owed: Bool
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline var element: Element
+        @usableFromInline var bytes: Int
+        @usableFromInline var owed: Bool
+
+        @inlinable init(element: Element, bytes: Int, owed: Bool) {
+            self.element = element
+            self.bytes = bytes
+            self.owed = owed
+        }
     }
 
-    private enum End { case finished, failed(RPCError) }
+    @usableFromInline
+    enum End: Sendable { case finished, failed(RPCError) }
 
-    private struct State {
-        var entries: [Entry] = []
-        var head = 0
-        var bufferedBytes = 0
-        var end: End?
-        var waiter: UnsafeContinuation<Element?, any Error>?
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var entries: [Entry] = []
+        @usableFromInline var head = 0
+        @usableFromInline var bufferedBytes = 0
+        @usableFromInline var end: End?
+        @usableFromInline var waiter: UnsafeContinuation<Element?, any Error>?
+
+        @inlinable init() {}
     }
 
-    private let state = Mutex(State())
-    private let eagerAllowance: Int
-    private let onOwedBytesTaken: (@Sendable (Int) -> Void)?
+    @usableFromInline let state = Mutex(State())
+    @usableFromInline let eagerAllowance: Int
+    @usableFromInline let onOwedBytesTaken: (@Sendable (Int) -> Void)?
 
     /// - Parameters:
     ///   - eagerAllowance: bytes the queue may hold before pushes become owed.
     ///   - onOwedBytesTaken: called (on the consumer's thread, outside the lock) with the
     ///     bytes of each owed entry the consumer takes.
+    @inlinable
     public init(eagerAllowance: Int = .max, onOwedBytesTaken: (@Sendable (Int) -> Void)? = nil) {
         self.eagerAllowance = eagerAllowance
         self.onOwedBytesTaken = onOwedBytesTaken
@@ -47,11 +59,13 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     /// Queues `element`, which stands for `bytes` of flow-controlled input. Returns true
     /// when those bytes may be released to the peer now (handed straight to a waiting
     /// consumer, or within the eager allowance); false when they are owed until taken.
-    @discardableResult
-    public func push(_ element: Element, bytes: Int = 0) -> Bool {
+    /// With `deferWake`, a waiting consumer is not resumed now but by `wakeConsumer()`:
+    /// a producer that pushes bursts wakes the consumer once per burst.
+    @inlinable @discardableResult
+    public func push(_ element: Element, bytes: Int = 0, deferWake: Bool = false) -> Bool {
         let outcome = state.withLock { state -> PushOutcome in
             guard state.end == nil else { return .dropped }
-            if let waiter = state.waiter {
+            if !deferWake, let waiter = state.waiter {
                 state.waiter = nil
                 return .handOver(waiter)
             }
@@ -69,18 +83,33 @@ public final class InboundQueue<Element: Sendable>: Sendable {
         }
     }
 
-    private enum PushOutcome {
+    @usableFromInline
+    enum PushOutcome {
         case handOver(UnsafeContinuation<Element?, any Error>)
         case eager, owed, dropped
     }
 
+    /// Resumes a waiting consumer if elements are queued (after pushes with `deferWake`).
+    @inlinable
+    public func wakeConsumer() {
+        let resumed = state.withLock { state -> (UnsafeContinuation<Element?, any Error>, Taken)? in
+            guard let waiter = state.waiter, state.head < state.entries.count else { return nil }
+            state.waiter = nil
+            return (waiter, Self.take(&state))
+        }
+        guard let (waiter, taken) = resumed, case .element(let element, let owedBytes) = taken else { return }
+        if owedBytes > 0 { onOwedBytesTaken?(owedBytes) }
+        waiter.resume(returning: element)
+    }
+
     /// No more elements will come; the consumer sees the end after the queued ones.
-    public func finish() { close(.finished) }
+    @inlinable public func finish() { close(.finished) }
 
     /// The stream failed; the consumer sees `error` after the queued elements.
-    public func fail(_ error: RPCError) { close(.failed(error)) }
+    @inlinable public func fail(_ error: RPCError) { close(.failed(error)) }
 
-    private func close(_ end: End) {
+    @inlinable
+    func close(_ end: End) {
         let waiter = state.withLock { state -> UnsafeContinuation<Element?, any Error>? in
             guard state.end == nil else { return nil }
             state.end = end
@@ -95,11 +124,12 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     }
 
     /// True once `finish` or `fail` was called.
-    public var isClosed: Bool { state.withLock { $0.end != nil } }
+    @inlinable public var isClosed: Bool { state.withLock { $0.end != nil } }
 
     // MARK: Consumer
 
     /// The next element; nil at the end; throws the error the stream failed with.
+    @inlinable
     public func next() async throws -> Element? {
         switch takeOrEnd() {
         case .element(let element, let owedBytes):
@@ -131,13 +161,16 @@ public final class InboundQueue<Element: Sendable>: Sendable {
         }
     }
 
-    private enum Taken { case element(Element, owedBytes: Int), end(End), empty }
+    @usableFromInline
+    enum Taken { case element(Element, owedBytes: Int), end(End), empty }
 
-    private func takeOrEnd() -> Taken {
+    @inlinable
+    func takeOrEnd() -> Taken {
         state.withLock { Self.take(&$0) }
     }
 
-    private static func take(_ state: inout State) -> Taken {
+    @inlinable
+    static func take(_ state: inout State) -> Taken {
         if state.head < state.entries.count {
             let entry = state.entries[state.head]
             state.head += 1
@@ -155,7 +188,8 @@ public final class InboundQueue<Element: Sendable>: Sendable {
         return .empty
     }
 
-    private static func deliver(_ end: End) throws -> Element? {
+    @inlinable
+    static func deliver(_ end: End) throws -> Element? {
         switch end {
         case .finished: return nil
         case .failed(let error): throw error
@@ -165,16 +199,19 @@ public final class InboundQueue<Element: Sendable>: Sendable {
 
 extension InboundQueue {
     /// The elements as an async sequence (one consumer).
-    public var elements: Elements { Elements(queue: self) }
+    @inlinable public var elements: Elements { Elements(queue: self) }
 
     public struct Elements: AsyncSequence, Sendable {
-        let queue: InboundQueue
+        @usableFromInline let queue: InboundQueue
+
+        @inlinable init(queue: InboundQueue) { self.queue = queue }
 
         public struct AsyncIterator: AsyncIteratorProtocol {
-            let queue: InboundQueue
-            public mutating func next() async throws -> Element? { try await queue.next() }
+            @usableFromInline let queue: InboundQueue
+            @inlinable init(queue: InboundQueue) { self.queue = queue }
+            @inlinable public mutating func next() async throws -> Element? { try await queue.next() }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(queue: queue) }
+        @inlinable public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(queue: queue) }
     }
 }

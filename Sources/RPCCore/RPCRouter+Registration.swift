@@ -8,10 +8,9 @@ extension RPCRouter {
         handler: @escaping @Sendable (ServerRequest<Request>, ServerContext) async throws -> ServerResponse<Response>
     ) {
         register(method, Method { stream, context in
-            await ServerCallRunner.run(stream) { progress in
+            await ServerCallRunner.runSingleResponse(stream, serializer) {
                 let request = try await ServerCallRunner.readSingle(stream.inbound, deserializer)
-                let response = try await handler(ServerRequest(metadata: context.requestMetadata, message: request), context)
-                return try await ServerCallRunner.sendSingle(response, stream, serializer, progress)
+                return try await handler(ServerRequest(metadata: context.requestMetadata, message: request), context)
             }
         })
     }
@@ -38,10 +37,9 @@ extension RPCRouter {
         handler: @escaping @Sendable (RequestStream<Request>, ServerContext) async throws -> ServerResponse<Response>
     ) {
         register(method, Method { stream, context in
-            await ServerCallRunner.run(stream) { progress in
+            await ServerCallRunner.runSingleResponse(stream, serializer) {
                 let requests = RequestStream(metadata: context.requestMetadata, queue: stream.inbound, deserializer: deserializer)
-                let response = try await handler(requests, context)
-                return try await ServerCallRunner.sendSingle(response, stream, serializer, progress)
+                return try await handler(requests, context)
             }
         })
     }

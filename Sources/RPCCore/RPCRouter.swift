@@ -6,7 +6,13 @@ public protocol RPCService: Sendable {
 /// Maps `/service/method` paths to handlers; an unknown path is UNIMPLEMENTED.
 public struct RPCRouter: Sendable {
     struct Method: Sendable {
+        var descriptor: MethodDescriptor
         let run: @Sendable (ServerStream, ServerContext) async -> Void
+
+        init(_ run: @escaping @Sendable (ServerStream, ServerContext) async -> Void) {
+            self.descriptor = MethodDescriptor(service: "", method: "")
+            self.run = run
+        }
     }
 
     private var methods: [String: Method] = [:]
@@ -26,18 +32,20 @@ public struct RPCRouter: Sendable {
 
     mutating func register(_ descriptor: MethodDescriptor, _ method: Method) {
         precondition(methods[descriptor.path] == nil, "\(descriptor) is registered twice")
+        var method = method
+        method.descriptor = descriptor
         methods[descriptor.path] = method
         services.insert(descriptor.service)
     }
 
     /// Runs the call `stream` carries to its end.
     public func handle(_ stream: ServerStream) async {
-        guard let descriptor = MethodDescriptor(path: stream.head.path), let method = methods[stream.head.path] else {
+        guard let method = methods[stream.head.path] else {
             await Self.reject(stream, Status(code: .unimplemented, message: unknownMessage(stream.head.path)))
             return
         }
         let context = ServerContext(
-            method: descriptor, requestMetadata: stream.head.metadata,
+            method: method.descriptor, requestMetadata: stream.head.metadata,
             deadline: stream.deadline, remotePeer: stream.remotePeer)
         await method.run(stream, context)
     }

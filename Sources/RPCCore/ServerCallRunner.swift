@@ -20,6 +20,31 @@ enum ServerCallRunner {
         }
     }
 
+    /// Runs a call with a single response (unary, client streaming) without the shared
+    /// progress object: the body returns everything, and it all goes out in one flush.
+    static func runSingleResponse<Message>(
+        _ stream: ServerStream, _ serializer: some MessageSerializer<Message>,
+        _ body: () async throws -> ServerResponse<Message>
+    ) async {
+        await stream.cancellation.run {
+            do {
+                let response = try await body()
+                let bytes: [UInt8]
+                do {
+                    bytes = try serializer.serialize(response.message)
+                } catch {
+                    throw RPCError(code: .internal, message: "Failed to serialize the response: \(error)")
+                }
+                try await stream.outbound.write(.metadata(response.metadata), flush: false)
+                try await stream.outbound.write(.message(bytes), flush: false)
+                try await stream.outbound.write(.status(.ok, response.trailingMetadata), flush: true)
+            } catch {
+                let failure = ServerCallFailure.error(for: error)
+                try? await stream.outbound.write(.status(failure.status, failure.metadata), flush: true)
+            }
+        }
+    }
+
     /// The one request message of a unary or server-streaming call.
     static func readSingle<Message>(
         _ inbound: InboundQueue<[UInt8]>, _ deserializer: some MessageDeserializer<Message>
@@ -31,25 +56,5 @@ enum ServerCallRunner {
             throw RPCError(code: .internal, message: "Too many requests for a single-request method")
         }
         return try ServerCallFailure.decode(bytes, with: deserializer)
-    }
-
-    /// Sends a single response (metadata and message, without flushing: the status that
-    /// follows flushes them together).
-    static func sendSingle<Message>(
-        _ response: ServerResponse<Message>, _ stream: ServerStream,
-        _ serializer: some MessageSerializer<Message>, _ progress: ResponseProgress
-    ) async throws -> Metadata {
-        let bytes: [UInt8]
-        do {
-            bytes = try serializer.serialize(response.message)
-        } catch {
-            throw RPCError(code: .internal, message: "Failed to serialize the response: \(error)")
-        }
-        progress.setInitialMetadata(response.metadata)
-        if let metadata = progress.takeInitialMetadataIfUnsent() {
-            try await stream.outbound.write(.metadata(metadata), flush: false)
-        }
-        try await stream.outbound.write(.message(bytes), flush: false)
-        return response.trailingMetadata
     }
 }

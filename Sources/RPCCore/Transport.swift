@@ -23,13 +23,13 @@ public protocol ServerTransport: Sendable {
 /// RPCError the stream failed with); on an expired deadline it answers DEADLINE_EXCEEDED
 /// itself and cancels the handler through `cancellation`; a reset by the client also
 /// cancels it.
-public struct ServerStream: Sendable {
-    public var head: RequestHead
-    public var deadline: ContinuousClock.Instant?
-    public var remotePeer: String
-    public var inbound: InboundQueue<[UInt8]>
-    public var outbound: any ServerStreamOutbound
-    public var cancellation: CancellationSlot
+public final class ServerStream: Sendable {
+    public let head: RequestHead
+    public let deadline: ContinuousClock.Instant?
+    public let remotePeer: String
+    public let inbound: InboundQueue<[UInt8]>
+    public let outbound: any ServerStreamOutbound
+    public let cancellation: CancellationSlot
 
     public init(
         head: RequestHead, deadline: ContinuousClock.Instant?, remotePeer: String,

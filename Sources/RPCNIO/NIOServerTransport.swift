@@ -9,29 +9,42 @@ import Synchronization
 ///     let server = GRPCServer(transport: transport, services: [...])
 ///     try await server.serve()
 ///
-/// Each connection's calls run in a task group of their own, inside `listen`'s group.
+/// Every call runs in a child task of `listen`'s task group. Connections hand their calls
+/// to one queue, waking its consumer once per read burst rather than once per call.
 public final class NIOServerTransport: ServerTransport {
     public let host: String
     public let port: Int
     public let config: NIOServerConfig
     private let group: any EventLoopGroup
+    private let handlerExecutor: (any TaskExecutor)?
     private let bound: EventLoopPromise<SocketAddress>
+    private let calls = InboundQueue<ServerStream>()
     private let state = Mutex(State())
 
+    /// Invariant: `calls` is finished exactly when the listener is closed and no
+    /// connection is left, so `listen` returns after the last call of the last connection.
     private struct State {
         var serverChannel: (any Channel)?
+        var listenerClosed = false
         var connections: [ObjectIdentifier: ServerConnectionHandle] = [:]
         var shuttingDown = false
+
+        var isDone: Bool { listenerClosed && connections.isEmpty }
     }
 
-    /// - Parameter group: event loops for the listener and its connections (default: NIO's
-    ///   shared singleton group).
+    /// - Parameters:
+    ///   - group: event loops for the listener and its connections (default: NIO's shared
+    ///     singleton group).
+    ///   - handlerExecutor: where call handlers run (default: the global concurrent
+    ///     executor). Never the I/O loops of `group`.
     public init(host: String, port: Int, config: NIOServerConfig = .defaults,
-                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+                handlerExecutor: (any TaskExecutor)? = nil) {
         self.host = host
         self.port = port
         self.config = config
         self.group = group
+        self.handlerExecutor = handlerExecutor
         self.bound = group.any().makePromise(of: SocketAddress.self)
     }
 
@@ -41,10 +54,9 @@ public final class NIOServerTransport: ServerTransport {
     }
 
     public func listen(_ handler: @escaping @Sendable (ServerStream) async -> Void) async throws {
-        let accepted = InboundQueue<ServerConnectionHandle>()
         let channel: any Channel
         do {
-            channel = try await bootstrap(accepted).bind(host: host, port: port).get()
+            channel = try await bootstrap().bind(host: host, port: port).get()
         } catch {
             bound.fail(error)
             throw error
@@ -55,24 +67,23 @@ public final class NIOServerTransport: ServerTransport {
         }
         bound.succeed(channel.localAddress!)
         if stopNow { channel.close(promise: nil) }
-        channel.closeFuture.whenComplete { _ in accepted.finish() }
+        channel.closeFuture.whenComplete { [self] _ in
+            update { $0.listenerClosed = true }
+        }
 
-        await withDiscardingTaskGroup { group in
-            while let connection = try? await accepted.next() {
-                group.addTask {
-                    await withDiscardingTaskGroup { calls in
-                        while let stream = try? await connection.calls.next() {
-                            calls.addTask { await handler(stream) }
-                        }
-                    }
-                    self.state.withLock { _ = $0.connections.removeValue(forKey: connection.id) }
+        let executor = handlerExecutor
+        await withTaskExecutorPreference(executor) {
+            await withDiscardingTaskGroup { group in
+                while let stream = try? await calls.next() {
+                    group.addTask(executorPreference: executor) { await handler(stream) }
                 }
             }
         }
     }
 
-    private func bootstrap(_ accepted: InboundQueue<ServerConnectionHandle>) -> ServerBootstrap {
+    private func bootstrap() -> ServerBootstrap {
         let config = self.config
+        let calls = self.calls
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -80,19 +91,28 @@ public final class NIOServerTransport: ServerTransport {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let calls = InboundQueue<ServerStream>()
                     let handler = ServerConnectionHandler(config: config, calls: calls)
                     try channel.pipeline.syncOperations.addHandler(handler)
                     let connection = ServerConnectionHandle(
-                        channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), calls: calls)
+                        channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
                     let shuttingDown = state.withLock { state in
                         state.connections[connection.id] = connection
                         return state.shuttingDown
                     }
                     if shuttingDown { handler.beginGracefulShutdown() }
-                    accepted.push(connection)
+                    channel.closeFuture.whenComplete { [self] _ in
+                        update { _ = $0.connections.removeValue(forKey: connection.id) }
+                    }
                 }
             }
+    }
+
+    private func update(_ change: (inout State) -> Void) {
+        let done = state.withLock { state -> Bool in
+            change(&state)
+            return state.isDone
+        }
+        if done { calls.finish() }
     }
 
     /// Stops accepting; each connection gets GOAWAY and closes when its calls are done.
@@ -110,7 +130,6 @@ public final class NIOServerTransport: ServerTransport {
 struct ServerConnectionHandle: Sendable {
     let channel: any Channel
     let handler: NIOLoopBound<ServerConnectionHandler>
-    let calls: InboundQueue<ServerStream>
 
     var id: ObjectIdentifier { ObjectIdentifier(channel) }
 

@@ -184,7 +184,8 @@ extension ServerConnectionHandler {
             }
             calls.push(ServerStream(
                 head: head, deadline: deadline, remotePeer: remotePeer, inbound: inbound,
-                outbound: ServerStreamWriter(stream: id, mailbox: mailbox, gate: gate), cancellation: cancellation))
+                outbound: ServerStreamWriter(stream: id, mailbox: mailbox, gate: gate), cancellation: cancellation),
+                deferWake: true)
         }
     }
 

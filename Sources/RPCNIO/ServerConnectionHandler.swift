@@ -100,6 +100,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
+        calls.wakeConsumer()  // once per read burst, not once per call
         flushOutput()
     }
 
@@ -133,7 +134,6 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         streams.removeAll()
         mailbox?.close(returningPending: &spare)
         spare.removeAll()
-        calls.finish()
         timers.cancelAll()
     }
 

@@ -1,7 +1,8 @@
 // glimpse-rpc-testserver: the steered raw-bytes test service (see RPCTestService) on the
 // HTTP/2 transport, for real peers (Tests/Peers, grpcio) and the benchmark.
 //
-//     glimpse-rpc-testserver [--host 127.0.0.1] [--port 0] [--threads 1] [--keepalive-ms N]
+//     glimpse-rpc-testserver [--host 127.0.0.1] [--port 0] [--threads 1] [--handler-threads 1]
+//                            [--keepalive-ms N] [--max-receive-bytes N]
 //
 // Prints `listening on port N` once bound; on SIGTERM or SIGINT shuts down gracefully and
 // prints `statuses: ok=N failed=M` (h2load cannot see grpc-status; this can).
@@ -19,6 +20,7 @@ struct Options {
     var host = "127.0.0.1"
     var port = 0
     var threads = 1
+    var handlerThreads = 1
     var keepalive: KeepaliveConfig? = .serverDefaults
     var maxReceiveMessageSize = 4 * 1024 * 1024
 
@@ -30,6 +32,7 @@ struct Options {
             case "--host": host = value
             case "--port": port = Self.number(value, flag)
             case "--threads": threads = Self.number(value, flag)
+            case "--handler-threads": handlerThreads = Self.number(value, flag)
             case "--keepalive-ms":
                 let ms = Self.number(value, flag)
                 keepalive = KeepaliveConfig(interval: .milliseconds(ms), timeout: .milliseconds(ms))
@@ -45,7 +48,7 @@ struct Options {
     }
 
     static func usage(_ problem: String) -> Never {
-        FileHandleOutput.error("glimpse-rpc-testserver: \(problem)\nusage: glimpse-rpc-testserver [--host H] [--port N] [--threads N] [--keepalive-ms N] [--max-receive-bytes N]")
+        FileHandleOutput.error("glimpse-rpc-testserver: \(problem)\nusage: glimpse-rpc-testserver [--host H] [--port N] [--threads N] [--handler-threads N] [--keepalive-ms N] [--max-receive-bytes N]")
         exit(2)
     }
 }
@@ -67,7 +70,11 @@ let group = MultiThreadedEventLoopGroup(numberOfThreads: options.threads)
 var config = NIOServerConfig.defaults
 config.keepalive = options.keepalive
 config.maxReceiveMessageSize = options.maxReceiveMessageSize
-let transport = NIOServerTransport(host: options.host, port: options.port, config: config, group: group)
+// Handlers run on their own loop threads (0: on Swift's global concurrent executor).
+let handlerGroup = options.handlerThreads > 0 ? MultiThreadedEventLoopGroup(numberOfThreads: options.handlerThreads) : nil
+let transport = NIOServerTransport(
+    host: options.host, port: options.port, config: config, group: group,
+    handlerExecutor: handlerGroup.map { EventLoopTaskExecutor(group: $0) })
 let counters = StatusCounters()
 let server = GRPCServer(transport: transport, services: [SteeredTestService(counters: counters)])
 
@@ -100,3 +107,4 @@ await withDiscardingTaskGroup { tasks in
 }
 FileHandleOutput.line("statuses: ok=\(counters.okCount) failed=\(counters.failedCount)")
 try? await group.shutdownGracefully()
+try? await handlerGroup?.shutdownGracefully()
