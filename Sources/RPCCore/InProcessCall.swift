@@ -77,6 +77,14 @@ final class InProcessCall: Sendable {
 
     // MARK: Server side
 
+    /// Without backpressure (bounded parts that end a call).
+    func serverSend(_ part: RPCResponsePart) {
+        switch part {
+        case .status(let status, let trailers): finish(status, trailers, cancelServer: false)
+        case .metadata, .message: if !isFinished { responses.push(part) }
+        }
+    }
+
     func serverWrite(_ part: RPCResponsePart) async throws {
         switch part {
         case .status(let status, let trailers):
@@ -95,6 +103,7 @@ final class InProcessCall: Sendable {
 struct InProcessServerOutbound: ServerStreamOutbound {
     let call: InProcessCall
     func write(_ part: RPCResponsePart, flush: Bool) async throws { try await call.serverWrite(part) }
+    func send(_ part: RPCResponsePart, flush: Bool) { call.serverSend(part) }
 }
 
 struct InProcessClientOutbound: ClientStreamOutbound {

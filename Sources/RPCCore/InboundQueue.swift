@@ -128,6 +128,28 @@ public final class InboundQueue<Element: Sendable>: Sendable {
 
     // MARK: Consumer
 
+    public enum SingleOutcome: Sendable {
+        case one(Element), none, tooMany, incomplete
+    }
+
+    /// Without waiting: the only element of a stream that has already ended, or why not.
+    /// (`.incomplete`: the end has not arrived yet; use `next()`.)
+    @inlinable
+    public func takeSingleIfComplete() -> SingleOutcome {
+        let outcome = state.withLock { state -> (SingleOutcome, Int) in
+            guard case .finished = state.end else { return (.incomplete, 0) }
+            switch state.entries.count - state.head {
+            case 0: return (.none, 0)
+            case 1:
+                guard case .element(let element, let owed) = Self.take(&state) else { return (.none, 0) }
+                return (.one(element), owed)
+            default: return (.tooMany, 0)
+            }
+        }
+        if outcome.1 > 0 { onOwedBytesTaken?(outcome.1) }
+        return outcome.0
+    }
+
     /// The next element; nil at the end; throws the error the stream failed with.
     @inlinable
     public func next() async throws -> Element? {

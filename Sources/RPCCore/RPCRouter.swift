@@ -58,6 +58,6 @@ public struct RPCRouter: Sendable {
     }
 
     static func reject(_ stream: ServerStream, _ status: Status) async {
-        try? await stream.outbound.write(.status(status, Metadata()), flush: true)
+        stream.outbound.send(.status(status, Metadata()), flush: true)
     }
 }

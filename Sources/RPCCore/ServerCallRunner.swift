@@ -9,14 +9,14 @@ enum ServerCallRunner {
             do {
                 trailers = try await body(progress)
                 if let metadata = progress.takeInitialMetadataIfUnsent(), !metadata.isEmpty {
-                    try await stream.outbound.write(.metadata(metadata), flush: false)
+                    stream.outbound.send(.metadata(metadata), flush: false)
                 }
             } catch {
                 let failure = ServerCallFailure.error(for: error)
                 status = failure.status
                 trailers = failure.metadata
             }
-            try? await stream.outbound.write(.status(status, trailers), flush: true)
+            stream.outbound.send(.status(status, trailers), flush: true)
         }
     }
 
@@ -35,12 +35,13 @@ enum ServerCallRunner {
                 } catch {
                     throw RPCError(code: .internal, message: "Failed to serialize the response: \(error)")
                 }
-                try await stream.outbound.write(.metadata(response.metadata), flush: false)
-                try await stream.outbound.write(.message(bytes), flush: false)
-                try await stream.outbound.write(.status(.ok, response.trailingMetadata), flush: true)
+                // One bounded message: sent without waiting, flushed with the status.
+                stream.outbound.send(.metadata(response.metadata), flush: false)
+                stream.outbound.send(.message(bytes), flush: false)
+                stream.outbound.send(.status(.ok, response.trailingMetadata), flush: true)
             } catch {
                 let failure = ServerCallFailure.error(for: error)
-                try? await stream.outbound.write(.status(failure.status, failure.metadata), flush: true)
+                stream.outbound.send(.status(failure.status, failure.metadata), flush: true)
             }
         }
     }
@@ -49,6 +50,12 @@ enum ServerCallRunner {
     static func readSingle<Message>(
         _ inbound: InboundQueue<[UInt8]>, _ deserializer: some MessageDeserializer<Message>
     ) async throws -> Message {
+        switch inbound.takeSingleIfComplete() {
+        case .one(let bytes): return try ServerCallFailure.decode(bytes, with: deserializer)
+        case .none: throw RPCError(code: .internal, message: "Half-closed without a request")
+        case .tooMany: throw RPCError(code: .internal, message: "Too many requests for a single-request method")
+        case .incomplete: break
+        }
         guard let bytes = try await inbound.next() else {
             throw RPCError(code: .internal, message: "Half-closed without a request")
         }

@@ -51,6 +51,11 @@ public protocol ServerStreamOutbound: Sendable {
     /// unary response). Waits while too much is queued; throws once the stream is gone
     /// (writes after the status are ignored).
     func write(_ part: RPCResponsePart, flush: Bool) async throws
+
+    /// Queues one part without waiting: for the parts whose size is bounded and that end
+    /// a call (initial metadata, a single response message, the status). Ignored once the
+    /// stream is gone.
+    func send(_ part: RPCResponsePart, flush: Bool)
 }
 
 /// What a client says when it opens a call.

@@ -25,7 +25,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     var session: NGHTTP2Session?
     var context: ChannelHandlerContext?
     var mailbox: Mailbox<ClientCommand>?
-    var byID: [Int32: ClientStreamState] = [:]
+    var byID = StreamTable<ClientStreamState>()
     var byToken: [Int: ClientStreamState] = [:]
     var encoder = HeaderEncoder()
     var spare: [ClientCommand] = []

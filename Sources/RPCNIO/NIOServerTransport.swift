@@ -75,7 +75,7 @@ public final class NIOServerTransport: ServerTransport {
         await withTaskExecutorPreference(executor) {
             await withDiscardingTaskGroup { group in
                 while let stream = try? await calls.next() {
-                    group.addTask(executorPreference: executor) { await handler(stream) }
+                    group.addTask { await handler(stream) }  // inherits the preference
                 }
             }
         }

@@ -30,7 +30,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     var session: NGHTTP2Session?
     var context: ChannelHandlerContext?
     var mailbox: Mailbox<ServerCommand>?
-    var streams: [Int32: ServerStreamState] = [:]
+    var streams = StreamTable<ServerStreamState>()
     var encoder = HeaderEncoder()
     var spare: [ServerCommand] = []
     var actions: [Action] = []

@@ -24,4 +24,8 @@ struct ServerStreamWriter: ServerStreamOutbound {
             mailbox.send(.part(stream: stream, part), flush: flush)
         }
     }
+
+    func send(_ part: RPCResponsePart, flush: Bool) {
+        mailbox.send(.part(stream: stream, part), flush: flush)
+    }
 }

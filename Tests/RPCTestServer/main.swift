@@ -20,7 +20,7 @@ struct Options {
     var host = "127.0.0.1"
     var port = 0
     var threads = 1
-    var handlerThreads = 1
+    var handlerThreads = 0
     var keepalive: KeepaliveConfig? = .serverDefaults
     var maxReceiveMessageSize = 4 * 1024 * 1024
 
