@@ -27,8 +27,8 @@ enum HeaderBytes {
         return true
     }
 
-    static func string(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(decoding: bytes, as: UTF8.self)
+    static func string(_ bytes: UnsafeRawBufferPointer, _ cache: HeaderStringCache? = nil) -> String {
+        cache?.string(for: bytes) ?? String(decoding: bytes, as: UTF8.self)
     }
 
     /// `application/grpc`, optionally followed by `+format` or `;parameters`.
@@ -51,13 +51,14 @@ enum HeaderBytes {
     /// Custom metadata: text keys keep their value as text, `-bin` keys are base64-decoded.
     /// Returns false for a `-bin` value that is not base64.
     static func addMetadata(
-        name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, to metadata: inout Metadata
+        name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, to metadata: inout Metadata,
+        cache: HeaderStringCache? = nil
     ) -> Bool {
         if hasSuffix(name, "-bin") {
             guard let decoded = Base64.decode(value) else { return false }
-            metadata.appendLowercased(key: string(name), value: .binary(decoded))
+            metadata.appendLowercased(key: string(name, cache), value: .binary(decoded))
         } else {
-            metadata.appendLowercased(key: string(name), value: .string(string(value)))
+            metadata.appendLowercased(key: string(name, cache), value: .string(string(value, cache)))
         }
         return true
     }
@@ -66,4 +67,37 @@ enum HeaderBytes {
 /// The size HTTP/2 charges for a header field (RFC 9113 §6.5.2): name + value + 32.
 public enum HeaderListSize {
     public static func fieldSize(nameCount: Int, valueCount: Int) -> Int { nameCount + valueCount + 32 }
+}
+
+/// Strings for header bytes that repeat on a connection (the path, user-agent, the names of
+/// custom metadata): the last few are kept and handed out again instead of allocating.
+/// Owned by one connection's thread; not Sendable.
+public final class HeaderStringCache {
+    private var strings: [String] = []
+    private var next = 0
+    private let capacity: Int
+
+    public init(capacity: Int = 16) {
+        self.capacity = capacity
+        strings.reserveCapacity(capacity)
+    }
+
+    public func string(for bytes: UnsafeRawBufferPointer) -> String {
+        for candidate in strings where Self.matches(candidate, bytes) { return candidate }
+        let made = String(decoding: bytes, as: UTF8.self)
+        if strings.count < capacity {
+            strings.append(made)
+        } else {
+            strings[next] = made
+            next = (next + 1) % capacity
+        }
+        return made
+    }
+
+    private static func matches(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard string.utf8.count == bytes.count else { return false }
+        return string.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.elementsEqual(bytes)
+        } ?? false
+    }
 }

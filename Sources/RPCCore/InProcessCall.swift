@@ -23,9 +23,8 @@ final class InProcessCall: Sendable {
 
     init(maxReceiveMessageSize: Int, allowance: Int = 64 * 1024) {
         self.maxReceiveMessageSize = maxReceiveMessageSize
-        let requestGate = self.requestGate, responseGate = self.responseGate
-        requests = InboundQueue(eagerAllowance: allowance) { requestGate.release($0) }
-        responses = InboundQueue(eagerAllowance: allowance) { responseGate.release($0) }
+        requests = InboundQueue(eagerAllowance: allowance, observer: requestGate)
+        responses = InboundQueue(eagerAllowance: allowance, observer: responseGate)
     }
 
     /// Ends the call with `status` unless it has ended already. Returns false if it had.

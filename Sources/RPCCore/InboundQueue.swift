@@ -7,7 +7,7 @@ import Synchronization
 /// - `bufferedBytes` is the sum of `bytes` over the entries still queued.
 /// - An entry is pushed *eager* (its bytes may be released to the peer at once) only while
 ///   `bufferedBytes` stays within `eagerAllowance`; every other entry is *owed*, and its
-///   bytes are reported to `onOwedBytesTaken` when the consumer takes it. So the peer can
+///   bytes are reported to `observer` when the consumer takes it. So the peer can
 ///   never have more than `eagerAllowance` plus its flow-control window in this queue.
 /// - At most one consumer waits at a time; it is resumed exactly once.
 /// - After `finish`/`fail`, pushes are dropped; queued entries are still delivered first,
@@ -42,16 +42,16 @@ public final class InboundQueue<Element: Sendable>: Sendable {
 
     @usableFromInline let state = Mutex(State())
     @usableFromInline let eagerAllowance: Int
-    @usableFromInline let onOwedBytesTaken: (@Sendable (Int) -> Void)?
+    @usableFromInline let observer: (any InboundFlowObserver)?
 
     /// - Parameters:
     ///   - eagerAllowance: bytes the queue may hold before pushes become owed.
-    ///   - onOwedBytesTaken: called (on the consumer's thread, outside the lock) with the
-    ///     bytes of each owed entry the consumer takes.
+    ///   - observer: told (on the consumer's thread, outside the lock) the bytes of each
+    ///     owed entry the consumer takes.
     @inlinable
-    public init(eagerAllowance: Int = .max, onOwedBytesTaken: (@Sendable (Int) -> Void)? = nil) {
+    public init(eagerAllowance: Int = .max, observer: (any InboundFlowObserver)? = nil) {
         self.eagerAllowance = eagerAllowance
-        self.onOwedBytesTaken = onOwedBytesTaken
+        self.observer = observer
     }
 
     // MARK: Producer
@@ -98,7 +98,7 @@ public final class InboundQueue<Element: Sendable>: Sendable {
             return (waiter, Self.take(&state))
         }
         guard let (waiter, taken) = resumed, case .element(let element, let owedBytes) = taken else { return }
-        if owedBytes > 0 { onOwedBytesTaken?(owedBytes) }
+        if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
         waiter.resume(returning: element)
     }
 
@@ -146,7 +146,7 @@ public final class InboundQueue<Element: Sendable>: Sendable {
             default: return (.tooMany, 0)
             }
         }
-        if outcome.1 > 0 { onOwedBytesTaken?(outcome.1) }
+        if outcome.1 > 0 { observer?.owedBytesTaken(outcome.1) }
         return outcome.0
     }
 
@@ -155,7 +155,7 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     public func next() async throws -> Element? {
         switch takeOrEnd() {
         case .element(let element, let owedBytes):
-            if owedBytes > 0 { onOwedBytesTaken?(owedBytes) }
+            if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
             return element
         case .end(let end):
             return try Self.deliver(end)
@@ -171,7 +171,7 @@ public final class InboundQueue<Element: Sendable>: Sendable {
                 }
                 switch outcome {
                 case .element(let element, let owedBytes):
-                    if owedBytes > 0 { onOwedBytesTaken?(owedBytes) }
+                    if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
                     continuation.resume(returning: element)
                 case .end(.finished): continuation.resume(returning: nil)
                 case .end(.failed(let error)): continuation.resume(throwing: error)
@@ -236,4 +236,15 @@ extension InboundQueue {
 
         @inlinable public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(queue: queue) }
     }
+}
+
+/// Learns when a consumer took input whose flow-control credit was held back (an owed
+/// entry of an `InboundQueue`), so the transport can give that credit to the peer.
+public protocol InboundFlowObserver: Sendable {
+    func owedBytesTaken(_ bytes: Int)
+}
+
+extension OutboundGate: InboundFlowObserver {
+    /// In memory, what the reader takes is what the writer may write again.
+    public func owedBytesTaken(_ bytes: Int) { release(bytes) }
 }

@@ -21,7 +21,10 @@ public struct RequestHeadParser: Sendable {
         self.maxHeaderListSize = maxHeaderListSize
     }
 
-    public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    /// - Parameter cache: where repeated names and values can be found without allocating.
+    public mutating func add(
+        name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, cache: HeaderStringCache? = nil
+    ) {
         size += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
         if size > maxHeaderListSize {
             reject(RequestRejection(status: Status(
@@ -31,7 +34,7 @@ public struct RequestHeadParser: Sendable {
         }
         if name.first == UInt8(ascii: ":") {
             if HeaderBytes.equals(name, ":path") {
-                path = HeaderBytes.string(value)
+                path = HeaderBytes.string(value, cache)
             } else if HeaderBytes.equals(name, ":method") {
                 method = HeaderBytes.equals(value, "POST") ? .post : .other
             }
@@ -62,7 +65,7 @@ public struct RequestHeadParser: Sendable {
         case 20 where HeaderBytes.equals(name, "grpc-accept-encoding"): return
         default: break
         }
-        if !HeaderBytes.addMetadata(name: name, value: value, to: &metadata) {
+        if !HeaderBytes.addMetadata(name: name, value: value, to: &metadata, cache: cache) {
             reject(RequestRejection(status: Status(
                 code: .internal, message: "Invalid base64 in \(HeaderBytes.string(name))")))
         }

@@ -139,7 +139,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// Runs queued actions, writes every ready frame at once, closes when done.
     func flushOutput() {
         guard let context, let session, context.channel.isActive, context.channel.isWritable else { return }
-        var buffer = context.channel.allocator.buffer(capacity: 1024)
+        var buffer = context.channel.allocator.buffer(capacity: 4096)
         do {
             repeat {
                 runActions()

@@ -78,3 +78,11 @@ struct ClientStreamWriter: ClientStreamOutbound {
     func finish() { mailbox.send(.finish(token: token)) }
     func cancel() { mailbox.send(.cancel(token: token)) }
 }
+
+/// Gives back flow-control credit for response bytes a call took late.
+struct ClientFlowObserver: InboundFlowObserver {
+    let mailbox: Mailbox<ClientCommand>
+    let token: Int
+
+    func owedBytesTaken(_ bytes: Int) { mailbox.send(.released(token: token, bytes: bytes)) }
+}

@@ -119,9 +119,8 @@ struct ClientConnection: Sendable {
     func open(_ head: ClientRequestHead, config: NIOClientConfig) -> ClientStream {
         let token = state.makeToken()
         let mailbox = self.mailbox
-        let inbound = InboundQueue<RPCResponsePart>(eagerAllowance: config.http2.eagerReleaseAllowance) { bytes in
-            mailbox.send(.released(token: token, bytes: bytes))
-        }
+        let inbound = InboundQueue<RPCResponsePart>(
+            eagerAllowance: config.http2.eagerReleaseAllowance, observer: ClientFlowObserver(mailbox: mailbox, token: token))
         let gate = OutboundGate(
             highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark)
         let queues = ClientCallQueues(inbound: inbound, gate: gate)

@@ -53,7 +53,7 @@ extension ServerConnectionHandler {
         guard let stream = streams[frame.pointee.hd.stream_id] else { return 0 }
         let size: Int
         if stream.parser != nil {
-            stream.parser!.add(name: name, value: value)
+            stream.parser!.add(name: name, value: value, cache: headerStrings)
             size = stream.parser!.size
         } else {
             stream.trailerBytes += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
@@ -164,9 +164,8 @@ extension ServerConnectionHandler {
         case .success(let head):
             guard let mailbox, let context else { return }
             let id = stream.id
-            let inbound = InboundQueue<[UInt8]>(eagerAllowance: config.http2.eagerReleaseAllowance) { bytes in
-                mailbox.send(.released(stream: id, bytes: bytes))
-            }
+            let inbound = InboundQueue<[UInt8]>(
+                eagerAllowance: config.http2.eagerReleaseAllowance, observer: ServerFlowObserver(mailbox: mailbox, stream: id))
             let gate = OutboundGate(
                 highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark)
             let cancellation = CancellationSlot()

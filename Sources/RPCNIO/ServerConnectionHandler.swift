@@ -32,6 +32,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     var mailbox: Mailbox<ServerCommand>?
     var streams = StreamTable<ServerStreamState>()
     var encoder = HeaderEncoder()
+    let headerStrings = HeaderStringCache()
     var spare: [ServerCommand] = []
     var actions: [Action] = []
     var releases: [(stream: Int32, bytes: Int)] = []
@@ -144,6 +145,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     func flushOutput() {
         guard let context, let session, context.channel.isActive else { return }
         guard context.channel.isWritable else { return }
+        // Reused: once the last write completed, NIO holds no reference and no copy is made.
         var buffer = context.channel.allocator.buffer(capacity: 4096)
         do {
             repeat {

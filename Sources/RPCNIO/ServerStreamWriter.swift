@@ -29,3 +29,11 @@ struct ServerStreamWriter: ServerStreamOutbound {
         mailbox.send(.part(stream: stream, part), flush: flush)
     }
 }
+
+/// Gives back flow-control credit for request bytes a call took late (see `InboundQueue`).
+struct ServerFlowObserver: InboundFlowObserver {
+    let mailbox: Mailbox<ServerCommand>
+    let stream: Int32
+
+    func owedBytesTaken(_ bytes: Int) { mailbox.send(.released(stream: stream, bytes: bytes)) }
+}
