@@ -45,7 +45,10 @@ public struct GRPCClient: Sendable {
         return try await Self.withCancellation(of: stream) {
             try await stream.outbound.write(bytes, endStream: true)
             let responses = ResponseStream(inbound: stream.inbound, deserializer: deserializer)
-            return try await onResponse(responses)
+            let result = try await onResponse(responses)
+            // Left before the end: the server need not go on producing.
+            if responses.finalStatus == nil { stream.outbound.cancel() }
+            return result
         }
     }
 
