@@ -95,6 +95,8 @@ public struct GRPCClient: Sendable {
                 do {
                     let result = try await onResponse(responses)
                     if responses.finalStatus == nil { stream.outbound.cancel() }
+                    // The call is over once the responses are: stop a producer still going.
+                    group.cancelAll()
                     try? await group.waitForAll()
                     return result
                 } catch {
