@@ -8,3 +8,13 @@ cd "$(dirname "$0")/.."
 if [ -x Proto/generate.sh ]; then Proto/generate.sh --check; fi
 swift build --build-tests
 swift test --skip-build
+
+# Real peers: stock grpcio against the Swift server (Tests/Peers). pytest's exit code 5
+# means it collected no test: that is a failure here, never a silent pass.
+status=0
+python3 -m pytest Tests/Peers -q || status=$?
+if [ "$status" -eq 5 ]; then
+    echo "test.sh: pytest collected no tests in Tests/Peers" >&2
+    exit 1
+fi
+exit "$status"
