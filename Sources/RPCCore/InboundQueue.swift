@@ -29,8 +29,11 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     @usableFromInline
     enum End: Sendable { case finished, failed(RPCError) }
 
+    /// `first`, when set, comes before `entries[head...]`: a queue that holds one element
+    /// at a time (a unary request) never allocates the array.
     @usableFromInline
     struct State: Sendable {
+        @usableFromInline var first: Entry?
         @usableFromInline var entries: [Entry] = []
         @usableFromInline var head = 0
         @usableFromInline var bufferedBytes = 0
@@ -38,6 +41,8 @@ public final class InboundQueue<Element: Sendable>: Sendable {
         @usableFromInline var waiter: UnsafeContinuation<Element?, any Error>?
 
         @inlinable init() {}
+
+        @inlinable var queuedCount: Int { (first == nil ? 0 : 1) + entries.count - head }
     }
 
     @usableFromInline let state = Mutex(State())
@@ -71,7 +76,12 @@ public final class InboundQueue<Element: Sendable>: Sendable {
             }
             state.bufferedBytes += bytes
             let owed = state.bufferedBytes > eagerAllowance
-            state.entries.append(Entry(element: element, bytes: bytes, owed: owed))
+            let entry = Entry(element: element, bytes: bytes, owed: owed)
+            if state.first == nil, state.head == state.entries.count {
+                state.first = entry
+            } else {
+                state.entries.append(entry)
+            }
             return owed ? .owed : .eager
         }
         switch outcome {
@@ -93,7 +103,7 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     @inlinable
     public func wakeConsumer() {
         let resumed = state.withLock { state -> (UnsafeContinuation<Element?, any Error>, Taken)? in
-            guard let waiter = state.waiter, state.head < state.entries.count else { return nil }
+            guard let waiter = state.waiter, state.queuedCount > 0 else { return nil }
             state.waiter = nil
             return (waiter, Self.take(&state))
         }
@@ -138,7 +148,7 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     public func takeSingleIfComplete() -> SingleOutcome {
         let outcome = state.withLock { state -> (SingleOutcome, Int) in
             guard case .finished = state.end else { return (.incomplete, 0) }
-            switch state.entries.count - state.head {
+            switch state.queuedCount {
             case 0: return (.none, 0)
             case 1:
                 guard case .element(let element, let owed) = Self.take(&state) else { return (.none, 0) }
@@ -193,6 +203,11 @@ public final class InboundQueue<Element: Sendable>: Sendable {
 
     @inlinable
     static func take(_ state: inout State) -> Taken {
+        if let entry = state.first {
+            state.first = nil
+            state.bufferedBytes -= entry.bytes
+            return .element(entry.element, owedBytes: entry.owed ? entry.bytes : 0)
+        }
         if state.head < state.entries.count {
             let entry = state.entries[state.head]
             state.head += 1
