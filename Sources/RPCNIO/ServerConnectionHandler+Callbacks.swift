@@ -127,6 +127,9 @@ extension ServerConnectionHandler {
         guard let stream = streams.removeValue(forKey: id) else { return 0 }
         connectionRelease += stream.unreleased
         stream.unreleased = 0
+        // A call whose handler sent its status, closed cleanly: nothing is left to cancel
+        // (the status is the last thing a handler's runner does).
+        if stream.statusQueued, !stream.answeredByTransport, errorCode == HTTP2ErrorCode.noError { return 0 }
         let error = errorCode == HTTP2ErrorCode.cancel || errorCode == HTTP2ErrorCode.noError
             ? RPCError(code: .cancelled, message: "The client cancelled the call")
             : RPCError(code: .cancelled, message: "The stream was reset: \(HTTP2ErrorMapping.http2ErrorName(errorCode))")
@@ -205,6 +208,7 @@ extension ServerConnectionHandler {
     func answer(_ stream: ServerStreamState, _ rejection: RequestRejection) {
         guard !stream.statusQueued else { return }
         stream.statusQueued = true
+        stream.answeredByTransport = true
         stream.abandonCall(RPCError(status: rejection.status))
         actions.append(.answer(stream: stream.id, rejection))
     }

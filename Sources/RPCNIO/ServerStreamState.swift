@@ -27,6 +27,8 @@ final class ServerStreamState {
 
     var headersSent = false
     var statusQueued = false
+    /// The status came from the event loop (rejection, bad message, deadline), not the handler.
+    var answeredByTransport = false
     var outbox = OutboundMessages()
     var pendingTrailers: (status: Status, metadata: Metadata)?
     var dataDeferred = false

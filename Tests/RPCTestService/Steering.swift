@@ -12,7 +12,7 @@ struct Steering {
     var trailingEcho = Metadata()
 
     init(_ metadata: Metadata) {
-        for entry in metadata {
+        for entry in metadata where entry.key.hasPrefix("x-") {
             let text: String? = if case .string(let s) = entry.value { s } else { nil }
             switch entry.key {
             case "x-sleep-ms": sleepMilliseconds = Int(text ?? "") ?? 0
