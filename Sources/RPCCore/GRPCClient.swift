@@ -62,8 +62,12 @@ public struct GRPCClient: Sendable {
             ClientRequestHead(method: method, metadata: metadata, timeout: options.timeout))
         return try await Self.withCancellation(of: stream) {
             stream.outbound.flush()
-            try await requestProducer(RequestWriter(outbound: stream.outbound, serializer: serializer))
-            stream.outbound.finish()
+            do {
+                try await requestProducer(RequestWriter(outbound: stream.outbound, serializer: serializer))
+                stream.outbound.finish()
+            } catch where stream.outbound.isClosed {
+                // The server ended the call before the requests did: its status is the outcome.
+            }
             return try await Self.readSingleResponse(stream, deserializer)
         }
     }
@@ -86,6 +90,8 @@ public struct GRPCClient: Sendable {
                     do {
                         try await requestProducer(writer)
                         stream.outbound.finish()
+                    } catch where stream.outbound.isClosed {
+                        // The call is over; the responses carry its outcome.
                     } catch {
                         stream.outbound.cancel()
                         throw error

@@ -115,4 +115,5 @@ struct InProcessClientOutbound: ClientStreamOutbound {
     func cancel() {
         call.finish(Status(code: .cancelled, message: "Cancelled by the client"), Metadata(), cancelServer: true)
     }
+    var isClosed: Bool { call.isFinished }
 }

@@ -109,4 +109,6 @@ public protocol ClientStreamOutbound: Sendable {
     func finish()
     /// Abandons the call (RST_STREAM CANCEL); the inbound side ends with CANCELLED.
     func cancel()
+    /// True once the call is over (a status arrived, or it was cancelled): writes fail.
+    var isClosed: Bool { get }
 }

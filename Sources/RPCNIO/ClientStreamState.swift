@@ -77,6 +77,7 @@ struct ClientStreamWriter: ClientStreamOutbound {
     func flush() { mailbox.flush() }
     func finish() { mailbox.send(.finish(token: token)) }
     func cancel() { mailbox.send(.cancel(token: token)) }
+    var isClosed: Bool { gate.isClosed }
 }
 
 /// Gives back flow-control credit for response bytes a call took late.

@@ -69,6 +69,17 @@ struct LoopbackFeatureTests {
         #expect(error?.code == .resourceExhausted)
     }
 
+    @Test func anEarlyAnswerToAClientStreamIsTheOutcome() async throws {
+        let reply = try await Loopback.run(services: [EarlyAnswer()]) { loopback in
+            try await loopback.client.clientStreaming(
+                method: EarlyAnswer.method, serializer: RawBytesCoder(), deserializer: RawBytesCoder()
+            ) { writer in
+                for _ in 0..<2000 { try await writer.write(Array(repeating: 1, count: 65_536)) }
+            }
+        }
+        #expect(reply.message == Array("first".utf8))
+    }
+
     @Test func callsShareOneConnection() async throws {
         let peers = try await Loopback.run(services: [PeerEcho()]) { loopback in
             try await withThrowingTaskGroup(of: String.self) { group in
@@ -94,6 +105,18 @@ struct PeerEcho: RPCService {
     func registerMethods(with router: inout RPCRouter) {
         router.registerUnary(Self.method, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { _, context in
             ServerResponse(message: Array(context.remotePeer.utf8))
+        }
+    }
+}
+
+/// Answers a client stream after its first message, leaving the rest unread.
+struct EarlyAnswer: RPCService {
+    static let method = MethodDescriptor(service: "t.Early", method: "Answer")
+
+    func registerMethods(with router: inout RPCRouter) {
+        router.registerClientStreaming(Self.method, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { requests, _ in
+            for try await _ in requests { break }
+            return ServerResponse(message: Array("first".utf8))
         }
     }
 }
