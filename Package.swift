@@ -6,6 +6,9 @@ import PackageDescription
 
 let collections = Target.Dependency.product(name: "Collections", package: "swift-collections")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let nioEmbedded = Target.Dependency.product(name: "NIOEmbedded", package: "swift-nio")
 
 let package = Package(
     name: "Glimpse",
@@ -17,10 +20,13 @@ let package = Package(
         .library(name: "IntentEngine", targets: ["IntentEngine"]),
         .library(name: "ActivityEngine", targets: ["ActivityEngine"]),
         .library(name: "AssetEngine", targets: ["AssetEngine"]),
+        .library(name: "RPCCore", targets: ["RPCCore"]),
+        .library(name: "RPCNIO", targets: ["RPCNIO"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // MARK: C libraries (Debian packages; the user's choice, not up for replacement)
@@ -51,6 +57,14 @@ let package = Package(
         .target(name: "ActivityEngine", dependencies: ["GlimpseClock", collections]),
         .target(name: "AssetEngine", dependencies: ["GlimpseClock", collections, crypto]),
 
+        // MARK: gRPC over HTTP/2: an I/O-free core, and nghttp2 under SwiftNIO behind it
+        .target(name: "RPCCore"),
+        .target(name: "RPCNIO", dependencies: ["RPCCore", "CNghttp2", nioCore, nioPosix]),
+        .target(name: "RPCTestService", dependencies: ["RPCCore"], path: "Tests/RPCTestService"),
+        .executableTarget(
+            name: "glimpse-rpc-testserver", dependencies: ["RPCCore", "RPCNIO", "RPCTestService", nioPosix],
+            path: "Tests/RPCTestServer"),
+
         // MARK: Benchmarks (release; apart from tests)
         .executableTarget(
             name: "glimpse-bench-messages", dependencies: ["GlimpseMessages", "CProtobufC"],
@@ -77,6 +91,10 @@ let package = Package(
         .testTarget(name: "IntentEngineTests", dependencies: ["IntentEngine", "GlimpseClock"]),
         .testTarget(name: "ActivityEngineTests", dependencies: ["ActivityEngine", "GlimpseClock"]),
         .testTarget(name: "AssetEngineTests", dependencies: ["AssetEngine", "GlimpseClock"]),
+        .testTarget(name: "RPCCoreTests", dependencies: ["RPCCore", "RPCTestService"]),
+        .testTarget(
+            name: "RPCNIOTests",
+            dependencies: ["RPCCore", "RPCNIO", "RPCTestService", "CNghttp2", nioCore, nioPosix, nioEmbedded]),
     ],
     swiftLanguageModes: [.v6]
 )

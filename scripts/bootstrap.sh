@@ -15,6 +15,7 @@ APT_PACKAGES=(
 PIP_PACKAGES=(
     "protobuf>=5"               # stock protobuf, for cross-checks and golden files
     "grpcio>=1.60" "grpcio-tools>=1.60" "grpcio-health-checking>=1.60" "grpcio-reflection>=1.60"
+    "pytest>=7"                 # runs the grpcio peer tests in Tests/Peers
 )
 
 missing=()
@@ -29,7 +30,7 @@ if ((${#missing[@]})); then
 fi
 
 if ! python3 - <<'PY' 2>/dev/null
-import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection
+import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection, pytest
 PY
 then
     echo "bootstrap: pip install ${PIP_PACKAGES[*]}"

@@ -10,3 +10,13 @@ swift build --build-tests
 swift test --skip-build
 # Stock protobuf decodes the bytes Swift made (the Swift tests check the other way).
 python3 Tests/GlimpseMessagesTests/Golden/golden.py verify
+
+# Real peers: stock grpcio against the Swift server (Tests/Peers). pytest's exit code 5
+# means it collected no test: that is a failure here, never a silent pass.
+status=0
+python3 -m pytest Tests/Peers -q || status=$?
+if [ "$status" -eq 5 ]; then
+    echo "test.sh: pytest collected no tests in Tests/Peers" >&2
+    exit 1
+fi
+exit "$status"

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Unary throughput and latency of the gRPC transport against nghttpd, in one run.
+#
+#   Benchmarks/rpc.sh [requests]      (default 500000)
+#
+# Builds glimpse-rpc-testserver in release, serves its raw-bytes echo on loopback, and
+# drives it with h2load (a gRPC length-prefixed 82-byte body from a file, POST,
+# content-type application/grpc, te: trailers); then does the same against nghttpd
+# (--no-tls, a tiny static file). Prints req/s, mean and p99 latency for both, the ratio,
+# and messages/s of one server-streaming call. h2load cannot see grpc-status, so the test
+# server's own counters (printed at exit) say how many calls ended OK.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
+for tool in h2load nghttpd python3; do
+    command -v "$tool" >/dev/null || { echo "rpc.sh: $tool is missing (scripts/bootstrap.sh installs it)" >&2; exit 1; }
+done
+
+REQUESTS=${1:-500000}
+SWIFT_PORT=${SWIFT_PORT:-50951}
+NGHTTPD_PORT=${NGHTTPD_PORT:-50952}
+WORK=$(mktemp -d)
+SERVER_PID=""
+NGHTTPD_PID=""
+cleanup() {
+    [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+    [ -n "$NGHTTPD_PID" ] && kill "$NGHTTPD_PID" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+swift build -c release --product glimpse-rpc-testserver >/dev/null
+BIN="$(swift build -c release --show-bin-path)/glimpse-rpc-testserver"
+
+# One gRPC message: flag 0, 4-byte big-endian length, 77 bytes of payload (82 in all).
+python3 -c "import struct,sys; m=b'x'*77; sys.stdout.buffer.write(b'\0'+struct.pack('>I',len(m))+m)" > "$WORK/request.bin"
+mkdir -p "$WORK/docroot"
+head -c 77 /dev/zero | tr '\0' 'x' > "$WORK/docroot/echo"
+
+"$BIN" --port "$SWIFT_PORT" > "$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+nghttpd --no-tls -d "$WORK/docroot" "$NGHTTPD_PORT" > /dev/null 2>&1 &
+NGHTTPD_PID=$!
+for _ in $(seq 1 100); do grep -q listening "$WORK/server.log" 2>/dev/null && break; sleep 0.05; done
+sleep 0.3
+
+GRPC_HEADERS=(-H 'content-type: application/grpc' -H 'te: trailers')
+
+# run NAME URL CLIENTS STREAMS COUNT -> "req/s mean_us p99_us"
+# Throughput comes from a plain run; mean and p99 latency from a second, shorter run with
+# h2load's per-request log (the log costs h2load CPU that would otherwise go to the server).
+run() {
+    local name=$1 url=$2 clients=$3 streams=$4 count=$5
+    h2load -c "$clients" -m "$streams" -t 1 -n "$count" -d "$WORK/request.bin" "${GRPC_HEADERS[@]}" \
+        "$url" > "$WORK/$name.out" 2>&1
+    grep -q "$count succeeded" "$WORK/$name.out" || { echo "rpc.sh: $name: not every request succeeded" >&2; cat "$WORK/$name.out" >&2; exit 1; }
+    local logged=$((count / 5))
+    h2load -c "$clients" -m "$streams" -t 1 -n "$logged" -d "$WORK/request.bin" "${GRPC_HEADERS[@]}" \
+        --log-file="$WORK/$name.log" "$url" > "$WORK/$name.logged.out" 2>&1
+    python3 - "$WORK/$name.out" "$WORK/$name.log" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+rps = float(re.search(r"([0-9.]+) req/s", text).group(1))
+durations = sorted(int(line.split()[2]) for line in open(sys.argv[2]) if line.strip())
+mean = sum(durations) / len(durations)
+p99 = durations[min(len(durations) - 1, int(len(durations) * 0.99))]
+print(f"{rps:.0f} {mean:.0f} {p99}")
+PY
+}
+
+SWIFT_URL="http://127.0.0.1:$SWIFT_PORT/glimpse.test.Steered/Unary"
+NGHTTPD_URL="http://127.0.0.1:$NGHTTPD_PORT/echo"
+
+# Warm-up (thread pools, allocator arenas), not reported.
+run warm-swift "$SWIFT_URL" 16 32 100000 > /dev/null
+run warm-nghttpd "$NGHTTPD_URL" 16 32 100000 > /dev/null
+
+report() {
+    local label=$1 clients=$2 streams=$3 count=$4
+    read -r s_rps s_mean s_p99 < <(run "swift-$clients-$streams" "$SWIFT_URL" "$clients" "$streams" "$count")
+    read -r n_rps n_mean n_p99 < <(run "nghttpd-$clients-$streams" "$NGHTTPD_URL" "$clients" "$streams" "$count")
+    printf '%-22s %-8s %12s %10s %10s\n' "$label" "swift" "$s_rps" "$s_mean" "$s_p99"
+    printf '%-22s %-8s %12s %10s %10s\n' "" "nghttpd" "$n_rps" "$n_mean" "$n_p99"
+    printf '%-22s ratio swift/nghttpd (req/s): %s\n' "" "$(python3 -c "print(f'{$s_rps/$n_rps:.2f}')")"
+}
+
+echo "unary echo, 82-byte gRPC body, h2load -t 1; latency in microseconds"
+printf '%-22s %-8s %12s %10s %10s\n' "load" "server" "req/s" "mean*" "p99*"
+report "-c 16 -m 32 -n $REQUESTS" 16 32 "$REQUESTS"
+report "-c 1 -m 1 -n $((REQUESTS / 10))" 1 1 $((REQUESTS / 10))
+
+echo "(* latency from a separate run of a fifth of the requests with h2load's per-request log)"
+
+# One server-streaming call: 1,000,000 replies of 16 bytes.
+h2load -c 1 -m 1 -t 1 -n 1 -d "$WORK/request.bin" "${GRPC_HEADERS[@]}" -H 'x-reply-count: 1000000' -H 'x-reply-size: 16' \
+    "http://127.0.0.1:$SWIFT_PORT/glimpse.test.Steered/ServerStream" > "$WORK/stream.out" 2>&1
+python3 - "$WORK/stream.out" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+value, unit = re.search(r"finished in ([0-9.]+)(ms|s)", text).groups()
+seconds = float(value) / (1000 if unit == "ms" else 1)
+print(f"server streaming: 1000000 messages of 16 bytes in {seconds:.2f} s = {1000000 / seconds:.0f} messages/s")
+PY
+
+kill -TERM "$SERVER_PID"
+wait "$SERVER_PID" 2>/dev/null || true
+SERVER_PID=""
+grep statuses "$WORK/server.log" | sed 's/^/test server /'

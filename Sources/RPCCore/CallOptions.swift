@@ -1,0 +1,29 @@
+/// Per-call settings on the client.
+public struct CallOptions: Sendable {
+    /// Sent as `grpc-timeout`; the call fails with DEADLINE_EXCEEDED when it passes.
+    public var timeout: Duration?
+
+    public init(timeout: Duration? = nil) {
+        self.timeout = timeout
+    }
+
+    public static var defaults: Self { Self() }
+}
+
+/// A request with one message, as a client sends it.
+public struct ClientRequest<Message: Sendable>: Sendable {
+    public var message: Message
+    public var metadata: Metadata
+
+    public init(message: Message, metadata: Metadata = Metadata()) {
+        self.message = message
+        self.metadata = metadata
+    }
+}
+
+/// A response with one message, as a client receives it.
+public struct ClientResponse<Message: Sendable>: Sendable {
+    public var message: Message
+    public var metadata: Metadata
+    public var trailingMetadata: Metadata
+}

@@ -1,0 +1,265 @@
+import Synchronization
+
+/// A single-consumer queue that carries what a transport receives to the task of a call,
+/// with the bookkeeping HTTP/2 flow control needs.
+///
+/// Invariants:
+/// - `bufferedBytes` is the sum of `bytes` over the entries still queued.
+/// - An entry is pushed *eager* (its bytes may be released to the peer at once) only while
+///   `bufferedBytes` stays within `eagerAllowance`; every other entry is *owed*, and its
+///   bytes are reported to `observer` when the consumer takes it. So the peer can
+///   never have more than `eagerAllowance` plus its flow-control window in this queue.
+/// - At most one consumer waits at a time; it is resumed exactly once.
+/// - After `finish`/`fail`, pushes are dropped; queued entries are still delivered first,
+///   then the end (or the error).
+public final class InboundQueue<Element: Sendable>: Sendable {
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline var element: Element
+        @usableFromInline var bytes: Int
+        @usableFromInline var owed: Bool
+
+        @inlinable init(element: Element, bytes: Int, owed: Bool) {
+            self.element = element
+            self.bytes = bytes
+            self.owed = owed
+        }
+    }
+
+    @usableFromInline
+    enum End: Sendable { case finished, failed(RPCError) }
+
+    /// `first`, when set, comes before `entries[head...]`: a queue that holds one element
+    /// at a time (a unary request) never allocates the array.
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var first: Entry?
+        @usableFromInline var entries: [Entry] = []
+        @usableFromInline var head = 0
+        @usableFromInline var bufferedBytes = 0
+        @usableFromInline var end: End?
+        @usableFromInline var waiter: UnsafeContinuation<Element?, any Error>?
+
+        @inlinable init() {}
+
+        @inlinable var queuedCount: Int { (first == nil ? 0 : 1) + entries.count - head }
+    }
+
+    @usableFromInline let state = Mutex(State())
+    @usableFromInline let eagerAllowance: Int
+    @usableFromInline let observer: (any InboundFlowObserver)?
+
+    /// - Parameters:
+    ///   - eagerAllowance: bytes the queue may hold before pushes become owed.
+    ///   - observer: told (on the consumer's thread, outside the lock) the bytes of each
+    ///     owed entry the consumer takes.
+    @inlinable
+    public init(eagerAllowance: Int = .max, observer: (any InboundFlowObserver)? = nil) {
+        self.eagerAllowance = eagerAllowance
+        self.observer = observer
+    }
+
+    // MARK: Producer
+
+    /// Queues `element`, which stands for `bytes` of flow-controlled input. Returns true
+    /// when those bytes may be released to the peer now (handed straight to a waiting
+    /// consumer, or within the eager allowance); false when they are owed until taken.
+    /// With `deferWake`, a waiting consumer is not resumed now but by `wakeConsumer()`:
+    /// a producer that pushes bursts wakes the consumer once per burst.
+    @inlinable @discardableResult
+    public func push(_ element: Element, bytes: Int = 0, deferWake: Bool = false) -> Bool {
+        let outcome = state.withLock { state -> PushOutcome in
+            guard state.end == nil else { return .dropped }
+            if !deferWake, let waiter = state.waiter {
+                state.waiter = nil
+                return .handOver(waiter)
+            }
+            state.bufferedBytes += bytes
+            let owed = state.bufferedBytes > eagerAllowance
+            let entry = Entry(element: element, bytes: bytes, owed: owed)
+            if state.first == nil, state.head == state.entries.count {
+                state.first = entry
+            } else {
+                state.entries.append(entry)
+            }
+            return owed ? .owed : .eager
+        }
+        switch outcome {
+        case .handOver(let waiter):
+            waiter.resume(returning: element)
+            return true
+        case .eager, .dropped: return true
+        case .owed: return false
+        }
+    }
+
+    @usableFromInline
+    enum PushOutcome {
+        case handOver(UnsafeContinuation<Element?, any Error>)
+        case eager, owed, dropped
+    }
+
+    /// Resumes a waiting consumer if elements are queued (after pushes with `deferWake`).
+    @inlinable
+    public func wakeConsumer() {
+        let resumed = state.withLock { state -> (UnsafeContinuation<Element?, any Error>, Taken)? in
+            guard let waiter = state.waiter, state.queuedCount > 0 else { return nil }
+            state.waiter = nil
+            return (waiter, Self.take(&state))
+        }
+        guard let (waiter, taken) = resumed, case .element(let element, let owedBytes) = taken else { return }
+        if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
+        waiter.resume(returning: element)
+    }
+
+    /// No more elements will come; the consumer sees the end after the queued ones.
+    @inlinable public func finish() { close(.finished) }
+
+    /// The stream failed; the consumer sees `error` after the queued elements.
+    @inlinable public func fail(_ error: RPCError) { close(.failed(error)) }
+
+    @inlinable
+    func close(_ end: End) {
+        let waiter = state.withLock { state -> UnsafeContinuation<Element?, any Error>? in
+            guard state.end == nil else { return nil }
+            state.end = end
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        guard let waiter else { return }
+        switch end {
+        case .finished: waiter.resume(returning: nil)
+        case .failed(let error): waiter.resume(throwing: error)
+        }
+    }
+
+    /// True once `finish` or `fail` was called.
+    @inlinable public var isClosed: Bool { state.withLock { $0.end != nil } }
+
+    // MARK: Consumer
+
+    public enum SingleOutcome: Sendable {
+        case one(Element), none, tooMany, incomplete
+    }
+
+    /// Without waiting: the only element of a stream that has already ended, or why not.
+    /// (`.incomplete`: the end has not arrived yet; use `next()`.)
+    @inlinable
+    public func takeSingleIfComplete() -> SingleOutcome {
+        let outcome = state.withLock { state -> (SingleOutcome, Int) in
+            guard case .finished = state.end else { return (.incomplete, 0) }
+            switch state.queuedCount {
+            case 0: return (.none, 0)
+            case 1:
+                guard case .element(let element, let owed) = Self.take(&state) else { return (.none, 0) }
+                return (.one(element), owed)
+            default: return (.tooMany, 0)
+            }
+        }
+        if outcome.1 > 0 { observer?.owedBytesTaken(outcome.1) }
+        return outcome.0
+    }
+
+    /// The next element; nil at the end; throws the error the stream failed with.
+    @inlinable
+    public func next() async throws -> Element? {
+        switch takeOrEnd() {
+        case .element(let element, let owedBytes):
+            if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
+            return element
+        case .end(let end):
+            return try Self.deliver(end)
+        case .empty:
+            break
+        }
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                let outcome = state.withLock { state -> Taken in
+                    let taken = Self.take(&state)
+                    if case .empty = taken { state.waiter = continuation }
+                    return taken
+                }
+                switch outcome {
+                case .element(let element, let owedBytes):
+                    if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
+                    continuation.resume(returning: element)
+                case .end(.finished): continuation.resume(returning: nil)
+                case .end(.failed(let error)): continuation.resume(throwing: error)
+                case .empty: break
+                }
+            }
+        } onCancel: {
+            fail(RPCError(code: .cancelled, message: "The call's task was cancelled"))
+        }
+    }
+
+    @usableFromInline
+    enum Taken { case element(Element, owedBytes: Int), end(End), empty }
+
+    @inlinable
+    func takeOrEnd() -> Taken {
+        state.withLock { Self.take(&$0) }
+    }
+
+    @inlinable
+    static func take(_ state: inout State) -> Taken {
+        if let entry = state.first {
+            state.first = nil
+            state.bufferedBytes -= entry.bytes
+            return .element(entry.element, owedBytes: entry.owed ? entry.bytes : 0)
+        }
+        if state.head < state.entries.count {
+            let entry = state.entries[state.head]
+            state.head += 1
+            state.bufferedBytes -= entry.bytes
+            if state.head == state.entries.count {
+                state.entries.removeAll(keepingCapacity: true)
+                state.head = 0
+            } else if state.head >= 64, state.head * 2 >= state.entries.count {
+                state.entries.removeFirst(state.head)
+                state.head = 0
+            }
+            return .element(entry.element, owedBytes: entry.owed ? entry.bytes : 0)
+        }
+        if let end = state.end { return .end(end) }
+        return .empty
+    }
+
+    @inlinable
+    static func deliver(_ end: End) throws -> Element? {
+        switch end {
+        case .finished: return nil
+        case .failed(let error): throw error
+        }
+    }
+}
+
+extension InboundQueue {
+    /// The elements as an async sequence (one consumer).
+    @inlinable public var elements: Elements { Elements(queue: self) }
+
+    public struct Elements: AsyncSequence, Sendable {
+        @usableFromInline let queue: InboundQueue
+
+        @inlinable init(queue: InboundQueue) { self.queue = queue }
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            @usableFromInline let queue: InboundQueue
+            @inlinable init(queue: InboundQueue) { self.queue = queue }
+            @inlinable public mutating func next() async throws -> Element? { try await queue.next() }
+        }
+
+        @inlinable public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(queue: queue) }
+    }
+}
+
+/// Learns when a consumer took input whose flow-control credit was held back (an owed
+/// entry of an `InboundQueue`), so the transport can give that credit to the peer.
+public protocol InboundFlowObserver: Sendable {
+    func owedBytesTaken(_ bytes: Int)
+}
+
+extension OutboundGate: InboundFlowObserver {
+    /// In memory, what the reader takes is what the writer may write again.
+    public func owedBytesTaken(_ bytes: Int) { release(bytes) }
+}

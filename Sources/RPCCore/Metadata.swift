@@ -1,0 +1,82 @@
+/// Custom metadata of a call: ordered key-value pairs, keys in lower case, repeated keys
+/// allowed. Keys ending in `-bin` carry bytes (base64 on the wire); the others carry
+/// printable ASCII.
+public struct Metadata: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
+        case string(String)
+        case binary([UInt8])
+    }
+
+    public struct Entry: Sendable, Hashable {
+        public var key: String
+        public var value: Value
+    }
+
+    public private(set) var entries: [Entry]
+
+    public init() { entries = [] }
+
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+
+    /// Adds a text value. The key is lower-cased.
+    public mutating func addString(_ value: String, forKey key: String) {
+        entries.append(Entry(key: key.lowercased(), value: .string(value)))
+    }
+
+    /// Adds a binary value. The key is lower-cased and must end in `-bin`.
+    public mutating func addBinary(_ value: [UInt8], forKey key: String) {
+        let key = key.lowercased()
+        precondition(key.hasSuffix("-bin"), "binary metadata keys end in -bin: \(key)")
+        entries.append(Entry(key: key, value: .binary(value)))
+    }
+
+    public mutating func add(_ value: Value, forKey key: String) {
+        switch value {
+        case .string(let s): addString(s, forKey: key)
+        case .binary(let b): addBinary(b, forKey: key)
+        }
+    }
+
+    /// For keys already known to be lower case (HTTP/2 requires it on the wire).
+    mutating func appendLowercased(key: String, value: Value) {
+        entries.append(Entry(key: key, value: value))
+    }
+
+    public mutating func removeAll(forKey key: String) {
+        let key = key.lowercased()
+        entries.removeAll { $0.key == key }
+    }
+
+    /// Every value stored under `key`, in order.
+    public subscript(key: String) -> [Value] {
+        let key = key.lowercased()
+        return entries.compactMap { $0.key == key ? $0.value : nil }
+    }
+
+    /// The text values stored under `key`.
+    public subscript(stringValues key: String) -> [String] {
+        self[key].compactMap { if case .string(let s) = $0 { s } else { nil } }
+    }
+
+    /// The binary values stored under `key`.
+    public subscript(binaryValues key: String) -> [[UInt8]] {
+        self[key].compactMap { if case .binary(let b) = $0 { b } else { nil } }
+    }
+
+    public mutating func append(contentsOf other: Metadata) {
+        entries.append(contentsOf: other.entries)
+    }
+}
+
+extension Metadata {
+    /// Text entries, e.g. `Metadata(["x-user": "ada"])`.
+    public init(_ pairs: KeyValuePairs<String, String>) {
+        self.init()
+        for (key, value) in pairs { addString(value, forKey: key) }
+    }
+}
+
+extension Metadata: Sequence {
+    public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
+}

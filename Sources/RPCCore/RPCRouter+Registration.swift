@@ -1,0 +1,61 @@
+/// The four call types, each with async handlers. Handlers return normally for OK and throw
+/// `RPCError` for any other status (see `ServerCallFailure`).
+extension RPCRouter {
+    public mutating func registerUnary<Request: Sendable, Response: Sendable>(
+        _ method: MethodDescriptor,
+        deserializer: some MessageDeserializer<Request>,
+        serializer: some MessageSerializer<Response>,
+        handler: @escaping @Sendable (ServerRequest<Request>, ServerContext) async throws -> ServerResponse<Response>
+    ) {
+        register(method, Method { stream, context in
+            await ServerCallRunner.runSingleResponse(stream, serializer) {
+                let request = try await ServerCallRunner.readSingle(stream.inbound, deserializer)
+                return try await handler(ServerRequest(metadata: context.requestMetadata, message: request), context)
+            }
+        })
+    }
+
+    public mutating func registerServerStreaming<Request: Sendable, Response: Sendable>(
+        _ method: MethodDescriptor,
+        deserializer: some MessageDeserializer<Request>,
+        serializer: some MessageSerializer<Response>,
+        handler: @escaping @Sendable (ServerRequest<Request>, ResponseWriter<Response>, ServerContext) async throws -> Metadata
+    ) {
+        register(method, Method { stream, context in
+            await ServerCallRunner.run(stream) { progress in
+                let request = try await ServerCallRunner.readSingle(stream.inbound, deserializer)
+                let writer = ResponseWriter(outbound: stream.outbound, serializer: serializer, progress: progress)
+                return try await handler(ServerRequest(metadata: context.requestMetadata, message: request), writer, context)
+            }
+        })
+    }
+
+    public mutating func registerClientStreaming<Request: Sendable, Response: Sendable>(
+        _ method: MethodDescriptor,
+        deserializer: some MessageDeserializer<Request>,
+        serializer: some MessageSerializer<Response>,
+        handler: @escaping @Sendable (RequestStream<Request>, ServerContext) async throws -> ServerResponse<Response>
+    ) {
+        register(method, Method { stream, context in
+            await ServerCallRunner.runSingleResponse(stream, serializer) {
+                let requests = RequestStream(metadata: context.requestMetadata, queue: stream.inbound, deserializer: deserializer)
+                return try await handler(requests, context)
+            }
+        })
+    }
+
+    public mutating func registerBidirectionalStreaming<Request: Sendable, Response: Sendable>(
+        _ method: MethodDescriptor,
+        deserializer: some MessageDeserializer<Request>,
+        serializer: some MessageSerializer<Response>,
+        handler: @escaping @Sendable (RequestStream<Request>, ResponseWriter<Response>, ServerContext) async throws -> Metadata
+    ) {
+        register(method, Method { stream, context in
+            await ServerCallRunner.run(stream) { progress in
+                let requests = RequestStream(metadata: context.requestMetadata, queue: stream.inbound, deserializer: deserializer)
+                let writer = ResponseWriter(outbound: stream.outbound, serializer: serializer, progress: progress)
+                return try await handler(requests, writer, context)
+            }
+        })
+    }
+}

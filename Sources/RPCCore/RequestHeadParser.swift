@@ -1,0 +1,103 @@
+/// Reads a request's header fields one at a time, as the HTTP/2 library hands them over,
+/// and decides whether the request is a gRPC call we can take.
+///
+/// Invariants: `size` is the RFC 9113 header list size of every field seen so far; once it
+/// passes `maxHeaderListSize` no further field is kept and the verdict is
+/// RESOURCE_EXHAUSTED. The first rejection seen wins (it is the most specific).
+public struct RequestHeadParser: Sendable {
+    public let maxHeaderListSize: Int
+    public private(set) var size = 0
+    private var path: String?
+    private var method: Method = .missing
+    private var contentType: ContentType = .missing
+    private var timeout: Duration?
+    private var metadata = Metadata()
+    private var rejection: RequestRejection?
+
+    private enum Method { case missing, post, other }
+    private enum ContentType { case missing, grpc, other }
+
+    public init(maxHeaderListSize: Int) {
+        self.maxHeaderListSize = maxHeaderListSize
+    }
+
+    /// - Parameter cache: where repeated names and values can be found without allocating.
+    public mutating func add(
+        name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, cache: HeaderStringCache? = nil
+    ) {
+        size += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
+        if size > maxHeaderListSize {
+            reject(RequestRejection(status: Status(
+                code: .resourceExhausted,
+                message: "Request header list larger than \(maxHeaderListSize) bytes")))
+            return
+        }
+        if name.first == UInt8(ascii: ":") {
+            if HeaderBytes.equals(name, ":path") {
+                path = HeaderBytes.string(value, cache)
+            } else if HeaderBytes.equals(name, ":method") {
+                method = HeaderBytes.equals(value, "POST") ? .post : .other
+            }
+            return  // :scheme and :authority are not metadata
+        }
+        switch name.count {
+        case 2 where HeaderBytes.equals(name, "te"): return
+        case 12 where HeaderBytes.equals(name, "content-type"):
+            contentType = HeaderBytes.isGRPCContentType(value) ? .grpc : .other
+            return
+        case 12 where HeaderBytes.equals(name, "grpc-timeout"):
+            if let parsed = GRPCTimeout.parse(value) {
+                timeout = parsed
+            } else {
+                reject(RequestRejection(status: Status(
+                    code: .internal, message: "Malformed grpc-timeout: \(HeaderBytes.string(value))")))
+            }
+            return
+        case 13 where HeaderBytes.equals(name, "grpc-encoding"):
+            if !HeaderBytes.equals(value, "identity") {
+                reject(RequestRejection(
+                    status: Status(code: .unimplemented,
+                                   message: "Message encoding \(HeaderBytes.string(value)) is not supported"),
+                    advertiseAcceptedEncodings: true))
+            }
+            return
+        case 14 where HeaderBytes.equals(name, "content-length"): return
+        case 20 where HeaderBytes.equals(name, "grpc-accept-encoding"): return
+        default: break
+        }
+        if !HeaderBytes.addMetadata(name: name, value: value, to: &metadata, cache: cache) {
+            reject(RequestRejection(status: Status(
+                code: .internal, message: "Invalid base64 in \(HeaderBytes.string(name))")))
+        }
+    }
+
+    /// Array-based entry point, for tests and the in-process transport.
+    public mutating func add(name: String, value: String) {
+        var name = name, value = value
+        name.withUTF8 { n in value.withUTF8 { v in add(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) } }
+    }
+
+    /// The verdict once the header block is complete.
+    public func finish() -> Result<RequestHead, RequestRejection> {
+        if size > maxHeaderListSize, let rejection { return .failure(rejection) }
+        // Not-gRPC answers take precedence: a non-gRPC client cannot read a gRPC status.
+        if method == .other || method == .missing {
+            return .failure(RequestRejection(
+                httpStatus: 405, status: Status(code: .internal, message: "gRPC requires POST")))
+        }
+        if contentType != .grpc {
+            return .failure(RequestRejection(
+                httpStatus: 415,
+                status: Status(code: .internal, message: "Content-Type is not application/grpc")))
+        }
+        if let rejection { return .failure(rejection) }
+        guard let path else {
+            return .failure(RequestRejection(status: Status(code: .internal, message: "Missing :path")))
+        }
+        return .success(RequestHead(path: path, metadata: metadata, timeout: timeout))
+    }
+
+    private mutating func reject(_ rejection: RequestRejection) {
+        if self.rejection == nil { self.rejection = rejection }
+    }
+}

@@ -1,0 +1,59 @@
+import Synchronization
+
+/// How a streaming handler sends messages. Initial metadata goes out with the first message
+/// (or with the status, trailers-only, when there is none).
+public struct ResponseWriter<Message: Sendable>: Sendable {
+    let outbound: any ServerStreamOutbound
+    let serializer: any MessageSerializer<Message>
+    let progress: ResponseProgress
+
+    /// Sets the initial metadata; only before the first message.
+    public func setMetadata(_ metadata: Metadata) {
+        progress.setInitialMetadata(metadata)
+    }
+
+    /// Sends one message; waits while the client is not reading fast enough.
+    public func write(_ message: Message) async throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try serializer.serialize(message)
+        } catch {
+            throw RPCError(code: .internal, message: "Failed to serialize a response: \(error)")
+        }
+        if let metadata = progress.takeInitialMetadataIfUnsent() {
+            try await outbound.write(.metadata(metadata), flush: false)
+        }
+        try await outbound.write(.message(bytes), flush: true)
+    }
+
+    /// Sends each message of `messages` in order.
+    public func write(contentsOf messages: some Sequence<Message>) async throws {
+        for message in messages { try await write(message) }
+    }
+}
+
+/// Whether a call's initial metadata has gone out yet (shared by the writer and the
+/// runtime, which sends the status).
+final class ResponseProgress: Sendable {
+    private struct State {
+        var initialMetadata = Metadata()
+        var sent = false
+    }
+
+    private let state = Mutex(State())
+
+    func setInitialMetadata(_ metadata: Metadata) {
+        state.withLock { if !$0.sent { $0.initialMetadata = metadata } }
+    }
+
+    /// The metadata to send, the first time only.
+    func takeInitialMetadataIfUnsent() -> Metadata? {
+        state.withLock { state in
+            if state.sent { return nil }
+            state.sent = true
+            return state.initialMetadata
+        }
+    }
+
+    var hasSentInitialMetadata: Bool { state.withLock { $0.sent } }
+}

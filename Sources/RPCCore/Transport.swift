@@ -1,0 +1,114 @@
+/// What travels from a server to a client on one call, in order: initial metadata (at most
+/// once, optional), messages, then exactly one status with trailing metadata.
+public enum RPCResponsePart: Sendable, Hashable {
+    case metadata(Metadata)
+    case message([UInt8])
+    case status(Status, Metadata)
+}
+
+/// A server transport accepts connections and turns each incoming call into a
+/// `ServerStream`. It owns the structured concurrency its calls run in.
+public protocol ServerTransport: Sendable {
+    /// Accepts calls until shut down, running `handler` once per call in a child task of
+    /// the transport's own task group. Returns after every handler has returned.
+    func listen(_ handler: @escaping @Sendable (ServerStream) async -> Void) async throws
+
+    /// Stops accepting connections and calls; calls in flight finish (HTTP/2: GOAWAY).
+    func beginGracefulShutdown()
+}
+
+/// One incoming call as a transport hands it to the server runtime.
+///
+/// The transport guarantees: `inbound` yields the request messages then ends (or throws the
+/// RPCError the stream failed with); on an expired deadline it answers DEADLINE_EXCEEDED
+/// itself and cancels the handler through `cancellation`; a reset by the client also
+/// cancels it.
+public final class ServerStream: Sendable {
+    public let head: RequestHead
+    public let deadline: ContinuousClock.Instant?
+    public let remotePeer: String
+    public let inbound: InboundQueue<[UInt8]>
+    public let outbound: any ServerStreamOutbound
+    public let cancellation: CancellationSlot
+
+    public init(
+        head: RequestHead, deadline: ContinuousClock.Instant?, remotePeer: String,
+        inbound: InboundQueue<[UInt8]>, outbound: any ServerStreamOutbound, cancellation: CancellationSlot
+    ) {
+        self.head = head
+        self.deadline = deadline
+        self.remotePeer = remotePeer
+        self.inbound = inbound
+        self.outbound = outbound
+        self.cancellation = cancellation
+    }
+}
+
+/// The sending half of a server call.
+public protocol ServerStreamOutbound: Sendable {
+    /// Queues one response part. With `flush: false` the transport may hold the part until
+    /// a later one is written with `flush: true` (one wake-up of the I/O thread for a whole
+    /// unary response). Waits while too much is queued; throws once the stream is gone
+    /// (writes after the status are ignored).
+    func write(_ part: RPCResponsePart, flush: Bool) async throws
+
+    /// Queues one part without waiting: for the parts whose size is bounded and that end
+    /// a call (initial metadata, a single response message, the status). Ignored once the
+    /// stream is gone.
+    func send(_ part: RPCResponsePart, flush: Bool)
+}
+
+/// What a client says when it opens a call.
+public struct ClientRequestHead: Sendable {
+    public var method: MethodDescriptor
+    public var metadata: Metadata
+    public var timeout: Duration?
+
+    public init(method: MethodDescriptor, metadata: Metadata = Metadata(), timeout: Duration? = nil) {
+        self.method = method
+        self.metadata = metadata
+        self.timeout = timeout
+    }
+}
+
+/// A client transport opens calls on connections it manages (reconnecting as needed).
+public protocol ClientTransport: Sendable {
+    /// Opens a call. The request headers go out with the first write, flush or finish.
+    /// Throws UNAVAILABLE when no connection can be had.
+    func openStream(_ head: ClientRequestHead) async throws -> ClientStream
+
+    /// Keeps the transport's connections until shut down; returns once they are closed.
+    func run() async throws
+
+    /// No new calls; calls in flight finish, then connections close.
+    func beginGracefulShutdown()
+}
+
+/// One outgoing call as a transport hands it to the client runtime.
+///
+/// The transport guarantees: `inbound` ends with exactly one `.status` part (a failure of
+/// the connection, a reset or an expired deadline becomes that status), then finishes.
+public struct ClientStream: Sendable {
+    public var inbound: InboundQueue<RPCResponsePart>
+    public var outbound: any ClientStreamOutbound
+
+    public init(inbound: InboundQueue<RPCResponsePart>, outbound: any ClientStreamOutbound) {
+        self.inbound = inbound
+        self.outbound = outbound
+    }
+}
+
+/// The sending half of a client call.
+public protocol ClientStreamOutbound: Sendable {
+    /// Queues one request message, and with `endStream` the end of the requests. Waits
+    /// while too much is queued; throws once the call is over.
+    func write(_ message: [UInt8], endStream: Bool) async throws
+    /// Sends the request headers now, for calls that start by listening.
+    func flush()
+    /// The end of the requests (half-close).
+    func finish()
+    /// Abandons the call (RST_STREAM CANCEL); the inbound side ends with CANCELLED.
+    func cancel()
+    /// True once the call is over (a status arrived, or it was cancelled): writes fail.
+    var isClosed: Bool { get }
+}

@@ -1,0 +1,150 @@
+import CNghttp2
+import NIOCore
+import RPCCore
+
+/// nghttp2's callbacks for the client: one-line trampolines through `user_data`.
+extension ClientConnectionHandler {
+    @inline(__always)
+    static func handler(_ userData: UnsafeMutableRawPointer?) -> ClientConnectionHandler {
+        Unmanaged<ClientConnectionHandler>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    static func installCallbacks(_ callbacks: OpaquePointer) {
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
+            ClientConnectionHandler.handler(userData).onBeginHeaders(frame!)
+        }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameCount, value, valueCount, _, userData in
+            ClientConnectionHandler.handler(userData).onHeader(
+                frame!, UnsafeRawBufferPointer(start: name, count: nameCount), UnsafeRawBufferPointer(start: value, count: valueCount))
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
+            ClientConnectionHandler.handler(userData).onFrameReceived(frame!)
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, count, userData in
+            ClientConnectionHandler.handler(userData).onDataChunk(stream, UnsafeRawBufferPointer(start: data, count: count))
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, userData in
+            ClientConnectionHandler.handler(userData).onStreamClosed(stream, errorCode: errorCode)
+        }
+    }
+
+    static let dataProvider = nghttp2_data_provider(
+        source: nghttp2_data_source(ptr: nil),
+        read_callback: { _, stream, buffer, length, flags, _, userData in
+            ClientConnectionHandler.handler(userData).readData(stream, buffer!, length, flags!)
+        })
+
+    func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        guard let stream = byID[frame.pointee.hd.stream_id] else { return 0 }
+        let block: ResponseHeadParser.Block = frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS ? .trailers : .headers
+        stream.parser = ResponseHeadParser(block: block, maxHeaderListSize: config.http2.maxHeaderListSize)
+        stream.headerBytes = 0
+        return 0
+    }
+
+    func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
+        guard let stream = byID[frame.pointee.hd.stream_id], stream.parser != nil else { return 0 }
+        stream.parser!.add(name: name, value: value)
+        stream.headerBytes += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
+        if stream.headerBytes > config.http2.maxHeaderListSize * config.http2.headerFloodFactor {
+            fault = HTTP2ErrorCode.enhanceYourCalm
+            return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
+        }
+        return 0
+    }
+
+    func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        let header = frame.pointee.hd
+        let endStream = header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+        switch UInt32(header.type) {
+        case NGHTTP2_HEADERS.rawValue:
+            guard let stream = byID[header.stream_id], let parser = stream.parser else { return 0 }
+            stream.parser = nil
+            switch parser.finish(endStream: endStream) {
+            case .informational: break
+            case .metadata(let metadata):
+                if !stream.finished { stream.queues.inbound.push(.metadata(metadata)) }
+            case .status(let status, let trailers):
+                stream.finish(status, trailers)
+                if !endStream { actions.append(.reset(stream: header.stream_id, errorCode: HTTP2ErrorCode.cancel)) }
+            }
+        case NGHTTP2_DATA.rawValue:
+            if endStream, let stream = byID[header.stream_id], !stream.finished {
+                stream.finish(Status(code: .internal, message: "The server ended the stream without trailers"), Metadata())
+            }
+        case NGHTTP2_GOAWAY.rawValue:
+            state.markUnusable()
+        case NGHTTP2_PING.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
+            let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+            _ = keepalive.ackReceived(payload)
+        default:
+            break
+        }
+        return 0
+    }
+
+    func onDataChunk(_ id: Int32, _ data: UnsafeRawBufferPointer) -> Int32 {
+        guard let stream = byID[id] else {
+            connectionRelease += data.count
+            return 0
+        }
+        stream.unreleased += data.count
+        guard !stream.finished else {
+            release(stream, data.count)
+            return 0
+        }
+        let inbound = stream.queues.inbound
+        var owed = 0
+        do {
+            try stream.deframer.process(data) { message in
+                if !inbound.push(.message(message), bytes: message.count + MessagePrefix.size) {
+                    owed += message.count + MessagePrefix.size
+                }
+            }
+        } catch {
+            stream.finish(error.status, Metadata())
+            actions.append(.reset(stream: id, errorCode: HTTP2ErrorCode.cancel))
+            release(stream, stream.unreleased)
+            return 0
+        }
+        release(stream, data.count - min(data.count, owed))
+        return 0
+    }
+
+    func onStreamClosed(_ id: Int32, errorCode: UInt32) -> Int32 {
+        guard let stream = byID.removeValue(forKey: id) else { return 0 }
+        byToken.removeValue(forKey: stream.token)
+        connectionRelease += stream.unreleased
+        stream.unreleased = 0
+        if !stream.finished {
+            let status = errorCode == HTTP2ErrorCode.noError
+                ? Status(code: .internal, message: "The stream closed without a status")
+                : HTTP2ErrorMapping.status(forResetCode: errorCode)
+            stream.finish(status, Metadata())
+        }
+        return 0
+    }
+
+    func readData(
+        _ id: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ length: Int, _ flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
+        guard let stream = byID[id] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+        let count = stream.outbox.copy(into: buffer, capacity: length)
+        if count > 0 { stream.queues.gate.release(count) }
+        if stream.outbox.isEmpty {
+            if stream.requestEnded {
+                flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            } else if count == 0 {
+                stream.dataDeferred = true
+                return Int(NGHTTP2_ERR_DEFERRED.rawValue)
+            }
+        }
+        return count
+    }
+
+    func release(_ stream: ClientStreamState, _ bytes: Int) {
+        guard bytes > 0 else { return }
+        stream.unreleased -= bytes
+        releases.append((stream.id, bytes))
+    }
+}

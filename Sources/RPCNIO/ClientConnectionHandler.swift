@@ -1,0 +1,190 @@
+import CNghttp2
+import NIOCore
+import RPCCore
+import Synchronization
+
+/// One HTTP/2 client connection: an nghttp2 client session that multiplexes calls.
+///
+/// Invariants (as on the server side):
+/// - Everything here runs on the channel's event loop; calls reach it via `mailbox`.
+/// - nghttp2 is never re-entered from its callbacks: they record `actions`/`releases`.
+/// - One write per burst, in `flushOutput`, and none while the channel is unwritable.
+/// - Every call ends with exactly one status: from the server, a reset, the deadline, a
+///   cancel, or the connection's end (UNAVAILABLE).
+final class ClientConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    enum Action {
+        case reset(stream: Int32, errorCode: UInt32)
+    }
+
+    let config: NIOClientConfig
+    let authority: String
+    let state: ClientConnectionState
+    var session: NGHTTP2Session?
+    var context: ChannelHandlerContext?
+    var mailbox: Mailbox<ClientCommand>?
+    var byID = StreamTable<ClientStreamState>()
+    var byToken: [Int: ClientStreamState] = [:]
+    var encoder = HeaderEncoder()
+    var spare: [ClientCommand] = []
+    var actions: [Action] = []
+    var releases: [(stream: Int32, bytes: Int)] = []
+    var connectionRelease = 0
+    var fault: UInt32?
+    var keepalive = KeepaliveState()
+    var timers = ConnectionTimers()
+    var closeWhenIdle = false
+    private var retainedSelf: Unmanaged<ClientConnectionHandler>?
+    private var started = false
+
+    init(config: NIOClientConfig, authority: String, state: ClientConnectionState) {
+        self.config = config
+        self.authority = authority
+        self.state = state
+    }
+
+    func makeMailbox(eventLoop: any EventLoop) -> Mailbox<ClientCommand> {
+        let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
+        let mailbox = Mailbox<ClientCommand>(eventLoop: eventLoop) { loopBound.value.drainMailbox() }
+        self.mailbox = mailbox
+        return mailbox
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let retained = Unmanaged.passRetained(self)
+        retainedSelf = retained
+        do {
+            session = try NGHTTP2Session(
+                options: .init(role: .client, resetRateLimit: nil),
+                userData: retained.toOpaque(), configure: Self.installCallbacks)
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        if context.channel.isActive { start() }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start()
+        context.fireChannelActive()
+    }
+
+    private func start() {
+        guard !started, let session else { return }
+        started = true
+        do {
+            try session.start(config.http2, isClient: true)
+        } catch {
+            context?.close(promise: nil)
+            return
+        }
+        scheduleKeepalive()
+        flushOutput()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let session else { return }
+        do {
+            try session.receive(unwrapInboundIn(data))
+        } catch {
+            session.terminate(errorCode: fault ?? HTTP2ErrorCode.protocolError)
+            flushOutput()
+            context.close(promise: nil)
+            return
+        }
+        runActions()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) { flushOutput() }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { flushOutput() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        tearDown()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        tearDown()
+        session?.close()
+        session = nil
+        retainedSelf?.release()
+        retainedSelf = nil
+        self.context = nil
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    /// The connection is gone: every call still open is UNAVAILABLE.
+    private func tearDown() {
+        state.markUnusable()
+        let status = Status(code: .unavailable, message: "The connection closed")
+        for stream in byToken.values { stream.finish(status, Metadata()) }
+        byToken.removeAll()
+        byID.removeAll()
+        mailbox?.close(returningPending: &spare)
+        for case .open(_, _, let queues) in spare { queues.fail(status) }
+        spare.removeAll()
+        timers.cancelAll()
+    }
+
+    /// Runs queued actions, writes every ready frame at once, closes when done.
+    func flushOutput() {
+        guard let context, let session, context.channel.isActive, context.channel.isWritable else { return }
+        var buffer = context.channel.allocator.buffer(capacity: 4096)
+        do {
+            repeat {
+                runActions()
+                try session.drain(into: &buffer)
+            } while !actions.isEmpty || !releases.isEmpty || connectionRelease > 0
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        if buffer.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(buffer), promise: nil) }
+        if !session.wantsReadOrWrite || (closeWhenIdle && byToken.isEmpty) {
+            context.close(promise: nil)
+        }
+    }
+
+    func runActions() {
+        guard let session else { return }
+        for action in actions {
+            switch action {
+            case .reset(let id, let errorCode): session.resetStream(id, errorCode: errorCode)
+            }
+        }
+        actions.removeAll(keepingCapacity: true)
+        for release in releases { session.consume(stream: release.stream, bytes: release.bytes) }
+        releases.removeAll(keepingCapacity: true)
+        if connectionRelease > 0 {
+            session.consume(stream: 0, bytes: connectionRelease)
+            connectionRelease = 0
+        }
+    }
+
+    /// No new calls; close once the calls in flight are done.
+    func beginGracefulShutdown() {
+        state.markUnusable()
+        closeWhenIdle = true
+        flushOutput()
+    }
+}
+
+/// What the transport and the event loop share about a connection.
+final class ClientConnectionState: Sendable {
+    private let usable = Atomic<Bool>(true)
+    private let nextToken = Atomic<Int>(0)
+
+    var isUsable: Bool { usable.load(ordering: .acquiring) }
+    func markUnusable() { usable.store(false, ordering: .releasing) }
+    func makeToken() -> Int { nextToken.wrappingAdd(1, ordering: .relaxed).newValue }
+}

@@ -1,0 +1,134 @@
+import CNghttp2
+import NIOCore
+
+/// The nghttp2 session of one connection, and the two ways bytes move through it. Not
+/// thread-safe: owned by the connection's event loop. Deleted explicitly by `close()`.
+struct NGHTTP2Session {
+    enum Role { case server, client }
+
+    struct Options {
+        var role: Role
+        var resetRateLimit: ResetRateLimit?
+    }
+
+    private(set) var pointer: OpaquePointer?
+
+    /// Creates a session whose callbacks get `userData`. `configure` installs the callbacks.
+    init(options: Options, userData: UnsafeMutableRawPointer, configure: (OpaquePointer) -> Void) throws(NGHTTP2Error) {
+        var callbacks: OpaquePointer?
+        try NGHTTP2Error.check(nghttp2_session_callbacks_new(&callbacks), "nghttp2_session_callbacks_new")
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        configure(callbacks!)
+
+        var option: OpaquePointer?
+        try NGHTTP2Error.check(nghttp2_option_new(&option), "nghttp2_option_new")
+        defer { nghttp2_option_del(option) }
+        // Window updates follow what calls have read, not what arrived: real backpressure.
+        nghttp2_option_set_no_auto_window_update(option, 1)
+        nghttp2_option_set_no_closed_streams(option, 1)
+        if let limit = options.resetRateLimit {
+            nghttp2_option_set_stream_reset_rate_limit(option, UInt64(limit.burst), UInt64(limit.perSecond))
+        }
+
+        var session: OpaquePointer?
+        switch options.role {
+        case .server:
+            try NGHTTP2Error.check(nghttp2_session_server_new2(&session, callbacks, userData, option), "nghttp2_session_server_new2")
+        case .client:
+            try NGHTTP2Error.check(nghttp2_session_client_new2(&session, callbacks, userData, option), "nghttp2_session_client_new2")
+        }
+        pointer = session
+    }
+
+    mutating func close() {
+        if let pointer { nghttp2_session_del(pointer) }
+        pointer = nil
+    }
+
+    /// Sends our SETTINGS and opens the connection window.
+    func start(_ config: HTTP2Config, isClient: Bool) throws(NGHTTP2Error) {
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(config.maxConcurrentStreams)),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(config.initialStreamWindowSize)),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: UInt32(config.maxHeaderListSize)),
+        ]
+        if isClient {
+            settings.append(nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0))
+        }
+        try NGHTTP2Error.check(
+            nghttp2_submit_settings(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), settings, settings.count), "nghttp2_submit_settings")
+        try NGHTTP2Error.check(
+            nghttp2_session_set_local_window_size(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(config.connectionWindowSize)),
+            "nghttp2_session_set_local_window_size")
+    }
+
+    /// Feeds received bytes; callbacks run inside. Returns nghttp2's error if the session failed.
+    func receive(_ buffer: ByteBuffer) throws(NGHTTP2Error) {
+        let result = buffer.withUnsafeReadableBytes { raw -> Int in
+            guard let base = raw.baseAddress else { return 0 }
+            return glimpse_nghttp2_session_mem_recv(pointer, base.assumingMemoryBound(to: UInt8.self), raw.count)
+        }
+        try NGHTTP2Error.check(result, "nghttp2_session_mem_recv")
+    }
+
+    /// Moves every frame nghttp2 has ready into `buffer` (callbacks run inside).
+    func drain(into buffer: inout ByteBuffer) throws(NGHTTP2Error) {
+        while true {
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(pointer, &data)
+            try NGHTTP2Error.check(count, "nghttp2_session_mem_send")
+            guard count > 0, let data else { return }
+            buffer.writeBytes(UnsafeRawBufferPointer(start: data, count: count))
+        }
+    }
+
+    var wantsReadOrWrite: Bool {
+        nghttp2_session_want_read(pointer) != 0 || nghttp2_session_want_write(pointer) != 0
+    }
+
+    func consume(stream: Int32, bytes: Int) {
+        guard bytes > 0 else { return }
+        if stream == 0 {
+            nghttp2_session_consume_connection(pointer, bytes)
+        } else {
+            nghttp2_session_consume(pointer, stream, bytes)
+        }
+    }
+
+    func resumeData(stream: Int32) {
+        nghttp2_session_resume_data(pointer, stream)
+    }
+
+    func resetStream(_ stream: Int32, errorCode: UInt32) {
+        nghttp2_submit_rst_stream(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream, errorCode)
+    }
+
+    func streamExists(_ stream: Int32) -> Bool {
+        nghttp2_session_find_stream(pointer, stream) != nil
+    }
+
+    func isRemoteClosed(_ stream: Int32) -> Bool {
+        nghttp2_session_get_stream_remote_close(pointer, stream) != 0
+    }
+
+    func ping(_ opaque: UInt64) {
+        var bytes = opaque.bigEndian
+        withUnsafeBytes(of: &bytes) { raw in
+            _ = nghttp2_submit_ping(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), raw.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    func terminate(errorCode: UInt32) {
+        nghttp2_session_terminate_session(pointer, errorCode)
+    }
+
+    func shutdownNotice() {
+        nghttp2_submit_shutdown_notice(pointer)
+    }
+
+    func finalGoAway() {
+        nghttp2_submit_goaway(
+            pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(pointer),
+            HTTP2ErrorCode.noError, nil, 0)
+    }
+}

@@ -1,0 +1,28 @@
+import NIOCore
+import NIOPosix
+
+/// Settings of the HTTP/2 server transport. Start from `.defaults`.
+public struct NIOServerConfig: Sendable {
+    public var http2: HTTP2Config
+    /// Larger request messages are answered with RESOURCE_EXHAUSTED.
+    public var maxReceiveMessageSize: Int
+    public var keepalive: KeepaliveConfig?
+    public var resetRateLimit: ResetRateLimit
+    /// How long to wait for the PING that follows the shutdown notice before sending the
+    /// final GOAWAY anyway.
+    public var shutdownPingTimeout: Duration
+
+    public init(
+        http2: HTTP2Config = .defaults, maxReceiveMessageSize: Int = 4 * 1024 * 1024,
+        keepalive: KeepaliveConfig? = .serverDefaults, resetRateLimit: ResetRateLimit = .defaults,
+        shutdownPingTimeout: Duration = .seconds(1)
+    ) {
+        self.http2 = http2
+        self.maxReceiveMessageSize = maxReceiveMessageSize
+        self.keepalive = keepalive
+        self.resetRateLimit = resetRateLimit
+        self.shutdownPingTimeout = shutdownPingTimeout
+    }
+
+    public static var defaults: Self { Self() }
+}

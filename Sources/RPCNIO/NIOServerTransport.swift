@@ -1,0 +1,140 @@
+import NIOCore
+import NIOPosix
+import RPCCore
+import Synchronization
+
+/// gRPC over HTTP/2 (cleartext, prior knowledge), nghttp2 under SwiftNIO.
+///
+///     let transport = NIOServerTransport(host: "127.0.0.1", port: 50051)
+///     let server = GRPCServer(transport: transport, services: [...])
+///     try await server.serve()
+///
+/// Every call runs in a child task of `listen`'s task group. Connections hand their calls
+/// to one queue, waking its consumer once per read burst rather than once per call.
+public final class NIOServerTransport: ServerTransport {
+    public let host: String
+    public let port: Int
+    public let config: NIOServerConfig
+    private let group: any EventLoopGroup
+    private let handlerExecutor: (any TaskExecutor)?
+    private let bound: EventLoopPromise<SocketAddress>
+    private let calls = InboundQueue<ServerStream>()
+    private let state = Mutex(State())
+
+    /// Invariant: `calls` is finished exactly when the listener is closed and no
+    /// connection is left, so `listen` returns after the last call of the last connection.
+    private struct State {
+        var serverChannel: (any Channel)?
+        var listenerClosed = false
+        var connections: [ObjectIdentifier: ServerConnectionHandle] = [:]
+        var shuttingDown = false
+
+        var isDone: Bool { listenerClosed && connections.isEmpty }
+    }
+
+    /// - Parameters:
+    ///   - group: event loops for the listener and its connections (default: NIO's shared
+    ///     singleton group).
+    ///   - handlerExecutor: where call handlers run (default: the global concurrent
+    ///     executor). Never the I/O loops of `group`.
+    public init(host: String, port: Int, config: NIOServerConfig = .defaults,
+                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+                handlerExecutor: (any TaskExecutor)? = nil) {
+        self.host = host
+        self.port = port
+        self.config = config
+        self.group = group
+        self.handlerExecutor = handlerExecutor
+        self.bound = group.any().makePromise(of: SocketAddress.self)
+    }
+
+    /// The address the listener is bound to (waits until it is); useful with port 0.
+    public func listeningAddress() async throws -> SocketAddress {
+        try await bound.futureResult.get()
+    }
+
+    public func listen(_ handler: @escaping @Sendable (ServerStream) async -> Void) async throws {
+        let channel: any Channel
+        do {
+            channel = try await bootstrap().bind(host: host, port: port).get()
+        } catch {
+            bound.fail(error)
+            throw error
+        }
+        let stopNow = state.withLock { state -> Bool in
+            state.serverChannel = channel
+            return state.shuttingDown
+        }
+        bound.succeed(channel.localAddress!)
+        if stopNow { channel.close(promise: nil) }
+        channel.closeFuture.whenComplete { [self] _ in
+            update { $0.listenerClosed = true }
+        }
+
+        let executor = handlerExecutor
+        await withTaskExecutorPreference(executor) {
+            await withDiscardingTaskGroup { group in
+                while let stream = try? await calls.next() {
+                    group.addTask { await handler(stream) }  // inherits the preference
+                }
+            }
+        }
+    }
+
+    private func bootstrap() -> ServerBootstrap {
+        let config = self.config
+        let calls = self.calls
+        return ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = ServerConnectionHandler(config: config, calls: calls)
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                    let connection = ServerConnectionHandle(
+                        channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
+                    let shuttingDown = state.withLock { state in
+                        state.connections[connection.id] = connection
+                        return state.shuttingDown
+                    }
+                    if shuttingDown { handler.beginGracefulShutdown() }
+                    channel.closeFuture.whenComplete { [self] _ in
+                        update { _ = $0.connections.removeValue(forKey: connection.id) }
+                    }
+                }
+            }
+    }
+
+    private func update(_ change: (inout State) -> Void) {
+        let done = state.withLock { state -> Bool in
+            change(&state)
+            return state.isDone
+        }
+        if done { calls.finish() }
+    }
+
+    /// Stops accepting; each connection gets GOAWAY and closes when its calls are done.
+    public func beginGracefulShutdown() {
+        let (channel, connections) = state.withLock { state in
+            state.shuttingDown = true
+            return (state.serverChannel, Array(state.connections.values))
+        }
+        channel?.close(promise: nil)
+        for connection in connections { connection.beginGracefulShutdown() }
+    }
+}
+
+/// A connection as the transport tracks it.
+struct ServerConnectionHandle: Sendable {
+    let channel: any Channel
+    let handler: NIOLoopBound<ServerConnectionHandler>
+
+    var id: ObjectIdentifier { ObjectIdentifier(channel) }
+
+    func beginGracefulShutdown() {
+        let handler = self.handler
+        channel.eventLoop.execute { handler.value.beginGracefulShutdown() }
+    }
+}

@@ -1,0 +1,221 @@
+import CNghttp2
+import NIOCore
+import RPCCore
+
+/// nghttp2's callbacks: one-line trampolines to the handler through `user_data`.
+extension ServerConnectionHandler {
+    @inline(__always)
+    static func handler(_ userData: UnsafeMutableRawPointer?) -> ServerConnectionHandler {
+        Unmanaged<ServerConnectionHandler>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    static func installCallbacks(_ callbacks: OpaquePointer) {
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
+            ServerConnectionHandler.handler(userData).onBeginHeaders(frame!)
+        }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameCount, value, valueCount, _, userData in
+            ServerConnectionHandler.handler(userData).onHeader(frame!, UnsafeRawBufferPointer(start: name, count: nameCount),
+                                       UnsafeRawBufferPointer(start: value, count: valueCount))
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
+            ServerConnectionHandler.handler(userData).onFrameReceived(frame!)
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, count, userData in
+            ServerConnectionHandler.handler(userData).onDataChunk(stream, UnsafeRawBufferPointer(start: data, count: count))
+        }
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
+            ServerConnectionHandler.handler(userData).onFrameSent(frame!)
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, userData in
+            ServerConnectionHandler.handler(userData).onStreamClosed(stream, errorCode: errorCode)
+        }
+    }
+
+    static let dataProvider = nghttp2_data_provider(
+        source: nghttp2_data_source(ptr: nil),
+        read_callback: { _, stream, buffer, length, flags, _, userData in
+            ServerConnectionHandler.handler(userData).readData(stream, buffer!, length, flags!)
+        })
+
+    // MARK: Receiving
+
+    func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        let id = frame.pointee.hd.stream_id
+        if frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+            streams[id] = ServerStreamState(
+                id: id, maxHeaderListSize: config.http2.maxHeaderListSize,
+                maxMessageSize: config.maxReceiveMessageSize)
+        }
+        return 0
+    }
+
+    func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
+        guard let stream = streams[frame.pointee.hd.stream_id] else { return 0 }
+        let size: Int
+        if stream.parser != nil {
+            stream.parser!.add(name: name, value: value, cache: headerStrings)
+            size = stream.parser!.size
+        } else {
+            stream.trailerBytes += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
+            size = stream.trailerBytes
+        }
+        if size > config.http2.maxHeaderListSize * config.http2.headerFloodFactor {
+            fault = HTTP2ErrorCode.enhanceYourCalm
+            return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
+        }
+        return 0
+    }
+
+    func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        let header = frame.pointee.hd
+        let endStream = header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+        switch UInt32(header.type) {
+        case NGHTTP2_HEADERS.rawValue:
+            guard let stream = streams[header.stream_id] else { return 0 }
+            if stream.parser != nil { startCall(stream) }
+            if endStream { endOfRequests(stream) }
+        case NGHTTP2_DATA.rawValue:
+            if endStream, let stream = streams[header.stream_id] { endOfRequests(stream) }
+        case NGHTTP2_PING.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
+            let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+            pingAcknowledged(payload)
+        default:
+            break
+        }
+        return 0
+    }
+
+    func onDataChunk(_ id: Int32, _ data: UnsafeRawBufferPointer) -> Int32 {
+        guard let stream = streams[id] else {
+            connectionRelease += data.count
+            return 0
+        }
+        stream.unreleased += data.count
+        guard stream.isActiveCall, !stream.requestEnded, let inbound = stream.inbound else {
+            release(stream, data.count)
+            return 0
+        }
+        var owed = 0
+        do {
+            try stream.deframer.process(data) { message in
+                if !inbound.push(message, bytes: message.count + MessagePrefix.size) {
+                    owed += message.count + MessagePrefix.size
+                }
+            }
+        } catch {
+            answer(stream, RequestRejection(status: error.status))
+            release(stream, stream.unreleased)
+            return 0
+        }
+        release(stream, data.count - min(data.count, owed))
+        return 0
+    }
+
+    func onFrameSent(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
+        let header = frame.pointee.hd
+        guard header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
+              let stream = streams[header.stream_id] else { return 0 }
+        // Our side is done; tell a client still sending that we will not read on
+        // (PROTOCOL-HTTP2 "Early Server Closure"), and after a deadline always.
+        if stream.resetAfterStatus || !(session?.isRemoteClosed(header.stream_id) ?? true) {
+            actions.append(.reset(stream: header.stream_id, errorCode: HTTP2ErrorCode.noError))
+        }
+        return 0
+    }
+
+    func onStreamClosed(_ id: Int32, errorCode: UInt32) -> Int32 {
+        guard let stream = streams.removeValue(forKey: id) else { return 0 }
+        connectionRelease += stream.unreleased
+        stream.unreleased = 0
+        // A call whose handler sent its status, closed cleanly: nothing is left to cancel
+        // (the status is the last thing a handler's runner does).
+        if stream.statusQueued, !stream.answeredByTransport, errorCode == HTTP2ErrorCode.noError { return 0 }
+        let error = errorCode == HTTP2ErrorCode.cancel || errorCode == HTTP2ErrorCode.noError
+            ? RPCError(code: .cancelled, message: "The client cancelled the call")
+            : RPCError(code: .cancelled, message: "The stream was reset: \(HTTP2ErrorMapping.http2ErrorName(errorCode))")
+        stream.abandonCall(error)
+        return 0
+    }
+
+    func readData(
+        _ id: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ length: Int, _ flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
+        guard let stream = streams[id] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+        let count = stream.outbox.copy(into: buffer, capacity: length)
+        if count > 0 { stream.gate?.release(count) }
+        if stream.outbox.isEmpty {
+            if let trailers = stream.pendingTrailers {
+                stream.pendingTrailers = nil
+                flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue | NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue
+                submitTrailers(stream, trailers.status, trailers.metadata)
+            } else if count == 0 {
+                stream.dataDeferred = true
+                return Int(NGHTTP2_ERR_DEFERRED.rawValue)
+            }
+        }
+        return count
+    }
+
+    // MARK: Call lifecycle
+
+    private func startCall(_ stream: ServerStreamState) {
+        guard let parser = stream.parser else { return }
+        stream.parser = nil
+        switch parser.finish() {
+        case .failure(let rejection):
+            answer(stream, rejection)
+        case .success(let head):
+            guard let mailbox, let context else { return }
+            let id = stream.id
+            let inbound = InboundQueue<[UInt8]>(
+                eagerAllowance: config.http2.eagerReleaseAllowance, observer: ServerFlowObserver(mailbox: mailbox, stream: id))
+            let gate = OutboundGate(
+                highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark)
+            let cancellation = CancellationSlot()
+            stream.inbound = inbound
+            stream.gate = gate
+            stream.cancellation = cancellation
+            var deadline: ContinuousClock.Instant?
+            if let timeout = head.timeout {
+                deadline = ContinuousClock.now.advanced(by: timeout)
+                stream.deadlineTimer = context.eventLoop.assumeIsolated().scheduleTask(
+                    in: .nanoseconds(timeout.nanosecondsClamped)
+                ) { [self] in
+                    deadlineExpired(id)
+                }
+            }
+            calls.push(ServerStream(
+                head: head, deadline: deadline, remotePeer: remotePeer, inbound: inbound,
+                outbound: ServerStreamWriter(stream: id, mailbox: mailbox, gate: gate), cancellation: cancellation),
+                deferWake: true)
+        }
+    }
+
+    private func endOfRequests(_ stream: ServerStreamState) {
+        guard !stream.requestEnded else { return }
+        stream.requestEnded = true
+        guard stream.isActiveCall else { return }
+        do {
+            try stream.deframer.finish()
+            stream.inbound?.finish()
+        } catch {
+            answer(stream, RequestRejection(status: error.status))
+        }
+    }
+
+    /// Answers a stream from the event loop (rejected request, bad message, deadline);
+    /// the status goes out after the callbacks return.
+    func answer(_ stream: ServerStreamState, _ rejection: RequestRejection) {
+        guard !stream.statusQueued else { return }
+        stream.statusQueued = true
+        stream.answeredByTransport = true
+        stream.abandonCall(RPCError(status: rejection.status))
+        actions.append(.answer(stream: stream.id, rejection))
+    }
+
+    func release(_ stream: ServerStreamState, _ bytes: Int) {
+        guard bytes > 0 else { return }
+        stream.unreleased -= bytes
+        releases.append((stream.id, bytes))
+    }
+}

@@ -1,0 +1,142 @@
+import CNghttp2
+import NIOCore
+import RPCCore
+
+/// Turning what calls and the event loop decided into HEADERS, DATA and trailers.
+extension ServerConnectionHandler {
+    /// Woken by the mailbox: applies every command the calls sent since the last drain.
+    func drainMailbox() {
+        guard let mailbox else { return }
+        mailbox.drain(into: &spare)
+        for command in spare {
+            switch command {
+            case .part(let id, let part):
+                if let stream = streams[id] { apply(part, to: stream) }
+            case .released(let id, let bytes):
+                if let stream = streams[id] { release(stream, min(bytes, stream.unreleased)) }
+            }
+        }
+        spare.removeAll(keepingCapacity: true)
+        flushOutput()
+    }
+
+    private func apply(_ part: RPCResponsePart, to stream: ServerStreamState) {
+        guard !stream.statusQueued else { return }
+        switch part {
+        case .metadata(let metadata):
+            if !stream.headersSent { sendHeaders(stream, metadata) }
+        case .message(let bytes):
+            if !stream.headersSent { sendHeaders(stream, Metadata()) }
+            stream.outbox.append(bytes)
+            resumeIfDeferred(stream)
+        case .status(let status, let trailers):
+            stream.statusQueued = true
+            stream.deadlineTimer?.cancel()
+            stream.deadlineTimer = nil
+            sendStatus(stream, status, trailers)
+        }
+    }
+
+    /// Runs what nghttp2's callbacks queued (outside of them).
+    func runActions() {
+        guard let session else { return }
+        if !actions.isEmpty {
+            let pending = actions
+            actions.removeAll(keepingCapacity: true)
+            for action in pending {
+                switch action {
+                case .answer(let id, let rejection):
+                    guard let stream = streams[id] else { continue }
+                    if stream.headersSent {
+                        sendStatus(stream, rejection.status, Metadata())
+                    } else {
+                        sendTrailersOnly(stream, rejection.status, Metadata(), rejection)
+                    }
+                case .reset(let id, let errorCode):
+                    session.resetStream(id, errorCode: errorCode)
+                case .finalGoAway:
+                    session.finalGoAway()
+                }
+            }
+        }
+        for release in releases { session.consume(stream: release.stream, bytes: release.bytes) }
+        releases.removeAll(keepingCapacity: true)
+        if connectionRelease > 0 {
+            session.consume(stream: 0, bytes: connectionRelease)
+            connectionRelease = 0
+        }
+    }
+
+    private func sendHeaders(_ stream: ServerStreamState, _ metadata: Metadata) {
+        guard let session else { return }
+        encoder.reset()
+        encoder.addStatic(":status", "200")
+        encoder.addStatic("content-type", "application/grpc")
+        encoder.add(metadata)
+        var provider = Self.dataProvider
+        let result = encoder.withFields { fields, count in
+            nghttp2_submit_response(session.pointer, stream.id, fields, count, &provider)
+        }
+        stream.headersSent = result == 0
+    }
+
+    /// The final status: trailers after the queued messages, or trailers-only.
+    private func sendStatus(_ stream: ServerStreamState, _ status: Status, _ trailers: Metadata) {
+        if stream.headersSent {
+            stream.pendingTrailers = (status, trailers)
+            resumeIfDeferred(stream)
+        } else {
+            sendTrailersOnly(stream, status, trailers, nil)
+        }
+    }
+
+    private func sendTrailersOnly(
+        _ stream: ServerStreamState, _ status: Status, _ trailers: Metadata, _ rejection: RequestRejection?
+    ) {
+        guard let session else { return }
+        encoder.reset()
+        switch rejection?.httpStatus ?? 200 {
+        case 405: encoder.addStatic(":status", "405")
+        case 415: encoder.addStatic(":status", "415")
+        default: encoder.addStatic(":status", "200")
+        }
+        encoder.addStatic("content-type", "application/grpc")
+        encoder.addStatus(status)
+        if rejection?.advertiseAcceptedEncodings == true {
+            encoder.addStatic("grpc-accept-encoding", "identity")
+        }
+        encoder.add(trailers)
+        _ = encoder.withFields { fields, count in
+            nghttp2_submit_response(session.pointer, stream.id, fields, count, nil)
+        }
+        stream.headersSent = true
+    }
+
+    /// Inside the data read callback, as nghttp2 allows for trailers.
+    func submitTrailers(_ stream: ServerStreamState, _ status: Status, _ trailers: Metadata) {
+        guard let session else { return }
+        encoder.reset()
+        encoder.addStatus(status)
+        encoder.add(trailers)
+        _ = encoder.withFields { fields, count in
+            nghttp2_submit_trailer(session.pointer, stream.id, fields, count)
+        }
+    }
+
+    private func resumeIfDeferred(_ stream: ServerStreamState) {
+        guard stream.dataDeferred, let session else { return }
+        stream.dataDeferred = false
+        session.resumeData(stream: stream.id)
+    }
+
+    /// The client's deadline passed: DEADLINE_EXCEEDED, then RST_STREAM(NO_ERROR), and
+    /// the handler is cancelled.
+    func deadlineExpired(_ id: Int32) {
+        guard let stream = streams[id], stream.isActiveCall else { return }
+        stream.deadlineTimer = nil
+        stream.resetAfterStatus = true
+        stream.outbox.removeAll()
+        answer(stream, RequestRejection(status: Status(code: .deadlineExceeded, message: "Deadline exceeded")))
+        flushOutput()
+    }
+}

@@ -1,0 +1,189 @@
+import CNghttp2
+import NIOCore
+import RPCCore
+
+/// One HTTP/2 server connection: an nghttp2 session fed from the channel, turning request
+/// streams into `ServerStream`s for the transport's task group, and call output (through
+/// the mailbox) into frames.
+///
+/// Invariants:
+/// - Everything here runs on the channel's event loop; calls reach it only via `mailbox`.
+/// - nghttp2 is never re-entered from its own callbacks: callbacks record `actions` and
+///   `releases`, which run after `mem_recv`/`mem_send` return.
+/// - Output is produced in one place, `flushOutput`: one buffer, one write per burst; not
+///   while the channel is unwritable (so a client that does not read gets no more than
+///   the socket's buffer plus each stream's watermark).
+/// - Every DATA byte received is released to flow control exactly once: eagerly, when
+///   its call takes it, or when its stream is forgotten.
+final class ServerConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    enum Action {
+        case answer(stream: Int32, RequestRejection)
+        case reset(stream: Int32, errorCode: UInt32)
+        case finalGoAway
+    }
+
+    let config: NIOServerConfig
+    let calls: InboundQueue<ServerStream>
+    var session: NGHTTP2Session?
+    var context: ChannelHandlerContext?
+    var mailbox: Mailbox<ServerCommand>?
+    var streams = StreamTable<ServerStreamState>()
+    var encoder = HeaderEncoder()
+    let headerStrings = HeaderStringCache()
+    var spare: [ServerCommand] = []
+    var actions: [Action] = []
+    var releases: [(stream: Int32, bytes: Int)] = []
+    var connectionRelease = 0
+    var fault: UInt32?
+    var remotePeer = "unknown"
+    var keepalive = KeepaliveState()
+    var shutdown = GracefulShutdownState()
+    var timers = ConnectionTimers()
+    private var retainedSelf: Unmanaged<ServerConnectionHandler>?
+    private var started = false
+
+    init(config: NIOServerConfig, calls: InboundQueue<ServerStream>) {
+        self.config = config
+        self.calls = calls
+    }
+
+    // MARK: Channel events
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        mailbox = Mailbox(eventLoop: context.eventLoop) { loopBound.value.drainMailbox() }
+        let retained = Unmanaged.passRetained(self)
+        retainedSelf = retained
+        do {
+            session = try NGHTTP2Session(
+                options: .init(role: .server, resetRateLimit: config.resetRateLimit),
+                userData: retained.toOpaque(), configure: Self.installCallbacks)
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        guard !started, let session else { return }
+        started = true
+        remotePeer = context.channel.remoteAddress.map(Self.describe) ?? "unknown"
+        do {
+            try session.start(config.http2, isClient: false)
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        scheduleKeepalive()
+        flushOutput()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let session else { return }
+        let buffer = unwrapInboundIn(data)
+        do {
+            try session.receive(buffer)
+        } catch {
+            sessionFailed(error)
+            return
+        }
+        runActions()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        calls.wakeConsumer()  // once per read burst, not once per call
+        flushOutput()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { flushOutput() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        tearDown()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        tearDown()
+        session?.close()
+        session = nil
+        retainedSelf?.release()
+        retainedSelf = nil
+        self.context = nil
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    /// The connection is gone: every call still running is cancelled.
+    private func tearDown() {
+        let error = RPCError(code: .cancelled, message: "The connection closed")
+        for stream in streams.values { stream.abandonCall(error) }
+        streams.removeAll()
+        mailbox?.close(returningPending: &spare)
+        spare.removeAll()
+        timers.cancelAll()
+    }
+
+    // MARK: Output
+
+    /// Runs what callbacks queued, turns every ready frame into one write, and closes the
+    /// connection once nghttp2 wants neither to read nor to write.
+    func flushOutput() {
+        guard let context, let session, context.channel.isActive else { return }
+        guard context.channel.isWritable else { return }
+        // Reused: once the last write completed, NIO holds no reference and no copy is made.
+        var buffer = context.channel.allocator.buffer(capacity: 4096)
+        do {
+            repeat {
+                runActions()
+                try session.drain(into: &buffer)
+            } while !actions.isEmpty || !releases.isEmpty || connectionRelease > 0
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        if buffer.readableBytes > 0 {
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        }
+        if !session.wantsReadOrWrite {
+            context.close(promise: nil)
+        }
+    }
+
+    /// After a failed `mem_recv`: GOAWAY with the reason, then close.
+    private func sessionFailed(_ error: NGHTTP2Error) {
+        let code: UInt32
+        if let fault {
+            code = fault
+        } else if error.code == NGHTTP2_ERR_FLOODED.rawValue {
+            code = HTTP2ErrorCode.enhanceYourCalm
+        } else {
+            code = HTTP2ErrorCode.protocolError
+        }
+        session?.terminate(errorCode: code)
+        flushOutput()
+        context?.close(promise: nil)
+    }
+
+    static func describe(_ address: SocketAddress) -> String {
+        switch address {
+        case .v4(let a): "ipv4:\(a.host):\(address.port ?? 0)"
+        case .v6(let a): "ipv6:[\(a.host)]:\(address.port ?? 0)"
+        case .unixDomainSocket: "unix:\(address.pathname ?? "")"
+        }
+    }
+}

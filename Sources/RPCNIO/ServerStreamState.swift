@@ -1,0 +1,55 @@
+import NIOCore
+import RPCCore
+
+/// One request stream on a server connection, owned by the connection's event loop.
+///
+/// Life: `parser` reads the request headers; then the call is `started` (a handler owns the
+/// other side of `inbound`, `gate` and `cancellation`) or answered at once. The response
+/// goes: headers (`headersSent`), messages through `outbox`, and the status, sent as
+/// trailers after the outbox drains or trailers-only if no headers went out.
+///
+/// Invariants: `statusQueued` becomes true once and then no handler part is accepted;
+/// `unreleased` counts received DATA bytes not yet released to nghttp2's flow control,
+/// and every one of them is released by the time the stream is forgotten.
+final class ServerStreamState {
+    let id: Int32
+    var parser: RequestHeadParser?
+    var deframer: MessageDeframer
+    var inbound: InboundQueue<[UInt8]>?
+    var gate: OutboundGate?
+    var cancellation: CancellationSlot?
+    var requestEnded = false
+    /// Header bytes of a trailer block from the client (counted against header floods).
+    var trailerBytes = 0
+    /// Send RST_STREAM(NO_ERROR) after the status even if the client has half-closed
+    /// (deadline expiry, as grpc-core does).
+    var resetAfterStatus = false
+
+    var headersSent = false
+    var statusQueued = false
+    /// The status came from the event loop (rejection, bad message, deadline), not the handler.
+    var answeredByTransport = false
+    var outbox = OutboundMessages()
+    var pendingTrailers: (status: Status, metadata: Metadata)?
+    var dataDeferred = false
+
+    var unreleased = 0
+    var deadlineTimer: Scheduled<Void>?
+
+    init(id: Int32, maxHeaderListSize: Int, maxMessageSize: Int) {
+        self.id = id
+        self.parser = RequestHeadParser(maxHeaderListSize: maxHeaderListSize)
+        self.deframer = MessageDeframer(maxMessageSize: maxMessageSize)
+    }
+
+    var isActiveCall: Bool { inbound != nil && !statusQueued }
+
+    /// The handler side is over: wake and cancel it with `error`.
+    func abandonCall(_ error: RPCError) {
+        inbound?.fail(error)
+        gate?.close(error)
+        cancellation?.cancel()
+        deadlineTimer?.cancel()
+        deadlineTimer = nil
+    }
+}

@@ -1,0 +1,165 @@
+import CNghttp2
+import NIOCore
+@testable import RPCNIO
+import RPCCore
+import RPCTestService
+import Synchronization
+import Testing
+
+@Suite("Server connection handler: deadlines, cancellation, flow control, shutdown")
+struct HandlerLifecycleTests {
+    @Test func anExpiredDeadlineAnswersDeadlineExceededThenResets() async throws {
+        let probe = CancellationProbe()
+        let server = try await EmbeddedServer(services: [probe])
+        try await server.serving {
+            let id = server.client.request(path: CancellationProbe.method.path, headers: [("grpc-timeout", "100m")], body: grpcMessage([]))
+            try await server.pump()
+            await probe.started.wait()
+            await server.channel.testingEventLoop.advanceTime(by: .milliseconds(150))
+            try await server.exchange { server.client.streams[id]?.isClosed == true }
+            let record = try #require(server.client.streams[id])
+            #expect(record.grpcStatus == 4)
+            #expect(record.resetCode == 0, "RST_STREAM(NO_ERROR) after the status")
+            await probe.cancelled.wait()
+        }
+        try await server.finish()
+    }
+
+    @Test func aDeadlineNotYetReachedLeavesTheCallAlone() async throws {
+        let server = try await EmbeddedServer()
+        try await server.serving {
+            let id = server.client.request(path: steeredUnaryPath, headers: [("grpc-timeout", "10S")], body: grpcMessage([7]))
+            try await server.exchange { server.client.streams[id]?.isClosed == true }
+            #expect(server.client.streams[id]?.grpcStatus == 0)
+        }
+        try await server.finish()
+    }
+
+    @Test func aClientResetCancelsTheHandler() async throws {
+        let probe = CancellationProbe()
+        let server = try await EmbeddedServer(services: [probe])
+        try await server.serving {
+            let id = server.client.request(path: CancellationProbe.method.path, body: grpcMessage([]))
+            try await server.pump()
+            await probe.started.wait()
+            server.client.reset(id)
+            try await server.pump()
+            await probe.cancelled.wait()
+        }
+        try await server.finish()
+    }
+
+    @Test func windowUpdatesWaitForTheHandlerToRead() async throws {
+        let gate = Signal()
+        let reader = GatedReader(gate: gate)
+        var config = NIOServerConfig.defaults
+        config.http2.initialStreamWindowSize = 65_535
+        config.http2.eagerReleaseAllowance = 0
+        let server = try await EmbeddedServer(config: config, services: [reader])
+        try await server.serving {
+            let chunk = grpcMessage(Array(repeating: 1, count: 16_000))
+            let id = server.client.request(path: GatedReader.method.path, body: Array(repeating: chunk, count: 8).flatMap { $0 }, end: false)
+            for _ in 0..<50 { try await server.pump() }
+            // The handler has not read: the stream window the server gave stays used up.
+            #expect(server.client.remoteWindow(id) < 16_005)
+            gate.signal()
+            try await server.exchange { reader.total.value == 8 * 16_000 }
+            // nghttp2 returns credit in WINDOW_UPDATEs of at least half the window.
+            try await server.exchange { server.client.remoteWindow(id) > 40_000 }
+            server.client.send([], on: id, end: true)
+            try await server.exchange { server.client.streams[id]?.isClosed == true }
+            #expect(server.client.streams[id]?.grpcStatus == 0)
+        }
+        try await server.finish()
+    }
+
+    @Test func aClientThatDoesNotReadStopsTheWriter() async throws {
+        let server = try await EmbeddedServer(clientWindow: 65_535)
+        try await server.serving {
+            // 400 replies of 64 KiB = 25 MiB; the client never acknowledges anything.
+            let id = server.client.request(
+                path: SteeredTestService.serverStream.path,
+                headers: [("x-reply-count", "400"), ("x-reply-size", "65536")], body: grpcMessage([]))
+            for _ in 0..<200 {
+                try await server.pump(deliverToClient: false)
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            // What left the server is bounded by the client's window, not by what was written.
+            #expect(server.received.count < 1_000_000)
+            #expect(server.client.streams[id] == nil || server.client.streams[id]?.isClosed == false)
+        }
+        try await server.finish()
+    }
+
+    @Test func gracefulShutdownLetsTheCallInFlightFinish() async throws {
+        let server = try await EmbeddedServer()
+        try await server.serving {
+            let id = server.client.request(path: steeredUnaryPath, headers: [("x-sleep-ms", "50")], body: grpcMessage([4]))
+            try await server.pump()
+            try await server.channel.testingEventLoop.executeInContext {
+                try server.channel.pipeline.syncOperations.handler(type: ServerConnectionHandler.self).beginGracefulShutdown()
+            }
+            try await server.exchange { server.client.goAway?.lastStreamID == id }
+            try await server.exchange { server.client.streams[id]?.isClosed == true }
+            #expect(server.client.streams[id]?.grpcStatus == 0)
+            #expect(server.client.streams[id]?.data == grpcMessage([4]))
+            try await server.exchange { !server.channel.isActive }
+        }
+        try await server.finish()
+    }
+
+    @Test func anUnansweredKeepalivePingClosesTheConnection() async throws {
+        var config = NIOServerConfig.defaults
+        config.keepalive = KeepaliveConfig(interval: .seconds(10), timeout: .seconds(5))
+        let server = try await EmbeddedServer(config: config)
+        server.client.autoPingAck = false
+        try await server.pump()
+        await server.channel.testingEventLoop.advanceTime(by: .seconds(10))
+        try await server.pump()
+        #expect(server.channel.isActive, "the PING went out; its answer is not late yet")
+        await server.channel.testingEventLoop.advanceTime(by: .seconds(5))
+        try await server.pump()
+        #expect(!server.channel.isActive)
+        try await server.finish()
+    }
+
+    @Test func anAnsweredKeepalivePingKeepsTheConnection() async throws {
+        var config = NIOServerConfig.defaults
+        config.keepalive = KeepaliveConfig(interval: .seconds(10), timeout: .seconds(5))
+        let server = try await EmbeddedServer(config: config)
+        try await server.pump()
+        await server.channel.testingEventLoop.advanceTime(by: .seconds(10))
+        try await server.pump()
+        try await server.pump()
+        await server.channel.testingEventLoop.advanceTime(by: .seconds(5))
+        try await server.pump()
+        #expect(server.channel.isActive)
+        try await server.finish()
+    }
+}
+
+/// A client-streaming method that reads nothing until `gate` opens, then counts the bytes.
+struct GatedReader: RPCService {
+    static let method = MethodDescriptor(service: "t.Gated", method: "Read")
+    let gate: Signal
+    let counter = ByteCounter()
+    var total: ByteCounter { counter }
+
+    init(gate: Signal) { self.gate = gate }
+
+    func registerMethods(with router: inout RPCRouter) {
+        let gate = self.gate, total = self.counter
+        router.registerClientStreaming(Self.method, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { requests, _ in
+            await gate.wait()
+            for try await message in requests { total.add(message.count) }
+            return ServerResponse(message: [])
+        }
+    }
+}
+
+/// A byte count shared between tasks.
+final class ByteCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    func add(_ bytes: Int) { count.add(bytes, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
