@@ -6,6 +6,7 @@ import PackageDescription
 
 let collections = Target.Dependency.product(name: "Collections", package: "swift-collections")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let nioEmbedded = Target.Dependency.product(name: "NIOEmbedded", package: "swift-nio")
@@ -25,6 +26,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
@@ -43,10 +45,24 @@ let package = Package(
 
         // grpc.testing messages for the interoperability server and client.
         .target(name: "GlimpseInteropProtoC", dependencies: ["CProtobufC"]),
-        .target(name: "GlimpseInterop", dependencies: ["GlimpseInteropProtoC", "GlimpseMessages", "CProtobufC"]),
+        .target(
+            name: "GlimpseInterop",
+            dependencies: ["GlimpseInteropProtoC", "GlimpseMessages", "GlimpseRPC", "RPCCore", "CProtobufC"]),
+        // Generated messages on the wire: protobuf-c (de)serializers and service stubs.
+        .target(name: "GlimpseRPC", dependencies: ["GlimpseMessages", "RPCCore"]),
 
         // MARK: What every service shares: health, reflection, config, lifecycle
-        .target(name: "ServiceKit", dependencies: ["GlimpseMessages"]),
+        .target(name: "ServiceKit", dependencies: ["GlimpseMessages", "GlimpseRPC", "RPCCore"]),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "glimpse-interop-server",
+            dependencies: ["GlimpseInterop", "ServiceKit", "RPCCore", "RPCNIO", nioPosix, argumentParser],
+            path: "Services/InteropServer"),
+        .executableTarget(
+            name: "glimpse-interop-client",
+            dependencies: ["GlimpseInterop", "RPCCore", "RPCNIO", argumentParser],
+            path: "Services/InteropClient"),
 
         // MARK: Time
         .target(name: "GlimpseClock"),

@@ -82,6 +82,29 @@ generate_set GlimpseInteropProtoC Sources/GlimpseInteropProtoC Sources/GlimpseIn
     "$grpc" -- \
     grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto
 
+# RPC glue for the services in the .proto files (method descriptors, handler protocols,
+# typed clients), next to the modules that hold their messages.
+generate_services() {
+    local swift_dir="$1" opts="$2"; shift 2
+    local includes=() files=()
+    while [ "$1" != "--" ]; do includes+=("-I$1"); shift; done
+    shift
+    files=("$@")
+    local out="$out_root/$swift_dir"
+    rm -rf "$out"
+    mkdir -p "$out"
+    protoc "${includes[@]}" \
+        --plugin=protoc-gen-glimpse-swift="$proto/tools/protoc-gen-glimpse-swift" \
+        --glimpse-swift_out="$out" --glimpse-swift_opt="mode=services$opts" \
+        "${files[@]}"
+}
+generate_services Sources/GlimpseRPC/Generated ",imports=GlimpseMessages" \
+    "$wkt" "$grpc" -- \
+    grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto grpc/reflection/v1alpha/reflection.proto
+generate_services Sources/GlimpseInterop/Services ",imports=GlimpseRPC" \
+    "$grpc" -- \
+    grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto
+
 # Test-only schema: every field kind, for the message layer's own tests.
 generate_set GlimpseTestProtoC Tests/Support/GlimpseTestProtoC Tests/Support/GlimpseTestMessages \
     ",runtime_import=GlimpseMessages" \
@@ -92,6 +115,7 @@ if $check; then
     drift=0
     for d in Sources/GlimpseProtoC Sources/GlimpseMessages/Generated \
              Sources/GlimpseInteropProtoC Sources/GlimpseInterop/Generated \
+             Sources/GlimpseRPC/Generated Sources/GlimpseInterop/Services \
              Tests/Support/GlimpseTestProtoC Tests/Support/GlimpseTestMessages; do
         if ! diff -r "$out_root/$d" "$root/$d" >/dev/null 2>&1; then
             echo "generate.sh --check: $d differs from what Proto/ generates:" >&2

@@ -15,7 +15,8 @@ def modules():
     if _loaded:
         return _loaded
     out = tempfile.mkdtemp(prefix="glimpse-grpc-testing-")
-    files = ["grpc/testing/empty.proto", "grpc/testing/messages.proto", "grpc/testing/test.proto"]
+    files = ["grpc/testing/empty.proto", "grpc/testing/messages.proto", "grpc/testing/test.proto",
+             "grpc/reflection/v1/reflection.proto"]
     subprocess.run(
         [sys.executable, "-m", "grpc_tools.protoc", f"-I{GRPC_PROTO}",
          f"--python_out={out}", f"--grpc_python_out={out}", *files],
@@ -27,6 +28,14 @@ def modules():
     from grpc.testing import empty_pb2, messages_pb2, test_pb2_grpc  # noqa: E402
     _loaded = (messages_pb2, empty_pb2, test_pb2_grpc)
     return _loaded
+
+
+def reflection_v1():
+    """(reflection_pb2, reflection_pb2_grpc) of grpc.reflection.v1 (grpcio-reflection
+    ships only a v1alpha client)."""
+    modules()
+    from grpc.reflection.v1 import reflection_pb2, reflection_pb2_grpc  # noqa: E402
+    return reflection_pb2, reflection_pb2_grpc
 
 
 def swift_bin_path() -> str:

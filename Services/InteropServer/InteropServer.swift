@@ -1,0 +1,56 @@
+// glimpse-interop-server: grpc.testing.TestService (plus health and reflection) on the
+// nghttp2 transport, for stock gRPC interop clients.
+//
+//     glimpse-interop-server --port 50051 [--host 127.0.0.1]
+//
+// Prints `listening on port N` once bound (port 0 picks one); SIGTERM or SIGINT shuts
+// down gracefully, letting calls in flight finish.
+import ArgumentParser
+import Dispatch
+import GlimpseInterop
+import NIOPosix
+import RPCCore
+import RPCNIO
+import ServiceKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct InteropServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "glimpse-interop-server",
+        abstract: "grpc.testing.TestService for gRPC interoperability tests.")
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on (0 picks a free one).") var port = 0
+    @Option(name: .customLong("use_tls"), help: "TLS is not supported; must be false.") var useTLS = false
+
+    func validate() throws {
+        guard !useTLS else { throw ValidationError("TLS is not supported: run with --use_tls false") }
+        guard (0...65535).contains(port) else { throw ValidationError("port \(port) is out of range") }
+    }
+
+    func run() async throws {
+        let transport = NIOServerTransport(host: host, port: port)
+        let services = StandardServices.adding(
+            to: [InteropTestService()], serviceNames: [GrpcTesting.TestService.name],
+            descriptors: GlimpseInteropDescriptors.files, health: HealthStatusStore())
+        let server = GRPCServer(transport: transport, services: services)
+        let signals = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { @Sendable in server.beginGracefulShutdown() }
+            source.resume()
+            return source
+        }
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.serve() }
+            let address = try await transport.listeningAddress()
+            print("listening on port \(address.port ?? 0)")
+            fflush(nil)  // all streams: the line must reach a pipe now
+        }
+        withExtendedLifetime(signals) {}
+    }
+}
