@@ -3,12 +3,16 @@
 #
 #   Benchmarks/rpc.sh [requests]      (default 500000)
 #
-# Builds glimpse-rpc-testserver in release, serves its raw-bytes echo on loopback, and
-# drives it with h2load (a gRPC length-prefixed 82-byte body from a file, POST,
-# content-type application/grpc, te: trailers); then does the same against nghttpd
-# (--no-tls, a tiny static file). Prints req/s, mean and p99 latency for both, the ratio,
-# and messages/s of one server-streaming call. h2load cannot see grpc-status, so the test
-# server's own counters (printed at exit) say how many calls ended OK.
+# Builds in release and drives, with h2load (POST, content-type application/grpc,
+# te: trailers, a gRPC length-prefixed body from a file):
+#   - glimpse-interop-server's grpc.testing.TestService/UnaryCall: a real SimpleRequest
+#     (response_size 64, a 64-byte payload) decoded and a SimpleResponse encoded through
+#     protobuf-c: the whole stack;
+#   - glimpse-rpc-testserver's raw-bytes echo (82 bytes): the transport alone;
+#   - nghttpd (--no-tls) serving a tiny static file: the ceiling of this machine.
+# Prints req/s, mean and p99 latency, the ratios to nghttpd, and messages/s of one
+# server-streaming call. h2load cannot see grpc-status, so both Swift servers count
+# outcomes themselves and print them at exit (`statuses: ok=N failed=M`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
@@ -19,21 +23,33 @@ done
 REQUESTS=${1:-500000}
 SWIFT_PORT=${SWIFT_PORT:-50951}
 NGHTTPD_PORT=${NGHTTPD_PORT:-50952}
+INTEROP_PORT=${INTEROP_PORT:-50953}
 WORK=$(mktemp -d)
 SERVER_PID=""
 NGHTTPD_PID=""
+INTEROP_PID=""
 cleanup() {
     [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+    [ -n "$INTEROP_PID" ] && kill "$INTEROP_PID" 2>/dev/null || true
     [ -n "$NGHTTPD_PID" ] && kill "$NGHTTPD_PID" 2>/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
 swift build -c release --product glimpse-rpc-testserver >/dev/null
+swift build -c release --product glimpse-interop-server >/dev/null
 BIN="$(swift build -c release --show-bin-path)/glimpse-rpc-testserver"
+INTEROP_BIN="$(swift build -c release --show-bin-path)/glimpse-interop-server"
 
 # One gRPC message: flag 0, 4-byte big-endian length, 77 bytes of payload (82 in all).
 python3 -c "import struct,sys; m=b'x'*77; sys.stdout.buffer.write(b'\0'+struct.pack('>I',len(m))+m)" > "$WORK/request.bin"
+# grpc.testing.SimpleRequest{response_size: 64, payload{body: 64 zero bytes}}, by hand
+# on the wire (field 2 varint 64; field 3 = Payload{field 2 bytes}).
+python3 -c "
+import struct, sys
+payload = b'\x12\x40' + b'\0' * 64
+message = b'\x10\x40' + b'\x1a' + bytes([len(payload)]) + payload
+sys.stdout.buffer.write(b'\0' + struct.pack('>I', len(message)) + message)" > "$WORK/simple.bin"
 mkdir -p "$WORK/docroot"
 head -c 77 /dev/zero | tr '\0' 'x' > "$WORK/docroot/echo"
 
@@ -41,7 +57,10 @@ head -c 77 /dev/zero | tr '\0' 'x' > "$WORK/docroot/echo"
 SERVER_PID=$!
 nghttpd --no-tls -d "$WORK/docroot" "$NGHTTPD_PORT" > /dev/null 2>&1 &
 NGHTTPD_PID=$!
+"$INTEROP_BIN" --port "$INTEROP_PORT" > "$WORK/interop.log" 2>&1 &
+INTEROP_PID=$!
 for _ in $(seq 1 100); do grep -q listening "$WORK/server.log" 2>/dev/null && break; sleep 0.05; done
+for _ in $(seq 1 100); do grep -q listening "$WORK/interop.log" 2>/dev/null && break; sleep 0.05; done
 sleep 0.3
 
 GRPC_HEADERS=(-H 'content-type: application/grpc' -H 'te: trailers')
@@ -50,12 +69,12 @@ GRPC_HEADERS=(-H 'content-type: application/grpc' -H 'te: trailers')
 # Throughput comes from a plain run; mean and p99 latency from a second, shorter run with
 # h2load's per-request log (the log costs h2load CPU that would otherwise go to the server).
 run() {
-    local name=$1 url=$2 clients=$3 streams=$4 count=$5
-    h2load -c "$clients" -m "$streams" -t 1 -n "$count" -d "$WORK/request.bin" "${GRPC_HEADERS[@]}" \
+    local name=$1 url=$2 clients=$3 streams=$4 count=$5 body=${6:-$WORK/request.bin}
+    h2load -c "$clients" -m "$streams" -t 1 -n "$count" -d "$body" "${GRPC_HEADERS[@]}" \
         "$url" > "$WORK/$name.out" 2>&1
     grep -q "$count succeeded" "$WORK/$name.out" || { echo "rpc.sh: $name: not every request succeeded" >&2; cat "$WORK/$name.out" >&2; exit 1; }
     local logged=$((count / 5))
-    h2load -c "$clients" -m "$streams" -t 1 -n "$logged" -d "$WORK/request.bin" "${GRPC_HEADERS[@]}" \
+    h2load -c "$clients" -m "$streams" -t 1 -n "$logged" -d "$body" "${GRPC_HEADERS[@]}" \
         --log-file="$WORK/$name.log" "$url" > "$WORK/$name.logged.out" 2>&1
     python3 - "$WORK/$name.out" "$WORK/$name.log" <<'PY'
 import re, sys
@@ -69,23 +88,30 @@ PY
 }
 
 SWIFT_URL="http://127.0.0.1:$SWIFT_PORT/glimpse.test.Steered/Unary"
+INTEROP_URL="http://127.0.0.1:$INTEROP_PORT/grpc.testing.TestService/UnaryCall"
 NGHTTPD_URL="http://127.0.0.1:$NGHTTPD_PORT/echo"
 
 # Warm-up (thread pools, allocator arenas), not reported.
 run warm-swift "$SWIFT_URL" 16 32 100000 > /dev/null
 run warm-nghttpd "$NGHTTPD_URL" 16 32 100000 > /dev/null
+run warm-interop "$INTEROP_URL" 16 32 100000 "$WORK/simple.bin" > /dev/null
 
 report() {
     local label=$1 clients=$2 streams=$3 count=$4
+    read -r i_rps i_mean i_p99 < <(run "interop-$clients-$streams" "$INTEROP_URL" "$clients" "$streams" "$count" "$WORK/simple.bin")
     read -r s_rps s_mean s_p99 < <(run "swift-$clients-$streams" "$SWIFT_URL" "$clients" "$streams" "$count")
     read -r n_rps n_mean n_p99 < <(run "nghttpd-$clients-$streams" "$NGHTTPD_URL" "$clients" "$streams" "$count")
-    printf '%-22s %-8s %12s %10s %10s\n' "$label" "swift" "$s_rps" "$s_mean" "$s_p99"
-    printf '%-22s %-8s %12s %10s %10s\n' "" "nghttpd" "$n_rps" "$n_mean" "$n_p99"
-    printf '%-22s ratio swift/nghttpd (req/s): %s\n' "" "$(python3 -c "print(f'{$s_rps/$n_rps:.2f}')")"
+    printf '%-22s %-14s %12s %10s %10s\n' "$label" "interop" "$i_rps" "$i_mean" "$i_p99"
+    printf '%-22s %-14s %12s %10s %10s\n' "" "raw echo" "$s_rps" "$s_mean" "$s_p99"
+    printf '%-22s %-14s %12s %10s %10s\n' "" "nghttpd" "$n_rps" "$n_mean" "$n_p99"
+    printf '%-22s ratio to nghttpd (req/s): interop %s, raw echo %s\n' "" \
+        "$(python3 -c "print(f'{$i_rps/$n_rps:.2f}')")" "$(python3 -c "print(f'{$s_rps/$n_rps:.2f}')")"
 }
 
-echo "unary echo, 82-byte gRPC body, h2load -t 1; latency in microseconds"
-printf '%-22s %-8s %12s %10s %10s\n' "load" "server" "req/s" "mean*" "p99*"
+echo "unary calls, h2load -t 1; latency in microseconds"
+echo "  interop  = glimpse-interop-server UnaryCall (SimpleRequest in, 64-byte SimpleResponse out, protobuf-c)"
+echo "  raw echo = glimpse-rpc-testserver echo of an 82-byte body (transport only)"
+printf '%-22s %-14s %12s %10s %10s\n' "load" "server" "req/s" "mean*" "p99*"
 report "-c 16 -m 32 -n $REQUESTS" 16 32 "$REQUESTS"
 report "-c 1 -m 1 -n $((REQUESTS / 10))" 1 1 $((REQUESTS / 10))
 
@@ -106,3 +132,7 @@ kill -TERM "$SERVER_PID"
 wait "$SERVER_PID" 2>/dev/null || true
 SERVER_PID=""
 grep statuses "$WORK/server.log" | sed 's/^/test server /'
+kill -TERM "$INTEROP_PID"
+wait "$INTEROP_PID" 2>/dev/null || true
+INTEROP_PID=""
+grep statuses "$WORK/interop.log" | sed 's/^/interop server /'

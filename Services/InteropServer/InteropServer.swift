@@ -4,7 +4,8 @@
 //     glimpse-interop-server --port 50051 [--host 127.0.0.1]
 //
 // Prints `listening on port N` once bound (port 0 picks one); SIGTERM or SIGINT shuts
-// down gracefully, letting calls in flight finish.
+// down gracefully, letting calls in flight finish, then prints how many unary calls ended
+// OK and how many did not (`statuses: ok=N failed=M`).
 import ArgumentParser
 import Dispatch
 import GlimpseInterop
@@ -26,16 +27,25 @@ struct InteropServer: AsyncParsableCommand {
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one).") var port = 0
     @Option(name: .customLong("use_tls"), help: "TLS is not supported; must be false.") var useTLS = false
+    @Option(help: "Event loop threads for connections.") var threads = 1
+    @Option(name: .customLong("handler-threads"),
+            help: "Threads that run handlers (0: Swift's global concurrent executor).") var handlerThreads = 0
 
     func validate() throws {
         guard !useTLS else { throw ValidationError("TLS is not supported: run with --use_tls false") }
         guard (0...65535).contains(port) else { throw ValidationError("port \(port) is out of range") }
+        guard threads >= 1, handlerThreads >= 0 else { throw ValidationError("threads must be at least 1") }
     }
 
     func run() async throws {
-        let transport = NIOServerTransport(host: host, port: port)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        let handlerGroup = handlerThreads > 0 ? MultiThreadedEventLoopGroup(numberOfThreads: handlerThreads) : nil
+        let transport = NIOServerTransport(
+            host: host, port: port, group: group,
+            handlerExecutor: handlerGroup.map { EventLoopTaskExecutor(group: $0) })
+        let test = InteropTestService()
         let services = StandardServices.adding(
-            to: [InteropTestService()], serviceNames: [GrpcTesting.TestService.name],
+            to: [test], serviceNames: [GrpcTesting.TestService.name],
             descriptors: GlimpseInteropDescriptors.files, health: HealthStatusStore())
         let server = GRPCServer(transport: transport, services: services)
         let signals = [SIGTERM, SIGINT].map { number in
@@ -52,5 +62,8 @@ struct InteropServer: AsyncParsableCommand {
             fflush(nil)  // all streams: the line must reach a pipe now
         }
         withExtendedLifetime(signals) {}
+        print("statuses: ok=\(test.counters.okCount) failed=\(test.counters.failedCount)")
+        try await group.shutdownGracefully()
+        try await handlerGroup?.shutdownGracefully()
     }
 }

@@ -34,6 +34,13 @@ def reflection_v1():
     """(reflection_pb2, reflection_pb2_grpc) of grpc.reflection.v1 (grpcio-reflection
     ships only a v1alpha client)."""
     modules()
+    # grpcio aliases `grpc.reflection` to the grpcio-reflection package (which has only
+    # v1alpha); the generated v1 modules join that package's search path.
+    import grpc
+    import grpc_reflection
+    generated = os.path.join(grpc.__path__[-1], "reflection")
+    if generated not in grpc_reflection.__path__:
+        grpc_reflection.__path__.append(generated)
     from grpc.reflection.v1 import reflection_pb2, reflection_pb2_grpc  # noqa: E402
     return reflection_pb2, reflection_pb2_grpc
 
