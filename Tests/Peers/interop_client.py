@@ -21,6 +21,21 @@ def zeros(n):
     return messages.Payload(body=b"\x00" * n)
 
 
+def request_queue():
+    """(queue, iterator): requests put on the queue are sent; None half-closes."""
+    import queue
+    outbox = queue.Queue()
+
+    def requests():
+        while True:
+            item = outbox.get()
+            if item is None:
+                return
+            yield item
+
+    return outbox, requests()
+
+
 def expect(cond, what):
     if not cond:
         raise AssertionError(what)
@@ -54,17 +69,8 @@ def server_streaming(stub):
 
 def ping_pong(stub):
     pairs = [(31415, 27182), (9, 8), (2653, 1828), (58979, 45904)]
-    import queue
-    outbox = queue.Queue()
-
-    def requests():
-        while True:
-            item = outbox.get()
-            if item is None:
-                return
-            yield item
-
-    call = stub.FullDuplexCall(requests())
+    outbox, requests = request_queue()
+    call = stub.FullDuplexCall(requests)
     for response_size, payload_size in pairs:
         outbox.put(messages.StreamingOutputCallRequest(
             response_parameters=[messages.ResponseParameters(size=response_size)], payload=zeros(payload_size)))
@@ -170,17 +176,8 @@ def cancel_after_begin(stub):
 
 
 def cancel_after_first_response(stub):
-    import queue
-    outbox = queue.Queue()
-
-    def requests():
-        while True:
-            item = outbox.get()
-            if item is None:
-                return
-            yield item
-
-    call = stub.FullDuplexCall(requests())
+    outbox, requests = request_queue()
+    call = stub.FullDuplexCall(requests)
     outbox.put(messages.StreamingOutputCallRequest(
         response_parameters=[messages.ResponseParameters(size=31415)], payload=zeros(27182)))
     first = next(call)
