@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import RPCCore
 import RPCNIO
 import Testing
@@ -35,21 +37,48 @@ struct HTTPStatusMappingPeerTests {
         try FileManager.default.createDirectory(at: root.appendingPathComponent("static"), withIntermediateDirectories: true)
         try Data("not grpc".utf8).write(to: root.appendingPathComponent("static/file"))
         defer { try? FileManager.default.removeItem(at: root) }
-        let port = Int.random(in: 40_000..<50_000)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
-        process.arguments = ["--no-tls", "-d", root.path, String(port)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        do {
-            let result = try await withClient(port: port, body)
-            await stop(process)
-            return result
-        } catch {
-            await stop(process)
-            throw error
+        for _ in 0..<5 {
+            let port = try await freePort()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
+            process.arguments = ["--no-tls", "-d", root.path, String(port)]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            guard await listens(on: port, while: process) else {
+                await stop(process)
+                continue  // the port was taken meanwhile: try another
+            }
+            do {
+                let result = try await withClient(port: port, body)
+                await stop(process)
+                return result
+            } catch {
+                await stop(process)
+                throw error
+            }
         }
+        throw RPCError(code: .unavailable, message: "nghttpd did not start")
+    }
+
+    /// A port nothing listens on right now (the kernel's choice for port 0).
+    static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress!.port!
+        try await channel.close()
+        return port
+    }
+
+    /// Waits until `port` accepts connections, as long as `process` runs.
+    static func listens(on port: Int, while process: Process) async -> Bool {
+        for _ in 0..<500 where process.isRunning {
+            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get() {
+                try? await channel.close()
+                return true
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 
     /// Kills and reaps `process` without blocking a concurrency thread. (SIGKILL: a child
@@ -61,18 +90,6 @@ struct HTTPStatusMappingPeerTests {
 
     static func withClient<R: Sendable>(port: Int, _ body: @Sendable (GRPCClient) async throws -> R) async throws -> R {
         let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port))
-        for _ in 0..<100 {
-            // Wait until nghttpd listens: a refused connection is UNAVAILABLE.
-            do {
-                _ = try await client.unary(
-                    request: ClientRequest(message: [UInt8]()), method: MethodDescriptor(service: "probe", method: "p"),
-                    serializer: RawBytesCoder(), deserializer: RawBytesCoder())
-            } catch let error as RPCError where error.code == .unavailable {
-                try await Task.sleep(for: .milliseconds(20))
-                continue
-            } catch {}
-            break
-        }
         return try await withThrowingTaskGroup(of: R?.self) { group in
             group.addTask { try await client.run(); return nil }
             defer { client.beginGracefulShutdown() }
