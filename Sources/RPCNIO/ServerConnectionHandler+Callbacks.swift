@@ -184,10 +184,13 @@ extension ServerConnectionHandler {
                     deadlineExpired(id)
                 }
             }
-            calls.push(ServerStream(
+            let call = ServerStream(
                 head: head, deadline: deadline, remotePeer: remotePeer, inbound: inbound,
-                outbound: ServerStreamWriter(stream: id, mailbox: mailbox, gate: gate), cancellation: cancellation),
-                deferWake: true)
+                outbound: ServerStreamWriter(stream: id, mailbox: mailbox, gate: gate), cancellation: cancellation)
+            // Kept until the stream closes, so that the call's objects (made here) are
+            // usually freed here too, not on a handler thread.
+            stream.call = call
+            calls.push(call, deferWake: true)
         }
     }
 

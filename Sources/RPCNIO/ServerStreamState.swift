@@ -18,6 +18,7 @@ final class ServerStreamState {
     @exclusivity(unchecked) var inbound: InboundQueue<[UInt8]>?
     @exclusivity(unchecked) var gate: OutboundGate?
     @exclusivity(unchecked) var cancellation: CancellationSlot?
+    @exclusivity(unchecked) var call: ServerStream?
     @exclusivity(unchecked) var requestEnded = false
     /// Header bytes of a trailer block from the client (counted against header floods).
     @exclusivity(unchecked) var trailerBytes = 0
