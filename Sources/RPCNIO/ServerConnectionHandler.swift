@@ -21,6 +21,13 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
+    /// The header block being received: a request's (parsed) or a trailer block (counted).
+    struct HeaderBlock {
+        var stream: Int32
+        var parser: RequestHeadParser?
+        var trailerBytes = 0
+    }
+
     enum Action {
         case answer(stream: Int32, RequestRejection)
         case reset(stream: Int32, errorCode: UInt32)
@@ -33,6 +40,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) var context: ChannelHandlerContext?
     @exclusivity(unchecked) var mailbox: Mailbox<ServerCommand>?
     @exclusivity(unchecked) var streams = StreamTable<ServerStreamState>()
+    @exclusivity(unchecked) var headerBlock: HeaderBlock?
     @exclusivity(unchecked) var encoder = HeaderEncoder()
     let headerStrings = HeaderStringCache()
     @exclusivity(unchecked) var spare: [ServerCommand] = []

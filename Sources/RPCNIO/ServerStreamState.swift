@@ -3,7 +3,7 @@ import RPCCore
 
 /// One request stream on a server connection, owned by the connection's event loop.
 ///
-/// Life: `parser` reads the request headers; then the call is `started` (a handler owns the
+/// Life: the request headers are read (by the connection's `headerBlock`); then the call is `started` (a handler owns the
 /// other side of `inbound`, `gate` and `cancellation`) or answered at once. The response
 /// goes: headers (`headersSent`), messages through `outbox`, and the status, sent as
 /// trailers after the outbox drains or trailers-only if no headers went out.
@@ -13,15 +13,12 @@ import RPCCore
 /// and every one of them is released by the time the stream is forgotten.
 final class ServerStreamState {
     let id: Int32
-    @exclusivity(unchecked) var parser: RequestHeadParser?
     @exclusivity(unchecked) var deframer: MessageDeframer
     @exclusivity(unchecked) var inbound: InboundQueue<[UInt8]>?
     @exclusivity(unchecked) var gate: OutboundGate?
     @exclusivity(unchecked) var cancellation: CancellationSlot?
     @exclusivity(unchecked) var call: ServerStream?
     @exclusivity(unchecked) var requestEnded = false
-    /// Header bytes of a trailer block from the client (counted against header floods).
-    @exclusivity(unchecked) var trailerBytes = 0
     /// Send RST_STREAM(NO_ERROR) after the status even if the client has half-closed
     /// (deadline expiry, as grpc-core does).
     @exclusivity(unchecked) var resetAfterStatus = false
@@ -37,9 +34,8 @@ final class ServerStreamState {
     @exclusivity(unchecked) var unreleased = 0
     @exclusivity(unchecked) var deadlineTimer: Scheduled<Void>?
 
-    init(id: Int32, maxHeaderListSize: Int, maxMessageSize: Int) {
+    init(id: Int32, maxMessageSize: Int) {
         self.id = id
-        self.parser = RequestHeadParser(maxHeaderListSize: maxHeaderListSize)
         self.deframer = MessageDeframer(maxMessageSize: maxMessageSize)
     }
 
