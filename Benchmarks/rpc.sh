@@ -41,8 +41,12 @@ head -c 77 /dev/zero | tr '\0' 'x' > "$WORK/docroot/echo"
 SERVER_PID=$!
 nghttpd --no-tls -d "$WORK/docroot" "$NGHTTPD_PORT" > /dev/null 2>&1 &
 NGHTTPD_PID=$!
-for _ in $(seq 1 100); do grep -q listening "$WORK/server.log" 2>/dev/null && break; sleep 0.05; done
-sleep 0.3
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for _ in $(seq 1 200); do
+    grep -q listening "$WORK/server.log" 2>/dev/null && listening "$NGHTTPD_PORT" && break
+    sleep 0.05
+done
+listening "$SWIFT_PORT" && listening "$NGHTTPD_PORT" || { echo "rpc.sh: a server did not start" >&2; exit 1; }
 
 GRPC_HEADERS=(-H 'content-type: application/grpc' -H 'te: trailers')
 
