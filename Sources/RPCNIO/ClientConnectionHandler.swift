@@ -119,6 +119,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         retainedSelf?.release()
         retainedSelf = nil
         self.context = nil
+        // The mailbox's wake-up holds this handler: let go of it, or the two keep each
+        // other alive after the connection is gone.
+        mailbox = nil
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -132,6 +132,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         retainedSelf?.release()
         retainedSelf = nil
         self.context = nil
+        // The mailbox's wake-up holds this handler: let go of it, or the two keep each
+        // other alive after the connection is gone.
+        mailbox = nil
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
