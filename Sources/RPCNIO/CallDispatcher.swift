@@ -1,3 +1,5 @@
+import RPCCore
+
 /// Starts each call's child task. A call starts as an *immediate* child task: it runs on
 /// the dispatching task's thread until its first suspension, so a short call (most unary
 /// handlers) costs no trip through the global executor's queue and no thread wake-up —
@@ -14,14 +16,19 @@ struct CallDispatcher {
     private var regularStartsLeft = 0
     private let clock = ContinuousClock()
 
-    mutating func start(in group: inout DiscardingTaskGroup, _ call: @escaping @Sendable () async -> Void) {
+    mutating func start(
+        _ stream: ServerStream, in group: inout DiscardingTaskGroup,
+        _ handler: @escaping @Sendable (ServerStream) async -> Void
+    ) {
+        // The closures are written out here, not passed in, so that each call costs one
+        // closure context and no reabstraction thunks.
         if regularStartsLeft > 0 {
             regularStartsLeft -= 1
-            group.addTask(operation: call)
+            group.addTask { await handler(stream) }
             return
         }
         let started = clock.now
-        group.addImmediateTask(operation: call)
+        group.addImmediateTask { await handler(stream) }
         if started.duration(to: clock.now) > Self.inlineLimit {
             regularStartsLeft = Self.backoffCalls
         }

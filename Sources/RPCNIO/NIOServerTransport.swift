@@ -77,7 +77,7 @@ public final class NIOServerTransport: ServerTransport {
             await withDiscardingTaskGroup { group in
                 var dispatcher = CallDispatcher()
                 while let stream = try? await calls.next() {
-                    dispatcher.start(in: &group) { await handler(stream) }
+                    dispatcher.start(stream, in: &group, handler)
                 }
             }
         }

@@ -58,14 +58,10 @@ extension ServerConnectionHandler {
 
     func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
         guard headerBlock?.stream == frame.pointee.hd.stream_id else { return 0 }
-        let size: Int
-        if headerBlock!.parser != nil {
-            headerBlock!.parser!.add(name: name, value: value, cache: headerStrings)
-            size = headerBlock!.parser!.size
-        } else {
-            headerBlock!.trailerBytes += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
-            size = headerBlock!.trailerBytes
-        }
+        // Moved out and back so that the parser's arrays are mutated in place, not copied.
+        var block = headerBlock.take()!
+        let size = block.add(name: name, value: value, cache: headerStrings)
+        headerBlock = block
         if size > config.http2.maxHeaderListSize * config.http2.headerFloodFactor {
             fault = HTTP2ErrorCode.enhanceYourCalm
             return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue

@@ -26,6 +26,16 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         var stream: Int32
         var parser: RequestHeadParser?
         var trailerBytes = 0
+
+        /// Takes one field; returns the block's size so far.
+        mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, cache: HeaderStringCache) -> Int {
+            if parser != nil {
+                parser!.add(name: name, value: value, cache: cache)
+                return parser!.size
+            }
+            trailerBytes += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
+            return trailerBytes
+        }
     }
 
     enum Action {
