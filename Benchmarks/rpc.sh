@@ -6,7 +6,8 @@
 # Builds glimpse-rpc-testserver in release, serves its raw-bytes echo on loopback, and
 # drives it with h2load (a gRPC length-prefixed 82-byte body from a file, POST,
 # content-type application/grpc, te: trailers); then does the same against nghttpd
-# (--no-tls, a tiny static file). Prints req/s, mean and p99 latency for both, the ratio,
+# (--no-tls, a tiny static file), the two taking turns (ROUNDS, default 3). Prints the
+# median req/s, mean and p99 latency for both, the ratio,
 # and messages/s of one server-streaming call. h2load cannot see grpc-status, so the test
 # server's own counters (printed at exit) say how many calls ended OK.
 set -euo pipefail
@@ -50,45 +51,59 @@ listening "$SWIFT_PORT" && listening "$NGHTTPD_PORT" || { echo "rpc.sh: a server
 
 GRPC_HEADERS=(-H 'content-type: application/grpc' -H 'te: trailers')
 
-# run NAME URL CLIENTS STREAMS COUNT -> "req/s mean_us p99_us"
-# Throughput comes from a plain run; mean and p99 latency from a second, shorter run with
-# h2load's per-request log (the log costs h2load CPU that would otherwise go to the server).
-run() {
+# throughput NAME URL CLIENTS STREAMS COUNT -> req/s of one plain run
+throughput() {
     local name=$1 url=$2 clients=$3 streams=$4 count=$5
     h2load -c "$clients" -m "$streams" -t 1 -n "$count" -d "$WORK/request.bin" "${GRPC_HEADERS[@]}" \
         "$url" > "$WORK/$name.out" 2>&1
     grep -q "$count succeeded" "$WORK/$name.out" || { echo "rpc.sh: $name: not every request succeeded" >&2; cat "$WORK/$name.out" >&2; exit 1; }
-    local logged=$((count / 5))
-    h2load -c "$clients" -m "$streams" -t 1 -n "$logged" -d "$WORK/request.bin" "${GRPC_HEADERS[@]}" \
+    grep -oE '[0-9.]+ req/s' "$WORK/$name.out" | cut -d' ' -f1
+}
+
+# latency NAME URL CLIENTS STREAMS COUNT -> "mean_us p99_us" from h2load's per-request log
+# (a separate run: the log costs h2load CPU that would otherwise go to the server).
+latency() {
+    local name=$1 url=$2 clients=$3 streams=$4 count=$5
+    h2load -c "$clients" -m "$streams" -t 1 -n "$count" -d "$WORK/request.bin" "${GRPC_HEADERS[@]}" \
         --log-file="$WORK/$name.log" "$url" > "$WORK/$name.logged.out" 2>&1
-    python3 - "$WORK/$name.out" "$WORK/$name.log" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-rps = float(re.search(r"([0-9.]+) req/s", text).group(1))
-durations = sorted(int(line.split()[2]) for line in open(sys.argv[2]) if line.strip())
+    python3 - "$WORK/$name.log" <<'PY'
+import sys
+durations = sorted(int(line.split()[2]) for line in open(sys.argv[1]) if line.strip())
 mean = sum(durations) / len(durations)
 p99 = durations[min(len(durations) - 1, int(len(durations) * 0.99))]
-print(f"{rps:.0f} {mean:.0f} {p99}")
+print(f"{mean:.0f} {p99}")
 PY
 }
+
+median() { python3 -c "import statistics,sys; print(f'{statistics.median(map(float, sys.argv[1:])):.0f}')" "$@"; }
 
 SWIFT_URL="http://127.0.0.1:$SWIFT_PORT/glimpse.test.Steered/Unary"
 NGHTTPD_URL="http://127.0.0.1:$NGHTTPD_PORT/echo"
 
 # Warm-up (thread pools, allocator arenas), not reported.
-run warm-swift "$SWIFT_URL" 16 32 100000 > /dev/null
-run warm-nghttpd "$NGHTTPD_URL" 16 32 100000 > /dev/null
+throughput warm-swift "$SWIFT_URL" 16 32 100000 > /dev/null
+throughput warm-nghttpd "$NGHTTPD_URL" 16 32 100000 > /dev/null
 
+# The two cores are shared with whatever else runs on the machine, so the servers take
+# turns, ROUNDS times, and the medians are compared.
+ROUNDS=${ROUNDS:-3}
 report() {
-    local label=$1 clients=$2 streams=$3 count=$4
-    read -r s_rps s_mean s_p99 < <(run "swift-$clients-$streams" "$SWIFT_URL" "$clients" "$streams" "$count")
-    read -r n_rps n_mean n_p99 < <(run "nghttpd-$clients-$streams" "$NGHTTPD_URL" "$clients" "$streams" "$count")
-    printf '%-22s %-8s %12s %10s %10s\n' "$label" "swift" "$s_rps" "$s_mean" "$s_p99"
-    printf '%-22s %-8s %12s %10s %10s\n' "" "nghttpd" "$n_rps" "$n_mean" "$n_p99"
-    printf '%-22s ratio swift/nghttpd (req/s): %s\n' "" "$(python3 -c "print(f'{$s_rps/$n_rps:.2f}')")"
+    local label=$1 clients=$2 streams=$3 count=$4 s_runs=() n_runs=()
+    for round in $(seq 1 "$ROUNDS"); do
+        s_runs+=("$(throughput "swift-$clients-$round" "$SWIFT_URL" "$clients" "$streams" "$count")")
+        n_runs+=("$(throughput "nghttpd-$clients-$round" "$NGHTTPD_URL" "$clients" "$streams" "$count")")
+    done
+    local s_rps n_rps
+    s_rps=$(median "${s_runs[@]}")
+    n_rps=$(median "${n_runs[@]}")
+    read -r s_mean s_p99 < <(latency "swift-$clients" "$SWIFT_URL" "$clients" "$streams" $((count / 5)))
+    read -r n_mean n_p99 < <(latency "nghttpd-$clients" "$NGHTTPD_URL" "$clients" "$streams" $((count / 5)))
+    printf '%-22s %-8s %12s %10s %10s   rounds: %s\n' "$label" "swift" "$s_rps" "$s_mean" "$s_p99" "${s_runs[*]}"
+    printf '%-22s %-8s %12s %10s %10s   rounds: %s\n' "" "nghttpd" "$n_rps" "$n_mean" "$n_p99" "${n_runs[*]}"
+    printf '%-22s ratio swift/nghttpd (median req/s): %s\n' "" "$(python3 -c "print(f'{$s_rps/$n_rps:.2f}')")"
 }
 
-echo "unary echo, 82-byte gRPC body, h2load -t 1; latency in microseconds"
+echo "unary echo, 82-byte gRPC body, h2load -t 1; latency in microseconds; $ROUNDS alternating rounds"
 printf '%-22s %-8s %12s %10s %10s\n' "load" "server" "req/s" "mean*" "p99*"
 report "-c 16 -m 32 -n $REQUESTS" 16 32 "$REQUESTS"
 report "-c 1 -m 1 -n $((REQUESTS / 10))" 1 1 $((REQUESTS / 10))
