@@ -3,16 +3,17 @@
 #
 #   Benchmarks/rpc.sh [requests]      (default 500000)
 #
-# Builds in release and drives, with h2load (POST, content-type application/grpc,
-# te: trailers, a gRPC length-prefixed body from a file):
-#   - glimpse-interop-server's grpc.testing.TestService/UnaryCall: a real SimpleRequest
-#     (response_size 64, a 64-byte payload) decoded and a SimpleResponse encoded through
-#     protobuf-c: the whole stack;
-#   - glimpse-rpc-testserver's raw-bytes echo (82 bytes): the transport alone;
-#   - nghttpd (--no-tls) serving a tiny static file: the ceiling of this machine.
-# Prints req/s, mean and p99 latency, the ratios to nghttpd, and messages/s of one
-# server-streaming call. h2load cannot see grpc-status, so both Swift servers count
-# outcomes themselves and print them at exit (`statuses: ok=N failed=M`).
+# Builds in release and drives with h2load (POST, content-type application/grpc,
+# te: trailers, a gRPC length-prefixed body from a file), the servers taking turns
+# (ROUNDS, default 3):
+#   - interop:  glimpse-interop-server's grpc.testing.TestService/UnaryCall, a real
+#               SimpleRequest (response_size 64, 64-byte payload) decoded and a
+#               SimpleResponse encoded through protobuf-c: the whole stack;
+#   - raw echo: glimpse-rpc-testserver echoing an 82-byte body: the transport alone;
+#   - nghttpd:  --no-tls, a tiny static file: the ceiling of this machine.
+# Prints the median req/s, mean and p99 latency of each, the ratios to nghttpd, and
+# messages/s of one server-streaming call. h2load cannot see grpc-status, so both Swift
+# servers count outcomes themselves and print them at exit (`statuses: ok=N failed=M`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
@@ -29,8 +30,8 @@ SERVER_PID=""
 NGHTTPD_PID=""
 INTEROP_PID=""
 cleanup() {
-    [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
     [ -n "$INTEROP_PID" ] && kill "$INTEROP_PID" 2>/dev/null || true
+    [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
     [ -n "$NGHTTPD_PID" ] && kill "$NGHTTPD_PID" 2>/dev/null || true
     rm -rf "$WORK"
 }
@@ -43,8 +44,8 @@ INTEROP_BIN="$(swift build -c release --show-bin-path)/glimpse-interop-server"
 
 # One gRPC message: flag 0, 4-byte big-endian length, 77 bytes of payload (82 in all).
 python3 -c "import struct,sys; m=b'x'*77; sys.stdout.buffer.write(b'\0'+struct.pack('>I',len(m))+m)" > "$WORK/request.bin"
-# grpc.testing.SimpleRequest{response_size: 64, payload{body: 64 zero bytes}}, by hand
-# on the wire (field 2 varint 64; field 3 = Payload{field 2 bytes}).
+# grpc.testing.SimpleRequest{response_size: 64, payload{body: 64 zero bytes}} on the wire
+# (field 2 varint 64; field 3 = Payload{field 2 bytes}).
 python3 -c "
 import struct, sys
 payload = b'\x12\x40' + b'\0' * 64
@@ -59,59 +60,80 @@ nghttpd --no-tls -d "$WORK/docroot" "$NGHTTPD_PORT" > /dev/null 2>&1 &
 NGHTTPD_PID=$!
 "$INTEROP_BIN" --port "$INTEROP_PORT" > "$WORK/interop.log" 2>&1 &
 INTEROP_PID=$!
-for _ in $(seq 1 100); do grep -q listening "$WORK/server.log" 2>/dev/null && break; sleep 0.05; done
-for _ in $(seq 1 100); do grep -q listening "$WORK/interop.log" 2>/dev/null && break; sleep 0.05; done
-sleep 0.3
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for _ in $(seq 1 200); do
+    grep -q listening "$WORK/server.log" 2>/dev/null && grep -q listening "$WORK/interop.log" 2>/dev/null \
+        && listening "$NGHTTPD_PORT" && break
+    sleep 0.05
+done
+listening "$SWIFT_PORT" && listening "$INTEROP_PORT" && listening "$NGHTTPD_PORT" || { echo "rpc.sh: a server did not start" >&2; exit 1; }
 
 GRPC_HEADERS=(-H 'content-type: application/grpc' -H 'te: trailers')
 
-# run NAME URL CLIENTS STREAMS COUNT -> "req/s mean_us p99_us"
-# Throughput comes from a plain run; mean and p99 latency from a second, shorter run with
-# h2load's per-request log (the log costs h2load CPU that would otherwise go to the server).
-run() {
+# throughput NAME URL CLIENTS STREAMS COUNT [BODY] -> req/s of one plain run
+throughput() {
     local name=$1 url=$2 clients=$3 streams=$4 count=$5 body=${6:-$WORK/request.bin}
     h2load -c "$clients" -m "$streams" -t 1 -n "$count" -d "$body" "${GRPC_HEADERS[@]}" \
         "$url" > "$WORK/$name.out" 2>&1
     grep -q "$count succeeded" "$WORK/$name.out" || { echo "rpc.sh: $name: not every request succeeded" >&2; cat "$WORK/$name.out" >&2; exit 1; }
-    local logged=$((count / 5))
-    h2load -c "$clients" -m "$streams" -t 1 -n "$logged" -d "$body" "${GRPC_HEADERS[@]}" \
+    grep -oE '[0-9.]+ req/s' "$WORK/$name.out" | cut -d' ' -f1
+}
+
+# latency NAME URL CLIENTS STREAMS COUNT -> "mean_us p99_us" from h2load's per-request log
+# (a separate run: the log costs h2load CPU that would otherwise go to the server).
+latency() {
+    local name=$1 url=$2 clients=$3 streams=$4 count=$5 body=${6:-$WORK/request.bin}
+    h2load -c "$clients" -m "$streams" -t 1 -n "$count" -d "$body" "${GRPC_HEADERS[@]}" \
         --log-file="$WORK/$name.log" "$url" > "$WORK/$name.logged.out" 2>&1
-    python3 - "$WORK/$name.out" "$WORK/$name.log" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-rps = float(re.search(r"([0-9.]+) req/s", text).group(1))
-durations = sorted(int(line.split()[2]) for line in open(sys.argv[2]) if line.strip())
+    python3 - "$WORK/$name.log" <<'PY'
+import sys
+durations = sorted(int(line.split()[2]) for line in open(sys.argv[1]) if line.strip())
 mean = sum(durations) / len(durations)
 p99 = durations[min(len(durations) - 1, int(len(durations) * 0.99))]
-print(f"{rps:.0f} {mean:.0f} {p99}")
+print(f"{mean:.0f} {p99}")
 PY
 }
+
+median() { python3 -c "import statistics,sys; print(f'{statistics.median(map(float, sys.argv[1:])):.0f}')" "$@"; }
 
 SWIFT_URL="http://127.0.0.1:$SWIFT_PORT/glimpse.test.Steered/Unary"
 INTEROP_URL="http://127.0.0.1:$INTEROP_PORT/grpc.testing.TestService/UnaryCall"
 NGHTTPD_URL="http://127.0.0.1:$NGHTTPD_PORT/echo"
 
 # Warm-up (thread pools, allocator arenas), not reported.
-run warm-swift "$SWIFT_URL" 16 32 100000 > /dev/null
-run warm-nghttpd "$NGHTTPD_URL" 16 32 100000 > /dev/null
-run warm-interop "$INTEROP_URL" 16 32 100000 "$WORK/simple.bin" > /dev/null
+throughput warm-interop "$INTEROP_URL" 16 32 100000 "$WORK/simple.bin" > /dev/null
+throughput warm-swift "$SWIFT_URL" 16 32 100000 > /dev/null
+throughput warm-nghttpd "$NGHTTPD_URL" 16 32 100000 > /dev/null
 
+# The two cores are shared with whatever else runs on the machine, so the servers take
+# turns, ROUNDS times, and the medians are compared.
+ROUNDS=${ROUNDS:-3}
+ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 report() {
-    local label=$1 clients=$2 streams=$3 count=$4
-    read -r i_rps i_mean i_p99 < <(run "interop-$clients-$streams" "$INTEROP_URL" "$clients" "$streams" "$count" "$WORK/simple.bin")
-    read -r s_rps s_mean s_p99 < <(run "swift-$clients-$streams" "$SWIFT_URL" "$clients" "$streams" "$count")
-    read -r n_rps n_mean n_p99 < <(run "nghttpd-$clients-$streams" "$NGHTTPD_URL" "$clients" "$streams" "$count")
-    printf '%-22s %-14s %12s %10s %10s\n' "$label" "interop" "$i_rps" "$i_mean" "$i_p99"
-    printf '%-22s %-14s %12s %10s %10s\n' "" "raw echo" "$s_rps" "$s_mean" "$s_p99"
-    printf '%-22s %-14s %12s %10s %10s\n' "" "nghttpd" "$n_rps" "$n_mean" "$n_p99"
-    printf '%-22s ratio to nghttpd (req/s): interop %s, raw echo %s\n' "" \
-        "$(python3 -c "print(f'{$i_rps/$n_rps:.2f}')")" "$(python3 -c "print(f'{$s_rps/$n_rps:.2f}')")"
+    local label=$1 clients=$2 streams=$3 count=$4 i_runs=() s_runs=() n_runs=()
+    for round in $(seq 1 "$ROUNDS"); do
+        i_runs+=("$(throughput "interop-$clients-$round" "$INTEROP_URL" "$clients" "$streams" "$count" "$WORK/simple.bin")")
+        s_runs+=("$(throughput "swift-$clients-$round" "$SWIFT_URL" "$clients" "$streams" "$count")")
+        n_runs+=("$(throughput "nghttpd-$clients-$round" "$NGHTTPD_URL" "$clients" "$streams" "$count")")
+    done
+    local i_rps s_rps n_rps
+    i_rps=$(median "${i_runs[@]}")
+    s_rps=$(median "${s_runs[@]}")
+    n_rps=$(median "${n_runs[@]}")
+    read -r i_mean i_p99 < <(latency "interop-$clients" "$INTEROP_URL" "$clients" "$streams" $((count / 5)) "$WORK/simple.bin")
+    read -r s_mean s_p99 < <(latency "swift-$clients" "$SWIFT_URL" "$clients" "$streams" $((count / 5)))
+    read -r n_mean n_p99 < <(latency "nghttpd-$clients" "$NGHTTPD_URL" "$clients" "$streams" $((count / 5)))
+    printf '%-22s %-9s %12s %10s %10s   rounds: %s\n' "$label" "interop" "$i_rps" "$i_mean" "$i_p99" "${i_runs[*]}"
+    printf '%-22s %-9s %12s %10s %10s   rounds: %s\n' "" "raw echo" "$s_rps" "$s_mean" "$s_p99" "${s_runs[*]}"
+    printf '%-22s %-9s %12s %10s %10s   rounds: %s\n' "" "nghttpd" "$n_rps" "$n_mean" "$n_p99" "${n_runs[*]}"
+    printf '%-22s ratio to nghttpd (median req/s): interop %s, raw echo %s\n' "" \
+        "$(ratio "$i_rps" "$n_rps")" "$(ratio "$s_rps" "$n_rps")"
 }
 
-echo "unary calls, h2load -t 1; latency in microseconds"
-echo "  interop  = glimpse-interop-server UnaryCall (SimpleRequest in, 64-byte SimpleResponse out, protobuf-c)"
-echo "  raw echo = glimpse-rpc-testserver echo of an 82-byte body (transport only)"
-printf '%-22s %-14s %12s %10s %10s\n' "load" "server" "req/s" "mean*" "p99*"
+echo "unary calls, h2load -t 1; latency in microseconds; $ROUNDS alternating rounds"
+echo "  interop  = glimpse-interop-server UnaryCall: SimpleRequest in, 64-byte SimpleResponse out (protobuf-c)"
+echo "  raw echo = glimpse-rpc-testserver echoing an 82-byte body (the transport alone)"
+printf '%-22s %-9s %12s %10s %10s\n' "load" "server" "req/s" "mean*" "p99*"
 report "-c 16 -m 32 -n $REQUESTS" 16 32 "$REQUESTS"
 report "-c 1 -m 1 -n $((REQUESTS / 10))" 1 1 $((REQUESTS / 10))
 

@@ -40,6 +40,8 @@ public struct Metadata: Sendable, Hashable {
 
     /// For keys already known to be lower case (HTTP/2 requires it on the wire).
     mutating func appendLowercased(key: String, value: Value) {
+        // Requests usually carry a few fields (user-agent, accept-encoding, ...): grow once.
+        if entries.isEmpty { entries.reserveCapacity(4) }
         entries.append(Entry(key: key, value: value))
     }
 

@@ -36,9 +36,8 @@ enum ServerCallRunner {
                     throw RPCError(code: .internal, message: "Failed to serialize the response: \(error)")
                 }
                 // One bounded message: sent without waiting, flushed with the status.
-                stream.outbound.send(.metadata(response.metadata), flush: false)
-                stream.outbound.send(.message(bytes), flush: false)
-                stream.outbound.send(.status(.ok, response.trailingMetadata), flush: true)
+                stream.outbound.sendSingleResponse(
+                    metadata: response.metadata, message: bytes, trailers: response.trailingMetadata)
             } catch {
                 let failure = ServerCallFailure.error(for: error)
                 stream.outbound.send(.status(failure.status, failure.metadata), flush: true)

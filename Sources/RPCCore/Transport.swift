@@ -56,6 +56,17 @@ public protocol ServerStreamOutbound: Sendable {
     /// a call (initial metadata, a single response message, the status). Ignored once the
     /// stream is gone.
     func send(_ part: RPCResponsePart, flush: Bool)
+
+    /// A whole single-message response (metadata, message, OK and trailers) in one go.
+    func sendSingleResponse(metadata: Metadata, message: [UInt8], trailers: Metadata)
+}
+
+extension ServerStreamOutbound {
+    public func sendSingleResponse(metadata: Metadata, message: [UInt8], trailers: Metadata) {
+        send(.metadata(metadata), flush: false)
+        send(.message(message), flush: false)
+        send(.status(.ok, trailers), flush: true)
+    }
 }
 
 /// What a client says when it opens a call.

@@ -32,16 +32,16 @@ struct ClientCallQueues: Sendable {
 final class ClientStreamState {
     let token: Int
     let queues: ClientCallQueues
-    var id: Int32 = 0
-    var parser: ResponseHeadParser?
-    var deframer: MessageDeframer
-    var outbox = OutboundMessages()
-    var requestEnded = false
-    var dataDeferred = false
-    var finished = false
-    var unreleased = 0
-    var headerBytes = 0
-    var deadlineTimer: Scheduled<Void>?
+    @exclusivity(unchecked) var id: Int32 = 0
+    @exclusivity(unchecked) var parser: ResponseHeadParser?
+    @exclusivity(unchecked) var deframer: MessageDeframer
+    @exclusivity(unchecked) var outbox = OutboundMessages()
+    @exclusivity(unchecked) var requestEnded = false
+    @exclusivity(unchecked) var dataDeferred = false
+    @exclusivity(unchecked) var finished = false
+    @exclusivity(unchecked) var unreleased = 0
+    @exclusivity(unchecked) var headerBytes = 0
+    @exclusivity(unchecked) var deadlineTimer: Scheduled<Void>?
 
     init(token: Int, queues: ClientCallQueues, maxMessageSize: Int) {
         self.token = token

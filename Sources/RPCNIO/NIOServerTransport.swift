@@ -9,8 +9,9 @@ import Synchronization
 ///     let server = GRPCServer(transport: transport, services: [...])
 ///     try await server.serve()
 ///
-/// Every call runs in a child task of `listen`'s task group. Connections hand their calls
-/// to one queue, waking its consumer once per read burst rather than once per call.
+/// Every call runs in a child task of `listen`'s task group, off the event loops.
+/// Connections hand their calls to one queue, waking its consumer once per read burst
+/// rather than once per call; see `CallDispatcher` for how a call's task is started.
 public final class NIOServerTransport: ServerTransport {
     public let host: String
     public let port: Int
@@ -74,8 +75,9 @@ public final class NIOServerTransport: ServerTransport {
         let executor = handlerExecutor
         await withTaskExecutorPreference(executor) {
             await withDiscardingTaskGroup { group in
+                var dispatcher = CallDispatcher()
                 while let stream = try? await calls.next() {
-                    group.addTask { await handler(stream) }  // inherits the preference
+                    dispatcher.start(stream, in: &group, handler)
                 }
             }
         }

@@ -4,61 +4,64 @@ import RPCCore
 
 /// nghttp2's callbacks: one-line trampolines to the handler through `user_data`.
 extension ServerConnectionHandler {
+    /// The connection behind `user_data`, borrowed for the call (it outlives the session).
     @inline(__always)
-    static func handler(_ userData: UnsafeMutableRawPointer?) -> ServerConnectionHandler {
-        Unmanaged<ServerConnectionHandler>.fromOpaque(userData!).takeUnretainedValue()
+    static func with<R>(_ userData: UnsafeMutableRawPointer?, _ body: (ServerConnectionHandler) -> R) -> R {
+        Unmanaged<ServerConnectionHandler>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
     }
 
     static func installCallbacks(_ callbacks: OpaquePointer) {
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
-            ServerConnectionHandler.handler(userData).onBeginHeaders(frame!)
+            ServerConnectionHandler.with(userData) { $0.onBeginHeaders(frame!) }
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameCount, value, valueCount, _, userData in
-            ServerConnectionHandler.handler(userData).onHeader(frame!, UnsafeRawBufferPointer(start: name, count: nameCount),
-                                       UnsafeRawBufferPointer(start: value, count: valueCount))
+            ServerConnectionHandler.with(userData) {
+                $0.onHeader(frame!, UnsafeRawBufferPointer(start: name, count: nameCount), UnsafeRawBufferPointer(start: value, count: valueCount))
+            }
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
-            ServerConnectionHandler.handler(userData).onFrameReceived(frame!)
+            ServerConnectionHandler.with(userData) { $0.onFrameReceived(frame!) }
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, count, userData in
-            ServerConnectionHandler.handler(userData).onDataChunk(stream, UnsafeRawBufferPointer(start: data, count: count))
+            ServerConnectionHandler.with(userData) { $0.onDataChunk(stream, UnsafeRawBufferPointer(start: data, count: count)) }
         }
         nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
-            ServerConnectionHandler.handler(userData).onFrameSent(frame!)
+            ServerConnectionHandler.with(userData) { $0.onFrameSent(frame!) }
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, userData in
-            ServerConnectionHandler.handler(userData).onStreamClosed(stream, errorCode: errorCode)
+            ServerConnectionHandler.with(userData) { $0.onStreamClosed(stream, errorCode: errorCode) }
         }
     }
 
     static let dataProvider = nghttp2_data_provider(
         source: nghttp2_data_source(ptr: nil),
         read_callback: { _, stream, buffer, length, flags, _, userData in
-            ServerConnectionHandler.handler(userData).readData(stream, buffer!, length, flags!)
+            ServerConnectionHandler.with(userData) { $0.readData(stream, buffer!, length, flags!) }
         })
 
     // MARK: Receiving
 
+    /// A header block's fields arrive together (RFC 9113 §4.3: no other frame may come
+    /// between HEADERS and its CONTINUATIONs), so one block is parsed at a time, in
+    /// `headerBlock`, without looking the stream up for every field.
     func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let id = frame.pointee.hd.stream_id
-        if frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
-            streams[id] = ServerStreamState(
-                id: id, maxHeaderListSize: config.http2.maxHeaderListSize,
-                maxMessageSize: config.maxReceiveMessageSize)
+        guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+        if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+            streams[id] = ServerStreamState(id: id, maxMessageSize: config.maxReceiveMessageSize)
+            headerBlock = HeaderBlock(stream: id, parser: RequestHeadParser(maxHeaderListSize: config.http2.maxHeaderListSize))
+        } else {
+            headerBlock = HeaderBlock(stream: id, parser: nil)  // trailers: only counted
         }
         return 0
     }
 
     func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
-        guard let stream = streams[frame.pointee.hd.stream_id] else { return 0 }
-        let size: Int
-        if stream.parser != nil {
-            stream.parser!.add(name: name, value: value, cache: headerStrings)
-            size = stream.parser!.size
-        } else {
-            stream.trailerBytes += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
-            size = stream.trailerBytes
-        }
+        guard headerBlock?.stream == frame.pointee.hd.stream_id else { return 0 }
+        // Moved out and back so that the parser's arrays are mutated in place, not copied.
+        var block = headerBlock.take()!
+        let size = block.add(name: name, value: value, cache: headerStrings)
+        headerBlock = block
         if size > config.http2.maxHeaderListSize * config.http2.headerFloodFactor {
             fault = HTTP2ErrorCode.enhanceYourCalm
             return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
@@ -71,8 +74,10 @@ extension ServerConnectionHandler {
         let endStream = header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         switch UInt32(header.type) {
         case NGHTTP2_HEADERS.rawValue:
+            let block = headerBlock
+            headerBlock = nil
             guard let stream = streams[header.stream_id] else { return 0 }
-            if stream.parser != nil { startCall(stream) }
+            if let parser = block?.parser, block?.stream == header.stream_id { startCall(stream, parser) }
             if endStream { endOfRequests(stream) }
         case NGHTTP2_DATA.rawValue:
             if endStream, let stream = streams[header.stream_id] { endOfRequests(stream) }
@@ -158,9 +163,7 @@ extension ServerConnectionHandler {
 
     // MARK: Call lifecycle
 
-    private func startCall(_ stream: ServerStreamState) {
-        guard let parser = stream.parser else { return }
-        stream.parser = nil
+    private func startCall(_ stream: ServerStreamState, _ parser: RequestHeadParser) {
         switch parser.finish() {
         case .failure(let rejection):
             answer(stream, rejection)
@@ -184,10 +187,13 @@ extension ServerConnectionHandler {
                     deadlineExpired(id)
                 }
             }
-            calls.push(ServerStream(
+            let call = ServerStream(
                 head: head, deadline: deadline, remotePeer: remotePeer, inbound: inbound,
-                outbound: ServerStreamWriter(stream: id, mailbox: mailbox, gate: gate), cancellation: cancellation),
-                deferWake: true)
+                outbound: ServerStreamWriter(stream: id, mailbox: mailbox, gate: gate), cancellation: cancellation)
+            // Kept until the stream closes, so that the call's objects (made here) are
+            // usually freed here too, not on a handler thread.
+            stream.call = call
+            calls.push(call, deferWake: true)
         }
     }
 

@@ -14,6 +14,12 @@ extension ServerConnectionHandler {
                 if let stream = streams[id] { apply(part, to: stream) }
             case .released(let id, let bytes):
                 if let stream = streams[id] { release(stream, min(bytes, stream.unreleased)) }
+            case .single(let id, let metadata, let message, let trailers):
+                if let stream = streams[id] {
+                    apply(.metadata(metadata), to: stream)
+                    apply(.message(message), to: stream)
+                    apply(.status(.ok, trailers), to: stream)
+                }
             }
         }
         spare.removeAll(keepingCapacity: true)

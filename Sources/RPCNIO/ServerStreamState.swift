@@ -3,7 +3,7 @@ import RPCCore
 
 /// One request stream on a server connection, owned by the connection's event loop.
 ///
-/// Life: `parser` reads the request headers; then the call is `started` (a handler owns the
+/// Life: the request headers are read (by the connection's `headerBlock`); then the call is `started` (a handler owns the
 /// other side of `inbound`, `gate` and `cancellation`) or answered at once. The response
 /// goes: headers (`headersSent`), messages through `outbox`, and the status, sent as
 /// trailers after the outbox drains or trailers-only if no headers went out.
@@ -13,32 +13,29 @@ import RPCCore
 /// and every one of them is released by the time the stream is forgotten.
 final class ServerStreamState {
     let id: Int32
-    var parser: RequestHeadParser?
-    var deframer: MessageDeframer
-    var inbound: InboundQueue<[UInt8]>?
-    var gate: OutboundGate?
-    var cancellation: CancellationSlot?
-    var requestEnded = false
-    /// Header bytes of a trailer block from the client (counted against header floods).
-    var trailerBytes = 0
+    @exclusivity(unchecked) var deframer: MessageDeframer
+    @exclusivity(unchecked) var inbound: InboundQueue<[UInt8]>?
+    @exclusivity(unchecked) var gate: OutboundGate?
+    @exclusivity(unchecked) var cancellation: CancellationSlot?
+    @exclusivity(unchecked) var call: ServerStream?
+    @exclusivity(unchecked) var requestEnded = false
     /// Send RST_STREAM(NO_ERROR) after the status even if the client has half-closed
     /// (deadline expiry, as grpc-core does).
-    var resetAfterStatus = false
+    @exclusivity(unchecked) var resetAfterStatus = false
 
-    var headersSent = false
-    var statusQueued = false
+    @exclusivity(unchecked) var headersSent = false
+    @exclusivity(unchecked) var statusQueued = false
     /// The status came from the event loop (rejection, bad message, deadline), not the handler.
-    var answeredByTransport = false
-    var outbox = OutboundMessages()
-    var pendingTrailers: (status: Status, metadata: Metadata)?
-    var dataDeferred = false
+    @exclusivity(unchecked) var answeredByTransport = false
+    @exclusivity(unchecked) var outbox = OutboundMessages()
+    @exclusivity(unchecked) var pendingTrailers: (status: Status, metadata: Metadata)?
+    @exclusivity(unchecked) var dataDeferred = false
 
-    var unreleased = 0
-    var deadlineTimer: Scheduled<Void>?
+    @exclusivity(unchecked) var unreleased = 0
+    @exclusivity(unchecked) var deadlineTimer: Scheduled<Void>?
 
-    init(id: Int32, maxHeaderListSize: Int, maxMessageSize: Int) {
+    init(id: Int32, maxMessageSize: Int) {
         self.id = id
-        self.parser = RequestHeadParser(maxHeaderListSize: maxHeaderListSize)
         self.deframer = MessageDeframer(maxMessageSize: maxMessageSize)
     }
 

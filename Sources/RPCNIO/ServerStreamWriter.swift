@@ -6,6 +6,8 @@ enum ServerCommand: Sendable {
     case part(stream: Int32, RPCResponsePart)
     /// A call took owed bytes: release them to flow control.
     case released(stream: Int32, bytes: Int)
+    /// A unary-style response in one command: metadata, message, OK with trailers.
+    case single(stream: Int32, metadata: Metadata, message: [UInt8], trailers: Metadata)
 }
 
 /// A server call's sending half on the HTTP/2 transport: parts go through the connection's
@@ -27,6 +29,10 @@ struct ServerStreamWriter: ServerStreamOutbound {
 
     func send(_ part: RPCResponsePart, flush: Bool) {
         mailbox.send(.part(stream: stream, part), flush: flush)
+    }
+
+    func sendSingleResponse(metadata: Metadata, message: [UInt8], trailers: Metadata) {
+        mailbox.send(.single(stream: stream, metadata: metadata, message: message, trailers: trailers))
     }
 }
 

@@ -98,6 +98,24 @@ struct HandlerBadInputTests {
         try await server.finish()
     }
 
+    @Test func refusesStreamsOverTheConcurrencyLimit() async throws {
+        var config = NIOServerConfig.defaults
+        config.http2.maxConcurrentStreams = 4
+        let server = try await EmbeddedServer(config: config)
+        try await server.serving {
+            // Sent before the client has seen the server's SETTINGS, so it does not hold back.
+            let ids = (0..<8).map { _ in
+                server.client.request(path: steeredUnaryPath, headers: [("x-sleep-ms", "50")], body: grpcMessage([1]))
+            }
+            try await server.exchange { ids.allSatisfy { server.client.streams[$0]?.isClosed == true } }
+            let refused = ids.filter { server.client.streams[$0]?.resetCode == 0x7 }
+            let served = ids.filter { server.client.streams[$0]?.grpcStatus == 0 }
+            #expect(refused.count == 4, "REFUSED_STREAM beyond the limit")
+            #expect(served.count == 4)
+        }
+        try await server.finish()
+    }
+
     @Test func closesTheConnectionOnRapidResets() async throws {
         var config = NIOServerConfig.defaults
         config.resetRateLimit = ResetRateLimit(burst: 20, perSecond: 1)

@@ -163,3 +163,29 @@ final class ByteCounter: Sendable {
     func add(_ bytes: Int) { count.add(bytes, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
 }
+
+@Suite("Server connection handler: memory")
+struct HandlerMemoryTests {
+    @Test func aClosedConnectionFreesItsHandler() async throws {
+        let handler = WeakReference()
+        do {
+            let server = try await EmbeddedServer()
+            try await server.serving {
+                let id = server.client.request(path: steeredUnaryPath, body: grpcMessage([1]))
+                try await server.exchange { server.client.streams[id]?.isClosed == true }
+            }
+            try await server.channel.testingEventLoop.executeInContext {
+                handler.object = try server.channel.pipeline.syncOperations.handler(type: ServerConnectionHandler.self)
+            }
+            #expect(handler.object != nil)
+            try await server.finish()
+        }
+        #expect(handler.object == nil, "the handler outlived its connection")
+    }
+}
+
+/// Watches an object without keeping it alive. (Unchecked: set once on the event loop,
+/// read after it is done.)
+final class WeakReference: @unchecked Sendable {
+    weak var object: AnyObject?
+}

@@ -1,20 +1,22 @@
 import RPCCore
-import Synchronization
 
 /// A one-shot signal for tests: `wait()` returns once `signal()` was called.
-final class Signal: Sendable {
+public final class Signal: Sendable {
     private let queue = InboundQueue<Bool>()
-    func signal() { queue.push(true) }
-    func wait() async { _ = try? await queue.next() }
+    public init() {}
+    public func signal() { queue.push(true) }
+    public func wait() async { _ = try? await queue.next() }
 }
 
 /// A service whose one method waits for its task to be cancelled, and says so.
-struct CancellationProbe: RPCService {
-    static let method = MethodDescriptor(service: "t.Probe", method: "Wait")
-    let started = Signal()
-    let cancelled = Signal()
+public struct CancellationProbe: RPCService {
+    public static let method = MethodDescriptor(service: "t.Probe", method: "Wait")
+    public let started = Signal()
+    public let cancelled = Signal()
 
-    func registerMethods(with router: inout RPCRouter) {
+    public init() {}
+
+    public func registerMethods(with router: inout RPCRouter) {
         let started = self.started, cancelled = self.cancelled
         router.registerUnary(Self.method, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { _, _ in
             started.signal()
