@@ -1,3 +1,5 @@
+import Dispatch
+import NIOPosix
 import RPCCore
 import RPCNIO
 import RPCTestService
@@ -49,6 +51,37 @@ struct LoopbackEarlyCancelTests {
                 #expect(try await loopback.client.steeredUnary([4]).message == [4])
             }
         }
+    }
+}
+
+extension LoopbackEarlyCancelTests {
+    /// The client's only event loop is held up, so its connection cannot be made: the
+    /// cancelled call must not wait for it, and the connection made afterwards serves.
+    @Test func aCallCancelledWhileItsConnectionIsBeingMadeEndsWithoutIt() async throws {
+        let clientLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let release = DispatchSemaphore(value: 0)
+        clientLoops.next().execute { release.wait() }
+        defer { release.signal() }  // whatever happens, the loop is let go
+        try await withTimeout {
+            let serverTransport = NIOServerTransport(host: "127.0.0.1", port: 0)
+            let server = GRPCServer(transport: serverTransport, services: [SteeredTestService()])
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await server.serve() }
+                let port = try await serverTransport.listeningAddress().port!
+                let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port, group: clientLoops))
+                group.addTask { try await client.run() }
+                let call = Task { try await client.steeredUnary([1]) }
+                call.cancel()
+                let error = await #expect(throws: RPCError.self) { try await call.value }
+                #expect(error?.code == .cancelled)
+                release.signal()
+                #expect(try await client.steeredUnary([2]).message == [2])
+                client.beginGracefulShutdown()
+                server.beginGracefulShutdown()
+                try await group.waitForAll()
+            }
+        }
+        try await clientLoops.shutdownGracefully()
     }
 }
 
