@@ -112,10 +112,8 @@ extension ClientConnectionHandler {
     }
 
     func onStreamClosed(_ id: Int32, errorCode: UInt32) -> Int32 {
-        guard let stream = byID.removeValue(forKey: id) else { return 0 }
-        byToken.removeValue(forKey: stream.token)
-        connectionRelease += stream.unreleased
-        stream.unreleased = 0
+        guard let stream = byID[id] else { return 0 }
+        forget(stream)
         if !stream.finished {
             let status = errorCode == HTTP2ErrorCode.noError
                 ? Status(code: .internal, message: "The stream closed without a status")
@@ -140,6 +138,14 @@ extension ClientConnectionHandler {
             }
         }
         return count
+    }
+
+    /// Drops a call that is over from the tables, giving back its unreleased bytes.
+    func forget(_ stream: ClientStreamState) {
+        byID.removeValue(forKey: stream.id)
+        byToken.removeValue(forKey: stream.token)
+        connectionRelease += stream.unreleased
+        stream.unreleased = 0
     }
 
     func release(_ stream: ClientStreamState, _ bytes: Int) {

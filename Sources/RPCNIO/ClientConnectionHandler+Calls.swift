@@ -70,12 +70,17 @@ extension ClientConnectionHandler {
     }
 
     /// Ends the call with `status` and resets its stream (CANCEL).
+    ///
+    /// A call whose request HEADERS are still queued (cancelled in the same burst that
+    /// opened it) has no stream in nghttp2 yet: the reset takes those HEADERS out of the
+    /// queue, so nothing reaches the server, and as no stream opens none will close either;
+    /// the call is forgotten here, or it would hold the connection open forever.
     private func cancel(_ stream: ClientStreamState, _ status: Status) {
         stream.deadlineTimer = nil
         stream.finish(status, Metadata())
-        if let session, stream.id > 0, session.streamExists(stream.id) {
-            session.resetStream(stream.id, errorCode: HTTP2ErrorCode.cancel)
-        }
+        guard let session, stream.id > 0 else { return }
+        session.resetStream(stream.id, errorCode: HTTP2ErrorCode.cancel)
+        if !session.streamExists(stream.id) { forget(stream) }
     }
 
     private func resumeIfDeferred(_ stream: ClientStreamState) {

@@ -31,6 +31,8 @@ public final class NIOClientTransport: ClientTransport {
         self.group = group
     }
 
+    /// Waits for the shared connection (making it if need be); a task cancelled meanwhile
+    /// stops waiting with CANCELLED and leaves the connection to the calls after it.
     public func openStream(_ head: ClientRequestHead) async throws -> ClientStream {
         let connection = try await usableConnection()
         return connection.open(head, config: config)
@@ -38,11 +40,14 @@ public final class NIOClientTransport: ClientTransport {
 
     public func run() async throws {
         _ = try? await shutdownSignal.next()
-        let connection = state.withLock { state -> ClientConnection? in
+        let (connection, pending) = state.withLock { state in
             state.shutDown = true
-            return state.connection
+            return (state.connection, state.pending)
         }
-        if let connection {
+        var connections = connection.map { [$0] } ?? []
+        // A connection still being made (say for a call that gave up waiting) is closed too.
+        if let pending, let made = try? await pending.get() { connections.append(made) }
+        for connection in connections {
             connection.beginGracefulShutdown()
             try? await connection.channel.closeFuture.get()
         }
@@ -53,29 +58,52 @@ public final class NIOClientTransport: ClientTransport {
     }
 
     private func usableConnection() async throws -> ClientConnection {
-        let future = state.withLock { state -> Result<EventLoopFuture<ClientConnection>, RPCError> in
-            if state.shutDown { return .failure(RPCError(code: .unavailable, message: "The client is shut down")) }
-            if let connection = state.connection, connection.state.isUsable {
-                return .success(connection.channel.eventLoop.makeSucceededFuture(connection))
-            }
-            if let pending = state.pending { return .success(pending) }
+        enum Lookup { case ready(ClientConnection), connecting(EventLoopFuture<ClientConnection>, isNew: Bool) }
+        let lookup = try state.withLock { state throws(RPCError) -> Lookup in
+            if state.shutDown { throw RPCError(code: .unavailable, message: "The client is shut down") }
+            if let connection = state.connection, connection.state.isUsable { return .ready(connection) }
+            if let pending = state.pending { return .connecting(pending, isNew: false) }
             let pending = connect()
             state.pending = pending
-            return .success(pending)
+            return .connecting(pending, isNew: true)
         }
-        let connecting = try future.get()
-        do {
-            let connection = try await connecting.get()
-            state.withLock { state in
-                if state.pending === connecting {
-                    state.pending = nil
-                    state.connection = connection
-                }
-            }
+        switch lookup {
+        case .ready(let connection):
             return connection
-        } catch {
-            state.withLock { state in if state.pending === connecting { state.pending = nil } }
-            throw RPCError(code: .unavailable, message: "Cannot connect to \(host):\(port): \(error)")
+        case .connecting(let connecting, let isNew):
+            // The transport, not the first caller, keeps what the attempt makes: that caller
+            // may stop waiting (cancelled) while the attempt goes on for the others.
+            if isNew { connecting.whenComplete { [self] result in settle(connecting, result) } }
+            do {
+                return try await Self.value(of: connecting)
+            } catch let error as RPCError where error.code == .cancelled {
+                throw error
+            } catch {
+                throw RPCError(code: .unavailable, message: "Cannot connect to \(host):\(port): \(error)")
+            }
+        }
+    }
+
+    /// A connection attempt ended: its connection becomes the one calls share.
+    private func settle(_ connecting: EventLoopFuture<ClientConnection>, _ result: Result<ClientConnection, any Error>) {
+        state.withLock { state in
+            guard state.pending === connecting else { return }
+            state.pending = nil
+            if case .success(let connection) = result { state.connection = connection }
+        }
+    }
+
+    /// The value of `future`, or CANCELLED as soon as the task is cancelled (a future's
+    /// `get()` would wait on regardless). The future itself is left to complete.
+    private static func value<Value: Sendable>(of future: EventLoopFuture<Value>) async throws -> Value {
+        let waiter = CancellableWaiter<Value>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard waiter.wait(continuation) else { return }
+                future.whenComplete { waiter.resume(with: $0) }
+            }
+        } onCancel: {
+            waiter.resume(with: .failure(RPCError(code: .cancelled, message: "The call was cancelled while connecting")))
         }
     }
 
@@ -139,4 +167,49 @@ struct ClientConnection: Sendable {
 /// Hands the connection made in the channel initializer to the connect future.
 private final class ConnectionSlot: Sendable {
     let value = Mutex<ClientConnection?>(nil)
+}
+
+/// One task waiting for a value that either its arrival or the task's cancellation ends,
+/// whichever comes first; a cancellation that comes before the wait begins ends it at once.
+private final class CancellableWaiter<Value: Sendable>: Sendable {
+    private enum State {
+        case idle
+        case waiting(CheckedContinuation<Value, any Error>)
+        case ended(Result<Value, any Error>)
+        case done
+    }
+
+    private let state = Mutex(State.idle)
+
+    /// Starts waiting; returns false (having resumed `continuation`) if it already ended.
+    func wait(_ continuation: CheckedContinuation<Value, any Error>) -> Bool {
+        let ended = state.withLock { state -> Result<Value, any Error>? in
+            guard case .ended(let result) = state else {
+                state = .waiting(continuation)
+                return nil
+            }
+            state = .done
+            return result
+        }
+        guard let ended else { return true }
+        continuation.resume(with: ended)
+        return false
+    }
+
+    /// Ends the wait with `result`, unless it already ended.
+    func resume(with result: Result<Value, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
+            switch state {
+            case .idle:
+                state = .ended(result)
+                return nil
+            case .waiting(let continuation):
+                state = .done
+                return continuation
+            case .ended, .done:
+                return nil
+            }
+        }
+        continuation?.resume(with: result)
+    }
 }
