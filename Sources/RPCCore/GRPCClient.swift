@@ -28,7 +28,7 @@ public struct GRPCClient: Sendable {
         let stream = try await transport.openStream(
             ClientRequestHead(method: method, metadata: request.metadata, timeout: options.timeout))
         return try await Self.withCancellation(of: stream) {
-            try await stream.outbound.write(bytes, endStream: true)
+            try await Self.sendOnly(bytes, on: stream)
             return try await Self.readSingleResponse(stream, deserializer)
         }
     }
@@ -43,7 +43,7 @@ public struct GRPCClient: Sendable {
         let stream = try await transport.openStream(
             ClientRequestHead(method: method, metadata: request.metadata, timeout: options.timeout))
         return try await Self.withCancellation(of: stream) {
-            try await stream.outbound.write(bytes, endStream: true)
+            try await Self.sendOnly(bytes, on: stream)
             let responses = ResponseStream(inbound: stream.inbound, deserializer: deserializer)
             let result = try await onResponse(responses)
             // Left before the end: the server need not go on producing.
@@ -115,6 +115,18 @@ public struct GRPCClient: Sendable {
     }
 
     // MARK: Shared steps
+
+    /// Sends the one request of a unary or server-streaming call. A server may answer
+    /// (and close the call) while the request is still being counted against flow
+    /// control; then the write fails, but the call's outcome is the server's status,
+    /// which the response side reads, exactly as for the streaming calls.
+    static func sendOnly(_ bytes: [UInt8], on stream: ClientStream) async throws {
+        do {
+            try await stream.outbound.write(bytes, endStream: true)
+        } catch where stream.outbound.isClosed {
+            // The server ended the call: its status is the outcome.
+        }
+    }
 
     static func serialize<Message>(_ message: Message, _ serializer: some MessageSerializer<Message>) throws -> [UInt8] {
         do {
