@@ -1,0 +1,1 @@
+"""protoc-gen-glimpse-swift, in parts (see the plugin script for the mapping)."""
