@@ -73,23 +73,29 @@ struct MalformedInputTests {
     }
 
     @Test("at least 100,000 hostile inputs: random bytes, truncations, bit flips, splices — no crash, no leak")
-    func hostileInputs() throws {
+    func hostileInputs() async throws {
         var rng = SplitMix64(seed: 0x6c1d_5e55)
         let seeds = try [GoldenCases.allKinds.serializedBytes(), GoldenCases.pixarTimeline.serializedBytes(),
                          GoldenCases.tree.serializedBytes()]
         var inputs = 0
         var threw = 0
-        func run(_ bytes: [UInt8]) { threw += Self.decodeAll(bytes); inputs += 1 }
+        // Long and CPU-bound: yield now and then so the cooperative pool (two threads on
+        // two cores) stays free for the other tests running beside this one.
+        func run(_ bytes: [UInt8]) async {
+            threw += Self.decodeAll(bytes)
+            inputs += 1
+            if inputs % 512 == 0 { await Task.yield() }
+        }
 
-        for _ in 0..<2_000 { run((0..<Int(rng.next() % 64)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }) }
+        for _ in 0..<2_000 { await run((0..<Int(rng.next() % 64)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }) }
         let heapBefore = Self.heapInUse()
-        for _ in 0..<55_000 { run((0..<Int(rng.next() % 96)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }) }
+        for _ in 0..<55_000 { await run((0..<Int(rng.next() % 96)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }) }
         for seed in seeds {
-            for cut in 0..<seed.count { run(Array(seed[..<cut])) }
+            for cut in 0..<seed.count { await run(Array(seed[..<cut])) }
             for bit in 0..<(seed.count * 8) {
                 var flipped = seed
                 flipped[bit / 8] ^= 1 << UInt8(bit % 8)
-                run(flipped)
+                await run(flipped)
             }
         }
         for _ in 0..<30_000 {
@@ -103,7 +109,7 @@ struct MalformedInputTests {
                 }
                 if mutated.isEmpty { break }
             }
-            run(mutated)
+            await run(mutated)
         }
         let heapAfter = Self.heapInUse()
         #expect(inputs >= 100_000)

@@ -45,14 +45,20 @@ final class EmbeddedServer: @unchecked Sendable {
         }
     }
 
-    /// Moves bytes both ways until `done` holds (or a generous number of rounds passed).
-    func exchange(deliverToClient: Bool = true, until done: () -> Bool) async throws {
-        for _ in 0..<3000 {
+    /// Moves bytes both ways until `done` holds. The 60 s bound only turns a hang into a
+    /// failure (handlers run on the shared cooperative pool, which a busy machine or
+    /// CPU-bound tests beside this one can hold for seconds); it measures nothing.
+    func exchange(
+        deliverToClient: Bool = true, sourceLocation location: SourceLocation = #_sourceLocation,
+        until done: () -> Bool
+    ) async throws {
+        let giveUp = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < giveUp {
             try await pump(deliverToClient: deliverToClient)
             if done() { return }
             try await Task.sleep(for: .milliseconds(1))
         }
-        Issue.record("the exchange did not reach the expected state")
+        Issue.record("the exchange did not reach the expected state", sourceLocation: location)
     }
 
     /// One round: client output to the server, server output to the client.

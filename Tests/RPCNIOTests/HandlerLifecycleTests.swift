@@ -94,7 +94,9 @@ struct HandlerLifecycleTests {
     @Test func gracefulShutdownLetsTheCallInFlightFinish() async throws {
         let server = try await EmbeddedServer()
         try await server.serving {
-            let id = server.client.request(path: steeredUnaryPath, headers: [("x-sleep-ms", "50")], body: grpcMessage([4]))
+            // In flight for a second: long enough that the shutdown begins while it runs,
+            // even when the tests beside this one keep the cooperative pool busy.
+            let id = server.client.request(path: steeredUnaryPath, headers: [("x-sleep-ms", "1000")], body: grpcMessage([4]))
             try await server.pump()
             try await server.channel.testingEventLoop.executeInContext {
                 try server.channel.pipeline.syncOperations.handler(type: ServerConnectionHandler.self).beginGracefulShutdown()
@@ -106,6 +108,43 @@ struct HandlerLifecycleTests {
             try await server.exchange { !server.channel.isActive }
         }
         try await server.finish()
+    }
+
+    /// With no stream left, nghttp2 wants nothing more right after the GOAWAY notice; the
+    /// final GOAWAY naming the last stream taken must still go out before the close.
+    @Test func gracefulShutdownWithNoCallInFlightStillNamesTheLastStream() async throws {
+        let server = try await EmbeddedServer()
+        try await server.serving {
+            let id = server.client.request(path: steeredUnaryPath, headers: [], body: grpcMessage([7]))
+            try await server.exchange { server.client.streams[id]?.isClosed == true }
+            #expect(server.client.streams[id]?.grpcStatus == 0)
+            try await server.channel.testingEventLoop.executeInContext {
+                try server.channel.pipeline.syncOperations.handler(type: ServerConnectionHandler.self).beginGracefulShutdown()
+            }
+            try await server.exchange { !server.channel.isActive }
+            // The test client's nghttp2 stops reading after a GOAWAY with no stream open,
+            // so look at the frames the server wrote.
+            #expect(Self.goAwayLastStreamIDs(in: server.received) == [Int32.max, id])
+        }
+        try await server.finish()
+    }
+
+    /// Last-stream-ids of the GOAWAY frames in raw HTTP/2 server output, in order.
+    static func goAwayLastStreamIDs(in bytes: [UInt8]) -> [Int32] {
+        var ids: [Int32] = []
+        var at = 0
+        while at + 9 <= bytes.count {
+            let length = Int(bytes[at]) << 16 | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2])
+            let type = bytes[at + 3]
+            let payload = at + 9
+            if type == 0x7, payload + 4 <= bytes.count {
+                let raw = UInt32(bytes[payload]) << 24 | UInt32(bytes[payload + 1]) << 16
+                    | UInt32(bytes[payload + 2]) << 8 | UInt32(bytes[payload + 3])
+                ids.append(Int32(bitPattern: raw & 0x7fff_ffff))
+            }
+            at = payload + length
+        }
+        return ids
     }
 
     @Test func anUnansweredKeepalivePingClosesTheConnection() async throws {
