@@ -30,7 +30,7 @@ if ((${#missing[@]})); then
 fi
 
 if ! python3 - <<'PY' 2>/dev/null
-import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection, pytest
+import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection, pytest, pytest
 PY
 then
     echo "bootstrap: pip install ${PIP_PACKAGES[*]}"
