@@ -106,7 +106,7 @@ generate_services Sources/GlimpseInterop/Services ",imports=GlimpseRPC" \
     grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto
 
 # Test-only schema: every field kind, for the message layer's own tests.
-generate_set GlimpseTestProtoC Tests/Support/GlimpseTestProtoC Tests/Support/GlimpseTestMessages \
+generate_set GlimpseTestProtoC Tests/Support/GlimpseTestProtoC Tests/Support/GlimpseTestMessages/Generated \
     ",runtime_import=GlimpseMessages" \
     "$root/Tests/Proto" -- \
     $(cd "$root/Tests/Proto" && find . -name '*.proto' | sed 's|^\./||' | sort)
@@ -116,7 +116,7 @@ if $check; then
     for d in Sources/GlimpseProtoC Sources/GlimpseMessages/Generated \
              Sources/GlimpseInteropProtoC Sources/GlimpseInterop/Generated \
              Sources/GlimpseRPC/Generated Sources/GlimpseInterop/Services \
-             Tests/Support/GlimpseTestProtoC Tests/Support/GlimpseTestMessages; do
+             Tests/Support/GlimpseTestProtoC Tests/Support/GlimpseTestMessages/Generated; do
         if ! diff -r "$out_root/$d" "$root/$d" >/dev/null 2>&1; then
             echo "generate.sh --check: $d differs from what Proto/ generates:" >&2
             diff -r "$out_root/$d" "$root/$d" | head -20 >&2 || true
