@@ -1,18 +1,18 @@
 import Synchronization
 
-/// One call of the in-process transport: both halves of the stream, joined by two queues.
+/// One call of the in-process transport: the server's stream, and the client's half
+/// joined to it by a queue of responses.
 ///
 /// Invariants: the client's inbound queue receives exactly one `.status`, from whichever
-/// comes first of the server's status, a client cancel, or the deadline; after that both
-/// queues are closed, both gates are closed and later writes are ignored (server) or fail
-/// (client). Flow control mirrors HTTP/2: a writer waits while the reader's queue holds
-/// more than the allowance.
-final class InProcessCall: Sendable {
-    let requests: InboundQueue<[UInt8]>
+/// comes first of the server's status, a client cancel, or the deadline; after that the
+/// requests are ended (or the call abandoned), both gates are closed and later writes are
+/// ignored (server) or fail (client). Flow control mirrors HTTP/2: a writer waits while
+/// the reader's queue holds more than the allowance.
+final class InProcessCall: ServerStream, @unchecked Sendable {
+    // Unchecked: the added state is immutable or under its own locks.
     let responses: InboundQueue<RPCResponsePart>
     let requestGate = OutboundGate()
     let responseGate = OutboundGate()
-    let cancellation = CancellationSlot()
     let maxReceiveMessageSize: Int
     private let state = Mutex(State())
 
@@ -21,10 +21,10 @@ final class InProcessCall: Sendable {
         var requestsEnded = false
     }
 
-    init(maxReceiveMessageSize: Int, allowance: Int = 64 * 1024) {
+    init(head: RequestHead, deadline: ContinuousClock.Instant?, maxReceiveMessageSize: Int, allowance: Int = 64 * 1024) {
         self.maxReceiveMessageSize = maxReceiveMessageSize
-        requests = InboundQueue(eagerAllowance: allowance, observer: requestGate)
         responses = InboundQueue(eagerAllowance: allowance, observer: responseGate)
+        super.init(head: head, deadline: deadline, remotePeer: "in-process", eagerAllowance: allowance)
     }
 
     /// Ends the call with `status` unless it has ended already. Returns false if it had.
@@ -41,10 +41,9 @@ final class InProcessCall: Sendable {
         requestGate.close(gateError)
         responseGate.close(gateError)
         if cancelServer {
-            requests.fail(RPCError(status: status))
-            cancellation.cancel()
+            abandon(RPCError(status: status))
         } else {
-            requests.finish()
+            finishRequests()
         }
         return true
     }
@@ -61,7 +60,7 @@ final class InProcessCall: Sendable {
             finish(status, Metadata(), cancelServer: true)
             return
         }
-        let eager = requests.push(message, bytes: message.count + MessagePrefix.size)
+        let eager = pushRequest(message, bytes: message.count + MessagePrefix.size)
         if endStream { clientFinish() }
         if !eager { try await requestGate.add(message.count + MessagePrefix.size) }
     }
@@ -71,20 +70,22 @@ final class InProcessCall: Sendable {
             defer { state.requestsEnded = true }
             return !state.requestsEnded
         }
-        if first { requests.finish() }
+        if first { finishRequests() }
     }
 
     // MARK: Server side
 
+    override func owedRequestBytesTaken(_ bytes: Int) { requestGate.release(bytes) }
+
     /// Without backpressure (bounded parts that end a call).
-    func serverSend(_ part: RPCResponsePart) {
+    override func send(_ part: RPCResponsePart, flush: Bool) {
         switch part {
         case .status(let status, let trailers): finish(status, trailers, cancelServer: false)
         case .metadata, .message: if !isFinished { responses.push(part) }
         }
     }
 
-    func serverWrite(_ part: RPCResponsePart) async throws {
+    override func write(_ part: RPCResponsePart, flush: Bool) async throws {
         switch part {
         case .status(let status, let trailers):
             finish(status, trailers, cancelServer: false)
@@ -97,12 +98,6 @@ final class InProcessCall: Sendable {
             if !eager { try await responseGate.add(bytes.count + MessagePrefix.size) }
         }
     }
-}
-
-struct InProcessServerOutbound: ServerStreamOutbound {
-    let call: InProcessCall
-    func write(_ part: RPCResponsePart, flush: Bool) async throws { try await call.serverWrite(part) }
-    func send(_ part: RPCResponsePart, flush: Bool) { call.serverSend(part) }
 }
 
 struct InProcessClientOutbound: ClientStreamOutbound {

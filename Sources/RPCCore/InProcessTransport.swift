@@ -29,7 +29,7 @@ public struct InProcessTransport: Sendable {
         }
 
         private static func run(_ stream: ServerStream, _ handler: @escaping @Sendable (ServerStream) async -> Void) async {
-            guard let deadline = stream.deadline, let call = (stream.outbound as? InProcessServerOutbound)?.call else {
+            guard let deadline = stream.deadline, let call = stream as? InProcessCall else {
                 await handler(stream)
                 return
             }
@@ -61,13 +61,11 @@ public struct InProcessTransport: Sendable {
 
         public func openStream(_ head: ClientRequestHead) async throws -> ClientStream {
             if incoming.isClosed { throw RPCError(code: .unavailable, message: "The in-process server is shut down") }
-            let call = InProcessCall(maxReceiveMessageSize: maxReceiveMessageSize)
-            let deadline = head.timeout.map { ContinuousClock.now.advanced(by: $0) }
-            let stream = ServerStream(
+            let call = InProcessCall(
                 head: RequestHead(path: head.method.path, metadata: head.metadata, timeout: head.timeout),
-                deadline: deadline, remotePeer: "in-process", inbound: call.requests,
-                outbound: InProcessServerOutbound(call: call), cancellation: call.cancellation)
-            incoming.push(stream)
+                deadline: head.timeout.map { ContinuousClock.now.advanced(by: $0) },
+                maxReceiveMessageSize: maxReceiveMessageSize)
+            incoming.push(call)
             return ClientStream(inbound: call.responses, outbound: InProcessClientOutbound(call: call))
         }
 

@@ -14,36 +14,15 @@ import Synchronization
 ///   then the end (or the error).
 public final class InboundQueue<Element: Sendable>: Sendable {
     @usableFromInline
-    struct Entry: Sendable {
-        @usableFromInline var element: Element
-        @usableFromInline var bytes: Int
-        @usableFromInline var owed: Bool
-
-        @inlinable init(element: Element, bytes: Int, owed: Bool) {
-            self.element = element
-            self.bytes = bytes
-            self.owed = owed
-        }
-    }
-
-    @usableFromInline
-    enum End: Sendable { case finished, failed(RPCError) }
-
-    /// `first`, when set, comes before `entries[head...]`: a queue that holds one element
-    /// at a time (a unary request) never allocates the array.
-    @usableFromInline
     struct State: Sendable {
-        @usableFromInline var first: Entry?
-        @usableFromInline var entries: [Entry] = []
-        @usableFromInline var head = 0
-        @usableFromInline var bufferedBytes = 0
-        @usableFromInline var end: End?
+        @usableFromInline var buffer = InboundBuffer<Element>()
         @usableFromInline var waiter: UnsafeContinuation<Element?, any Error>?
 
         @inlinable init() {}
-
-        @inlinable var queuedCount: Int { (first == nil ? 0 : 1) + entries.count - head }
     }
+
+    @usableFromInline typealias Taken = InboundBuffer<Element>.Taken
+    @usableFromInline typealias End = InboundBuffer<Element>.End
 
     @usableFromInline let state = Mutex(State())
     @usableFromInline let eagerAllowance: Int
@@ -69,20 +48,12 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     @inlinable @discardableResult
     public func push(_ element: Element, bytes: Int = 0, deferWake: Bool = false) -> Bool {
         let outcome = state.withLock { state -> PushOutcome in
-            guard state.end == nil else { return .dropped }
+            guard state.buffer.end == nil else { return .dropped }
             if !deferWake, let waiter = state.waiter {
                 state.waiter = nil
                 return .handOver(waiter)
             }
-            state.bufferedBytes += bytes
-            let owed = state.bufferedBytes > eagerAllowance
-            let entry = Entry(element: element, bytes: bytes, owed: owed)
-            if state.first == nil, state.head == state.entries.count {
-                state.first = entry
-            } else {
-                state.entries.append(entry)
-            }
-            return owed ? .owed : .eager
+            return state.buffer.append(element, bytes: bytes, eagerAllowance: eagerAllowance) ? .owed : .eager
         }
         switch outcome {
         case .handOver(let waiter):
@@ -103,9 +74,9 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     @inlinable
     public func wakeConsumer() {
         let resumed = state.withLock { state -> (UnsafeContinuation<Element?, any Error>, Taken)? in
-            guard let waiter = state.waiter, state.queuedCount > 0 else { return nil }
+            guard let waiter = state.waiter, state.buffer.queuedCount > 0 else { return nil }
             state.waiter = nil
-            return (waiter, Self.take(&state))
+            return (waiter, state.buffer.take())
         }
         guard let (waiter, taken) = resumed, case .element(let element, let owedBytes) = taken else { return }
         if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
@@ -121,8 +92,8 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     @inlinable
     func close(_ end: End) {
         let waiter = state.withLock { state -> UnsafeContinuation<Element?, any Error>? in
-            guard state.end == nil else { return nil }
-            state.end = end
+            guard state.buffer.end == nil else { return nil }
+            state.buffer.end = end
             defer { state.waiter = nil }
             return state.waiter
         }
@@ -134,48 +105,35 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     }
 
     /// True once `finish` or `fail` was called.
-    @inlinable public var isClosed: Bool { state.withLock { $0.end != nil } }
+    @inlinable public var isClosed: Bool { state.withLock { $0.buffer.end != nil } }
 
     // MARK: Consumer
-
-    public enum SingleOutcome: Sendable {
-        case one(Element), none, tooMany, incomplete
-    }
 
     /// Without waiting: the only element of a stream that has already ended, or why not.
     /// (`.incomplete`: the end has not arrived yet; use `next()`.)
     @inlinable
-    public func takeSingleIfComplete() -> SingleOutcome {
-        let outcome = state.withLock { state -> (SingleOutcome, Int) in
-            guard case .finished = state.end else { return (.incomplete, 0) }
-            switch state.queuedCount {
-            case 0: return (.none, 0)
-            case 1:
-                guard case .element(let element, let owed) = Self.take(&state) else { return (.none, 0) }
-                return (.one(element), owed)
-            default: return (.tooMany, 0)
-            }
-        }
-        if outcome.1 > 0 { observer?.owedBytesTaken(outcome.1) }
+    public func takeSingleIfComplete() -> SingleOutcome<Element> {
+        let outcome = state.withLock { $0.buffer.takeSingleIfComplete() }
+        if outcome.owedBytes > 0 { observer?.owedBytesTaken(outcome.owedBytes) }
         return outcome.0
     }
 
     /// The next element; nil at the end; throws the error the stream failed with.
     @inlinable
     public func next() async throws -> Element? {
-        switch takeOrEnd() {
+        switch state.withLock({ $0.buffer.take() }) {
         case .element(let element, let owedBytes):
             if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
             return element
         case .end(let end):
-            return try Self.deliver(end)
+            return try InboundBuffer<Element>.deliver(end)
         case .empty:
             break
         }
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 let outcome = state.withLock { state -> Taken in
-                    let taken = Self.take(&state)
+                    let taken = state.buffer.take()
                     if case .empty = taken { state.waiter = continuation }
                     return taken
                 }
@@ -190,46 +148,6 @@ public final class InboundQueue<Element: Sendable>: Sendable {
             }
         } onCancel: {
             fail(RPCError(code: .cancelled, message: "The call's task was cancelled"))
-        }
-    }
-
-    @usableFromInline
-    enum Taken { case element(Element, owedBytes: Int), end(End), empty }
-
-    @inlinable
-    func takeOrEnd() -> Taken {
-        state.withLock { Self.take(&$0) }
-    }
-
-    @inlinable
-    static func take(_ state: inout State) -> Taken {
-        if let entry = state.first {
-            state.first = nil
-            state.bufferedBytes -= entry.bytes
-            return .element(entry.element, owedBytes: entry.owed ? entry.bytes : 0)
-        }
-        if state.head < state.entries.count {
-            let entry = state.entries[state.head]
-            state.head += 1
-            state.bufferedBytes -= entry.bytes
-            if state.head == state.entries.count {
-                state.entries.removeAll(keepingCapacity: true)
-                state.head = 0
-            } else if state.head >= 64, state.head * 2 >= state.entries.count {
-                state.entries.removeFirst(state.head)
-                state.head = 0
-            }
-            return .element(entry.element, owedBytes: entry.owed ? entry.bytes : 0)
-        }
-        if let end = state.end { return .end(end) }
-        return .empty
-    }
-
-    @inlinable
-    static func deliver(_ end: End) throws -> Element? {
-        switch end {
-        case .finished: return nil
-        case .failed(let error): throw error
         }
     }
 }

@@ -21,12 +21,23 @@ public struct Metadata: Sendable, Hashable {
 
     /// Adds a text value. The key is lower-cased.
     public mutating func addString(_ value: String, forKey key: String) {
-        entries.append(Entry(key: key.lowercased(), value: .string(value)))
+        entries.append(Entry(key: Self.normalized(key), value: .string(value)))
+    }
+
+    /// `key` in lower case; keys already in lower case (nearly all) are returned as they
+    /// are, without building a new string.
+    @inline(__always)
+    static func normalized(_ key: String) -> String {
+        var key = key
+        let isLower = key.withUTF8 { bytes in
+            !bytes.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+        }
+        return isLower ? key : key.lowercased()
     }
 
     /// Adds a binary value. The key is lower-cased and must end in `-bin`.
     public mutating func addBinary(_ value: [UInt8], forKey key: String) {
-        let key = key.lowercased()
+        let key = Self.normalized(key)
         precondition(key.hasSuffix("-bin"), "binary metadata keys end in -bin: \(key)")
         entries.append(Entry(key: key, value: .binary(value)))
     }
@@ -46,24 +57,27 @@ public struct Metadata: Sendable, Hashable {
     }
 
     public mutating func removeAll(forKey key: String) {
-        let key = key.lowercased()
+        let key = Self.normalized(key)
         entries.removeAll { $0.key == key }
     }
 
     /// Every value stored under `key`, in order.
     public subscript(key: String) -> [Value] {
-        let key = key.lowercased()
+        if entries.isEmpty { return [] }
+        let key = Self.normalized(key)
         return entries.compactMap { $0.key == key ? $0.value : nil }
     }
 
     /// The text values stored under `key`.
     public subscript(stringValues key: String) -> [String] {
-        self[key].compactMap { if case .string(let s) = $0 { s } else { nil } }
+        if entries.isEmpty { return [] }
+        return self[key].compactMap { if case .string(let s) = $0 { s } else { nil } }
     }
 
     /// The binary values stored under `key`.
     public subscript(binaryValues key: String) -> [[UInt8]] {
-        self[key].compactMap { if case .binary(let b) = $0 { b } else { nil } }
+        if entries.isEmpty { return [] }
+        return self[key].compactMap { if case .binary(let b) = $0 { b } else { nil } }
     }
 
     public mutating func append(contentsOf other: Metadata) {

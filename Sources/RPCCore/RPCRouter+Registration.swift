@@ -9,7 +9,7 @@ extension RPCRouter {
     ) {
         register(method, Method { stream, context in
             await ServerCallRunner.runSingleResponse(stream, serializer) {
-                let request = try await ServerCallRunner.readSingle(stream.inbound, deserializer)
+                let request = try await ServerCallRunner.readSingle(stream, deserializer)
                 return try await handler(ServerRequest(metadata: context.requestMetadata, message: request), context)
             }
         })
@@ -23,8 +23,8 @@ extension RPCRouter {
     ) {
         register(method, Method { stream, context in
             await ServerCallRunner.run(stream) { progress in
-                let request = try await ServerCallRunner.readSingle(stream.inbound, deserializer)
-                let writer = ResponseWriter(outbound: stream.outbound, serializer: serializer, progress: progress)
+                let request = try await ServerCallRunner.readSingle(stream, deserializer)
+                let writer = ResponseWriter(stream: stream, serializer: serializer, progress: progress)
                 return try await handler(ServerRequest(metadata: context.requestMetadata, message: request), writer, context)
             }
         })
@@ -38,7 +38,7 @@ extension RPCRouter {
     ) {
         register(method, Method { stream, context in
             await ServerCallRunner.runSingleResponse(stream, serializer) {
-                let requests = RequestStream(metadata: context.requestMetadata, queue: stream.inbound, deserializer: deserializer)
+                let requests = RequestStream(metadata: context.requestMetadata, stream: stream, deserializer: deserializer)
                 return try await handler(requests, context)
             }
         })
@@ -52,8 +52,8 @@ extension RPCRouter {
     ) {
         register(method, Method { stream, context in
             await ServerCallRunner.run(stream) { progress in
-                let requests = RequestStream(metadata: context.requestMetadata, queue: stream.inbound, deserializer: deserializer)
-                let writer = ResponseWriter(outbound: stream.outbound, serializer: serializer, progress: progress)
+                let requests = RequestStream(metadata: context.requestMetadata, stream: stream, deserializer: deserializer)
+                let writer = ResponseWriter(stream: stream, serializer: serializer, progress: progress)
                 return try await handler(requests, writer, context)
             }
         })

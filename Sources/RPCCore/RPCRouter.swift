@@ -58,6 +58,6 @@ public struct RPCRouter: Sendable {
     }
 
     static func reject(_ stream: ServerStream, _ status: Status) async {
-        stream.outbound.send(.status(status, Metadata()), flush: true)
+        stream.send(.status(status, Metadata()), flush: true)
     }
 }

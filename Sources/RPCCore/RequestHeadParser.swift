@@ -21,6 +21,17 @@ public struct RequestHeadParser: Sendable {
         self.maxHeaderListSize = maxHeaderListSize
     }
 
+    /// Forgets every field, for the next header block.
+    public mutating func reset() {
+        size = 0
+        path = nil
+        method = .missing
+        contentType = .missing
+        timeout = nil
+        if !metadata.isEmpty { metadata = Metadata() }
+        rejection = nil
+    }
+
     /// - Parameter cache: where repeated names and values can be found without allocating.
     public mutating func add(
         name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, cache: HeaderStringCache? = nil

@@ -3,7 +3,7 @@ import Synchronization
 /// How a streaming handler sends messages. Initial metadata goes out with the first message
 /// (or with the status, trailers-only, when there is none).
 public struct ResponseWriter<Message: Sendable>: Sendable {
-    let outbound: any ServerStreamOutbound
+    let stream: ServerStream
     let serializer: any MessageSerializer<Message>
     let progress: ResponseProgress
 
@@ -21,9 +21,9 @@ public struct ResponseWriter<Message: Sendable>: Sendable {
             throw RPCError(code: .internal, message: "Failed to serialize a response: \(error)")
         }
         if let metadata = progress.takeInitialMetadataIfUnsent() {
-            try await outbound.write(.metadata(metadata), flush: false)
+            try await stream.write(.metadata(metadata), flush: false)
         }
-        try await outbound.write(.message(bytes), flush: true)
+        try await stream.write(.message(bytes), flush: true)
     }
 
     /// Sends each message of `messages` in order.

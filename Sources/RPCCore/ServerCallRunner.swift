@@ -1,22 +1,22 @@
 /// Runs one server call: the body produces the response, the runner turns its outcome into
-/// the final status and sends it, under the stream's cancellation slot.
+/// the final status and sends it, cancellable through the stream.
 enum ServerCallRunner {
     static func run(_ stream: ServerStream, _ body: (ResponseProgress) async throws -> Metadata) async {
-        await stream.cancellation.run {
+        await stream.runCancellable {
             let progress = ResponseProgress()
             var status = Status.ok
             var trailers = Metadata()
             do {
                 trailers = try await body(progress)
                 if let metadata = progress.takeInitialMetadataIfUnsent(), !metadata.isEmpty {
-                    stream.outbound.send(.metadata(metadata), flush: false)
+                    stream.send(.metadata(metadata), flush: false)
                 }
             } catch {
                 let failure = ServerCallFailure.error(for: error)
                 status = failure.status
                 trailers = failure.metadata
             }
-            stream.outbound.send(.status(status, trailers), flush: true)
+            stream.send(.status(status, trailers), flush: true)
         }
     }
 
@@ -26,7 +26,7 @@ enum ServerCallRunner {
         _ stream: ServerStream, _ serializer: some MessageSerializer<Message>,
         _ body: () async throws -> ServerResponse<Message>
     ) async {
-        await stream.cancellation.run {
+        await stream.runCancellable {
             do {
                 let response = try await body()
                 let bytes: [UInt8]
@@ -36,29 +36,29 @@ enum ServerCallRunner {
                     throw RPCError(code: .internal, message: "Failed to serialize the response: \(error)")
                 }
                 // One bounded message: sent without waiting, flushed with the status.
-                stream.outbound.sendSingleResponse(
+                stream.sendSingleResponse(
                     metadata: response.metadata, message: bytes, trailers: response.trailingMetadata)
             } catch {
                 let failure = ServerCallFailure.error(for: error)
-                stream.outbound.send(.status(failure.status, failure.metadata), flush: true)
+                stream.send(.status(failure.status, failure.metadata), flush: true)
             }
         }
     }
 
     /// The one request message of a unary or server-streaming call.
     static func readSingle<Message>(
-        _ inbound: InboundQueue<[UInt8]>, _ deserializer: some MessageDeserializer<Message>
+        _ stream: ServerStream, _ deserializer: some MessageDeserializer<Message>
     ) async throws -> Message {
-        switch inbound.takeSingleIfComplete() {
+        switch stream.takeSingleRequestIfComplete() {
         case .one(let bytes): return try ServerCallFailure.decode(bytes, with: deserializer)
         case .none: throw RPCError(code: .internal, message: "Half-closed without a request")
         case .tooMany: throw RPCError(code: .internal, message: "Too many requests for a single-request method")
         case .incomplete: break
         }
-        guard let bytes = try await inbound.next() else {
+        guard let bytes = try await stream.nextRequest() else {
             throw RPCError(code: .internal, message: "Half-closed without a request")
         }
-        if try await inbound.next() != nil {
+        if try await stream.nextRequest() != nil {
             throw RPCError(code: .internal, message: "Too many requests for a single-request method")
         }
         return try ServerCallFailure.decode(bytes, with: deserializer)

@@ -41,20 +41,20 @@ public struct ServerResponse<Message: Sendable>: Sendable {
 public struct RequestStream<Message: Sendable>: AsyncSequence, Sendable {
     public typealias Element = Message
     public let metadata: Metadata
-    let queue: InboundQueue<[UInt8]>
+    let stream: ServerStream
     let deserializer: any MessageDeserializer<Message>
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let queue: InboundQueue<[UInt8]>
+        let stream: ServerStream
         let deserializer: any MessageDeserializer<Message>
 
         public mutating func next() async throws -> Message? {
-            guard let bytes = try await queue.next() else { return nil }
+            guard let bytes = try await stream.nextRequest() else { return nil }
             return try ServerCallFailure.decode(bytes, with: deserializer)
         }
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(queue: queue, deserializer: deserializer)
+        AsyncIterator(stream: stream, deserializer: deserializer)
     }
 }

@@ -17,58 +17,6 @@ public protocol ServerTransport: Sendable {
     func beginGracefulShutdown()
 }
 
-/// One incoming call as a transport hands it to the server runtime.
-///
-/// The transport guarantees: `inbound` yields the request messages then ends (or throws the
-/// RPCError the stream failed with); on an expired deadline it answers DEADLINE_EXCEEDED
-/// itself and cancels the handler through `cancellation`; a reset by the client also
-/// cancels it.
-public final class ServerStream: Sendable {
-    public let head: RequestHead
-    public let deadline: ContinuousClock.Instant?
-    public let remotePeer: String
-    public let inbound: InboundQueue<[UInt8]>
-    public let outbound: any ServerStreamOutbound
-    public let cancellation: CancellationSlot
-
-    public init(
-        head: RequestHead, deadline: ContinuousClock.Instant?, remotePeer: String,
-        inbound: InboundQueue<[UInt8]>, outbound: any ServerStreamOutbound, cancellation: CancellationSlot
-    ) {
-        self.head = head
-        self.deadline = deadline
-        self.remotePeer = remotePeer
-        self.inbound = inbound
-        self.outbound = outbound
-        self.cancellation = cancellation
-    }
-}
-
-/// The sending half of a server call.
-public protocol ServerStreamOutbound: Sendable {
-    /// Queues one response part. With `flush: false` the transport may hold the part until
-    /// a later one is written with `flush: true` (one wake-up of the I/O thread for a whole
-    /// unary response). Waits while too much is queued; throws once the stream is gone
-    /// (writes after the status are ignored).
-    func write(_ part: RPCResponsePart, flush: Bool) async throws
-
-    /// Queues one part without waiting: for the parts whose size is bounded and that end
-    /// a call (initial metadata, a single response message, the status). Ignored once the
-    /// stream is gone.
-    func send(_ part: RPCResponsePart, flush: Bool)
-
-    /// A whole single-message response (metadata, message, OK and trailers) in one go.
-    func sendSingleResponse(metadata: Metadata, message: [UInt8], trailers: Metadata)
-}
-
-extension ServerStreamOutbound {
-    public func sendSingleResponse(metadata: Metadata, message: [UInt8], trailers: Metadata) {
-        send(.metadata(metadata), flush: false)
-        send(.message(message), flush: false)
-        send(.status(.ok, trailers), flush: true)
-    }
-}
-
 /// What a client says when it opens a call.
 public struct ClientRequestHead: Sendable {
     public var method: MethodDescriptor

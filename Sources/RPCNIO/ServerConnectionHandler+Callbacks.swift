@@ -43,25 +43,22 @@ extension ServerConnectionHandler {
 
     /// A header block's fields arrive together (RFC 9113 §4.3: no other frame may come
     /// between HEADERS and its CONTINUATIONs), so one block is parsed at a time, in
-    /// `headerBlock`, without looking the stream up for every field.
+    /// `headerBlock`, without looking the stream up for every field. A request's stream
+    /// is made once its block is complete (`onFrameReceived`), with the parsed head.
     func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let id = frame.pointee.hd.stream_id
         guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
         if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
-            streams[id] = ServerStreamState(id: id, maxMessageSize: config.maxReceiveMessageSize)
-            headerBlock = HeaderBlock(stream: id, parser: RequestHeadParser(maxHeaderListSize: config.http2.maxHeaderListSize))
+            headerBlock.begin(stream: id, isRequest: true)
         } else {
-            headerBlock = HeaderBlock(stream: id, parser: nil)  // trailers: only counted
+            headerBlock.begin(stream: id, isRequest: false)  // trailers: only counted
         }
         return 0
     }
 
     func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
-        guard headerBlock?.stream == frame.pointee.hd.stream_id else { return 0 }
-        // Moved out and back so that the parser's arrays are mutated in place, not copied.
-        var block = headerBlock.take()!
-        let size = block.add(name: name, value: value, cache: headerStrings)
-        headerBlock = block
+        guard headerBlock.stream == frame.pointee.hd.stream_id else { return 0 }
+        let size = headerBlock.add(name: name, value: value, cache: headerStrings)
         if size > config.http2.maxHeaderListSize * config.http2.headerFloodFactor {
             fault = HTTP2ErrorCode.enhanceYourCalm
             return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
@@ -74,10 +71,14 @@ extension ServerConnectionHandler {
         let endStream = header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         switch UInt32(header.type) {
         case NGHTTP2_HEADERS.rawValue:
-            let block = headerBlock
-            headerBlock = nil
+            let isRequestBlock = headerBlock.stream == header.stream_id && headerBlock.isRequest
+            headerBlock.stream = 0
+            if isRequestBlock {
+                let verdict = headerBlock.parser.finish()
+                headerBlock.parser.reset()  // the head's metadata is now uniquely owned
+                openStream(header.stream_id, verdict)
+            }
             guard let stream = streams[header.stream_id] else { return 0 }
-            if let parser = block?.parser, block?.stream == header.stream_id { startCall(stream, parser) }
             if endStream { endOfRequests(stream) }
         case NGHTTP2_DATA.rawValue:
             if endStream, let stream = streams[header.stream_id] { endOfRequests(stream) }
@@ -96,14 +97,14 @@ extension ServerConnectionHandler {
             return 0
         }
         stream.unreleased += data.count
-        guard stream.isActiveCall, !stream.requestEnded, let inbound = stream.inbound else {
+        guard stream.isActiveCall, !stream.requestEnded else {
             release(stream, data.count)
             return 0
         }
         var owed = 0
         do {
             try stream.deframer.process(data) { message in
-                if !inbound.push(message, bytes: message.count + MessagePrefix.size) {
+                if !stream.pushRequest(message, bytes: message.count + MessagePrefix.size) {
                     owed += message.count + MessagePrefix.size
                 }
             }
@@ -147,7 +148,7 @@ extension ServerConnectionHandler {
     ) -> Int {
         guard let stream = streams[id] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
         let count = stream.outbox.copy(into: buffer, capacity: length)
-        if count > 0 { stream.gate?.release(count) }
+        if count > 0, stream.started { stream.releaseOutbound(count) }
         if stream.outbox.isEmpty {
             if let trailers = stream.pendingTrailers {
                 stream.pendingTrailers = nil
@@ -163,37 +164,32 @@ extension ServerConnectionHandler {
 
     // MARK: Call lifecycle
 
-    private func startCall(_ stream: ServerStreamState, _ parser: RequestHeadParser) {
-        switch parser.finish() {
+    /// A request's header block is complete: its stream is made, and its call handed to the
+    /// handlers, or answered at once if the request is refused.
+    private func openStream(_ id: Int32, _ verdict: Result<RequestHead, RequestRejection>) {
+        guard let mailbox, let context else { return }
+        switch verdict {
         case .failure(let rejection):
+            let stream = ServerStreamState(
+                id: id, head: RequestHead(path: ""), deadline: nil, remotePeer: remotePeer, config: config,
+                mailbox: mailbox)
+            streams[id] = stream
             answer(stream, rejection)
         case .success(let head):
-            guard let mailbox, let context else { return }
-            let id = stream.id
-            let inbound = InboundQueue<[UInt8]>(
-                eagerAllowance: config.http2.eagerReleaseAllowance, observer: ServerFlowObserver(mailbox: mailbox, stream: id))
-            let gate = OutboundGate(
-                highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark)
-            let cancellation = CancellationSlot()
-            stream.inbound = inbound
-            stream.gate = gate
-            stream.cancellation = cancellation
             var deadline: ContinuousClock.Instant?
+            if let timeout = head.timeout { deadline = ContinuousClock.now.advanced(by: timeout) }
+            let stream = ServerStreamState(
+                id: id, head: head, deadline: deadline, remotePeer: remotePeer, config: config, mailbox: mailbox)
+            streams[id] = stream
+            stream.started = true
             if let timeout = head.timeout {
-                deadline = ContinuousClock.now.advanced(by: timeout)
                 stream.deadlineTimer = context.eventLoop.assumeIsolated().scheduleTask(
                     in: .nanoseconds(timeout.nanosecondsClamped)
                 ) { [self] in
                     deadlineExpired(id)
                 }
             }
-            let call = ServerStream(
-                head: head, deadline: deadline, remotePeer: remotePeer, inbound: inbound,
-                outbound: ServerStreamWriter(stream: id, mailbox: mailbox, gate: gate), cancellation: cancellation)
-            // Kept until the stream closes, so that the call's objects (made here) are
-            // usually freed here too, not on a handler thread.
-            stream.call = call
-            calls.push(call, deferWake: true)
+            calls.push(stream, deferWake: true)
         }
     }
 
@@ -203,7 +199,7 @@ extension ServerConnectionHandler {
         guard stream.isActiveCall else { return }
         do {
             try stream.deframer.finish()
-            stream.inbound?.finish()
+            stream.finishRequests()
         } catch {
             answer(stream, RequestRejection(status: error.status))
         }

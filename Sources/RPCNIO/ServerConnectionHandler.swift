@@ -22,16 +22,30 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     /// The header block being received: a request's (parsed) or a trailer block (counted).
+    /// Kept in place on the handler and reset per block, so that each field is added
+    /// without copying the parser.
     struct HeaderBlock {
-        var stream: Int32
-        var parser: RequestHeadParser?
+        /// 0 while no block is being received.
+        var stream: Int32 = 0
+        var isRequest = false
+        var parser: RequestHeadParser
         var trailerBytes = 0
+
+        init(maxHeaderListSize: Int) {
+            parser = RequestHeadParser(maxHeaderListSize: maxHeaderListSize)
+        }
+
+        mutating func begin(stream: Int32, isRequest: Bool) {
+            self.stream = stream
+            self.isRequest = isRequest
+            if isRequest { parser.reset() } else { trailerBytes = 0 }
+        }
 
         /// Takes one field; returns the block's size so far.
         mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, cache: HeaderStringCache) -> Int {
-            if parser != nil {
-                parser!.add(name: name, value: value, cache: cache)
-                return parser!.size
+            if isRequest {
+                parser.add(name: name, value: value, cache: cache)
+                return parser.size
             }
             trailerBytes += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
             return trailerBytes
@@ -50,7 +64,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) var context: ChannelHandlerContext?
     @exclusivity(unchecked) var mailbox: Mailbox<ServerCommand>?
     @exclusivity(unchecked) var streams = StreamTable<ServerStreamState>()
-    @exclusivity(unchecked) var headerBlock: HeaderBlock?
+    @exclusivity(unchecked) var headerBlock: HeaderBlock
     @exclusivity(unchecked) var encoder = HeaderEncoder()
     let headerStrings = HeaderStringCache()
     @exclusivity(unchecked) var spare: [ServerCommand] = []
@@ -68,6 +82,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     init(config: NIOServerConfig, calls: InboundQueue<ServerStream>) {
         self.config = config
         self.calls = calls
+        self.headerBlock = HeaderBlock(maxHeaderListSize: config.http2.maxHeaderListSize)
     }
 
     // MARK: Channel events

@@ -1,23 +1,36 @@
 import NIOCore
 import RPCCore
 
-/// One request stream on a server connection, owned by the connection's event loop.
+/// Commands from server calls to their connection's event loop.
+enum ServerCommand: Sendable {
+    case part(stream: Int32, RPCResponsePart)
+    /// A call took owed bytes: release them to flow control.
+    case released(stream: Int32, bytes: Int)
+    /// A unary-style response in one command: metadata, message, OK with trailers.
+    case single(stream: Int32, metadata: Metadata, message: [UInt8], trailers: Metadata)
+}
+
+/// One request stream on a server connection: the call its handler sees (the
+/// `ServerStream` it is) and the connection's own bookkeeping for it, in one object.
 ///
-/// Life: the request headers are read (by the connection's `headerBlock`); then the call is `started` (a handler owns the
-/// other side of `inbound`, `gate` and `cancellation`) or answered at once. The response
-/// goes: headers (`headersSent`), messages through `outbox`, and the status, sent as
-/// trailers after the outbox drains or trailers-only if no headers went out.
+/// Life: made when the request's header block is complete; then the call is `started`
+/// (pushed to the transport's handlers) or answered at once. The response goes: headers
+/// (`headersSent`), messages through `outbox`, and the status, sent as trailers after the
+/// outbox drains or trailers-only if no headers went out.
 ///
-/// Invariants: `statusQueued` becomes true once and then no handler part is accepted;
-/// `unreleased` counts received DATA bytes not yet released to nghttp2's flow control,
-/// and every one of them is released by the time the stream is forgotten.
-final class ServerStreamState {
+/// Invariants:
+/// - The `@exclusivity(unchecked)` fields belong to the connection's event loop and are
+///   touched only there; the handler's thread uses only `ServerStream`'s locked state and
+///   the sending methods below, which touch only `id` and `mailbox` (immutable) — so the
+///   unchecked Sendable conformance holds.
+/// - `statusQueued` becomes true once and then no handler part is accepted.
+/// - `unreleased` counts received DATA bytes not yet released to nghttp2's flow control;
+///   every one of them is released by the time the stream is forgotten.
+final class ServerStreamState: ServerStream, @unchecked Sendable {
     let id: Int32
+    let mailbox: Mailbox<ServerCommand>
     @exclusivity(unchecked) var deframer: MessageDeframer
-    @exclusivity(unchecked) var inbound: InboundQueue<[UInt8]>?
-    @exclusivity(unchecked) var gate: OutboundGate?
-    @exclusivity(unchecked) var cancellation: CancellationSlot?
-    @exclusivity(unchecked) var call: ServerStream?
+    @exclusivity(unchecked) var started = false
     @exclusivity(unchecked) var requestEnded = false
     /// Send RST_STREAM(NO_ERROR) after the status even if the client has half-closed
     /// (deadline expiry, as grpc-core does).
@@ -34,19 +47,51 @@ final class ServerStreamState {
     @exclusivity(unchecked) var unreleased = 0
     @exclusivity(unchecked) var deadlineTimer: Scheduled<Void>?
 
-    init(id: Int32, maxMessageSize: Int) {
+    init(
+        id: Int32, head: RequestHead, deadline: ContinuousClock.Instant?, remotePeer: String,
+        config: NIOServerConfig, mailbox: Mailbox<ServerCommand>
+    ) {
         self.id = id
-        self.deframer = MessageDeframer(maxMessageSize: maxMessageSize)
+        self.mailbox = mailbox
+        self.deframer = MessageDeframer(maxMessageSize: config.maxReceiveMessageSize)
+        super.init(
+            head: head, deadline: deadline, remotePeer: remotePeer,
+            eagerAllowance: config.http2.eagerReleaseAllowance,
+            highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark)
     }
 
-    var isActiveCall: Bool { inbound != nil && !statusQueued }
+    var isActiveCall: Bool { started && !statusQueued }
 
     /// The handler side is over: wake and cancel it with `error`.
     func abandonCall(_ error: RPCError) {
-        inbound?.fail(error)
-        gate?.close(error)
-        cancellation?.cancel()
+        if started { abandon(error) }
         deadlineTimer?.cancel()
         deadlineTimer = nil
+    }
+
+    // MARK: Sending, from the handler's task: through the mailbox
+
+    override func write(_ part: RPCResponsePart, flush: Bool) async throws {
+        if case .message(let bytes) = part {
+            if let abandoned = abandonment { throw abandoned }  // the stream is gone
+            mailbox.send(.part(stream: id, part), flush: flush)
+            // Counted until nghttp2 frames them (`releaseOutbound` in the data callback).
+            try await reserveOutbound(bytes.count + MessagePrefix.size) { mailbox.flush() }
+        } else {
+            mailbox.send(.part(stream: id, part), flush: flush)
+        }
+    }
+
+    override func send(_ part: RPCResponsePart, flush: Bool) {
+        mailbox.send(.part(stream: id, part), flush: flush)
+    }
+
+    override func sendSingleResponse(metadata: Metadata, message: [UInt8], trailers: Metadata) {
+        mailbox.send(.single(stream: id, metadata: metadata, message: message, trailers: trailers))
+    }
+
+    /// Gives back flow-control credit for request bytes the call took late.
+    override func owedRequestBytesTaken(_ bytes: Int) {
+        mailbox.send(.released(stream: id, bytes: bytes))
     }
 }

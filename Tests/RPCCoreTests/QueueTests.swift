@@ -122,28 +122,127 @@ struct OutboundGateTests {
     }
 }
 
-@Suite("Cancellation slot")
-struct CancellationSlotTests {
-    @Test func cancelsTheRunningTask() async {
-        let slot = CancellationSlot()
+/// A `ServerStream` as a transport would subclass it, recording what it is asked to do.
+final class RecordingServerStream: ServerStream, @unchecked Sendable {
+    let owed = Mutex(0)
+
+    init(eagerAllowance: Int = 64 * 1024, highWatermark: Int = 256 * 1024, lowWatermark: Int = 64 * 1024) {
+        super.init(head: RequestHead(path: "/s/m"), deadline: nil, remotePeer: "test",
+                   eagerAllowance: eagerAllowance, highWatermark: highWatermark, lowWatermark: lowWatermark)
+    }
+
+    override func owedRequestBytesTaken(_ bytes: Int) { owed.withLock { $0 += bytes } }
+    override func send(_ part: RPCResponsePart, flush: Bool) {}
+    override func write(_ part: RPCResponsePart, flush: Bool) async throws {}
+}
+
+@Suite("Server stream: requests, response credit and cancellation in one object")
+struct ServerStreamTests {
+    @Test func requestsArriveInOrderThenTheEnd() async throws {
+        let stream = RecordingServerStream()
+        stream.pushRequest([1], bytes: 6)
+        stream.pushRequest([2], bytes: 6)
+        stream.finishRequests()
+        #expect(try await stream.nextRequest() == [1])
+        #expect(try await stream.nextRequest() == [2])
+        #expect(try await stream.nextRequest() == nil)
+    }
+
+    @Test func aSingleRequestIsTakenWithoutWaitingOnceComplete() {
+        let stream = RecordingServerStream()
+        stream.pushRequest([7], bytes: 6)
+        guard case .incomplete = stream.takeSingleRequestIfComplete() else { Issue.record("not incomplete"); return }
+        stream.finishRequests()
+        guard case .one([7]) = stream.takeSingleRequestIfComplete() else { Issue.record("no single request"); return }
+    }
+
+    @Test func bytesOverTheAllowanceAreOwedUntilTaken() async throws {
+        let stream = RecordingServerStream(eagerAllowance: 10)
+        #expect(stream.pushRequest([1, 2, 3], bytes: 8))
+        #expect(!stream.pushRequest([4, 5, 6], bytes: 8))
+        _ = try await stream.nextRequest()
+        #expect(stream.owed.withLock { $0 } == 0)
+        _ = try await stream.nextRequest()
+        #expect(stream.owed.withLock { $0 } == 8)
+    }
+
+    @Test func aWaitingReaderGetsTheNextPush() async throws {
+        let stream = RecordingServerStream()
+        async let message = stream.nextRequest()
+        try await Task.sleep(for: .milliseconds(10))
+        stream.pushRequest([9], bytes: 6)
+        #expect(try await message == [9])
+    }
+
+    @Test func abandonFailsTheReaderAfterQueuedRequests() async throws {
+        let stream = RecordingServerStream()
+        stream.pushRequest([1], bytes: 6)
+        stream.abandon(RPCError(code: .cancelled, message: "reset"))
+        #expect(try await stream.nextRequest() == [1])
+        await #expect(throws: RPCError.self) { try await stream.nextRequest() }
+        #expect(stream.pushRequest([2], bytes: 6))  // dropped after the end
+        #expect(stream.abandonment?.code == .cancelled)
+    }
+
+    @Test func aWriterOverTheHighWatermarkWaitsForTheLowOne() async throws {
+        let stream = RecordingServerStream(highWatermark: 100, lowWatermark: 10)
+        try await stream.reserveOutbound(100)  // at the mark: no wait
+        let resumed = Flag()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await stream.reserveOutbound(50)
+                resumed.set()
+            }
+            try await Task.sleep(for: .milliseconds(20))
+            #expect(!resumed.isSet)
+            stream.releaseOutbound(100)
+            #expect(!resumed.isSet)  // 50 pending, still over 10
+            stream.releaseOutbound(40)
+            try await group.waitForAll()
+        }
+        #expect(resumed.isSet)
+    }
+
+    @Test func abandonFailsAWaitingWriterAndLaterOnes() async throws {
+        let stream = RecordingServerStream(highWatermark: 10, lowWatermark: 0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await #expect(throws: RPCError.self) { try await stream.reserveOutbound(20) }
+            }
+            try await Task.sleep(for: .milliseconds(10))
+            stream.abandon(RPCError(code: .deadlineExceeded, message: "late"))
+            try await group.waitForAll()
+        }
+        await #expect(throws: RPCError.self) { try await stream.reserveOutbound(1) }
+    }
+
+    @Test func abandonCancelsTheRunningTask() async {
+        let stream = RecordingServerStream()
         let sawCancellation = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
-                await slot.run {
+                await stream.runCancellable {
                     while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(1)) }
                     return true
                 }
             }
             try? await Task.sleep(for: .milliseconds(10))
-            slot.cancel()
+            stream.abandon(RPCError(code: .cancelled, message: "reset"))
             return await group.next() ?? false
         }
         #expect(sawCancellation)
     }
 
-    @Test func aCancelBeforeTheStartCancelsAtTheStart() async {
-        let slot = CancellationSlot()
-        slot.cancel()
-        let cancelled = await slot.run { Task.isCancelled }
+    @Test func anAbandonBeforeTheStartCancelsAtTheStart() async {
+        let stream = RecordingServerStream()
+        stream.abandon(RPCError(code: .cancelled, message: "reset"))
+        let cancelled = await stream.runCancellable { Task.isCancelled }
         #expect(cancelled)
+    }
+
+    @Test func anAbandonAfterTheEndCancelsNothing() async {
+        let stream = RecordingServerStream()
+        let cancelled = await stream.runCancellable { Task.isCancelled }
+        stream.abandon(RPCError(code: .cancelled, message: "late reset"))
+        #expect(!cancelled)
     }
 }
