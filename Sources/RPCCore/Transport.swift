@@ -9,8 +9,9 @@ public enum RPCResponsePart: Sendable, Hashable {
 /// A server transport accepts connections and turns each incoming call into a
 /// `ServerStream`. It owns the structured concurrency its calls run in.
 public protocol ServerTransport: Sendable {
-    /// Accepts calls until shut down, running `handler` once per call in a child task of
-    /// the transport's own task group. Returns after every handler has returned.
+    /// Accepts calls until shut down, running `handler` once per call in a task of its own
+    /// (a child task, or one the transport tracks). Returns after every handler has
+    /// returned. Cancelling it cancels every call in flight.
     func listen(_ handler: @escaping @Sendable (ServerStream) async -> Void) async throws
 
     /// Stops accepting connections and calls; calls in flight finish (HTTP/2: GOAWAY).

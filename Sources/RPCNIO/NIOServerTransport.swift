@@ -9,9 +9,9 @@ import Synchronization
 ///     let server = GRPCServer(transport: transport, services: [...])
 ///     try await server.serve()
 ///
-/// Every call runs in a child task of `listen`'s task group, off the event loops.
-/// Connections hand their calls to one queue, waking its consumer once per read burst
-/// rather than once per call; see `CallDispatcher` for how a call's task is started.
+/// Every call runs in a task of its own, off the event loops; `listen` returns after the
+/// last one. Connections hand their calls to one queue, waking its consumer once per read
+/// burst rather than once per call; see `CallDispatcher` for how a call's task is started.
 public final class NIOServerTransport: ServerTransport {
     public let host: String
     public let port: Int
@@ -73,14 +73,39 @@ public final class NIOServerTransport: ServerTransport {
         }
 
         let executor = handlerExecutor
-        await withTaskExecutorPreference(executor) {
+        let running = await withTaskExecutorPreference(executor) {
             await withDiscardingTaskGroup { group in
+                // If `listen` is cancelled, every connection closes, which cancels the
+                // calls outside the group too. Ends with the loop below.
+                let listening = InboundQueue<Never>()
+                group.addTask { [self] in
+                    await withTaskCancellationHandler {
+                        _ = try? await listening.next()
+                    } onCancel: {
+                        closeEverything()
+                    }
+                }
                 var dispatcher = CallDispatcher()
                 while let stream = try? await calls.next() {
                     dispatcher.start(stream, in: &group, handler)
                 }
+                listening.finish()
+                return dispatcher.running
             }
         }
+        await running.waitForZero()
+    }
+
+    /// `listen` was cancelled: the listener and every connection close, which cancels
+    /// every call in flight.
+    private func closeEverything() {
+        let (channel, connections) = state.withLock { state in
+            state.shuttingDown = true
+            return (state.serverChannel, Array(state.connections.values))
+        }
+        channel?.close(promise: nil)
+        for connection in connections { connection.channel.close(promise: nil) }
+        calls.finish()
     }
 
     private func bootstrap() -> ServerBootstrap {

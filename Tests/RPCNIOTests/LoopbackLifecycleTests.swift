@@ -102,6 +102,29 @@ struct LoopbackLifecycleTests {
         }
     }
 
+    @Test func cancellingServeCancelsTheCallsInFlightAndReturns() async throws {
+        let probe = CancellationProbe()
+        let transport = NIOServerTransport(host: "127.0.0.1", port: 0)
+        let server = GRPCServer(transport: transport, services: [probe])
+        let serving = Task { try await server.serve() }
+        let port = try await transport.listeningAddress().port!
+        let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.run() }
+            group.addTask {
+                _ = try? await client.unary(
+                    request: ClientRequest(message: [UInt8]()), method: CancellationProbe.method,
+                    serializer: RawBytesCoder(), deserializer: RawBytesCoder())
+            }
+            await probe.started.wait()
+            serving.cancel()
+            await probe.cancelled.wait()  // the handler saw its task cancelled
+            try? await serving.value       // and serve() returned
+            client.beginGracefulShutdown()
+            try await group.waitForAll()
+        }
+    }
+
     @Test func gracefulShutdownFinishesCallsInFlightAndRefusesNewOnes() async throws {
         try await Loopback.run { loopback in
             async let slow = loopback.client.steeredUnary([8], metadata: Metadata(["x-sleep-ms": "300"]))
