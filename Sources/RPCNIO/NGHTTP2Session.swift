@@ -12,6 +12,9 @@ struct NGHTTP2Session {
     }
 
     private(set) var pointer: OpaquePointer?
+    /// The session's allocator (free lists for its small blocks; see shim.h), released
+    /// after the session.
+    private var pool: UnsafeMutablePointer<glimpse_pool>?
 
     /// Creates a session whose callbacks get `userData`. `configure` installs the callbacks.
     init(options: Options, userData: UnsafeMutableRawPointer, configure: (OpaquePointer) -> Void) throws(NGHTTP2Error) {
@@ -30,19 +33,29 @@ struct NGHTTP2Session {
             nghttp2_option_set_stream_reset_rate_limit(option, UInt64(limit.burst), UInt64(limit.perSecond))
         }
 
+        guard let pool = glimpse_pool_create() else { throw NGHTTP2Error(code: NGHTTP2_ERR_NOMEM.rawValue, operation: "glimpse_pool_create") }
         var session: OpaquePointer?
-        switch options.role {
-        case .server:
-            try NGHTTP2Error.check(nghttp2_session_server_new2(&session, callbacks, userData, option), "nghttp2_session_server_new2")
-        case .client:
-            try NGHTTP2Error.check(nghttp2_session_client_new2(&session, callbacks, userData, option), "nghttp2_session_client_new2")
+        let created = withUnsafeMutablePointer(to: &pool.pointee.mem) { mem in
+            switch options.role {
+            case .server: nghttp2_session_server_new3(&session, callbacks, userData, option, mem)
+            case .client: nghttp2_session_client_new3(&session, callbacks, userData, option, mem)
+            }
+        }
+        do {
+            try NGHTTP2Error.check(created, options.role == .server ? "nghttp2_session_server_new3" : "nghttp2_session_client_new3")
+        } catch {
+            glimpse_pool_release(pool)
+            throw error
         }
         pointer = session
+        self.pool = pool
     }
 
     mutating func close() {
         if let pointer { nghttp2_session_del(pointer) }
         pointer = nil
+        glimpse_pool_release(pool)
+        pool = nil
     }
 
     /// Sends our SETTINGS and opens the connection window.
