@@ -84,30 +84,22 @@ extension ClientConnectionHandler {
     }
 
     func onDataChunk(_ id: Int32, _ data: UnsafeRawBufferPointer) -> Int32 {
-        guard let stream = byID[id] else {
-            connectionRelease += data.count
-            return 0
-        }
-        stream.unreleased += data.count
+        let stream = byID[id]
+        credit.received(data.count, on: stream)
+        guard let stream else { return 0 }
         guard !stream.finished else {
-            release(stream, data.count)
+            credit.release(data.count, of: stream)
             return 0
         }
         let inbound = stream.queues.inbound
-        var owed = 0
         do {
-            try stream.deframer.process(data) { message in
-                if !inbound.push(.message(message), bytes: message.count + MessagePrefix.size) {
-                    owed += message.count + MessagePrefix.size
-                }
+            try credit.deframe(data, of: stream, with: &stream.deframer) { message in
+                inbound.push(.message(message), bytes: message.count + MessagePrefix.size)
             }
         } catch {
             stream.finish(error.status, Metadata())
             actions.append(.reset(stream: id, errorCode: HTTP2ErrorCode.cancel))
-            release(stream, stream.unreleased)
-            return 0
         }
-        release(stream, data.count - min(data.count, owed))
         return 0
     }
 
@@ -144,13 +136,6 @@ extension ClientConnectionHandler {
     func forget(_ stream: ClientStreamState) {
         byID.removeValue(forKey: stream.id)
         byToken.removeValue(forKey: stream.token)
-        connectionRelease += stream.unreleased
-        stream.unreleased = 0
-    }
-
-    func release(_ stream: ClientStreamState, _ bytes: Int) {
-        guard bytes > 0 else { return }
-        stream.unreleased -= bytes
-        releases.append((stream.id, bytes))
+        credit.forget(stream)
     }
 }

@@ -30,7 +30,7 @@ extension ClientConnectionHandler {
             cancel(stream, Status(code: .cancelled, message: "Cancelled by the client"))
         case .released(let token, let bytes):
             guard let stream = byToken[token] else { return }
-            release(stream, min(bytes, stream.unreleased))
+            credit.release(min(bytes, stream.unreleased), of: stream)
         }
     }
 

@@ -7,13 +7,13 @@ import Synchronization
 ///
 /// Invariants (as on the server side):
 /// - Everything here runs on the channel's event loop; calls reach it via `mailbox`.
-/// - nghttp2 is never re-entered from its callbacks: they record `actions`/`releases`.
+/// - nghttp2 is never re-entered from its callbacks: they record `actions` and `credit`.
 /// - One write per burst, in `flushOutput`, and none while the channel is unwritable.
 /// - State is marked `@exclusivity(unchecked)`: it is touched by one thread, in simple
 ///   accesses that never overlap, and the dynamic checks were a tenth of the loop's time.
 /// - Every call ends with exactly one status: from the server, a reset, the deadline, a
 ///   cancel, or the connection's end (UNAVAILABLE).
-final class ClientConnectionHandler: ChannelInboundHandler {
+final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -32,13 +32,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) var encoder = HeaderEncoder()
     @exclusivity(unchecked) var spare: [ClientCommand] = []
     @exclusivity(unchecked) var actions: [Action] = []
-    @exclusivity(unchecked) var releases: [(stream: Int32, bytes: Int)] = []
-    @exclusivity(unchecked) var connectionRelease = 0
+    @exclusivity(unchecked) var credit = ReceiveCredit()
     @exclusivity(unchecked) var fault: UInt32?
     @exclusivity(unchecked) var keepalive = KeepaliveState()
     @exclusivity(unchecked) var timers = ConnectionTimers()
     @exclusivity(unchecked) var closeWhenIdle = false
-    private var retainedSelf: Unmanaged<ClientConnectionHandler>?
     private var started = false
 
     init(config: NIOClientConfig, authority: String, state: ClientConnectionState) {
@@ -56,12 +54,10 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        let retained = Unmanaged.passRetained(self)
-        retainedSelf = retained
         do {
             session = try NGHTTP2Session(
                 options: .init(role: .client, resetRateLimit: nil),
-                userData: retained.toOpaque(), configure: Self.installCallbacks)
+                owner: self, configure: Self.installCallbacks)
         } catch {
             context.close(promise: nil)
             return
@@ -102,34 +98,10 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func channelReadComplete(context: ChannelHandlerContext) { flushOutput() }
 
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { flushOutput() }
-        context.fireChannelWritabilityChanged()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        tearDown()
-        context.fireChannelInactive()
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        tearDown()
-        session?.close()
-        session = nil
-        retainedSelf?.release()
-        retainedSelf = nil
-        self.context = nil
-        // The mailbox's wake-up holds this handler: let go of it, or the two keep each
-        // other alive after the connection is gone.
-        mailbox = nil
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
-    }
+    func dropMailbox() { mailbox = nil }
 
     /// The connection is gone: every call still open is UNAVAILABLE.
-    private func tearDown() {
+    func tearDown() {
         state.markUnusable()
         let status = Status(code: .unavailable, message: "The connection closed")
         for stream in byToken.values { stream.finish(status, Metadata()) }
@@ -149,7 +121,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             repeat {
                 runActions()
                 try session.drain(into: &buffer)
-            } while !actions.isEmpty || !releases.isEmpty || connectionRelease > 0
+            } while !actions.isEmpty || !credit.isEmpty
         } catch {
             context.close(promise: nil)
             return
@@ -168,12 +140,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             }
         }
         actions.removeAll(keepingCapacity: true)
-        for release in releases { session.consume(stream: release.stream, bytes: release.bytes) }
-        releases.removeAll(keepingCapacity: true)
-        if connectionRelease > 0 {
-            session.consume(stream: 0, bytes: connectionRelease)
-            connectionRelease = 0
-        }
+        credit.give(to: session)
     }
 
     /// No new calls; close once the calls in flight are done.

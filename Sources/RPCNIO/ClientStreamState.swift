@@ -29,7 +29,7 @@ struct ClientCallQueues: Sendable {
 /// Invariants: the call's inbound queue gets exactly one `.status` (`finished` turns true
 /// then); `unreleased` counts received DATA bytes not yet released to flow control, all of
 /// which are released by the time the stream is forgotten.
-final class ClientStreamState {
+final class ClientStreamState: CreditedStream {
     let token: Int
     let queues: ClientCallQueues
     @exclusivity(unchecked) var id: Int32 = 0

@@ -15,9 +15,13 @@ struct NGHTTP2Session {
     /// The session's allocator (free lists for its small blocks; see shim.h), released
     /// after the session.
     private var pool: UnsafeMutablePointer<glimpse_pool>?
+    /// The session's callbacks reach `owner` through `user_data`: it is kept alive until
+    /// `close()`, so no callback can outlive it.
+    private var owner: Unmanaged<AnyObject>?
 
-    /// Creates a session whose callbacks get `userData`. `configure` installs the callbacks.
-    init(options: Options, userData: UnsafeMutableRawPointer, configure: (OpaquePointer) -> Void) throws(NGHTTP2Error) {
+    /// Creates a session whose callbacks get `owner` as `user_data` (retained until `close()`).
+    /// `configure` installs the callbacks.
+    init(options: Options, owner: AnyObject, configure: (OpaquePointer) -> Void) throws(NGHTTP2Error) {
         var callbacks: OpaquePointer?
         try NGHTTP2Error.check(nghttp2_session_callbacks_new(&callbacks), "nghttp2_session_callbacks_new")
         defer { nghttp2_session_callbacks_del(callbacks) }
@@ -34,6 +38,8 @@ struct NGHTTP2Session {
         }
 
         guard let pool = glimpse_pool_create() else { throw NGHTTP2Error(code: NGHTTP2_ERR_NOMEM.rawValue, operation: "glimpse_pool_create") }
+        let retained = Unmanaged<AnyObject>.passRetained(owner)
+        let userData = retained.toOpaque()
         var session: OpaquePointer?
         let created = withUnsafeMutablePointer(to: &pool.pointee.mem) { mem in
             switch options.role {
@@ -45,10 +51,12 @@ struct NGHTTP2Session {
             try NGHTTP2Error.check(created, options.role == .server ? "nghttp2_session_server_new3" : "nghttp2_session_client_new3")
         } catch {
             glimpse_pool_release(pool)
+            retained.release()
             throw error
         }
         pointer = session
         self.pool = pool
+        self.owner = retained
     }
 
     mutating func close() {
@@ -56,6 +64,8 @@ struct NGHTTP2Session {
         pointer = nil
         glimpse_pool_release(pool)
         pool = nil
+        owner?.release()
+        owner = nil
     }
 
     /// Sends our SETTINGS and opens the connection window.

@@ -92,28 +92,20 @@ extension ServerConnectionHandler {
     }
 
     func onDataChunk(_ id: Int32, _ data: UnsafeRawBufferPointer) -> Int32 {
-        guard let stream = streams[id] else {
-            connectionRelease += data.count
-            return 0
-        }
-        stream.unreleased += data.count
+        let stream = streams[id]
+        credit.received(data.count, on: stream)
+        guard let stream else { return 0 }
         guard stream.isActiveCall, !stream.requestEnded else {
-            release(stream, data.count)
+            credit.release(data.count, of: stream)
             return 0
         }
-        var owed = 0
         do {
-            try stream.deframer.process(data) { message in
-                if !stream.pushRequest(message, bytes: message.count + MessagePrefix.size) {
-                    owed += message.count + MessagePrefix.size
-                }
+            try credit.deframe(data, of: stream, with: &stream.deframer) { message in
+                stream.pushRequest(message, bytes: message.count + MessagePrefix.size)
             }
         } catch {
             answer(stream, RequestRejection(status: error.status))
-            release(stream, stream.unreleased)
-            return 0
         }
-        release(stream, data.count - min(data.count, owed))
         return 0
     }
 
@@ -131,8 +123,7 @@ extension ServerConnectionHandler {
 
     func onStreamClosed(_ id: Int32, errorCode: UInt32) -> Int32 {
         guard let stream = streams.removeValue(forKey: id) else { return 0 }
-        connectionRelease += stream.unreleased
-        stream.unreleased = 0
+        credit.forget(stream)
         // A call whose handler sent its status, closed cleanly: nothing is left to cancel
         // (the status is the last thing a handler's runner does).
         if stream.statusQueued, !stream.answeredByTransport, errorCode == HTTP2ErrorCode.noError { return 0 }
@@ -213,11 +204,5 @@ extension ServerConnectionHandler {
         stream.answeredByTransport = true
         stream.abandonCall(RPCError(status: rejection.status))
         actions.append(.answer(stream: stream.id, rejection))
-    }
-
-    func release(_ stream: ServerStreamState, _ bytes: Int) {
-        guard bytes > 0 else { return }
-        stream.unreleased -= bytes
-        releases.append((stream.id, bytes))
     }
 }

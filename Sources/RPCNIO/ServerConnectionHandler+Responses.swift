@@ -13,7 +13,7 @@ extension ServerConnectionHandler {
             case .part(let id, let part):
                 if let stream = streams[id] { apply(part, to: stream) }
             case .released(let id, let bytes):
-                if let stream = streams[id] { release(stream, min(bytes, stream.unreleased)) }
+                if let stream = streams[id] { credit.release(min(bytes, stream.unreleased), of: stream) }
             case .single(let id, let metadata, let message, let trailers):
                 if let stream = streams[id] {
                     apply(.metadata(metadata), to: stream)
@@ -65,12 +65,7 @@ extension ServerConnectionHandler {
                 }
             }
         }
-        for release in releases { session.consume(stream: release.stream, bytes: release.bytes) }
-        releases.removeAll(keepingCapacity: true)
-        if connectionRelease > 0 {
-            session.consume(stream: 0, bytes: connectionRelease)
-            connectionRelease = 0
-        }
+        credit.give(to: session)
     }
 
     private func sendHeaders(_ stream: ServerStreamState, _ metadata: Metadata) {

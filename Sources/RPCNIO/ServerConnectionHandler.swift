@@ -9,7 +9,7 @@ import RPCCore
 /// Invariants:
 /// - Everything here runs on the channel's event loop; calls reach it only via `mailbox`.
 /// - nghttp2 is never re-entered from its own callbacks: callbacks record `actions` and
-///   `releases`, which run after `mem_recv`/`mem_send` return.
+///   flow-control releases (`credit`), which run after `mem_recv`/`mem_send` return.
 /// - Output is produced in one place, `flushOutput`: one buffer, one write per burst; not
 ///   while the channel is unwritable (so a client that does not read gets no more than
 ///   the socket's buffer plus each stream's watermark).
@@ -17,7 +17,7 @@ import RPCCore
 ///   accesses that never overlap, and the dynamic checks were a tenth of the loop's time.
 /// - Every DATA byte received is released to flow control exactly once: eagerly, when
 ///   its call takes it, or when its stream is forgotten.
-final class ServerConnectionHandler: ChannelInboundHandler {
+final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -69,14 +69,12 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     let headerStrings = HeaderStringCache()
     @exclusivity(unchecked) var spare: [ServerCommand] = []
     @exclusivity(unchecked) var actions: [Action] = []
-    @exclusivity(unchecked) var releases: [(stream: Int32, bytes: Int)] = []
-    @exclusivity(unchecked) var connectionRelease = 0
+    @exclusivity(unchecked) var credit = ReceiveCredit()
     @exclusivity(unchecked) var fault: UInt32?
     @exclusivity(unchecked) var remotePeer = "unknown"
     @exclusivity(unchecked) var keepalive = KeepaliveState()
     @exclusivity(unchecked) var shutdown = GracefulShutdownState()
     @exclusivity(unchecked) var timers = ConnectionTimers()
-    private var retainedSelf: Unmanaged<ServerConnectionHandler>?
     private var started = false
 
     init(config: NIOServerConfig, calls: InboundQueue<ServerStream>) {
@@ -91,12 +89,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.context = context
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         mailbox = Mailbox(eventLoop: context.eventLoop) { loopBound.value.drainMailbox() }
-        let retained = Unmanaged.passRetained(self)
-        retainedSelf = retained
         do {
             session = try NGHTTP2Session(
                 options: .init(role: .server, resetRateLimit: config.resetRateLimit),
-                userData: retained.toOpaque(), configure: Self.installCallbacks)
+                owner: self, configure: Self.installCallbacks)
         } catch {
             context.close(promise: nil)
             return
@@ -140,34 +136,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         flushOutput()
     }
 
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { flushOutput() }
-        context.fireChannelWritabilityChanged()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        tearDown()
-        context.fireChannelInactive()
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        tearDown()
-        session?.close()
-        session = nil
-        retainedSelf?.release()
-        retainedSelf = nil
-        self.context = nil
-        // The mailbox's wake-up holds this handler: let go of it, or the two keep each
-        // other alive after the connection is gone.
-        mailbox = nil
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
-    }
+    func dropMailbox() { mailbox = nil }
 
     /// The connection is gone: every call still running is cancelled.
-    private func tearDown() {
+    func tearDown() {
         let error = RPCError(code: .cancelled, message: "The connection closed")
         for stream in streams.values { stream.abandonCall(error) }
         streams.removeAll()
@@ -189,7 +161,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             repeat {
                 runActions()
                 try session.drain(into: &buffer)
-            } while !actions.isEmpty || !releases.isEmpty || connectionRelease > 0
+            } while !actions.isEmpty || !credit.isEmpty
         } catch {
             context.close(promise: nil)
             return

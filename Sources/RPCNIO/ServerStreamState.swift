@@ -26,7 +26,7 @@ enum ServerCommand: Sendable {
 /// - `statusQueued` becomes true once and then no handler part is accepted.
 /// - `unreleased` counts received DATA bytes not yet released to nghttp2's flow control;
 ///   every one of them is released by the time the stream is forgotten.
-final class ServerStreamState: ServerStream, @unchecked Sendable {
+final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable {
     let id: Int32
     let mailbox: Mailbox<ServerCommand>
     @exclusivity(unchecked) var deframer: MessageDeframer
