@@ -7,13 +7,7 @@ import Synchronization
 /// Invariants: `pending` is queued minus released bytes; at most one writer waits (a call
 /// writes from one task); once closed, waiting and later writers fail with the close error.
 public final class OutboundGate: Sendable {
-    private struct State {
-        var pending = 0
-        var waiter: UnsafeContinuation<Void, any Error>?
-        var closed: RPCError?
-    }
-
-    private let state = Mutex(State())
+    private let state = Mutex(OutboundCredit())
     public let highWatermark: Int
     public let lowWatermark: Int
 
@@ -25,23 +19,11 @@ public final class OutboundGate: Sendable {
     /// Counts `bytes` as pending and waits while too much is; `beforeWaiting` runs first
     /// when it must wait (a writer that held parts back must send them now).
     public func add(_ bytes: Int, beforeWaiting: () -> Void = {}) async throws {
-        let mustWait = try state.withLock { state throws(RPCError) -> Bool in
-            if let closed = state.closed { throw closed }
-            state.pending += bytes
-            return state.pending > highWatermark
-        }
+        let mustWait = try state.withLock { state throws(RPCError) in try state.add(bytes, highWatermark: highWatermark) }
         guard mustWait else { return }
         beforeWaiting()
-        try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-                let resumeWith = state.withLock { state -> Result<Void, RPCError>? in
-                    if let closed = state.closed { return .failure(closed) }
-                    if state.pending <= lowWatermark { return .success(()) }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let resumeWith { continuation.resume(with: resumeWith) }
-            }
+        try await OutboundCredit.waitForRoom { writer in
+            state.withLock { $0.park(writer, lowWatermark: lowWatermark) }
         } onCancel: {
             close(RPCError(code: .cancelled, message: "The call's task was cancelled"))
         }
@@ -49,23 +31,12 @@ public final class OutboundGate: Sendable {
 
     /// The transport has written `bytes` of what was pending.
     public func release(_ bytes: Int) {
-        let waiter = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
-            state.pending -= bytes
-            guard state.pending <= lowWatermark, let waiter = state.waiter else { return nil }
-            state.waiter = nil
-            return waiter
-        }
-        waiter?.resume()
+        state.withLock { $0.release(bytes, lowWatermark: lowWatermark) }?.resume()
     }
 
     /// No more writes: the stream is over. The waiting writer fails with `error`.
     public func close(_ error: RPCError) {
-        let waiter = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
-            if state.closed == nil { state.closed = error }
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(throwing: error)
+        state.withLock { $0.close(error) }?.resume(throwing: error)
     }
 
     public var isClosed: Bool { state.withLock { $0.closed != nil } }

@@ -15,9 +15,9 @@ import Synchronization
 /// Invariants:
 /// - At most one task consumes the requests and at most one writes responses (a call's
 ///   handler); each waits alone and is resumed exactly once.
-/// - `outboundPending` is the response bytes written minus those the transport released;
+/// - `outbound.pending` is the response bytes written minus those the transport released;
 ///   a writer that finds more than `highWatermark` pending waits until it is back at
-///   `lowWatermark` or less, or the call is abandoned.
+///   `lowWatermark` or less, or the call is abandoned (`outbound.closed`).
 /// - The task is cancelled by `abandon` whether it is running, or starts afterwards; its
 ///   handle is used only under `task`'s lock, and never after `runCancellable` returns.
 open class ServerStream: @unchecked Sendable {
@@ -46,9 +46,7 @@ open class ServerStream: @unchecked Sendable {
     private struct Shared {
         var requests = InboundBuffer<[UInt8]>()
         var requestWaiter: UnsafeContinuation<[UInt8]?, any Error>?
-        var outboundPending = 0
-        var writerWaiter: UnsafeContinuation<Void, any Error>?
-        var abandoned: RPCError?
+        var outbound = OutboundCredit()
     }
 
     private let shared = Mutex(Shared())
@@ -155,9 +153,7 @@ open class ServerStream: @unchecked Sendable {
                 reader = shared.requestWaiter
                 shared.requestWaiter = nil
             }
-            if shared.abandoned == nil { shared.abandoned = error }
-            let writer = shared.writerWaiter
-            shared.writerWaiter = nil
+            let writer = shared.outbound.close(error)
             return (reader, writer)
         }
         reader?.resume(throwing: error)
@@ -210,23 +206,13 @@ open class ServerStream: @unchecked Sendable {
     /// Counts `bytes` of response as pending and waits while too much is; `beforeWaiting`
     /// runs first when it must wait (a writer that held parts back must send them now).
     public final func reserveOutbound(_ bytes: Int, beforeWaiting: () -> Void = {}) async throws {
-        let mustWait = try shared.withLock { shared throws(RPCError) -> Bool in
-            if let abandoned = shared.abandoned { throw abandoned }
-            shared.outboundPending += bytes
-            return shared.outboundPending > highWatermark
+        let mustWait = try shared.withLock { shared throws(RPCError) in
+            try shared.outbound.add(bytes, highWatermark: highWatermark)
         }
         guard mustWait else { return }
         beforeWaiting()
-        try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-                let resumeWith = shared.withLock { shared -> Result<Void, RPCError>? in
-                    if let abandoned = shared.abandoned { return .failure(abandoned) }
-                    if shared.outboundPending <= lowWatermark { return .success(()) }
-                    shared.writerWaiter = continuation
-                    return nil
-                }
-                if let resumeWith { continuation.resume(with: resumeWith) }
-            }
+        try await OutboundCredit.waitForRoom { writer in
+            shared.withLock { $0.outbound.park(writer, lowWatermark: lowWatermark) }
         } onCancel: {
             endForHandler(RPCError(code: .cancelled, message: "The call's task was cancelled"))
         }
@@ -234,17 +220,11 @@ open class ServerStream: @unchecked Sendable {
 
     /// The transport has handed `bytes` of the pending response to the wire.
     public final func releaseOutbound(_ bytes: Int) {
-        let waiter = shared.withLock { shared -> UnsafeContinuation<Void, any Error>? in
-            shared.outboundPending -= bytes
-            guard shared.outboundPending <= lowWatermark, let waiter = shared.writerWaiter else { return nil }
-            shared.writerWaiter = nil
-            return waiter
-        }
-        waiter?.resume()
+        shared.withLock { $0.outbound.release(bytes, lowWatermark: lowWatermark) }?.resume()
     }
 
     /// The error the call was abandoned with, if it was.
-    public final var abandonment: RPCError? { shared.withLock { $0.abandoned } }
+    public final var abandonment: RPCError? { shared.withLock { $0.outbound.closed } }
 
     // MARK: Cancellation
 
