@@ -68,8 +68,10 @@ let package = Package(
         .target(name: "GlimpseClock"),
 
         // MARK: I/O-free engines
-        .target(name: "TimelineEngine", dependencies: ["GlimpseClock", collections]),
-        .target(name: "IntentEngine", dependencies: ["GlimpseClock", collections]),
+        // App Intent parameters and values: shared by widget configuration and action intents.
+        .target(name: "AppIntentValues"),
+        .target(name: "TimelineEngine", dependencies: ["AppIntentValues", "GlimpseClock", collections]),
+        .target(name: "IntentEngine", dependencies: ["AppIntentValues", "GlimpseClock", collections]),
         .target(name: "ActivityEngine", dependencies: ["GlimpseClock", collections]),
         .target(name: "AssetEngine", dependencies: ["GlimpseClock", collections, crypto]),
 

@@ -1,3 +1,5 @@
+@_exported import AppIntentValues
+
 /// An `AppIntent` an app declares for its widgets' buttons and toggles.
 public struct IntentDefinition: Sendable, Hashable {
     /// The intent's type name, e.g. `CheckInIntent`.
@@ -18,20 +20,6 @@ public struct IntentDefinition: Sendable, Hashable {
         self.parameters = parameters
         self.action = action
         self.widgetKinds = widgetKinds
-    }
-}
-
-/// An `@Parameter` of an intent. Widgets do not prompt: a parameter without a default
-/// must come with the tap.
-public struct IntentParameter: Sendable, Hashable {
-    public var name: String
-    public var type: ValueType
-    public var defaultValue: TypedValue?
-
-    public init(name: String, type: ValueType, defaultValue: TypedValue? = nil) {
-        self.name = name
-        self.type = type
-        self.defaultValue = defaultValue
     }
 }
 

@@ -47,7 +47,7 @@ public enum PlacementError: Error, Sendable, Hashable, CustomStringConvertible {
     case familyNotOnScreen(family: WidgetFamily, screen: WidgetScreen)
     case familyNotOnDevice(family: WidgetFamily, device: DeviceScreen)
     case unknownParameter(kind: String, name: String)
-    case parameterTypeMismatch(name: String, expected: ConfigurationValue.ValueType, got: ConfigurationValue.ValueType)
+    case parameterTypeMismatch(name: String, expected: ValueType, got: ValueType)
 
     public var description: String {
         switch self {

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+@_exported import AppIntentValues
 
 /// An installed app, by bundle identifier.
 public struct AppID: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
@@ -35,39 +31,10 @@ public struct WidgetKind: Sendable, Hashable {
     }
 }
 
-/// One user-editable setting of a configurable widget.
-public struct ConfigurationParameter: Sendable, Hashable {
-    public var name: String
-    public var type: ConfigurationValue.ValueType
-    /// Used when a placement does not set the parameter; nil leaves it unset.
-    public var defaultValue: ConfigurationValue?
-
-    public init(name: String, type: ConfigurationValue.ValueType, defaultValue: ConfigurationValue? = nil) {
-        self.name = name
-        self.type = type
-        self.defaultValue = defaultValue
-    }
-}
+/// One user-editable setting of a configurable widget: an `@Parameter` of its
+/// `WidgetConfigurationIntent`, the same kind of parameter as an action intent's. Its
+/// default is used when a placement does not set it; nil leaves it unset.
+public typealias ConfigurationParameter = IntentParameter
 
 /// A configuration value as the provider context carries it.
-public enum ConfigurationValue: Sendable, Hashable {
-    case string(String)
-    case int(Int64)
-    case double(Double)
-    case bool(Bool)
-    case date(Date)
-
-    public enum ValueType: String, Sendable, Hashable {
-        case string, int, double, bool, date
-    }
-
-    public var type: ValueType {
-        switch self {
-        case .string: .string
-        case .int: .int
-        case .double: .double
-        case .bool: .bool
-        case .date: .date
-        }
-    }
-}
+public typealias ConfigurationValue = TypedValue

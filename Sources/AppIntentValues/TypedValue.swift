@@ -1,0 +1,47 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A typed value: an App Intent parameter's (an action intent's or a widget configuration
+/// intent's), or a value in the App Group store.
+public enum TypedValue: Sendable, Hashable {
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+    case date(Date)
+    case bytes([UInt8])
+
+    public var type: ValueType {
+        switch self {
+        case .string: .string
+        case .int: .int
+        case .double: .double
+        case .bool: .bool
+        case .date: .date
+        case .bytes: .bytes
+        }
+    }
+}
+
+/// The type of a `TypedValue`.
+public enum ValueType: String, Sendable, Hashable, CaseIterable {
+    case string, int, double, bool, date, bytes
+}
+
+/// An `@Parameter` of an App Intent: of an action intent (buttons, toggles) or of a widget's
+/// configuration intent. Widgets do not prompt: a parameter without a default must come
+/// with the tap or the placement.
+public struct IntentParameter: Sendable, Hashable {
+    public var name: String
+    public var type: ValueType
+    public var defaultValue: TypedValue?
+
+    public init(name: String, type: ValueType, defaultValue: TypedValue? = nil) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+    }
+}
