@@ -72,11 +72,9 @@ class GlueWriter:
                 w.indent()
                 w("guard let e = list[i] else { continue }")
                 w(f"map[{self.lift_value(key, 'e.pointee.key', entry)}] = {val_expr}")
-                w.dedent()
-                w("}")
+                w.close()
                 w(f"self.{p.swift_name} = map")
-                w.dedent()
-                w("}")
+                w.close()
             elif p.repeated:
                 n = f"c.pointee.n_{p.c_name}"
                 if p.kind == "scalar" and fl.type != F.TYPE_BOOL:
@@ -88,8 +86,7 @@ class GlueWriter:
                     w(f"out.reserveCapacity({n})")
                     w(f"for i in 0..<{n} {{ if let e = list[i] {{ out.append({self.lift_value(fl, 'e', info)}) }} }}")
                     w(f"self.{p.swift_name} = out")
-                    w.dedent()
-                    w("}")
+                    w.close()
                 else:
                     w(f"if {n} > 0, let list = {cf} {{")
                     w.indent()
@@ -97,8 +94,7 @@ class GlueWriter:
                     w(f"out.reserveCapacity({n})")
                     w(f"for i in 0..<{n} {{ out.append({self.lift_value(fl, 'list[i]', info)}) }}")
                     w(f"self.{p.swift_name} = out")
-                    w.dedent()
-                    w("}")
+                    w.close()
             elif p.optional:
                 w(f"if c.pointee._{p.c_name}_case.rawValue == {fl.number} {{ self.{p.swift_name} = {self.lift_value(fl, cf, info)} }}")
             elif p.kind == "message":
@@ -120,8 +116,7 @@ class GlueWriter:
                     w(f"case {fl.number}: self.{prop} = .{p.swift_name}({self.lift_value(fl, cf, info)})")
             w("default: break")
             w("}")
-        w.dedent()
-        w("}")
+        w.close()
         w()
         # Lowering.
         w("package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {")
@@ -148,12 +143,10 @@ class GlueWriter:
                 w(f"e.pointee.key = {self.lower_value(key, 'key', entry)}")
                 w(f"e.pointee.value = {self.lower_value(val, 'value', entry)}")
                 w("list[i] = e")
-                w.dedent()
-                w("}")
+                w.close()
                 w(f"c.pointee.n_{p.c_name} = self.{p.swift_name}.count")
                 w(f"{cf} = list")
-                w.dedent()
-                w("}")
+                w.close()
             elif p.repeated:
                 w(f"if !self.{p.swift_name}.isEmpty {{")
                 w.indent()
@@ -169,8 +162,7 @@ class GlueWriter:
                     w(f"for (i, v) in self.{p.swift_name}.enumerated() {{ list[i] = {self.lower_value(fl, 'v', info)} }}")
                     w(f"{cf} = list")
                 w(f"c.pointee.n_{p.c_name} = self.{p.swift_name}.count")
-                w.dedent()
-                w("}")
+                w.close()
             elif p.optional:
                 w(f"if let v = self.{p.swift_name} {{")
                 w(f"    c.pointee._{p.c_name}_case = .init(rawValue: {fl.number})")
@@ -201,8 +193,5 @@ class GlueWriter:
                     w(f"{cf} = {self.lower_value(fl, 'v', info)}")
                 w.dedent()
             w("}")
-        w.dedent()
-        w("}")
-        w.dedent()
-        w("}")
+        w.close(2)
         w()

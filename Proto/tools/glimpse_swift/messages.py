@@ -175,8 +175,7 @@ class Generator(GlueWriter):
             w(f"case {number}: self = .{escape(name)}")
         w("default: self = .unrecognized(rawValue)")
         w("}")
-        w.dedent()
-        w("}")
+        w.close()
         w()
         w(f"{self.vis} var rawValue: Swift.Int32 {{")
         w.indent()
@@ -185,14 +184,10 @@ class Generator(GlueWriter):
             w(f"case .{escape(name)}: return {number}")
         w("case .unrecognized(let value): return value")
         w("}")
-        w.dedent()
-        w("}")
+        w.close()
         w()
         w(f"{self.vis} static let allCases: [Self] = [{', '.join('.' + escape(n) for n, _ in cases)}]")
-        w.dedent()
-        w("}")
-        w.dedent()
-        w("}")
+        w.close(2)
         w()
 
     # --- messages -----------------------------------------------------------------------
@@ -249,8 +244,7 @@ class Generator(GlueWriter):
                 w.indent()
                 w(f"get {{ _{p.swift_name.strip('`')}?.value }}")
                 w(f"set {{ _{p.swift_name.strip('`')} = newValue.map {{ _ProtoBox($0) }} }}")
-                w.dedent()
-                w("}")
+                w.close()
                 w(f"private var _{p.swift_name.strip('`')}: _ProtoBox<{inner}>? = nil")
             else:
                 w(f"{self.vis} var {p.swift_name}: {t} = {default}")
@@ -284,8 +278,7 @@ class Generator(GlueWriter):
             w.indent()
             for n in assigned:
                 w(f"self.{n} = {n}")
-            w.dedent()
-            w("}")
+            w.close()
         w()
         w(f"{self.vis} func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {{")
         w("    try _ProtoWire.encode(self)")
@@ -298,10 +291,7 @@ class Generator(GlueWriter):
         w(f"{self.vis} init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {{")
         w("    self = try _ProtoWire.decode(Self.self, from: bytes)")
         w("}")
-        w.dedent()
-        w("}")
-        w.dedent()
-        w("}")
+        w.close(2)
         w()
         for i, e in enumerate(m.enum_type):
             self.enum_decl(w, self.reg.enum(f"{info.full}.{e.name}"), info.swift, path + (4, i))
@@ -318,7 +308,6 @@ class Generator(GlueWriter):
                 w(f"case {p.swift_name}")
             else:
                 w(f"case {p.swift_name}({self.element_type(p.proto)})")
-        w.dedent()
-        w("}")
+        w.close()
 
     # --- glue ---------------------------------------------------------------------------

@@ -113,6 +113,12 @@ class Writer:
     def dedent(self):
         self.level -= 1
 
+    def close(self, blocks: int = 1):
+        """Ends `blocks` nested braces: one level out and a `}` each."""
+        for _ in range(blocks):
+            self.dedent()
+            self("}")
+
     def doc(self, text: str | None):
         if not text:
             return
