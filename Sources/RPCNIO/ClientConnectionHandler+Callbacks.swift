@@ -46,11 +46,7 @@ extension ClientConnectionHandler {
         guard let stream = byID[frame.pointee.hd.stream_id], stream.parser != nil else { return 0 }
         stream.parser!.add(name: name, value: value)
         stream.headerBytes += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
-        if stream.headerBytes > config.http2.maxHeaderListSize * config.http2.headerFloodFactor {
-            fault = HTTP2ErrorCode.enhanceYourCalm
-            return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
-        }
-        return 0
+        return refuseFlood(headerBlockSize: stream.headerBytes)
     }
 
     func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {

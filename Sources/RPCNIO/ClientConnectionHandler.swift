@@ -115,22 +115,14 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
 
     /// Runs queued actions, writes every ready frame at once, closes when done.
     func flushOutput() {
-        guard let context, let session, context.channel.isActive, context.channel.isWritable else { return }
-        var buffer = context.channel.allocator.buffer(capacity: 4096)
-        do {
-            repeat {
-                runActions()
-                try session.drain(into: &buffer)
-            } while !actions.isEmpty || !credit.isEmpty
-        } catch {
-            context.close(promise: nil)
-            return
-        }
-        if buffer.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(buffer), promise: nil) }
+        guard let session = writeReadyFrames() else { return }
         if !session.wantsReadOrWrite || (closeWhenIdle && byToken.isEmpty) {
-            context.close(promise: nil)
+            context?.close(promise: nil)
         }
     }
+
+    var hasQueuedActions: Bool { !actions.isEmpty || !credit.isEmpty }
+    var http2: HTTP2Config { config.http2 }
 
     func runActions() {
         guard let session else { return }

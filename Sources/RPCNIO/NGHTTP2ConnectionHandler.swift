@@ -1,13 +1,22 @@
+import CNghttp2
 import NIOCore
 
 /// What the client and server connection handlers share: one nghttp2 session fed from the
 /// channel, output written in `flushOutput`, and the channel events that only flush, tear
 /// down or let go.
-protocol NGHTTP2ConnectionHandler: ChannelInboundHandler, AnyObject {
+protocol NGHTTP2ConnectionHandler: ChannelInboundHandler, AnyObject where OutboundOut == ByteBuffer {
     var session: NGHTTP2Session? { get set }
     var context: ChannelHandlerContext? { get set }
-    /// Turns every ready frame into one write (not while the channel is unwritable).
+    var http2: HTTP2Config { get }
+    /// Why this side ended the session, when a callback failed on purpose.
+    var fault: UInt32? { get set }
+    /// Turns every ready frame into one write (not while the channel is unwritable), and
+    /// closes the connection when it is done (`writeReadyFrames` does the first part).
     func flushOutput()
+    /// Runs what nghttp2's callbacks queued (outside of them).
+    func runActions()
+    /// True while `runActions` has something to run.
+    var hasQueuedActions: Bool { get }
     /// The connection is gone: every call still open ends (the side decides how).
     func tearDown()
     /// Lets go of the mailbox: its wake-up holds the handler, and the two would otherwise
@@ -36,5 +45,35 @@ extension NGHTTP2ConnectionHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
+    }
+
+    /// Runs queued actions and turns every frame nghttp2 has ready into one write (one
+    /// buffer, one write per burst). Returns the session, or nil when there is nothing to
+    /// write to or the session failed (then the connection is closing).
+    func writeReadyFrames() -> NGHTTP2Session? {
+        guard let context, let session, context.channel.isActive, context.channel.isWritable else { return nil }
+        // Reused: once the last write completed, NIO holds no reference and no copy is made.
+        var buffer = context.channel.allocator.buffer(capacity: 4096)
+        do {
+            repeat {
+                runActions()
+                try session.drain(into: &buffer)
+            } while hasQueuedActions
+        } catch {
+            context.close(promise: nil)
+            return nil
+        }
+        if buffer.readableBytes > 0 {
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        }
+        return session
+    }
+
+    /// For the header callback: a block this far over the limit is a flood, and the
+    /// connection ends with GOAWAY(ENHANCE_YOUR_CALM) rather than answering one stream.
+    func refuseFlood(headerBlockSize size: Int) -> Int32 {
+        guard size > http2.maxHeaderListSize * http2.headerFloodFactor else { return 0 }
+        fault = HTTP2ErrorCode.enhanceYourCalm
+        return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
     }
 }

@@ -58,12 +58,7 @@ extension ServerConnectionHandler {
 
     func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
         guard headerBlock.stream == frame.pointee.hd.stream_id else { return 0 }
-        let size = headerBlock.add(name: name, value: value, cache: headerStrings)
-        if size > config.http2.maxHeaderListSize * config.http2.headerFloodFactor {
-            fault = HTTP2ErrorCode.enhanceYourCalm
-            return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
-        }
-        return 0
+        return refuseFlood(headerBlockSize: headerBlock.add(name: name, value: value, cache: headerStrings))
     }
 
     func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {

@@ -153,26 +153,12 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
     /// Runs what callbacks queued, turns every ready frame into one write, and closes the
     /// connection once nghttp2 wants neither to read nor to write.
     func flushOutput() {
-        guard let context, let session, context.channel.isActive else { return }
-        guard context.channel.isWritable else { return }
-        // Reused: once the last write completed, NIO holds no reference and no copy is made.
-        var buffer = context.channel.allocator.buffer(capacity: 4096)
-        do {
-            repeat {
-                runActions()
-                try session.drain(into: &buffer)
-            } while !actions.isEmpty || !credit.isEmpty
-        } catch {
-            context.close(promise: nil)
-            return
-        }
-        if buffer.readableBytes > 0 {
-            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-        }
-        if !session.wantsReadOrWrite {
-            context.close(promise: nil)
-        }
+        guard let session = writeReadyFrames() else { return }
+        if !session.wantsReadOrWrite { context?.close(promise: nil) }
     }
+
+    var hasQueuedActions: Bool { !actions.isEmpty || !credit.isEmpty }
+    var http2: HTTP2Config { config.http2 }
 
     /// After a failed `mem_recv`: GOAWAY with the reason, then close.
     private func sessionFailed(_ error: NGHTTP2Error) {
