@@ -1,6 +1,10 @@
 /// The four call types, each with async handlers. Handlers return normally for OK and throw
 /// `RPCError` for any other status (see `ServerCallFailure`).
 extension RPCRouter {
+    /// Inlinable, like `ServerCallRunner.runUnary`: specialized for the message types where
+    /// a service registers, the unary path keeps its values in fixed-size frames instead of
+    /// boxes on the task's stack, and calls the coders without witness tables.
+    @inlinable
     public mutating func registerUnary<Request: Sendable, Response: Sendable>(
         _ method: MethodDescriptor,
         deserializer: some MessageDeserializer<Request>,
@@ -8,10 +12,7 @@ extension RPCRouter {
         handler: @escaping @Sendable (ServerRequest<Request>, ServerContext) async throws -> ServerResponse<Response>
     ) {
         register(method, Method { stream, context in
-            await ServerCallRunner.runSingleResponse(stream, serializer) {
-                let request = try await ServerCallRunner.readSingle(stream, deserializer)
-                return try await handler(ServerRequest(metadata: context.requestMetadata, message: request), context)
-            }
+            await ServerCallRunner.runUnary(stream, context, deserializer, serializer, handler)
         })
     }
 

@@ -5,10 +5,12 @@ public protocol RPCService: Sendable {
 
 /// Maps `/service/method` paths to handlers; an unknown path is UNIMPLEMENTED.
 public struct RPCRouter: Sendable {
+    @usableFromInline
     struct Method: Sendable {
         var descriptor: MethodDescriptor
         let run: @Sendable (ServerStream, ServerContext) async -> Void
 
+        @usableFromInline
         init(_ run: @escaping @Sendable (ServerStream, ServerContext) async -> Void) {
             self.descriptor = MethodDescriptor(service: "", method: "")
             self.run = run
@@ -30,6 +32,7 @@ public struct RPCRouter: Sendable {
 
     public func hasMethod(_ method: MethodDescriptor) -> Bool { methods[method.path] != nil }
 
+    @usableFromInline
     mutating func register(_ descriptor: MethodDescriptor, _ method: Method) {
         precondition(methods[descriptor.path] == nil, "\(descriptor) is registered twice")
         var method = method

@@ -1,5 +1,6 @@
 /// Runs one server call: the body produces the response, the runner turns its outcome into
 /// the final status and sends it, cancellable through the stream.
+@usableFromInline
 enum ServerCallRunner {
     static func run(_ stream: ServerStream, _ body: (ResponseProgress) async throws -> Metadata) async {
         await stream.runCancellable {
@@ -45,7 +46,41 @@ enum ServerCallRunner {
         }
     }
 
+    /// A unary call from request to status in one async frame (plus the handler's): the
+    /// request taken without waiting when it is complete, as it almost always is by the
+    /// time a call starts. Each closure or helper frame between the task and the handler
+    /// costs an allocation from the task's stack and, beyond its first slab, a malloc.
+    @inlinable
+    static func runUnary<Request, Response>(
+        _ stream: ServerStream, _ context: ServerContext,
+        _ deserializer: some MessageDeserializer<Request>, _ serializer: some MessageSerializer<Response>,
+        _ handler: @Sendable (ServerRequest<Request>, ServerContext) async throws -> ServerResponse<Response>
+    ) async {
+        stream.enterHandlerTask()
+        do {
+            let request: Request
+            if case .one(let bytes) = stream.takeSingleRequestIfComplete() {
+                request = try ServerCallFailure.decode(bytes, with: deserializer)
+            } else {
+                request = try await readSingle(stream, deserializer)
+            }
+            let response = try await handler(ServerRequest(metadata: context.requestMetadata, message: request), context)
+            let bytes: [UInt8]
+            do {
+                bytes = try serializer.serialize(response.message)
+            } catch {
+                throw RPCError(code: .internal, message: "Failed to serialize the response: \(error)")
+            }
+            stream.sendSingleResponse(metadata: response.metadata, message: bytes, trailers: response.trailingMetadata)
+        } catch {
+            let failure = ServerCallFailure.error(for: error)
+            stream.send(.status(failure.status, failure.metadata), flush: true)
+        }
+        stream.leaveHandlerTask()
+    }
+
     /// The one request message of a unary or server-streaming call.
+    @usableFromInline
     static func readSingle<Message>(
         _ stream: ServerStream, _ deserializer: some MessageDeserializer<Message>
     ) async throws -> Message {

@@ -21,6 +21,12 @@ public struct ServerContext: Sendable {
 public struct ServerRequest<Message: Sendable>: Sendable {
     public var metadata: Metadata
     public var message: Message
+
+    @usableFromInline
+    init(metadata: Metadata, message: Message) {
+        self.metadata = metadata
+        self.message = message
+    }
 }
 
 /// A response with one message, and the metadata that goes before and after it.

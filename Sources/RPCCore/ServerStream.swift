@@ -231,6 +231,16 @@ open class ServerStream: @unchecked Sendable {
     /// Runs `body` so that `abandon` cancels the current task while it runs (or at once,
     /// if the call was abandoned before).
     public final func runCancellable<R>(_ body: () async -> R) async -> R {
+        enterHandlerTask()
+        let result = await body()
+        leaveHandlerTask()
+        return result
+    }
+
+    /// From here until `leaveHandlerTask`, `abandon` cancels the current task (at once, if
+    /// the call was abandoned before). What `runCancellable` does, without a closure: for a
+    /// runner that wants no extra async frame around the handler.
+    public final func enterHandlerTask() {
         withUnsafeCurrentTask { current in
             guard let current else { return }
             task.withLock { task in
@@ -241,8 +251,10 @@ open class ServerStream: @unchecked Sendable {
                 }
             }
         }
-        let result = await body()
+    }
+
+    /// The handler is done: `abandon` no longer touches its task.
+    public final func leaveHandlerTask() {
         task.withLock { $0 = .done }
-        return result
     }
 }

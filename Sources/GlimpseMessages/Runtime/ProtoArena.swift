@@ -1,4 +1,4 @@
-internal import CProtobufC
+package import CProtobufC
 
 /// A bump allocator for one encode or decode.
 ///
@@ -12,6 +12,7 @@ internal import CProtobufC
 /// The arena is a pointer to its state, which sits at the start of that first block; it
 /// must not escape the `with` call that made it.
 package struct ProtoArena {
+    @usableFromInline
     struct State {
         var cursor: UnsafeMutableRawPointer
         var remaining: Int
@@ -20,7 +21,7 @@ package struct ProtoArena {
         var allocator: ProtobufCAllocator
     }
 
-    let state: UnsafeMutablePointer<State>
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
     /// What protobuf-c's `unpack` allocates through.
     package var allocator: UnsafeMutablePointer<ProtobufCAllocator> {
@@ -34,7 +35,7 @@ package struct ProtoArena {
     package static let stackLimit = 1024
 
     /// Runs `body` with an arena whose first block holds about `capacity` bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func with<R, E: Error>(
         capacity: Int, _ body: (ProtoArena) throws(E) -> R
     ) throws(E) -> R {
@@ -49,8 +50,8 @@ package struct ProtoArena {
         return try run(block, size, body)
     }
 
-    @inline(__always)
-    private static func run<R, E: Error>(
+    @inlinable @inline(__always)
+    static func run<R, E: Error>(
         _ block: UnsafeMutableRawPointer, _ size: Int, _ body: (ProtoArena) throws(E) -> R
     ) throws(E) -> R {
         let state = block.bindMemory(to: State.self, capacity: 1)
@@ -71,7 +72,7 @@ package struct ProtoArena {
     }
 
     /// `byteCount` bytes aligned to 16, valid until the arena's scope ends.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         let rounded = (byteCount &+ 15) & ~15
         if rounded > state.pointee.remaining { grow(rounded) }
@@ -81,7 +82,8 @@ package struct ProtoArena {
         return p
     }
 
-    private func grow(_ needed: Int) {
+    @usableFromInline
+    func grow(_ needed: Int) {
         let size = max(needed, 8192) + 16
         let block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         block.storeBytes(of: state.pointee.heapBlocks, as: UnsafeMutableRawPointer?.self)
@@ -90,7 +92,7 @@ package struct ProtoArena {
         state.pointee.remaining = size - 16
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package func allocate<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T> {
         allocate(byteCount: MemoryLayout<T>.stride &* count).bindMemory(to: T.self, capacity: count)
     }

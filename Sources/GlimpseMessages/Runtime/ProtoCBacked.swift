@@ -1,4 +1,4 @@
-internal import CProtobufC
+package import CProtobufC
 
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +7,9 @@ import Darwin
 #endif
 
 /// What the generated glue provides for each message: its protobuf-c C struct and the
-/// copies between that struct and the Swift value. Internal: no C type leaves the module.
+/// copies between that struct and the Swift value. Package-internal: no C type leaves the
+/// package. The entry points below are inlinable so that each message type gets its own
+/// specialized encode and decode, without generic metadata lookups on every call.
 package protocol _ProtoCBacked: GlimpseMessage {
     associatedtype _C
     /// Whether the schema lets this message nest without bound (a depth check guards
@@ -21,6 +23,7 @@ package protocol _ProtoCBacked: GlimpseMessage {
 
 /// The two entry points every generated `serializedBytes()` / `init(serializedBytes:)` calls.
 package enum _ProtoWire {
+    @inlinable
     package static func encode<M: _ProtoCBacked>(_ message: M) throws(ProtoEncodingError) -> [UInt8] {
         var out: [UInt8] = []
         try append(message, to: &out)
@@ -28,6 +31,7 @@ package enum _ProtoWire {
     }
 
     /// Appends the encoding to `buffer`; no allocation when its capacity suffices.
+    @inlinable
     package static func append<M: _ProtoCBacked>(_ message: M, to buffer: inout [UInt8]) throws(ProtoEncodingError) {
         try ProtoArena.with(capacity: ProtoArena.stackLimit - ProtoArena.header) { arena throws(ProtoEncodingError) in
             let c = try arena.lower(message, depth: -1)
@@ -42,6 +46,7 @@ package enum _ProtoWire {
         }
     }
 
+    @inlinable
     package static func decode<M: _ProtoCBacked>(
         _ type: M.Type, from bytes: UnsafeRawBufferPointer
     ) throws(ProtoDecodingError) -> M {
