@@ -34,6 +34,7 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
     @exclusivity(unchecked) var actions: [Action] = []
     @exclusivity(unchecked) var credit = ReceiveCredit()
     @exclusivity(unchecked) var fault: UInt32?
+    @exclusivity(unchecked) var spareOutput: ByteBuffer?
     @exclusivity(unchecked) var keepalive = KeepaliveState()
     @exclusivity(unchecked) var timers = ConnectionTimers()
     @exclusivity(unchecked) var closeWhenIdle = false

@@ -10,6 +10,8 @@ protocol NGHTTP2ConnectionHandler: ChannelInboundHandler, AnyObject where Outbou
     var http2: HTTP2Config { get }
     /// Why this side ended the session, when a callback failed on purpose.
     var fault: UInt32? { get set }
+    /// The buffer of the last write, kept to be reused by the next (see `writeReadyFrames`).
+    var spareOutput: ByteBuffer? { get set }
     /// Turns every ready frame into one write (not while the channel is unwritable), and
     /// closes the connection when it is done (`writeReadyFrames` does the first part).
     func flushOutput()
@@ -52,8 +54,11 @@ extension NGHTTP2ConnectionHandler {
     /// write to or the session failed (then the connection is closing).
     func writeReadyFrames() -> NGHTTP2Session? {
         guard let context, let session, context.channel.isActive, context.channel.isWritable else { return nil }
-        // Reused: once the last write completed, NIO holds no reference and no copy is made.
-        var buffer = context.channel.allocator.buffer(capacity: 4096)
+        // The last write's buffer is reused: once NIO has written it (usually within the
+        // flush that sent it) this handler holds the only reference, and `clear` keeps the
+        // storage. If the write is still pending, `clear` gives fresh storage instead.
+        var buffer = spareOutput.take() ?? context.channel.allocator.buffer(capacity: Self.outputCapacity)
+        buffer.clear()
         do {
             repeat {
                 runActions()
@@ -66,8 +71,12 @@ extension NGHTTP2ConnectionHandler {
         if buffer.readableBytes > 0 {
             context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
         }
+        // A buffer that grew for a burst of large messages is not kept.
+        if buffer.capacity <= Self.outputCapacity * 4 { spareOutput = buffer }
         return session
     }
+
+    static var outputCapacity: Int { 16 * 1024 }
 
     /// For the header callback: a block this far over the limit is a flood, and the
     /// connection ends with GOAWAY(ENHANCE_YOUR_CALM) rather than answering one stream.

@@ -15,11 +15,7 @@ extension ServerConnectionHandler {
             case .released(let id, let bytes):
                 if let stream = streams[id] { credit.release(min(bytes, stream.unreleased), of: stream) }
             case .single(let id, let metadata, let message, let trailers):
-                if let stream = streams[id] {
-                    apply(.metadata(metadata), to: stream)
-                    apply(.message(message), to: stream)
-                    apply(.status(.ok, trailers), to: stream)
-                }
+                if let stream = streams[id] { applySingle(metadata, message, trailers, to: stream) }
             }
         }
         spare.removeAll(keepingCapacity: true)
@@ -41,6 +37,18 @@ extension ServerConnectionHandler {
             stream.deadlineTimer = nil
             sendStatus(stream, status, trailers)
         }
+    }
+
+    /// `apply` of metadata, message and OK status, without wrapping each in a part.
+    private func applySingle(_ metadata: Metadata, _ message: [UInt8], _ trailers: Metadata, to stream: ServerStreamState) {
+        guard !stream.statusQueued else { return }
+        if !stream.headersSent { sendHeaders(stream, metadata) }
+        stream.outbox.append(message)
+        resumeIfDeferred(stream)
+        stream.statusQueued = true
+        stream.deadlineTimer?.cancel()
+        stream.deadlineTimer = nil
+        sendStatus(stream, .ok, trailers)
     }
 
     /// Runs what nghttp2's callbacks queued (outside of them).

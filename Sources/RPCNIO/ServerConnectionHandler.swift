@@ -71,6 +71,7 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
     @exclusivity(unchecked) var actions: [Action] = []
     @exclusivity(unchecked) var credit = ReceiveCredit()
     @exclusivity(unchecked) var fault: UInt32?
+    @exclusivity(unchecked) var spareOutput: ByteBuffer?
     @exclusivity(unchecked) var remotePeer = "unknown"
     @exclusivity(unchecked) var keepalive = KeepaliveState()
     @exclusivity(unchecked) var shutdown = GracefulShutdownState()
