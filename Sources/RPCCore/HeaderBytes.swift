@@ -71,10 +71,11 @@ public enum HeaderListSize {
 
 /// Strings for header bytes that repeat on a connection (the path, user-agent, the names of
 /// custom metadata): the last few are kept and handed out again instead of allocating.
-/// Owned by one connection's thread; not Sendable.
+/// Owned by one connection's thread; not Sendable. (So its state skips the dynamic
+/// exclusivity checks: simple accesses on one thread that never overlap.)
 public final class HeaderStringCache {
-    private var strings: [String] = []
-    private var next = 0
+    @exclusivity(unchecked) private var strings: [String] = []
+    @exclusivity(unchecked) private var next = 0
     private let capacity: Int
 
     public init(capacity: Int = 16) {
