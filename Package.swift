@@ -57,7 +57,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(
             name: "glimpse-interop-server",
-            dependencies: ["GlimpseInterop", "ServiceKit", "RPCCore", "RPCNIO", nioPosix, argumentParser],
+            dependencies: ["GlimpseInterop", "ServiceKit", "RPCCore", "RPCNIO", nioCore, nioPosix, argumentParser],
             path: "Services/InteropServer"),
         .executableTarget(
             name: "glimpse-interop-client",

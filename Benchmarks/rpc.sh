@@ -8,9 +8,12 @@
 # (ROUNDS, default 3):
 #   - interop:  glimpse-interop-server's grpc.testing.TestService/UnaryCall, a real
 #               SimpleRequest (response_size 64, 64-byte payload) decoded and a
-#               SimpleResponse encoded through protobuf-c: the whole stack;
-#   - raw echo: glimpse-rpc-testserver echoing an 82-byte body: the transport alone;
-#   - nghttpd:  --no-tls, a tiny static file: the ceiling of this machine.
+#               SimpleResponse encoded through protobuf-c: the whole stack; its defaults
+#               (one event loop per core, handlers on Swift's global executor);
+#   - raw echo: glimpse-rpc-testserver echoing an 82-byte body: the transport alone, on
+#               its default one event loop (a handler this small gains nothing from more);
+#   - nghttpd:  --no-tls, a tiny static file, its default one worker (`-n 2` is slower
+#               on two cores, where h2load needs the other): the ceiling of this machine.
 # Prints the median req/s, mean and p99 latency of each, the ratios to nghttpd, and
 # messages/s of one server-streaming call. h2load cannot see grpc-status, so both Swift
 # servers count outcomes themselves and print them at exit (`statuses: ok=N failed=M`).
@@ -131,8 +134,10 @@ report() {
 }
 
 echo "unary calls, h2load -t 1; latency in microseconds; $ROUNDS alternating rounds"
-echo "  interop  = glimpse-interop-server UnaryCall: SimpleRequest in, 64-byte SimpleResponse out (protobuf-c)"
-echo "  raw echo = glimpse-rpc-testserver echoing an 82-byte body (the transport alone)"
+echo "  interop  = glimpse-interop-server UnaryCall: SimpleRequest in, 64-byte SimpleResponse out (protobuf-c);"
+echo "             one event loop per core ($(nproc)), handlers on Swift's global executor"
+echo "  raw echo = glimpse-rpc-testserver echoing an 82-byte body (the transport alone), one event loop"
+echo "  nghttpd  = one worker (its default)"
 printf '%-22s %-9s %12s %10s %10s\n' "load" "server" "req/s" "mean*" "p99*"
 report "-c 16 -m 32 -n $REQUESTS" 16 32 "$REQUESTS"
 report "-c 1 -m 1 -n $((REQUESTS / 10))" 1 1 $((REQUESTS / 10))

@@ -9,6 +9,7 @@
 import ArgumentParser
 import Dispatch
 import GlimpseInterop
+import NIOCore
 import NIOPosix
 import RPCCore
 import RPCNIO
@@ -27,7 +28,7 @@ struct InteropServer: AsyncParsableCommand {
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one).") var port = 0
     @Option(name: .customLong("use_tls"), help: "TLS is not supported; must be false.") var useTLS = false
-    @Option(help: "Event loop threads for connections.") var threads = 1
+    @Option(help: "Event loop threads for connections (default: one per core).") var threads = System.coreCount
     @Option(name: .customLong("handler-threads"),
             help: "Threads that run handlers (0: Swift's global concurrent executor).") var handlerThreads = 0
 
