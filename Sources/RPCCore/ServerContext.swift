@@ -22,7 +22,7 @@ public struct ServerRequest<Message: Sendable>: Sendable {
     public var metadata: Metadata
     public var message: Message
 
-    @usableFromInline
+    @inlinable
     init(metadata: Metadata, message: Message) {
         self.metadata = metadata
         self.message = message
@@ -35,6 +35,7 @@ public struct ServerResponse<Message: Sendable>: Sendable {
     public var metadata: Metadata
     public var trailingMetadata: Metadata
 
+    @inlinable
     public init(message: Message, metadata: Metadata = Metadata(), trailingMetadata: Metadata = Metadata()) {
         self.message = message
         self.metadata = metadata

@@ -22,7 +22,10 @@ public protocol GlimpseMessage: Sendable, Hashable {
 }
 
 extension GlimpseMessage {
-    /// Decodes the protobuf wire encoding held in an array.
+    /// Decodes the protobuf wire encoding held in an array. (Inlinable, so that each
+    /// message type gets its own copy: the generic one moved the value through its
+    /// witness table, retaining and releasing every field once more.)
+    @inlinable
     public init(serializedBytes bytes: [UInt8]) throws(ProtoDecodingError) {
         // Array.withUnsafeBytes is `rethrows`, not typed: narrow the error back.
         do {
