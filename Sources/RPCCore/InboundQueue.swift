@@ -118,6 +118,18 @@ public final class InboundQueue<Element: Sendable>: Sendable {
         return outcome.0
     }
 
+    /// Without waiting: the next queued element, or nil when none is queued (also at the
+    /// end, which `next()` then reports).
+    @inlinable
+    public func poll() -> Element? {
+        let taken = state.withLock { state -> Taken in
+            state.buffer.queuedCount > 0 ? state.buffer.take() : .empty
+        }
+        guard case .element(let element, let owedBytes) = taken else { return nil }
+        if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
+        return element
+    }
+
     /// The next element; nil at the end; throws the error the stream failed with.
     @inlinable
     public func next() async throws -> Element? {

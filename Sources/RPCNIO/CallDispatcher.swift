@@ -16,14 +16,27 @@ import Synchronization
 /// Invariant: a handler that ran longer than `inlineLimit` before suspending (heavy
 /// computation) turns immediate starts off for the next `backoffCalls` calls, which then
 /// start as ordinary child tasks on other threads, so one slow handler cannot hold up
-/// the start of the calls queued behind it for long.
+/// the start of the calls queued behind it for long. The clock is read once per start:
+/// an immediate start is timed from the previous reading (`mark`), which the dispatching
+/// task renews with `resumed()` whenever it waited for calls, so a wait is never taken
+/// for a slow handler.
 struct CallDispatcher {
     static let inlineLimit: Duration = .microseconds(200)
     static let backoffCalls = 256
 
     private var regularStartsLeft = 0
     private let clock = ContinuousClock()
+    private var mark: ContinuousClock.Instant
     let running = CallCount()
+
+    init() {
+        mark = clock.now
+    }
+
+    /// The dispatching task waited for calls: what follows is timed from now.
+    mutating func resumed() {
+        mark = clock.now
+    }
 
     mutating func start(
         _ stream: ServerStream, in group: inout DiscardingTaskGroup,
@@ -34,18 +47,20 @@ struct CallDispatcher {
         if regularStartsLeft > 0 {
             regularStartsLeft -= 1
             group.addTask { await handler(stream) }
+            mark = clock.now
             return
         }
-        let started = clock.now
         let running = self.running
         running.increment()
         Task.immediate {
             await handler(stream)
             running.decrement()
         }
-        if started.duration(to: clock.now) > Self.inlineLimit {
+        let now = clock.now
+        if mark.duration(to: now) > Self.inlineLimit {
             regularStartsLeft = Self.backoffCalls
         }
+        mark = now
     }
 }
 

@@ -86,7 +86,13 @@ public final class NIOServerTransport: ServerTransport {
                     }
                 }
                 var dispatcher = CallDispatcher()
-                while let stream = try? await calls.next() {
+                while true {
+                    var next = calls.poll()
+                    if next == nil {
+                        next = try? await calls.next()
+                        dispatcher.resumed()
+                    }
+                    guard let stream = next else { break }
                     dispatcher.start(stream, in: &group, handler)
                 }
                 listening.finish()

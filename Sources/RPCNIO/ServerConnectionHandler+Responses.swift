@@ -8,7 +8,11 @@ extension ServerConnectionHandler {
     func drainMailbox() {
         guard let mailbox else { return }
         mailbox.drain(into: &spare)
-        for command in spare {
+        // Taken out by moving (reversed, then popped from the end): iterating would copy
+        // each command, retaining its payloads on this thread only to release them again
+        // when the array is emptied, and the handler threads touched those counts last.
+        spare.reverse()
+        while let command = spare.popLast() {
             switch command {
             case .part(let id, let part):
                 if let stream = streams[id] { apply(part, to: stream) }
@@ -18,7 +22,6 @@ extension ServerConnectionHandler {
                 if let stream = streams[id] { applySingle(metadata, message, trailers, to: stream) }
             }
         }
-        spare.removeAll(keepingCapacity: true)
         flushOutput()
     }
 

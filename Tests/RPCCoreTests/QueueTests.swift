@@ -73,6 +73,28 @@ struct InboundQueueTests {
         await #expect(throws: RPCError.self) { try await consumer.value }
     }
 
+    @Test func pollTakesQueuedElementsWithoutWaitingAndLeavesTheEndToNext() async throws {
+        let taken = TakenBytes()
+        let queue = InboundQueue<Int>(eagerAllowance: 10, observer: taken)
+        #expect(queue.poll() == nil, "nothing queued")
+        queue.push(1, bytes: 10)
+        #expect(!queue.push(2, bytes: 30), "over the allowance: owed")
+        queue.finish()
+        #expect(queue.poll() == 1)
+        #expect(taken.value == 0)
+        #expect(queue.poll() == 2)
+        #expect(taken.value == 30, "an owed element taken by poll is reported like one taken by next")
+        #expect(queue.poll() == nil)
+        #expect(try await queue.next() == nil, "the end is still delivered by next")
+    }
+
+    @Test func pollDoesNotSwallowAFailure() async {
+        let queue = InboundQueue<Int>()
+        queue.fail(RPCError(code: .cancelled))
+        #expect(queue.poll() == nil)
+        await #expect(throws: RPCError(code: .cancelled)) { try await queue.next() }
+    }
+
     @Test func takesASingleElementOfAnEndedStreamWithoutWaiting() {
         let queue = InboundQueue<Int>()
         queue.push(5)
