@@ -116,3 +116,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Async functions run where their caller runs (SE-0461) unless marked `@concurrent`: no
+// hop to the global executor on entry to each one, which the unary path (a handful of
+// nested async frames per call) paid for at every level.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+}
