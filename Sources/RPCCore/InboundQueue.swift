@@ -118,16 +118,18 @@ public final class InboundQueue<Element: Sendable>: Sendable {
         return outcome.0
     }
 
-    /// Without waiting: the next queued element, or nil when none is queued (also at the
-    /// end, which `next()` then reports).
+    /// Without waiting: every queued element, appended to `elements` in order (none at
+    /// the end, which `next()` then reports). One lock for the lot.
     @inlinable
-    public func poll() -> Element? {
-        let taken = state.withLock { state -> Taken in
-            state.buffer.queuedCount > 0 ? state.buffer.take() : .empty
+    public func pollAll(into elements: inout [Element]) {
+        var owed = 0
+        state.withLock { state in
+            while state.buffer.queuedCount > 0, case .element(let element, let owedBytes) = state.buffer.take() {
+                elements.append(element)
+                owed += owedBytes
+            }
         }
-        guard case .element(let element, let owedBytes) = taken else { return nil }
-        if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
-        return element
+        if owed > 0 { observer?.owedBytesTaken(owed) }
     }
 
     /// The next element; nil at the end; throws the error the stream failed with.

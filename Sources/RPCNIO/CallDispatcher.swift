@@ -1,25 +1,30 @@
 import RPCCore
 import Synchronization
 
-/// Starts each call's task.
+/// Starts the calls' tasks.
 ///
-/// A call starts as an *immediate* task: it runs on the dispatching task's thread until
-/// its first suspension, so a short call (most unary handlers) costs no trip through the
-/// executor's queue and no thread wake-up. These tasks are unstructured, not children of
-/// the transport's task group: a group's bookkeeping for each child (attaching and
-/// detaching under the group's lock) was about a tenth of a small unary call's cost.
-/// What the group gave is kept by hand: `CallCount` lets `listen` return only after the
-/// last call has finished, and a call is cancelled through its `ServerStream` (reset,
-/// deadline, closed connection) — the transport closes every connection when its
-/// `listen` is cancelled.
+/// The calls that arrived together (a `CallBatch`) share an *immediate* task: it runs on the
+/// dispatching task's thread, one call after another, until a call suspends. A short call
+/// (most unary handlers) thus costs no task of its own, no trip through the executor's
+/// queue and no thread wake-up: creating, starting and destroying a task was about a
+/// quarter of a small unary call's cost on the handler's side. When a call suspends, the
+/// immediate start returns with calls left in the batch, and the next task takes them over;
+/// the suspended call, once resumed, goes on taking what is left too. These tasks are
+/// unstructured, not children of the transport's task group (a group's bookkeeping for
+/// each child was about a tenth of a small call's cost); `CallCount` lets `listen` return
+/// only after the last one has finished.
 ///
-/// Invariant: a handler that ran longer than `inlineLimit` before suspending (heavy
-/// computation) turns immediate starts off for the next `backoffCalls` calls, which then
-/// start as ordinary child tasks on other threads, so one slow handler cannot hold up
-/// the start of the calls queued behind it for long. The clock is read once per start:
-/// an immediate start is timed from the previous reading (`mark`), which the dispatching
-/// task renews with `resumed()` whenever it waited for calls, so a wait is never taken
-/// for a slow handler.
+/// Cancellation stays per call: a call is cancelled through its `ServerStream`, which
+/// cancels the task running it (reset, deadline, closed connection). A task's cancellation
+/// cannot be undone, so a task whose call was cancelled runs no further call: it hands the
+/// rest of its batch to a fresh task.
+///
+/// Invariant: a batch that ran longer than `inlineLimit` before its task suspended or ended
+/// (heavy computation) turns immediate starts off for the next `backoffCalls` calls, which
+/// then start as ordinary child tasks on other threads, so one slow handler cannot hold up
+/// the calls queued behind it for long. The clock is read once per batch: a batch is timed
+/// from the previous reading (`mark`), which the dispatching task renews with `resumed()`
+/// whenever it waited for calls, so a wait is never taken for a slow handler.
 struct CallDispatcher {
     static let inlineLimit: Duration = .microseconds(200)
     static let backoffCalls = 256
@@ -39,29 +44,84 @@ struct CallDispatcher {
     }
 
     mutating func start(
-        _ stream: ServerStream, in group: inout DiscardingTaskGroup,
+        _ batch: CallBatch, in group: inout DiscardingTaskGroup,
         _ handler: @escaping @Sendable (ServerStream) async -> Void
     ) {
-        // The closures are written out here, not passed in, so that each call costs one
-        // closure context and no reabstraction thunks.
         if regularStartsLeft > 0 {
-            regularStartsLeft -= 1
-            group.addTask { await handler(stream) }
+            while let stream = batch.take() {
+                regularStartsLeft -= 1
+                group.addTask { await handler(stream) }
+            }
             mark = clock.now
             return
         }
         let running = self.running
-        running.increment()
-        Task.immediate {
-            await handler(stream)
-            running.decrement()
-        }
+        repeat {
+            running.increment()
+            Task.immediate {
+                await Self.run(batch, handler, running)
+                running.decrement()
+            }
+        } while !batch.isExhausted
         let now = clock.now
         if mark.duration(to: now) > Self.inlineLimit {
             regularStartsLeft = Self.backoffCalls
         }
         mark = now
     }
+
+    /// Runs calls of `batch` until none is left, or until one was cancelled.
+    private static func run(
+        _ batch: CallBatch, _ handler: @escaping @Sendable (ServerStream) async -> Void, _ running: CallCount
+    ) async {
+        while let stream = batch.take() {
+            await handler(stream)
+            if Task.isCancelled {
+                guard !batch.isExhausted else { return }
+                running.increment()
+                Task {
+                    await run(batch, handler, running)
+                    running.decrement()
+                }
+                return
+            }
+        }
+    }
+}
+
+/// Calls taken from the queue together, each taken once by whichever task gets to it
+/// first. A taken stream leaves the batch at once, so a long call does not keep the
+/// finished ones around.
+///
+/// Invariant: slot `i` is read and cleared only by the taker that drew index `i` from
+/// `taken`, so no two threads touch a slot.
+final class CallBatch: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<ServerStream?>
+    private let taken = Atomic<Int>(0)
+
+    /// At most this many calls share a batch: a batch of small calls stays far below
+    /// `CallDispatcher.inlineLimit`, so that only a slow call trips it.
+    static let maximumCount = 16
+
+    /// The streams of `streams[range]`.
+    init(_ streams: [ServerStream], _ range: Range<Int>) {
+        slots = .allocate(capacity: range.count)
+        for (i, stream) in streams[range].enumerated() { (slots.baseAddress! + i).initialize(to: stream) }
+    }
+
+    deinit {
+        slots.baseAddress!.deinitialize(count: slots.count)
+        slots.deallocate()
+    }
+
+    /// The next call nobody has taken, or nil when all are taken.
+    func take() -> ServerStream? {
+        let index = taken.wrappingAdd(1, ordering: .relaxed).oldValue
+        guard index < slots.count else { return nil }
+        return slots[index].take()
+    }
+
+    var isExhausted: Bool { taken.load(ordering: .relaxed) >= slots.count }
 }
 
 /// The calls started outside the task group and not finished yet.

@@ -9,9 +9,10 @@ import Synchronization
 ///     let server = GRPCServer(transport: transport, services: [...])
 ///     try await server.serve()
 ///
-/// Every call runs in a task of its own, off the event loops; `listen` returns after the
-/// last one. Connections hand their calls to one queue, waking its consumer once per read
-/// burst rather than once per call; see `CallDispatcher` for how a call's task is started.
+/// Calls run in tasks off the event loops; `listen` returns after the last one.
+/// Connections hand their calls to one queue, waking its consumer once per read burst
+/// rather than once per call; the consumer takes what is queued in one go, and the calls
+/// that came together share a task until one of them suspends (see `CallDispatcher`).
 public final class NIOServerTransport: ServerTransport {
     public let host: String
     public let port: Int
@@ -86,14 +87,20 @@ public final class NIOServerTransport: ServerTransport {
                     }
                 }
                 var dispatcher = CallDispatcher()
+                var waiting: [ServerStream] = []
                 while true {
-                    var next = calls.poll()
-                    if next == nil {
-                        next = try? await calls.next()
+                    calls.pollAll(into: &waiting)
+                    if waiting.isEmpty {
+                        guard let stream = try? await calls.next() else { break }
                         dispatcher.resumed()
+                        waiting.append(stream)
+                        calls.pollAll(into: &waiting)
                     }
-                    guard let stream = next else { break }
-                    dispatcher.start(stream, in: &group, handler)
+                    for start in stride(from: 0, to: waiting.count, by: CallBatch.maximumCount) {
+                        let end = min(start + CallBatch.maximumCount, waiting.count)
+                        dispatcher.start(CallBatch(waiting, start..<end), in: &group, handler)
+                    }
+                    waiting.removeAll(keepingCapacity: true)
                 }
                 listening.finish()
                 return dispatcher.running

@@ -73,25 +73,31 @@ struct InboundQueueTests {
         await #expect(throws: RPCError.self) { try await consumer.value }
     }
 
-    @Test func pollTakesQueuedElementsWithoutWaitingAndLeavesTheEndToNext() async throws {
+    @Test func pollAllTakesQueuedElementsWithoutWaitingAndLeavesTheEndToNext() async throws {
         let taken = TakenBytes()
         let queue = InboundQueue<Int>(eagerAllowance: 10, observer: taken)
-        #expect(queue.poll() == nil, "nothing queued")
+        var elements: [Int] = []
+        queue.pollAll(into: &elements)
+        #expect(elements.isEmpty, "nothing queued")
         queue.push(1, bytes: 10)
         #expect(!queue.push(2, bytes: 30), "over the allowance: owed")
+        queue.push(3, bytes: 5)
         queue.finish()
-        #expect(queue.poll() == 1)
-        #expect(taken.value == 0)
-        #expect(queue.poll() == 2)
-        #expect(taken.value == 30, "an owed element taken by poll is reported like one taken by next")
-        #expect(queue.poll() == nil)
+        elements = [0]
+        queue.pollAll(into: &elements)
+        #expect(elements == [0, 1, 2, 3], "appended in order")
+        #expect(taken.value == 35, "owed elements taken by pollAll are reported like those taken by next")
+        queue.pollAll(into: &elements)
+        #expect(elements == [0, 1, 2, 3])
         #expect(try await queue.next() == nil, "the end is still delivered by next")
     }
 
-    @Test func pollDoesNotSwallowAFailure() async {
+    @Test func pollAllDoesNotSwallowAFailure() async {
         let queue = InboundQueue<Int>()
         queue.fail(RPCError(code: .cancelled))
-        #expect(queue.poll() == nil)
+        var elements: [Int] = []
+        queue.pollAll(into: &elements)
+        #expect(elements.isEmpty)
         await #expect(throws: RPCError(code: .cancelled)) { try await queue.next() }
     }
 

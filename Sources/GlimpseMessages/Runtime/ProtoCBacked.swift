@@ -46,7 +46,7 @@ package enum _ProtoWire {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package static func decode<M: _ProtoCBacked>(
         _ type: M.Type, from bytes: UnsafeRawBufferPointer
     ) throws(ProtoDecodingError) -> M {
