@@ -46,7 +46,7 @@ package enum _ProtoWire {
         }
     }
 
-    @inlinable @inline(__always)
+    @inlinable
     package static func decode<M: _ProtoCBacked>(
         _ type: M.Type, from bytes: UnsafeRawBufferPointer
     ) throws(ProtoDecodingError) -> M {
