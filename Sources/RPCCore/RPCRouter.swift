@@ -49,7 +49,7 @@ public struct RPCRouter: Sendable {
         }
         let context = ServerContext(
             method: method.descriptor, requestMetadata: stream.head.metadata,
-            deadline: stream.deadline, remotePeer: stream.remotePeer)
+            fixedDeadline: stream.fixedDeadline, remotePeer: stream.remotePeer)
         await method.run(stream, context)
     }
 

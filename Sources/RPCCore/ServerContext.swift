@@ -3,17 +3,29 @@ public struct ServerContext: Sendable {
     public var method: MethodDescriptor
     /// Custom metadata the client sent.
     public var requestMetadata: Metadata
-    /// When the client stops waiting, if it said (`grpc-timeout`). The transport answers
-    /// DEADLINE_EXCEEDED and cancels the handler's task at that point.
-    public var deadline: ContinuousClock.Instant?
+    /// Kept in a form of fixed size, so that the context has a layout known at compile time
+    /// (see `FixedInstant`).
+    private var fixedDeadline: FixedInstant?
     /// The client's address as the transport knows it (e.g. `ipv4:127.0.0.1:51234`).
     public var remotePeer: String
 
     public init(method: MethodDescriptor, requestMetadata: Metadata, deadline: ContinuousClock.Instant?, remotePeer: String) {
+        self.init(method: method, requestMetadata: requestMetadata, fixedDeadline: deadline.map(FixedInstant.init),
+                  remotePeer: remotePeer)
+    }
+
+    package init(method: MethodDescriptor, requestMetadata: Metadata, fixedDeadline: FixedInstant?, remotePeer: String) {
         self.method = method
         self.requestMetadata = requestMetadata
-        self.deadline = deadline
+        self.fixedDeadline = fixedDeadline
         self.remotePeer = remotePeer
+    }
+
+    /// When the client stops waiting, if it said (`grpc-timeout`). The transport answers
+    /// DEADLINE_EXCEEDED and cancels the handler's task at that point.
+    public var deadline: ContinuousClock.Instant? {
+        get { fixedDeadline?.instant }
+        set { fixedDeadline = newValue.map(FixedInstant.init) }
     }
 }
 

@@ -24,7 +24,8 @@ open class ServerStream: @unchecked Sendable {
     // Unchecked: the subclass's own state belongs to its transport (e.g. an event loop's
     // thread); everything here is immutable or under `shared`'s lock.
     public let head: RequestHead
-    public let deadline: ContinuousClock.Instant?
+    /// The deadline in a form of fixed size (see `FixedInstant`).
+    package let fixedDeadline: FixedInstant?
     public let remotePeer: String
     public let eagerAllowance: Int
     public let highWatermark: Int
@@ -63,12 +64,27 @@ open class ServerStream: @unchecked Sendable {
         eagerAllowance: Int = 64 * 1024, highWatermark: Int = 256 * 1024, lowWatermark: Int = 64 * 1024
     ) {
         self.head = head
-        self.deadline = deadline
+        self.fixedDeadline = deadline.map(FixedInstant.init)
         self.remotePeer = remotePeer
         self.eagerAllowance = eagerAllowance
         self.highWatermark = highWatermark
         self.lowWatermark = lowWatermark
     }
+
+    /// For transports of this package: the deadline as `head.timeout` from now.
+    package init(
+        head: RequestHead, remotePeer: String, eagerAllowance: Int, highWatermark: Int, lowWatermark: Int
+    ) {
+        self.head = head
+        self.fixedDeadline = head.timeout.map(FixedInstant.after)
+        self.remotePeer = remotePeer
+        self.eagerAllowance = eagerAllowance
+        self.highWatermark = highWatermark
+        self.lowWatermark = lowWatermark
+    }
+
+    /// When the client stops waiting, if it said.
+    public var deadline: ContinuousClock.Instant? { fixedDeadline?.instant }
 
     // MARK: Sending (transports override these)
 

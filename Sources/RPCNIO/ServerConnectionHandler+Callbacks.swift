@@ -157,15 +157,12 @@ extension ServerConnectionHandler {
         switch verdict {
         case .failure(let rejection):
             let stream = ServerStreamState(
-                id: id, head: RequestHead(path: ""), deadline: nil, remotePeer: remotePeer, config: config,
-                mailbox: mailbox)
+                id: id, head: RequestHead(path: ""), remotePeer: remotePeer, config: config, mailbox: mailbox)
             streams[id] = stream
             answer(stream, rejection)
         case .success(let head):
-            var deadline: ContinuousClock.Instant?
-            if let timeout = head.timeout { deadline = ContinuousClock.now.advanced(by: timeout) }
-            let stream = ServerStreamState(
-                id: id, head: head, deadline: deadline, remotePeer: remotePeer, config: config, mailbox: mailbox)
+            // The stream's deadline is `head.timeout` from now, as the timer's below.
+            let stream = ServerStreamState(id: id, head: head, remotePeer: remotePeer, config: config, mailbox: mailbox)
             streams[id] = stream
             stream.started = true
             if let timeout = head.timeout {

@@ -48,14 +48,14 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
     @exclusivity(unchecked) var deadlineTimer: Scheduled<Void>?
 
     init(
-        id: Int32, head: RequestHead, deadline: ContinuousClock.Instant?, remotePeer: String,
+        id: Int32, head: RequestHead, remotePeer: String,
         config: NIOServerConfig, mailbox: Mailbox<ServerCommand>
     ) {
         self.id = id
         self.mailbox = mailbox
         self.deframer = MessageDeframer(maxMessageSize: config.maxReceiveMessageSize)
         super.init(
-            head: head, deadline: deadline, remotePeer: remotePeer,
+            head: head, remotePeer: remotePeer,
             eagerAllowance: config.http2.eagerReleaseAllowance,
             highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark)
     }
