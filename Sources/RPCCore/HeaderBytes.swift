@@ -74,31 +74,59 @@ public enum HeaderListSize {
 /// Owned by one connection's thread; not Sendable. (So its state skips the dynamic
 /// exclusivity checks: simple accesses on one thread that never overlap.)
 public final class HeaderStringCache {
-    @exclusivity(unchecked) private var strings: [String] = []
+    /// A kept string with its length and a digest of its first and last bytes, so that a
+    /// lookup compares bytes only with a likely match and touches no other string (walking
+    /// the strings themselves retained and released each one).
+    private struct Entry {
+        let count: Int
+        let digest: UInt64
+        let string: String
+    }
+
+    @exclusivity(unchecked) private var entries: [Entry] = []
     @exclusivity(unchecked) private var next = 0
     private let capacity: Int
 
     public init(capacity: Int = 16) {
         self.capacity = capacity
-        strings.reserveCapacity(capacity)
+        entries.reserveCapacity(capacity)
     }
 
     public func string(for bytes: UnsafeRawBufferPointer) -> String {
-        for candidate in strings where Self.matches(candidate, bytes) { return candidate }
+        let digest = Self.digest(bytes)
+        let index = entries.withUnsafeBufferPointer { entries -> Int? in
+            for i in entries.indices where entries[i].count == bytes.count && entries[i].digest == digest {
+                if Self.matches(entries[i].string, bytes) { return i }
+            }
+            return nil
+        }
+        if let index { return entries[index].string }
         let made = String(decoding: bytes, as: UTF8.self)
-        if strings.count < capacity {
-            strings.append(made)
+        let entry = Entry(count: bytes.count, digest: digest, string: made)
+        if entries.count < capacity {
+            entries.append(entry)
         } else {
-            strings[next] = made
+            entries[next] = entry
             next = (next + 1) % capacity
         }
         return made
     }
 
+    /// The first and the last (up to) eight bytes: paths of one service share their start.
+    private static func digest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        guard bytes.count >= 8 else {
+            var value: UInt64 = 0
+            for byte in bytes { value = value << 8 | UInt64(byte) }
+            return value
+        }
+        let first = bytes.loadUnaligned(as: UInt64.self)
+        let last = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+        return first ^ (last << 1 | last >> 63)
+    }
+
     private static func matches(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard string.utf8.count == bytes.count else { return false }
-        return string.utf8.withContiguousStorageIfAvailable { utf8 in
-            utf8.elementsEqual(bytes)
+        string.utf8.withContiguousStorageIfAvailable { utf8 in
+            UnsafeRawBufferPointer(utf8).elementsEqual(bytes)
         } ?? false
     }
 }

@@ -71,13 +71,23 @@ public struct Metadata: Sendable, Hashable {
     /// The text values stored under `key`.
     public subscript(stringValues key: String) -> [String] {
         if entries.isEmpty { return [] }
-        return self[key].compactMap { if case .string(let s) = $0 { s } else { nil } }
+        let key = Self.normalized(key)
+        var values: [String] = []
+        for i in entries.indices where entries[i].key == key {
+            if case .string(let value) = entries[i].value { values.append(value) }
+        }
+        return values
     }
 
     /// The binary values stored under `key`.
     public subscript(binaryValues key: String) -> [[UInt8]] {
         if entries.isEmpty { return [] }
-        return self[key].compactMap { if case .binary(let b) = $0 { b } else { nil } }
+        let key = Self.normalized(key)
+        var values: [[UInt8]] = []
+        for i in entries.indices where entries[i].key == key {
+            if case .binary(let value) = entries[i].value { values.append(value) }
+        }
+        return values
     }
 
     public mutating func append(contentsOf other: Metadata) {
