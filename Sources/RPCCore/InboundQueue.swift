@@ -43,13 +43,11 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     /// Queues `element`, which stands for `bytes` of flow-controlled input. Returns true
     /// when those bytes may be released to the peer now (handed straight to a waiting
     /// consumer, or within the eager allowance); false when they are owed until taken.
-    /// With `deferWake`, a waiting consumer is not resumed now but by `wakeConsumer()`:
-    /// a producer that pushes bursts wakes the consumer once per burst.
     @inlinable @discardableResult
-    public func push(_ element: Element, bytes: Int = 0, deferWake: Bool = false) -> Bool {
+    public func push(_ element: Element, bytes: Int = 0) -> Bool {
         let outcome = state.withLock { state -> PushOutcome in
             guard state.buffer.end == nil else { return .dropped }
-            if !deferWake, let waiter = state.waiter {
+            if let waiter = state.waiter {
                 state.waiter = nil
                 return .handOver(waiter)
             }
@@ -70,17 +68,25 @@ public final class InboundQueue<Element: Sendable>: Sendable {
         case eager, owed, dropped
     }
 
-    /// Resumes a waiting consumer if elements are queued (after pushes with `deferWake`).
+    /// Queues every element of `elements` in order, each standing for no flow-controlled
+    /// bytes, under one lock and with at most one wake-up of the consumer: a producer that
+    /// receives bursts (a connection's read) hands each burst over at once. Empties
+    /// `elements`, keeping its storage.
     @inlinable
-    public func wakeConsumer() {
-        let resumed = state.withLock { state -> (UnsafeContinuation<Element?, any Error>, Taken)? in
-            guard let waiter = state.waiter, state.buffer.queuedCount > 0 else { return nil }
+    public func push(contentsOf elements: inout [Element]) {
+        guard !elements.isEmpty else { return }
+        let handOver = state.withLock { state -> (UnsafeContinuation<Element?, any Error>, Element)? in
+            guard state.buffer.end == nil else { return nil }
+            for element in elements {
+                _ = state.buffer.append(element, bytes: 0, eagerAllowance: eagerAllowance)
+            }
+            // A waiting consumer has an empty buffer: it gets the oldest of these.
+            guard let waiter = state.waiter, case .element(let element, _) = state.buffer.take() else { return nil }
             state.waiter = nil
-            return (waiter, state.buffer.take())
+            return (waiter, element)
         }
-        guard let (waiter, taken) = resumed, case .element(let element, let owedBytes) = taken else { return }
-        if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
-        waiter.resume(returning: element)
+        elements.removeAll(keepingCapacity: true)
+        if let (waiter, element) = handOver { waiter.resume(returning: element) }
     }
 
     /// No more elements will come; the consumer sees the end after the queued ones.

@@ -172,7 +172,7 @@ extension ServerConnectionHandler {
                     deadlineExpired(id)
                 }
             }
-            calls.push(stream, deferWake: true)
+            openedCalls.append(stream)
         }
     }
 

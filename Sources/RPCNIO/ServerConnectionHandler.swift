@@ -68,6 +68,9 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
     @exclusivity(unchecked) var encoder = HeaderEncoder()
     let headerStrings = HeaderStringCache()
     @exclusivity(unchecked) var spare: [ServerCommand] = []
+    /// Calls opened during the current read burst, handed to the transport together at
+    /// its end (one lock and at most one wake-up of the dispatcher per burst).
+    @exclusivity(unchecked) var openedCalls: [ServerStream] = []
     @exclusivity(unchecked) var actions: [Action] = []
     @exclusivity(unchecked) var credit = ReceiveCredit()
     @exclusivity(unchecked) var fault: UInt32?
@@ -133,7 +136,7 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        calls.wakeConsumer()  // once per read burst, not once per call
+        calls.push(contentsOf: &openedCalls)  // once per read burst, not once per call
         flushOutput()
     }
 
@@ -144,6 +147,8 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
         let error = RPCError(code: .cancelled, message: "The connection closed")
         for stream in streams.values { stream.abandonCall(error) }
         streams.removeAll()
+        // Started calls always reach the handlers, which see them abandoned and end.
+        calls.push(contentsOf: &openedCalls)
         mailbox?.close(returningPending: &spare)
         spare.removeAll()
         timers.cancelAll()

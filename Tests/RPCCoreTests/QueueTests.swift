@@ -57,13 +57,21 @@ struct InboundQueueTests {
         #expect(try await next == 7)
     }
 
-    @Test func deferredWakeWaitsForWakeConsumer() async throws {
+    @Test func pushContentsOfQueuesInOrderAndHandsTheFirstToAWaitingConsumer() async throws {
         let queue = InboundQueue<Int>()
         let consumer = Task { try await queue.next() }
         try await Task.sleep(for: .milliseconds(10))
-        queue.push(1, deferWake: true)
-        queue.wakeConsumer()
+        var burst = [1, 2, 3]
+        queue.push(contentsOf: &burst)
+        #expect(burst.isEmpty, "the burst is handed over")
         #expect(try await consumer.value == 1)
+        var rest: [Int] = []
+        queue.pollAll(into: &rest)
+        #expect(rest == [2, 3])
+        burst = [4]
+        queue.finish()
+        queue.push(contentsOf: &burst)
+        #expect(try await queue.next() == nil, "pushes after the end are dropped")
     }
 
     @Test func cancellingTheConsumerEndsTheWait() async {
