@@ -9,7 +9,8 @@
 #   - interop:  glimpse-interop-server's grpc.testing.TestService/UnaryCall, a real
 #               SimpleRequest (response_size 64, 64-byte payload) decoded and a
 #               SimpleResponse encoded through protobuf-c: the whole stack; its defaults
-#               (one event loop per core, handlers on Swift's global executor);
+#               (one event loop per two cores, handlers on Swift's global executor;
+#               INTEROP_ARGS, e.g. "--threads 2", overrides them);
 #   - raw echo: glimpse-rpc-testserver echoing an 82-byte body: the transport alone, on
 #               its default one event loop (a handler this small gains nothing from more);
 #   - nghttpd:  --no-tls, a tiny static file, its default one worker (`-n 2` is slower
@@ -61,7 +62,7 @@ head -c 77 /dev/zero | tr '\0' 'x' > "$WORK/docroot/echo"
 SERVER_PID=$!
 nghttpd --no-tls -d "$WORK/docroot" "$NGHTTPD_PORT" > /dev/null 2>&1 &
 NGHTTPD_PID=$!
-"$INTEROP_BIN" --port "$INTEROP_PORT" > "$WORK/interop.log" 2>&1 &
+"$INTEROP_BIN" --port "$INTEROP_PORT" ${INTEROP_ARGS:-} > "$WORK/interop.log" 2>&1 &
 INTEROP_PID=$!
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for _ in $(seq 1 200); do
@@ -135,7 +136,7 @@ report() {
 
 echo "unary calls, h2load -t 1; latency in microseconds; $ROUNDS alternating rounds"
 echo "  interop  = glimpse-interop-server UnaryCall: SimpleRequest in, 64-byte SimpleResponse out (protobuf-c);"
-echo "             one event loop per core ($(nproc)), handlers on Swift's global executor"
+echo "             $(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 )) event loop(s) (half the cores), handlers on Swift's global executor ${INTEROP_ARGS:+(args: $INTEROP_ARGS)}"
 echo "  raw echo = glimpse-rpc-testserver echoing an 82-byte body (the transport alone), one event loop"
 echo "  nghttpd  = one worker (its default)"
 printf '%-22s %-9s %12s %10s %10s\n' "load" "server" "req/s" "mean*" "p99*"
