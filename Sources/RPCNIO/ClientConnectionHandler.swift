@@ -27,7 +27,7 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
     @exclusivity(unchecked) var session: NGHTTP2Session?
     @exclusivity(unchecked) var context: ChannelHandlerContext?
     @exclusivity(unchecked) var mailbox: Mailbox<ClientCommand>?
-    @exclusivity(unchecked) var byID = StreamTable<ClientStreamState>()
+    let byID = StreamTable<ClientStreamState>()
     @exclusivity(unchecked) var byToken: [Int: ClientStreamState] = [:]
     @exclusivity(unchecked) var encoder = HeaderEncoder()
     @exclusivity(unchecked) var spare: [ClientCommand] = []

@@ -63,7 +63,7 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
     @exclusivity(unchecked) var session: NGHTTP2Session?
     @exclusivity(unchecked) var context: ChannelHandlerContext?
     @exclusivity(unchecked) var mailbox: Mailbox<ServerCommand>?
-    @exclusivity(unchecked) var streams = StreamTable<ServerStreamState>()
+    let streams = StreamTable<ServerStreamState>()
     @exclusivity(unchecked) var headerBlock: HeaderBlock
     @exclusivity(unchecked) var encoder = HeaderEncoder()
     let headerStrings = HeaderStringCache()

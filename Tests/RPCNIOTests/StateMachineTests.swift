@@ -35,9 +35,9 @@ struct StateMachineTests {
         #expect(shutdown.isShuttingDown)
     }
 
-    @Test func streamTableForgetsTheCachedStreamOnRemoval() {
+    @Test func streamTableForgetsARemovedStream() {
         final class Box {}
-        var table = StreamTable<Box>()
+        let table = StreamTable<Box>()
         let box = Box()
         table[1] = box
         let cached = table[1]
@@ -47,6 +47,41 @@ struct StateMachineTests {
         let gone = table[1]
         #expect(gone == nil)
         #expect(table.isEmpty)
+    }
+
+    @Test func streamTableMatchesADictionaryThroughInsertionsRemovalsAndGrowth() {
+        final class Box {
+            let id: Int32
+            init(_ id: Int32) { self.id = id }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let table = StreamTable<Box>(capacity: 4)
+        var model: [Int32: Box] = [:]
+        // Odd ids as clients use them, plus ids spaced to share home slots.
+        let sequential: [Int32] = (0..<400).map { Int32(2 * $0 + 1) }
+        let spaced: [Int32] = (1...40).map { Int32($0 * 1024 + 1) }
+        let ids = sequential + spaced
+        for step in 0..<20_000 {
+            let id = ids.randomElement(using: &generator)!
+            if model[id] == nil || Bool.random(using: &generator) {
+                let box = Box(id)
+                table[id] = box
+                model[id] = box
+            } else {
+                let removed = step.isMultiple(of: 2) ? table.removeValue(forKey: id) : table[id]
+                if !step.isMultiple(of: 2) { table[id] = nil }
+                #expect(removed === model.removeValue(forKey: id))
+            }
+            if step.isMultiple(of: 500) {
+                for id in ids { #expect(table[id] === model[id], "id \(id) at step \(step)") }
+                #expect(table.count == model.count)
+                #expect(Set(table.values.map(\.id)) == Set(model.keys))
+            }
+        }
+        #expect(table[0] == nil, "not a stream id")
+        table.removeAll()
+        #expect(table.isEmpty)
+        #expect(ids.allSatisfy { table[$0] == nil })
     }
 
     @Test func outboundMessagesAreFramedAcrossAnyCut() {
