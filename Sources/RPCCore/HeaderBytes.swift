@@ -27,6 +27,23 @@ enum HeaderBytes {
         return true
     }
 
+    /// Byte equality, eight bytes at a time (a generic `elementsEqual` went byte by byte).
+    static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        var i = 0
+        while i + 8 <= a.count {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                return false
+            }
+            i += 8
+        }
+        while i < a.count {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
     static func string(_ bytes: UnsafeRawBufferPointer, _ cache: HeaderStringCache? = nil) -> String {
         cache?.string(for: bytes) ?? String(decoding: bytes, as: UTF8.self)
     }
@@ -126,7 +143,7 @@ public final class HeaderStringCache {
 
     private static func matches(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         string.utf8.withContiguousStorageIfAvailable { utf8 in
-            UnsafeRawBufferPointer(utf8).elementsEqual(bytes)
+            HeaderBytes.same(UnsafeRawBufferPointer(utf8), bytes)
         } ?? false
     }
 }
