@@ -71,7 +71,7 @@ extension ServerConnectionHandler {
             if isRequestBlock {
                 let verdict = headerBlock.parser.finish()
                 headerBlock.parser.reset()  // the head's metadata is now uniquely owned
-                openStream(header.stream_id, verdict)
+                openStream(header.stream_id, consume verdict)
             }
             guard let stream = streams[header.stream_id] else { return 0 }
             if endStream { endOfRequests(stream) }
@@ -152,9 +152,9 @@ extension ServerConnectionHandler {
 
     /// A request's header block is complete: its stream is made, and its call handed to the
     /// handlers, or answered at once if the request is refused.
-    private func openStream(_ id: Int32, _ verdict: Result<RequestHead, RequestRejection>) {
-        guard let mailbox, let context else { return }
-        switch verdict {
+    private func openStream(_ id: Int32, _ verdict: consuming Result<RequestHead, RequestRejection>) {
+        guard let mailbox else { return }
+        switch consume verdict {
         case .failure(let rejection):
             let stream = ServerStreamState(
                 id: id, head: RequestHead(path: ""), remotePeer: remotePeer, config: config, mailbox: mailbox)
@@ -162,10 +162,11 @@ extension ServerConnectionHandler {
             answer(stream, rejection)
         case .success(let head):
             // The stream's deadline is `head.timeout` from now, as the timer's below.
+            let timeout = head.timeout
             let stream = ServerStreamState(id: id, head: head, remotePeer: remotePeer, config: config, mailbox: mailbox)
             streams[id] = stream
             stream.started = true
-            if let timeout = head.timeout {
+            if let timeout, let context {
                 stream.deadlineTimer = context.eventLoop.assumeIsolated().scheduleTask(
                     in: .nanoseconds(timeout.nanosecondsClamped)
                 ) { [self] in
