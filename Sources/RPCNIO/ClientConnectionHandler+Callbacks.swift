@@ -26,6 +26,9 @@ extension ClientConnectionHandler {
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, userData in
             ClientConnectionHandler.handler(userData).onStreamClosed(stream, errorCode: errorCode)
         }
+        nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, errorCode, userData in
+            ClientConnectionHandler.handler(userData).onFrameNotSent(frame!, errorCode: errorCode)
+        }
     }
 
     static let dataProvider = nghttp2_data_provider(
@@ -70,6 +73,7 @@ extension ClientConnectionHandler {
             }
         case NGHTTP2_GOAWAY.rawValue:
             state.markUnusable()
+            refuseUnsentRequests()
         case NGHTTP2_PING.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
             let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
             _ = keepalive.ackReceived(payload)
@@ -108,6 +112,37 @@ extension ClientConnectionHandler {
                 : HTTP2ErrorMapping.status(forResetCode: errorCode)
             stream.finish(status, Metadata())
         }
+        return 0
+    }
+
+    /// After a GOAWAY, nghttp2 starts no new stream: a request whose HEADERS are still
+    /// queued (held back by the server's SETTINGS_MAX_CONCURRENT_STREAMS) would wait for a
+    /// free stream only to be dropped then, or for the connection to close. Its call ends
+    /// now with UNAVAILABLE (the request never left, so it is safe to retry), and the reset,
+    /// run after the callbacks, takes its HEADERS out of nghttp2's queue.
+    private func refuseUnsentRequests() {
+        guard let session else { return }
+        let status = Status(
+            code: .unavailable, message: "The server is going away (GOAWAY) and refused new calls; the request was not sent")
+        for stream in byID.values where !session.streamExists(stream.id) {
+            forget(stream)
+            stream.finish(status, Metadata())
+            actions.append(.reset(stream: stream.id, errorCode: HTTP2ErrorCode.cancel))
+        }
+    }
+
+    /// nghttp2 dropped a frame it had queued. For a request's HEADERS (a GOAWAY arrived, or
+    /// the session is closing, before the stream could start) no stream ever opens, so none
+    /// will close: the call ends here. The request never left, so it is safe to retry:
+    /// UNAVAILABLE.
+    func onFrameNotSent(_ frame: UnsafePointer<nghttp2_frame>, errorCode: Int32) -> Int32 {
+        let header = frame.pointee.hd
+        guard UInt32(header.type) == NGHTTP2_HEADERS.rawValue, let stream = byID[header.stream_id] else { return 0 }
+        forget(stream)
+        let reason = errorCode == NGHTTP2_ERR_START_STREAM_NOT_ALLOWED.rawValue
+            ? "The server is going away (GOAWAY) and refused new calls; the request was not sent"
+            : "The request could not be sent: \(NGHTTP2Error(code: errorCode, operation: "sending its HEADERS"))"
+        stream.finish(Status(code: .unavailable, message: reason), Metadata())
         return 0
     }
 

@@ -135,6 +135,32 @@ struct LoopbackLifecycleTests {
             #expect(error?.code == .unavailable)
         }
     }
+
+    /// A request the client had queued (the server allows one stream at a time) when the
+    /// GOAWAY came never leaves: nghttp2 drops its HEADERS, and the call must end at once
+    /// with UNAVAILABLE (safe to retry), not wait for the connection to close or its deadline.
+    @Test func aRequestStillQueuedWhenGoAwayArrivesEndsUnavailable() async throws {
+        let serverConfig = NIOServerConfig(http2: HTTP2Config(maxConcurrentStreams: 1))
+        try await Loopback.run(serverConfig: serverConfig) { loopback in
+            let client = loopback.client
+            let firstEnded = Atomic<Bool>(false)
+            let first = Task {
+                defer { firstEnded.store(true, ordering: .sequentiallyConsistent) }
+                return try await client.steeredUnary([1], metadata: Metadata(["x-sleep-ms": "2000"]))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            let queued = Task { try await client.steeredUnary([2], timeout: .seconds(20)) }
+            try await Task.sleep(for: .milliseconds(100))
+            loopback.server.beginGracefulShutdown()
+            let error = await #expect(throws: RPCError.self) { try await queued.value }
+            #expect(error?.code == .unavailable, "\(String(describing: error))")
+            // An order, not a speed: the call in flight sleeps 2 s, and only its end lets the
+            // connection close; the queued call must have ended before that, by the GOAWAY.
+            let firstEndedAlready = firstEnded.load(ordering: .sequentiallyConsistent)
+            #expect(!firstEndedAlready, "the queued call waited for the connection to close")
+            #expect(try await first.value.message == [1], "the call in flight finishes")
+        }
+    }
 }
 
 /// Polls `value` until it stops changing for a while (at most a few seconds).
