@@ -8,6 +8,7 @@ APT_PACKAGES=(
     pkg-config
     libnghttp2-dev libprotobuf-c-dev        # the C libraries behind the wire
     protobuf-c-compiler protobuf-compiler   # protoc-c and protoc, for Proto/generate.sh
+    libprotobuf-dev                         # the well-known types (google/protobuf/*.proto) protoc compiles against
     grpc-proto                              # upstream health/reflection/testing .proto files
     nghttp2-client nghttp2-server           # h2load and nghttpd, for the benchmarks
     libsqlite3-dev
