@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // Glimpse: WidgetKit and ActivityKit's system side as gRPC-wire services.
@@ -17,6 +17,8 @@ let package = Package(
     products: [
         .library(name: "GlimpseMessages", targets: ["GlimpseMessages"]),
         .library(name: "GlimpseClock", targets: ["GlimpseClock"]),
+        .library(name: "GlimpseVocabulary", targets: ["GlimpseVocabulary"]),
+        .library(name: "GlimpseJSON", targets: ["GlimpseJSON"]),
         .library(name: "TimelineEngine", targets: ["TimelineEngine"]),
         .library(name: "IntentEngine", targets: ["IntentEngine"]),
         .library(name: "ActivityEngine", targets: ["ActivityEngine"]),
@@ -67,20 +69,25 @@ let package = Package(
         // MARK: Time
         .target(name: "GlimpseClock"),
 
+        // MARK: One vocabulary: identifiers, families, the device, the engine shape
+        .target(name: "GlimpseVocabulary", dependencies: ["GlimpseClock"]),
+        // JSON that keeps numbers as written, member order and exact bytes (the 4 KB rule).
+        .target(name: "GlimpseJSON"),
+
         // MARK: I/O-free engines
         // App Intent parameters and values: shared by widget configuration and action intents.
         .target(name: "AppIntentValues"),
-        .target(name: "TimelineEngine", dependencies: ["AppIntentValues", "GlimpseClock", collections]),
-        .target(name: "IntentEngine", dependencies: ["AppIntentValues", "GlimpseClock", collections]),
-        .target(name: "ActivityEngine", dependencies: ["GlimpseClock", collections]),
-        .target(name: "AssetEngine", dependencies: ["GlimpseClock", collections, crypto]),
+        .target(name: "TimelineEngine", dependencies: ["AppIntentValues", "GlimpseVocabulary", "GlimpseClock", collections]),
+        .target(name: "IntentEngine", dependencies: ["AppIntentValues", "GlimpseVocabulary", "GlimpseClock", collections]),
+        .target(name: "ActivityEngine", dependencies: ["GlimpseVocabulary", "GlimpseJSON", "GlimpseClock", collections]),
+        .target(name: "AssetEngine", dependencies: ["GlimpseVocabulary", "GlimpseClock", collections, crypto]),
 
         // MARK: gRPC over HTTP/2: an I/O-free core, and nghttp2 under SwiftNIO behind it
         .target(name: "RPCCore"),
         .target(name: "RPCNIO", dependencies: ["RPCCore", "CNghttp2", nioCore, nioPosix]),
         .target(name: "RPCTestService", dependencies: ["RPCCore"], path: "Tests/RPCTestService"),
         .executableTarget(
-            name: "glimpse-rpc-testserver", dependencies: ["RPCCore", "RPCNIO", "RPCTestService", nioPosix],
+            name: "glimpse-rpc-testserver", dependencies: ["RPCCore", "RPCNIO", "RPCTestService", nioCore, nioPosix],
             path: "Tests/RPCTestServer"),
 
         // MARK: Benchmarks (release; apart from tests)
@@ -88,10 +95,12 @@ let package = Package(
             name: "glimpse-bench-messages", dependencies: ["GlimpseMessages", "CProtobufC"],
             path: "Benchmarks/MessagesBench"),
         .executableTarget(
-            name: "glimpse-bench-activity", dependencies: ["ActivityEngine", "GlimpseClock"],
+            name: "glimpse-bench-activity",
+            dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "GlimpseClock"],
             path: "Benchmarks/ActivityScale"),
         .executableTarget(
-            name: "glimpse-bench-timeline", dependencies: ["TimelineEngine", "GlimpseClock"],
+            name: "glimpse-bench-timeline",
+            dependencies: ["TimelineEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock"],
             path: "Benchmarks/TimelineScale"),
 
         // MARK: Tests
@@ -105,10 +114,25 @@ let package = Package(
             exclude: ["Golden"]),
         .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"]),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "GlimpseInterop"]),
-        .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine", "GlimpseClock"]),
-        .testTarget(name: "IntentEngineTests", dependencies: ["IntentEngine", "GlimpseClock"]),
-        .testTarget(name: "ActivityEngineTests", dependencies: ["ActivityEngine", "GlimpseClock"]),
-        .testTarget(name: "AssetEngineTests", dependencies: ["AssetEngine", "GlimpseClock"]),
+        // Drives any engine through a VirtualClock (test code, not library API).
+        .target(
+            name: "EngineTesting", dependencies: ["GlimpseVocabulary", "GlimpseClock"],
+            path: "Tests/Support/EngineTesting"),
+        .testTarget(name: "GlimpseVocabularyTests", dependencies: ["GlimpseVocabulary", "EngineTesting", "GlimpseClock"]),
+        .testTarget(name: "GlimpseJSONTests", dependencies: ["GlimpseJSON"]),
+        .testTarget(
+            name: "TimelineEngineTests",
+            dependencies: [
+                "TimelineEngine", "IntentEngine", "AppIntentValues", "GlimpseVocabulary", "EngineTesting", "GlimpseClock",
+            ]),
+        .testTarget(
+            name: "IntentEngineTests",
+            dependencies: ["IntentEngine", "AppIntentValues", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"]),
+        .testTarget(
+            name: "ActivityEngineTests",
+            dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"]),
+        .testTarget(
+            name: "AssetEngineTests", dependencies: ["AssetEngine", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"]),
         .testTarget(name: "RPCCoreTests", dependencies: ["RPCCore", "RPCTestService"]),
         .testTarget(
             name: "RPCNIOTests",
@@ -120,6 +144,16 @@ let package = Package(
 // Async functions run where their caller runs (SE-0461) unless marked `@concurrent`: no
 // hop to the global executor on entry to each one, which the unary path (a handful of
 // nested async frames per call) paid for at every level.
+// What a module imports stays its own business (InternalImportsByDefault: C modules never
+// leak through a public import; MemberImportVisibility: members come from what a file
+// imports), and existentials are spelled `any P`.
+// Zero warnings: in our own targets a warning is an error (dependencies keep theirs).
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("ExistentialAny"),
+        .treatAllWarnings(as: .error),
+    ]
 }

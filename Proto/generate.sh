@@ -98,7 +98,7 @@ generate_services() {
         --glimpse-swift_out="$out" --glimpse-swift_opt="mode=services$opts" \
         "${files[@]}"
 }
-generate_services Sources/GlimpseRPC/Generated ",imports=GlimpseMessages" \
+generate_services Sources/GlimpseRPC/Generated ",api_imports=GlimpseMessages" \
     "$wkt" "$grpc" -- \
     grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto grpc/reflection/v1alpha/reflection.proto
 generate_services Sources/GlimpseInterop/Services ",imports=GlimpseRPC" \

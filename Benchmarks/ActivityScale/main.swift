@@ -8,6 +8,8 @@ import Foundation
 #endif
 import ActivityEngine
 import GlimpseClock
+import GlimpseJSON
+import GlimpseVocabulary
 
 #if canImport(Glibc)
 import Glibc
@@ -39,9 +41,9 @@ func residentBytes() -> Int {
 
 let rssBefore = residentBytes()
 let clock = VirtualClock()
-var engine = ActivityEngine(
+var engine = ActivityManager(
     clock: clock,
-    config: ActivityEngineConfig(targetMaximum: activityCount / appCount + 1),
+    config: ActivitySettings(targetMaximum: activityCount / appCount + 1),
     identifiers: SequentialIdentifiers())
 let apps = (0..<appCount).map { AppID("com.bench.app\($0)") }
 for app in apps { engine.install(app, InstalledApp(attributeTypes: ["DeliveryAttributes"])) }
@@ -56,14 +58,14 @@ for n in 0..<activityCount {
     // Stale dates spread over the minute, so the deadline heap has real work: most are
     // pushed later by an update first, the rest turn stale on time.
     let content = ActivityContent(state: state, staleDate: clock.now + 30 + Double(n % 60), relevanceScore: Double(n % 100))
-    ids.append(try! engine.request(app: apps[n % appCount], attributes: attributes, content: content, pushType: .token).get())
+    ids.append(try! engine.request(app: apps[n % appCount], attributes: attributes, content: content, pushType: .token).answer.get())
 }
-try! engine.advance(clock, by: 0)  // issue the update tokens
+try! clock.advance(by: 0)
+_ = engine.fireDue()  // issue the update tokens
 // The push server's book: a token per activity (activity n belongs to app n % appCount).
 let tokens: [PushToken] = ids.map { engine.activity($0)!.pushToken! }
 let headers = apps.map { LiveActivityPushHeaders(app: $0, priority: 10) }
 ids = []
-_ = engine.drainEvents()
 let rssLoaded = residentBytes()
 
 /// A fixed-seed LCG, so every run pushes to the same activities.
@@ -104,7 +106,7 @@ for second in 0..<seconds {
     let pushStart = wall.now
     for k in 0..<pushesPerSecond {
         let n = picks[k]
-        switch engine.receivePush(headers: headers[n % appCount], deviceToken: tokens[n], body: bodies[k]) {
+        switch engine.receivePush(headers: headers[n % appCount], deviceToken: tokens[n], body: bodies[k]).answer {
         case .applied: applied += 1
         case .throttled: throttled += 1
         case .droppedAsStale: dropped += 1
@@ -113,9 +115,9 @@ for second in 0..<seconds {
     }
     let pushTime = wall.now - pushStart
     pushNanos += pushTime.components.seconds * 1_000_000_000 + pushTime.components.attoseconds / 1_000_000_000
-    _ = engine.drainEvents()
     let tickStart = wall.now
-    try! engine.advance(clock, by: 1)
+    try! clock.advance(by: 1)
+    _ = engine.fireDue()
     let tickTime = wall.now - tickStart
     tickNanos += tickTime.components.seconds * 1_000_000_000 + tickTime.components.attoseconds / 1_000_000_000
 }

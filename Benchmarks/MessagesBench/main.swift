@@ -52,7 +52,7 @@ func measureC<M: _ProtoCBacked>(_ value: M, iterations: Int) throws -> (pack: Do
             let n = protobuf_c_message_get_packed_size(base)
             blackHole(protobuf_c_message_pack(base, buffer) + n)
         }
-        let descriptor = M._descriptor.pointer
+        let descriptor = M._descriptor.pointer.assumingMemoryBound(to: ProtobufCMessageDescriptor.self)
         let unpack = measure(iterations) {
             let m = protobuf_c_message_unpack(descriptor, nil, size, buffer)
             protobuf_c_message_free_unpacked(m, nil)

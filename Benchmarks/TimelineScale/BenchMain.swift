@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseVocabulary
 import TimelineEngine
 
 /// glimpse-bench-timeline [--placements N] [--hours H]

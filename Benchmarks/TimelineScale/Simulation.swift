@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseClock
+import GlimpseVocabulary
 import TimelineEngine
 
 /// One simulated device fleet: a scheduler on a virtual clock, with providers that answer

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseVocabulary
 import TimelineEngine
 
 /// A deterministic pseudo-random source (SplitMix64), so every run simulates the same day.

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 import Synchronization
 
@@ -23,7 +23,13 @@ public final class VirtualClock: WallClock {
 
     public enum AdvanceError: Error, Equatable {
         case wouldGoBackwards(now: Date, requested: Date)
+        /// The driven work kept reporting work due at one instant, `firings` times in a
+        /// row, without it going away: a loop that would never let time move.
+        case noProgress(at: Date, firings: Int)
     }
+
+    /// How many firings in a row at one instant make an advance give up as stuck.
+    public static let sameInstantLimit = 10_000
 
     /// Moves time forward by `interval` seconds (no driven work).
     public func advance(by interval: TimeInterval) throws {
@@ -46,6 +52,8 @@ public final class VirtualClock: WallClock {
     ///     schedule more work inside the interval.
     ///   - fire: called with the clock already set to the deadline; does what is due.
     /// - Returns: how many deadlines fired.
+    /// - Throws: `AdvanceError.noProgress` when work stays due at one instant after
+    ///   `sameInstantLimit` firings (a loop), instead of never returning.
     @discardableResult
     public func advance(
         to target: Date,
@@ -54,8 +62,13 @@ public final class VirtualClock: WallClock {
     ) throws -> Int {
         guard target >= now else { throw AdvanceError.wouldGoBackwards(now: now, requested: target) }
         var fired = 0
+        var sameInstant = 0
         while let deadline = nextDeadline(), deadline <= target {
             let at = max(deadline, now)
+            sameInstant = at == now && fired > 0 ? sameInstant + 1 : 0
+            guard sameInstant < Self.sameInstantLimit else {
+                throw AdvanceError.noProgress(at: at, firings: sameInstant)
+            }
             try advance(to: at)
             try fire(at)
             fired += 1

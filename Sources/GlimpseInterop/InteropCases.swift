@@ -1,4 +1,4 @@
-import RPCCore
+public import RPCCore
 
 /// The interoperability test cases a client runs, as grpc/grpc's
 /// doc/interop-test-descriptions.md describes them. Each throws `InteropFailure` (or the

@@ -1,5 +1,6 @@
 import GlimpseMessages
-import RPCCore
+public import RPCCore
+import Synchronization
 
 /// `grpc.testing.TestService` as grpc/grpc's interop-test-descriptions.md describes the
 /// server: EmptyCall, UnaryCall, StreamingInputCall, StreamingOutputCall, FullDuplexCall,

@@ -1,6 +1,7 @@
 /// A JSON object kept as its encoded bytes: a content state or a set of attributes.
 ///
-/// Invariant: `bytes` always parse as one JSON object. The engine never needs the
+/// Invariant: `bytes` always parse as one JSON object (with `JSONParser`, so nested at
+/// most `JSONParser.maximumDepth` deep). The engine never needs the
 /// fields, only the size (the 4 KB rule) and the bytes to hand on, so it stores the
 /// encoding it was given (app requests) or its compact re-encoding (pushes).
 public struct JSONObjectBytes: Sendable, Hashable {
@@ -19,10 +20,20 @@ public struct JSONObjectBytes: Sendable, Hashable {
         self.bytes = bytes
     }
 
-    /// The compact encoding of `value`, which must be an object.
+    /// The compact encoding of `value`, which must be an object; afterwards
+    /// `self.value == value`. The encoding is parsed once to keep both invariants for
+    /// values built in code: nesting past `JSONParser.maximumDepth`, or a `.number`
+    /// literal that is not exactly one JSON number, is `invalidJSON`.
     public init(_ value: JSONValue) throws(Error) {
         guard value.isObject else { throw .notAnObject }
-        self.bytes = value.serialized()
+        let bytes = value.serialized()
+        let parsed: JSONValue
+        do { parsed = try JSONParser.parse(bytes) } catch { throw .invalidJSON(error) }
+        guard parsed == value else {
+            let offset = zip(bytes, parsed.serialized()).prefix(while: { $0 == $1 }).count
+            throw .invalidJSON(JSONParser.Error(offset: offset, reason: "a number literal is not one JSON number"))
+        }
+        self.bytes = bytes
     }
 
     /// The empty object `{}`.

@@ -9,7 +9,8 @@
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
-    /// The number's literal text, already checked against the JSON number grammar.
+    /// The number's literal text. The parser only produces literals that follow the JSON
+    /// number grammar; one built in code must too (`JSONObjectBytes` checks).
     case number(String)
     case string(String)
     case array([JSONValue])
@@ -52,8 +53,11 @@ extension JSONValue {
 
     /// A number from a Swift integer or double (for building values in code).
     public static func number(_ value: Int) -> JSONValue { .number(String(value)) }
+    /// A number from a double; JSON has no NaN or infinity, so those become `null` (as
+    /// JavaScript's `JSON.stringify` does) rather than text no parser accepts.
     public static func number(_ value: Double) -> JSONValue {
-        value == value.rounded() && abs(value) < 1e15
+        guard value.isFinite else { return .null }
+        return value == value.rounded() && abs(value) < 1e15
             ? .number(String(Int64(value))) : .number(String(value))
     }
 }

@@ -1,5 +1,5 @@
-import GlimpseMessages
-import RPCCore
+public import GlimpseMessages
+public import RPCCore
 
 /// The seam between the gRPC layer and the message layer: a generated message goes on
 /// the wire through protobuf-c.

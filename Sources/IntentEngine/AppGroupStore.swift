@@ -1,4 +1,6 @@
 import DequeModule
+public import AppIntentValues
+public import GlimpseVocabulary
 
 /// The App Group store: a versioned key-value store per group, I/O-free. Providers watch
 /// it through a change feed (`changes(in:since:)`); intents write it declaratively.
@@ -106,4 +108,6 @@ public enum ChangeFeed: Sendable, Hashable {
 public enum StoreError: Error, Sendable, Hashable {
     case versionMismatch(key: String, expected: UInt64?, actual: UInt64?)
     case typeMismatch(key: String, expected: ValueType, found: ValueType)
+    /// An increment past Int64's range; nothing is written.
+    case overflow(key: String, value: Int64, increment: Int64)
 }

@@ -1,4 +1,6 @@
 import DequeModule
+import AppIntentValues
+import GlimpseVocabulary
 
 /// Results of finished taps by idempotency key, kept for a window of clock time so that
 /// memory stays bounded; and the keys of taps still running.
@@ -17,6 +19,9 @@ struct IdempotencyLedger {
     private var running: Set<Key> = []
 
     var recordCount: Int { records.count }
+
+    /// When the oldest record expires; infinity when none is kept.
+    var nextExpiry: Double { expiries.first?.at ?? .infinity }
 
     func result(for key: Key) -> TapCompletion? { records[key] }
     func isRunning(_ key: Key) -> Bool { running.contains(key) }

@@ -1,4 +1,5 @@
-@_exported import AppIntentValues
+public import AppIntentValues
+public import GlimpseVocabulary
 
 /// An `AppIntent` an app declares for its widgets' buttons and toggles.
 public struct IntentDefinition: Sendable, Hashable {
@@ -11,16 +12,32 @@ public struct IntentDefinition: Sendable, Hashable {
     /// any other kind is refused: that widget has nothing to tap (Ride the Lightning Air's
     /// Lock Screen widget is read-only).
     public var widgetKinds: Set<String>
+    /// What `perform()` asks `WidgetCenter` to reload besides the tapped widget (which
+    /// the system always reloads): Ride the Lightning Air's `FlightStore` setter calls
+    /// `reloadAllTimelines()`, so its read-only Lock Screen widget follows the tap too.
+    public var reloads: IntentReloads
 
     public init(
-        type: String, title: String, parameters: [IntentParameter] = [], action: IntentAction, widgetKinds: Set<String>
+        type: String, title: String, parameters: [IntentParameter] = [], action: IntentAction, widgetKinds: Set<String>,
+        reloads: IntentReloads = .tappedWidget
     ) {
         self.type = type
         self.title = title
         self.parameters = parameters
         self.action = action
         self.widgetKinds = widgetKinds
+        self.reloads = reloads
     }
+}
+
+/// The reloads a performed intent asks for, beyond the tapped widget's own.
+public enum IntentReloads: Sendable, Hashable {
+    /// Only the tapped widget (the system's one reload per tap).
+    case tappedWidget
+    /// `WidgetCenter.reloadTimelines(ofKind:)` for each kind.
+    case kinds(Set<String>)
+    /// `WidgetCenter.reloadAllTimelines()`.
+    case allTimelines
 }
 
 /// What `perform()` does.

@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+public import AppIntentValues
+public import GlimpseVocabulary
 
 /// What the service must do after a call into the executor.
 public enum IntentEffect: Sendable, Hashable {
@@ -17,6 +19,10 @@ public enum IntentEffect: Sendable, Hashable {
     case cancelHandlerCall(CallID)
     /// Reload the tapped placement's timeline: exactly one per tap that ran `perform()`.
     case reloadPlacement(PlacementID)
+    /// `perform()` succeeded and asked for `reloadTimelines(ofKind:)` (the intent's `reloads`).
+    case reloadTimelines(ofKind: String, app: AppID)
+    /// `perform()` succeeded and asked for `reloadAllTimelines()`.
+    case reloadAllTimelines(app: AppID)
     /// An App Group changed; watchers can read `changes(in:since:)`.
     case storeChanged(GroupID, sequence: UInt64)
     /// The earliest time the executor has work (a handler timeout); nil when none.

@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+public import AppIntentValues
+import GlimpseVocabulary
 
 /// External handlers: their answers, their timeouts, and the clock that drives the latter.
 extension IntentExecutor {
@@ -28,10 +30,15 @@ extension IntentExecutor {
         return effects
     }
 
-    /// The earliest handler timeout, or nil.
+    /// The earliest handler timeout or idempotency-record expiry, or nil.
     public mutating func nextDeadline() -> Date? {
+        let next = earliestDeadline()
+        return next.isFinite ? Date(timeIntervalSinceReferenceDate: next) : nil
+    }
+
+    mutating func earliestDeadline() -> Double {
         dropAnsweredDeadlines()
-        return deadlines.first.map { Date(timeIntervalSinceReferenceDate: $0.at) }
+        return min(deadlines.first?.at ?? .infinity, ledger.nextExpiry)
     }
 
     /// Times out every handler call due by now, in deadline order; also forgets expired
@@ -53,7 +60,7 @@ extension IntentExecutor {
     mutating func complete(_ call: Call, result: TapResult, effects: inout [IntentEffect]) {
         let placement = call.job.tap.placement
         busy[placement] = nil
-        effects.append(.reloadPlacement(placement))
+        appendReloads(of: call.job, result: result, effects: &effects)
         finish(key: call.job.key, tap: call.job.tap, result: result, effects: &effects)
         runWaiting(on: placement, effects: &effects)
     }
@@ -67,8 +74,7 @@ extension IntentExecutor {
 
     /// Ends a call's effects with `.nextWakeUp` when the earliest deadline moved.
     mutating func finish(_ effects: inout [IntentEffect]) {
-        dropAnsweredDeadlines()
-        let next = deadlines.first?.at ?? .infinity
+        let next = earliestDeadline()
         guard next != announcedWake else { return }
         announcedWake = next
         effects.append(.nextWakeUp(next.isFinite ? Date(timeIntervalSinceReferenceDate: next) : nil))

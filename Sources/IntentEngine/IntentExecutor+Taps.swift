@@ -1,3 +1,6 @@
+import AppIntentValues
+import GlimpseVocabulary
+import DequeModule
 /// Taps: replay, validation, per-placement order, and running declarative actions.
 extension IntentExecutor {
     /// A widget was tapped. Returns the tap's completion when it is done at once
@@ -31,11 +34,13 @@ extension IntentExecutor {
 
     func validate(_ tap: WidgetTap) -> Result<Job, TapRefusal> {
         guard let app = apps[tap.app] else { return .failure(.unknownApp(tap.app)) }
+        guard let placed = placements[tap.placement] else { return .failure(.unknownPlacement(tap.placement)) }
+        guard placed.app == tap.app else { return .failure(.placementOfAnotherApp(tap.placement)) }
         guard let definition = app.intents[tap.intent] else { return .failure(.unknownIntent(tap.intent)) }
-        guard definition.widgetKinds.contains(tap.kind) else {
-            return .failure(.notOfferedByKind(intent: tap.intent, kind: tap.kind))
+        guard definition.widgetKinds.contains(placed.kind) else {
+            return .failure(.notOfferedByKind(intent: tap.intent, kind: placed.kind))
         }
-        guard tap.family.isInteractive else { return .failure(.notInteractive(tap.family)) }
+        guard placed.family.isInteractive else { return .failure(.notInteractive(placed.family)) }
         guard !deviceLocked else { return .failure(.deviceLocked) }
         for name in tap.parameters.keys.sorted() where !definition.parameters.contains(where: { $0.name == name }) {
             return .failure(.unknownParameter(name))
@@ -66,7 +71,7 @@ extension IntentExecutor {
             } catch {
                 result = .failed(.store(error))
             }
-            effects.append(.reloadPlacement(job.tap.placement))
+            appendReloads(of: job, result: result, effects: &effects)
             finish(key: job.key, tap: job.tap, result: result, effects: &effects)
         case .handler:
             callCounter += 1
@@ -77,6 +82,18 @@ extension IntentExecutor {
             deadlines.append((deadline, id))
             effects.append(.callHandler(HandlerCall(
                 id: id, app: job.tap.app, intent: job.tap.intent, parameters: job.parameters, placement: job.tap.placement)))
+        }
+    }
+
+    /// The tapped widget's reload, then (if `perform()` succeeded) the ones the intent asks for.
+    func appendReloads(of job: Job, result: TapResult, effects: inout [IntentEffect]) {
+        effects.append(.reloadPlacement(job.tap.placement))
+        guard case .performed = result else { return }
+        switch job.definition.reloads {
+        case .tappedWidget: break
+        case .kinds(let kinds):
+            for kind in kinds.sorted() { effects.append(.reloadTimelines(ofKind: kind, app: job.tap.app)) }
+        case .allTimelines: effects.append(.reloadAllTimelines(app: job.tap.app))
         }
     }
 

@@ -1,10 +1,12 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 import DequeModule
-import GlimpseClock
+public import GlimpseClock
+import AppIntentValues
+public import GlimpseVocabulary
 
 /// The intent engine: each app's intent catalog, the execution of widget taps, and the
 /// App Group store the declarative actions write. No I/O: methods return `[IntentEffect]`
@@ -15,13 +17,15 @@ import GlimpseClock
 ///   runs nothing. Results are kept for `idempotencyWindow` of clock time, then forgotten.
 /// - Taps on one placement run in arrival order, one at a time: while a handler call is
 ///   out, later taps on that placement wait.
-/// - A tap is refused, and nothing runs, on `accessoryInline`, while the device is locked,
-///   from a widget kind that does not offer the intent, or with a parameter missing.
+/// - A tap is refused, and nothing runs, on an unknown placement or another app's, on
+///   `accessoryInline`, while the device is locked, from a widget kind that does not offer
+///   the intent, or with a parameter missing. Kind and family are the executor's record
+///   of the placement, never the tapper's claim.
 /// - Every tap that runs `perform()` — succeeding or failing — yields exactly one
 ///   `.reloadPlacement` of the tapped placement; a refused tap yields none.
 /// - A declarative action is atomic on its App Group; a handler call that is not answered
 ///   within `handlerTimeout` has failed, and its late answer is ignored.
-public struct IntentExecutor: Sendable {
+public struct IntentExecutor: Engine {
     public let clock: any WallClock
     public let settings: IntentSettings
     /// The App Group store. Apps and providers read and write it directly too.
@@ -47,6 +51,8 @@ public struct IntentExecutor: Sendable {
     }
 
     var apps: [AppID: App] = [:]
+    /// The device's placements, as glimpse-timeline made them: what a tap is checked against.
+    var placements: [PlacementID: PlacedWidget] = [:]
     var ledger = IdempotencyLedger()
     /// Taps waiting behind a running handler call, per placement.
     var waiting: [PlacementID: Deque<Job>] = [:]
@@ -94,8 +100,21 @@ public struct IntentExecutor: Sendable {
         apps[app] = App(groups: groups, intents: catalog)
     }
 
-    /// Removes an app's catalog. Its App Group data stays (other apps may share the group).
-    public mutating func uninstall(app: AppID) { apps[app] = nil }
+    /// Removes an app's catalog and its placements. Its App Group data stays (other apps
+    /// may share the group).
+    public mutating func uninstall(app: AppID) {
+        apps[app] = nil
+        placements = placements.filter { $0.value.app != app }
+    }
+
+    /// A widget was placed (or re-placed in another family); taps on it are checked
+    /// against this record.
+    public mutating func placementAdded(_ id: PlacementID, _ widget: PlacedWidget) { placements[id] = widget }
+
+    /// A widget was removed; taps on it are refused.
+    public mutating func placementRemoved(_ id: PlacementID) { placements[id] = nil }
+
+    public func placement(_ id: PlacementID) -> PlacedWidget? { placements[id] }
 
     /// The device locked or unlocked; taps are refused while it is locked.
     public mutating func setDeviceLocked(_ locked: Bool) { deviceLocked = locked }

@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import AppIntentValues
+import GlimpseVocabulary
 
 /// The intent engine's numbers. The spec gives none; each default here is ours.
 public struct IntentSettings: Sendable, Hashable {

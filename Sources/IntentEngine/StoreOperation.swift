@@ -1,3 +1,5 @@
+public import AppIntentValues
+import GlimpseVocabulary
 /// One step of a declarative intent action on the App Group store.
 public enum StoreOperation: Sendable, Hashable {
     /// Sets `key` to a literal or to one of the intent's parameters.
@@ -40,7 +42,10 @@ extension AppGroupStore {
             case .increment(let key, let amount):
                 switch current(key) {
                 case nil: staged.append((key, .int(amount)))
-                case .int(let n)?: staged.append((key, .int(n &+ amount)))
+                case .int(let n)?:
+                    let (sum, overflow) = n.addingReportingOverflow(amount)
+                    guard !overflow else { throw .overflow(key: key, value: n, increment: amount) }
+                    staged.append((key, .int(sum)))
                 case .double(let x)?: staged.append((key, .double(x + Double(amount))))
                 case let other?: throw .typeMismatch(key: key, expected: .int, found: other.type)
                 }

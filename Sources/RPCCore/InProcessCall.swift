@@ -60,9 +60,9 @@ final class InProcessCall: ServerStream, @unchecked Sendable {
             finish(status, Metadata(), cancelServer: true)
             return
         }
-        let eager = pushRequest(message, bytes: message.count + MessagePrefix.size)
+        let owed = pushRequest(message, bytes: message.count + MessagePrefix.size) == .owed
         if endStream { clientFinish() }
-        if !eager { try await requestGate.add(message.count + MessagePrefix.size) }
+        if owed { try await requestGate.add(message.count + MessagePrefix.size) }
     }
 
     func clientFinish() {
@@ -75,7 +75,9 @@ final class InProcessCall: ServerStream, @unchecked Sendable {
 
     // MARK: Server side
 
-    override func owedRequestBytesTaken(_ bytes: Int) { requestGate.release(bytes) }
+    override func requestBytesTaken(owed: Int, taken: Int, waiting: Bool) {
+        if owed > 0 { requestGate.release(owed) }
+    }
 
     /// Without backpressure (bounded parts that end a call).
     override func send(_ part: RPCResponsePart, flush: Bool) {

@@ -27,8 +27,9 @@ struct InboundBuffer<Element: Sendable>: Sendable {
     @usableFromInline
     enum End: Sendable { case finished, failed(RPCError) }
 
+    /// An element with the bytes it stands for, and those of them that are owed.
     @usableFromInline
-    enum Taken { case element(Element, owedBytes: Int), end(End), empty }
+    enum Taken { case element(Element, bytes: Int, owedBytes: Int), end(End), empty }
 
     @usableFromInline var first: Entry?
     @usableFromInline var entries: [Entry] = []
@@ -60,7 +61,7 @@ struct InboundBuffer<Element: Sendable>: Sendable {
         if let entry = first {
             first = nil
             bufferedBytes -= entry.bytes
-            return .element(entry.element, owedBytes: entry.owed ? entry.bytes : 0)
+            return .element(entry.element, bytes: entry.bytes, owedBytes: entry.owed ? entry.bytes : 0)
         }
         if head < entries.count {
             let entry = entries[head]
@@ -73,22 +74,23 @@ struct InboundBuffer<Element: Sendable>: Sendable {
                 entries.removeFirst(head)
                 head = 0
             }
-            return .element(entry.element, owedBytes: entry.owed ? entry.bytes : 0)
+            return .element(entry.element, bytes: entry.bytes, owedBytes: entry.owed ? entry.bytes : 0)
         }
         if let end { return .end(end) }
         return .empty
     }
 
-    /// Without waiting: the only element of a stream that has already ended, or why not.
+    /// Without waiting: the only element of a stream that has already ended, or why not,
+    /// with the bytes it stood for and those of them that were owed.
     @inlinable
-    mutating func takeSingleIfComplete() -> (SingleOutcome<Element>, owedBytes: Int) {
-        guard case .finished = end else { return (.incomplete, 0) }
+    mutating func takeSingleIfComplete() -> (SingleOutcome<Element>, bytes: Int, owedBytes: Int) {
+        guard case .finished = end else { return (.incomplete, 0, 0) }
         switch queuedCount {
-        case 0: return (.none, 0)
+        case 0: return (.none, 0, 0)
         case 1:
-            guard case .element(let element, let owed) = take() else { return (.none, 0) }
-            return (.one(element), owed)
-        default: return (.tooMany, 0)
+            guard case .element(let element, let bytes, let owed) = take() else { return (.none, 0, 0) }
+            return (.one(element), bytes, owed)
+        default: return (.tooMany, 0, 0)
         }
     }
 

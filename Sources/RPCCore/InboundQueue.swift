@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A single-consumer queue that carries what a transport receives to the task of a call,
 /// with the bookkeeping HTTP/2 flow control needs.
@@ -81,7 +81,7 @@ public final class InboundQueue<Element: Sendable>: Sendable {
                 _ = state.buffer.append(element, bytes: 0, eagerAllowance: eagerAllowance)
             }
             // A waiting consumer has an empty buffer: it gets the oldest of these.
-            guard let waiter = state.waiter, case .element(let element, _) = state.buffer.take() else { return nil }
+            guard let waiter = state.waiter, case .element(let element, _, _) = state.buffer.take() else { return nil }
             state.waiter = nil
             return (waiter, element)
         }
@@ -130,7 +130,7 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     public func pollAll(into elements: inout [Element]) {
         var owed = 0
         state.withLock { state in
-            while state.buffer.queuedCount > 0, case .element(let element, let owedBytes) = state.buffer.take() {
+            while state.buffer.queuedCount > 0, case .element(let element, _, let owedBytes) = state.buffer.take() {
                 elements.append(element)
                 owed += owedBytes
             }
@@ -142,7 +142,7 @@ public final class InboundQueue<Element: Sendable>: Sendable {
     @inlinable
     public func next() async throws -> Element? {
         switch state.withLock({ $0.buffer.take() }) {
-        case .element(let element, let owedBytes):
+        case .element(let element, _, let owedBytes):
             if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
             return element
         case .end(let end):
@@ -158,7 +158,7 @@ public final class InboundQueue<Element: Sendable>: Sendable {
                     return taken
                 }
                 switch outcome {
-                case .element(let element, let owedBytes):
+                case .element(let element, _, let owedBytes):
                     if owedBytes > 0 { observer?.owedBytesTaken(owedBytes) }
                     continuation.resume(returning: element)
                 case .end(.finished): continuation.resume(returning: nil)

@@ -46,6 +46,13 @@ public struct MessageDeframer: Sendable {
     /// True while part of a message has arrived and the rest has not.
     public var hasPartialMessage: Bool { prefixCount > 0 || body != nil }
 
+    /// Bytes of the message still arriving that have arrived, its prefix included.
+    public var bufferedBytes: Int { body.map { MessagePrefix.size + $0.count } ?? prefixCount }
+
+    /// What a message still arriving reserves at first: it grows as its bytes come, so a
+    /// prefix alone cannot make the receiver allocate the whole announced length.
+    static let initialReservation = 64 * 1024
+
     /// Feeds bytes; calls `emit` for each message completed by them, in order.
     public mutating func process(
         _ bytes: UnsafeRawBufferPointer, _ emit: ([UInt8]) -> Void
@@ -85,7 +92,7 @@ public struct MessageDeframer: Sendable {
                 offset += bodyLength
             } else {
                 var partial: [UInt8] = []
-                partial.reserveCapacity(bodyLength)
+                partial.reserveCapacity(min(bodyLength, Self.initialReservation))
                 partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<count]))
                 offset = count
                 body = partial

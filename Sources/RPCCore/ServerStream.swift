@@ -6,7 +6,8 @@ import Synchronization
 /// call (at hundreds of thousands of calls a second, each object and lock counts).
 ///
 /// A transport subclasses it and overrides the three sending methods; its own per-stream
-/// bookkeeping may live in the subclass too.
+/// bookkeeping may live in the subclass too. A transport that counts the request bytes its
+/// connection holds learns what the handler took through `requestBytesTaken`.
 ///
 /// The transport guarantees: the request messages end (`finishRequests`) or fail
 /// (`abandon`); on an expired deadline it answers DEADLINE_EXCEEDED itself and abandons
@@ -15,6 +16,9 @@ import Synchronization
 /// Invariants:
 /// - At most one task consumes the requests and at most one writes responses (a call's
 ///   handler); each waits alone and is resumed exactly once.
+/// - `unreportedTaken` is the bytes of queued requests the handler took and
+///   `requestBytesTaken` has not reported yet: below `takenReportThreshold`, and zero
+///   whenever the handler waits for a request.
 /// - `outbound.pending` is the response bytes written minus those the transport released;
 ///   a writer that finds more than `highWatermark` pending waits until it is back at
 ///   `lowWatermark` or less, or the call is abandoned (`outbound.closed`).
@@ -30,6 +34,10 @@ open class ServerStream: @unchecked Sendable {
     public let eagerAllowance: Int
     public let highWatermark: Int
     public let lowWatermark: Int
+    /// Bytes of taken requests `requestBytesTaken` reports at the latest (it reports too
+    /// when owed bytes are taken, and when the handler starts to wait); `.max`: only owed
+    /// bytes are reported.
+    public let takenReportThreshold: Int
 
     private enum TaskState {
         case idle
@@ -48,6 +56,34 @@ open class ServerStream: @unchecked Sendable {
         var requests = InboundBuffer<[UInt8]>()
         var requestWaiter: UnsafeContinuation<[UInt8]?, any Error>?
         var outbound = OutboundCredit()
+        var unreportedTaken = 0
+        /// The transport asked to hear when the handler next waits for a request.
+        var waitNoticeWanted = false
+
+        /// Counts a taken request; returns what to report, if a report is due.
+        mutating func took(bytes: Int, owed: Int, threshold: Int) -> TakenReport? {
+            guard threshold != .max else { return owed > 0 ? TakenReport(owed: owed, taken: 0, waiting: false) : nil }
+            unreportedTaken &+= bytes
+            guard owed > 0 || unreportedTaken >= threshold else { return nil }
+            defer { unreportedTaken = 0 }
+            return TakenReport(owed: owed, taken: unreportedTaken, waiting: false)
+        }
+
+        /// The handler is about to wait: what to report, if anything.
+        mutating func willWait() -> TakenReport? {
+            guard unreportedTaken > 0 || waitNoticeWanted else { return nil }
+            defer {
+                unreportedTaken = 0
+                waitNoticeWanted = false
+            }
+            return TakenReport(owed: 0, taken: unreportedTaken, waiting: true)
+        }
+    }
+
+    private struct TakenReport {
+        var owed: Int
+        var taken: Int
+        var waiting: Bool
     }
 
     private let shared = Mutex(Shared())
@@ -59,9 +95,11 @@ open class ServerStream: @unchecked Sendable {
     ///   - eagerAllowance: request bytes that may wait unread before pushes become owed
     ///     (their flow-control credit is given back only when the handler takes them).
     ///   - highWatermark, lowWatermark: response bytes a writer may have pending.
+    ///   - takenReportThreshold: see `requestBytesTaken`.
     public init(
         head: RequestHead, deadline: ContinuousClock.Instant?, remotePeer: String,
-        eagerAllowance: Int = 64 * 1024, highWatermark: Int = 256 * 1024, lowWatermark: Int = 64 * 1024
+        eagerAllowance: Int = 64 * 1024, highWatermark: Int = 256 * 1024, lowWatermark: Int = 64 * 1024,
+        takenReportThreshold: Int = .max
     ) {
         self.head = head
         self.fixedDeadline = deadline.map(FixedInstant.init)
@@ -69,11 +107,18 @@ open class ServerStream: @unchecked Sendable {
         self.eagerAllowance = eagerAllowance
         self.highWatermark = highWatermark
         self.lowWatermark = lowWatermark
+        self.takenReportThreshold = takenReportThreshold
     }
 
-    /// For transports of this package: the deadline as `head.timeout` from now.
-    package init(
-        head: RequestHead, remotePeer: String, eagerAllowance: Int, highWatermark: Int, lowWatermark: Int
+    /// With the deadline the request asked for: `head.timeout` from now (what an HTTP/2
+    /// transport does with `grpc-timeout`), computed without a `ContinuousClock.Instant`.
+    ///
+    /// Public, not `package`: a `package` designated initializer of an open class that a
+    /// subclass does not inherit (it declares its own) gets a vtable thunk that the
+    /// compiler diagnoses as infinite recursion (swiftlang/swift#92023).
+    public init(
+        head: RequestHead, remotePeer: String, eagerAllowance: Int, highWatermark: Int, lowWatermark: Int,
+        takenReportThreshold: Int = .max
     ) {
         self.head = head
         self.fixedDeadline = head.timeout.map(FixedInstant.after)
@@ -81,6 +126,7 @@ open class ServerStream: @unchecked Sendable {
         self.eagerAllowance = eagerAllowance
         self.highWatermark = highWatermark
         self.lowWatermark = lowWatermark
+        self.takenReportThreshold = takenReportThreshold
     }
 
     /// When the client stops waiting, if it said.
@@ -109,28 +155,50 @@ open class ServerStream: @unchecked Sendable {
         send(.status(.ok, trailers), flush: true)
     }
 
-    /// The handler took request bytes whose flow-control credit was held back: the
-    /// transport gives it to the peer now. Called outside the lock, on the handler's task.
-    open func owedRequestBytesTaken(_ bytes: Int) {}
+    /// The handler took requests: `owed` bytes of them had their flow-control credit held
+    /// back (the transport gives it to the peer now); `taken` is every byte of the queued
+    /// requests taken since the last report (reported once they reach
+    /// `takenReportThreshold`, with owed bytes, and before the handler waits). `waiting`:
+    /// the handler is about to wait for the next request, and either had taken bytes to
+    /// report or the transport asked to hear it (`isWaitingForRequest()`). Called outside
+    /// the lock, on the handler's task.
+    open func requestBytesTaken(owed: Int, taken: Int, waiting: Bool) {}
+
+    private func report(_ report: TakenReport?) {
+        if let report { requestBytesTaken(owed: report.owed, taken: report.taken, waiting: report.waiting) }
+    }
 
     // MARK: Requests, for the transport
 
-    /// Queues a request message standing for `bytes` of flow-controlled input. Returns
-    /// true when those bytes may be released to the peer now, false when they are owed
-    /// until the handler takes the message (`owedRequestBytesTaken`).
+    /// Queues a request message standing for `bytes` of flow-controlled input, or hands it
+    /// to the handler waiting for it.
     @discardableResult
-    public final func pushRequest(_ message: [UInt8], bytes: Int) -> Bool {
-        let outcome = shared.withLock { shared -> (waiter: UnsafeContinuation<[UInt8]?, any Error>?, owed: Bool) in
-            guard shared.requests.end == nil else { return (nil, false) }
+    public final func pushRequest(_ message: [UInt8], bytes: Int) -> RequestPush {
+        let outcome = shared.withLock { shared -> (waiter: UnsafeContinuation<[UInt8]?, any Error>?, push: RequestPush) in
+            guard shared.requests.end == nil else { return (nil, .taken) }
             if let waiter = shared.requestWaiter {
                 shared.requestWaiter = nil
-                return (waiter, false)
+                return (waiter, .taken)
             }
-            return (nil, shared.requests.append(message, bytes: bytes, eagerAllowance: eagerAllowance))
+            return (nil, shared.requests.append(message, bytes: bytes, eagerAllowance: eagerAllowance) ? .owed : .queued)
         }
         outcome.waiter?.resume(returning: message)
-        return !outcome.owed
+        return outcome.push
     }
+
+    /// Whether the handler is waiting for a request now. If it is not, it reports
+    /// (`requestBytesTaken(…, waiting: true)`) the next time it starts to wait: for a
+    /// transport that credits a message still arriving only while its handler waits for it.
+    public final func isWaitingForRequest() -> Bool {
+        shared.withLock { shared in
+            if shared.requestWaiter != nil { return true }
+            shared.waitNoticeWanted = true
+            return false
+        }
+    }
+
+    /// Bytes of request messages queued and not yet taken (tests, diagnostics).
+    package final var queuedRequestBytes: Int { shared.withLock { $0.requests.bufferedBytes } }
 
     /// The client half-closed: the handler sees the end after the queued messages.
     public final func finishRequests() {
@@ -180,16 +248,26 @@ open class ServerStream: @unchecked Sendable {
 
     /// Without waiting: the only request of a call whose requests have ended, or why not.
     public final func takeSingleRequestIfComplete() -> SingleOutcome<[UInt8]> {
-        let (outcome, owed) = shared.withLock { $0.requests.takeSingleIfComplete() }
-        if owed > 0 { owedRequestBytesTaken(owed) }
+        let threshold = takenReportThreshold
+        let (outcome, due) = shared.withLock { shared in
+            let taken = shared.requests.takeSingleIfComplete()
+            return (taken.0, shared.took(bytes: taken.bytes, owed: taken.owedBytes, threshold: threshold))
+        }
+        report(due)
         return outcome
     }
 
     /// The next request message; nil at the end; throws the error the call failed with.
     public final func nextRequest() async throws -> [UInt8]? {
-        switch shared.withLock({ $0.requests.take() }) {
-        case .element(let message, let owed):
-            if owed > 0 { owedRequestBytesTaken(owed) }
+        let threshold = takenReportThreshold
+        let (taken, due) = shared.withLock { shared -> (InboundBuffer<[UInt8]>.Taken, TakenReport?) in
+            let taken = shared.requests.take()
+            guard case .element(_, let bytes, let owed) = taken else { return (taken, nil) }
+            return (taken, shared.took(bytes: bytes, owed: owed, threshold: threshold))
+        }
+        switch taken {
+        case .element(let message, _, _):
+            report(due)
             return message
         case .end(let end):
             return try InboundBuffer<[UInt8]>.deliver(end)
@@ -198,15 +276,23 @@ open class ServerStream: @unchecked Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                let taken = shared.withLock { shared -> InboundBuffer<[UInt8]>.Taken in
+                let (taken, due) = shared.withLock { shared -> (InboundBuffer<[UInt8]>.Taken, TakenReport?) in
                     let taken = shared.requests.take()
-                    if case .empty = taken { shared.requestWaiter = continuation }
-                    return taken
+                    switch taken {
+                    case .empty:
+                        shared.requestWaiter = continuation
+                        return (taken, shared.willWait())
+                    case .element(_, let bytes, let owed):
+                        return (taken, shared.took(bytes: bytes, owed: owed, threshold: threshold))
+                    case .end:
+                        return (taken, nil)
+                    }
                 }
+                // A waiting report goes out after the waiter is in place: a message the
+                // transport then pushes finds it.
+                report(due)
                 switch taken {
-                case .element(let message, let owed):
-                    if owed > 0 { owedRequestBytesTaken(owed) }
-                    continuation.resume(returning: message)
+                case .element(let message, _, _): continuation.resume(returning: message)
                 case .end(.finished): continuation.resume(returning: nil)
                 case .end(.failed(let error)): continuation.resume(throwing: error)
                 case .empty: break
@@ -273,4 +359,15 @@ open class ServerStream: @unchecked Sendable {
     public final func leaveHandlerTask() {
         task.withLock { $0 = .done }
     }
+}
+
+/// What became of a request message a transport pushed (`ServerStream.pushRequest`).
+public enum RequestPush: Sendable, Hashable {
+    /// Handed to the handler waiting for it, or dropped because the call's requests are
+    /// over: nothing holds its bytes.
+    case taken
+    /// Queued within the eager allowance: its flow-control credit may be given now.
+    case queued
+    /// Queued over the eager allowance: its credit is owed until the handler takes it.
+    case owed
 }

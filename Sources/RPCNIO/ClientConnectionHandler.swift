@@ -32,7 +32,7 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
     @exclusivity(unchecked) var encoder = HeaderEncoder()
     @exclusivity(unchecked) var spare: [ClientCommand] = []
     @exclusivity(unchecked) var actions: [Action] = []
-    @exclusivity(unchecked) var credit = ReceiveCredit()
+    @exclusivity(unchecked) var credit = ReceiveCredit(connectionCredit: .withStreams)
     @exclusivity(unchecked) var fault: UInt32?
     @exclusivity(unchecked) var spareOutput: ByteBuffer?
     @exclusivity(unchecked) var keepalive = KeepaliveState()
@@ -75,7 +75,7 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
         guard !started, let session else { return }
         started = true
         do {
-            try session.start(config.http2, isClient: true)
+            try session.start(config.http2, connectionWindow: config.http2.connectionWindowSize, isClient: true)
         } catch {
             context?.close(promise: nil)
             return

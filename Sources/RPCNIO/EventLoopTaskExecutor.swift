@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// Runs tasks on the threads of an event loop group set aside for call handlers (not the
 /// loops that do I/O). Jobs enqueued in a burst wake a loop once, where Dispatch's

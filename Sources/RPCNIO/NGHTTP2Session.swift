@@ -68,8 +68,9 @@ struct NGHTTP2Session {
         owner = nil
     }
 
-    /// Sends our SETTINGS and opens the connection window.
-    func start(_ config: HTTP2Config, isClient: Bool) throws(NGHTTP2Error) {
+    /// Sends our SETTINGS and opens the connection window to `connectionWindow` (HTTP/2
+    /// starts it at 65,535; it cannot be made smaller for the peer).
+    func start(_ config: HTTP2Config, connectionWindow: Int, isClient: Bool) throws(NGHTTP2Error) {
         var settings = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(config.maxConcurrentStreams)),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(config.initialStreamWindowSize)),
@@ -81,7 +82,7 @@ struct NGHTTP2Session {
         try NGHTTP2Error.check(
             nghttp2_submit_settings(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), settings, settings.count), "nghttp2_submit_settings")
         try NGHTTP2Error.check(
-            nghttp2_session_set_local_window_size(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(config.connectionWindowSize)),
+            nghttp2_session_set_local_window_size(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(connectionWindow)),
             "nghttp2_session_set_local_window_size")
     }
 
@@ -109,13 +110,26 @@ struct NGHTTP2Session {
         nghttp2_session_want_read(pointer) != 0 || nghttp2_session_want_write(pointer) != 0
     }
 
-    func consume(stream: Int32, bytes: Int) {
+    /// Credit for `bytes` of `stream`'s window (a WINDOW_UPDATE once half the window is due).
+    func consumeStream(_ stream: Int32, bytes: Int) {
         guard bytes > 0 else { return }
-        if stream == 0 {
-            nghttp2_session_consume_connection(pointer, bytes)
-        } else {
-            nghttp2_session_consume(pointer, stream, bytes)
-        }
+        nghttp2_session_consume_stream(pointer, stream, bytes)
+    }
+
+    /// Credit for `bytes` of the connection window (a WINDOW_UPDATE once half of it is due).
+    func consumeConnection(bytes: Int) {
+        guard bytes > 0 else { return }
+        nghttp2_session_consume_connection(pointer, bytes)
+    }
+
+    /// Sends the connection credit nghttp2 holds back until half the window is due: all
+    /// the received bytes but the `held` ones. For when the held bytes take half the window
+    /// or more, where the rest could never reach half and the peer would wait for good.
+    func sendConnectionCredit(keeping held: Int) {
+        let unacknowledged = Int(nghttp2_session_get_effective_recv_data_length(pointer))
+        let credit = unacknowledged - held
+        guard credit > 0 else { return }
+        nghttp2_submit_window_update(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(credit))
     }
 
     func resumeData(stream: Int32) {

@@ -4,7 +4,9 @@ import NIOPosix
 /// Settings of the HTTP/2 server transport. Start from `.defaults`.
 public struct NIOServerConfig: Sendable {
     public var http2: HTTP2Config
-    /// Larger request messages are answered with RESOURCE_EXHAUSTED.
+    /// Larger request messages are answered with RESOURCE_EXHAUSTED. It may exceed
+    /// `http2.receiveBudget`: a message still arriving is credited beyond the budget while
+    /// its handler waits for it (see `HTTP2Config.receiveBudget`).
     public var maxReceiveMessageSize: Int
     public var keepalive: KeepaliveConfig?
     public var resetRateLimit: ResetRateLimit

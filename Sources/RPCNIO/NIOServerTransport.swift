@@ -1,6 +1,6 @@
-import NIOCore
-import NIOPosix
-import RPCCore
+public import NIOCore
+public import NIOPosix
+public import RPCCore
 import Synchronization
 
 /// gRPC over HTTP/2 (cleartext, prior knowledge), nghttp2 under SwiftNIO.

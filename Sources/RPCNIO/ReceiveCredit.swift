@@ -13,17 +13,34 @@ protocol CreditedStream: AnyObject {
 /// nghttp2 must not be re-entered from its callbacks, so releases made there are recorded
 /// here and handed to the session (`give(to:)`) once `mem_recv`/`mem_send` returned.
 ///
-/// Invariant: every byte counted in a stream's `unreleased` is released exactly once:
-/// when its call takes it (`release`), or when the stream is forgotten (`forget`); bytes
-/// for streams no longer known go back to the connection window at once.
+/// Stream windows and the connection window get their credit back apart. On the client a
+/// release gives both (`.withStreams`). On the server (`.separate`) the connection window
+/// is the receive budget, and the connection credits it itself (`releaseConnection`) for
+/// the bytes its calls no longer hold.
+///
+/// Invariant: every byte counted in a stream's `unreleased` is released to the stream
+/// exactly once: when its call takes it (`release`), or when the stream is forgotten
+/// (`forget`); bytes for streams no longer known go back to the connection window at once.
 struct ReceiveCredit {
+    enum ConnectionCredit {
+        /// Each release to a stream's window is one to the connection window too.
+        case withStreams
+        /// The connection window is credited only through `releaseConnection`.
+        case separate
+    }
+
+    let connectionCredit: ConnectionCredit
     private var streams: [(stream: Int32, bytes: Int)] = []
     private var connection = 0
+
+    init(connectionCredit: ConnectionCredit) {
+        self.connectionCredit = connectionCredit
+    }
 
     /// True when nothing waits to be handed to the session.
     var isEmpty: Bool { streams.isEmpty && connection == 0 }
 
-    /// DATA arrived on `stream` (nil: a stream already forgotten).
+    /// DATA arrived on `stream` (nil: a stream already forgotten, whose bytes nobody holds).
     mutating func received(_ count: Int, on stream: (some CreditedStream)?) {
         if let stream {
             stream.unreleased += count
@@ -32,25 +49,33 @@ struct ReceiveCredit {
         }
     }
 
-    /// `bytes` of `stream`'s received data may be sent again by the peer.
+    /// `bytes` of `stream`'s received data may be sent again by the peer on that stream
+    /// (and, with `.withStreams`, on the connection).
     mutating func release(_ bytes: Int, of stream: some CreditedStream) {
         guard bytes > 0 else { return }
         stream.unreleased -= bytes
         streams.append((stream.id, bytes))
+        if connectionCredit == .withStreams { connection += bytes }
     }
 
-    /// `stream` is gone: what it still held goes back to the connection window.
+    /// `bytes` more may be sent on the connection.
+    mutating func releaseConnection(_ bytes: Int) {
+        connection += bytes
+    }
+
+    /// `stream` is gone: with `.withStreams`, what it still held goes back to the
+    /// connection window (its own window is gone with it).
     mutating func forget(_ stream: some CreditedStream) {
-        connection += stream.unreleased
+        if connectionCredit == .withStreams { connection += stream.unreleased }
         stream.unreleased = 0
     }
 
     /// Hands every recorded release to nghttp2 (outside its callbacks).
     mutating func give(to session: NGHTTP2Session) {
-        for release in streams { session.consume(stream: release.stream, bytes: release.bytes) }
+        for release in streams { session.consumeStream(release.stream, bytes: release.bytes) }
         streams.removeAll(keepingCapacity: true)
         if connection > 0 {
-            session.consume(stream: 0, bytes: connection)
+            session.consumeConnection(bytes: connection)
             connection = 0
         }
     }

@@ -92,16 +92,59 @@ extension ServerConnectionHandler {
         guard let stream else { return 0 }
         guard stream.isActiveCall, !stream.requestEnded else {
             credit.release(data.count, of: stream)
+            credit.releaseConnection(data.count)  // nothing holds them
             return 0
         }
+        // Held against the receive budget, first as part of the message still arriving;
+        // each message completed here takes its share (see ServerStreamState).
+        stream.partialHeld &+= data.count
+        receiveHeld &+= data.count
+        var taken = 0  // bytes of messages handed straight to the handler: nothing holds them
         do {
             try credit.deframe(data, of: stream, with: &stream.deframer) { message in
-                stream.pushRequest(message, bytes: message.count + MessagePrefix.size)
+                let size = message.count &+ MessagePrefix.size
+                let push = stream.pushRequest(message, bytes: size)
+                let held = size &- stream.lent
+                stream.lent = 0
+                stream.partialHeld &-= held
+                if push == .taken {
+                    taken &+= held
+                } else {
+                    stream.queuedHeld &+= held
+                }
+                return push != .owed
             }
         } catch {
             answer(stream, RequestRejection(status: error.status))
         }
+        if taken > 0 {
+            receiveHeld &-= taken
+            credit.releaseConnection(taken)
+        }
+        if stream.partialHeld > 0, !stream.statusQueued { lendIfWaiting(stream) }
         return 0
+    }
+
+    /// If `stream`'s handler waits for the message still arriving, credits the bytes of it
+    /// that arrived (beyond the budget: a handler that reads gets its message however
+    /// large); if not, the handler says when it starts waiting (`requestBytesTaken`).
+    func lendIfWaiting(_ stream: ServerStreamState) {
+        guard stream.isWaitingForRequest() else { return }
+        credit.releaseConnection(stream.partialHeld)
+        receiveHeld &-= stream.partialHeld
+        stream.lent &+= stream.partialHeld
+        stream.partialHeld = 0
+    }
+
+    /// `stream`'s call took `taken` bytes of queued requests (`owed` of them still owed to
+    /// the stream's window); `waiting`: its handler is about to wait for the next one.
+    func requestBytesTaken(_ stream: ServerStreamState, owed: Int, taken: Int, waiting: Bool) {
+        credit.release(min(owed, stream.unreleased), of: stream)
+        let left = min(taken, stream.queuedHeld)
+        stream.queuedHeld &-= left
+        receiveHeld &-= left
+        credit.releaseConnection(left)
+        if waiting, stream.partialHeld > 0 { lendIfWaiting(stream) }
     }
 
     func onFrameSent(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
@@ -119,6 +162,10 @@ extension ServerConnectionHandler {
     func onStreamClosed(_ id: Int32, errorCode: UInt32) -> Int32 {
         guard let stream = streams.removeValue(forKey: id) else { return 0 }
         credit.forget(stream)
+        receiveHeld &-= stream.held
+        credit.releaseConnection(stream.held)
+        stream.queuedHeld = 0
+        stream.partialHeld = 0
         // A call whose handler sent its status, closed cleanly: nothing is left to cancel
         // (the status is the last thing a handler's runner does).
         if stream.statusQueued, !stream.answeredByTransport, errorCode == HTTP2ErrorCode.noError { return 0 }

@@ -16,8 +16,8 @@ extension ServerConnectionHandler {
             switch command {
             case .part(let id, let part):
                 if let stream = streams[id] { apply(part, to: stream) }
-            case .released(let id, let bytes):
-                if let stream = streams[id] { credit.release(min(bytes, stream.unreleased), of: stream) }
+            case .taken(let id, let owed, let taken, let waiting):
+                if let stream = streams[id] { requestBytesTaken(stream, owed: owed, taken: taken, waiting: waiting) }
             case .single(let id, let metadata, let message, let trailers):
                 if let stream = streams[id] { applySingle(metadata, message, trailers, to: stream) }
             }
@@ -77,6 +77,9 @@ extension ServerConnectionHandler {
             }
         }
         credit.give(to: session)
+        // Held bytes past half the window: nghttp2 would wait for half the window of credit
+        // before sending any, and the rest of the window may never get there.
+        if receiveHeld > receiveWindow / 2 { session.sendConnectionCredit(keeping: receiveHeld) }
     }
 
     private func sendHeaders(_ stream: ServerStreamState, _ metadata: Metadata) {

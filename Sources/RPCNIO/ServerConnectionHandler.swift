@@ -15,8 +15,13 @@ import RPCCore
 ///   the socket's buffer plus each stream's watermark).
 /// - State is marked `@exclusivity(unchecked)`: it is touched by one thread, in simple
 ///   accesses that never overlap, and the dynamic checks were a tenth of the loop's time.
-/// - Every DATA byte received is released to flow control exactly once: eagerly, when
-///   its call takes it, or when its stream is forgotten.
+/// - Every DATA byte received is released to its stream's window exactly once: eagerly,
+///   when its call takes it, or when its stream is forgotten.
+/// - Receive budget: the connection window is `receiveWindow`, and it gets credit back only
+///   for bytes no call holds: bytes for no active call at once, the rest once the call
+///   took them (as reported), when its stream is forgotten, or, for the message still
+///   arriving on a stream whose handler waits for it, on arrival (lent). `receiveHeld` is
+///   the sum of the streams' `held`: never more than `receiveWindow`.
 final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -72,7 +77,11 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
     /// its end (one lock and at most one wake-up of the dispatcher per burst).
     @exclusivity(unchecked) var openedCalls: [ServerStream] = []
     @exclusivity(unchecked) var actions: [Action] = []
-    @exclusivity(unchecked) var credit = ReceiveCredit()
+    @exclusivity(unchecked) var credit = ReceiveCredit(connectionCredit: .separate)
+    /// The connection's receive window: the receive budget (see `HTTP2Config.receiveBudget`).
+    let receiveWindow: Int
+    /// Request bytes of active calls the connection window has not had back.
+    @exclusivity(unchecked) var receiveHeld = 0
     @exclusivity(unchecked) var fault: UInt32?
     @exclusivity(unchecked) var spareOutput: ByteBuffer?
     @exclusivity(unchecked) var remotePeer = "unknown"
@@ -85,6 +94,7 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
         self.config = config
         self.calls = calls
         self.headerBlock = HeaderBlock(maxHeaderListSize: config.http2.maxHeaderListSize)
+        self.receiveWindow = max(65_535, min(config.http2.connectionWindowSize, config.http2.receiveBudget))
     }
 
     // MARK: Channel events
@@ -114,7 +124,7 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
         started = true
         remotePeer = context.channel.remoteAddress.map(Self.describe) ?? "unknown"
         do {
-            try session.start(config.http2, isClient: false)
+            try session.start(config.http2, connectionWindow: receiveWindow, isClient: false)
         } catch {
             context.close(promise: nil)
             return
@@ -165,6 +175,12 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
 
     var hasQueuedActions: Bool { !actions.isEmpty || !credit.isEmpty }
     var http2: HTTP2Config { config.http2 }
+
+    /// Request bytes this connection holds in memory: messages queued for their calls and
+    /// messages still arriving (for tests; walks every stream).
+    var bufferedRequestBytes: Int {
+        streams.values.reduce(0) { $0 + $1.deframer.bufferedBytes + $1.queuedRequestBytes }
+    }
 
     /// After a failed `mem_recv`: GOAWAY with the reason, then close.
     private func sessionFailed(_ error: NGHTTP2Error) {

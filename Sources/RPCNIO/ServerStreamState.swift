@@ -4,8 +4,9 @@ import RPCCore
 /// Commands from server calls to their connection's event loop.
 enum ServerCommand: Sendable {
     case part(stream: Int32, RPCResponsePart)
-    /// A call took owed bytes: release them to flow control.
-    case released(stream: Int32, bytes: Int)
+    /// A call took request bytes (see `ServerStream.requestBytesTaken`): `owed` go back to
+    /// the stream's window, `taken` leave the receive budget.
+    case taken(stream: Int32, owed: Int, taken: Int, waiting: Bool)
     /// A unary-style response in one command: metadata, message, OK with trailers.
     case single(stream: Int32, metadata: Metadata, message: [UInt8], trailers: Metadata)
 }
@@ -24,8 +25,14 @@ enum ServerCommand: Sendable {
 ///   the sending methods below, which touch only `id` and `mailbox` (immutable) — so the
 ///   unchecked Sendable conformance holds.
 /// - `statusQueued` becomes true once and then no handler part is accepted.
-/// - `unreleased` counts received DATA bytes not yet released to nghttp2's flow control;
+/// - `unreleased` counts received DATA bytes not yet released to the stream's window;
 ///   every one of them is released by the time the stream is forgotten.
+/// - Receive budget (see `HTTP2Config.receiveBudget`): of the bytes of an active call's
+///   DATA, those the connection window has not had back are `queuedHeld` (in messages
+///   queued for the handler, until it reports them taken) or `partialHeld` (in the
+///   message still arriving); `partialHeld + lent` is the deframer's partial message, and
+///   `lent` (credited early, while the handler waited for it) is only ever non-zero for
+///   that message. All of it goes back when the stream is forgotten.
 final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable {
     let id: Int32
     let mailbox: Mailbox<ServerCommand>
@@ -45,6 +52,9 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
     @exclusivity(unchecked) var dataDeferred = false
 
     @exclusivity(unchecked) var unreleased = 0
+    @exclusivity(unchecked) var queuedHeld = 0
+    @exclusivity(unchecked) var partialHeld = 0
+    @exclusivity(unchecked) var lent = 0
     @exclusivity(unchecked) var deadlineTimer: Scheduled<Void>?
 
     init(
@@ -57,8 +67,16 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
         super.init(
             head: head, remotePeer: remotePeer,
             eagerAllowance: config.http2.eagerReleaseAllowance,
-            highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark)
+            highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark,
+            takenReportThreshold: Self.takenReportThreshold)
     }
+
+    /// Taken request bytes a handler that never waits reports at the latest: what the
+    /// connection may count as held after the handler took it, per stream.
+    static let takenReportThreshold = 16 * 1024
+
+    /// This call's request bytes that count against the receive budget.
+    var held: Int { queuedHeld + partialHeld }
 
     var isActiveCall: Bool { started && !statusQueued }
 
@@ -90,8 +108,8 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
         mailbox.send(.single(stream: id, metadata: metadata, message: message, trailers: trailers))
     }
 
-    /// Gives back flow-control credit for request bytes the call took late.
-    override func owedRequestBytesTaken(_ bytes: Int) {
-        mailbox.send(.released(stream: id, bytes: bytes))
+    /// Gives back flow-control credit for request bytes the call took.
+    override func requestBytesTaken(owed: Int, taken: Int, waiting: Bool) {
+        mailbox.send(.taken(stream: id, owed: owed, taken: taken, waiting: waiting))
     }
 }

@@ -1,5 +1,6 @@
-import GlimpseMessages
-import RPCCore
+public import GlimpseMessages
+import GlimpseRPC
+public import RPCCore
 
 /// What every Glimpse server serves besides its own services: `grpc.health.v1.Health`
 /// and server reflection (`grpc.reflection.v1` and `v1alpha`).

@@ -1,14 +1,5 @@
-/// A placement's identity, chosen by the caller (the service owns ids and their persistence).
-public struct PlacementID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
-    ExpressibleByIntegerLiteral, CustomStringConvertible
-{
-    public var rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
-    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
-    public init(integerLiteral value: UInt64) { rawValue = value }
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-    public var description: String { "P\(rawValue)" }
-}
+public import AppIntentValues
+public import GlimpseVocabulary
 
 /// One widget on the device: an app's kind, in one family, on one screen, with its
 /// configuration values.
@@ -38,7 +29,6 @@ public struct Placement: Sendable, Hashable {
 public enum PlacementError: Error, Sendable, Hashable, CustomStringConvertible {
     case appAlreadyInstalled(AppID)
     case duplicateKind(app: AppID, kind: String)
-    case kindWithoutFamilies(app: AppID, kind: String)
     case unknownApp(AppID)
     case unknownKind(app: AppID, kind: String)
     case duplicatePlacement(PlacementID)
@@ -53,7 +43,6 @@ public enum PlacementError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .appAlreadyInstalled(let app): "app \(app) is already installed"
         case .duplicateKind(let app, let kind): "app \(app) declares kind \(kind) twice"
-        case .kindWithoutFamilies(let app, let kind): "kind \(kind) of \(app) supports no family"
         case .unknownApp(let app): "app \(app) is not installed"
         case .unknownKind(let app, let kind): "app \(app) has no widget kind \(kind)"
         case .duplicatePlacement(let id): "placement \(id) already exists"

@@ -1,8 +1,12 @@
+import AppIntentValues
+import GlimpseVocabulary
 /// The per-placement decisions: when the next call may go out, and when to wake.
 extension PlacementRecord {
     /// The next provider call: the earliest of a free request, a retry, and the
-    /// policy/explicit request gated by spacing and budget (ungated while the app is
-    /// active). Nil while a call is in flight or when nothing is wanted.
+    /// policy/explicit request gated by spacing and budget. While the app is active the
+    /// budget does not apply, but a provider is still never called in a loop: a policy
+    /// reload keeps the spacing after the last reload, and an app's request waits for the
+    /// minimum interval. Nil while a call is in flight or when nothing is wanted.
     func plan(rules: ReloadRules, appActive: Bool) -> ReloadPlan? {
         guard !isFetching else { return nil }
         var best: ReloadPlan?
@@ -16,8 +20,9 @@ extension PlacementRecord {
         let wanted = min(policyWanted, requestedAt)
         if wanted.isFinite {
             let reason: ReloadReason = requestedAt <= policyWanted ? requestedReason : .policy
+            let floor = lastReloadAt + (reason == .policy ? rules.spacing : rules.minimumInterval)
             let plan = appActive
-                ? ReloadPlan(time: wanted, wantedAt: wanted, mode: .free, reason: reason)
+                ? ReloadPlan(time: max(wanted, floor), wantedAt: wanted, mode: .free, reason: reason)
                 : ReloadPlan(
                     time: max(wanted, lastReloadAt + rules.spacing, budgetAllowsAt),
                     wantedAt: wanted, mode: .charged, reason: reason)

@@ -1,3 +1,5 @@
+import AppIntentValues
+import GlimpseVocabulary
 /// The scheduler's hot state for one placement: plain data only (no references), so
 /// reading or copying it never touches a reference count. The parts that own memory —
 /// timeline, configuration, budget log — live in side arrays indexed by the same slot.

@@ -1,3 +1,5 @@
+import AppIntentValues
+import GlimpseVocabulary
 /// One placement's charged reloads over the rolling window.
 ///
 /// Invariants: `charges` is in time order; a charge at t counts while now < t + window,

@@ -1,8 +1,11 @@
+import AppIntentValues
+import GlimpseVocabulary
 /// The settings as one reload decision reads them, with Low Power Mode applied.
 struct ReloadRules {
     var window: Seconds
     var limit: Int
     var spacing: Seconds
+    var minimumInterval: Seconds
     var timeout: Seconds
     /// 1 normally; `lowPowerStretchFactor` in Low Power Mode.
     var stretch: Double
@@ -12,6 +15,7 @@ struct ReloadRules {
         limit = settings.dailyReloadBudget
         stretch = lowPowerMode ? max(1, settings.lowPowerStretchFactor) : 1
         spacing = settings.minimumReloadSpacing * stretch
+        minimumInterval = settings.minimumReloadInterval
         timeout = settings.providerTimeout
     }
 

@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import AppIntentValues
+import GlimpseVocabulary
 
 /// Seconds since the reference date: the scheduler's internal time, cheaper than `Date`.
 typealias Seconds = Double

@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import AppIntentValues
+import GlimpseVocabulary
 
 /// What a provider returns: entries and when to ask again (`Timeline(entries:policy:)`).
 public struct Timeline: Sendable, Hashable {

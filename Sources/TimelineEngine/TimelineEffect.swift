@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+public import AppIntentValues
+public import GlimpseVocabulary
 
 /// What the service must do after a call into the scheduler.
 public enum TimelineEffect: Sendable, Hashable {

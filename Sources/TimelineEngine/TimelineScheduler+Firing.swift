@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import AppIntentValues
+import GlimpseVocabulary
 
 /// Time: what is due, doing it, and keeping each placement's one wake-up in the queue.
 extension TimelineScheduler {

@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import AppIntentValues
+import GlimpseVocabulary
 
 /// Answers from providers: a timeline, or a failure. Timeouts arrive through `fireDue()`.
 extension TimelineScheduler {

@@ -1,13 +1,15 @@
+public import AppIntentValues
+public import GlimpseVocabulary
 /// Installing apps' kinds, and making, editing and removing placements.
 extension TimelineScheduler {
     /// Registers an app's widget kinds (install). Refused if the app is installed already
-    /// or a kind is declared twice or with no family.
+    /// or a kind is declared twice. A kind that lists no family supports all of them, as
+    /// WidgetKit's `supportedFamilies` defaults to every family.
     public mutating func install(app: AppID, kinds declared: [WidgetKind]) throws(PlacementError) {
         if let index = appIndex[app], apps[Int(index)].installed { throw .appAlreadyInstalled(app) }
         var seen = Set<String>()
         for kind in declared {
             guard seen.insert(kind.kind).inserted else { throw .duplicateKind(app: app, kind: kind.kind) }
-            guard !kind.supportedFamilies.isEmpty else { throw .kindWithoutFamilies(app: app, kind: kind.kind) }
         }
         let index: UInt32
         if let existing = appIndex[app] {
@@ -20,9 +22,17 @@ extension TimelineScheduler {
             appActive.append(false)
             appIndex[app] = index
         }
-        for kind in declared {
-            let kindSlot = UInt32(kinds.count)
-            kinds.append(KindRecord(app: index, widget: kind))
+        for var kind in declared {
+            if kind.supportedFamilies.isEmpty { kind.supportedFamilies = Set(WidgetFamily.allCases) }
+            let record = KindRecord(app: index, widget: kind)
+            let kindSlot: UInt32
+            if let reused = freeKindSlots.popLast() {
+                kindSlot = reused
+                kinds[Int(kindSlot)] = record
+            } else {
+                kindSlot = UInt32(kinds.count)
+                kinds.append(record)
+            }
             kindIndex[KindKey(app: app, kind: kind.kind)] = kindSlot
             apps[Int(index)].kinds.append(kindSlot)
         }
@@ -35,7 +45,10 @@ extension TimelineScheduler {
         for kind in apps[Int(index)].kinds {
             for slot in kinds[Int(kind)].members { removeSlot(slot, effects: &effects) }
             kindIndex[KindKey(app: app, kind: kinds[Int(kind)].widget.kind)] = nil
+            kinds[Int(kind)].members = []
+            freeKindSlots.append(kind)
         }
+        apps[Int(index)].kinds = []
         apps[Int(index)].installed = false
         appActive[Int(index)] = false
         finish(&effects)

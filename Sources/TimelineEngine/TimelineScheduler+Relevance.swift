@@ -1,3 +1,5 @@
+import AppIntentValues
+public import GlimpseVocabulary
 /// Smart Stack ordering.
 extension TimelineScheduler {
     /// Orders a stack of placements by their current entry's relevance score, highest

@@ -1,3 +1,5 @@
+import AppIntentValues
+public import GlimpseVocabulary
 /// Reload requests from the app (`WidgetCenter`), from intents and from the system, and
 /// the device states that change what a reload costs.
 extension TimelineScheduler {
@@ -10,21 +12,24 @@ extension TimelineScheduler {
 
     /// `WidgetCenter.reloadTimelines(ofKind:)`: every placement of the app's kind. A
     /// request, not a guarantee: charged (unless the app is active), so it may be deferred.
-    /// An unknown kind is ignored, as WidgetKit does.
-    public mutating func reloadTimelines(ofKind kind: String, app: AppID) -> [TimelineEffect] {
+    /// An unknown kind is ignored, as WidgetKit does. `reason` is `.intentPerformed` when an
+    /// intent's `perform()` asked (then it reloads as the tap's own reload does).
+    public mutating func reloadTimelines(
+        ofKind kind: String, app: AppID, reason: ReloadReason = .appRequest
+    ) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         if let kindSlot = kindIndex[KindKey(app: app, kind: kind)] {
-            requestAll(in: kinds[Int(kindSlot)].members, reason: .appRequest)
+            requestAll(in: kinds[Int(kindSlot)].members, reason: reason)
         }
         finish(&effects)
         return effects
     }
 
     /// `WidgetCenter.reloadAllTimelines()`: every placement of the app.
-    public mutating func reloadAllTimelines(app: AppID) -> [TimelineEffect] {
+    public mutating func reloadAllTimelines(app: AppID, reason: ReloadReason = .appRequest) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         if let index = appIndex[app], apps[Int(index)].installed {
-            for kind in apps[Int(index)].kinds { requestAll(in: kinds[Int(kind)].members, reason: .appRequest) }
+            for kind in apps[Int(index)].kinds { requestAll(in: kinds[Int(kind)].members, reason: reason) }
         }
         finish(&effects)
         return effects

@@ -1,3 +1,5 @@
+import AppIntentValues
+import GlimpseVocabulary
 /// Counts for metrics and the scale benchmark.
 extension TimelineScheduler {
     public struct Statistics: Sendable, Hashable {

@@ -1,9 +1,11 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
-import GlimpseClock
+public import GlimpseClock
+import AppIntentValues
+public import GlimpseVocabulary
 
 /// The timeline engine: widget kinds, placements, their timelines, and when each
 /// placement's provider is called. No I/O: every method returns `[TimelineEffect]` and
@@ -26,7 +28,7 @@ import GlimpseClock
 /// - Finding the next due work never scans placements: each placement has one live
 ///   wake-up in a calendar queue (O(1) to schedule, O(log b) to take from a bucket of b),
 ///   and provider-call timeouts wait in a FIFO (they fall due in dispatch order).
-public struct TimelineScheduler: Sendable {
+public struct TimelineScheduler: Engine {
     public let clock: any WallClock
     public let settings: TimelineSettings
     public internal(set) var lowPowerMode = false
@@ -53,6 +55,8 @@ public struct TimelineScheduler: Sendable {
     var appActive: [Bool] = []
     var appIndex: [AppID: UInt32] = [:]
     var kinds: [KindRecord] = []
+    /// Kind slots an uninstall gave back, reused by the next install.
+    var freeKindSlots: [UInt32] = []
     var kindIndex: [KindKey: UInt32] = [:]
     /// By placement slot: the plain-data hot state, and the parts that own memory.
     var records: ContiguousArray<PlacementRecord> = []

@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import AppIntentValues
+public import GlimpseVocabulary
 
 /// The timeline engine's numbers. Spec values marked UNCONFIRMED are settings whose
 /// default is the spec's number; where the spec has no number the default is ours and
@@ -12,8 +14,16 @@ public struct TimelineSettings: Sendable, Hashable {
     public var dailyReloadBudget: Int
     /// The rolling window of the budget (24 h, "tuned to usage, not midnight").
     public var budgetWindow: TimeInterval
-    /// Charged reloads of one placement are at least this far apart (spec: 5 min).
+    /// Charged reloads of one placement are at least this far apart (spec: 5 min). While
+    /// the app is active, reloads its timeline's policy asks for keep this spacing too
+    /// (only the budget is lifted), so a timeline due again at once is not a loop.
     public var minimumReloadSpacing: TimeInterval
+    /// Every reload an app asks for (`reloadTimelines`, `reloadAllTimelines`), charged or
+    /// free because the app is active, is at least this long after the placement's previous
+    /// one, so an app that asks again from inside its provider cannot loop. User actions
+    /// (a tap, placing or editing a widget, a locale or accessibility change) reload at
+    /// once: each is one event, not a loop. Ours: the spec has no number (5 s).
+    public var minimumReloadInterval: TimeInterval = 5
     /// Entries per timeline; a longer timeline is rejected. UNCONFIRMED (forum: ">400 entries stalls").
     public var maxEntriesPerTimeline: Int
     /// Bytes per timeline (content + URLs); a larger one is rejected. UNCONFIRMED (forum: "10 MB/timeline").
@@ -50,7 +60,7 @@ public struct TimelineSettings: Sendable, Hashable {
             retryBackoffMultiplier: 2,
             retryBackoffMax: 3600,
             reloadDispatchDelay: 0,
-            deviceScreen: .iPhone393x852,
+            deviceScreen: .default,
             intentReloadsAreFree: true)
     }
 

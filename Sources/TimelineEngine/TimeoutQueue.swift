@@ -1,4 +1,6 @@
 import DequeModule
+import AppIntentValues
+import GlimpseVocabulary
 
 /// Provider-call timeouts, kept apart from the wake-up heap: every call times out a fixed
 /// `providerTimeout` after dispatch and the clock never goes back, so deadlines arrive in

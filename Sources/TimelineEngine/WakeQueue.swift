@@ -1,3 +1,5 @@
+import AppIntentValues
+import GlimpseVocabulary
 /// Time-ordered wake-ups of placements: a calendar queue with lazy invalidation.
 ///
 /// The near future is a ring of one-second buckets (an O(1) append to schedule); the

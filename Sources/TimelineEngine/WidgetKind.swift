@@ -1,13 +1,5 @@
-@_exported import AppIntentValues
-
-/// An installed app, by bundle identifier.
-public struct AppID: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
-    public var rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { rawValue = value }
-    public var description: String { rawValue }
-}
+public import AppIntentValues
+public import GlimpseVocabulary
 
 /// A widget an app declares: `StaticConfiguration` or `AppIntentConfiguration` with its
 /// display name, description, supported families and (for the latter) `@Parameter`s.

@@ -5,6 +5,9 @@ import Foundation
 #endif
 import Testing
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 @Suite("ActivityAuthorizationError (S14)")
 struct AuthorizationTests {
@@ -44,7 +47,7 @@ struct AuthorizationTests {
 
     @Test("globalMaximumExceeded: the per-device cap counts every app")
     func globalMaximum() throws {
-        var h = Harness(config: ActivityEngineConfig(globalMaximum: 3))
+        var h = Harness(config: ActivitySettings(globalMaximum: 3))
         _ = try h.requestPizza()
         _ = try h.requestPizza()
         _ = try h.requestFilm()
@@ -72,7 +75,7 @@ struct AuthorizationTests {
         var h = Harness()
         let plain = h.engine.request(app: Harness.pizzaApp, attributes: bigAttributes, content: small)
         #expect((try? plain.get()) != nil)
-        var counting = Harness(config: ActivityEngineConfig(attributesCountTowardLimit: true))
+        var counting = Harness(config: ActivitySettings(attributesCountTowardLimit: true))
         let counted = counting.engine.request(app: Harness.pizzaApp, attributes: bigAttributes, content: small)
         #expect(counted == .failure(.attributesTooLarge))
     }

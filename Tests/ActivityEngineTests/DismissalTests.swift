@@ -5,6 +5,9 @@ import Foundation
 #endif
 import Testing
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 @Suite("Dismissal policy (S15)")
 struct DismissalTests {
@@ -38,7 +41,7 @@ struct DismissalTests {
 
     @Test("an ended activity no longer counts toward the per-app limit")
     func endedFreesSlot() throws {
-        var h = Harness(config: ActivityEngineConfig(targetMaximum: 1))
+        var h = Harness(config: ActivitySettings(targetMaximum: 1))
         let id = try h.requestPizza()
         #expect(throws: ActivityAuthorizationError.targetMaximumExceeded) { try h.requestPizza() }
         _ = h.engine.end(id)

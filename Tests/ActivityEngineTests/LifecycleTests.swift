@@ -5,6 +5,9 @@ import Foundation
 #endif
 import Testing
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 @Suite("Lifecycle (spec §4)")
 struct LifecycleTests {
@@ -103,7 +106,7 @@ struct LifecycleTests {
 
     @Test("a scheduled start is pending, counts toward the limit, and becomes active at its date")
     func scheduledStart() throws {
-        var h = Harness(config: ActivityEngineConfig(targetMaximum: 1))
+        var h = Harness(config: ActivitySettings(targetMaximum: 1))
         let start = h.now + 600
         let id = try h.engine.request(app: Harness.pizzaApp, attributes: pizzaAttributes(),
                                       content: content(["driverName": "Tim"]), startDate: start).get()

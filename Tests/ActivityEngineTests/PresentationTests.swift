@@ -5,6 +5,9 @@ import Foundation
 #endif
 import Testing
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 @Suite("Presentation (spec §6)")
 struct PresentationTests {

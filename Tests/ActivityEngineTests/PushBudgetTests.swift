@@ -5,6 +5,9 @@ import Foundation
 #endif
 import Testing
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 @Suite("Push budgets (spec §5)")
 struct PushBudgetTests {
@@ -24,9 +27,27 @@ struct PushBudgetTests {
         #expect(h.push(updateBody(at: h.now), to: token) == .applied(id, .active))
     }
 
+    @Test("a rejected push does not spend the budget: the checks that refuse come before the charge")
+    func rejectedPushNotCharged() throws {
+        // Attributes count toward the 4 KB here, so a content state that fits alone can still be refused.
+        var h = Harness(config: ActivitySettings(contentStateLimit: 1000, attributesCountTowardLimit: true))
+        let (id, token) = try h.pushablePizza()
+        let attributes = pizzaAttributes().value.count
+        // Fits alone (≤ 1000 bytes), not with the attributes.
+        let tooBig = JSONValue.object([JSONMember("d", .string(String(repeating: "x", count: 1000 - 8 - attributes + 1)))])
+        for _ in 0..<20 {
+            #expect(h.push(updateBody(at: h.now, state: tooBig), to: token) == .rejected(.refused(.attributesTooLarge)))
+            #expect(h.push(pushBody([("timestamp", seconds(h.now)), ("event", "update")]), to: token)
+                    == .rejected(.invalidPayload(.missingField("aps.content-state"))))
+        }
+        for n in 0..<15 {
+            #expect(h.push(updateBody(at: h.now), to: token) == .applied(id, .active), "push \(n)")
+        }
+    }
+
     @Test("priority 5 does not count against the budget")
     func priorityFiveFree() throws {
-        var h = Harness(config: ActivityEngineConfig(hourlyPushBudget: 2))
+        var h = Harness(config: ActivitySettings(hourlyPushBudget: 2))
         let (id, token) = try h.pushablePizza()
         for _ in 0..<2 { _ = h.push(updateBody(at: h.now), to: token) }
         for _ in 0..<20 {
@@ -50,7 +71,7 @@ struct PushBudgetTests {
 
     @Test("priority 5 may be delivered later or coalesced: with a delay, the newest waiting push wins")
     func lowPriorityCoalesced() throws {
-        var h = Harness(config: ActivityEngineConfig(lowPriorityDelay: 30))
+        var h = Harness(config: ActivitySettings(lowPriorityDelay: 30))
         let (id, token) = try h.pushablePizza()
         let due = h.now + 30
         #expect(h.push(updateBody(at: h.now, state: ["driverName": "A"]), to: token, headers: pizzaHeaders5) == .deferred(id, until: due))
@@ -64,7 +85,7 @@ struct PushBudgetTests {
 
     @Test("a deferred push that no longer applies when due is reported, not lost")
     func deferredDropReported() throws {
-        var h = Harness(config: ActivityEngineConfig(lowPriorityDelay: 30))
+        var h = Harness(config: ActivitySettings(lowPriorityDelay: 30))
         let (id, token) = try h.pushablePizza()
         _ = h.push(updateBody(at: h.now), to: token, headers: pizzaHeaders5)
         _ = h.engine.update(id, content: content(["driverName": "Local"]), timestamp: h.now + 5)
@@ -80,8 +101,4 @@ extension PushOutcome {
         if case .throttled = self { return true }
         return false
     }
-}
-
-extension Harness {
-    mutating func advance(to date: Date) throws { try engine.advance(clock, to: date) }
 }

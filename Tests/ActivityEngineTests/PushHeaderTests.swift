@@ -1,5 +1,8 @@
 import Testing
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 @Suite("APNs headers (spec §5)")
 struct PushHeaderTests {

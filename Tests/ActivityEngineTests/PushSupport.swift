@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 /// An APNs body `{"aps": {...}}` with the given `aps` members (nil values left out).
 func pushBody(_ aps: [(String, JSONValue?)]) -> [UInt8] {

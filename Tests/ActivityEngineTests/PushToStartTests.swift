@@ -5,10 +5,13 @@ import Foundation
 #endif
 import Testing
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 @Suite("Push-to-start (S13, F6)")
 struct PushToStartTests {
-    static func harness(_ config: ActivityEngineConfig = .defaults) throws -> (Harness, PushToken) {
+    static func harness(_ config: ActivitySettings = .defaults) throws -> (Harness, PushToken) {
         var h = Harness(config: config)
         let token = try h.engine.pushToStartToken(app: Harness.pizzaApp, attributesType: Harness.pizzaType).get()
         return (h, token)
@@ -30,14 +33,14 @@ struct PushToStartTests {
 
     @Test("push-to-start needs no foreground (no visibility error) but still obeys the per-app cap")
     func capsApply() throws {
-        var (h, token) = try Self.harness(ActivityEngineConfig(targetMaximum: 1))
+        var (h, token) = try Self.harness(ActivitySettings(targetMaximum: 1))
         _ = h.push(startBody(at: h.now), to: token)
         #expect(h.push(startBody(at: h.now), to: token) == .rejected(.refused(.targetMaximumExceeded)))
     }
 
     @Test("push-to-start has its own burst budget (about 10): the 11th is throttled, one returns after the refill interval")
     func burstBudget() throws {
-        var (h, token) = try Self.harness(ActivityEngineConfig(targetMaximum: 100))
+        var (h, token) = try Self.harness(ActivitySettings(targetMaximum: 100))
         for _ in 0..<10 {
             guard case .started = h.push(startBody(at: h.now), to: token) else {
                 Issue.record("start refused within the burst")

@@ -5,12 +5,15 @@ import Foundation
 #endif
 import Testing
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 @Suite("Push tokens (S22)")
 struct PushTokenTests {
     @Test("an update token is issued asynchronously, after the request returns")
     func tokenIsAsynchronous() throws {
-        var h = Harness(config: ActivityEngineConfig(pushTokenDelay: 2))
+        var h = Harness(config: ActivitySettings(pushTokenDelay: 2))
         let id = try h.requestPizza(pushType: .token)
         #expect(h.engine.activity(id)?.pushToken == nil)
         try h.advance(by: 1)
@@ -20,6 +23,17 @@ struct PushTokenTests {
         let token = try #require(h.engine.activity(id)?.pushToken)
         #expect(h.engine.drainEvents() == [.pushTokenIssued(id, token)])
         #expect(h.engine.activityID(forUpdateToken: token) == id)
+    }
+
+    @Test("an activity ended before its token is due never gets one")
+    func noTokenAfterEnd() throws {
+        var h = Harness(config: ActivitySettings(pushTokenDelay: 2))
+        let id = try h.requestPizza(pushType: .token)
+        #expect(h.engine.end(id) == .applied(.ended, dismissalDate: h.now + 4 * 3600))
+        _ = h.engine.drainEvents()
+        try h.advance(by: 10)
+        #expect(h.engine.activity(id)?.pushToken == nil)
+        #expect(!h.engine.drainEvents().contains { if case .pushTokenIssued = $0 { true } else { false } })
     }
 
     @Test("an activity without pushType .token gets no token")

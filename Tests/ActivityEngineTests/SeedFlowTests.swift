@@ -5,6 +5,9 @@ import Foundation
 #endif
 import Testing
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 /// The demo apps of seeds 000 (Pixar film playback) and 002 (pizza delivery).
 @Suite("Seed flows")

@@ -5,20 +5,23 @@ import Foundation
 #endif
 import GlimpseClock
 @testable import ActivityEngine
+import EngineTesting
+import GlimpseJSON
+import GlimpseVocabulary
 
 /// A virtual clock, an engine on it with deterministic ids, and the seed apps installed.
 struct Harness {
     let clock: VirtualClock
-    var engine: ActivityEngine
+    var engine: RecordingHost
 
     static let pizzaApp: AppID = "com.example.pizza"
     static let filmApp: AppID = "com.example.pixar"
     static let pizzaType = "PizzaDeliveryAttributes"
     static let filmType = "FilmPlaybackAttributes"
 
-    init(config: ActivityEngineConfig = .defaults, device: DeviceSettings = DeviceSettings()) {
+    init(config: ActivitySettings = .defaults, device: DeviceSettings = DeviceSettings()) {
         clock = VirtualClock()
-        engine = ActivityEngine(clock: clock, config: config, device: device, identifiers: SequentialIdentifiers())
+        engine = RecordingHost(ActivityManager(clock: clock, config: config, device: device, identifiers: SequentialIdentifiers()))
         engine.install(Self.pizzaApp, InstalledApp(attributeTypes: [Self.pizzaType]))
         engine.install(Self.filmApp, InstalledApp(attributeTypes: [Self.filmType]))
     }
@@ -27,6 +30,10 @@ struct Harness {
 
     mutating func advance(by seconds: TimeInterval) throws {
         try engine.advance(clock, by: seconds)
+    }
+
+    mutating func advance(to instant: Date) throws {
+        try engine.advance(clock, to: instant)
     }
 
     /// Starts a pizza activity (or fails the test through the returned error).
@@ -67,7 +74,104 @@ func state(ofEncodedSize size: Int) -> JSONObjectBytes {
 /// Bytes of a JSON text.
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-extension ActivityEngine {
+extension ActivityManager {
     /// The state of an activity, or `.dismissed` once it is gone.
     func state(of id: ActivityID) -> ActivityState { activity(id)?.state ?? .dismissed }
+}
+
+/// The test's stand-in for the engine host: calls the engine, keeps every event a call or
+/// a firing returns, in order, and answers with the call's answer. `drainEvents()` hands
+/// the kept events to the test.
+@dynamicMemberLookup
+struct RecordingHost {
+    var manager: ActivityManager
+    private(set) var events: [ActivityEvent] = []
+
+    init(_ manager: ActivityManager) { self.manager = manager }
+
+    subscript<T>(dynamicMember path: KeyPath<ActivityManager, T>) -> T { manager[keyPath: path] }
+
+    mutating func drainEvents() -> [ActivityEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    private mutating func keep<A>(_ step: Step<A, ActivityEvent>) -> A {
+        events += step.effects
+        return step.answer
+    }
+
+    mutating func advance(_ clock: VirtualClock, by seconds: TimeInterval) throws {
+        events += try manager.advance(clock, by: seconds)
+    }
+
+    mutating func advance(_ clock: VirtualClock, to instant: Date) throws {
+        events += try manager.advance(clock, to: instant)
+    }
+
+    mutating func fireDue() { events += manager.fireDue() }
+
+    func nextDeadline() -> Date? { manager.nextDeadline() }
+    func activity(_ id: ActivityID) -> ActivitySnapshot? { manager.activity(id) }
+    func activities(of app: AppID) -> [ActivitySnapshot] { manager.activities(of: app) }
+    func activityID(forUpdateToken token: PushToken) -> ActivityID? { manager.activityID(forUpdateToken: token) }
+    func authorizationInfo(for app: AppID) -> ActivityAuthorizationInfo { manager.authorizationInfo(for: app) }
+    func hourlyBudget(for app: AppID) -> Int { manager.hourlyBudget(for: app) }
+    func presentation(longPressed: ActivityID? = nil) -> PresentationLayout { manager.presentation(longPressed: longPressed) }
+    func state(of id: ActivityID) -> ActivityState { manager.state(of: id) }
+
+    mutating func install(_ app: AppID, _ declaration: InstalledApp) { manager.install(app, declaration) }
+    mutating func setActivitiesEnabled(_ enabled: Bool, for app: AppID) { manager.setActivitiesEnabled(enabled, for: app) }
+    mutating func setFrequentUpdatesEnabled(_ enabled: Bool, for app: AppID) {
+        manager.setFrequentUpdatesEnabled(enabled, for: app)
+    }
+
+    mutating func request(
+        app: AppID, attributes: ActivityAttributesPayload, content: ActivityContent, pushType: PushType? = nil,
+        origin: RequestOrigin = .app(isForeground: true), startDate: Date? = nil
+    ) -> Result<ActivityID, ActivityAuthorizationError> {
+        keep(manager.request(app: app, attributes: attributes, content: content, pushType: pushType, origin: origin,
+                             startDate: startDate))
+    }
+
+    mutating func update(
+        _ id: ActivityID, content: ActivityContent, alert: AlertConfiguration? = nil, timestamp: Date? = nil
+    ) -> UpdateResult {
+        keep(manager.update(id, content: content, alert: alert, timestamp: timestamp))
+    }
+
+    mutating func end(
+        _ id: ActivityID, content: ActivityContent? = nil, dismissalPolicy: DismissalPolicy = .default,
+        timestamp: Date? = nil
+    ) -> EndResult {
+        keep(manager.end(id, content: content, dismissalPolicy: dismissalPolicy, timestamp: timestamp))
+    }
+
+    @discardableResult
+    mutating func dismissByUser(_ id: ActivityID) -> Bool { keep(manager.dismissByUser(id)) }
+
+    @discardableResult
+    mutating func rotatePushToken(_ id: ActivityID) -> PushToken? { keep(manager.rotatePushToken(id)) }
+
+    mutating func pushToStartToken(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError> {
+        keep(manager.pushToStartToken(app: app, attributesType: attributesType))
+    }
+
+    mutating func rotatePushToStartToken(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError> {
+        keep(manager.rotatePushToStartToken(app: app, attributesType: attributesType))
+    }
+
+    mutating func receivePush(headers: LiveActivityPushHeaders, deviceToken: PushToken, body: [UInt8]) -> PushOutcome {
+        keep(manager.receivePush(headers: headers, deviceToken: deviceToken, body: body))
+    }
+
+    mutating func receivePush(headers: LiveActivityPushHeaders, deviceToken: PushToken, _ push: LiveActivityPush) -> PushOutcome {
+        keep(manager.receivePush(headers: headers, deviceToken: deviceToken, push))
+    }
+
+    mutating func receiveBroadcast(
+        headers: LiveActivityPushHeaders, body: [UInt8]
+    ) -> Result<[ActivityID: PushOutcome], PushRejection> {
+        keep(manager.receiveBroadcast(headers: headers, body: body))
+    }
 }

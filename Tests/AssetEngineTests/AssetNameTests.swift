@@ -1,5 +1,7 @@
 import Testing
 @testable import AssetEngine
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Asset names")
 struct AssetNameTests {

@@ -1,5 +1,7 @@
 import Testing
 @testable import AssetEngine
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Content-addressed store (SHA-256)")
 struct ContentStoreTests {
@@ -9,10 +11,10 @@ struct ContentStoreTests {
         let bytes = ImageFixtures.png(width: 100, height: 80)
         let first = try cache.put("com.example.pizza/drivers/tim", bytes)
         let second = try cache.put("com.example.pizza/drivers/default", bytes)
-        #expect(!first.deduplicated)
-        #expect(second.deduplicated)
-        #expect(first.metadata.hash == ContentHash.of(bytes))
-        #expect(first.metadata.etag == "\"\(ContentHash.of(bytes).hex)\"")
+        #expect(!first.answer.deduplicated)
+        #expect(second.answer.deduplicated)
+        #expect(first.answer.metadata.hash == ContentHash.of(bytes))
+        #expect(first.answer.metadata.etag == "\"\(ContentHash.of(bytes).hex)\"")
         #expect(cache.store.storedHashes == [ContentHash.of(bytes)])
         #expect(cache.engine.usedBytes == bytes.count)
     }
@@ -24,7 +26,7 @@ struct ContentStoreTests {
         let john = ImageFixtures.jpeg(width: 64, height: 64)
         _ = try cache.put("com.example.pizza/driver", tim)
         let moved = try cache.put("com.example.pizza/driver", john)
-        #expect(moved.replaced == ContentHash.of(tim))
+        #expect(moved.answer.replaced == ContentHash.of(tim))
         #expect(moved.effects.contains(.delete(ContentHash.of(tim))))
         #expect(cache.store.storedHashes == [ContentHash.of(john)])
         #expect(try cache.readAll("com.example.pizza/driver") == john)
@@ -76,10 +78,10 @@ struct ContentStoreTests {
         let stored = try cache.put("app/icon", bytes)
         var corrupt = bytes
         corrupt[100] ^= 0xFF
-        cache.store.put(corrupt, as: stored.metadata.hash)
+        cache.store.put(corrupt, as: stored.answer.metadata.hash)
         var reader = try cache.read(name("app/icon"), chunkSize: 64)
         var yielded: [UInt8] = []
-        #expect(throws: AssetError.blobCorrupt(stored.metadata.hash)) {
+        #expect(throws: AssetError.blobCorrupt(stored.answer.metadata.hash)) {
             while let chunk = try reader.next() { yielded += chunk }
         }
         #expect(yielded.count < bytes.count)

@@ -1,6 +1,8 @@
 import GlimpseClock
 import Testing
 @testable import AssetEngine
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Byte budget, LRU eviction, pins, prefetch hints")
 struct EvictionTests {
@@ -41,7 +43,7 @@ struct EvictionTests {
 
     @Test("a pin follows its name: re-pinning a holder replaces its set; two holders keep a name pinned until both let go")
     func pinSets() {
-        var engine = AssetEngine(clock: VirtualClock())
+        var engine = AssetCatalog(clock: VirtualClock())
         engine.pin([name("app/a"), name("app/b")], holder: "h1")
         engine.pin([name("app/b")], holder: "h2")
         engine.pin([name("app/a")], holder: "h1")
@@ -60,7 +62,7 @@ struct EvictionTests {
         _ = try cache.put("app/b", img[1])
         cache.engine.pin([name("app/a"), name("app/b")], holder: "entry")
         let moved = try cache.put("app/a", img[2])
-        #expect(moved.replaced == ContentHash.of(img[0]))
+        #expect(moved.answer.replaced == ContentHash.of(img[0]))
         #expect(cache.engine.usedBytes == 2 * img[0].count)
     }
 

@@ -1,4 +1,6 @@
 @testable import AssetEngine
+import EngineTesting
+import GlimpseVocabulary
 
 /// Real PNG and JPEG files (headers built byte by byte; the pixel data is filler the
 /// header readers never look at).

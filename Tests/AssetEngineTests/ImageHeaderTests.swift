@@ -1,5 +1,7 @@
 import Testing
 @testable import AssetEngine
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Image headers without decoding (spec §7)")
 struct ImageHeaderTests {

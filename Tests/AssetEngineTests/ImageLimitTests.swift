@@ -1,5 +1,7 @@
 import Testing
 @testable import AssetEngine
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Image limits per use (spec §6, §7)")
 struct ImageLimitTests {
@@ -13,15 +15,15 @@ struct ImageLimitTests {
     }
 
     @Test("Live Activity images no larger than their presentation, in pixels at 3×", arguments: [
-        (ScreenClass.width430, LiveActivityPresentation.minimal, 135, 110),  // 45 × 36.67 pt
-        (.width430, .compact, 187, 110),  // 62.33 × 36.67
-        (.width393, .compact, 157, 110),  // 52.33 × 36.67
-        (.width430, .expanded, 1224, 480),  // 408 × 160
-        (.width430, .lockScreen, 1224, 480),
-        (.width393, .lockScreen, 1113, 480),  // 371 × 160
+        (DeviceScreen.iPhone430x932, LiveActivityPresentation.minimal, 135, 110),  // 45 × 36.67 pt
+        (.iPhone430x932, .compact, 187, 110),  // 62.33 × 36.67
+        (.iPhone393x852, .compact, 157, 110),  // 52.33 × 36.67
+        (.iPhone430x932, .expanded, 1224, 480),  // 408 × 160
+        (.iPhone430x932, .lockScreen, 1224, 480),
+        (.iPhone393x852, .lockScreen, 1113, 480),  // 371 × 160
     ])
-    func presentationLimits(screen: ScreenClass, presentation: LiveActivityPresentation, maxWidth: Int, maxHeight: Int) {
-        let limits = AssetLimits(screen: screen)
+    func presentationLimits(screen: DeviceScreen, presentation: LiveActivityPresentation, maxWidth: Int, maxHeight: Int) {
+        let limits = AssetLimits(device: screen)
         #expect(limits.maximumPixels(for: presentation)! == (maxWidth, maxHeight))
         let fits = ImageInfo(format: .png, width: maxWidth, height: maxHeight)
         #expect(limits.violation(of: fits, for: .liveActivity(presentation)) == nil)
@@ -31,9 +33,18 @@ struct ImageLimitTests {
         }
     }
 
-    @Test("scale is a setting: at 2× the minimal view allows 90×73 pixels")
-    func scaleSetting() {
-        #expect(AssetLimits(scale: 2).maximumPixels(for: .minimal)! == (90, 73))
+    @Test("by default the asset limits are the 393-pt iPhone's, the device every engine assumes")
+    func defaultDevice() {
+        // Before the one device model, assets assumed the 430-pt iPhone (187 px compact)
+        // while timelines assumed the 393-pt one.
+        #expect(AssetLimits.defaults.maximumPixels(for: .compact)! == (157, 110))
+        #expect(AssetLimits.defaults.device == DeviceScreen.default)
+    }
+
+    @Test("the pixel scale is the device's: the 2× iPad has no presentation sizes in the spec, so no limit is invented")
+    func scaleFollowsDevice() {
+        #expect(AssetLimits(device: .iPad1024x1366).maximumPixels(for: .minimal) == nil)
+        #expect(AssetLimits(device: .iPhone430x932).maximumPixels(for: .minimal)! == (135, 110))
     }
 
     @Test("a too-large poster is refused for the minimal presentation at its header chunk, and accepted as a widget image")
@@ -47,7 +58,7 @@ struct ImageLimitTests {
         #expect(cache.store.stagedBytes == 0)
         #expect(cache.engine.lookup(name("com.example.pixar/posters/coco")) == .unknown(name("com.example.pixar/posters/coco")))
         let widget = try cache.put("com.example.pixar/posters/coco", poster, use: .widget)
-        #expect(widget.metadata.image == ImageInfo(format: .jpeg, width: 300, height: 450))
+        #expect(widget.answer.metadata.image == ImageInfo(format: .jpeg, width: 300, height: 450))
     }
 
     @Test("overall size per asset is a setting: refused when announced and while streaming")

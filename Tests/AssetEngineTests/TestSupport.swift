@@ -1,8 +1,10 @@
 import GlimpseClock
 @testable import AssetEngine
+import EngineTesting
+import GlimpseVocabulary
 
 func makeCache(_ limits: AssetLimits = .defaults) -> AssetCache<InMemoryBlobStore> {
-    AssetCache(engine: AssetEngine(clock: VirtualClock(), limits: limits), store: InMemoryBlobStore())
+    AssetCache(engine: AssetCatalog(clock: VirtualClock(), limits: limits), store: InMemoryBlobStore())
 }
 
 func name(_ text: String) -> AssetName { try! AssetName(text) }

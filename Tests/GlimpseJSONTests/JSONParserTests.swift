@@ -1,5 +1,5 @@
+import GlimpseJSON
 import Testing
-@testable import ActivityEngine
 
 @Suite("JSON value type")
 struct JSONParserTests {

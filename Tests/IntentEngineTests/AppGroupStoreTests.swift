@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import IntentEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("App Group store")
 struct AppGroupStoreTests {
@@ -96,5 +99,22 @@ struct AppGroupStoreTests {
         _ = try store.apply([.increment(key: "x", by: 2), .toggle(key: "t"), .toggle(key: "t")], in: group, parameters: [:])
         #expect(store.value("x", in: group) == .double(2.5))
         #expect(store.value("t", in: group) == .bool(false))
+    }
+
+    @Test("an increment past Int64.max is an error the caller sees, and writes nothing (it used to wrap to Int64.min)")
+    func incrementOverflow() throws {
+        var store = AppGroupStore()
+        store.set("count", to: .int(.max - 1), in: group)
+        _ = try store.apply([.increment(key: "count", by: 1)], in: group, parameters: [:])
+        #expect(store.value("count", in: group) == .int(.max))
+        #expect(throws: StoreError.overflow(key: "count", value: .max, increment: 1)) {
+            try store.apply([.increment(key: "count", by: 1)], in: group, parameters: [:])
+        }
+        // Below Int64.min too, and atomically: the first step's -1 is not written either.
+        #expect(throws: StoreError.overflow(key: "count", value: -1, increment: .min)) {
+            try store.apply([.increment(key: "count", by: .min), .increment(key: "count", by: .min)], in: group, parameters: [:])
+        }
+        #expect(store.value("count", in: group) == .int(.max))
+        #expect(store.sequence(of: group) == 2)
     }
 }

@@ -1,5 +1,8 @@
 import Testing
 @testable import IntentEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Intent catalog")
 struct CatalogTests {

@@ -2,6 +2,9 @@ import Foundation
 import GlimpseClock
 import Testing
 @testable import IntentEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 /// An executor on a virtual clock, recording every effect.
 final class IntentHarness {
@@ -15,15 +18,19 @@ final class IntentHarness {
     }
 
     /// Taps with a fresh idempotency key unless one is given; returns that call's effects.
+    /// A placement not yet on the device is placed first, as `app`'s `kind` in `family`
+    /// (the device's record, as the timeline service would report it).
     @discardableResult
     func tap(
         _ intent: String, placement: PlacementID = 1, kind: String = Fixture.kind, family: WidgetFamily = .systemMedium,
         parameters: [String: TypedValue] = [:], key: String? = nil, app: AppID = Fixture.app
     ) -> [IntentEffect] {
         keys += 1
+        if executor.placement(placement) == nil {
+            executor.placementAdded(placement, PlacedWidget(app: app, kind: kind, family: family))
+        }
         let effects = executor.tap(WidgetTap(
-            idempotencyKey: key ?? "tap-\(keys)", app: app, placement: placement, kind: kind, family: family,
-            intent: intent, parameters: parameters))
+            idempotencyKey: key ?? "tap-\(keys)", app: app, placement: placement, intent: intent, parameters: parameters))
         log += effects
         return effects
     }

@@ -1,5 +1,8 @@
 import Testing
 @testable import IntentEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Taps on one placement run in order, one at a time")
 struct OrderingTests {

@@ -1,5 +1,8 @@
 import Testing
 @testable import IntentEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Taps that are refused")
 struct RefusalTests {
@@ -60,5 +63,30 @@ struct RefusalTests {
         let h = try Fixture.harness()
         #expect(Self.refusal(h.tap("Increment", kind: "OtherWidget")) == .notOfferedByKind(intent: "Increment", kind: "OtherWidget"))
         #expect(h.reloads.isEmpty)
+    }
+
+    @Test("a tap is checked against the placement as placed, not as the tapper describes it: inline stays inline")
+    func tapCannotClaimAnotherFamily() throws {
+        let h = try Fixture.harness()
+        h.executor.placementAdded(7, PlacedWidget(app: Fixture.app, kind: Fixture.kind, family: .accessoryInline))
+        // The tap names only the placement; whatever family a caller believes, the record says inline.
+        let effects = h.executor.tap(WidgetTap(idempotencyKey: "k", app: Fixture.app, placement: 7, intent: "Increment"))
+        #expect(Self.refusal(effects) == .notInteractive(.accessoryInline))
+        #expect(h.value("count") == nil)
+    }
+
+    @Test("taps on unknown, removed or another app's placements are refused")
+    func unknownAndForeignPlacements() throws {
+        let h = try Fixture.harness()
+        try h.executor.install(app: "com.other", groups: [Fixture.group], intents: Fixture.intents)
+        h.executor.placementAdded(1, PlacedWidget(app: Fixture.app, kind: Fixture.kind, family: .systemSmall))
+        func tap(_ placement: PlacementID, app: AppID, key: String) -> TapRefusal? {
+            Self.refusal(h.executor.tap(WidgetTap(idempotencyKey: key, app: app, placement: placement, intent: "Increment")))
+        }
+        #expect(tap(9, app: Fixture.app, key: "a") == .unknownPlacement(9))
+        #expect(tap(1, app: "com.other", key: "b") == .placementOfAnotherApp(1))
+        h.executor.placementRemoved(1)
+        #expect(tap(1, app: Fixture.app, key: "c") == .unknownPlacement(1))
+        #expect(h.value("count") == nil)
     }
 }

@@ -160,14 +160,25 @@ struct OutboundGateTests {
 
 /// A `ServerStream` as a transport would subclass it, recording what it is asked to do.
 final class RecordingServerStream: ServerStream, @unchecked Sendable {
-    let owed = Mutex(0)
-
-    init(eagerAllowance: Int = 64 * 1024, highWatermark: Int = 256 * 1024, lowWatermark: Int = 64 * 1024) {
-        super.init(head: RequestHead(path: "/s/m"), deadline: nil, remotePeer: "test",
-                   eagerAllowance: eagerAllowance, highWatermark: highWatermark, lowWatermark: lowWatermark)
+    struct Report: Equatable {
+        var owed: Int
+        var taken: Int
+        var waiting: Bool
     }
 
-    override func owedRequestBytesTaken(_ bytes: Int) { owed.withLock { $0 += bytes } }
+    let reports = Mutex<[Report]>([])
+    var owed: Int { reports.withLock { $0.reduce(0) { $0 + $1.owed } } }
+
+    init(eagerAllowance: Int = 64 * 1024, highWatermark: Int = 256 * 1024, lowWatermark: Int = 64 * 1024,
+         takenReportThreshold: Int = .max) {
+        super.init(head: RequestHead(path: "/s/m"), deadline: nil, remotePeer: "test",
+                   eagerAllowance: eagerAllowance, highWatermark: highWatermark, lowWatermark: lowWatermark,
+                   takenReportThreshold: takenReportThreshold)
+    }
+
+    override func requestBytesTaken(owed: Int, taken: Int, waiting: Bool) {
+        reports.withLock { $0.append(Report(owed: owed, taken: taken, waiting: waiting)) }
+    }
     override func send(_ part: RPCResponsePart, flush: Bool) {}
     override func write(_ part: RPCResponsePart, flush: Bool) async throws {}
 }
@@ -194,20 +205,58 @@ struct ServerStreamTests {
 
     @Test func bytesOverTheAllowanceAreOwedUntilTaken() async throws {
         let stream = RecordingServerStream(eagerAllowance: 10)
-        #expect(stream.pushRequest([1, 2, 3], bytes: 8))
-        #expect(!stream.pushRequest([4, 5, 6], bytes: 8))
+        #expect(stream.pushRequest([1, 2, 3], bytes: 8) == .queued)
+        #expect(stream.pushRequest([4, 5, 6], bytes: 8) == .owed)
         _ = try await stream.nextRequest()
-        #expect(stream.owed.withLock { $0 } == 0)
+        #expect(stream.owed == 0)
         _ = try await stream.nextRequest()
-        #expect(stream.owed.withLock { $0 } == 8)
+        #expect(stream.owed == 8)
     }
 
     @Test func aWaitingReaderGetsTheNextPush() async throws {
         let stream = RecordingServerStream()
         async let message = stream.nextRequest()
-        try await Task.sleep(for: .milliseconds(10))
-        stream.pushRequest([9], bytes: 6)
+        while !stream.isWaitingForRequest() { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(stream.pushRequest([9], bytes: 6) == .taken)
         #expect(try await message == [9])
+    }
+
+    @Test func takenBytesAreReportedAtTheThresholdWithOwedBytesAndBeforeWaiting() async throws {
+        let stream = RecordingServerStream(eagerAllowance: 100, takenReportThreshold: 20)
+        for i in 0..<4 { stream.pushRequest([UInt8(i)], bytes: 8) }
+        _ = try await stream.nextRequest()
+        _ = try await stream.nextRequest()
+        #expect(stream.reports.withLock { $0 }.isEmpty, "16 bytes taken: under the threshold")
+        _ = try await stream.nextRequest()
+        #expect(stream.reports.withLock { $0 } == [.init(owed: 0, taken: 24, waiting: false)])
+        _ = try await stream.nextRequest()
+        // The queue is empty: before waiting, the 8 bytes taken since go out.
+        async let next = stream.nextRequest()
+        while !stream.isWaitingForRequest() { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(stream.reports.withLock { $0.last } == .init(owed: 0, taken: 8, waiting: true))
+        stream.finishRequests()
+        #expect(try await next == nil)
+    }
+
+    @Test func aTransportThatAskedHearsWhenTheHandlerStartsWaiting() async throws {
+        let stream = RecordingServerStream()
+        #expect(!stream.isWaitingForRequest())  // and asks to hear it
+        async let next = stream.nextRequest()
+        while stream.reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(stream.reports.withLock { $0 } == [.init(owed: 0, taken: 0, waiting: true)])
+        #expect(stream.pushRequest([5], bytes: 6) == .taken)
+        #expect(try await next == [5])
+    }
+
+    @Test func withoutAThresholdOnlyOwedBytesAreReported() async throws {
+        let stream = RecordingServerStream(eagerAllowance: 10)
+        stream.pushRequest([1], bytes: 6)
+        stream.pushRequest([2], bytes: 6)
+        _ = try await stream.nextRequest()
+        _ = try await stream.nextRequest()
+        stream.finishRequests()
+        #expect(try await stream.nextRequest() == nil)
+        #expect(stream.reports.withLock { $0 } == [.init(owed: 6, taken: 0, waiting: false)])
     }
 
     @Test func abandonFailsTheReaderAfterQueuedRequests() async throws {
@@ -216,7 +265,7 @@ struct ServerStreamTests {
         stream.abandon(RPCError(code: .cancelled, message: "reset"))
         #expect(try await stream.nextRequest() == [1])
         await #expect(throws: RPCError.self) { try await stream.nextRequest() }
-        #expect(stream.pushRequest([2], bytes: 6))  // dropped after the end
+        #expect(stream.pushRequest([2], bytes: 6) == .taken)  // dropped after the end
         #expect(stream.abandonment?.code == .cancelled)
     }
 

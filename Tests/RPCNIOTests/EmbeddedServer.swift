@@ -12,12 +12,15 @@ final class EmbeddedServer: @unchecked Sendable {
     // Unchecked: the test drives it from one task; the call router runs on its own queue.
     let channel: NIOAsyncTestingChannel
     let client: RawH2Client
-    let calls = InboundQueue<ServerStream>()
+    let calls: InboundQueue<ServerStream>
     let router: RPCRouter
 
+    /// With `sharing`, another connection to that server: its calls go to the same queue
+    /// and router (`serving` on either serves both).
     init(config: NIOServerConfig = .defaults, services: [any RPCService] = [SteeredTestService()],
-         clientWindow: Int = 65_535) async throws {
-        router = RPCRouter(services: services)
+         clientWindow: Int = 65_535, sharing server: EmbeddedServer? = nil) async throws {
+        router = server?.router ?? RPCRouter(services: services)
+        calls = server?.calls ?? InboundQueue<ServerStream>()
         let channel = NIOAsyncTestingChannel()
         let calls = self.calls
         try await channel.testingEventLoop.executeInContext {
@@ -77,6 +80,14 @@ final class EmbeddedServer: @unchecked Sendable {
     func sendRaw(_ bytes: [UInt8]) async throws {
         try await channel.writeInbound(ByteBuffer(bytes: bytes))
         try await pump()
+    }
+
+    /// Runs `body` with the connection handler, on its event loop.
+    func withHandler<R: Sendable>(_ body: @escaping @Sendable (ServerConnectionHandler) throws -> R) async throws -> R {
+        let channel = self.channel
+        return try await channel.testingEventLoop.executeInContext {
+            try body(channel.pipeline.syncOperations.handler(type: ServerConnectionHandler.self))
+        }
     }
 
     func finish() async throws {

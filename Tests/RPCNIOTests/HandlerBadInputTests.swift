@@ -1,5 +1,6 @@
 import CNghttp2
 import NIOCore
+import NIOEmbedded
 @testable import RPCNIO
 import RPCCore
 import RPCTestService

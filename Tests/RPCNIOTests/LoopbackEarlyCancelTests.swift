@@ -1,4 +1,5 @@
 import Dispatch
+import NIOCore
 import NIOPosix
 import RPCCore
 import RPCNIO

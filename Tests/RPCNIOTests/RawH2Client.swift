@@ -146,6 +146,9 @@ final class RawH2Client {
 
     func remoteWindow(_ stream: Int32) -> Int { Int(nghttp2_session_get_stream_remote_window_size(session, stream)) }
 
+    /// What the server's connection window lets this client send now.
+    var connectionRemoteWindow: Int { Int(nghttp2_session_get_remote_window_size(session)) }
+
     private static let readBody: nghttp2_data_source_read_callback = { _, stream, buffer, length, flags, _, user in
         let client = RawH2Client.from(user)
         guard var body = client.bodies[stream] else { return Int(NGHTTP2_ERR_DEFERRED.rawValue) }

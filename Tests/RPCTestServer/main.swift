@@ -7,6 +7,7 @@
 // Prints `listening on port N` once bound; on SIGTERM or SIGINT shuts down gracefully and
 // prints `statuses: ok=N failed=M` (h2load cannot see grpc-status; this can).
 import Dispatch
+import NIOCore
 import NIOPosix
 import RPCCore
 import RPCNIO

@@ -1,4 +1,4 @@
-import RPCCore
+public import RPCCore
 
 /// A one-shot signal for tests: `wait()` returns once `signal()` was called.
 public final class Signal: Sendable {

@@ -1,4 +1,4 @@
-import RPCCore
+public import RPCCore
 import Synchronization
 
 /// Raw-bytes methods for all four call types, steered by request metadata, for tests and

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Reload budget (per placement, rolling 24 h)")
 struct BudgetTests {

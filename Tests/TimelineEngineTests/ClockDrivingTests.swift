@@ -2,6 +2,9 @@ import Foundation
 import GlimpseClock
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("The clock drives everything")
 struct ClockDrivingTests {
@@ -14,15 +17,20 @@ struct ClockDrivingTests {
             return .timeline(Timeline(entries: Fixture.entries(from: now, count: 4, spacingMinutes: n), policy: .atEnd))
         }
         try h.advance(minutes: 6 * 60)
-        let times = h.log.map(\.at)
-        #expect(times == times.sorted())
         for id in 1...20 {
             let n = Double(id)
-            let changes = h.shown(PlacementID(UInt64(id))).dropFirst().map(\.minute)
-            // Every change happens exactly on an entry date: a multiple of n, or at a reload.
-            let reloads = Set(h.fetchMinutes(of: PlacementID(UInt64(id))))
-            #expect(changes.allSatisfy { $0.truncatingRemainder(dividingBy: n) == 0 || reloads.contains($0) })
+            let placement = PlacementID(UInt64(id))
+            let fetches = h.fetchMinutes(of: placement)
+            let changes = h.shown(placement).dropFirst()
             #expect(changes.count > 4)
+            // Entry k of the timeline fetched at f is dated f + k·n: it must show exactly then,
+            // neither late (a deadline fired after a later one) nor early.
+            for change in changes {
+                let k = Double(try #require(change.content?.first))
+                #expect(fetches.contains { $0 + k * n == change.minute }, "placement \(id) entry \(k) at \(change.minute)")
+            }
+            // `.atEnd` asks again when the last entry (3n) comes, or after the 5-minute spacing.
+            for (a, b) in zip(fetches, fetches.dropFirst()) { #expect(b - a == max(3 * n, 5)) }
         }
     }
 

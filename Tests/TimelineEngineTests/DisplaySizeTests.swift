@@ -1,5 +1,8 @@
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Provider context sizes (spec §2 table)")
 struct DisplaySizeTests {

@@ -1,5 +1,9 @@
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
+import GlimpseClock
 
 @Suite("Explicit reloads")
 struct ExplicitReloadTests {

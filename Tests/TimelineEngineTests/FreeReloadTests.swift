@@ -1,5 +1,8 @@
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Reloads the budget does not charge")
 struct FreeReloadTests {
@@ -73,7 +76,6 @@ struct FreeReloadTests {
 struct IntentReloadBudgetTests {
     @Test("\"Budget-exempt? UNCONFIRMED (C3 claims yes)\": a setting, default free; off, the reload is charged and waits")
     func intentReloadSetting() throws {
-        #expect(TimelineSettings.defaults.intentReloadsAreFree)
         var settings = TimelineSettings.defaults
         settings.intentReloadsAreFree = false
         settings.dailyReloadBudget = 1

@@ -2,6 +2,9 @@ import Foundation
 import GlimpseClock
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 /// A scheduler on a virtual clock, with a scripted provider. It drives the clock through
 /// the scheduler's deadlines and records every effect with the virtual time it came out.
@@ -124,8 +127,8 @@ enum Fixture {
         return harness
     }
 
-    /// Entries every `spacing` minutes from `from`, content = their index.
+    /// Entries every `spacing` minutes from `from`, content = their index (mod 256).
     static func entries(from: Date, count: Int, spacingMinutes: Double) -> [TimelineEntry] {
-        (0..<count).map { TimelineEntry(date: from.addingTimeInterval(Double($0) * spacingMinutes * 60), content: [UInt8($0)]) }
+        (0..<count).map { TimelineEntry(date: from.addingTimeInterval(Double($0) * spacingMinutes * 60), content: [UInt8(truncatingIfNeeded: $0)]) }
     }
 }

@@ -1,12 +1,19 @@
 import Foundation
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Low Power Mode")
 struct LowPowerTests {
-    @Test("the stretch factor is a setting (UNCONFIRMED), default 2")
-    func defaultFactor() {
-        #expect(TimelineSettings.defaults.lowPowerStretchFactor == 2)
+    @Test("by default (UNCONFIRMED: the spec has no number) Low Power Mode doubles an after(15 min) to 30 min")
+    func defaultFactor() throws {
+        let h = try Fixture.harness()
+        h.provider = BudgetTests.asksAgain(after: 15)
+        h.run { $0.setLowPowerMode(true) }
+        try h.advance(minutes: 61)
+        #expect(h.fetchMinutes(of: 1) == [0, 30, 60])
     }
 
     @Test("\"Low power mode stretches intervals\": after(15 min) becomes every 30 min, and back", arguments: [2.0, 3.0])

@@ -1,5 +1,9 @@
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
+import GlimpseClock
 
 @Suite("Kinds and placements")
 struct PlacementTests {
@@ -107,5 +111,23 @@ struct PlacementTests {
         #expect(h.scheduler.kinds(of: Fixture.app).isEmpty)
         try h.scheduler.install(app: Fixture.app, kinds: [Fixture.widget()])
         #expect(h.scheduler.kinds(of: Fixture.app).map(\.kind) == [Fixture.kind])
+    }
+
+    @Test("reinstalling an app reuses its kind records: install and uninstall 1,000 times, the table stays its size")
+    func reinstallDoesNotGrow() throws {
+        let h = Harness()
+        for round in 0..<1000 {
+            try h.scheduler.install(app: Fixture.app, kinds: [Fixture.widget(), Fixture.widget(Fixture.otherKind)])
+            try h.run { try $0.place(Placement(id: PlacementID(UInt64(round + 1)), app: Fixture.app, kind: Fixture.kind, family: .systemSmall)) }
+            h.run { $0.uninstall(app: Fixture.app) }
+        }
+        #expect(h.scheduler.kinds.count == 2)
+        #expect(h.scheduler.kindIndex.isEmpty)
+        #expect(h.scheduler.placementCount == 0)
+        // And the app installs again with working kinds.
+        try h.scheduler.install(app: Fixture.app, kinds: [Fixture.widget()])
+        try h.run { try $0.place(Placement(id: 5000, app: Fixture.app, kind: Fixture.kind, family: .systemSmall)) }
+        try h.settle()
+        #expect(h.scheduler.currentEntry(of: 5000) != nil)
     }
 }

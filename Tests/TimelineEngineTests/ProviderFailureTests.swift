@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
+import GlimpseClock
 
 @Suite("Provider failures and timeouts")
 struct ProviderFailureTests {
@@ -55,9 +59,18 @@ struct ProviderFailureTests {
         #expect(h.fetches(of: 1).map { $0.minute * 60 } == [0, 90])  // retry at 30 s + 60 s
     }
 
-    @Test("the provider timeout is a setting (UNCONFIRMED: not published), default 30 s")
+    @Test("by default a provider has 30 s (UNCONFIRMED: not published), then the retry waits 60 s")
+    func defaultTimeout() throws {
+        let h = try Fixture.harness()
+        h.provider = { _, _ in .silence }
+        try h.advance(minutes: 0.49)
+        #expect(h.effects { if case .retryScheduled = $0 { true } else { false } }.isEmpty)
+        try h.advance(minutes: 0.01)
+        #expect(h.effects { if case .retryScheduled(1, let at, 1) = $0 { at == h.start.addingTimeInterval(90) } else { false } }.count == 1)
+    }
+
+    @Test("the provider timeout is a setting")
     func timeoutSetting() throws {
-        #expect(TimelineSettings.defaults.providerTimeout == 30)
         var settings = TimelineSettings.defaults
         settings.providerTimeout = 5
         let h = try Fixture.harness(settings: settings)

@@ -1,5 +1,9 @@
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
+import FoundationEssentials
 
 @Suite("Reload policies")
 struct ReloadPolicyTests {

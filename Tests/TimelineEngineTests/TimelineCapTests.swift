@@ -1,12 +1,36 @@
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("Timeline caps (UNCONFIRMED forum numbers as defaults)")
 struct TimelineCapTests {
-    @Test("the defaults are the spec's forum numbers: 400 entries, 10 MB per timeline")
-    func defaults() {
-        #expect(TimelineSettings.defaults.maxEntriesPerTimeline == 400)
-        #expect(TimelineSettings.defaults.maxTimelineBytes == 10 * 1024 * 1024)
+    @Test("by default the caps are the spec's forum numbers: 400 entries and 10 MB are taken, one more is not")
+    func defaults() throws {
+        let h = try Fixture.harness()
+        var entries = 400
+        var bytes = 0
+        h.provider = { _, now in
+            var timeline = Timeline(entries: Fixture.entries(from: now, count: entries, spacingMinutes: 5), policy: .never)
+            if bytes > 0 { timeline.entries = [TimelineEntry(date: now, content: [UInt8](repeating: 7, count: bytes))] }
+            return .timeline(timeline)
+        }
+        try h.settle()
+        #expect(h.scheduler.timeline(of: 1)?.entries.count == 400)
+        entries = 401
+        h.run { try! $0.reload(1) }
+        try h.advance(minutes: 5)
+        #expect(!h.effects { $0 == .timelineRejected(1, .tooManyEntries(count: 401, limit: 400)) }.isEmpty)
+        #expect(h.scheduler.timeline(of: 1)?.entries.count == 400)  // the last good timeline stays
+        bytes = 10 * 1024 * 1024
+        h.run { try! $0.reload(1, reason: .intentPerformed) }
+        try h.settle()
+        #expect(h.scheduler.timeline(of: 1)?.entries.count == 1)
+        bytes += 1
+        h.run { try! $0.reload(1, reason: .intentPerformed) }
+        try h.settle()
+        #expect(h.effects { if case .timelineRejected(1, .tooManyBytes(_, 10 * 1024 * 1024)) = $0 { true } else { false } }.count == 1)
     }
 
     @Test("\"entry count … per timeline [is] capped\": one over is rejected, the last timeline stays")

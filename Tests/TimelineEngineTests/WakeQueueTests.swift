@@ -1,5 +1,8 @@
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 @Suite("The wake-up queue (calendar queue)")
 struct WakeQueueTests {

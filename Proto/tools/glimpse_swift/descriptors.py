@@ -32,7 +32,8 @@ def symbols_of(f: d.FileDescriptorProto) -> list[str]:
 def descriptors_file(name: str, request, by_name, visibility: str, runtime_import: str | None) -> str:
     lines = [HEADER.format(source=", ".join(sorted(request.file_to_generate))).rstrip("\n"), ""]
     if runtime_import:
-        lines += [f"import {runtime_import}", ""]
+        # `files` is of the runtime's ProtoFileDescriptor type, in this module's API.
+        lines += [f"{visibility} import {runtime_import}", ""]
     lines.append("/// The FileDescriptorProtos of this module's .proto files, made at generation time.")
     lines.append(f"{visibility} enum {name} {{")
     lines.append(f"    {visibility} static let files: [ProtoFileDescriptor] = [")

@@ -21,7 +21,7 @@ class GlueWriter:
         if k == "string":
             return f'try _liftString({expr}, "{info.full}", "{fl.name}")'
         if k == "bytes":
-            return f"_liftBytes({expr})"
+            return f"_liftBytes({expr}.data, {expr}.len)"
         if k == "enum":
             return f"{self.reg.enum(fl.type_name).swift}(rawValue: .init(truncatingIfNeeded: {expr}.rawValue))"
         target = self.reg.message(fl.type_name)
@@ -34,25 +34,36 @@ class GlueWriter:
         if k == "string":
             return f'try arena.lowerString({expr}, "{info.full}", "{fl.name}")'
         if k == "bytes":
-            return f"arena.lowerBytes({expr})"
+            return f"ProtobufCBinaryData(len: {expr}.count, data: arena.lowerBytes({expr}))"
         if k == "enum":
             return f"{self.reg.enum(fl.type_name).c_type}(rawValue: .init(truncatingIfNeeded: {expr}.rawValue))"
         return f"try arena.lower({expr}, depth: depth)"
 
+    def binds_c(self, fields, groups) -> bool:
+        """Whether lifting reads the C struct at all (a message without fields does not)."""
+        return bool(groups) or any(p.oneof is None for p in fields)
+
     def glue(self, w: Writer, info: MessageInfo):
         fields, groups = self.plan(info)
         m = info.proto
+        # The C struct stays in this module: the runtime sees raw pointers only.
         w(f"extension {info.swift}: _ProtoCBacked {{")
         w.indent()
-        w(f"package typealias _C = {info.c_type}")
         w(f"package static var _isRecursive: Swift.Bool {{ {'true' if info.recursive else 'false'} }}")
-        w(f"package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) {{ {info.c_lower}__init(c) }}")
+        w("package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {")
+        w(f"    let c = arena.allocate({info.c_type}.self, count: 1)")
+        w(f"    {info.c_lower}__init(c)")
+        w("    return Swift.UnsafeMutableRawPointer(c)")
+        w("}")
         w(f"package static let _descriptor = _ProtoDescriptor({info.c_lower}__init)")
         w()
         # Lifting.
-        w("package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {")
+        binds = self.binds_c(fields, groups)
+        w(f"package init(_c {'raw' if binds else '_'}: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {{")
         w.indent()
         w(f'guard depth < _protoMaxDepth else {{ throw .tooDeep(message: "{info.full}") }}')
+        if binds:
+            w(f"let c = raw.assumingMemoryBound(to: {info.c_type}.self)")
         w("self.init()")
         for p in fields:
             fl = p.proto
@@ -119,10 +130,12 @@ class GlueWriter:
         w.close()
         w()
         # Lowering.
-        w("package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {")
+        w("package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {")
         w.indent()
         if not fields:
-            w("_ = (c, arena, depth)")
+            w("_ = (raw, arena, depth)")
+        else:
+            w(f"let c = raw.assumingMemoryBound(to: {info.c_type}.self)")
         for p in fields:
             fl = p.proto
             cf = f"c.pointee.{p.c_name}"

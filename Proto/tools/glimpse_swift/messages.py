@@ -119,10 +119,14 @@ class Generator(GlueWriter):
         w("#else")
         w("import Foundation")
         w("#endif")
-        w(f"package import {self.c_module}")
+        # C modules stay internal: the glue binds the runtime's raw pointers to its own C
+        # structs, so no C type appears in a public or package declaration.
+        w(f"internal import {self.c_module}")
         w("internal import CProtobufC")
         if self.runtime_import:
-            w(f"import {self.runtime_import}")
+            # The generated types conform to the runtime's GlimpseMessage in their API.
+            level = self.vis if f.message_type else "internal"
+            w(f"{level} import {self.runtime_import}")
         w()
         ns = namespace_for(f.package)
         for i, e in enumerate(f.enum_type):

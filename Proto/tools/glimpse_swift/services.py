@@ -5,14 +5,19 @@ from .naming import HEADER, Writer, camel_to_lower, escape, lower_camel, namespa
 from .registry import Registry
 
 
-def service_file(reg: Registry, f: d.FileDescriptorProto, visibility: str, imports: list[str]) -> str:
+def service_file(reg: Registry, f: d.FileDescriptorProto, visibility: str, imports: list[str],
+                 api_imports: list[str]) -> str:
     """RPC glue for the services of one file: method descriptors, a handler protocol whose
     `registerMethods(with:)` wires each method to the router with protobuf-c
     (de)serializers, and a typed client over `GRPCClient`."""
     w = Writer()
     w(HEADER.format(source=f.name).rstrip("\n"))
     w()
-    for module in ["RPCCore", *imports]:
+    # RPCCore's types and those of `api_imports` (the messages' module) are in the API of
+    # what is generated; `imports` are used inside it only.
+    for module in ["RPCCore", *api_imports]:
+        w(f"{visibility} import {module}")
+    for module in imports:
         w(f"import {module}")
     w()
     ns = namespace_for(f.package)

@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+public import GlimpseVocabulary
 
 /// Why an activity changed state; carried on `ActivityEvent.stateChanged`.
 public enum TransitionReason: String, Sendable, Hashable {
@@ -30,4 +32,8 @@ public enum ActivityEvent: Sendable, Hashable {
     case pushToStartTokenIssued(AppID, attributesType: String, PushToken)
     /// A delayed (priority 5) push turned out not to apply when its time came.
     case deferredPushDropped(ActivityID, PushOutcome)
+    /// An update or end (from the app or a push) was not applied because of its timestamp:
+    /// older than the last applied change, or further ahead than the future limit. As on
+    /// a phone the change loses; unlike a phone, the drop is reported.
+    case changeDropped(ActivityID, DropReason)
 }

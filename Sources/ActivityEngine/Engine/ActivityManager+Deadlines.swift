@@ -1,21 +1,29 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 import GlimpseClock
+import GlimpseJSON
+import GlimpseVocabulary
 
-extension ActivityEngine {
+extension ActivityManager {
     /// The earliest instant something may be due: never later than the next real
     /// deadline (it may be earlier when a timer moved; firing then does nothing).
-    public var nextDeadline: Date? { deadlines.next }
+    public func nextDeadline() -> Date? { deadlines.next }
 
     /// Fires every timer due at `clock.now`, in time order: scheduled starts, stale
     /// dates, the 8 h end, dismissals, token issues and delayed pushes. Each fires at
     /// its own instant (an 8 h end fired late still ends at activation + 8 h).
+    public mutating func fireDue() -> [ActivityEvent] {
+        fireDueTimers()
+        return takeEvents()
+    }
+
+    /// `fireDue()` leaving the events for the call that is running to return.
     /// - Returns: how many timers fired.
     @discardableResult
-    public mutating func fireDueDeadlines() -> Int {
+    mutating func fireDueTimers() -> Int {
         let now = clock.now
         var fired = 0
         while let entry = deadlines.popDue(now: now) {
@@ -41,22 +49,6 @@ extension ActivityEngine {
         return fired
     }
 
-    /// Moves a virtual clock to `target`, stopping at each deadline on the way so that
-    /// everything due happens in time order before this returns.
-    public mutating func advance(_ clock: VirtualClock, to target: Date) throws {
-        while let next = nextDeadline, next <= target {
-            try clock.advance(to: max(next, clock.now))
-            fireDueDeadlines()
-        }
-        try clock.advance(to: target)
-        fireDueDeadlines()
-    }
-
-    /// `advance(_:to:)` by an interval.
-    public mutating func advance(_ clock: VirtualClock, by interval: TimeInterval) throws {
-        try advance(clock, to: clock.now.addingTimeInterval(interval))
-    }
-
     private mutating func fire(_ kind: TimerKind, at i: Dictionary<ActivityID, ActivityRecord>.Index, instant: Date) {
         let id = activities.keys[i]
         let app = activities.values[i].app
@@ -78,7 +70,8 @@ extension ActivityEngine {
             record(activities.values[i].dismiss(now: instant, reason: .dismissalDateReached), of: id, app: app)
             remove(at: i)
         case .pushToken:
-            guard activities.values[i].pushType == .token, activities.values[i].pushToken == nil else { return }
+            guard activities.values[i].state.isOngoing, activities.values[i].pushType == .token,
+                  activities.values[i].pushToken == nil else { return }
             issueUpdateToken(at: i)
         case .deferredPush:
             deliverDeferredPush(at: i)

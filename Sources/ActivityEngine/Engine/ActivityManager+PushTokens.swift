@@ -3,14 +3,15 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GlimpseJSON
+import GlimpseVocabulary
 
-extension ActivityEngine {
+extension ActivityManager {
     /// Issues a new update token to a `.token` activity and retires the old one
     /// (a device rotates tokens; the app is woken to send the new one to its server).
     /// Returns nil when the activity is unknown, not `.token`, or ended.
-    @discardableResult
-    public mutating func rotatePushToken(_ id: ActivityID) -> PushToken? {
-        fireDueDeadlines()
+    mutating func performTokenRotation(_ id: ActivityID) -> PushToken? {
+        fireDueTimers()
         guard let i = activities.index(forKey: id), activities.values[i].pushType == .token,
               activities.values[i].state.isOngoing else { return nil }
         activities.values[i].timers[.pushToken].due = nil
@@ -30,7 +31,7 @@ extension ActivityEngine {
 
     /// ActivityKit's `pushToStartToken` for one app and attributes type: the current
     /// one, or a new one (reported as `.pushToStartTokenIssued`) the first time.
-    public mutating func pushToStartToken(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError> {
+    mutating func currentPushToStartToken(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError> {
         guard device.supportsLiveActivities else { return .failure(.unsupported) }
         guard apps[app]?.attributeTypes.contains(attributesType) == true else { return .failure(.unsupportedTarget) }
         let key = PushToStartRegistry.Key(app: app, attributesType: attributesType)
@@ -39,7 +40,7 @@ extension ActivityEngine {
     }
 
     /// Replaces the push-to-start token (`pushToStartTokenUpdates` yields the new one).
-    public mutating func rotatePushToStartToken(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError> {
+    mutating func performPushToStartRotation(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError> {
         guard apps[app]?.attributeTypes.contains(attributesType) == true else { return .failure(.unsupportedTarget) }
         return .success(issuePushToStartToken(.init(app: app, attributesType: attributesType)))
     }

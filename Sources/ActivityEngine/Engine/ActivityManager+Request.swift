@@ -3,8 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GlimpseJSON
+import GlimpseVocabulary
+import GlimpseClock
 
-extension ActivityEngine {
+extension ActivityManager {
     /// ActivityKit's `Activity.request(attributes:content:pushType:)`.
     ///
     /// Checks, in this order, each refusal naming its `ActivityAuthorizationError`:
@@ -16,7 +19,7 @@ extension ActivityEngine {
     ///
     /// - Parameter startDate: a future instant makes the activity `pending` until then
     ///   (iOS 26 scheduled start); it counts toward the caps meanwhile.
-    public mutating func request(
+    mutating func performRequest(
         app: AppID,
         attributes: ActivityAttributesPayload,
         content: ActivityContent,
@@ -24,7 +27,7 @@ extension ActivityEngine {
         origin: RequestOrigin = .app(isForeground: true),
         startDate: Date? = nil
     ) -> Result<ActivityID, ActivityAuthorizationError> {
-        fireDueDeadlines()
+        fireDueTimers()
         if let refusal = refusal(app: app, attributes: attributes, content: content, origin: origin) {
             return .failure(refusal)
         }

@@ -3,34 +3,35 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GlimpseJSON
+import GlimpseVocabulary
+import GlimpseClock
 
-extension ActivityEngine {
+extension ActivityManager {
     /// ActivityKit's `update(_:alertConfiguration:timestamp:)`; `timestamp` defaults to
     /// now, as ActivityKit's does. Dropped when older than the last applied change,
     /// ignored once ended, refused when the content state is too large.
-    public mutating func update(
-        _ id: ActivityID, content: ActivityContent, alert: AlertConfiguration? = nil, timestamp: Date? = nil
+    mutating func performUpdate(
+        _ id: ActivityID, content: ActivityContent, alert: AlertConfiguration?, timestamp: Date?
     ) -> UpdateResult {
-        fireDueDeadlines()
+        fireDueTimers()
         return applyUpdate(id, content: content, alert: alert, timestamp: timestamp ?? clock.now)
     }
 
     /// ActivityKit's `end(_:dismissalPolicy:timestamp:)`. Without `content` the last
     /// content stays. `.immediate` (or a dismissal date not after now) dismisses at once.
-    public mutating func end(
-        _ id: ActivityID, content: ActivityContent? = nil,
-        dismissalPolicy: DismissalPolicy = .default, timestamp: Date? = nil
+    mutating func performEnd(
+        _ id: ActivityID, content: ActivityContent?, dismissalPolicy: DismissalPolicy, timestamp: Date?
     ) -> EndResult {
-        fireDueDeadlines()
+        fireDueTimers()
         return applyEnd(id, content: content, policy: dismissalPolicy,
                         timestamp: timestamp ?? clock.now, reason: .endedByApp)
     }
 
     /// The user swiped the activity away: it ends (if it had not) and is dismissed.
     /// Returns false for an unknown activity.
-    @discardableResult
-    public mutating func dismissByUser(_ id: ActivityID) -> Bool {
-        fireDueDeadlines()
+    mutating func performUserDismissal(_ id: ActivityID) -> Bool {
+        fireDueTimers()
         guard let i = activities.index(forKey: id) else { return false }
         let now = clock.now
         let app = activities.values[i].app
@@ -50,7 +51,7 @@ extension ActivityEngine {
         guard let i = activities.index(forKey: id) else { return .unknownActivity }
         let current = activities.values[i]
         guard current.state.isOngoing else { return .ignoredBecauseEnded(current.state) }
-        if let reason = current.dropReason(for: timestamp) { return .droppedAsStale(reason) }
+        if let reason = timestampDrop(timestamp, of: current) { return .droppedAsStale(reportDrop(reason, of: id)) }
         guard fits(content, attributes: current.attributes) else { return .rejected(.attributesTooLarge) }
         let t = activities.values[i].apply(content, alert: alert, timestamp: timestamp, now: clock.now)
         emit(.contentUpdated(id, content, alert: alert))
@@ -66,7 +67,7 @@ extension ActivityEngine {
         guard let i = activities.index(forKey: id) else { return .unknownActivity }
         let current = activities.values[i]
         guard current.state.isOngoing else { return .ignoredBecauseEnded(current.state) }
-        if let drop = current.dropReason(for: timestamp) { return .droppedAsStale(drop) }
+        if let drop = timestampDrop(timestamp, of: current) { return .droppedAsStale(reportDrop(drop, of: id)) }
         let now = clock.now
         if let content {
             guard fits(content, attributes: current.attributes) else { return .rejected(.attributesTooLarge) }
@@ -75,6 +76,23 @@ extension ActivityEngine {
         }
         activities.values[i].lastTimestamp = timestamp
         return finish(at: i, now: now, policy: policy, reason: reason)
+    }
+
+    /// Why a change stamped `timestamp` loses: further ahead than the future limit, or
+    /// older than the last applied change; nil when it applies.
+    func timestampDrop(_ timestamp: Date, of record: ActivityRecord) -> DropReason? {
+        futureDrop(timestamp) ?? record.dropReason(for: timestamp)
+    }
+
+    func futureDrop(_ timestamp: Date) -> DropReason? {
+        let limit = clock.now.addingTimeInterval(config.futureTimestampLimit)
+        return timestamp > limit ? .timestampTooFarInFuture(timestamp: timestamp, limit: limit) : nil
+    }
+
+    /// Records a dropped change where watchers see it, and hands the reason back.
+    mutating func reportDrop(_ reason: DropReason, of id: ActivityID) -> DropReason {
+        emit(.changeDropped(id, reason))
+        return reason
     }
 
     /// Ends the record at `i` and dismisses it at once if its policy says so.

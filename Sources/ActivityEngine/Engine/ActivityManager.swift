@@ -1,13 +1,16 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
-import GlimpseClock
+public import GlimpseClock
+import GlimpseJSON
+public import GlimpseVocabulary
 
 /// The Live Activity rules of spec §4–6 as a value: requests, updates, ends, timers,
 /// push tokens and pushes. It does no I/O; the glimpse-activity service owns one,
-/// calls its methods, acts on the returned results and streams the drained events.
+/// calls its methods, acts on the returned answers and carries out the returned events
+/// (`Step.effects`), and drives the timers through `nextDeadline()` and `fireDue()`.
 ///
 /// Invariants:
 /// - Every public mutating method first fires the deadlines that are due on `clock`,
@@ -15,9 +18,9 @@ import GlimpseClock
 /// - `ongoing` and `ongoingByApp` equal the number of pending/active/stale records.
 /// - Dismissed activities are removed, with their update token and channel entries.
 /// - Every refusal comes back as a result naming its reason; nothing is dropped silently.
-public struct ActivityEngine: Sendable {
+public struct ActivityManager: Engine {
     public let clock: any WallClock
-    public var config: ActivityEngineConfig
+    public var config: ActivitySettings
     public var device: DeviceSettings
     var identifiers: any IdentifierSource
 
@@ -34,12 +37,12 @@ public struct ActivityEngine: Sendable {
     var compactionThreshold = 1024
     var nextStartOrder: UInt64 = 0
 
-    /// Events not yet drained, oldest first.
-    public private(set) var events: [ActivityEvent] = []
+    /// Events of the call in progress, oldest first; every public call returns them.
+    var pending: [ActivityEvent] = []
 
     public init(
         clock: any WallClock,
-        config: ActivityEngineConfig = .defaults,
+        config: ActivitySettings = .defaults,
         device: DeviceSettings = DeviceSettings(),
         identifiers: any IdentifierSource = RandomIdentifiers()
     ) {
@@ -97,15 +100,20 @@ public struct ActivityEngine: Sendable {
 
     public func activityID(forUpdateToken token: PushToken) -> ActivityID? { updateTokens[token] }
 
-    /// Returns and clears the pending events.
-    public mutating func drainEvents() -> [ActivityEvent] {
-        defer { events.removeAll(keepingCapacity: true) }
-        return events
+    /// Returns and clears the events of the call in progress.
+    mutating func takeEvents() -> [ActivityEvent] {
+        defer { pending.removeAll(keepingCapacity: true) }
+        return pending
+    }
+
+    /// A call's answer with the events it caused.
+    mutating func step<Answer>(_ answer: Answer) -> Step<Answer, ActivityEvent> {
+        Step(answer, effects: takeEvents())
     }
 
     // MARK: Internal bookkeeping
 
-    mutating func emit(_ event: ActivityEvent) { events.append(event) }
+    mutating func emit(_ event: ActivityEvent) { pending.append(event) }
 
     /// Reports a transition and keeps the cap counters true.
     mutating func record(_ transition: ActivityRecord.Transition?, of id: ActivityID, app: AppID) {

@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import DequeModule
+import GlimpseJSON
+import GlimpseVocabulary
 
 /// One activity's state machine. The engine keeps these in a dictionary and mutates
 /// them in place; each method returns the state transition it caused (if any) and
@@ -54,7 +56,7 @@ struct ActivityRecord: Sendable {
     }
 
     /// pending → active, starting the 8 h clock. Callers follow with `refreshStaleness`.
-    mutating func activate(now: Date, config: ActivityEngineConfig, reason: TransitionReason) -> Transition {
+    mutating func activate(now: Date, config: ActivitySettings, reason: TransitionReason) -> Transition {
         let from = state
         state = .active
         activatedAt = now
@@ -93,7 +95,7 @@ struct ActivityRecord: Sendable {
     }
 
     /// → ended (or straight to dismissed when the dismissal date is now).
-    mutating func end(now: Date, policy: DismissalPolicy, config: ActivityEngineConfig, reason: TransitionReason) -> Transition {
+    mutating func end(now: Date, policy: DismissalPolicy, config: ActivitySettings, reason: TransitionReason) -> Transition {
         let from = state
         state = .ended
         endedAt = now
@@ -101,6 +103,7 @@ struct ActivityRecord: Sendable {
         timers[.stale].due = nil
         timers[.maximumDuration].due = nil
         timers[.deferredPush].due = nil
+        timers[.pushToken].due = nil  // an ended activity takes no pushes, so it gets no token
         let date = policy.dismissalDate(endedAt: now, retention: config.lockScreenRetention)
         dismissalDate = date
         timers[.dismissal].due = date > now ? date : nil

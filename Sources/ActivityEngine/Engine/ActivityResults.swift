@@ -1,14 +1,17 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+public import GlimpseVocabulary
 
 /// Why an update or end was dropped without being applied.
 public enum DropReason: Sendable, Hashable {
     /// Its timestamp is older than the last applied one (S12, S18).
     case olderThanLastApplied(timestamp: Date, last: Date)
-    /// An `update` push stamped further ahead than the limit (F8: 8 h).
+    /// Stamped further ahead than the limit (F8: 8 h; a setting): applies to every event,
+    /// start included, so one bad clock cannot freeze an activity until its 8 h end.
     case timestampTooFarInFuture(timestamp: Date, limit: Date)
 }
 

@@ -1,13 +1,15 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+import GlimpseVocabulary
 
 /// The activity engine's settings. Values the spec sources are defaults as given;
 /// values it marks UNCONFIRMED (or does not give) are settings whose default is the
 /// spec's or community's number, or Glimpse's stated guess.
-public struct ActivityEngineConfig: Sendable, Hashable {
+public struct ActivitySettings: Sendable, Hashable {
     /// Longest an activity stays active before the system ends it (S12: 8 h).
     public var maximumActiveDuration: TimeInterval
     /// Longest an ended activity stays on the Lock Screen (S12, S15: 4 h).

@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import HeapModule
+import GlimpseJSON
+import GlimpseVocabulary
 
 /// The timers an activity can have; at most one of each is wanted at a time.
 enum TimerKind: UInt8, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+import GlimpseJSON
+import GlimpseVocabulary
 /// What the device knows about Live Activities, set by the gateway (the device's
 /// settings screen) and read by every request.
 public struct DeviceSettings: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import GlimpseJSON
+import GlimpseVocabulary
 /// ActivityKit's `ActivityAuthorizationError` (S14), the reasons a request is refused.
 ///
 /// The engine raises: `denied`, `unsupported`, `unsupportedTarget`, `visibility`,

@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+public import GlimpseJSON
+public import GlimpseVocabulary
 
 /// ActivityKit's `ActivityContent` (S17): the dynamic part of an activity.
 public struct ActivityContent: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import GlimpseJSON
+import GlimpseVocabulary
 /// ActivityKit's `ActivityState` (S16).
 ///
 /// `pending` (iOS 26 scheduled start) → `active` ⇄ `stale` (at the stale date; a

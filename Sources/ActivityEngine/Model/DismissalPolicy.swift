@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+import GlimpseVocabulary
 
 /// ActivityKit's `ActivityUIDismissalPolicy` (S15): how long an ended activity stays
 /// on the Lock Screen.

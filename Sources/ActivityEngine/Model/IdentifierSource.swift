@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+public import GlimpseVocabulary
 
 /// Where new activity ids and push tokens come from. Randomness is the only outside
 /// input the engine has besides the clock, so it is injectable like the clock:

@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+public import GlimpseVocabulary
 
 /// Where an activity is drawn (S12, S21; spec §6).
 public enum ActivityPresentationKind: String, Sendable, Hashable, CaseIterable {

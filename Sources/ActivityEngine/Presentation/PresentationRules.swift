@@ -1,8 +1,11 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+public import GlimpseVocabulary
+import GlimpseClock
 
 /// The Dynamic Island and Lock Screen rules of spec §4 and §6 as one pure function
 /// of the activities and the time.
@@ -15,7 +18,7 @@ import Foundation
 public enum PresentationRules {
     public static func layout(
         of activities: [ActivitySnapshot], now: Date, longPressed: ActivityID? = nil,
-        alertExpansion: TimeInterval = ActivityEngineConfig.defaults.alertExpansionDuration
+        alertExpansion: TimeInterval = ActivitySettings.defaults.alertExpansionDuration
     ) -> PresentationLayout {
         let lockScreen = activities.filter { $0.state.isOnLockScreen }.sorted(by: moreRelevant)
         let island = lockScreen.filter { $0.state.isInDynamicIsland }
@@ -56,7 +59,7 @@ public enum PresentationRules {
     }
 }
 
-extension ActivityEngine {
+extension ActivityManager {
     /// The layout for the engine's activities now.
     public func presentation(longPressed: ActivityID? = nil) -> PresentationLayout {
         PresentationRules.layout(of: allActivities, now: clock.now, longPressed: longPressed,

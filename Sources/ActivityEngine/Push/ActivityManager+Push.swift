@@ -1,18 +1,21 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+public import GlimpseVocabulary
+import GlimpseClock
 
-extension ActivityEngine {
+extension ActivityManager {
     /// A push to one device token, body as received. Parses and checks the body, then
     /// routes it: update tokens take `update`/`end`, push-to-start tokens take `start`.
-    public mutating func receivePush(headers: LiveActivityPushHeaders, deviceToken: PushToken, body: [UInt8]) -> PushOutcome {
+    mutating func acceptPush(headers: LiveActivityPushHeaders, deviceToken: PushToken, body: [UInt8]) -> PushOutcome {
         let push: LiveActivityPush
         do { push = try LiveActivityPush.parse(body, payloadLimit: config.pushPayloadLimit) } catch {
             return .rejected(.invalidPayload(error))
         }
-        return receivePush(headers: headers, deviceToken: deviceToken, push)
+        return acceptPush(headers: headers, deviceToken: deviceToken, push)
     }
 
     /// A push already parsed (e.g. arriving over gRPC as fields).
@@ -21,8 +24,8 @@ extension ActivityEngine {
     /// → ignored; `update` stamped more than 8 h ahead → dropped; older than the last
     /// applied → dropped; priority 10 over the hourly budget → throttled; priority 5
     /// with a delay setting → deferred/coalesced; otherwise applied.
-    public mutating func receivePush(headers: LiveActivityPushHeaders, deviceToken: PushToken, _ push: LiveActivityPush) -> PushOutcome {
-        fireDueDeadlines()
+    mutating func acceptPush(headers: LiveActivityPushHeaders, deviceToken: PushToken, _ push: LiveActivityPush) -> PushOutcome {
+        fireDueTimers()
         if let id = updateTokens[deviceToken] {
             guard activities[id]?.app == headers.app else { return .rejected(.deviceTokenNotForTopic) }
             guard push.event != .start else {
@@ -46,14 +49,9 @@ extension ActivityEngine {
         let record = activities.values[i]
         guard record.state.isOngoing else { return .ignoredBecauseEnded(id, record.state) }
         let now = clock.now
-        if push.event == .update {
-            let limit = now.addingTimeInterval(config.futureTimestampLimit)
-            if push.timestamp > limit { return .droppedAsStale(id, .timestampTooFarInFuture(timestamp: push.timestamp, limit: limit)) }
-        }
-        if let drop = record.dropReason(for: push.timestamp) { return .droppedAsStale(id, drop) }
-        if let state = push.contentState, state.count > config.contentStateLimit {
-            return .rejected(.invalidPayload(.contentStateTooLarge(size: state.count, limit: config.contentStateLimit)))
-        }
+        if let drop = timestampDrop(push.timestamp, of: record) { return .droppedAsStale(id, reportDrop(drop, of: id)) }
+        // Everything that can refuse the push is checked before the budget is charged.
+        if let refusal = contentRefusal(of: push, for: record) { return .rejected(refusal) }
         if budgeted && priority == 10, let retry = chargeHourlyBudget(at: i, now: now) {
             return .throttled(.hourlyBudgetExceeded(id, budget: hourlyBudget(for: record.app), retryAfter: retry))
         }
@@ -66,6 +64,19 @@ extension ActivityEngine {
             return coalesced ? .coalesced(id, until: until) : .deferred(id, until: until)
         }
         return apply(push, to: id)
+    }
+
+    /// Why a push's content cannot apply to `record` (missing, or too large with the
+    /// attributes when they count); nil when it can.
+    func contentRefusal(of push: LiveActivityPush, for record: ActivityRecord) -> PushRejection? {
+        guard let state = push.contentState else {
+            return push.event == .update ? .invalidPayload(.missingField("aps.content-state")) : nil
+        }
+        guard state.count <= config.contentStateLimit else {
+            return .invalidPayload(.contentStateTooLarge(size: state.count, limit: config.contentStateLimit))
+        }
+        guard fits(ActivityContent(state: state), attributes: record.attributes) else { return .refused(.attributesTooLarge) }
+        return nil
     }
 
     /// Applies an already-admitted update or end push.

@@ -3,8 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GlimpseJSON
+import GlimpseVocabulary
+import GlimpseClock
 
-extension ActivityEngine {
+extension ActivityManager {
     /// A `start` push to a push-to-start token (S13, S22): the device starts the
     /// activity itself (no foreground needed), gives it an update token (or the
     /// `input-push-channel`), and shows the alert.
@@ -27,6 +30,9 @@ extension ActivityEngine {
         if let refusal = refusal(app: key.app, attributes: attributes, content: content, origin: .pushToStart) {
             return .rejected(.refused(refusal))
         }
+        // A start stamped far ahead would make every later update and end lose to it
+        // until the 8 h cap: the future limit applies to starts as to every event.
+        if let drop = futureDrop(push.timestamp) { return .startDropped(drop) }
         let now = clock.now
         var bucket = pushToStart.buckets[key.app]
             ?? TokenBucket(capacity: config.pushToStartBurst, refillInterval: config.pushToStartRefillInterval, now: now)
@@ -36,7 +42,7 @@ extension ActivityEngine {
             return .throttled(.pushToStartBudgetExceeded(key.app, budget: config.pushToStartBurst, retryAfter: retry))
         }
         let pushType: PushType = push.inputPushChannel.map { .channel($0) } ?? .token
-        switch request(app: key.app, attributes: attributes, content: content, pushType: pushType, origin: .pushToStart) {
+        switch performRequest(app: key.app, attributes: attributes, content: content, pushType: pushType, origin: .pushToStart, startDate: nil) {
         case .failure(let error):
             return .rejected(.refused(error))
         case .success(let id):

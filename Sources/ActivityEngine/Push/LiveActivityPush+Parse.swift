@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GlimpseJSON
+import GlimpseVocabulary
 
 extension LiveActivityPush {
     /// Dates above this many seconds since 1970 (year 5138) are taken for milliseconds.

@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+public import GlimpseJSON
+public import GlimpseVocabulary
 
 /// The `aps` dictionary of an APNs Live Activity push (S13, S20; spec §5), parsed and
 /// checked. A value of this type always satisfies the per-event rules: `update` and

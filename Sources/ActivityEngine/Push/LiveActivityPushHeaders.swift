@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+public import GlimpseVocabulary
 
 /// The HTTP/2 request headers of a Live Activity push (S13, spec §5), checked.
 /// Invariant: `priority` is 5 or 10; `app` comes from a topic ending in

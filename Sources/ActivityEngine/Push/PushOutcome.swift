@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+public import GlimpseVocabulary
 
 /// What became of one push. Every push gets one; none is dropped silently.
 public enum PushOutcome: Sendable, Hashable {
@@ -15,6 +17,8 @@ public enum PushOutcome: Sendable, Hashable {
     /// Priority 5: replaced a push still held for the activity (the older one is dropped).
     case coalesced(ActivityID, until: Date)
     case droppedAsStale(ActivityID, DropReason)
+    /// A start stamped beyond the future limit: no activity was started.
+    case startDropped(DropReason)
     /// The activity had ended; pushes after the end are ignored (S13).
     case ignoredBecauseEnded(ActivityID, ActivityState)
     case throttled(ThrottleReason)

@@ -1,3 +1,5 @@
+import GlimpseJSON
+import GlimpseVocabulary
 /// Why an APNs Live Activity body was refused, in terms a push server can act on.
 /// `apnsReason` uses APNs's own reason strings where APNs has one (`PayloadTooLarge`,
 /// `PayloadEmpty`); the rest are Glimpse's, named after the rule they enforce.

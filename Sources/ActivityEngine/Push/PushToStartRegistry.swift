@@ -1,8 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseJSON
+import GlimpseVocabulary
 
 /// Push-to-start tokens (one per app and attributes type, S22 `pushToStartToken`) and
 /// each app's push-to-start budget.

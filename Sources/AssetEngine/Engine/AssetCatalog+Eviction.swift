@@ -1,4 +1,5 @@
-extension AssetEngine {
+import GlimpseVocabulary
+extension AssetCatalog {
     /// Whether any name of the blob is pinned.
     func isPinned(blob hash: ContentHash) -> Bool {
         blobs[hash]?.names.contains { pinCounts[$0, default: 0] > 0 } ?? false

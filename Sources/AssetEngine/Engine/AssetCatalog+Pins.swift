@@ -1,4 +1,5 @@
-extension AssetEngine {
+import GlimpseVocabulary
+extension AssetCatalog {
     /// Sets the names `holder` references (a widget's current entry, a live activity),
     /// replacing what it held before. Pinned names' blobs are never evicted.
     public mutating func pin(_ names: Set<AssetName>, holder: HolderID) {

@@ -1,13 +1,15 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
-import GlimpseClock
+public import GlimpseClock
+public import GlimpseVocabulary
 
 /// Named, app-scoped assets over a content-addressed store (SHA-256), under a byte
 /// budget with LRU eviction and pins. It does no I/O: it decides and returns
 /// `BlobEffect`s; `AssetCache` (or the service) carries them out on a `BlobStore`.
+/// No rule of its own waits for time, so `nextDeadline()` is always nil.
 ///
 /// Invariants:
 /// - Each stored blob is held once however many names point at it; `usedBytes` is the
@@ -16,7 +18,7 @@ import GlimpseClock
 ///   recently used first and all-or-nothing for a put.
 /// - A name keeps its hash after its blob is evicted (state `evicted`); a blob no name
 ///   points at is deleted at once.
-public struct AssetEngine: Sendable {
+public struct AssetCatalog: Engine {
     public let clock: any WallClock
     public var limits: AssetLimits
     var names: [AssetName: NameRecord] = [:]
@@ -58,13 +60,18 @@ public struct AssetEngine: Sendable {
         return .success(UploadSession(name: checked, use: use, expectedHash: expectedHash, totalSize: totalSize, limits: limits))
     }
 
-    /// Verifies a finished upload and stores it under its name.
-    public mutating func finish(_ session: UploadSession) -> Result<PutOutcome, AssetError> {
-        do { return commit(try session.verify()) } catch { return .failure(error) }
+    public func nextDeadline() -> Date? { nil }
+
+    public mutating func fireDue() -> [BlobEffect] { [] }
+
+    /// Verifies a finished upload and stores it under its name. Effects, in order:
+    /// deletions first, then the commit or discard of the staged bytes.
+    public mutating func finish(_ session: UploadSession) -> Step<Result<PutOutcome, AssetError>, BlobEffect> {
+        do { return commit(try session.verify()) } catch { return Step(.failure(error)) }
     }
 
     /// Stores verified bytes' metadata under their name, evicting to make room.
-    public mutating func commit(_ upload: UploadSession.Verified) -> Result<PutOutcome, AssetError> {
+    public mutating func commit(_ upload: UploadSession.Verified) -> Step<Result<PutOutcome, AssetError>, BlobEffect> {
         var effects: [BlobEffect] = []
         let deduplicated = blobs[upload.hash] != nil
         let previous = names[upload.name]?.hash
@@ -72,7 +79,7 @@ public struct AssetEngine: Sendable {
         let freed = previous.flatMap { p in p != upload.hash && blobs[p]?.names == [upload.name] ? blobs[p]?.size : nil } ?? 0
         if !deduplicated {
             switch makeRoom(for: upload.size - freed, keeping: upload.hash, alsoKeeping: previous) {
-            case .failure(let e): return .failure(e)
+            case .failure(let e): return Step(.failure(e))
             case .success(let evicted): effects += evicted.map(BlobEffect.delete)
             }
             blobs[upload.hash] = BlobRecord(size: upload.size, names: [])
@@ -87,8 +94,9 @@ public struct AssetEngine: Sendable {
         names[upload.name] = NameRecord(hash: upload.hash, use: upload.use, image: upload.image, storedAt: clock.now)
         blobs[upload.hash]!.names.insert(upload.name)
         effects.append(deduplicated ? .discardStaged : .commitStaged(upload.hash))
-        return .success(PutOutcome(metadata: metadata(upload.name)!, deduplicated: deduplicated,
-                                   replaced: previous == upload.hash ? nil : previous, effects: effects))
+        let outcome = PutOutcome(metadata: metadata(upload.name)!, deduplicated: deduplicated,
+                                 replaced: previous == upload.hash ? nil : previous)
+        return Step(.success(outcome), effects: effects)
     }
 
     /// A name's state without touching its recency.

@@ -1,3 +1,4 @@
+import GlimpseVocabulary
 /// Keys in least-recently-used order with O(1) touch, insert and remove: a doubly
 /// linked list threaded through a dictionary.
 ///

@@ -1,4 +1,5 @@
 import Crypto
+import GlimpseVocabulary
 
 /// One streamed upload: hashes and measures each chunk as it arrives and reads the
 /// image header from the first bytes, refusing as early as the bytes allow (a poster

@@ -1,3 +1,4 @@
+import GlimpseVocabulary
 /// What a header tells without decoding: the format and the pixel dimensions.
 public struct ImageInfo: Sendable, Hashable {
     public enum Format: String, Sendable, Hashable { case png, jpeg }

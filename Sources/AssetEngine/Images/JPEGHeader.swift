@@ -1,3 +1,4 @@
+import GlimpseVocabulary
 /// JPEG: SOI (FF D8), then marker segments up to the first frame header (SOFn), whose
 /// body is precision (1), height (2), width (2). Markers may be preceded by fill
 /// bytes (FF); RSTn and TEM stand alone; SOS or EOI before a frame header is refused.

@@ -1,3 +1,4 @@
+import GlimpseVocabulary
 /// PNG: the 8-byte signature, then the IHDR chunk (length 13, type "IHDR", width and
 /// height as big-endian UInt32) — PNG requires IHDR first, so 24 bytes suffice.
 enum PNGHeader {

@@ -1,3 +1,4 @@
+public import GlimpseVocabulary
 /// Every refusal of the asset engine, each naming its rule.
 public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidName(AssetNameError)

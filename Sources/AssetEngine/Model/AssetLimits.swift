@@ -1,15 +1,13 @@
+public import GlimpseVocabulary
+
 /// The asset engine's settings. Sourced numbers are defaults as given; the rest are
 /// Glimpse's stated choices.
 public struct AssetLimits: Sendable, Hashable {
     /// Largest widget image area in pixels (F10: "max[718080]"; per family UNCONFIRMED).
     public var widgetMaximumArea: Int
-    /// Largest Live Activity image per screen class and presentation, in points
-    /// (spec §6 table; the upper end of each range).
-    public var presentationSizes: [ScreenClass: [LiveActivityPresentation: PointSize]]
-    /// The device's screen class.
-    public var screen: ScreenClass
-    /// Pixels per point (3× on the phones of the table).
-    public var scale: Double
+    /// The device whose Live Activity presentation sizes (spec §6) and pixel scale cap
+    /// Live Activity images: the one device model every engine shares.
+    public var device: DeviceScreen
     /// Largest single asset in bytes (Glimpse's choice: 10 MiB; Apple publishes none).
     public var maximumAssetBytes: Int
     /// The store's byte budget; least recently used unpinned blobs are evicted past it
@@ -22,26 +20,9 @@ public struct AssetLimits: Sendable, Hashable {
     /// Default chunk size for streamed reads.
     public var readChunkSize: Int
 
-    public static let specPresentationSizes: [ScreenClass: [LiveActivityPresentation: PointSize]] = [
-        .width430: [
-            .minimal: PointSize(width: 45, height: 36.67),
-            .compact: PointSize(width: 62.33, height: 36.67),
-            .expanded: PointSize(width: 408, height: 160),
-            .lockScreen: PointSize(width: 408, height: 160),
-        ],
-        .width393: [
-            .minimal: PointSize(width: 45, height: 36.67),
-            .compact: PointSize(width: 52.33, height: 36.67),
-            .expanded: PointSize(width: 371, height: 160),
-            .lockScreen: PointSize(width: 371, height: 160),
-        ],
-    ]
-
     public init(
         widgetMaximumArea: Int = 718_080,
-        presentationSizes: [ScreenClass: [LiveActivityPresentation: PointSize]] = AssetLimits.specPresentationSizes,
-        screen: ScreenClass = .width430,
-        scale: Double = 3,
+        device: DeviceScreen = .default,
         maximumAssetBytes: Int = 10 << 20,
         byteBudget: Int = 256 << 20,
         maximumNameLength: Int = AssetName.defaultMaximumLength,
@@ -49,9 +30,7 @@ public struct AssetLimits: Sendable, Hashable {
         readChunkSize: Int = 64 << 10
     ) {
         self.widgetMaximumArea = widgetMaximumArea
-        self.presentationSizes = presentationSizes
-        self.screen = screen
-        self.scale = scale
+        self.device = device
         self.maximumAssetBytes = maximumAssetBytes
         self.byteBudget = byteBudget
         self.maximumNameLength = maximumNameLength
@@ -61,9 +40,10 @@ public struct AssetLimits: Sendable, Hashable {
 
     public static var defaults: Self { Self() }
 
-    /// The largest pixel size for a Live Activity presentation on this device.
+    /// The largest pixel size for a Live Activity presentation on this device; nil where
+    /// the spec gives no size for it (no limit is invented).
     public func maximumPixels(for presentation: LiveActivityPresentation) -> (width: Int, height: Int)? {
-        presentationSizes[screen]?[presentation]?.pixels(scale: scale)
+        device.maximumSize(of: presentation)?.pixels(scale: device.scale)
     }
 
     /// Nil when `image` is allowed for `use`, else the refusal.

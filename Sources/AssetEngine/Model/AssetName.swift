@@ -1,3 +1,4 @@
+import GlimpseVocabulary
 /// An asset's name, `app/name` with optional further segments (`app/posters/coco`).
 ///
 /// Invariants, checked once at construction:

@@ -1,8 +1,9 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import GlimpseVocabulary
 
 /// Who holds a pin: a current widget entry, a live activity (any stable string the
 /// service chooses, e.g. `activity:<uuid>` or `widget:<placement>`).
@@ -51,8 +52,6 @@ public struct PutOutcome: Sendable, Hashable {
     public var deduplicated: Bool
     /// The blob the name pointed at before, if it changed.
     public var replaced: ContentHash?
-    /// Blob store work, in order: deletions first, then the commit or discard.
-    public var effects: [BlobEffect]
 }
 
 /// How to stream one blob out: fixed-size ranges, the last one shorter.

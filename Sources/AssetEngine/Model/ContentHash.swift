@@ -1,4 +1,5 @@
-import Crypto
+public import Crypto
+import GlimpseVocabulary
 
 /// A SHA-256 digest naming a blob in the content-addressed store. Its lowercase hex
 /// form is the blob's key and, quoted, its HTTP ETag.

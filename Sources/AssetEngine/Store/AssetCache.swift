@@ -1,4 +1,5 @@
 import Crypto
+public import GlimpseVocabulary
 
 /// The asset engine driven against a `BlobStore`: chunked put and get with integrity
 /// checks, carrying out the engine's `BlobEffect`s. The engine decides; this only does
@@ -7,11 +8,11 @@ import Crypto
 /// Invariants: a failed upload leaves nothing staged; a read never yields its last
 /// chunk unless all the bytes hash to the blob's name.
 public struct AssetCache<Store: BlobStore>: Sendable {
-    public var engine: AssetEngine
+    public var engine: AssetCatalog
     public let store: Store
     private var nextUpload: UInt64 = 0
 
-    public init(engine: AssetEngine, store: Store) {
+    public init(engine: AssetCatalog, store: Store) {
         self.engine = engine
         self.store = store
     }
@@ -38,21 +39,23 @@ public struct AssetCache<Store: BlobStore>: Sendable {
         try store.stage(chunk, for: upload.id)
     }
 
-    /// Verifies and commits; on refusal the staging is discarded.
-    public mutating func finish(_ upload: Upload) throws -> PutOutcome {
-        switch engine.finish(upload.session) {
+    /// Verifies and commits; on refusal the staging is discarded. Answers with the
+    /// outcome and the blob work carried out.
+    public mutating func finish(_ upload: Upload) throws -> Step<PutOutcome, BlobEffect> {
+        let step = engine.finish(upload.session)
+        switch step.answer {
         case .failure(let error):
             try store.discardStaged(upload.id)
             throw error
         case .success(let outcome):
-            try apply(outcome.effects, upload: upload.id)
-            return outcome
+            try apply(step.effects, upload: upload.id)
+            return Step(outcome, effects: step.effects)
         }
     }
 
     /// A whole asset in chunks of `chunkSize`.
     public mutating func put(_ name: String, _ bytes: [UInt8], use: AssetUse = .widget, chunkSize: Int = 64 << 10,
-                             expectedHash: ContentHash? = nil) throws -> PutOutcome {
+                             expectedHash: ContentHash? = nil) throws -> Step<PutOutcome, BlobEffect> {
         var upload = try beginUpload(name, use: use, expectedHash: expectedHash, totalSize: bytes.count)
         for start in stride(from: 0, to: bytes.count, by: max(1, chunkSize)) {
             try append(Array(bytes[start..<min(start + chunkSize, bytes.count)]), to: &upload)

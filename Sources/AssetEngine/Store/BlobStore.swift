@@ -1,3 +1,4 @@
+import GlimpseVocabulary
 /// Where blob bytes live, keyed by content hash. The service supplies a file-backed
 /// one; `InMemoryBlobStore` serves tests. Streamed uploads are staged under an
 /// `UploadID` and committed under their hash once verified, or discarded.

@@ -1,4 +1,5 @@
 import Synchronization
+import GlimpseVocabulary
 
 /// A `BlobStore` in a dictionary, for tests. It stores what it is given without
 /// checking hashes — integrity is the engine's and the reader's job — so tests can

@@ -7,9 +7,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseInteropProtoC
+internal import GlimpseInteropProtoC
 internal import CProtobufC
-import GlimpseMessages
+public import GlimpseMessages
 
 extension GrpcTesting {
     /// An empty message that you can re-use to avoid defining duplicated empty
@@ -40,18 +40,21 @@ extension GrpcTesting {
 }
 
 extension GrpcTesting.Empty: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__Empty
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__empty__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__Empty.self, count: 1)
+        grpc__testing__empty__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__empty__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c _: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.Empty") }
         self.init()
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
-        _ = (c, arena, depth)
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        _ = (raw, arena, depth)
     }
 }
 

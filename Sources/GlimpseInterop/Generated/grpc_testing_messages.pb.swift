@@ -7,9 +7,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseInteropProtoC
+internal import GlimpseInteropProtoC
 internal import CProtobufC
-import GlimpseMessages
+public import GlimpseMessages
 
 extension GrpcTesting {
     /// TODO(dgq): Go back to using well-known types once
@@ -915,68 +915,87 @@ extension GrpcTesting {
 }
 
 extension GrpcTesting.BoolValue: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__BoolValue
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__bool_value__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__BoolValue.self, count: 1)
+        grpc__testing__bool_value__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__bool_value__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.BoolValue") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__BoolValue.self)
         self.init()
         self.value = (c.pointee.value != 0)
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__BoolValue.self)
         c.pointee.value = (self.value ? 1 : 0)
     }
 }
 
 extension GrpcTesting.Payload: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__Payload
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__payload__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__Payload.self, count: 1)
+        grpc__testing__payload__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__payload__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.Payload") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__Payload.self)
         self.init()
         self.type = GrpcTesting.PayloadType(rawValue: .init(truncatingIfNeeded: c.pointee.type.rawValue))
-        self.body = _liftBytes(c.pointee.body)
+        self.body = _liftBytes(c.pointee.body.data, c.pointee.body.len)
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__Payload.self)
         c.pointee.type = Grpc__Testing__PayloadType(rawValue: .init(truncatingIfNeeded: self.type.rawValue))
-        if !self.body.isEmpty { c.pointee.body = arena.lowerBytes(self.body) }
+        if !self.body.isEmpty { c.pointee.body = ProtobufCBinaryData(len: self.body.count, data: arena.lowerBytes(self.body)) }
     }
 }
 
 extension GrpcTesting.EchoStatus: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__EchoStatus
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__echo_status__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__EchoStatus.self, count: 1)
+        grpc__testing__echo_status__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__echo_status__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.EchoStatus") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__EchoStatus.self)
         self.init()
         self.code = c.pointee.code
         self.message = try _liftString(c.pointee.message, "grpc.testing.EchoStatus", "message")
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__EchoStatus.self)
         c.pointee.code = self.code
         if !self.message.isEmpty { c.pointee.message = try arena.lowerString(self.message, "grpc.testing.EchoStatus", "message") }
     }
 }
 
 extension GrpcTesting.SimpleRequest: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__SimpleRequest
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__simple_request__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__SimpleRequest.self, count: 1)
+        grpc__testing__simple_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__simple_request__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.SimpleRequest") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__SimpleRequest.self)
         self.init()
         self.responseType = GrpcTesting.PayloadType(rawValue: .init(truncatingIfNeeded: c.pointee.response_type.rawValue))
         self.responseSize = c.pointee.response_size
@@ -992,7 +1011,8 @@ extension GrpcTesting.SimpleRequest: _ProtoCBacked {
         if let v = c.pointee.orca_oob_report { self.orcaOobReport = try GrpcTesting.TestOrcaReport(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__SimpleRequest.self)
         c.pointee.response_type = Grpc__Testing__PayloadType(rawValue: .init(truncatingIfNeeded: self.responseType.rawValue))
         c.pointee.response_size = self.responseSize
         if let v = self.payload { c.pointee.payload = try arena.lower(v, depth: depth) }
@@ -1009,13 +1029,17 @@ extension GrpcTesting.SimpleRequest: _ProtoCBacked {
 }
 
 extension GrpcTesting.SimpleResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__SimpleResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__simple_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__SimpleResponse.self, count: 1)
+        grpc__testing__simple_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__simple_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.SimpleResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__SimpleResponse.self)
         self.init()
         if let v = c.pointee.payload { self.payload = try GrpcTesting.Payload(_c: v, depth: depth &+ 1) }
         self.username = try _liftString(c.pointee.username, "grpc.testing.SimpleResponse", "username")
@@ -1025,7 +1049,8 @@ extension GrpcTesting.SimpleResponse: _ProtoCBacked {
         self.hostname = try _liftString(c.pointee.hostname, "grpc.testing.SimpleResponse", "hostname")
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__SimpleResponse.self)
         if let v = self.payload { c.pointee.payload = try arena.lower(v, depth: depth) }
         if !self.username.isEmpty { c.pointee.username = try arena.lowerString(self.username, "grpc.testing.SimpleResponse", "username") }
         if !self.oauthScope.isEmpty { c.pointee.oauth_scope = try arena.lowerString(self.oauthScope, "grpc.testing.SimpleResponse", "oauth_scope") }
@@ -1036,56 +1061,71 @@ extension GrpcTesting.SimpleResponse: _ProtoCBacked {
 }
 
 extension GrpcTesting.StreamingInputCallRequest: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__StreamingInputCallRequest
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__streaming_input_call_request__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__StreamingInputCallRequest.self, count: 1)
+        grpc__testing__streaming_input_call_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__streaming_input_call_request__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.StreamingInputCallRequest") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__StreamingInputCallRequest.self)
         self.init()
         if let v = c.pointee.payload { self.payload = try GrpcTesting.Payload(_c: v, depth: depth &+ 1) }
         if let v = c.pointee.expect_compressed { self.expectCompressed = try GrpcTesting.BoolValue(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__StreamingInputCallRequest.self)
         if let v = self.payload { c.pointee.payload = try arena.lower(v, depth: depth) }
         if let v = self.expectCompressed { c.pointee.expect_compressed = try arena.lower(v, depth: depth) }
     }
 }
 
 extension GrpcTesting.StreamingInputCallResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__StreamingInputCallResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__streaming_input_call_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__StreamingInputCallResponse.self, count: 1)
+        grpc__testing__streaming_input_call_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__streaming_input_call_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.StreamingInputCallResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__StreamingInputCallResponse.self)
         self.init()
         self.aggregatedPayloadSize = c.pointee.aggregated_payload_size
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__StreamingInputCallResponse.self)
         c.pointee.aggregated_payload_size = self.aggregatedPayloadSize
     }
 }
 
 extension GrpcTesting.ResponseParameters: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__ResponseParameters
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__response_parameters__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__ResponseParameters.self, count: 1)
+        grpc__testing__response_parameters__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__response_parameters__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.ResponseParameters") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__ResponseParameters.self)
         self.init()
         self.size = c.pointee.size
         self.intervalUs = c.pointee.interval_us
         if let v = c.pointee.compressed { self.compressed = try GrpcTesting.BoolValue(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__ResponseParameters.self)
         c.pointee.size = self.size
         c.pointee.interval_us = self.intervalUs
         if let v = self.compressed { c.pointee.compressed = try arena.lower(v, depth: depth) }
@@ -1093,13 +1133,17 @@ extension GrpcTesting.ResponseParameters: _ProtoCBacked {
 }
 
 extension GrpcTesting.StreamingOutputCallRequest: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__StreamingOutputCallRequest
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__streaming_output_call_request__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__StreamingOutputCallRequest.self, count: 1)
+        grpc__testing__streaming_output_call_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__streaming_output_call_request__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.StreamingOutputCallRequest") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__StreamingOutputCallRequest.self)
         self.init()
         self.responseType = GrpcTesting.PayloadType(rawValue: .init(truncatingIfNeeded: c.pointee.response_type.rawValue))
         if c.pointee.n_response_parameters > 0, let list = c.pointee.response_parameters {
@@ -1113,7 +1157,8 @@ extension GrpcTesting.StreamingOutputCallRequest: _ProtoCBacked {
         if let v = c.pointee.orca_oob_report { self.orcaOobReport = try GrpcTesting.TestOrcaReport(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__StreamingOutputCallRequest.self)
         c.pointee.response_type = Grpc__Testing__PayloadType(rawValue: .init(truncatingIfNeeded: self.responseType.rawValue))
         if !self.responseParameters.isEmpty {
             c.pointee.response_parameters = try arena.lowerMessages(self.responseParameters, depth: depth)
@@ -1126,53 +1171,68 @@ extension GrpcTesting.StreamingOutputCallRequest: _ProtoCBacked {
 }
 
 extension GrpcTesting.StreamingOutputCallResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__StreamingOutputCallResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__streaming_output_call_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__StreamingOutputCallResponse.self, count: 1)
+        grpc__testing__streaming_output_call_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__streaming_output_call_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.StreamingOutputCallResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__StreamingOutputCallResponse.self)
         self.init()
         if let v = c.pointee.payload { self.payload = try GrpcTesting.Payload(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__StreamingOutputCallResponse.self)
         if let v = self.payload { c.pointee.payload = try arena.lower(v, depth: depth) }
     }
 }
 
 extension GrpcTesting.ReconnectParams: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__ReconnectParams
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__reconnect_params__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__ReconnectParams.self, count: 1)
+        grpc__testing__reconnect_params__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__reconnect_params__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.ReconnectParams") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__ReconnectParams.self)
         self.init()
         self.maxReconnectBackoffMs = c.pointee.max_reconnect_backoff_ms
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__ReconnectParams.self)
         c.pointee.max_reconnect_backoff_ms = self.maxReconnectBackoffMs
     }
 }
 
 extension GrpcTesting.ReconnectInfo: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__ReconnectInfo
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__reconnect_info__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__ReconnectInfo.self, count: 1)
+        grpc__testing__reconnect_info__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__reconnect_info__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.ReconnectInfo") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__ReconnectInfo.self)
         self.init()
         self.passed = (c.pointee.passed != 0)
         self.backoffMs = _liftScalars(c.pointee.backoff_ms, c.pointee.n_backoff_ms)
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__ReconnectInfo.self)
         c.pointee.passed = (self.passed ? 1 : 0)
         if !self.backoffMs.isEmpty {
             c.pointee.backoff_ms = arena.lowerScalars(self.backoffMs)
@@ -1182,32 +1242,41 @@ extension GrpcTesting.ReconnectInfo: _ProtoCBacked {
 }
 
 extension GrpcTesting.LoadBalancerStatsRequest: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__LoadBalancerStatsRequest
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__load_balancer_stats_request__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__LoadBalancerStatsRequest.self, count: 1)
+        grpc__testing__load_balancer_stats_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__load_balancer_stats_request__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.LoadBalancerStatsRequest") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__LoadBalancerStatsRequest.self)
         self.init()
         self.numRpcs = c.pointee.num_rpcs
         self.timeoutSec = c.pointee.timeout_sec
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__LoadBalancerStatsRequest.self)
         c.pointee.num_rpcs = self.numRpcs
         c.pointee.timeout_sec = self.timeoutSec
     }
 }
 
 extension GrpcTesting.LoadBalancerStatsResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__LoadBalancerStatsResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__load_balancer_stats_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__LoadBalancerStatsResponse.self, count: 1)
+        grpc__testing__load_balancer_stats_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__load_balancer_stats_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.LoadBalancerStatsResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__LoadBalancerStatsResponse.self)
         self.init()
         if c.pointee.n_rpcs_by_peer > 0, let list = c.pointee.rpcs_by_peer {
             var map = [Swift.String: Swift.Int32](minimumCapacity: c.pointee.n_rpcs_by_peer)
@@ -1228,7 +1297,8 @@ extension GrpcTesting.LoadBalancerStatsResponse: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__LoadBalancerStatsResponse.self)
         if !self.rpcsByPeer.isEmpty {
             let list = arena.allocate(Swift.UnsafeMutablePointer<Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeerEntry>?.self, count: self.rpcsByPeer.count)
             for (i, (key, value)) in self.rpcsByPeer.sorted(by: { $0.key < $1.key }).enumerated() {
@@ -1258,13 +1328,17 @@ extension GrpcTesting.LoadBalancerStatsResponse: _ProtoCBacked {
 }
 
 extension GrpcTesting.LoadBalancerStatsResponse.RpcsByPeer: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__load_balancer_stats_response__rpcs_by_peer__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer.self, count: 1)
+        grpc__testing__load_balancer_stats_response__rpcs_by_peer__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__load_balancer_stats_response__rpcs_by_peer__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.LoadBalancerStatsResponse.RpcsByPeer") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer.self)
         self.init()
         if c.pointee.n_rpcs_by_peer > 0, let list = c.pointee.rpcs_by_peer {
             var map = [Swift.String: Swift.Int32](minimumCapacity: c.pointee.n_rpcs_by_peer)
@@ -1276,7 +1350,8 @@ extension GrpcTesting.LoadBalancerStatsResponse.RpcsByPeer: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer.self)
         if !self.rpcsByPeer.isEmpty {
             let list = arena.allocate(Swift.UnsafeMutablePointer<Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer__RpcsByPeerEntry>?.self, count: self.rpcsByPeer.count)
             for (i, (key, value)) in self.rpcsByPeer.sorted(by: { $0.key < $1.key }).enumerated() {
@@ -1293,29 +1368,36 @@ extension GrpcTesting.LoadBalancerStatsResponse.RpcsByPeer: _ProtoCBacked {
 }
 
 extension GrpcTesting.LoadBalancerAccumulatedStatsRequest: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__LoadBalancerAccumulatedStatsRequest
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__load_balancer_accumulated_stats_request__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__LoadBalancerAccumulatedStatsRequest.self, count: 1)
+        grpc__testing__load_balancer_accumulated_stats_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__load_balancer_accumulated_stats_request__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c _: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.LoadBalancerAccumulatedStatsRequest") }
         self.init()
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
-        _ = (c, arena, depth)
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        _ = (raw, arena, depth)
     }
 }
 
 extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__LoadBalancerAccumulatedStatsResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__load_balancer_accumulated_stats_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__LoadBalancerAccumulatedStatsResponse.self, count: 1)
+        grpc__testing__load_balancer_accumulated_stats_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__load_balancer_accumulated_stats_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.LoadBalancerAccumulatedStatsResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__LoadBalancerAccumulatedStatsResponse.self)
         self.init()
         if c.pointee.n_num_rpcs_started_by_method > 0, let list = c.pointee.num_rpcs_started_by_method {
             var map = [Swift.String: Swift.Int32](minimumCapacity: c.pointee.n_num_rpcs_started_by_method)
@@ -1351,7 +1433,8 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__LoadBalancerAccumulatedStatsResponse.self)
         if !self.numRpcsStartedByMethod.isEmpty {
             let list = arena.allocate(Swift.UnsafeMutablePointer<Grpc__Testing__LoadBalancerAccumulatedStatsResponse__NumRpcsStartedByMethodEntry>?.self, count: self.numRpcsStartedByMethod.count)
             for (i, (key, value)) in self.numRpcsStartedByMethod.sorted(by: { $0.key < $1.key }).enumerated() {
@@ -1404,13 +1487,17 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
 }
 
 extension GrpcTesting.LoadBalancerAccumulatedStatsResponse.MethodStats: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__LoadBalancerAccumulatedStatsResponse__MethodStats
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__load_balancer_accumulated_stats_response__method_stats__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__LoadBalancerAccumulatedStatsResponse__MethodStats.self, count: 1)
+        grpc__testing__load_balancer_accumulated_stats_response__method_stats__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__load_balancer_accumulated_stats_response__method_stats__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.LoadBalancerAccumulatedStatsResponse.MethodStats") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__LoadBalancerAccumulatedStatsResponse__MethodStats.self)
         self.init()
         self.rpcsStarted = c.pointee.rpcs_started
         if c.pointee.n_result > 0, let list = c.pointee.result {
@@ -1423,7 +1510,8 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse.MethodStats: _ProtoCB
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__LoadBalancerAccumulatedStatsResponse__MethodStats.self)
         c.pointee.rpcs_started = self.rpcsStarted
         if !self.result.isEmpty {
             let list = arena.allocate(Swift.UnsafeMutablePointer<Grpc__Testing__LoadBalancerAccumulatedStatsResponse__MethodStats__ResultEntry>?.self, count: self.result.count)
@@ -1441,13 +1529,17 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse.MethodStats: _ProtoCB
 }
 
 extension GrpcTesting.ClientConfigureRequest: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__ClientConfigureRequest
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__client_configure_request__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__ClientConfigureRequest.self, count: 1)
+        grpc__testing__client_configure_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__client_configure_request__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.ClientConfigureRequest") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__ClientConfigureRequest.self)
         self.init()
         if c.pointee.n_types > 0, let list = c.pointee.types {
             var out: [GrpcTesting.ClientConfigureRequest.RpcType] = []
@@ -1464,7 +1556,8 @@ extension GrpcTesting.ClientConfigureRequest: _ProtoCBacked {
         self.timeoutSec = c.pointee.timeout_sec
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__ClientConfigureRequest.self)
         if !self.types.isEmpty {
             let list = arena.allocate(Grpc__Testing__ClientConfigureRequest__RpcType.self, count: self.types.count)
             for (i, v) in self.types.enumerated() { list[i] = Grpc__Testing__ClientConfigureRequest__RpcType(rawValue: .init(truncatingIfNeeded: v.rawValue)) }
@@ -1480,20 +1573,25 @@ extension GrpcTesting.ClientConfigureRequest: _ProtoCBacked {
 }
 
 extension GrpcTesting.ClientConfigureRequest.Metadata: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__ClientConfigureRequest__Metadata
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__client_configure_request__metadata__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__ClientConfigureRequest__Metadata.self, count: 1)
+        grpc__testing__client_configure_request__metadata__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__client_configure_request__metadata__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.ClientConfigureRequest.Metadata") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__ClientConfigureRequest__Metadata.self)
         self.init()
         self.type = GrpcTesting.ClientConfigureRequest.RpcType(rawValue: .init(truncatingIfNeeded: c.pointee.type.rawValue))
         self.key = try _liftString(c.pointee.key, "grpc.testing.ClientConfigureRequest.Metadata", "key")
         self.value = try _liftString(c.pointee.value, "grpc.testing.ClientConfigureRequest.Metadata", "value")
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__ClientConfigureRequest__Metadata.self)
         c.pointee.type = Grpc__Testing__ClientConfigureRequest__RpcType(rawValue: .init(truncatingIfNeeded: self.type.rawValue))
         if !self.key.isEmpty { c.pointee.key = try arena.lowerString(self.key, "grpc.testing.ClientConfigureRequest.Metadata", "key") }
         if !self.value.isEmpty { c.pointee.value = try arena.lowerString(self.value, "grpc.testing.ClientConfigureRequest.Metadata", "value") }
@@ -1501,29 +1599,36 @@ extension GrpcTesting.ClientConfigureRequest.Metadata: _ProtoCBacked {
 }
 
 extension GrpcTesting.ClientConfigureResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__ClientConfigureResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__client_configure_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__ClientConfigureResponse.self, count: 1)
+        grpc__testing__client_configure_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__client_configure_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c _: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.ClientConfigureResponse") }
         self.init()
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
-        _ = (c, arena, depth)
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        _ = (raw, arena, depth)
     }
 }
 
 extension GrpcTesting.TestOrcaReport: _ProtoCBacked {
-    package typealias _C = Grpc__Testing__TestOrcaReport
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__testing__test_orca_report__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Testing__TestOrcaReport.self, count: 1)
+        grpc__testing__test_orca_report__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__testing__test_orca_report__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.TestOrcaReport") }
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__TestOrcaReport.self)
         self.init()
         self.cpuUtilization = c.pointee.cpu_utilization
         self.memoryUtilization = c.pointee.memory_utilization
@@ -1545,7 +1650,8 @@ extension GrpcTesting.TestOrcaReport: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Testing__TestOrcaReport.self)
         c.pointee.cpu_utilization = self.cpuUtilization
         c.pointee.memory_utilization = self.memoryUtilization
         if !self.requestCost.isEmpty {

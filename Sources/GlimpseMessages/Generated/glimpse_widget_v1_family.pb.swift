@@ -7,7 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseProtoC
+internal import GlimpseProtoC
 internal import CProtobufC
 
 extension GlimpseWidgetV1 {
@@ -122,19 +122,24 @@ extension GlimpseWidgetV1 {
 }
 
 extension GlimpseWidgetV1.DisplaySize: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__DisplaySize
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__display_size__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__DisplaySize.self, count: 1)
+        glimpse__widget__v1__display_size__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__display_size__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.DisplaySize") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__DisplaySize.self)
         self.init()
         self.width = c.pointee.width
         self.height = c.pointee.height
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__DisplaySize.self)
         c.pointee.width = self.width
         c.pointee.height = self.height
     }

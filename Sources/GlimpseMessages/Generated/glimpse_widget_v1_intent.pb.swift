@@ -7,7 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseProtoC
+internal import GlimpseProtoC
 internal import CProtobufC
 
 extension GlimpseWidgetV1 {
@@ -84,13 +84,17 @@ extension GlimpseWidgetV1 {
 }
 
 extension GlimpseWidgetV1.ParameterValue: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__ParameterValue
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__parameter_value__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__ParameterValue.self, count: 1)
+        glimpse__widget__v1__parameter_value__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__parameter_value__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ParameterValue") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ParameterValue.self)
         self.init()
         switch Swift.Int(c.pointee.kind_case.rawValue) {
         case 1: self.kind = .stringValue(try _liftString(c.pointee.string_value, "glimpse.widget.v1.ParameterValue", "string_value"))
@@ -98,12 +102,13 @@ extension GlimpseWidgetV1.ParameterValue: _ProtoCBacked {
         case 3: self.kind = .doubleValue(c.pointee.double_value)
         case 4: self.kind = .boolValue((c.pointee.bool_value != 0))
         case 5: if let v = c.pointee.date_value { self.kind = .dateValue(try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1)) }
-        case 6: self.kind = .bytesValue(_liftBytes(c.pointee.bytes_value))
+        case 6: self.kind = .bytesValue(_liftBytes(c.pointee.bytes_value.data, c.pointee.bytes_value.len))
         default: break
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ParameterValue.self)
         switch self.kind {
         case nil: break
         case .stringValue(let v)?:
@@ -123,19 +128,23 @@ extension GlimpseWidgetV1.ParameterValue: _ProtoCBacked {
             c.pointee.date_value = try arena.lower(v, depth: depth)
         case .bytesValue(let v)?:
             c.pointee.kind_case = .init(rawValue: 6)
-            c.pointee.bytes_value = arena.lowerBytes(v)
+            c.pointee.bytes_value = ProtobufCBinaryData(len: v.count, data: arena.lowerBytes(v))
         }
     }
 }
 
 extension GlimpseWidgetV1.IntentInvocation: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__IntentInvocation
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__intent_invocation__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__IntentInvocation.self, count: 1)
+        glimpse__widget__v1__intent_invocation__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__intent_invocation__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.IntentInvocation") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__IntentInvocation.self)
         self.init()
         self.intentType = try _liftString(c.pointee.intent_type, "glimpse.widget.v1.IntentInvocation", "intent_type")
         if c.pointee.n_parameters > 0, let list = c.pointee.parameters {
@@ -148,7 +157,8 @@ extension GlimpseWidgetV1.IntentInvocation: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__IntentInvocation.self)
         if !self.intentType.isEmpty { c.pointee.intent_type = try arena.lowerString(self.intentType, "glimpse.widget.v1.IntentInvocation", "intent_type") }
         if !self.parameters.isEmpty {
             let list = arena.allocate(Swift.UnsafeMutablePointer<Glimpse__Widget__V1__IntentInvocation__ParametersEntry>?.self, count: self.parameters.count)

@@ -7,7 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseProtoC
+internal import GlimpseProtoC
 internal import CProtobufC
 
 extension GlimpseWidgetV1 {
@@ -513,13 +513,17 @@ extension GlimpseWidgetV1 {
 }
 
 extension GlimpseWidgetV1.Color: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Color
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__color__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Color.self, count: 1)
+        glimpse__widget__v1__color__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__color__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Color") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Color.self)
         self.init()
         if c.pointee._opacity_case.rawValue == 4 { self.opacity = c.pointee.opacity }
         switch Swift.Int(c.pointee.value_case.rawValue) {
@@ -530,7 +534,8 @@ extension GlimpseWidgetV1.Color: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Color.self)
         if let v = self.opacity {
             c.pointee._opacity_case = .init(rawValue: 4)
             c.pointee.opacity = v
@@ -551,13 +556,17 @@ extension GlimpseWidgetV1.Color: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Color.RGBA: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Color__RGBA
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__color__rgba__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Color__RGBA.self, count: 1)
+        glimpse__widget__v1__color__rgba__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__color__rgba__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Color.RGBA") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Color__RGBA.self)
         self.init()
         self.red = c.pointee.red
         self.green = c.pointee.green
@@ -565,7 +574,8 @@ extension GlimpseWidgetV1.Color.RGBA: _ProtoCBacked {
         self.alpha = c.pointee.alpha
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Color__RGBA.self)
         c.pointee.red = self.red
         c.pointee.green = self.green
         c.pointee.blue = self.blue
@@ -574,32 +584,41 @@ extension GlimpseWidgetV1.Color.RGBA: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.UnitPoint: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__UnitPoint
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__unit_point__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__UnitPoint.self, count: 1)
+        glimpse__widget__v1__unit_point__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__unit_point__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.UnitPoint") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__UnitPoint.self)
         self.init()
         self.x = c.pointee.x
         self.y = c.pointee.y
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__UnitPoint.self)
         c.pointee.x = self.x
         c.pointee.y = self.y
     }
 }
 
 extension GlimpseWidgetV1.LinearGradient: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__LinearGradient
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__linear_gradient__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__LinearGradient.self, count: 1)
+        glimpse__widget__v1__linear_gradient__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__linear_gradient__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.LinearGradient") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__LinearGradient.self)
         self.init()
         if c.pointee.n_stops > 0, let list = c.pointee.stops {
             var out: [GlimpseWidgetV1.LinearGradient.Stop] = []
@@ -611,7 +630,8 @@ extension GlimpseWidgetV1.LinearGradient: _ProtoCBacked {
         if let v = c.pointee.end_point { self.endPoint = try GlimpseWidgetV1.UnitPoint(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__LinearGradient.self)
         if !self.stops.isEmpty {
             c.pointee.stops = try arena.lowerMessages(self.stops, depth: depth)
             c.pointee.n_stops = self.stops.count
@@ -622,32 +642,41 @@ extension GlimpseWidgetV1.LinearGradient: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.LinearGradient.Stop: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__LinearGradient__Stop
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__linear_gradient__stop__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__LinearGradient__Stop.self, count: 1)
+        glimpse__widget__v1__linear_gradient__stop__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__linear_gradient__stop__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.LinearGradient.Stop") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__LinearGradient__Stop.self)
         self.init()
         if let v = c.pointee.color { self.color = try GlimpseWidgetV1.Color(_c: v, depth: depth &+ 1) }
         self.location = c.pointee.location
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__LinearGradient__Stop.self)
         if let v = self.color { c.pointee.color = try arena.lower(v, depth: depth) }
         c.pointee.location = self.location
     }
 }
 
 extension GlimpseWidgetV1.ShapeStyle: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__ShapeStyle
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__shape_style__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__ShapeStyle.self, count: 1)
+        glimpse__widget__v1__shape_style__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__shape_style__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ShapeStyle") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ShapeStyle.self)
         self.init()
         switch Swift.Int(c.pointee.kind_case.rawValue) {
         case 1: if let v = c.pointee.color { self.kind = .color(try GlimpseWidgetV1.Color(_c: v, depth: depth &+ 1)) }
@@ -658,7 +687,8 @@ extension GlimpseWidgetV1.ShapeStyle: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ShapeStyle.self)
         switch self.kind {
         case nil: break
         case .color(let v)?:
@@ -678,38 +708,48 @@ extension GlimpseWidgetV1.ShapeStyle: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Shape: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Shape
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__shape__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Shape.self, count: 1)
+        glimpse__widget__v1__shape__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__shape__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Shape") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Shape.self)
         self.init()
         self.kind = GlimpseWidgetV1.ShapeKind(rawValue: .init(truncatingIfNeeded: c.pointee.kind.rawValue))
         self.cornerRadius = c.pointee.corner_radius
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Shape.self)
         c.pointee.kind = Glimpse__Widget__V1__ShapeKind(rawValue: .init(truncatingIfNeeded: self.kind.rawValue))
         c.pointee.corner_radius = self.cornerRadius
     }
 }
 
 extension GlimpseWidgetV1.Alignment: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Alignment
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__alignment__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Alignment.self, count: 1)
+        glimpse__widget__v1__alignment__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__alignment__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Alignment") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Alignment.self)
         self.init()
         self.horizontal = GlimpseWidgetV1.HorizontalAlignment(rawValue: .init(truncatingIfNeeded: c.pointee.horizontal.rawValue))
         self.vertical = GlimpseWidgetV1.VerticalAlignment(rawValue: .init(truncatingIfNeeded: c.pointee.vertical.rawValue))
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Alignment.self)
         c.pointee.horizontal = Glimpse__Widget__V1__HorizontalAlignment(rawValue: .init(truncatingIfNeeded: self.horizontal.rawValue))
         c.pointee.vertical = Glimpse__Widget__V1__VerticalAlignment(rawValue: .init(truncatingIfNeeded: self.vertical.rawValue))
     }

@@ -7,7 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseProtoC
+internal import GlimpseProtoC
 internal import CProtobufC
 
 extension GlimpseWidgetV1 {
@@ -173,32 +173,41 @@ extension GlimpseWidgetV1.Timeline {
 }
 
 extension GlimpseWidgetV1.TimelineEntryRelevance: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__TimelineEntryRelevance
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__timeline_entry_relevance__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__TimelineEntryRelevance.self, count: 1)
+        glimpse__widget__v1__timeline_entry_relevance__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__timeline_entry_relevance__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.TimelineEntryRelevance") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__TimelineEntryRelevance.self)
         self.init()
         self.score = c.pointee.score
         if let v = c.pointee.duration { self.duration = try GoogleProtobuf.Duration(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__TimelineEntryRelevance.self)
         c.pointee.score = self.score
         if let v = self.duration { c.pointee.duration = try arena.lower(v, depth: depth) }
     }
 }
 
 extension GlimpseWidgetV1.TimelineEntry: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__TimelineEntry
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__timeline_entry__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__TimelineEntry.self, count: 1)
+        glimpse__widget__v1__timeline_entry__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__timeline_entry__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.TimelineEntry") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__TimelineEntry.self)
         self.init()
         if let v = c.pointee.date { self.date = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
         if let v = c.pointee.relevance { self.relevance = try GlimpseWidgetV1.TimelineEntryRelevance(_c: v, depth: depth &+ 1) }
@@ -206,7 +215,8 @@ extension GlimpseWidgetV1.TimelineEntry: _ProtoCBacked {
         self.widgetUrl = try _liftString(c.pointee.widget_url, "glimpse.widget.v1.TimelineEntry", "widget_url")
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__TimelineEntry.self)
         if let v = self.date { c.pointee.date = try arena.lower(v, depth: depth) }
         if let v = self.relevance { c.pointee.relevance = try arena.lower(v, depth: depth) }
         if let v = self.view { c.pointee.view = try arena.lower(v, depth: depth) }
@@ -215,13 +225,17 @@ extension GlimpseWidgetV1.TimelineEntry: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Timeline: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Timeline
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__timeline__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Timeline.self, count: 1)
+        glimpse__widget__v1__timeline__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__timeline__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Timeline") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Timeline.self)
         self.init()
         if c.pointee.n_entries > 0, let list = c.pointee.entries {
             var out: [GlimpseWidgetV1.TimelineEntry] = []
@@ -237,7 +251,8 @@ extension GlimpseWidgetV1.Timeline: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Timeline.self)
         if !self.entries.isEmpty {
             c.pointee.entries = try arena.lowerMessages(self.entries, depth: depth)
             c.pointee.n_entries = self.entries.count
@@ -258,34 +273,40 @@ extension GlimpseWidgetV1.Timeline: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Timeline.AtEnd: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Timeline__AtEnd
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__timeline__at_end__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Timeline__AtEnd.self, count: 1)
+        glimpse__widget__v1__timeline__at_end__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__timeline__at_end__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c _: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Timeline.AtEnd") }
         self.init()
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
-        _ = (c, arena, depth)
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        _ = (raw, arena, depth)
     }
 }
 
 extension GlimpseWidgetV1.Timeline.Never: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Timeline__Never
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__timeline__never__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Timeline__Never.self, count: 1)
+        glimpse__widget__v1__timeline__never__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__timeline__never__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c _: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Timeline.Never") }
         self.init()
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
-        _ = (c, arena, depth)
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        _ = (raw, arena, depth)
     }
 }
 

@@ -7,7 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseProtoC
+internal import GlimpseProtoC
 internal import CProtobufC
 
 extension GlimpseWidgetV1 {
@@ -1411,13 +1411,17 @@ extension GlimpseWidgetV1 {
 }
 
 extension GlimpseWidgetV1.View: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__View
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__view__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__View.self, count: 1)
+        glimpse__widget__v1__view__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__view__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.View") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__View.self)
         self.init()
         if c.pointee.n_modifiers > 0, let list = c.pointee.modifiers {
             var out: [GlimpseWidgetV1.Modifier] = []
@@ -1447,7 +1451,8 @@ extension GlimpseWidgetV1.View: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__View.self)
         if !self.modifiers.isEmpty {
             c.pointee.modifiers = try arena.lowerMessages(self.modifiers, depth: depth)
             c.pointee.n_modifiers = self.modifiers.count
@@ -1510,37 +1515,47 @@ extension GlimpseWidgetV1.View: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Text: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Text
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__text__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Text.self, count: 1)
+        glimpse__widget__v1__text__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__text__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Text") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Text.self)
         self.init()
         self.content = try _liftString(c.pointee.content, "glimpse.widget.v1.Text", "content")
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Text.self)
         if !self.content.isEmpty { c.pointee.content = try arena.lowerString(self.content, "glimpse.widget.v1.Text", "content") }
     }
 }
 
 extension GlimpseWidgetV1.Image: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Image
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__image__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Image.self, count: 1)
+        glimpse__widget__v1__image__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__image__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Image") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Image.self)
         self.init()
         self.assetName = try _liftString(c.pointee.asset_name, "glimpse.widget.v1.Image", "asset_name")
         self.resizable = (c.pointee.resizable != 0)
         self.contentMode = GlimpseWidgetV1.ContentMode(rawValue: .init(truncatingIfNeeded: c.pointee.content_mode.rawValue))
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Image.self)
         if !self.assetName.isEmpty { c.pointee.asset_name = try arena.lowerString(self.assetName, "glimpse.widget.v1.Image", "asset_name") }
         c.pointee.resizable = (self.resizable ? 1 : 0)
         c.pointee.content_mode = Glimpse__Widget__V1__ContentMode(rawValue: .init(truncatingIfNeeded: self.contentMode.rawValue))
@@ -1548,30 +1563,39 @@ extension GlimpseWidgetV1.Image: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.SymbolImage: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__SymbolImage
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__symbol_image__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__SymbolImage.self, count: 1)
+        glimpse__widget__v1__symbol_image__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__symbol_image__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.SymbolImage") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__SymbolImage.self)
         self.init()
         self.systemName = try _liftString(c.pointee.system_name, "glimpse.widget.v1.SymbolImage", "system_name")
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__SymbolImage.self)
         if !self.systemName.isEmpty { c.pointee.system_name = try arena.lowerString(self.systemName, "glimpse.widget.v1.SymbolImage", "system_name") }
     }
 }
 
 extension GlimpseWidgetV1.Stack: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Stack
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__stack__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Stack.self, count: 1)
+        glimpse__widget__v1__stack__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__stack__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Stack") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Stack.self)
         self.init()
         self.axis = GlimpseWidgetV1.StackAxis(rawValue: .init(truncatingIfNeeded: c.pointee.axis.rawValue))
         if c.pointee._spacing_case.rawValue == 2 { self.spacing = c.pointee.spacing }
@@ -1584,7 +1608,8 @@ extension GlimpseWidgetV1.Stack: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Stack.self)
         c.pointee.axis = Glimpse__Widget__V1__StackAxis(rawValue: .init(truncatingIfNeeded: self.axis.rawValue))
         if let v = self.spacing {
             c.pointee._spacing_case = .init(rawValue: 2)
@@ -1599,18 +1624,23 @@ extension GlimpseWidgetV1.Stack: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Spacer: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Spacer
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__spacer__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Spacer.self, count: 1)
+        glimpse__widget__v1__spacer__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__spacer__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Spacer") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Spacer.self)
         self.init()
         if c.pointee._min_length_case.rawValue == 1 { self.minLength = c.pointee.min_length }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Spacer.self)
         if let v = self.minLength {
             c.pointee._min_length_case = .init(rawValue: 1)
             c.pointee.min_length = v
@@ -1619,29 +1649,36 @@ extension GlimpseWidgetV1.Spacer: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Divider: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Divider
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__divider__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Divider.self, count: 1)
+        glimpse__widget__v1__divider__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__divider__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c _: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Divider") }
         self.init()
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
-        _ = (c, arena, depth)
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        _ = (raw, arena, depth)
     }
 }
 
 extension GlimpseWidgetV1.Gauge: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Gauge
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__gauge__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Gauge.self, count: 1)
+        glimpse__widget__v1__gauge__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__gauge__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Gauge") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Gauge.self)
         self.init()
         self.value = c.pointee.value
         if c.pointee._minimum_case.rawValue == 2 { self.minimum = c.pointee.minimum }
@@ -1653,7 +1690,8 @@ extension GlimpseWidgetV1.Gauge: _ProtoCBacked {
         self.style = GlimpseWidgetV1.GaugeStyle(rawValue: .init(truncatingIfNeeded: c.pointee.style.rawValue))
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Gauge.self)
         c.pointee.value = self.value
         if let v = self.minimum {
             c.pointee._minimum_case = .init(rawValue: 2)
@@ -1672,32 +1710,41 @@ extension GlimpseWidgetV1.Gauge: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.DateInterval: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__DateInterval
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__date_interval__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__DateInterval.self, count: 1)
+        glimpse__widget__v1__date_interval__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__date_interval__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.DateInterval") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__DateInterval.self)
         self.init()
         if let v = c.pointee.start { self.start = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
         if let v = c.pointee.end { self.end = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__DateInterval.self)
         if let v = self.start { c.pointee.start = try arena.lower(v, depth: depth) }
         if let v = self.end { c.pointee.end = try arena.lower(v, depth: depth) }
     }
 }
 
 extension GlimpseWidgetV1.ProgressView: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__ProgressView
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__progress_view__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__ProgressView.self, count: 1)
+        glimpse__widget__v1__progress_view__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__progress_view__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ProgressView") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ProgressView.self)
         self.init()
         self.countsDown = (c.pointee.counts_down != 0)
         if let v = c.pointee.label { self.label = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
@@ -1709,7 +1756,8 @@ extension GlimpseWidgetV1.ProgressView: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ProgressView.self)
         c.pointee.counts_down = (self.countsDown ? 1 : 0)
         if let v = self.label { c.pointee.label = try arena.lower(v, depth: depth) }
         c.pointee.style = Glimpse__Widget__V1__ProgressViewStyle(rawValue: .init(truncatingIfNeeded: self.style.rawValue))
@@ -1726,58 +1774,73 @@ extension GlimpseWidgetV1.ProgressView: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.ProgressView.Fraction: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__ProgressView__Fraction
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__progress_view__fraction__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__ProgressView__Fraction.self, count: 1)
+        glimpse__widget__v1__progress_view__fraction__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__progress_view__fraction__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ProgressView.Fraction") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ProgressView__Fraction.self)
         self.init()
         self.value = c.pointee.value
         self.total = c.pointee.total
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ProgressView__Fraction.self)
         c.pointee.value = self.value
         c.pointee.total = self.total
     }
 }
 
 extension GlimpseWidgetV1.Label: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Label
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__label__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Label.self, count: 1)
+        glimpse__widget__v1__label__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__label__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Label") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Label.self)
         self.init()
         if let v = c.pointee.title { self.title = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
         if let v = c.pointee.icon { self.icon = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Label.self)
         if let v = self.title { c.pointee.title = try arena.lower(v, depth: depth) }
         if let v = self.icon { c.pointee.icon = try arena.lower(v, depth: depth) }
     }
 }
 
 extension GlimpseWidgetV1.TimerText: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__TimerText
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__timer_text__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__TimerText.self, count: 1)
+        glimpse__widget__v1__timer_text__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__timer_text__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.TimerText") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__TimerText.self)
         self.init()
         if let v = c.pointee.timer_interval { self.timerInterval = try GlimpseWidgetV1.DateInterval(_c: v, depth: depth &+ 1) }
         self.countsDown = (c.pointee.counts_down != 0)
         if c.pointee._shows_hours_case.rawValue == 3 { self.showsHours = (c.pointee.shows_hours != 0) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__TimerText.self)
         if let v = self.timerInterval { c.pointee.timer_interval = try arena.lower(v, depth: depth) }
         c.pointee.counts_down = (self.countsDown ? 1 : 0)
         if let v = self.showsHours {
@@ -1788,39 +1851,49 @@ extension GlimpseWidgetV1.TimerText: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.DateText: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__DateText
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__date_text__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__DateText.self, count: 1)
+        glimpse__widget__v1__date_text__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__date_text__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.DateText") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__DateText.self)
         self.init()
         if let v = c.pointee.date { self.date = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
         self.style = GlimpseWidgetV1.DateTextStyle(rawValue: .init(truncatingIfNeeded: c.pointee.style.rawValue))
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__DateText.self)
         if let v = self.date { c.pointee.date = try arena.lower(v, depth: depth) }
         c.pointee.style = Glimpse__Widget__V1__DateTextStyle(rawValue: .init(truncatingIfNeeded: self.style.rawValue))
     }
 }
 
 extension GlimpseWidgetV1.Button: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Button
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__button__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Button.self, count: 1)
+        glimpse__widget__v1__button__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__button__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Button") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Button.self)
         self.init()
         if let v = c.pointee.intent { self.intent = try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1) }
         if let v = c.pointee.label { self.label = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
         self.style = GlimpseWidgetV1.ButtonStyle(rawValue: .init(truncatingIfNeeded: c.pointee.style.rawValue))
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Button.self)
         if let v = self.intent { c.pointee.intent = try arena.lower(v, depth: depth) }
         if let v = self.label { c.pointee.label = try arena.lower(v, depth: depth) }
         c.pointee.style = Glimpse__Widget__V1__ButtonStyle(rawValue: .init(truncatingIfNeeded: self.style.rawValue))
@@ -1828,20 +1901,25 @@ extension GlimpseWidgetV1.Button: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Toggle: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Toggle
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__toggle__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Toggle.self, count: 1)
+        glimpse__widget__v1__toggle__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__toggle__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Toggle") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Toggle.self)
         self.init()
         if let v = c.pointee.intent { self.intent = try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1) }
         self.isOn = (c.pointee.is_on != 0)
         if let v = c.pointee.label { self.label = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Toggle.self)
         if let v = self.intent { c.pointee.intent = try arena.lower(v, depth: depth) }
         c.pointee.is_on = (self.isOn ? 1 : 0)
         if let v = self.label { c.pointee.label = try arena.lower(v, depth: depth) }
@@ -1849,39 +1927,49 @@ extension GlimpseWidgetV1.Toggle: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Link: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Link
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__link__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Link.self, count: 1)
+        glimpse__widget__v1__link__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__link__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Link") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Link.self)
         self.init()
         self.destination = try _liftString(c.pointee.destination, "glimpse.widget.v1.Link", "destination")
         if let v = c.pointee.label { self.label = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Link.self)
         if !self.destination.isEmpty { c.pointee.destination = try arena.lowerString(self.destination, "glimpse.widget.v1.Link", "destination") }
         if let v = self.label { c.pointee.label = try arena.lower(v, depth: depth) }
     }
 }
 
 extension GlimpseWidgetV1.ShapeView: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__ShapeView
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__shape_view__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__ShapeView.self, count: 1)
+        glimpse__widget__v1__shape_view__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__shape_view__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ShapeView") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ShapeView.self)
         self.init()
         if let v = c.pointee.shape { self.shape = try GlimpseWidgetV1.Shape(_c: v, depth: depth &+ 1) }
         if let v = c.pointee.fill { self.fill = try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) }
         if c.pointee._stroke_width_case.rawValue == 3 { self.strokeWidth = c.pointee.stroke_width }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ShapeView.self)
         if let v = self.shape { c.pointee.shape = try arena.lower(v, depth: depth) }
         if let v = self.fill { c.pointee.fill = try arena.lower(v, depth: depth) }
         if let v = self.strokeWidth {
@@ -1892,46 +1980,58 @@ extension GlimpseWidgetV1.ShapeView: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.LinearGradientView: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__LinearGradientView
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__linear_gradient_view__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__LinearGradientView.self, count: 1)
+        glimpse__widget__v1__linear_gradient_view__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__linear_gradient_view__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.LinearGradientView") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__LinearGradientView.self)
         self.init()
         if let v = c.pointee.gradient { self.gradient = try GlimpseWidgetV1.LinearGradient(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__LinearGradientView.self)
         if let v = self.gradient { c.pointee.gradient = try arena.lower(v, depth: depth) }
     }
 }
 
 extension GlimpseWidgetV1.AccessoryWidgetBackground: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__AccessoryWidgetBackground
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__accessory_widget_background__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__AccessoryWidgetBackground.self, count: 1)
+        glimpse__widget__v1__accessory_widget_background__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__accessory_widget_background__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c _: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.AccessoryWidgetBackground") }
         self.init()
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
-        _ = (c, arena, depth)
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        _ = (raw, arena, depth)
     }
 }
 
 extension GlimpseWidgetV1.Font: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Font
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__font__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Font.self, count: 1)
+        glimpse__widget__v1__font__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__font__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Font") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Font.self)
         self.init()
         self.textStyle = GlimpseWidgetV1.FontTextStyle(rawValue: .init(truncatingIfNeeded: c.pointee.text_style.rawValue))
         if c.pointee._size_case.rawValue == 2 { self.size = c.pointee.size }
@@ -1939,7 +2039,8 @@ extension GlimpseWidgetV1.Font: _ProtoCBacked {
         self.design = GlimpseWidgetV1.FontDesign(rawValue: .init(truncatingIfNeeded: c.pointee.design.rawValue))
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Font.self)
         c.pointee.text_style = Glimpse__Widget__V1__FontTextStyle(rawValue: .init(truncatingIfNeeded: self.textStyle.rawValue))
         if let v = self.size {
             c.pointee._size_case = .init(rawValue: 2)
@@ -1951,19 +2052,24 @@ extension GlimpseWidgetV1.Font: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Padding: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Padding
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__padding__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Padding.self, count: 1)
+        glimpse__widget__v1__padding__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__padding__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Padding") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Padding.self)
         self.init()
         self.edges = GlimpseWidgetV1.Edge(rawValue: .init(truncatingIfNeeded: c.pointee.edges.rawValue))
         if c.pointee._length_case.rawValue == 2 { self.length = c.pointee.length }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Padding.self)
         c.pointee.edges = Glimpse__Widget__V1__Edge(rawValue: .init(truncatingIfNeeded: self.edges.rawValue))
         if let v = self.length {
             c.pointee._length_case = .init(rawValue: 2)
@@ -1973,13 +2079,17 @@ extension GlimpseWidgetV1.Padding: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.Frame: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Frame
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__frame__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Frame.self, count: 1)
+        glimpse__widget__v1__frame__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__frame__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Frame") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Frame.self)
         self.init()
         if c.pointee._width_case.rawValue == 1 { self.width = c.pointee.width }
         if c.pointee._height_case.rawValue == 2 { self.height = c.pointee.height }
@@ -1990,7 +2100,8 @@ extension GlimpseWidgetV1.Frame: _ProtoCBacked {
         if let v = c.pointee.alignment { self.alignment = try GlimpseWidgetV1.Alignment(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Frame.self)
         if let v = self.width {
             c.pointee._width_case = .init(rawValue: 1)
             c.pointee.width = v
@@ -2020,51 +2131,65 @@ extension GlimpseWidgetV1.Frame: _ProtoCBacked {
 }
 
 extension GlimpseWidgetV1.ContainerBackground: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__ContainerBackground
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__container_background__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__ContainerBackground.self, count: 1)
+        glimpse__widget__v1__container_background__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__container_background__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ContainerBackground") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ContainerBackground.self)
         self.init()
         if let v = c.pointee.style { self.style = try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) }
         self.placement = GlimpseWidgetV1.ContainerBackgroundPlacement(rawValue: .init(truncatingIfNeeded: c.pointee.placement.rawValue))
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ContainerBackground.self)
         if let v = self.style { c.pointee.style = try arena.lower(v, depth: depth) }
         c.pointee.placement = Glimpse__Widget__V1__ContainerBackgroundPlacement(rawValue: .init(truncatingIfNeeded: self.placement.rawValue))
     }
 }
 
 extension GlimpseWidgetV1.ScaleEffect: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__ScaleEffect
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__scale_effect__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__ScaleEffect.self, count: 1)
+        glimpse__widget__v1__scale_effect__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__scale_effect__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ScaleEffect") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ScaleEffect.self)
         self.init()
         self.x = c.pointee.x
         self.y = c.pointee.y
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ScaleEffect.self)
         c.pointee.x = self.x
         c.pointee.y = self.y
     }
 }
 
 extension GlimpseWidgetV1.Modifier: _ProtoCBacked {
-    package typealias _C = Glimpse__Widget__V1__Modifier
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__widget__v1__modifier__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Widget__V1__Modifier.self, count: 1)
+        glimpse__widget__v1__modifier__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__widget__v1__modifier__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Modifier") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Modifier.self)
         self.init()
         switch Swift.Int(c.pointee.kind_case.rawValue) {
         case 1: if let v = c.pointee.font { self.kind = .font(try GlimpseWidgetV1.Font(_c: v, depth: depth &+ 1)) }
@@ -2092,7 +2217,8 @@ extension GlimpseWidgetV1.Modifier: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Modifier.self)
         switch self.kind {
         case nil: break
         case .font(let v)?:

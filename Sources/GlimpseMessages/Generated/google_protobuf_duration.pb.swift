@@ -7,7 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseProtoC
+internal import GlimpseProtoC
 internal import CProtobufC
 
 extension GoogleProtobuf {
@@ -109,19 +109,24 @@ extension GoogleProtobuf {
 }
 
 extension GoogleProtobuf.Duration: _ProtoCBacked {
-    package typealias _C = Google__Protobuf__Duration
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { google__protobuf__duration__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Google__Protobuf__Duration.self, count: 1)
+        google__protobuf__duration__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(google__protobuf__duration__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "google.protobuf.Duration") }
+        let c = raw.assumingMemoryBound(to: Google__Protobuf__Duration.self)
         self.init()
         self.seconds = c.pointee.seconds
         self.nanos = c.pointee.nanos
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Google__Protobuf__Duration.self)
         c.pointee.seconds = self.seconds
         c.pointee.nanos = self.nanos
     }

@@ -7,7 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseProtoC
+internal import GlimpseProtoC
 internal import CProtobufC
 
 extension GrpcHealthV1 {
@@ -100,35 +100,45 @@ extension GrpcHealthV1.HealthCheckResponse {
 }
 
 extension GrpcHealthV1.HealthCheckRequest: _ProtoCBacked {
-    package typealias _C = Grpc__Health__V1__HealthCheckRequest
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__health__v1__health_check_request__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Health__V1__HealthCheckRequest.self, count: 1)
+        grpc__health__v1__health_check_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__health__v1__health_check_request__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.health.v1.HealthCheckRequest") }
+        let c = raw.assumingMemoryBound(to: Grpc__Health__V1__HealthCheckRequest.self)
         self.init()
         self.service = try _liftString(c.pointee.service, "grpc.health.v1.HealthCheckRequest", "service")
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Health__V1__HealthCheckRequest.self)
         if !self.service.isEmpty { c.pointee.service = try arena.lowerString(self.service, "grpc.health.v1.HealthCheckRequest", "service") }
     }
 }
 
 extension GrpcHealthV1.HealthCheckResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Health__V1__HealthCheckResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__health__v1__health_check_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Health__V1__HealthCheckResponse.self, count: 1)
+        grpc__health__v1__health_check_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__health__v1__health_check_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.health.v1.HealthCheckResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Health__V1__HealthCheckResponse.self)
         self.init()
         self.status = GrpcHealthV1.HealthCheckResponse.ServingStatus(rawValue: .init(truncatingIfNeeded: c.pointee.status.rawValue))
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Health__V1__HealthCheckResponse.self)
         c.pointee.status = Grpc__Health__V1__HealthCheckResponse__ServingStatus(rawValue: .init(truncatingIfNeeded: self.status.rawValue))
     }
 }

@@ -7,7 +7,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseProtoC
+internal import GlimpseProtoC
 internal import CProtobufC
 
 extension GrpcReflectionV1alpha {
@@ -322,13 +322,17 @@ extension GrpcReflectionV1alpha {
 }
 
 extension GrpcReflectionV1alpha.ServerReflectionRequest: _ProtoCBacked {
-    package typealias _C = Grpc__Reflection__V1alpha__ServerReflectionRequest
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__reflection__v1alpha__server_reflection_request__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Reflection__V1alpha__ServerReflectionRequest.self, count: 1)
+        grpc__reflection__v1alpha__server_reflection_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__reflection__v1alpha__server_reflection_request__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ServerReflectionRequest") }
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServerReflectionRequest.self)
         self.init()
         self.host = try _liftString(c.pointee.host, "grpc.reflection.v1alpha.ServerReflectionRequest", "host")
         switch Swift.Int(c.pointee.message_request_case.rawValue) {
@@ -341,7 +345,8 @@ extension GrpcReflectionV1alpha.ServerReflectionRequest: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServerReflectionRequest.self)
         if !self.host.isEmpty { c.pointee.host = try arena.lowerString(self.host, "grpc.reflection.v1alpha.ServerReflectionRequest", "host") }
         switch self.messageRequest {
         case nil: break
@@ -365,32 +370,41 @@ extension GrpcReflectionV1alpha.ServerReflectionRequest: _ProtoCBacked {
 }
 
 extension GrpcReflectionV1alpha.ExtensionRequest: _ProtoCBacked {
-    package typealias _C = Grpc__Reflection__V1alpha__ExtensionRequest
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__reflection__v1alpha__extension_request__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Reflection__V1alpha__ExtensionRequest.self, count: 1)
+        grpc__reflection__v1alpha__extension_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__reflection__v1alpha__extension_request__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ExtensionRequest") }
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ExtensionRequest.self)
         self.init()
         self.containingType = try _liftString(c.pointee.containing_type, "grpc.reflection.v1alpha.ExtensionRequest", "containing_type")
         self.extensionNumber = c.pointee.extension_number
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ExtensionRequest.self)
         if !self.containingType.isEmpty { c.pointee.containing_type = try arena.lowerString(self.containingType, "grpc.reflection.v1alpha.ExtensionRequest", "containing_type") }
         c.pointee.extension_number = self.extensionNumber
     }
 }
 
 extension GrpcReflectionV1alpha.ServerReflectionResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Reflection__V1alpha__ServerReflectionResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__reflection__v1alpha__server_reflection_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Reflection__V1alpha__ServerReflectionResponse.self, count: 1)
+        grpc__reflection__v1alpha__server_reflection_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__reflection__v1alpha__server_reflection_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ServerReflectionResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServerReflectionResponse.self)
         self.init()
         self.validHost = try _liftString(c.pointee.valid_host, "grpc.reflection.v1alpha.ServerReflectionResponse", "valid_host")
         if let v = c.pointee.original_request { self.originalRequest = try GrpcReflectionV1alpha.ServerReflectionRequest(_c: v, depth: depth &+ 1) }
@@ -403,7 +417,8 @@ extension GrpcReflectionV1alpha.ServerReflectionResponse: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServerReflectionResponse.self)
         if !self.validHost.isEmpty { c.pointee.valid_host = try arena.lowerString(self.validHost, "grpc.reflection.v1alpha.ServerReflectionResponse", "valid_host") }
         if let v = self.originalRequest { c.pointee.original_request = try arena.lower(v, depth: depth) }
         switch self.messageResponse {
@@ -425,26 +440,31 @@ extension GrpcReflectionV1alpha.ServerReflectionResponse: _ProtoCBacked {
 }
 
 extension GrpcReflectionV1alpha.FileDescriptorResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Reflection__V1alpha__FileDescriptorResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__reflection__v1alpha__file_descriptor_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Reflection__V1alpha__FileDescriptorResponse.self, count: 1)
+        grpc__reflection__v1alpha__file_descriptor_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__reflection__v1alpha__file_descriptor_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.FileDescriptorResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__FileDescriptorResponse.self)
         self.init()
         if c.pointee.n_file_descriptor_proto > 0, let list = c.pointee.file_descriptor_proto {
             var out: [[Swift.UInt8]] = []
             out.reserveCapacity(c.pointee.n_file_descriptor_proto)
-            for i in 0..<c.pointee.n_file_descriptor_proto { out.append(_liftBytes(list[i])) }
+            for i in 0..<c.pointee.n_file_descriptor_proto { out.append(_liftBytes(list[i].data, list[i].len)) }
             self.fileDescriptorProto = out
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__FileDescriptorResponse.self)
         if !self.fileDescriptorProto.isEmpty {
             let list = arena.allocate(ProtobufCBinaryData.self, count: self.fileDescriptorProto.count)
-            for (i, v) in self.fileDescriptorProto.enumerated() { list[i] = arena.lowerBytes(v) }
+            for (i, v) in self.fileDescriptorProto.enumerated() { list[i] = ProtobufCBinaryData(len: v.count, data: arena.lowerBytes(v)) }
             c.pointee.file_descriptor_proto = list
             c.pointee.n_file_descriptor_proto = self.fileDescriptorProto.count
         }
@@ -452,19 +472,24 @@ extension GrpcReflectionV1alpha.FileDescriptorResponse: _ProtoCBacked {
 }
 
 extension GrpcReflectionV1alpha.ExtensionNumberResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Reflection__V1alpha__ExtensionNumberResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__reflection__v1alpha__extension_number_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Reflection__V1alpha__ExtensionNumberResponse.self, count: 1)
+        grpc__reflection__v1alpha__extension_number_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__reflection__v1alpha__extension_number_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ExtensionNumberResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ExtensionNumberResponse.self)
         self.init()
         self.baseTypeName = try _liftString(c.pointee.base_type_name, "grpc.reflection.v1alpha.ExtensionNumberResponse", "base_type_name")
         self.extensionNumber = _liftScalars(c.pointee.extension_number, c.pointee.n_extension_number)
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ExtensionNumberResponse.self)
         if !self.baseTypeName.isEmpty { c.pointee.base_type_name = try arena.lowerString(self.baseTypeName, "grpc.reflection.v1alpha.ExtensionNumberResponse", "base_type_name") }
         if !self.extensionNumber.isEmpty {
             c.pointee.extension_number = arena.lowerScalars(self.extensionNumber)
@@ -474,13 +499,17 @@ extension GrpcReflectionV1alpha.ExtensionNumberResponse: _ProtoCBacked {
 }
 
 extension GrpcReflectionV1alpha.ListServiceResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Reflection__V1alpha__ListServiceResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__reflection__v1alpha__list_service_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Reflection__V1alpha__ListServiceResponse.self, count: 1)
+        grpc__reflection__v1alpha__list_service_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__reflection__v1alpha__list_service_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ListServiceResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ListServiceResponse.self)
         self.init()
         if c.pointee.n_service > 0, let list = c.pointee.service {
             var out: [GrpcReflectionV1alpha.ServiceResponse] = []
@@ -490,7 +519,8 @@ extension GrpcReflectionV1alpha.ListServiceResponse: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ListServiceResponse.self)
         if !self.service.isEmpty {
             c.pointee.service = try arena.lowerMessages(self.service, depth: depth)
             c.pointee.n_service = self.service.count
@@ -499,36 +529,46 @@ extension GrpcReflectionV1alpha.ListServiceResponse: _ProtoCBacked {
 }
 
 extension GrpcReflectionV1alpha.ServiceResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Reflection__V1alpha__ServiceResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__reflection__v1alpha__service_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Reflection__V1alpha__ServiceResponse.self, count: 1)
+        grpc__reflection__v1alpha__service_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__reflection__v1alpha__service_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ServiceResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServiceResponse.self)
         self.init()
         self.name = try _liftString(c.pointee.name, "grpc.reflection.v1alpha.ServiceResponse", "name")
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServiceResponse.self)
         if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "grpc.reflection.v1alpha.ServiceResponse", "name") }
     }
 }
 
 extension GrpcReflectionV1alpha.ErrorResponse: _ProtoCBacked {
-    package typealias _C = Grpc__Reflection__V1alpha__ErrorResponse
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { grpc__reflection__v1alpha__error_response__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Grpc__Reflection__V1alpha__ErrorResponse.self, count: 1)
+        grpc__reflection__v1alpha__error_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(grpc__reflection__v1alpha__error_response__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ErrorResponse") }
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ErrorResponse.self)
         self.init()
         self.errorCode = c.pointee.error_code
         self.errorMessage = try _liftString(c.pointee.error_message, "grpc.reflection.v1alpha.ErrorResponse", "error_message")
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ErrorResponse.self)
         c.pointee.error_code = self.errorCode
         if !self.errorMessage.isEmpty { c.pointee.error_message = try arena.lowerString(self.errorMessage, "grpc.reflection.v1alpha.ErrorResponse", "error_message") }
     }

@@ -1,4 +1,8 @@
-package import CProtobufC
+internal import CProtobufC
+// protobuf-c.h reaches this module twice, textually through CProtobufC's shim and through
+// the generated headers of GlimpseProtoC, and the compiler attributes the members of its
+// structs to GlimpseProtoC: MemberImportVisibility wants that import too.
+internal import GlimpseProtoC
 
 /// A bump allocator for one encode or decode.
 ///
@@ -18,18 +22,34 @@ package struct ProtoArena {
         var remaining: Int
         /// Heap blocks, each starting with a pointer to the previous one.
         var heapBlocks: UnsafeMutableRawPointer?
-        var allocator: ProtobufCAllocator
+
+        @inlinable
+        init(cursor: UnsafeMutableRawPointer, remaining: Int) {
+            self.cursor = cursor
+            self.remaining = remaining
+            heapBlocks = nil
+        }
     }
 
     @usableFromInline let state: UnsafeMutablePointer<State>
 
-    /// What protobuf-c's `unpack` allocates through.
-    package var allocator: UnsafeMutablePointer<ProtobufCAllocator> {
-        UnsafeMutableRawPointer(state).advanced(by: MemoryLayout<State>.offset(of: \State.allocator)!)
-            .assumingMemoryBound(to: ProtobufCAllocator.self)
+    /// Room after the state for protobuf-c's `ProtobufCAllocator` (three pointers), which `allocator` sets
+    /// up when a decode needs it: the C type stays out of the inlinable code.
+    static let allocatorRoom = 24
+
+    /// What protobuf-c's `unpack` allocates through: set up in the arena's header.
+    var allocator: UnsafeMutablePointer<ProtobufCAllocator> {
+        assert(MemoryLayout<ProtobufCAllocator>.size <= Self.allocatorRoom)
+        let allocator = (UnsafeMutableRawPointer(state) + MemoryLayout<State>.stride)
+            .bindMemory(to: ProtobufCAllocator.self, capacity: 1)
+        allocator.initialize(to: ProtobufCAllocator(
+            alloc: { data, size in ProtoArena(state: data!.assumingMemoryBound(to: State.self)).allocate(byteCount: size) },
+            free: { _, _ in },
+            allocator_data: UnsafeMutableRawPointer(state)))
+        return allocator
     }
 
-    package static let header = (MemoryLayout<State>.stride + 15) & ~15
+    package static let header = (MemoryLayout<State>.stride + allocatorRoom + 15) & ~15
     /// Up to this size the standard library places a temporary allocation on the stack
     /// without asking the runtime how much stack is left (a slow question on Linux).
     package static let stackLimit = 1024
@@ -55,12 +75,7 @@ package struct ProtoArena {
         _ block: UnsafeMutableRawPointer, _ size: Int, _ body: (ProtoArena) throws(E) -> R
     ) throws(E) -> R {
         let state = block.bindMemory(to: State.self, capacity: 1)
-        state.initialize(to: State(
-            cursor: block + header, remaining: size - header, heapBlocks: nil,
-            allocator: ProtobufCAllocator(
-                alloc: { data, size in ProtoArena(state: data!.assumingMemoryBound(to: State.self)).allocate(byteCount: size) },
-                free: { _, _ in },
-                allocator_data: UnsafeMutableRawPointer(block))))
+        state.initialize(to: State(cursor: block + header, remaining: size - header))
         defer {
             var next = state.pointee.heapBlocks
             while let heapBlock = next {

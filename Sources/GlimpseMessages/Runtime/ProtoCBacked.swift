@@ -1,4 +1,6 @@
-package import CProtobufC
+internal import CProtobufC
+// See ProtoArena.swift: the members of protobuf-c's structs are attributed to GlimpseProtoC.
+internal import GlimpseProtoC
 
 #if canImport(Glibc)
 import Glibc
@@ -6,19 +8,22 @@ import Glibc
 import Darwin
 #endif
 
-/// What the generated glue provides for each message: its protobuf-c C struct and the
-/// copies between that struct and the Swift value. Package-internal: no C type leaves the
-/// package. The entry points below are inlinable so that each message type gets its own
-/// specialized encode and decode, without generic metadata lookups on every call.
+/// What the generated glue provides for each message: the copies between the Swift value
+/// and its protobuf-c C struct. Package-internal, and without C types: the glue of each
+/// module binds the raw pointers to its own C structs, so no C type leaves the module
+/// that imports it. The entry points below are inlinable so that each message type gets
+/// its own specialized encode and decode, without generic metadata lookups on every call.
 package protocol _ProtoCBacked: GlimpseMessage {
-    associatedtype _C
     /// Whether the schema lets this message nest without bound (a depth check guards
     /// `unpack`, which recurses in C).
     static var _isRecursive: Bool { get }
-    static func _cInit(_ c: UnsafeMutablePointer<_C>)
+    /// A new C struct in `arena`, initialised by protobuf-c's `__init`.
+    static func _cMake(in arena: ProtoArena) -> UnsafeMutableRawPointer
     static var _descriptor: _ProtoDescriptor { get }
-    init(_c c: UnsafePointer<_C>, depth: Int) throws(ProtoDecodingError)
-    func _lower(into c: UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Int) throws(ProtoEncodingError)
+    /// Lifts the value from its C struct at `c`.
+    init(_c c: UnsafeRawPointer, depth: Int) throws(ProtoDecodingError)
+    /// Lowers the value into its C struct at `c` (made by `_cMake`).
+    func _lower(into c: UnsafeMutableRawPointer, arena: ProtoArena, depth: Int) throws(ProtoEncodingError)
 }
 
 /// The two entry points every generated `serializedBytes()` / `init(serializedBytes:)` calls.
@@ -34,35 +39,49 @@ package enum _ProtoWire {
     @inlinable
     package static func append<M: _ProtoCBacked>(_ message: M, to buffer: inout [UInt8]) throws(ProtoEncodingError) {
         try ProtoArena.with(capacity: ProtoArena.stackLimit - ProtoArena.header) { arena throws(ProtoEncodingError) in
-            let c = try arena.lower(message, depth: -1)
-            let base = UnsafeRawPointer(c).assumingMemoryBound(to: ProtobufCMessage.self)
-            let size = protobuf_c_message_get_packed_size(base)
-            guard size > 0 else { return }
-            let start = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: size))
-            buffer.withUnsafeMutableBufferPointer { all in
-                _ = protobuf_c_message_pack(base, all.baseAddress! + start)
-            }
+            pack(try arena.lower(message, depth: -1), appendingTo: &buffer)
         }
+    }
+
+    /// Appends protobuf-c's packing of the C message at `c`.
+    @usableFromInline
+    static func pack(_ c: UnsafeMutableRawPointer, appendingTo buffer: inout [UInt8]) {
+        let base = UnsafeRawPointer(c).assumingMemoryBound(to: ProtobufCMessage.self)
+        let size = protobuf_c_message_get_packed_size(base)
+        guard size > 0 else { return }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: size))
+        buffer.withUnsafeMutableBufferPointer { all in
+            _ = protobuf_c_message_pack(base, all.baseAddress! + start)
+        }
+    }
+
+    /// protobuf-c's unpacking of `bytes` (not empty) into `arena`; nil if it refused them.
+    @usableFromInline
+    static func unpack(
+        _ descriptor: _ProtoDescriptor, _ bytes: UnsafeRawBufferPointer, into arena: ProtoArena
+    ) -> UnsafeRawPointer? {
+        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        return protobuf_c_message_unpack(descriptor.message, arena.allocator, bytes.count, base).map(UnsafeRawPointer.init)
     }
 
     @inlinable
     package static func decode<M: _ProtoCBacked>(
         _ type: M.Type, from bytes: UnsafeRawBufferPointer
     ) throws(ProtoDecodingError) -> M {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else {
+        guard bytes.baseAddress != nil, bytes.count > 0 else {
             return M()
         }
         if M._isRecursive {
-            try _ProtoDepthGuard.check(bytes, rootDescriptor: M._descriptor.pointer, message: M.protoMessageName)
+            try _ProtoDepthGuard.check(bytes, rootDescriptor: M._descriptor, message: M.protoMessageName)
         }
         // unpack needs about the C structs plus a copy of every string: 3x the input is
         // a generous first block; more comes from the heap if needed.
         return try ProtoArena.with(capacity: bytes.count &* 3 &+ 256) { arena throws(ProtoDecodingError) -> M in
-            guard let message = protobuf_c_message_unpack(M._descriptor.pointer, arena.allocator, bytes.count, base) else {
+            guard let message = unpack(M._descriptor, bytes, into: arena) else {
                 throw .malformed(message: M.protoMessageName)
             }
-            return try M(_c: UnsafeRawPointer(message).assumingMemoryBound(to: M._C.self), depth: 0)
+            return try M(_c: message, depth: 0)
         }
     }
 }
@@ -70,31 +89,39 @@ package enum _ProtoWire {
 /// protobuf-c's descriptor of one message type. The C global is not addressable from
 /// Swift without copying it, so it is read once from an initialised struct.
 package struct _ProtoDescriptor: @unchecked Sendable { // points at an immutable C global
-    package let pointer: UnsafePointer<ProtobufCMessageDescriptor>
+    /// The `ProtobufCMessageDescriptor`.
+    package let pointer: UnsafeRawPointer
 
     package init<C>(_ initialize: (UnsafeMutablePointer<C>) -> Void) {
         let scratch = UnsafeMutablePointer<C>.allocate(capacity: 1)
         defer { scratch.deallocate() }
         initialize(scratch)
-        pointer = UnsafeRawPointer(scratch).assumingMemoryBound(to: ProtobufCMessage.self).pointee.descriptor
+        pointer = UnsafeRawPointer(UnsafeRawPointer(scratch).assumingMemoryBound(to: ProtobufCMessage.self).pointee.descriptor)
     }
+
+    var message: UnsafePointer<ProtobufCMessageDescriptor> { pointer.assumingMemoryBound(to: ProtobufCMessageDescriptor.self) }
 }
 
 extension ProtoArena {
     /// Builds the C struct of `message` in the arena.
     @inline(__always)
-    package func lower<M: _ProtoCBacked>(_ message: M, depth: Int) throws(ProtoEncodingError) -> UnsafeMutablePointer<M._C> {
+    package func lower<M: _ProtoCBacked>(_ message: M, depth: Int) throws(ProtoEncodingError) -> UnsafeMutableRawPointer {
         guard depth &+ 1 < _protoMaxDepth else { throw .tooDeep(message: M.protoMessageName) }
-        let c = allocate(M._C.self, count: 1)
-        M._cInit(c)
+        let c = M._cMake(in: self)
         try message._lower(into: c, arena: self, depth: depth &+ 1)
         return c
     }
 
-    package func lowerMessages<M: _ProtoCBacked>(
+    /// `lower`, typed as the field that holds it (`C` is the glue's C struct of `M`).
+    @inline(__always)
+    package func lower<M: _ProtoCBacked, C>(_ message: M, depth: Int) throws(ProtoEncodingError) -> UnsafeMutablePointer<C> {
+        try lower(message, depth: depth).assumingMemoryBound(to: C.self)
+    }
+
+    package func lowerMessages<M: _ProtoCBacked, C>(
         _ messages: [M], depth: Int
-    ) throws(ProtoEncodingError) -> UnsafeMutablePointer<UnsafeMutablePointer<M._C>?> {
-        let list = allocate(UnsafeMutablePointer<M._C>?.self, count: messages.count)
+    ) throws(ProtoEncodingError) -> UnsafeMutablePointer<UnsafeMutablePointer<C>?> {
+        let list = allocate(UnsafeMutablePointer<C>?.self, count: messages.count)
         for i in messages.indices { list[i] = try lower(messages[i], depth: depth) }
         return list
     }
@@ -124,13 +151,14 @@ extension ProtoArena {
         return copy
     }
 
+    /// A copy of `bytes` (the glue makes protobuf-c's `ProtobufCBinaryData` of it).
     @inline(__always)
-    package func lowerBytes(_ bytes: [UInt8]) -> ProtobufCBinaryData {
+    package func lowerBytes(_ bytes: [UInt8]) -> UnsafeMutablePointer<UInt8> {
         let p = allocate(UInt8.self, count: bytes.count)
         bytes.withUnsafeBufferPointer { src in
             if let base = src.baseAddress { p.update(from: base, count: src.count) }
         }
-        return ProtobufCBinaryData(len: bytes.count, data: p)
+        return p
     }
 
     @inline(__always)
@@ -152,10 +180,11 @@ package func _liftString(
     return s
 }
 
+/// The bytes of a `ProtobufCBinaryData` (its `data` and `len`).
 @inline(__always)
-package func _liftBytes(_ data: ProtobufCBinaryData) -> [UInt8] {
-    guard data.len > 0, let p = data.data else { return [] }
-    return Array(UnsafeBufferPointer(start: p, count: data.len))
+package func _liftBytes(_ data: UnsafeMutablePointer<UInt8>?, _ count: Int) -> [UInt8] {
+    guard count > 0, let data else { return [] }
+    return Array(UnsafeBufferPointer(start: data, count: count))
 }
 
 @inline(__always)

@@ -1,4 +1,6 @@
 internal import CProtobufC
+// See ProtoArena.swift: the members of protobuf-c's structs are attributed to GlimpseProtoC.
+internal import GlimpseProtoC
 
 /// Walks the wire format of a message whose schema allows unbounded nesting and refuses
 /// it when sub-messages nest deeper than `ProtoLimits.maxDepth`, before protobuf-c's
@@ -8,9 +10,10 @@ internal import CProtobufC
 package enum _ProtoDepthGuard {
     package static func check(
         _ bytes: UnsafeRawBufferPointer,
-        rootDescriptor: UnsafePointer<ProtobufCMessageDescriptor>,
+        rootDescriptor: _ProtoDescriptor,
         message: String
     ) throws(ProtoDecodingError) {
+        let rootDescriptor = rootDescriptor.message
         let end = bytes.count
         var pos = 0
         // (descriptor, end offset) of each open sub-message.

@@ -1,6 +1,6 @@
-import GlimpseMessages
-import GlimpseRPC
-import RPCCore
+public import GlimpseMessages
+public import GlimpseRPC
+public import RPCCore
 
 /// `grpc.health.v1.Health` over a `HealthStatusStore`: Check answers the status or
 /// NOT_FOUND for a name never registered; Watch streams the status and every change until

@@ -1,4 +1,4 @@
-import GlimpseMessages
+public import GlimpseMessages
 import Synchronization
 
 /// The serving status of each service a server hosts, behind `grpc.health.v1.Health`.

@@ -1,4 +1,4 @@
-import GlimpseMessages
+public import GlimpseMessages
 
 /// What server reflection knows: every .proto file a server links (their descriptors were
 /// embedded at generation time) and the services it serves. Answers

@@ -1,6 +1,6 @@
-import GlimpseMessages
-import GlimpseRPC
-import RPCCore
+public import GlimpseMessages
+public import GlimpseRPC
+public import RPCCore
 
 /// `grpc.reflection.v1.ServerReflection`: answers each request of the stream from a
 /// `ReflectionIndex`, in order.

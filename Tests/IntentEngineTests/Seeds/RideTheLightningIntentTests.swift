@@ -1,5 +1,8 @@
 import Testing
 @testable import IntentEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 /// Seed 004, Ride the Lightning Air: "three states. Two intents. One TimelineProvider."
 /// `CheckInIntent` and `ConfirmGateIntent` set `flightStatus` in the App Group
@@ -33,7 +36,9 @@ struct RideTheLightningIntentTests {
     func threeStates() throws {
         let h = try Self.airline()
         var seen: [String] = []
-        while let intent = Self.button(h) {
+        // Bounded: a tap that stopped writing would leave the same button forever.
+        for _ in 0..<3 {
+            guard let intent = Self.button(h) else { break }
             seen.append(intent)
             h.tap(intent, placement: 1, kind: "MediumWidget", family: .systemMedium, app: Self.app)
         }

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import TimelineEngine
+import AppIntentValues
+import EngineTesting
+import GlimpseVocabulary
 
 /// Seed 003, the Daily Steps Lock Screen widget:
 ///

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import TimelineEngine
+import GlimpseVocabulary
+import AppIntentValues
+import EngineTesting
 
 /// Seed 001, MoviePlanner: three movies, entries one minute apart, `.atEnd`:
 ///
@@ -16,9 +19,10 @@ struct MoviePlannerSeedTests {
     static func planner() throws -> Harness {
         let h = Harness()
         let app: AppID = "com.example.MoviePlanner"
+        // The seed's configuration declares no `.supportedFamilies(...)`: WidgetKit's default, all.
         try h.scheduler.install(app: app, kinds: [WidgetKind(
             kind: "MoviePlannerwidget", displayName: "My Widget", description: "This is an example widget.",
-            supportedFamilies: [.systemSmall, .systemMedium, .systemLarge])])
+            supportedFamilies: [])])
         h.provider = { _, now in
             let entries = movies.enumerated().map { i, movie in
                 TimelineEntry(date: now.addingTimeInterval(Double(i) * 60), content: Array(movie.utf8))
@@ -40,5 +44,16 @@ struct MoviePlannerSeedTests {
         let second = try #require(h.fetches(of: 1).dropFirst().first?.request)
         #expect(second.wantedAt == h.date(minutes: 2))  // the last entry's date
         #expect(second.dueAt == h.date(minutes: 5))
+    }
+
+    @Test("no supportedFamilies means every family, as WidgetKit: the widget goes on the Lock Screen too")
+    func allFamiliesByDefault() throws {
+        let h = try Self.planner()
+        let app: AppID = "com.example.MoviePlanner"
+        #expect(h.scheduler.kinds(of: app).first?.supportedFamilies == Set(WidgetFamily.allCases))
+        try h.run { try $0.place(Placement(id: 2, app: app, kind: "MoviePlannerwidget", family: .accessoryRectangular)) }
+        try h.run { try $0.place(Placement(id: 3, app: app, kind: "MoviePlannerwidget", family: .systemLarge)) }
+        try h.settle()
+        #expect(h.scheduler.currentEntry(of: 2)?.content == Array(Self.movies[0].utf8))
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import TimelineEngine
+import GlimpseVocabulary
+import AppIntentValues
+import EngineTesting
 
 /// Seed 000, "WidgetKit and Live Activities" — the Pixar Film Tracker:
 ///

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import TimelineEngine
+import GlimpseVocabulary
+import AppIntentValues
+import EngineTesting
 
 /// Seed 004, Ride the Lightning Air, the timeline side: "`policy: .never` … The intent
 /// fires, updates FlightStore, and the reloadAllTimelines() call … causes the system to

@@ -7,9 +7,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import GlimpseTestProtoC
+internal import GlimpseTestProtoC
 internal import CProtobufC
-import GlimpseMessages
+public import GlimpseMessages
 
 extension GlimpseTestingV1 {
     public enum Mood: Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
@@ -356,32 +356,41 @@ extension GlimpseTestingV1 {
 }
 
 extension GlimpseTestingV1.Leaf: _ProtoCBacked {
-    package typealias _C = Glimpse__Testing__V1__Leaf
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__testing__v1__leaf__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Testing__V1__Leaf.self, count: 1)
+        glimpse__testing__v1__leaf__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__testing__v1__leaf__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.testing.v1.Leaf") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__Leaf.self)
         self.init()
         self.name = try _liftString(c.pointee.name, "glimpse.testing.v1.Leaf", "name")
         self.weight = c.pointee.weight
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__Leaf.self)
         if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.testing.v1.Leaf", "name") }
         c.pointee.weight = self.weight
     }
 }
 
 extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
-    package typealias _C = Glimpse__Testing__V1__AllKinds
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__testing__v1__all_kinds__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Testing__V1__AllKinds.self, count: 1)
+        glimpse__testing__v1__all_kinds__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__testing__v1__all_kinds__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.testing.v1.AllKinds") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__AllKinds.self)
         self.init()
         self.fDouble = c.pointee.f_double
         self.fFloat = c.pointee.f_float
@@ -393,7 +402,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         self.fBool = (c.pointee.f_bool != 0)
         self.fString = try _liftString(c.pointee.f_string, "glimpse.testing.v1.AllKinds", "f_string")
         if let v = c.pointee.f_message { self.fMessage = try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1) }
-        self.fBytes = _liftBytes(c.pointee.f_bytes)
+        self.fBytes = _liftBytes(c.pointee.f_bytes.data, c.pointee.f_bytes.len)
         self.fUint32 = c.pointee.f_uint32
         self.fEnum = GlimpseTestingV1.Mood(rawValue: .init(truncatingIfNeeded: c.pointee.f_enum.rawValue))
         self.fSfixed32 = c.pointee.f_sfixed32
@@ -428,7 +437,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         if c.pointee.n_r_bytes > 0, let list = c.pointee.r_bytes {
             var out: [[Swift.UInt8]] = []
             out.reserveCapacity(c.pointee.n_r_bytes)
-            for i in 0..<c.pointee.n_r_bytes { out.append(_liftBytes(list[i])) }
+            for i in 0..<c.pointee.n_r_bytes { out.append(_liftBytes(list[i].data, list[i].len)) }
             self.rBytes = out
         }
         self.rUint32 = _liftScalars(c.pointee.r_uint32, c.pointee.n_r_uint32)
@@ -446,7 +455,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         if c.pointee._o_string_case.rawValue == 42 { self.oString = try _liftString(c.pointee.o_string, "glimpse.testing.v1.AllKinds", "o_string") }
         if c.pointee._o_bool_case.rawValue == 43 { self.oBool = (c.pointee.o_bool != 0) }
         if c.pointee._o_enum_case.rawValue == 44 { self.oEnum = GlimpseTestingV1.Mood(rawValue: .init(truncatingIfNeeded: c.pointee.o_enum.rawValue)) }
-        if c.pointee._o_bytes_case.rawValue == 45 { self.oBytes = _liftBytes(c.pointee.o_bytes) }
+        if c.pointee._o_bytes_case.rawValue == 45 { self.oBytes = _liftBytes(c.pointee.o_bytes.data, c.pointee.o_bytes.len) }
         if c.pointee._o_double_case.rawValue == 46 { self.oDouble = c.pointee.o_double }
         if c.pointee.n_m_string_int32 > 0, let list = c.pointee.m_string_int32 {
             var map = [Swift.String: Swift.Int32](minimumCapacity: c.pointee.n_m_string_int32)
@@ -484,7 +493,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
             var map = [Swift.String: [Swift.UInt8]](minimumCapacity: c.pointee.n_m_string_bytes)
             for i in 0..<c.pointee.n_m_string_bytes {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.testing.v1.AllKinds.MStringBytesEntry", "key")] = _liftBytes(e.pointee.value)
+                map[try _liftString(e.pointee.key, "glimpse.testing.v1.AllKinds.MStringBytesEntry", "key")] = _liftBytes(e.pointee.value.data, e.pointee.value.len)
             }
             self.mStringBytes = map
         }
@@ -493,13 +502,14 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         case 52: self.choice = .cInt64(c.pointee.c_int64)
         case 53: if let v = c.pointee.c_message { self.choice = .cMessage(try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1)) }
         case 54: self.choice = .cEnum(GlimpseTestingV1.Mood(rawValue: .init(truncatingIfNeeded: c.pointee.c_enum.rawValue)))
-        case 55: self.choice = .cBytes(_liftBytes(c.pointee.c_bytes))
+        case 55: self.choice = .cBytes(_liftBytes(c.pointee.c_bytes.data, c.pointee.c_bytes.len))
         case 56: self.choice = .cEmpty
         default: break
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__AllKinds.self)
         c.pointee.f_double = self.fDouble
         c.pointee.f_float = self.fFloat
         c.pointee.f_int64 = self.fInt64
@@ -510,7 +520,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         c.pointee.f_bool = (self.fBool ? 1 : 0)
         if !self.fString.isEmpty { c.pointee.f_string = try arena.lowerString(self.fString, "glimpse.testing.v1.AllKinds", "f_string") }
         if let v = self.fMessage { c.pointee.f_message = try arena.lower(v, depth: depth) }
-        if !self.fBytes.isEmpty { c.pointee.f_bytes = arena.lowerBytes(self.fBytes) }
+        if !self.fBytes.isEmpty { c.pointee.f_bytes = ProtobufCBinaryData(len: self.fBytes.count, data: arena.lowerBytes(self.fBytes)) }
         c.pointee.f_uint32 = self.fUint32
         c.pointee.f_enum = Glimpse__Testing__V1__Mood(rawValue: .init(truncatingIfNeeded: self.fEnum.rawValue))
         c.pointee.f_sfixed32 = self.fSfixed32
@@ -563,7 +573,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         }
         if !self.rBytes.isEmpty {
             let list = arena.allocate(ProtobufCBinaryData.self, count: self.rBytes.count)
-            for (i, v) in self.rBytes.enumerated() { list[i] = arena.lowerBytes(v) }
+            for (i, v) in self.rBytes.enumerated() { list[i] = ProtobufCBinaryData(len: v.count, data: arena.lowerBytes(v)) }
             c.pointee.r_bytes = list
             c.pointee.n_r_bytes = self.rBytes.count
         }
@@ -611,7 +621,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         }
         if let v = self.oBytes {
             c.pointee._o_bytes_case = .init(rawValue: 45)
-            c.pointee.o_bytes = arena.lowerBytes(v)
+            c.pointee.o_bytes = ProtobufCBinaryData(len: v.count, data: arena.lowerBytes(v))
         }
         if let v = self.oDouble {
             c.pointee._o_double_case = .init(rawValue: 46)
@@ -671,7 +681,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
                 let e = arena.allocate(Glimpse__Testing__V1__AllKinds__MStringBytesEntry.self, count: 1)
                 glimpse__testing__v1__all_kinds__mstring_bytes_entry__init(e)
                 e.pointee.key = try arena.lowerString(key, "glimpse.testing.v1.AllKinds.MStringBytesEntry", "key")
-                e.pointee.value = arena.lowerBytes(value)
+                e.pointee.value = ProtobufCBinaryData(len: value.count, data: arena.lowerBytes(value))
                 list[i] = e
             }
             c.pointee.n_m_string_bytes = self.mStringBytes.count
@@ -693,7 +703,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
             c.pointee.c_enum = Glimpse__Testing__V1__Mood(rawValue: .init(truncatingIfNeeded: v.rawValue))
         case .cBytes(let v)?:
             c.pointee.choice_case = .init(rawValue: 55)
-            c.pointee.c_bytes = arena.lowerBytes(v)
+            c.pointee.c_bytes = ProtobufCBinaryData(len: v.count, data: arena.lowerBytes(v))
         case .cEmpty?:
             c.pointee.choice_case = .init(rawValue: 56)
             c.pointee.c_empty = try arena.lower(GlimpseTestingV1.Empty(), depth: depth)
@@ -702,29 +712,36 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
 }
 
 extension GlimpseTestingV1.Empty: _ProtoCBacked {
-    package typealias _C = Glimpse__Testing__V1__Empty
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__testing__v1__empty__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Testing__V1__Empty.self, count: 1)
+        glimpse__testing__v1__empty__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__testing__v1__empty__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c _: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.testing.v1.Empty") }
         self.init()
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
-        _ = (c, arena, depth)
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        _ = (raw, arena, depth)
     }
 }
 
 extension GlimpseTestingV1.Tree: _ProtoCBacked {
-    package typealias _C = Glimpse__Testing__V1__Tree
     package static var _isRecursive: Swift.Bool { true }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__testing__v1__tree__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Testing__V1__Tree.self, count: 1)
+        glimpse__testing__v1__tree__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__testing__v1__tree__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.testing.v1.Tree") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__Tree.self)
         self.init()
         self.label = try _liftString(c.pointee.label, "glimpse.testing.v1.Tree", "label")
         if let v = c.pointee.left { self.left = try GlimpseTestingV1.Tree(_c: v, depth: depth &+ 1) }
@@ -737,7 +754,8 @@ extension GlimpseTestingV1.Tree: _ProtoCBacked {
         }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__Tree.self)
         if !self.label.isEmpty { c.pointee.label = try arena.lowerString(self.label, "glimpse.testing.v1.Tree", "label") }
         if let v = self.left { c.pointee.left = try arena.lower(v, depth: depth) }
         if let v = self.right { c.pointee.right = try arena.lower(v, depth: depth) }
@@ -749,13 +767,17 @@ extension GlimpseTestingV1.Tree: _ProtoCBacked {
 }
 
 extension GlimpseTestingV1.LeafV2: _ProtoCBacked {
-    package typealias _C = Glimpse__Testing__V1__LeafV2
     package static var _isRecursive: Swift.Bool { false }
-    package static func _cInit(_ c: Swift.UnsafeMutablePointer<_C>) { glimpse__testing__v1__leaf_v2__init(c) }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Testing__V1__LeafV2.self, count: 1)
+        glimpse__testing__v1__leaf_v2__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
     package static let _descriptor = _ProtoDescriptor(glimpse__testing__v1__leaf_v2__init)
 
-    package init(_c c: Swift.UnsafePointer<_C>, depth: Swift.Int) throws(ProtoDecodingError) {
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.testing.v1.LeafV2") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__LeafV2.self)
         self.init()
         self.name = try _liftString(c.pointee.name, "glimpse.testing.v1.LeafV2", "name")
         self.weight = c.pointee.weight
@@ -764,7 +786,8 @@ extension GlimpseTestingV1.LeafV2: _ProtoCBacked {
         if let v = c.pointee.nested { self.nested = try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1) }
     }
 
-    package func _lower(into c: Swift.UnsafeMutablePointer<_C>, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__LeafV2.self)
         if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.testing.v1.LeafV2", "name") }
         c.pointee.weight = self.weight
         if !self.color.isEmpty { c.pointee.color = try arena.lowerString(self.color, "glimpse.testing.v1.LeafV2", "color") }
