@@ -64,8 +64,9 @@ public final class VirtualClock: WallClock {
         var fired = 0
         var sameInstant = 0
         while let deadline = nextDeadline(), deadline <= target {
-            let at = max(deadline, now)
-            sameInstant = at == now && fired > 0 ? sameInstant + 1 : 0
+            let current = now
+            let at = max(deadline, current)
+            sameInstant = at == current && fired > 0 ? sameInstant + 1 : 0
             guard sameInstant < Self.sameInstantLimit else {
                 throw AdvanceError.noProgress(at: at, firings: sameInstant)
             }
