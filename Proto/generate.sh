@@ -98,9 +98,12 @@ generate_services() {
         --glimpse-swift_out="$out" --glimpse-swift_opt="mode=services$opts" \
         "${files[@]}"
 }
+glimpse_services=$(cd "$proto" && grep -rl '^service ' glimpse | sort)
+# shellcheck disable=SC2086
 generate_services Sources/GlimpseRPC/Generated ",api_imports=GlimpseMessages" \
-    "$wkt" "$grpc" -- \
-    grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto grpc/reflection/v1alpha/reflection.proto
+    "$proto" "$wkt" "$grpc" -- \
+    grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto grpc/reflection/v1alpha/reflection.proto \
+    $glimpse_services
 generate_services Sources/GlimpseInterop/Services ",imports=GlimpseRPC" \
     "$grpc" -- \
     grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto
