@@ -74,6 +74,22 @@ let package = Package(
         // JSON that keeps numbers as written, member order and exact bytes (the 4 KB rule).
         .target(name: "GlimpseJSON"),
 
+        // The wire's messages as the vocabulary's values, checked field by field.
+        .target(
+            name: "ProtoMapping",
+            dependencies: ["GlimpseMessages", "GlimpseVocabulary", "AppIntentValues", "RPCCore"]),
+        .testTarget(
+            name: "ProtoMappingTests",
+            dependencies: ["ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "AppIntentValues", "RPCCore"]),
+
+        // MARK: Services: one library each (handlers, store, engine host), a small main each
+        .target(
+            name: "TimelineService",
+            dependencies: ["TimelineEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "AppIntentValues"]),
+        .testTarget(
+            name: "TimelineServiceTests",
+            dependencies: ["TimelineService", "TimelineEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary"]),
+
         // MARK: I/O-free engines
         // App Intent parameters and values: shared by widget configuration and action intents.
         .target(name: "AppIntentValues"),

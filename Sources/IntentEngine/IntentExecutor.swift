@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-public import Foundation
+import Foundation
 #endif
 import DequeModule
 public import GlimpseClock

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-public import Foundation
+import Foundation
 #endif
 import GlimpseJSON
 public import GlimpseVocabulary
