@@ -126,9 +126,11 @@ struct LoopbackLifecycleTests {
     }
 
     @Test func gracefulShutdownFinishesCallsInFlightAndRefusesNewOnes() async throws {
-        try await Loopback.run { loopback in
+        let service = SteeredTestService()
+        try await Loopback.run(services: [service]) { loopback in
             async let slow = loopback.client.steeredUnary([8], metadata: Metadata(["x-sleep-ms": "300"]))
-            try await Task.sleep(for: .milliseconds(50))
+            // In flight means its handler runs (a fixed wait lost the race on a busy machine).
+            while service.counters.startedCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
             loopback.server.beginGracefulShutdown()
             #expect(try await slow.message == [8])
             let error = await #expect(throws: RPCError.self) { try await loopback.client.steeredUnary([9]) }

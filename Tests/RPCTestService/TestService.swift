@@ -90,13 +90,17 @@ public struct SteeredTestService: RPCService {
 public final class StatusCounters: Sendable {
     private let ok = Atomic<Int>(0)
     private let failed = Atomic<Int>(0)
+    private let started = Atomic<Int>(0)
 
     public init() {}
 
     public var okCount: Int { ok.load(ordering: .relaxed) }
     public var failedCount: Int { failed.load(ordering: .relaxed) }
+    /// Calls whose handler has begun (a test waits for this rather than for a guessed time).
+    public var startedCount: Int { started.load(ordering: .acquiring) }
 
     func count<R>(_ body: () async throws -> R) async throws -> R {
+        started.add(1, ordering: .releasing)
         do {
             let result = try await body()
             ok.add(1, ordering: .relaxed)
