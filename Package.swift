@@ -10,6 +10,7 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let nioEmbedded = Target.Dependency.product(name: "NIOEmbedded", package: "swift-nio")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 
 let package = Package(
     name: "Glimpse",
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "IntentEngine", targets: ["IntentEngine"]),
         .library(name: "ActivityEngine", targets: ["ActivityEngine"]),
         .library(name: "AssetEngine", targets: ["AssetEngine"]),
+        .library(name: "EngineHost", targets: ["EngineHost"]),
         .library(name: "RPCCore", targets: ["RPCCore"]),
         .library(name: "RPCNIO", targets: ["RPCNIO"]),
     ],
@@ -31,6 +33,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
     ],
     targets: [
         // MARK: C libraries (Debian packages; the user's choice, not up for replacement)
@@ -54,7 +61,17 @@ let package = Package(
         .target(name: "GlimpseRPC", dependencies: ["GlimpseMessages", "RPCCore"]),
 
         // MARK: What every service shares: health, reflection, config, lifecycle
-        .target(name: "ServiceKit", dependencies: ["GlimpseMessages", "GlimpseRPC", "RPCCore"]),
+        .target(
+            name: "ServiceKit",
+            dependencies: [
+                "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", argumentParser, nioCore, nioPosix,
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]),
 
         // MARK: Executables
         .executableTarget(
@@ -85,10 +102,16 @@ let package = Package(
         // MARK: Services: one library each (handlers, store, engine host), a small main each
         .target(
             name: "TimelineService",
-            dependencies: ["TimelineEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "AppIntentValues"]),
+            dependencies: [
+                "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "AppIntentValues",
+                "RPCCore",
+            ]),
         .testTarget(
             name: "TimelineServiceTests",
-            dependencies: ["TimelineService", "TimelineEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary"]),
+            dependencies: [
+                "TimelineService", "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary",
+                "GlimpseClock", "RPCCore",
+            ]),
 
         // MARK: I/O-free engines
         // App Intent parameters and values: shared by widget configuration and action intents.
@@ -97,6 +120,9 @@ let package = Package(
         .target(name: "IntentEngine", dependencies: ["AppIntentValues", "GlimpseVocabulary", "GlimpseClock", collections]),
         .target(name: "ActivityEngine", dependencies: ["GlimpseVocabulary", "GlimpseJSON", "GlimpseClock", collections]),
         .target(name: "AssetEngine", dependencies: ["GlimpseVocabulary", "GlimpseClock", collections, crypto]),
+
+        // MARK: The one engine host: journal (SQLite via GRDB), replay, timer, manual clock
+        .target(name: "EngineHost", dependencies: ["GlimpseVocabulary", "GlimpseClock", grdb]),
 
         // MARK: gRPC over HTTP/2: an I/O-free core, and nghttp2 under SwiftNIO behind it
         .target(name: "RPCCore"),
@@ -129,7 +155,16 @@ let package = Package(
             name: "GlimpseMessagesTests", dependencies: ["GlimpseMessages", "GlimpseTestMessages", "CHeapProbe"],
             exclude: ["Golden"]),
         .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"]),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "GlimpseInterop"]),
+        .testTarget(
+            name: "ServiceKitTests",
+            dependencies: [
+                "ServiceKit", "GlimpseInterop", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", argumentParser,
+                nioCore, nioPosix, .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]),
         // Drives any engine through a VirtualClock (test code, not library API).
         .target(
             name: "EngineTesting", dependencies: ["GlimpseVocabulary", "GlimpseClock"],
@@ -150,6 +185,16 @@ let package = Package(
         .testTarget(
             name: "AssetEngineTests", dependencies: ["AssetEngine", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"]),
         .testTarget(name: "RPCCoreTests", dependencies: ["RPCCore", "RPCTestService"]),
+        // A toy counter engine shared by the host tests and the kill -9 probe.
+        .target(
+            name: "EngineHostToys", dependencies: ["EngineHost", "GlimpseVocabulary", "GlimpseClock"],
+            path: "Tests/Support/EngineHostToys"),
+        .executableTarget(
+            name: "glimpse-host-probe", dependencies: ["EngineHost", "EngineHostToys", "GlimpseClock"],
+            path: "Tests/HostProbe"),
+        .testTarget(
+            name: "EngineHostTests",
+            dependencies: ["EngineHost", "EngineHostToys", "GlimpseClock"]),
         .testTarget(
             name: "RPCNIOTests",
             dependencies: ["RPCCore", "RPCNIO", "RPCTestService", "CNghttp2", nioCore, nioPosix, nioEmbedded]),

@@ -1,23 +1,19 @@
 // glimpse-interop-server: grpc.testing.TestService (plus health and reflection) on the
 // nghttp2 transport, for stock gRPC interop clients.
 //
-//     glimpse-interop-server --port 50051 [--host 127.0.0.1]
+//     glimpse-interop-server --port 50051 [--host 127.0.0.1] [--metrics-port 9100]
 //
 // Prints `listening on port N` once bound (port 0 picks one); SIGTERM or SIGINT shuts
-// down gracefully, letting calls in flight finish, then prints how many unary calls ended
-// OK and how many did not (`statuses: ok=N failed=M`).
+// down gracefully (ServiceKit's runner), letting calls in flight finish, then prints how
+// many unary calls ended OK and how many did not (`statuses: ok=N failed=M`).
 import ArgumentParser
-import Dispatch
 import GlimpseInterop
+import GlimpseRPC
 import NIOCore
 import NIOPosix
 import RPCCore
 import RPCNIO
 import ServiceKit
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @main
 struct InteropServer: AsyncParsableCommand {
@@ -25,8 +21,7 @@ struct InteropServer: AsyncParsableCommand {
         commandName: "glimpse-interop-server",
         abstract: "grpc.testing.TestService for gRPC interoperability tests.")
 
-    @Option(help: "Address to listen on.") var host = "127.0.0.1"
-    @Option(help: "Port to listen on (0 picks a free one).") var port = 0
+    @OptionGroup var service: ServiceOptions
     @Option(name: .customLong("use_tls"), help: "TLS is not supported; must be false.") var useTLS = false
     /// Half the cores by default: the handlers run on Swift's global executor, which has a
     /// thread per core of its own. On two cores, one loop gave 0.64 of nghttpd's unary
@@ -39,35 +34,22 @@ struct InteropServer: AsyncParsableCommand {
 
     func validate() throws {
         guard !useTLS else { throw ValidationError("TLS is not supported: run with --use_tls false") }
-        guard (0...65535).contains(port) else { throw ValidationError("port \(port) is out of range") }
         guard threads >= 1, handlerThreads >= 0 else { throw ValidationError("threads must be at least 1") }
     }
 
     func run() async throws {
+        let config = try service.resolve(service: "interop")
+        let logger = ServiceLogging.bootstrap(config)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let handlerGroup = handlerThreads > 0 ? MultiThreadedEventLoopGroup(numberOfThreads: handlerThreads) : nil
-        let transport = NIOServerTransport(
-            host: host, port: port, group: group,
-            handlerExecutor: handlerGroup.map { EventLoopTaskExecutor(group: $0) })
         let test = InteropTestService()
-        let services = StandardServices.adding(
-            to: [test], serviceNames: [GrpcTesting.TestService.name],
-            descriptors: GlimpseInteropDescriptors.files, health: HealthStatusStore())
-        let server = GRPCServer(transport: transport, services: services)
-        let signals = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { @Sendable in server.beginGracefulShutdown() }
-            source.resume()
-            return source
-        }
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await server.serve() }
-            let address = try await transport.listeningAddress()
-            print("listening on port \(address.port ?? 0)")
-            fflush(nil)  // all streams: the line must reach a pipe now
-        }
-        withExtendedLifetime(signals) {}
+        var runner = ServiceRunner(
+            config: config, logger: logger, services: [test], serviceNames: [GrpcTesting.TestService.name],
+            descriptors: GlimpseInteropDescriptors.files)
+        runner.eventLoopGroup = group
+        runner.handlerExecutor = handlerGroup.map { EventLoopTaskExecutor(group: $0) }
+        runner.markReady()  // nothing to open first
+        try await runner.run()
         print("statuses: ok=\(test.counters.okCount) failed=\(test.counters.failedCount)")
         try await group.shutdownGracefully()
         try await handlerGroup?.shutdownGracefully()

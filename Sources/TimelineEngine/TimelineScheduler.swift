@@ -107,6 +107,15 @@ public struct TimelineScheduler: Engine {
             configuration: configurations[Int(slot)], screen: record.screen)
     }
 
+    /// An app's live placements, in id order.
+    public func placements(of app: AppID) -> [PlacementID] {
+        guard let index = appIndex[app] else { return [] }
+        return slotOf.filter { records[Int($0.value)].app == index }.keys.sorted()
+    }
+
+    /// Every live placement, in id order.
+    public var placementIDs: [PlacementID] { slotOf.keys.sorted() }
+
     /// The kinds an installed app declares.
     public func kinds(of app: AppID) -> [WidgetKind] {
         guard let index = appIndex[app], apps[Int(index)].installed else { return [] }

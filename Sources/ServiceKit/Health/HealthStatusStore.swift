@@ -22,6 +22,11 @@ public final class HealthStatusStore: Sendable {
         state.withLock { $0.statuses = initial }
     }
 
+    /// The names registered, the server's own ("") included.
+    public var names: [String] {
+        state.withLock { $0.statuses.keys.sorted() }
+    }
+
     /// The status of `service`, or nil when it was never registered.
     public func status(of service: String) -> Status? {
         state.withLock { $0.statuses[service] }

@@ -1,0 +1,167 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import GlimpseVocabulary
+
+/// The one engine host every service uses: it owns one engine on one serial executor,
+/// journals each input before acknowledging it, carries out the effects, and drives time
+/// (a timer in system mode, `advance(to:)` in manual mode).
+///
+/// Invariants:
+/// - Every input that changed the engine is in the journal, in the order it was applied,
+///   with the instant the clock was pinned to while it applied: a command (`submit`) or a
+///   firing (`fireDue()` at t). Its row and the engine change commit together: a command
+///   `apply` rejects (throws) leaves no row, and `submit` returns only after the commit.
+/// - Opening a host replays the journal into the fresh engine it is given, each entry with
+///   the clock pinned to its instant and its effects discarded, so the engine ends in the
+///   state it had when the journal was last written.
+/// - Effects go to `perform` after their input is journaled, batch by batch in journal
+///   order. `perform` may submit later commands; it runs on the host's executor until it
+///   suspends, and while it is suspended other inputs may be applied.
+/// - `apply` must leave the engine unchanged when it throws (engine calls check their
+///   arguments before they change anything), and must be deterministic given the engine,
+///   the command and the clock's `now`: replay depends on it.
+/// - After a failed journal write the engine may be ahead of the journal: the host then
+///   refuses every input (`EngineHostError.journalFailed`) until it is reopened.
+public actor EngineHost<E: Engine, C: HostCommand> {
+    public typealias Apply = @Sendable (inout E, C) throws -> Step<C.Answer, E.Effect>
+    public typealias Perform = @Sendable ([E.Effect]) async -> Void
+
+    public nonisolated let clock: HostClock
+    public nonisolated let journal: Journal
+    var engine: E
+    let apply: Apply
+    let perform: Perform
+    let wakeup = Wakeup()
+    var failure: EngineHostError?
+    var closed = false
+    /// The sequence of the last journaled input (0 for an empty journal).
+    public internal(set) var lastSequence: Int64
+
+    /// How many firings in a row at one instant make the host give up on an engine as stuck.
+    public static var sameInstantLimit: Int { 10_000 }
+
+    /// Replays `journal` into `engine` (fresh, constructed with `clock`), then serves.
+    public init(
+        engine: E, clock: HostClock, journal: Journal,
+        apply: @escaping Apply, perform: @escaping Perform
+    ) throws {
+        var engine = engine
+        var last: Int64 = 0
+        try journal.forEach { entry in
+            clock.pin(entry.instant)
+            defer { clock.unpin() }
+            switch entry.kind {
+            case .command:
+                do {
+                    _ = try apply(&engine, try C.decode(entry.payload))
+                } catch {
+                    throw EngineHostError.replayDiverged(sequence: entry.sequence)
+                }
+            case .fireDue:
+                _ = engine.fireDue()
+            }
+            last = entry.sequence
+        }
+        self.engine = engine
+        self.clock = clock
+        self.journal = journal
+        self.apply = apply
+        self.perform = perform
+        lastSequence = last
+    }
+
+    /// Journals `command` at the clock's `now`, applies it, performs its effects, and
+    /// returns its answer. Throws what `apply` threw (nothing journaled), or a journal error.
+    @discardableResult
+    public func submit(_ command: C) async throws -> C.Answer {
+        try checkOpen()
+        let payload = try command.encode()
+        let instant = clock.now
+        clock.pin(instant)
+        let step: Step<C.Answer, E.Effect>
+        do {
+            defer { clock.unpin() }
+            (lastSequence, step) = try journaled(.command, instant: instant, payload: payload) { engine in
+                try apply(&engine, command)
+            }
+        }
+        wakeup.signal()
+        await perform(step.effects)
+        return step.answer
+    }
+
+    /// Reads the engine (queries that change nothing need no journal).
+    public func read<T: Sendable>(_ body: (E) throws -> T) rethrows -> T {
+        try body(engine)
+    }
+
+    /// The engine's next deadline (`NextDue` of the clock service).
+    public func nextDue() -> Date? {
+        engine.nextDeadline()
+    }
+
+    /// Stops the timer and checkpoints and closes the journal; later inputs throw `.closed`.
+    public func close() throws {
+        guard !closed else { return }
+        closed = true
+        wakeup.signal()
+        try journal.close()
+    }
+
+    func checkOpen() throws {
+        if closed { throw EngineHostError.closed }
+        if let failure { throw failure }
+    }
+
+    /// Runs `fireDue()` at `instant` (journaled first, in the same transaction).
+    func fire(at instant: Date) throws -> [E.Effect] {
+        clock.pin(instant)
+        defer { clock.unpin() }
+        let effects: [E.Effect]
+        (lastSequence, effects) = try journaled(.fireDue, instant: instant, payload: []) { engine in
+            engine.fireDue()
+        }
+        return effects
+    }
+
+    private struct Rejected: Error {
+        var error: any Error
+    }
+
+    /// One journal row and one engine change, committed together.
+    private func journaled<T>(
+        _ kind: JournalEntry.Kind, instant: Date, payload: [UInt8],
+        change: (inout E) throws -> T
+    ) throws -> (Int64, T) {
+        do {
+            let (sequence, result) = try journal.append(kind, instant: instant, payload: payload) {
+                do { return try change(&engine) } catch { throw Rejected(error: error) }
+            }
+            return (sequence, result)
+        } catch let rejected as Rejected {
+            throw rejected.error
+        } catch {
+            // The change may have committed in memory but not on disk.
+            let failure = EngineHostError.journalFailed(String(describing: error))
+            self.failure = failure
+            throw failure
+        }
+    }
+}
+
+extension EngineHost where C.Answer == Void {
+    /// A host whose commands answer nothing: `apply` returns only effects.
+    public init(
+        engine: E, clock: HostClock, journal: Journal,
+        apply: @escaping @Sendable (inout E, C) throws -> [E.Effect],
+        perform: @escaping Perform
+    ) throws {
+        try self.init(
+            engine: engine, clock: clock, journal: journal,
+            apply: { engine, command in Step((), effects: try apply(&engine, command)) },
+            perform: perform)
+    }
+}

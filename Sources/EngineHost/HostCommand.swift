@@ -1,0 +1,33 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// An input a service sends its engine through the host: the journal keeps its bytes, and
+/// replay decodes them and applies them again. Services encode as protobuf or JSON.
+///
+/// `Answer` is what the call returns to its caller (not journaled: replay recomputes it).
+/// A service with several kinds of answers makes it an enum.
+public protocol HostCommand: Sendable {
+    associatedtype Answer: Sendable = Void
+    func encode() throws -> [UInt8]
+    static func decode(_ bytes: [UInt8]) throws -> Self
+}
+
+public enum EngineHostError: Error, Equatable {
+    /// A journaled command failed to apply again on replay: the engine or the command
+    /// encoding changed incompatibly since it was journaled.
+    case replayDiverged(sequence: Int64)
+    /// The journal could not take a write after the engine took the input; the engine is
+    /// ahead of the journal, so the host refuses further inputs until it is reopened.
+    case journalFailed(String)
+    /// `advance(to:)` on a host whose clock follows the system.
+    case notManual
+    /// `advance(to:)` to an instant before the clock's `now`.
+    case wouldGoBackwards(now: Date, requested: Date)
+    /// Work stayed due at one instant after this many firings in a row (an engine loop).
+    case noProgress(at: Date, firings: Int)
+    /// The host was closed.
+    case closed
+}

@@ -1,0 +1,147 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import GRDB
+
+/// The inputs that changed one engine, in order, in one SQLite file per service
+/// (`<data-dir>/<name>.sqlite`, WAL), or in memory for tests.
+///
+/// Invariants:
+/// - Sequences are strictly increasing and never reused (AUTOINCREMENT), instants never
+///   decrease (the host's clock never goes back).
+/// - An append and the engine change it records commit together or not at all:
+///   `append(_:instant:payload:applying:)` rolls the row back when the change throws.
+/// - An append has returned only once its transaction committed (see `JournalSettings`).
+public final class Journal: Sendable {
+    private let queue: DatabaseQueue
+    public let settings: JournalSettings
+    /// The file, or nil in memory.
+    public let path: String?
+
+    /// Opens (creating if needed) `<directory>/<name>.sqlite`.
+    public convenience init(directory: URL, name: String, settings: JournalSettings = .defaults) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try self.init(path: directory.appendingPathComponent("\(name).sqlite").path, settings: settings)
+    }
+
+    /// Opens (creating if needed) the journal at `path`.
+    public init(path: String, settings: JournalSettings = .defaults) throws {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.label = "journal"
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        self.settings = settings
+        self.path = path
+        try prepare()
+    }
+
+    /// A journal that lives as long as this object (tests).
+    public static func inMemory(settings: JournalSettings = .defaults) throws -> Journal {
+        try Journal(inMemory: settings)
+    }
+
+    private init(inMemory settings: JournalSettings) throws {
+        queue = try DatabaseQueue()
+        self.settings = settings
+        path = nil
+        try prepare()
+    }
+
+    private func prepare() throws {
+        // After GRDB's WAL set-up, which sets NORMAL on the (single) connection.
+        let synchronous = settings.durability == .powerLoss ? "FULL" : "NORMAL"
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+        }
+        try Self.migrator.migrate(queue)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: journal") { db in
+            try db.create(table: "journal") { table in
+                table.autoIncrementedPrimaryKey("sequence")
+                // Seconds since 2001 as a double: a Date's exact value.
+                table.column("instant", .double).notNull()
+                table.column("kind", .text).notNull()
+                table.column("payload", .blob).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// The SQLite `synchronous` level in force (1 NORMAL, 2 FULL).
+    public func synchronousLevel() throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
+    /// The journal mode in force ("wal" for a file, "memory" in memory).
+    public func journalMode() throws -> String {
+        try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+    }
+
+    /// Writes one entry and runs `change` in the same transaction: if `change` throws, the
+    /// entry is rolled back and the error is rethrown. Returns the entry's sequence.
+    func append<T>(
+        _ kind: JournalEntry.Kind, instant: Date, payload: [UInt8],
+        applying change: () throws -> T
+    ) throws -> (sequence: Int64, result: T) {
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO journal (instant, kind, payload) VALUES (?, ?, ?)",
+                arguments: [instant.timeIntervalSinceReferenceDate, kind.rawValue, Data(payload)])
+            let sequence = db.lastInsertedRowID
+            return (sequence, try change())
+        }
+    }
+
+    /// Visits every entry in order without loading the journal into memory.
+    public func forEach(_ body: (JournalEntry) throws -> Void) throws {
+        try queue.read { db in
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT sequence, instant, kind, payload FROM journal ORDER BY sequence")
+            while let row = try rows.next() {
+                try body(try Self.entry(row))
+            }
+        }
+    }
+
+    /// Every entry, in order (tests and tools; replay uses `forEach`).
+    public func entries() throws -> [JournalEntry] {
+        var all: [JournalEntry] = []
+        try forEach { all.append($0) }
+        return all
+    }
+
+    public func count() throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") ?? 0 }
+    }
+
+    /// Checkpoints the WAL into the main file and closes the database.
+    public func close() throws {
+        if path != nil {
+            _ = try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
+        try queue.close()
+    }
+
+    public struct CorruptEntry: Error, Equatable {
+        public var sequence: Int64
+        public var reason: String
+    }
+
+    private static func entry(_ row: Row) throws -> JournalEntry {
+        let sequence: Int64 = row["sequence"]
+        let kindName: String = row["kind"]
+        guard let kind = JournalEntry.Kind(rawValue: kindName) else {
+            throw CorruptEntry(sequence: sequence, reason: "unknown kind \(kindName)")
+        }
+        let seconds: Double = row["instant"]
+        let payload: Data = row["payload"]
+        return JournalEntry(
+            sequence: sequence, instant: Date(timeIntervalSinceReferenceDate: seconds),
+            kind: kind, payload: [UInt8](payload))
+    }
+}

@@ -1,0 +1,74 @@
+/// Where a setting's value comes from: the command line first, then the environment
+/// variable `GLIMPSE_<FLAG_NAME>` (`--data-dir` → `GLIMPSE_DATA_DIR`), then a default.
+///
+/// Options are declared as optional strings, so that the parser says only what was
+/// given; this resolves and validates each one, and every error names the flag and the
+/// variable.
+public struct ConfigSource: Sendable {
+    public var environment: [String: String]
+
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// The environment variable a flag falls back to: `data-dir` → `GLIMPSE_DATA_DIR`.
+    public static func environmentName(of flag: String) -> String {
+        "GLIMPSE_" + flag.uppercased().replacing("-", with: "_")
+    }
+
+    /// A given value and where it came from, or nil when neither place has one. An empty
+    /// environment variable counts as not set.
+    public func raw(_ flag: String, _ commandLine: String?) -> (value: String, origin: String)? {
+        let variable = Self.environmentName(of: flag)
+        if let commandLine { return (commandLine, "from --\(flag)") }
+        if let value = environment[variable], !value.isEmpty { return (value, "from \(variable)") }
+        return nil
+    }
+
+    /// The value of `--flag`, parsed; `fallback` when not given. `expected` says what a
+    /// valid value looks like, for the error.
+    public func value<Value>(
+        _ flag: String, _ commandLine: String?, expected: String, default fallback: Value,
+        parse: (String) -> Value?
+    ) throws(ConfigError) -> Value {
+        guard let (raw, origin) = raw(flag, commandLine) else { return fallback }
+        guard let value = parse(raw) else {
+            throw ConfigError("--\(flag): expected \(expected), got \"\(raw)\" (\(origin))")
+        }
+        return value
+    }
+
+    /// Like `value`, nil when not given.
+    public func optional<Value>(
+        _ flag: String, _ commandLine: String?, expected: String, parse: (String) -> Value?
+    ) throws(ConfigError) -> Value? {
+        try value(flag, commandLine, expected: expected, default: nil) { raw -> Value?? in parse(raw).map { Optional($0) } }
+    }
+
+    /// A setting the service cannot start without.
+    public func required<Value>(
+        _ flag: String, _ commandLine: String?, expected: String, parse: (String) -> Value?
+    ) throws(ConfigError) -> Value {
+        guard let value = try optional(flag, commandLine, expected: expected, parse: parse) else {
+            throw ConfigError("--\(flag) is required: pass it or set \(Self.environmentName(of: flag))")
+        }
+        return value
+    }
+
+    /// The address of another service (`--timeline-address host:port`, or
+    /// `GLIMPSE_TIMELINE_ADDRESS`); required.
+    public func address(_ flag: String, _ commandLine: String?) throws(ConfigError) -> ServiceAddress {
+        try required(flag, commandLine, expected: "host:port", parse: ServiceAddress.init(parsing:))
+    }
+
+    /// The address of another service, or nil when neither the flag nor the variable is set.
+    public func optionalAddress(_ flag: String, _ commandLine: String?) throws(ConfigError) -> ServiceAddress? {
+        try optional(flag, commandLine, expected: "host:port", parse: ServiceAddress.init(parsing:))
+    }
+
+    /// A TCP port, 0...65535.
+    static func port(_ raw: String) -> Int? {
+        guard let port = Int(raw), (0...65535).contains(port) else { return nil }
+        return port
+    }
+}

@@ -1,0 +1,83 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import Logging
+
+/// A service's settings once resolved and valid (see `ServiceOptions.resolve`).
+public struct ServiceConfig: Sendable, Hashable {
+    public enum ClockKind: String, Sendable, Hashable {
+        case system, manual
+    }
+
+    public enum Clock: Sendable, Hashable {
+        /// Real time.
+        case system
+        /// Time moves only when told, from `start`.
+        case manual(start: Date)
+    }
+
+    public var service: String
+    public var host: String
+    /// 0: a free port, printed once bound.
+    public var port: Int
+    public var dataDirectory: String
+    public var clock: Clock
+    public var logFormat: LogFormat
+    public var logLevel: Logger.Level
+    /// Prometheus metrics over HTTP on this port (0: a free one); nil: off.
+    public var metricsPort: Int?
+    /// How long in-flight calls may take to finish after SIGTERM before they are cancelled.
+    public var shutdownGrace: Duration = .seconds(30)
+    /// Where a manual clock starts when `--start-time` is not given.
+    public var manualStart: Date = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z
+
+    public init(
+        service: String, host: String, port: Int, dataDirectory: String, clock: Clock, logFormat: LogFormat,
+        logLevel: Logger.Level, metricsPort: Int?
+    ) {
+        self.service = service
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.clock = clock
+        self.logFormat = logFormat
+        self.logLevel = logLevel
+        self.metricsPort = metricsPort
+    }
+
+    /// 127.0.0.1, a free port, `./.glimpse/<service>`, the system clock, text logs at
+    /// info, no metrics.
+    public static func defaults(service: String) -> Self {
+        Self(service: service, host: "127.0.0.1", port: 0, dataDirectory: "./.glimpse/\(service)", clock: .system,
+             logFormat: .text, logLevel: .info, metricsPort: nil)
+    }
+}
+
+/// How log records are written: `text` for people, `json` (one object per line) for tools.
+public enum LogFormat: String, Sendable, Hashable, CaseIterable {
+    case text, json
+}
+
+enum LogLevelName {
+    static func parse(_ raw: String) -> Logger.Level? {
+        Logger.Level(rawValue: raw.lowercased())
+    }
+}
+
+enum ISO8601 {
+    /// `2026-01-01T09:00:00Z`, with or without fractional seconds, any offset.
+    static func parse(_ raw: String) -> Date? {
+        if let date = try? Date(raw, strategy: .iso8601) { return date }
+        return try? Date(raw, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func format(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}
+
+enum ProcessEnvironment {
+    static var current: [String: String] { ProcessInfo.processInfo.environment }
+}

@@ -1,0 +1,88 @@
+public import ArgumentParser
+
+/// The flags every Glimpse service takes. Each falls back to `GLIMPSE_<FLAG_NAME>` when
+/// not on the command line (flags win); `resolve` validates them all and fails on the
+/// first bad value with a message that names the flag and the variable.
+///
+///     @main struct Serve: AsyncParsableCommand {
+///         @OptionGroup var service: ServiceOptions
+///         @Option(name: .customLong("timeline-address")) var timeline: String?
+///         func run() async throws {
+///             let config = try service.resolve(service: "intent")
+///             let timeline = try service.source().address("timeline-address", timeline)
+///             …
+///         }
+///     }
+public struct ServiceOptions: ParsableArguments, Sendable {
+    @Option(help: "Address to listen on (default 127.0.0.1; GLIMPSE_HOST).")
+    public var host: String?
+
+    @Option(help: "Port to listen on; 0 picks a free one, printed as `listening on port N` (GLIMPSE_PORT).")
+    public var port: String?
+
+    @Option(name: .customLong("data-dir"), help: "Where the service keeps its data (default ./.glimpse/<service>; GLIMPSE_DATA_DIR).")
+    public var dataDir: String?
+
+    @Option(help: "system or manual: manual time moves only when told (GLIMPSE_CLOCK).")
+    public var clock: String?
+
+    @Option(name: .customLong("start-time"), help: "With --clock manual: the starting instant, ISO 8601 (GLIMPSE_START_TIME).")
+    public var startTime: String?
+
+    @Option(name: .customLong("log-format"), help: "text or json (one object per line) (GLIMPSE_LOG_FORMAT).")
+    public var logFormat: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GLIMPSE_LOG_LEVEL).")
+    public var logLevel: String?
+
+    @Option(name: .customLong("metrics-port"), help: "Serve Prometheus metrics at GET /metrics on this port; off unless given (GLIMPSE_METRICS_PORT).")
+    public var metricsPort: String?
+
+    public init() {}
+
+    /// Flags, then `environment` (the process's by default), for service-specific
+    /// settings too (`source().address("timeline-address", timeline)`).
+    public func source(environment: [String: String]? = nil) -> ConfigSource {
+        ConfigSource(environment: environment ?? ProcessEnvironment.current)
+    }
+
+    /// Every setting, validated, with defaults for what was not given.
+    public func resolve(
+        service: String, defaults: ServiceConfig? = nil, environment: [String: String]? = nil
+    ) throws(ConfigError) -> ServiceConfig {
+        let source = self.source(environment: environment)
+        let defaults = defaults ?? ServiceConfig.defaults(service: service)
+        let clockKind = try source.value(
+            "clock", clock, expected: "system or manual", default: ServiceConfig.ClockKind.system,
+            parse: ServiceConfig.ClockKind.init(rawValue:))
+        let start = try source.optional(
+            "start-time", startTime, expected: "an ISO 8601 instant such as 2026-01-01T09:00:00Z",
+            parse: ISO8601.parse)
+        let clock: ServiceConfig.Clock
+        switch (clockKind, start) {
+        case (.system, nil): clock = .system
+        case (.system, .some):
+            let origin = source.raw("start-time", startTime)?.origin ?? ""
+            throw ConfigError("--start-time: only with --clock manual (\(origin))")
+        case (.manual, let start): clock = .manual(start: start ?? defaults.manualStart)
+        }
+        return ServiceConfig(
+            service: service,
+            host: try source.value("host", host, expected: "a host name or address", default: defaults.host) {
+                $0.isEmpty || $0.contains(where: \.isWhitespace) ? nil : $0
+            },
+            port: try source.value("port", port, expected: "a port number 0...65535", default: defaults.port,
+                                   parse: ConfigSource.port),
+            dataDirectory: try source.value("data-dir", dataDir, expected: "a directory", default: defaults.dataDirectory) {
+                $0.isEmpty ? nil : $0
+            },
+            clock: clock,
+            logFormat: try source.value("log-format", logFormat, expected: "text or json", default: defaults.logFormat,
+                                        parse: LogFormat.init(rawValue:)),
+            logLevel: try source.value(
+                "log-level", logLevel, expected: "trace, debug, info, notice, warning, error or critical",
+                default: defaults.logLevel, parse: LogLevelName.parse),
+            metricsPort: try source.optional("metrics-port", metricsPort, expected: "a port number 0...65535",
+                                             parse: ConfigSource.port) ?? defaults.metricsPort)
+    }
+}

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+public import GlimpseMessages
+public import Logging
+public import NIOCore
+import NIOPosix
+public import Prometheus
+import Metrics
+public import RPCCore
+import RPCNIO
+public import ServiceLifecycle
+public import UnixSignals
+
+/// Runs a Glimpse service: its gRPC services plus health and reflection on the NIO
+/// transport, optional Prometheus metrics, background services (an engine host's timer),
+/// and what must close at the end (a store), under one `ServiceGroup`.
+///
+///     var runner = ServiceRunner(config: config, logger: logger, services: [timeline],
+///                                serviceNames: [Glimpse.Timeline.name], descriptors: GlimpseDescriptors.files)
+///     let store = try await Store.open(config.dataDirectory)
+///     runner.onShutdown("store") { try await store.close() }
+///     runner.markReady()
+///     try await runner.run()
+///
+/// Prints `listening on port N` on standard output once bound (then `metrics on port M`
+/// with metrics on). Health answers NOT_SERVING until `markReady()`.
+///
+/// On SIGTERM or SIGINT: health goes NOT_SERVING, the server sends GOAWAY and the calls in
+/// flight finish (cancelled after `config.shutdownGrace`), then the background services
+/// stop, in the reverse of the order they were added, then the closers run, last added
+/// first. `run` returns after all that.
+public struct ServiceRunner: Sendable {
+    public let config: ServiceConfig
+    public let logger: Logger
+    public let health: HealthStatusStore
+    /// Where the listener and connections run (default: NIO's singleton group).
+    public var eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    /// Where call handlers run (default: the global concurrent executor).
+    public var handlerExecutor: (any TaskExecutor)?
+    /// The registry metrics go to; with metrics on and none set, `run` bootstraps
+    /// swift-metrics with a new one.
+    public var metricsRegistry: PrometheusCollectorRegistry?
+    /// Signals that start a graceful shutdown.
+    public var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
+    /// Told the gRPC port once bound, after the `listening on port N` line.
+    public var onListening: @Sendable (_ port: Int) -> Void = { _ in }
+
+    private let services: [any RPCService]
+    private let readiness: Readiness
+    private var background: [any Service] = []
+    private var closers: [(name: String, close: @Sendable () async throws -> Void)] = []
+
+    /// - Parameters:
+    ///   - services: the service's own handlers; health and reflection are added.
+    ///   - serviceNames: their full names (`…Service.name`), for health and reflection.
+    ///   - descriptors: the generated `…Descriptors.files` of the modules they come from.
+    public init(
+        config: ServiceConfig, logger: Logger, services: [any RPCService], serviceNames: [String],
+        descriptors: [ProtoFileDescriptor]
+    ) {
+        self.config = config
+        self.logger = logger
+        let health = HealthStatusStore([:])
+        self.health = health
+        self.services = StandardServices.adding(
+            to: services, serviceNames: serviceNames, descriptors: descriptors, health: health,
+            initialStatus: .notServing)
+        self.readiness = Readiness(names: health.names)
+    }
+
+    /// Health reports SERVING from now on (until shutdown).
+    public func markReady() {
+        readiness.markReady(health)
+    }
+
+    /// A service that runs beside the server and stops after it (an engine host's timer).
+    public mutating func addBackground(_ service: any Service) {
+        background.append(service)
+    }
+
+    /// Runs once the server and the background services have stopped (close a store).
+    public mutating func onShutdown(_ name: String, _ close: @escaping @Sendable () async throws -> Void) {
+        closers.append((name, close))
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully (see the type's comment).
+    public func run() async throws {
+        var rpcTransport: any ServerTransport
+        let transport = NIOServerTransport(
+            host: config.host, port: config.port, group: eventLoopGroup, handlerExecutor: handlerExecutor)
+        rpcTransport = transport
+        let router = RPCRouter(services: services)
+        var metricsEndpoint: MetricsEndpoint?
+        if let metricsPort = config.metricsPort {
+            let registry = metricsRegistry ?? ServiceMetrics.bootstrap()
+            let endpoint = try await MetricsEndpoint.bind(
+                host: config.host, port: metricsPort, registry: registry, group: eventLoopGroup)
+            metricsEndpoint = endpoint
+            let metrics = RPCMetrics(factory: PrometheusMetricsFactory(registry: registry), served: router.paths)
+            rpcTransport = MeteredServerTransport(transport, metrics: metrics)
+        }
+        let logger = self.logger
+        let metricsPort = metricsEndpoint?.port
+        let onListening = self.onListening
+        let server = RPCServerService(
+            server: GRPCServer(transport: rpcTransport, router: router), transport: transport, health: health,
+            readiness: readiness, logger: logger
+        ) { address in
+            let port = address.port ?? 0
+            print("listening on port \(port)")
+            if let metricsPort { print("metrics on port \(metricsPort)") }
+            fflush(nil)  // all streams: the line must reach a pipe now
+            logger.info("listening", metadata: ["port": "\(port)", "ready": "\(readiness.isReady)"])
+            onListening(port)
+        }
+        var services: [any Service] = []
+        if let metricsEndpoint { services.append(MetricsEndpointService(endpoint: metricsEndpoint)) }
+        services += background
+        services.append(server)  // last: the first to shut down
+        var groupConfig = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: shutdownSignals, logger: logger)
+        groupConfig.maximumGracefulShutdownDuration = config.shutdownGrace
+        let group = ServiceGroup(configuration: groupConfig)
+        do {
+            try await group.run()
+        } catch {
+            await runClosers()
+            throw error
+        }
+        await runClosers()
+    }
+
+    private func runClosers() async {
+        for closer in closers.reversed() {
+            do {
+                try await closer.close()
+                logger.info("closed", metadata: ["what": "\(closer.name)"])
+            } catch {
+                logger.error("closing failed", metadata: ["what": "\(closer.name)", "error": "\(error)"])
+            }
+        }
+    }
+}
+
+/// The metrics endpoint as a lifecycle service: serves until shutdown, then closes.
+struct MetricsEndpointService: Service {
+    let endpoint: MetricsEndpoint
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await endpoint.close()
+    }
+}
+
+/// swift-metrics for the whole process, to Prometheus.
+public enum ServiceMetrics {
+    /// Bootstraps swift-metrics (once per process) with a Prometheus registry, and
+    /// returns it.
+    public static func bootstrap() -> PrometheusCollectorRegistry {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }
+}

@@ -1,0 +1,42 @@
+import EngineHost
+import EngineHostToys
+import Foundation
+import GlimpseClock
+import Testing
+
+@Suite struct OrderingTests {
+    @Test func concurrentSubmitsAreSerializedAndJournaledInTheOrderApplied() async throws {
+        let journal = try Journal.inMemory()
+        let log = EffectLog()
+        let host = try openCounterHost(journal, mode: .system, log: log)
+        let amounts = Array(1...64)
+
+        let answers = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for amount in amounts {
+                group.addTask { (amount, try await host.submit(.add(amount))) }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+
+        // Each answer is the running total after its own add: the adds were one at a time,
+        // and the journal holds them in exactly that order.
+        let journaled = try journal.entries().map { entry -> Int in
+            guard case .add(let amount) = try CounterCommand.decode(entry.payload) else { return -1 }
+            return amount
+        }
+        #expect(journaled.sorted() == amounts)
+        var total = 0
+        for amount in journaled {
+            total += amount
+            #expect(answers[amount] == total)
+        }
+        #expect(try journal.entries().map(\.sequence) == (1...Int64(amounts.count)).map { $0 })
+        let instants = try journal.entries().map(\.instant)
+        #expect(instants == instants.sorted())
+        // Effects were handed over batch by batch in journal order.
+        #expect(log.all.map { effect -> Int in
+            guard case .counted(let count, _) = effect else { return -1 }
+            return count
+        } == journaled.reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1) })
+    }
+}

@@ -1,0 +1,31 @@
+// glimpse-host-probe: opens an engine host over the toy counter on a journal file, submits
+// `add(1)` up to N times, and prints "ack <sequence>" once each is acknowledged. The
+// kill -9 test kills it mid-stream and reopens the file.
+//
+//     glimpse-host-probe <journal.sqlite> <count>
+import EngineHost
+import EngineHostToys
+import Foundation
+import GlimpseClock
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let count = Int(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: glimpse-host-probe <journal.sqlite> <count>\n".utf8))
+    exit(2)
+}
+do {
+    let clock = HostClock(.system)
+    let host = try EngineHost(
+        engine: Counter(clock: clock), clock: clock, journal: try Journal(path: arguments[1]),
+        apply: CounterCommand.apply, perform: { _ in })
+    for _ in 0..<count {
+        try await host.submit(.add(1))
+        let sequence = await host.lastSequence
+        // Unbuffered: a line on the pipe is an acknowledgement already given.
+        FileHandle.standardOutput.write(Data("ack \(sequence)\n".utf8))
+    }
+    try await host.close()
+} catch {
+    FileHandle.standardError.write(Data("glimpse-host-probe: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,124 @@
+public import Foundation
+public import EngineHost
+import Synchronization
+public import GlimpseClock
+public import GlimpseVocabulary
+
+/// A toy engine for the host's tests: a counter with timers. A timer, when it fires, adds
+/// its amount and may schedule its successor (work scheduled by fired work).
+public struct Counter: Engine, Equatable {
+    public struct Timer: Equatable, Sendable {
+        public var due: Date
+        public var label: String
+        public var amount: Int
+        /// Seconds after firing at which the next link is due, and how many links remain.
+        public var every: TimeInterval
+        public var remaining: Int
+    }
+
+    public enum Effect: Equatable, Sendable {
+        case counted(Int, at: Date)
+        case fired(String, count: Int, at: Date)
+    }
+
+    public let clock: any WallClock
+    public private(set) var count = 0
+    public private(set) var timers: [Timer] = []
+    /// When each input was applied: replay must see the same instants.
+    public private(set) var seen: [Date] = []
+
+    public init(clock: any WallClock) {
+        self.clock = clock
+    }
+
+    public static func == (lhs: Counter, rhs: Counter) -> Bool {
+        lhs.count == rhs.count && lhs.timers == rhs.timers && lhs.seen == rhs.seen
+    }
+
+    public struct Refused: Error, Equatable {
+        public init() {}
+    }
+
+    public mutating func add(_ amount: Int) throws -> Step<Int, Effect> {
+        guard amount >= 0 else { throw Refused() }
+        count += amount
+        seen.append(clock.now)
+        return Step(count, effects: [.counted(count, at: clock.now)])
+    }
+
+    public mutating func schedule(_ label: String, after delay: TimeInterval, amount: Int, every: TimeInterval, times: Int) {
+        seen.append(clock.now)
+        insert(Timer(due: clock.now.addingTimeInterval(delay), label: label, amount: amount, every: every, remaining: times - 1))
+    }
+
+    private mutating func insert(_ timer: Timer) {
+        // Stable: equal deadlines fire in the order they were scheduled.
+        let index = timers.firstIndex { $0.due > timer.due } ?? timers.endIndex
+        timers.insert(timer, at: index)
+    }
+
+    public mutating func nextDeadline() -> Date? { timers.first?.due }
+
+    public mutating func fireDue() -> [Effect] {
+        let now = clock.now
+        seen.append(now)
+        var effects: [Effect] = []
+        while let first = timers.first, first.due <= now {
+            timers.removeFirst()
+            count += first.amount
+            effects.append(.fired(first.label, count: count, at: now))
+            if first.remaining > 0 {
+                var next = first
+                next.due = first.due.addingTimeInterval(first.every)
+                next.remaining -= 1
+                insert(next)
+            }
+        }
+        return effects
+    }
+}
+
+/// The toy service's commands, journaled as JSON.
+public enum CounterCommand: HostCommand, Codable, Equatable {
+    public typealias Answer = Int
+
+    case add(Int)
+    case schedule(label: String, after: TimeInterval, amount: Int, every: TimeInterval, times: Int)
+
+    public func encode() throws -> [UInt8] {
+        // Sorted keys: the same command always journals as the same bytes.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return [UInt8](try encoder.encode(self))
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws -> CounterCommand {
+        try JSONDecoder().decode(CounterCommand.self, from: Data(bytes))
+    }
+
+    /// The toy service's mapping of commands onto engine calls.
+    @Sendable
+    public static func apply(_ counter: inout Counter, _ command: CounterCommand) throws -> Step<Int, Counter.Effect> {
+        switch command {
+        case .add(let amount):
+            return try counter.add(amount)
+        case .schedule(let label, let after, let amount, let every, let times):
+            counter.schedule(label, after: after, amount: amount, every: every, times: times)
+            return Step(counter.count)
+        }
+    }
+}
+
+/// What `perform` was handed, in order.
+public final class EffectLog: Sendable {
+    private let batches = Mutex<[[Counter.Effect]]>([])
+
+    public init() {}
+
+    public var all: [Counter.Effect] { batches.withLock { $0.flatMap { $0 } } }
+
+    @Sendable
+    public func perform(_ effects: [Counter.Effect]) async {
+        batches.withLock { $0.append(effects) }
+    }
+}
