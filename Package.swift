@@ -103,9 +103,16 @@ let package = Package(
         .target(
             name: "TimelineService",
             dependencies: [
-                "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "AppIntentValues",
-                "RPCCore",
+                "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
+                "AppIntentValues", "RPCCore", "RPCNIO",
             ]),
+        .executableTarget(
+            name: "glimpse-timeline",
+            dependencies: [
+                "TimelineService", "EngineHost", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/Timeline"),
         .testTarget(
             name: "TimelineServiceTests",
             dependencies: [

@@ -90,6 +90,11 @@ public actor EngineHost<E: Engine, C: HostCommand> {
         }
         wakeup.signal()
         await perform(step.effects)
+        // A manual clock stands still, but what is due at its `now` is due: it happens at
+        // once, as the system timer would do it (a placement's first provider call, say).
+        if clock.isManual, let next = engine.nextDeadline(), next <= clock.now {
+            try await advance(to: clock.now)
+        }
         return step.answer
     }
 

@@ -13,6 +13,12 @@ struct ReloadBudget {
         charges.count - firstLive(at: now, window: window)
     }
 
+    /// The oldest charged reload still inside the window ending at `now`.
+    func oldest(at now: Seconds, window: Seconds) -> Seconds? {
+        let first = firstLive(at: now, window: window)
+        return first < charges.count ? charges[first] : nil
+    }
+
     /// Records a charged reload at `now`, forgetting charges that have aged out, and
     /// returns the earliest time the next charged reload fits (`-infinity`: any time).
     mutating func charge(at now: Seconds, window: Seconds, limit: Int) -> Seconds {

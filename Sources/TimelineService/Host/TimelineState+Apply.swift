@@ -78,7 +78,8 @@ extension TimelineState {
     }
 
     mutating func place(_ request: GlimpseTimelineV1.PlaceRequest) throws -> Step<TimelineAnswer, TimelineEffect> {
-        guard request.placementId != 0 else { throw InvalidField("placement_id", "assigned before journaling") }
+        // 0 asks for the next free id: deterministic, so replay assigns the same one.
+        let placementID = request.placementId != 0 ? request.placementId : nextPlacementID
         let family = try WidgetFamily(request.family, field: "family")
         let screen: WidgetScreen? = switch request.screen {
         case .home: .homeScreen
@@ -86,12 +87,12 @@ extension TimelineState {
         case .unspecified, .unrecognized: nil
         }
         let configuration = try TypedValue.map(request.configuration, field: "configuration")
-        let id = PlacementID(request.placementId)
+        let id = PlacementID(placementID)
         let effects = try scheduler.place(Placement(
             id: id, app: AppID(request.bundleId), kind: request.kind, family: family,
             configuration: configuration, screen: screen))
-        nextPlacementID = max(nextPlacementID, request.placementId + 1)
-        return Step(.placed(request.placementId), effects: effects)
+        nextPlacementID = max(nextPlacementID, placementID + 1)
+        return Step(.placed(placementID), effects: effects)
     }
 
     mutating func providerAnswered(_ answer: GlimpseTimelineV1.ProviderAnswer) throws -> Step<TimelineAnswer, TimelineEffect> {

@@ -31,9 +31,6 @@ public struct TimelineState: Engine {
     /// The app an app token belongs to.
     public func app(forToken token: String) -> AppID? { tokens[token] }
 
-    /// The id the next placement gets when its request names none.
-    public func placementIDToAssign(requested: UInt64) -> UInt64 { requested != 0 ? requested : nextPlacementID }
-
     public mutating func nextDeadline() -> Date? { scheduler.nextDeadline() }
 
     public mutating func fireDue() -> [TimelineEffect] { noted(scheduler.fireDue()) }

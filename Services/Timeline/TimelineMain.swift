@@ -1,0 +1,50 @@
+// glimpse-timeline: widget kinds, placements, timelines and reload scheduling (policies,
+// per-widget budget, spacing), calling each app's WidgetProvider.
+//
+//     glimpse-timeline [--port 7701] [--data-dir ./.glimpse/timeline] [--clock system|manual]
+//
+// Every flag falls back to GLIMPSE_<FLAG>. Prints `listening on port N` once bound.
+import ArgumentParser
+import EngineHost
+import Foundation
+import GlimpseMessages
+import GlimpseRPC
+import ServiceKit
+import ServiceLifecycle
+import TimelineService
+
+@main
+struct TimelineMain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "glimpse-timeline", abstract: "Widget timelines and reload scheduling, as WidgetKit does them.")
+
+    @OptionGroup var service: ServiceOptions
+
+    func run() async throws {
+        var defaults = ServiceConfig.defaults(service: "timeline")
+        defaults.port = 7701
+        let config = try service.resolve(service: "timeline", defaults: defaults)
+        let logger = ServiceLogging.bootstrap(config)
+        let clock: HostClock = switch config.clock {
+        case .system: HostClock(.system)
+        case .manual(let start): HostClock(.manual(start: start))
+        }
+        let server = try TimelineServer.open(directory: URL(fileURLWithPath: config.dataDirectory), clock: clock)
+        var runner = ServiceRunner(
+            config: config, logger: logger, services: [server.handlers, server.clock],
+            serviceNames: [GlimpseTimelineV1.TimelineService.name, GlimpseClockV1.Clock.name],
+            descriptors: GlimpseMessagesDescriptors.files)
+        runner.addBackground(HostTimer(host: server.host))
+        runner.onShutdown("timeline store") { try await server.close() }
+        runner.markReady()  // the journal is open and replayed
+        try await runner.run()
+    }
+}
+
+/// The engine host's timer (system clock), stopped with the service group.
+struct HostTimer: Service {
+    let host: TimelineHandlers.Host
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await host.run() }
+    }
+}

@@ -1,0 +1,52 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import GlimpseMessages
+public import GlimpseRPC
+import ProtoMapping
+public import RPCCore
+public import EngineHost
+
+/// `glimpse.clock.v1.Clock` for this service: with `--clock manual` the gateway conducts
+/// time through it; on a system clock AdvanceTo is FAILED_PRECONDITION.
+public struct ClockHandlers: GlimpseClockV1.Clock.Handler {
+    let host: TimelineHandlers.Host
+    let feed: EntryFeed
+
+    public init(host: TimelineHandlers.Host, feed: EntryFeed) {
+        self.host = host
+        self.feed = feed
+    }
+
+    public func now(
+        request: ServerRequest<GlimpseClockV1.NowRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseClockV1.NowResponse> {
+        ServerResponse(message: GlimpseClockV1.NowResponse(now: GoogleProtobuf.Timestamp(host.clock.now), manual: host.clock.isManual))
+    }
+
+    public func nextDue(
+        request: ServerRequest<GlimpseClockV1.NextDueRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseClockV1.NextDueResponse> {
+        let next = await host.nextDue()
+        return ServerResponse(message: GlimpseClockV1.NextDueResponse(nextDue: next.map(GoogleProtobuf.Timestamp.init)))
+    }
+
+    public func advanceTo(
+        request: ServerRequest<GlimpseClockV1.AdvanceToRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseClockV1.AdvanceToResponse> {
+        guard host.clock.isManual else {
+            throw RPCError(code: .failedPrecondition, message: "this service follows the system clock (start it with --clock manual)")
+        }
+        guard let wire = request.message.to else { throw InvalidField("to", "an instant is required").rpcError }
+        let target: Date
+        do { target = try wire.date(field: "to") } catch { throw error.rpcError }
+        guard target >= host.clock.now else {
+            throw RPCError(code: .invalidArgument, message: "to: \(target) is before now (\(host.clock.now)); the clock never goes back")
+        }
+        try await host.advance(to: target)
+        return ServerResponse(message: GlimpseClockV1.AdvanceToResponse(
+            now: GoogleProtobuf.Timestamp(host.clock.now), watermark: feed.sequence))
+    }
+}

@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GlimpseMessages
+import GlimpseVocabulary
+import ProtoMapping
+import RPCCore
+import TimelineEngine
+import GlimpseRPC
+
+/// One provider call as the engine asked for it, and its answer as the journal keeps it.
+enum ProviderCall {
+    /// Calls the app's `WidgetProvider.Timeline` for `request` with the provider timeout
+    /// as its deadline; every failure becomes a `ProviderError` (the last timeline stays).
+    static func timeline(
+        _ request: FetchRequest, endpoint: String?, clients: ProviderClients, timeout: TimeInterval, now: Date
+    ) async -> GlimpseTimelineV1.ProviderAnswer {
+        var answer = GlimpseTimelineV1.ProviderAnswer()
+        answer.fetchId = request.id.rawValue
+        guard let endpoint, let client = clients.client(for: endpoint) else {
+            answer.outcome = .error(error("UNAVAILABLE", "the app names no provider endpoint for kind \(request.kind)"))
+            return answer
+        }
+        var call = GlimpseAppV1.TimelineRequest()
+        call.widget = GlimpseAppV1.WidgetRef(kind: request.kind, placementId: request.placement.rawValue)
+        call.context = context(request.context)
+        call.now = GoogleProtobuf.Timestamp(now)
+        do {
+            let response = try await client.timeline(
+                ClientRequest(message: call), options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000))))
+            answer.outcome = .timeline(response.message.timeline ?? GlimpseWidgetV1.Timeline())
+        } catch let rpc as RPCError {
+            answer.outcome = .error(error(rpc.code.description, rpc.message))
+        } catch {
+            answer.outcome = .error(self.error("UNAVAILABLE", "\(error)"))
+        }
+        return answer
+    }
+
+    static func context(_ context: TimelineContext) -> GlimpseAppV1.TimelineProviderContext {
+        var wire = GlimpseAppV1.TimelineProviderContext()
+        wire.family = context.family.wire
+        wire.displaySize = GlimpseWidgetV1.DisplaySize(context.displaySize)
+        wire.isPreview = context.isPreview
+        wire.configuration = context.configuration.mapValues(\.wire)
+        wire.renderingMode = context.family.isAccessory ? .vibrant : .fullColor
+        wire.colorScheme = .light
+        wire.displayScale = DeviceScreen.default.scale
+        return wire
+    }
+
+    static func error(_ code: String, _ message: String) -> GlimpseTimelineV1.ProviderError {
+        var error = GlimpseTimelineV1.ProviderError()
+        error.code = code
+        error.message = message
+        return error
+    }
+}

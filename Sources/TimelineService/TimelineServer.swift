@@ -1,0 +1,94 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import EngineHost
+import GlimpseMessages
+import GlimpseVocabulary
+import ProtoMapping
+public import TimelineEngine
+import Synchronization
+
+/// glimpse-timeline assembled: the journal under the data directory, the engine host, the
+/// entry feed, the provider connections, and the handlers that serve them.
+public struct TimelineServer: Sendable {
+    public let host: TimelineHandlers.Host
+    public let feed: EntryFeed
+    public let clients: ProviderClients
+    public let handlers: TimelineHandlers
+    public let clock: ClockHandlers
+
+    /// Opens (and replays) the journal `<directory>/timeline.sqlite`, or an in-memory one.
+    public static func open(
+        directory: URL?, clock: HostClock, settings: TimelineSettings = .defaults
+    ) throws -> TimelineServer {
+        let journal = try directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
+        let feed = EntryFeed()
+        let clients = ProviderClients()
+        let hostBox = HostBox()
+        let host = try TimelineHandlers.Host(
+            engine: TimelineState(scheduler: TimelineScheduler(clock: clock, settings: settings)),
+            clock: clock, journal: journal, apply: TimelineState.apply,
+            perform: { effects in
+                guard let host = hostBox.host else { return }
+                await Self.perform(effects, host: host, feed: feed, clients: clients, timeout: settings.providerTimeout)
+            })
+        hostBox.set(host)
+        return TimelineServer(
+            host: host, feed: feed, clients: clients,
+            handlers: TimelineHandlers(host: host, feed: feed), clock: ClockHandlers(host: host, feed: feed))
+    }
+
+    /// Carries out the engine's effects: entry changes go to the watchers, provider calls go
+    /// out together and each answer comes back through the host (journaled like any input).
+    static func perform(
+        _ effects: [TimelineEffect], host: TimelineHandlers.Host, feed: EntryFeed, clients: ProviderClients,
+        timeout: TimeInterval
+    ) async {
+        var fetches: [(FetchRequest, String?)] = []
+        for effect in effects {
+            switch effect {
+            case .entryChanged(let id, let entry):
+                let placement = await host.read { $0.scheduler.placement(id) }
+                var change = GlimpseTimelineV1.EntryChange()
+                change.placementId = id.rawValue
+                change.bundleId = placement?.app.rawValue ?? ""
+                change.kind = placement?.kind ?? ""
+                change.entry = entry?.wire
+                change.at = GoogleProtobuf.Timestamp(host.clock.now)
+                feed.publish(change)
+            case .fetchTimeline(let request):
+                let endpoint = await host.read { $0.apps[request.app]?.manifest.providerEndpoint(of: request.kind) }
+                fetches.append((request, endpoint))
+            default:
+                break
+            }
+        }
+        guard !fetches.isEmpty else { return }
+        let now = host.clock.now
+        await withTaskGroup(of: Void.self) { group in
+            for (request, endpoint) in fetches {
+                group.addTask {
+                    let answer = await ProviderCall.timeline(
+                        request, endpoint: endpoint, clients: clients, timeout: timeout, now: now)
+                    // A refusal here means the call was abandoned meanwhile (removed, timed out).
+                    _ = try? await host.submit(TimelineCommand(.providerAnswer(answer)))
+                }
+            }
+        }
+    }
+
+    public func close() async throws {
+        feed.finish()
+        await clients.shutdown()
+        try await host.close()
+    }
+}
+
+/// The host, for its own perform closure (made before the host exists).
+final class HostBox: Sendable {
+    private let value = Mutex<TimelineHandlers.Host?>(nil)
+    var host: TimelineHandlers.Host? { value.withLock { $0 } }
+    func set(_ host: TimelineHandlers.Host) { value.withLock { $0 = host } }
+}
