@@ -206,3 +206,87 @@ def test_timeline_service_with_a_python_provider(tmp_path):
                 codes[process.name] = process.stop()
     # A clean shutdown on SIGTERM (checked only when the body passed, so its failure shows first).
     assert codes.get("glimpse-timeline") == 0, f"glimpse-timeline exited with {codes}: {service.stderr()}"
+
+
+def test_acknowledged_writes_survive_kill_9(tmp_path):
+    """Every write the service acknowledged is there after SIGKILL and a restart on the same
+    data directory: the app and its token, placements, timelines, and the clock's instant."""
+    provider = service = None
+    data = tmp_path / "timeline"
+    argv = [_binary("glimpse-timeline"), "--port", "0", "--data-dir", str(data),
+            "--clock", "manual", "--start-time", "2026-01-01T09:00:00Z"]
+    try:
+        provider = Process("pixar_provider", [sys.executable, str(PEERS / "pixar_provider.py"), "--port", "0"],
+                           tmp_path)
+        service = Process("glimpse-timeline", argv, tmp_path)
+        families = [family_pb2.WIDGET_FAMILY_SYSTEM_MEDIUM, family_pb2.WIDGET_FAMILY_ACCESSORY_CIRCULAR]
+        with grpc.insecure_channel(f"127.0.0.1:{service.port}") as channel:
+            grpc.channel_ready_future(channel).result(timeout=RPC_TIMEOUT)
+            timeline = timeline_pb2_grpc.TimelineServiceStub(channel)
+            clock = clock_pb2_grpc.ClockStub(channel)
+            token = timeline.InstallApp(service_pb2.InstallAppRequest(
+                manifest=_manifest(PIXAR, "PixarFilmWidget", families, f"127.0.0.1:{provider.port}")),
+                timeout=RPC_TIMEOUT).app_token
+            placed = [timeline.Place(service_pb2.PlaceRequest(bundle_id=PIXAR, kind="PixarFilmWidget", family=f),
+                                     timeout=RPC_TIMEOUT).placement.placement_id for f in families]
+            for placement_id in placed:
+                _wait_for_entry(timeline, placement_id, _bearer(token))
+            clock.AdvanceTo(clock_pb2.AdvanceToRequest(to=_timestamp(START + datetime.timedelta(minutes=46))),
+                            timeout=RPC_TIMEOUT)
+            before = [timeline.GetPlacement(service_pb2.GetPlacementRequest(placement_id=p),
+                                            metadata=_bearer(token), timeout=RPC_TIMEOUT) for p in placed]
+
+        service.process.kill()  # SIGKILL: no shutdown, no flush
+        service.process.wait(timeout=10)
+        service.stop()
+        service = Process("glimpse-timeline", argv, tmp_path)
+
+        with grpc.insecure_channel(f"127.0.0.1:{service.port}") as channel:
+            grpc.channel_ready_future(channel).result(timeout=RPC_TIMEOUT)
+            timeline = timeline_pb2_grpc.TimelineServiceStub(channel)
+            after = [timeline.GetPlacement(service_pb2.GetPlacementRequest(placement_id=p),
+                                           metadata=_bearer(token), timeout=RPC_TIMEOUT) for p in placed]
+            for old, new in zip(before, after):
+                assert new.timeline == old.timeline
+                assert new.current_entry == old.current_entry
+                assert _text(new.current_entry) == "Coco 42% +45"
+                assert new.budget.used == old.budget.used
+            # The token still works, and another placement gets a fresh id.
+            third = timeline.Place(service_pb2.PlaceRequest(bundle_id=PIXAR, kind="PixarFilmWidget",
+                                                            family=family_pb2.WIDGET_FAMILY_SYSTEM_MEDIUM),
+                                   timeout=RPC_TIMEOUT).placement.placement_id
+            assert third not in placed
+    finally:
+        for process in (service, provider):
+            if process is not None:
+                process.stop()
+
+
+def test_malformed_protobuf_on_every_method_is_refused_clearly(tmp_path):
+    """Garbage where a message should be: every method answers INTERNAL naming the message it
+    could not decode (as stock gRPC servers answer a request they cannot deserialize), never a
+    crash, and the server goes on serving."""
+    service = Process("glimpse-timeline", [
+        _binary("glimpse-timeline"), "--port", "0", "--data-dir", str(tmp_path / "timeline"),
+        "--clock", "manual"], tmp_path)
+    try:
+        descriptor = service_pb2.DESCRIPTOR.services_by_name["TimelineService"]
+        methods = [(f"/glimpse.timeline.v1.TimelineService/{m.name}", m.server_streaming) for m in descriptor.methods]
+        methods += [(f"/glimpse.clock.v1.Clock/{m.name}", False)
+                    for m in clock_pb2.DESCRIPTOR.services_by_name["Clock"].methods]
+        assert len(methods) == 16
+        garbage = b"\x0a\xff\xff\xff\xff\x0f"  # field 1, length-delimited, length past the end
+        with grpc.insecure_channel(f"127.0.0.1:{service.port}") as channel:
+            for path, streaming in methods:
+                call = (channel.unary_stream if streaming else channel.unary_unary)(path)
+                with pytest.raises(grpc.RpcError) as raised:
+                    result = call(garbage, timeout=RPC_TIMEOUT)
+                    if streaming:
+                        list(result)
+                assert raised.value.code() == grpc.StatusCode.INTERNAL, (path, raised.value.details())
+                assert "malformed protobuf for glimpse." in raised.value.details(), (path, raised.value.details())
+            # Still serving.
+            now = clock_pb2_grpc.ClockStub(channel).Now(clock_pb2.NowRequest(), timeout=RPC_TIMEOUT)
+            assert now.manual
+    finally:
+        service.stop()
