@@ -67,15 +67,22 @@ public struct TimelineServer: Sendable {
         }
         guard !fetches.isEmpty else { return }
         let now = host.clock.now
-        await withTaskGroup(of: Void.self) { group in
-            for (request, endpoint) in fetches {
+        // The calls go out together; their answers go in in the order the engine asked, so
+        // the same script gives the same event log whatever order the providers answer in.
+        let answers = await withTaskGroup(of: (Int, GlimpseTimelineV1.ProviderAnswer).self) { group in
+            for (index, (request, endpoint)) in fetches.enumerated() {
                 group.addTask {
-                    let answer = await ProviderCall.timeline(
-                        request, endpoint: endpoint, clients: clients, timeout: timeout, now: now)
-                    // A refusal here means the call was abandoned meanwhile (removed, timed out).
-                    _ = try? await host.submit(TimelineCommand(.providerAnswer(answer)))
+                    (index, await ProviderCall.timeline(
+                        request, endpoint: endpoint, clients: clients, timeout: timeout, now: now))
                 }
             }
+            var answers: [(Int, GlimpseTimelineV1.ProviderAnswer)] = []
+            for await answer in group { answers.append(answer) }
+            return answers.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        for answer in answers {
+            // A refusal here means the call was abandoned meanwhile (removed, timed out).
+            _ = try? await host.submit(TimelineCommand(.providerAnswer(answer)))
         }
     }
 
