@@ -64,7 +64,8 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", argumentParser, nioCore, nioPosix,
+                "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "EngineHost", "ProtoMapping", "GlimpseVocabulary",
+                argumentParser, nioCore, nioPosix,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -103,8 +104,8 @@ let package = Package(
         .target(
             name: "TimelineService",
             dependencies: [
-                "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
-                "AppIntentValues", "RPCCore", "RPCNIO",
+                "TimelineEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "GlimpseVocabulary", "AppIntentValues", "RPCCore", "RPCNIO",
             ]),
         .executableTarget(
             name: "glimpse-timeline",
@@ -118,6 +119,27 @@ let package = Package(
             dependencies: [
                 "TimelineService", "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary",
                 "GlimpseClock", "RPCCore",
+            ]),
+
+        .target(
+            name: "IntentService",
+            dependencies: [
+                "IntentEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "GlimpseVocabulary", "AppIntentValues", "RPCCore", "RPCNIO",
+            ]),
+        .executableTarget(
+            name: "glimpse-intent",
+            dependencies: [
+                "IntentService", "IntentEngine", "EngineHost", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/Intent"),
+        .testTarget(
+            name: "IntentServiceTests",
+            dependencies: [
+                "IntentService", "IntentEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary",
+                "AppIntentValues", "GlimpseClock", "RPCCore",
             ]),
 
         // MARK: I/O-free engines
@@ -147,6 +169,10 @@ let package = Package(
             name: "glimpse-bench-activity",
             dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "GlimpseClock"],
             path: "Benchmarks/ActivityScale"),
+        .executableTarget(
+            name: "glimpse-bench-timeline-service",
+            dependencies: ["GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO"],
+            path: "Benchmarks/TimelineService"),
         .executableTarget(
             name: "glimpse-bench-timeline",
             dependencies: ["TimelineEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock"],

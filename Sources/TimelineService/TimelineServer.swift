@@ -7,6 +7,7 @@ public import EngineHost
 import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping
+public import ServiceKit
 public import TimelineEngine
 import Synchronization
 
@@ -15,9 +16,9 @@ import Synchronization
 public struct TimelineServer: Sendable {
     public let host: TimelineHandlers.Host
     public let feed: EntryFeed
-    public let clients: ProviderClients
+    public let clients: Connections
     public let handlers: TimelineHandlers
-    public let clock: ClockHandlers
+    public let clock: ClockService<TimelineState, TimelineCommand>
 
     /// Opens (and replays) the journal `<directory>/timeline.sqlite`, or an in-memory one.
     public static func open(
@@ -25,7 +26,7 @@ public struct TimelineServer: Sendable {
     ) throws -> TimelineServer {
         let journal = try directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
         let feed = EntryFeed()
-        let clients = ProviderClients()
+        let clients = Connections()
         let hostBox = HostBox()
         let host = try TimelineHandlers.Host(
             engine: TimelineState(scheduler: TimelineScheduler(clock: clock, settings: settings)),
@@ -37,13 +38,13 @@ public struct TimelineServer: Sendable {
         hostBox.set(host)
         return TimelineServer(
             host: host, feed: feed, clients: clients,
-            handlers: TimelineHandlers(host: host, feed: feed), clock: ClockHandlers(host: host, feed: feed))
+            handlers: TimelineHandlers(host: host, feed: feed), clock: ClockService(host: host, watermark: { feed.sequence }))
     }
 
     /// Carries out the engine's effects: entry changes go to the watchers, provider calls go
     /// out together and each answer comes back through the host (journaled like any input).
     static func perform(
-        _ effects: [TimelineEffect], host: TimelineHandlers.Host, feed: EntryFeed, clients: ProviderClients,
+        _ effects: [TimelineEffect], host: TimelineHandlers.Host, feed: EntryFeed, clients: Connections,
         timeout: TimeInterval
     ) async {
         var fetches: [(FetchRequest, String?)] = []

@@ -6,6 +6,7 @@ import Foundation
 import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping
+import ServiceKit
 import RPCCore
 import TimelineEngine
 import GlimpseRPC
@@ -15,11 +16,11 @@ enum ProviderCall {
     /// Calls the app's `WidgetProvider.Timeline` for `request` with the provider timeout
     /// as its deadline; every failure becomes a `ProviderError` (the last timeline stays).
     static func timeline(
-        _ request: FetchRequest, endpoint: String?, clients: ProviderClients, timeout: TimeInterval, now: Date
+        _ request: FetchRequest, endpoint: String?, clients: Connections, timeout: TimeInterval, now: Date
     ) async -> GlimpseTimelineV1.ProviderAnswer {
         var answer = GlimpseTimelineV1.ProviderAnswer()
         answer.fetchId = request.id.rawValue
-        guard let endpoint, let client = clients.client(for: endpoint) else {
+        guard let endpoint, let connection = clients.client(for: endpoint) else {
             answer.outcome = .error(error("UNAVAILABLE", "the app names no provider endpoint for kind \(request.kind)"))
             return answer
         }
@@ -27,6 +28,7 @@ enum ProviderCall {
         call.widget = GlimpseAppV1.WidgetRef(kind: request.kind, placementId: request.placement.rawValue)
         call.context = context(request.context)
         call.now = GoogleProtobuf.Timestamp(now)
+        let client = GlimpseAppV1.WidgetProvider.Client(wrapping: connection)
         do {
             let response = try await client.timeline(
                 ClientRequest(message: call), options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000))))

@@ -3,21 +3,23 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+public import EngineHost
 public import GlimpseMessages
 public import GlimpseRPC
 import ProtoMapping
 public import RPCCore
-public import EngineHost
+public import GlimpseVocabulary
 
-/// `glimpse.clock.v1.Clock` for this service: with `--clock manual` the gateway conducts
-/// time through it; on a system clock AdvanceTo is FAILED_PRECONDITION.
-public struct ClockHandlers: GlimpseClockV1.Clock.Handler {
-    let host: TimelineHandlers.Host
-    let feed: EntryFeed
+/// `glimpse.clock.v1.Clock` for any service on the engine host: with `--clock manual` the
+/// gateway conducts time through it; on a system clock AdvanceTo is FAILED_PRECONDITION.
+/// `watermark` is the sequence of the last event the service has streamed.
+public struct ClockService<E: Engine, C: HostCommand>: GlimpseClockV1.Clock.Handler {
+    let host: EngineHost<E, C>
+    let watermark: @Sendable () -> UInt64
 
-    public init(host: TimelineHandlers.Host, feed: EntryFeed) {
+    public init(host: EngineHost<E, C>, watermark: @escaping @Sendable () -> UInt64) {
         self.host = host
-        self.feed = feed
+        self.watermark = watermark
     }
 
     public func now(
@@ -47,6 +49,6 @@ public struct ClockHandlers: GlimpseClockV1.Clock.Handler {
         }
         try await host.advance(to: target)
         return ServerResponse(message: GlimpseClockV1.AdvanceToResponse(
-            now: GoogleProtobuf.Timestamp(host.clock.now), watermark: feed.sequence))
+            now: GoogleProtobuf.Timestamp(host.clock.now), watermark: watermark()))
     }
 }

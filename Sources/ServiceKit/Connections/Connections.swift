@@ -1,17 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-public import Foundation
-#endif
-public import GlimpseMessages
-public import GlimpseRPC
-import RPCCore
+public import RPCCore
 import RPCNIO
 import Synchronization
 
-/// One gRPC connection per provider endpoint ("host:port"), made on first use and kept
-/// (the transport reconnects by itself). `shutdown()` closes them all.
-public final class ProviderClients: Sendable {
+/// One gRPC connection per endpoint ("host:port"), made on first use and kept (the
+/// transport reconnects by itself): the apps' IntentHandlers and glimpse-timeline.
+/// `shutdown()` closes them all.
+public final class Connections: Sendable {
     private struct Entry: Sendable {
         var client: GRPCClient
         var running: Task<Void, Never>
@@ -22,15 +16,15 @@ public final class ProviderClients: Sendable {
 
     public init() {}
 
-    /// The client for `endpoint`; nil when it is not `host:port` or the pool is closed.
-    public func client(for endpoint: String) -> GlimpseAppV1.WidgetProvider.Client? {
+    /// The connection to `endpoint`; nil when it is not `host:port` or the pool is closed.
+    public func client(for endpoint: String) -> GRPCClient? {
         guard let colon = endpoint.lastIndex(of: ":"), let port = Int(endpoint[endpoint.index(after: colon)...]),
               (1...65535).contains(port) else { return nil }
         var host = Substring(endpoint[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }  // [::1]:port
         let hostName = String(host)
         guard !closed.withLock({ $0 }) else { return nil }
-        let client = clients.withLock { clients -> GRPCClient in
+        return clients.withLock { clients -> GRPCClient in
             if let entry = clients[endpoint] { return entry.client }
             let client = GRPCClient(transport: NIOClientTransport(host: hostName, port: port))
             // The connection's lifetime is the pool's, which `shutdown()` ends.
@@ -38,7 +32,6 @@ public final class ProviderClients: Sendable {
             clients[endpoint] = Entry(client: client, running: running)
             return client
         }
-        return GlimpseAppV1.WidgetProvider.Client(wrapping: client)
     }
 
     public func shutdown() async {

@@ -1,0 +1,168 @@
+import Foundation
+import GlimpseMessages
+import GlimpseRPC
+import RPCCore
+import RPCNIO
+import Synchronization
+import NIOCore
+
+/// glimpse-bench-timeline-service --timeline PATH [--placements N] [--hours H]
+///
+/// The real glimpse-timeline (a child process, manual clock, a fresh data directory) and
+/// this process as the app's provider: installs one app, places N widgets, then advances
+/// the clock through H hours in 15-minute steps, following WatchEntries. Prints provider
+/// calls/s, entry changes/s through AdvanceTo, provider answer → WatchEntries delivery
+/// p50/p99, and the service's resident and store bytes per placement.
+@main
+enum BenchMain {
+    static func main() async throws {
+        var placements = 100_000
+        var hours = 24
+        var timelinePath = ""
+        var arguments = CommandLine.arguments.dropFirst().makeIterator()
+        while let argument = arguments.next() {
+            switch argument {
+            case "--placements": placements = Int(arguments.next() ?? "") ?? placements
+            case "--hours": hours = Int(arguments.next() ?? "") ?? hours
+            case "--timeline": timelinePath = arguments.next() ?? ""
+            default:
+                print("usage: glimpse-bench-timeline-service --timeline PATH [--placements N] [--hours H]")
+                return
+            }
+        }
+
+        // The provider.
+        let provider = BenchProvider()
+        let providerTransport = NIOServerTransport(host: "127.0.0.1", port: 0)
+        let providerServer = GRPCServer(transport: providerTransport, services: [provider])
+        let providerTask = Task { try await providerServer.serve() }
+        let providerPort = try await providerTransport.listeningAddress().port!
+
+        // The service.
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("bench-timeline-\(UUID().uuidString)")
+        let service = Process()
+        service.executableURL = URL(fileURLWithPath: timelinePath)
+        service.arguments = ["--port", "0", "--data-dir", data.path, "--clock", "manual",
+                             "--start-time", "2026-01-01T09:00:00Z", "--log-level", "warning"]
+        let out = Pipe()
+        service.standardOutput = out
+        try service.run()
+        var line = ""
+        while !line.contains("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let port = Int(line.split(separator: "\n")[0].split(separator: " ").last ?? "") else {
+            print("glimpse-timeline did not start: \(line)")
+            service.terminate()
+            return
+        }
+        let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port))
+        let clientTask = Task { try await client.run() }
+        let timeline = GlimpseTimelineV1.TimelineService.Client(wrapping: client)
+        let clock = GlimpseClockV1.Clock.Client(wrapping: client)
+
+        // Follow WatchEntries: when each placement's new timeline first shows.
+        let delivered = Mutex<[BenchProvider.Key: ContinuousClock.Instant]>([:])
+        let changes = Atomic<Int>(0)
+        let lastSequence = Atomic<UInt64>(0)
+        let watch = Task {
+            try await timeline.watchEntries(ClientRequest(message: GlimpseTimelineV1.WatchEntriesRequest())) { stream in
+                for try await change in stream {
+                    let now = ContinuousClock.now
+                    changes.add(1, ordering: .relaxed)
+                    // A new timeline's first entry ("+0") shows when its answer is taken.
+                    if let date = change.entry?.date, case .text(let text)? = change.entry?.view?.kind,
+                       text.content.hasSuffix("+0") {
+                        let key = BenchProvider.Key(placement: change.placementId, date: date.seconds)
+                        delivered.withLock { if $0[key] == nil { $0[key] = now } }
+                    }
+                    lastSequence.store(change.sequence, ordering: .releasing)
+                }
+            }
+        }
+
+        var manifest = GlimpseAppV1.AppManifest()
+        manifest.bundleId = "com.example.pixartracker"
+        manifest.defaultEndpoint = "127.0.0.1:\(providerPort)"
+        var widget = GlimpseAppV1.WidgetKindDeclaration()
+        widget.kind = "PixarFilmWidget"
+        manifest.widgets = [widget]
+        _ = try await timeline.installApp(ClientRequest(message: GlimpseTimelineV1.InstallAppRequest(manifest: manifest)))
+
+        let wall = ContinuousClock()
+        let placeStart = wall.now
+        let total = placements
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let lanes = 64
+            for lane in 0..<lanes {
+                group.addTask {
+                    for n in stride(from: lane, to: total, by: lanes) {
+                        var place = GlimpseTimelineV1.PlaceRequest()
+                        place.bundleId = "com.example.pixartracker"
+                        place.kind = "PixarFilmWidget"
+                        place.family = [.systemSmall, .systemMedium, .accessoryCircular][n % 3]
+                        _ = try await timeline.place(ClientRequest(message: place))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let placeTime = wall.now - placeStart
+        let callsAfterPlacing = provider.calls.load(ordering: .relaxed)
+
+        let start = Date(timeIntervalSince1970: 1_767_258_000)
+        let dayStart = wall.now
+        let changesBefore = changes.load(ordering: .relaxed)
+        for step in 1...(hours * 4) {
+            var advance = GlimpseClockV1.AdvanceToRequest()
+            advance.to = GoogleProtobuf.Timestamp(seconds: Int64(start.timeIntervalSince1970) + Int64(step * 900))
+            let answer = try await clock.advanceTo(ClientRequest(message: advance))
+            while lastSequence.load(ordering: .acquiring) < answer.message.watermark { await Task.yield() }
+            if step % 8 == 0 { FileHandle.standardError.write(Data("\(step / 4) h of \(hours)\r".utf8)) }
+        }
+        let dayTime = wall.now - dayStart
+        let dayChanges = changes.load(ordering: .relaxed) - changesBefore
+        let dayCalls = provider.calls.load(ordering: .relaxed) - callsAfterPlacing
+
+        // Latency: provider answered → WatchEntries delivered, for every matched timeline.
+        let answered = provider.answered.withLock { $0 }
+        var latencies = delivered.withLock { d in answered.compactMap { key, at in d[key].map { $0 - at } } }
+        latencies.sort()
+        func pct(_ p: Double) -> Double {
+            guard !latencies.isEmpty else { return .nan }
+            let d = latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+            return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        }
+        let rss = residentBytes(pid: service.processIdentifier)
+        let store = (try? FileManager.default.contentsOfDirectory(atPath: data.path))?.reduce(0) { sum, name in
+            sum + ((try? FileManager.default.attributesOfItem(atPath: data.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+        } ?? 0
+        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+
+        print("glimpse-timeline service: \(placements) placements, \(hours) h on a manual clock (15-min AdvanceTo steps)")
+        print("placing (64 in flight):           \(String(format: "%.1f", seconds(placeTime))) s, \(Int(Double(placements) / seconds(placeTime))) placements/s")
+        print("simulated day:                    \(String(format: "%.1f", seconds(dayTime))) s wall")
+        print("provider calls in the day:        \(dayCalls), \(Int(Double(dayCalls) / seconds(dayTime)))/s")
+        print("entry changes through AdvanceTo:  \(dayChanges), \(Int(Double(dayChanges) / seconds(dayTime)))/s")
+        print("answer → WatchEntries delivery:   p50 \(String(format: "%.2f", pct(0.5))) ms, p99 \(String(format: "%.2f", pct(0.99))) ms (\(latencies.count) timelines)")
+        print("service resident bytes/placement: \(rss / max(1, placements))")
+        print("store bytes/placement:            \(store / max(1, placements)) (journal, SQLite WAL)")
+
+        watch.cancel()
+        service.terminate()
+        service.waitUntilExit()
+        client.beginGracefulShutdown()
+        providerTask.cancel()
+        _ = await clientTask.result
+        try? FileManager.default.removeItem(at: data)
+    }
+
+    static func residentBytes(pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kb * 1024
+    }
+}

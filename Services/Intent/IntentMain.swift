@@ -1,0 +1,62 @@
+// glimpse-intent: each app's intent catalog, widget taps (at most once per idempotency
+// key, in order per widget), the App Group store, and the apps' IntentHandlers.
+//
+//     glimpse-intent [--port 7702] [--data-dir ./.glimpse/intent] [--clock system|manual]
+//                    [--timeline-address host:port]
+//
+// Every flag falls back to GLIMPSE_<FLAG>. Without --timeline-address (or
+// GLIMPSE_TIMELINE_ADDRESS) the reloads a tap asks for are logged and dropped. Prints
+// `listening on port N` once bound.
+import ArgumentParser
+import EngineHost
+import Foundation
+import GlimpseMessages
+import GlimpseRPC
+import IntentService
+import Logging
+import ServiceKit
+import ServiceLifecycle
+
+@main
+struct IntentMain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "glimpse-intent", abstract: "Widget taps, App Intents and the App Group store, as WidgetKit does them.")
+
+    @OptionGroup var service: ServiceOptions
+
+    @Option(name: .customLong("timeline-address"), help: "glimpse-timeline, for the reloads taps ask for (GLIMPSE_TIMELINE_ADDRESS); without it they are logged and dropped.")
+    var timeline: String?
+
+    func run() async throws {
+        var defaults = ServiceConfig.defaults(service: "intent")
+        defaults.port = 7702
+        let config = try service.resolve(service: "intent", defaults: defaults)
+        let timelineAddress = try service.source().optionalAddress("timeline-address", timeline)
+        let logger = ServiceLogging.bootstrap(config)
+        let clock: HostClock = switch config.clock {
+        case .system: HostClock(.system)
+        case .manual(let start): HostClock(.manual(start: start))
+        }
+        let outbound = IntentServer.Outbound(
+            timelineAddress: timelineAddress.map { "\($0.host):\($0.port)" },
+            log: { message in logger.notice("\(message)") })
+        let server = try IntentServer.open(
+            directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, outbound: outbound)
+        var runner = ServiceRunner(
+            config: config, logger: logger, services: [server.handlers, server.clock],
+            serviceNames: [GlimpseIntentV1.IntentService.name, GlimpseClockV1.Clock.name],
+            descriptors: GlimpseMessagesDescriptors.files)
+        runner.addBackground(HostTimer(host: server.host))
+        runner.onShutdown("intent store") { try await server.close() }
+        runner.markReady()  // the journal is open and replayed
+        try await runner.run()
+    }
+}
+
+/// The engine host's timer (system clock), stopped with the service group.
+struct HostTimer: Service {
+    let host: IntentHandlers.Host
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await host.run() }
+    }
+}

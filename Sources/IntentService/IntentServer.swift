@@ -1,0 +1,184 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import AppIntentValues
+public import EngineHost
+import GlimpseMessages
+import GlimpseRPC
+import GlimpseVocabulary
+public import IntentEngine
+import ProtoMapping
+public import ServiceKit
+import RPCCore
+import Synchronization
+
+/// glimpse-intent assembled: the journal under the data directory, the engine host, the
+/// store feed, the tap waiters, the outbound connections (the apps' IntentHandlers and
+/// glimpse-timeline), and the handlers that serve them.
+public struct IntentServer: Sendable {
+    public let host: IntentHandlers.Host
+    public let feed: StoreFeed
+    public let waiters: TapWaiters
+    public let connections: Connections
+    public let handlers: IntentHandlers
+    public let clock: ClockService<IntentState, IntentCommand>
+
+    /// Where reload requests go; nil: they are logged (through `log`) and dropped.
+    public struct Outbound: Sendable {
+        public var timelineAddress: String?
+        public var log: @Sendable (String) -> Void
+
+        public init(timelineAddress: String?, log: @escaping @Sendable (String) -> Void = { _ in }) {
+            self.timelineAddress = timelineAddress
+            self.log = log
+        }
+    }
+
+    /// Opens (and replays) the journal `<directory>/intent.sqlite`, or an in-memory one.
+    public static func open(
+        directory: URL?, clock: HostClock, settings: IntentSettings = .defaults, outbound: Outbound
+    ) throws -> IntentServer {
+        let journal = try directory.map { try Journal(directory: $0, name: "intent") } ?? Journal.inMemory()
+        let feed = StoreFeed()
+        let waiters = TapWaiters()
+        let connections = Connections()
+        let hostBox = HostBox()
+        let host = try IntentHandlers.Host(
+            engine: IntentState(executor: IntentExecutor(clock: clock, settings: settings)),
+            clock: clock, journal: journal, apply: IntentState.apply,
+            perform: { effects in
+                guard let host = hostBox.host else { return }
+                await Self.perform(
+                    effects, host: host, feed: feed, waiters: waiters, connections: connections,
+                    timeout: settings.handlerTimeout, outbound: outbound)
+            })
+        hostBox.set(host)
+        return IntentServer(
+            host: host, feed: feed, waiters: waiters, connections: connections,
+            handlers: IntentHandlers(host: host, feed: feed, waiters: waiters), clock: ClockService(host: host, watermark: { feed.sequence }))
+    }
+
+    /// Carries out the executor's effects: completions answer their waiting Perform calls,
+    /// store changes go to the watchers, handler calls go out together (each answer comes
+    /// back through the host, journaled as a `HandlerAnswer`), and reloads go to
+    /// glimpse-timeline.
+    static func perform(
+        _ effects: [IntentEffect], host: IntentHandlers.Host, feed: StoreFeed, waiters: TapWaiters,
+        connections: Connections, timeout: TimeInterval, outbound: Outbound
+    ) async {
+        var calls: [(HandlerCall, endpoint: String?, kind: String, key: String)] = []
+        var reloads: [IntentEffect] = []
+        for effect in effects {
+            switch effect {
+            case .completed(let completion): waiters.resolve(completion)
+            case .storeChanged(let group, let sequence): feed.publish(group, sequence: sequence)
+            case .callHandler(let call):
+                let (endpoint, kind, key) = await host.read { state in
+                    (state.handlerEndpoint(app: call.app, intent: call.intent),
+                     state.executor.placement(call.placement)?.kind ?? "", state.callKeys[call.id] ?? "")
+                }
+                calls.append((call, endpoint, kind, key))
+            case .reloadPlacement, .reloadTimelines, .reloadAllTimelines: reloads.append(effect)
+            case .alreadyRunning, .cancelHandlerCall, .nextWakeUp: break
+            }
+        }
+        if !reloads.isEmpty { await reload(reloads, connections: connections, outbound: outbound) }
+        guard !calls.isEmpty else { return }
+        // The calls go out together; their answers go in in the order the executor asked.
+        let answers = await withTaskGroup(of: (Int, GlimpseIntentV1.HandlerAnswer).self) { group in
+            for (index, call) in calls.enumerated() {
+                group.addTask {
+                    (index, await handlerAnswer(call.0, endpoint: call.endpoint, kind: call.kind, key: call.key,
+                                                connections: connections, timeout: timeout))
+                }
+            }
+            var answers: [(Int, GlimpseIntentV1.HandlerAnswer)] = []
+            for await answer in group { answers.append(answer) }
+            return answers.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        for answer in answers {
+            // A refusal here means the call was abandoned meanwhile (timed out).
+            _ = try? await host.submit(IntentCommand(.handlerAnswer(answer)))
+        }
+    }
+
+    /// Calls the app's `IntentHandler.Perform` with the handler timeout as its deadline;
+    /// every failure becomes a failed outcome.
+    static func handlerAnswer(
+        _ call: HandlerCall, endpoint: String?, kind: String, key: String, connections: Connections, timeout: TimeInterval
+    ) async -> GlimpseIntentV1.HandlerAnswer {
+        var answer = GlimpseIntentV1.HandlerAnswer()
+        answer.callId = call.id.rawValue
+        func failed(_ message: String) -> GlimpseAppV1.PerformResponse {
+            GlimpseAppV1.PerformResponse(outcome: .failed(GlimpseAppV1.PerformResponse.Failed(message: message)))
+        }
+        guard let endpoint, let client = connections.client(for: endpoint) else {
+            answer.outcome = failed("UNAVAILABLE: the app names no handler endpoint for \(call.intent)")
+            return answer
+        }
+        var request = GlimpseAppV1.PerformRequest()
+        request.intentType = call.intent
+        request.parameters = call.parameters.mapValues(\.wire)
+        request.placementId = call.placement.rawValue
+        request.kind = kind
+        request.idempotencyKey = key
+        do {
+            let response = try await GlimpseAppV1.IntentHandler.Client(wrapping: client).perform(
+                ClientRequest(message: request), options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000))))
+            answer.outcome = response.message
+        } catch let rpc as RPCError {
+            answer.outcome = failed("\(rpc.code): \(rpc.message)")
+        } catch {
+            answer.outcome = failed("UNAVAILABLE: \(error)")
+        }
+        return answer
+    }
+
+    /// Asks glimpse-timeline for the reloads (reason INTENT_PERFORMED). glimpse-timeline has
+    /// no call for one placement: the tapped widget's own reload is logged and dropped (an
+    /// intent's `reloads` still reach it by kind or for the whole app).
+    static func reload(_ effects: [IntentEffect], connections: Connections, outbound: Outbound) async {
+        guard let address = outbound.timelineAddress, let connection = connections.client(for: address) else {
+            for effect in effects { outbound.log("no --timeline-address: dropped \(effect)") }
+            return
+        }
+        let timeline = GlimpseTimelineV1.TimelineService.Client(wrapping: connection)
+        for effect in effects {
+            do {
+                switch effect {
+                case .reloadTimelines(let kind, let app):
+                    var request = GlimpseTimelineV1.ReloadTimelinesRequest()
+                    request.bundleId = app.rawValue
+                    request.kind = kind
+                    request.reason = .intentPerformed
+                    _ = try await timeline.reloadTimelines(ClientRequest(message: request))
+                case .reloadAllTimelines(let app):
+                    var request = GlimpseTimelineV1.ReloadAllTimelinesRequest()
+                    request.bundleId = app.rawValue
+                    request.reason = .intentPerformed
+                    _ = try await timeline.reloadAllTimelines(ClientRequest(message: request))
+                default:
+                    outbound.log("glimpse-timeline has no single-placement reload: dropped \(effect)")
+                }
+            } catch {
+                outbound.log("reload at glimpse-timeline failed: \(effect): \(error)")
+            }
+        }
+    }
+
+    public func close() async throws {
+        feed.finish()
+        waiters.finish()
+        await connections.shutdown()
+        try await host.close()
+    }
+}
+
+/// The host, for its own perform closure (made before the host exists).
+final class HostBox: Sendable {
+    private let value = Mutex<IntentHandlers.Host?>(nil)
+    var host: IntentHandlers.Host? { value.withLock { $0 } }
+    func set(_ host: IntentHandlers.Host) { value.withLock { $0 = host } }
+}
