@@ -26,7 +26,7 @@ extension EngineHost {
             previous = at
             clock.setManual(at)
             let effects = try fire(at: at)
-            await perform(effects)
+            await perform(self, effects)
         }
         clock.setManual(target)
     }
@@ -60,7 +60,7 @@ extension EngineHost {
             } else {
                 stuck = 0
             }
-            await perform(effects)
+            await perform(self, effects)
         }
     }
 }

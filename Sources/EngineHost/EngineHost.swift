@@ -27,7 +27,9 @@ public import GlimpseVocabulary
 ///   refuses every input (`EngineHostError.journalFailed`) until it is reopened.
 public actor EngineHost<E: Engine, C: HostCommand> {
     public typealias Apply = @Sendable (inout E, C) throws -> Step<C.Answer, E.Effect>
-    public typealias Perform = @Sendable ([E.Effect]) async -> Void
+    /// Carries out effects; it gets the host, to submit what the effects bring back
+    /// (a provider's answer, a handler's result).
+    public typealias Perform = @Sendable (EngineHost<E, C>, [E.Effect]) async -> Void
 
     public nonisolated let clock: HostClock
     public nonisolated let journal: Journal
@@ -89,7 +91,7 @@ public actor EngineHost<E: Engine, C: HostCommand> {
             }
         }
         wakeup.signal()
-        await perform(step.effects)
+        await perform(self, step.effects)
         // A manual clock stands still, but what is due at its `now` is due: it happens at
         // once, as the system timer would do it (a placement's first provider call, say).
         if clock.isManual, let next = engine.nextDeadline(), next <= clock.now {

@@ -44,17 +44,14 @@ public struct IntentServer: Sendable {
         let feed = StoreFeed()
         let waiters = TapWaiters()
         let connections = Connections()
-        let hostBox = HostBox()
         let host = try IntentHandlers.Host(
             engine: IntentState(executor: IntentExecutor(clock: clock, settings: settings)),
             clock: clock, journal: journal, apply: IntentState.apply,
-            perform: { effects in
-                guard let host = hostBox.host else { return }
+            perform: { host, effects in
                 await Self.perform(
                     effects, host: host, feed: feed, waiters: waiters, connections: connections,
                     timeout: settings.handlerTimeout, outbound: outbound)
             })
-        hostBox.set(host)
         return IntentServer(
             host: host, feed: feed, waiters: waiters, connections: connections,
             handlers: IntentHandlers(host: host, feed: feed, waiters: waiters), clock: ClockService(host: host, watermark: { feed.sequence }))
@@ -174,11 +171,4 @@ public struct IntentServer: Sendable {
         await connections.shutdown()
         try await host.close()
     }
-}
-
-/// The host, for its own perform closure (made before the host exists).
-final class HostBox: Sendable {
-    private let value = Mutex<IntentHandlers.Host?>(nil)
-    var host: IntentHandlers.Host? { value.withLock { $0 } }
-    func set(_ host: IntentHandlers.Host) { value.withLock { $0 = host } }
 }

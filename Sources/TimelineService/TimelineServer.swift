@@ -27,15 +27,12 @@ public struct TimelineServer: Sendable {
         let journal = try directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
         let feed = EntryFeed()
         let clients = Connections()
-        let hostBox = HostBox()
         let host = try TimelineHandlers.Host(
             engine: TimelineState(scheduler: TimelineScheduler(clock: clock, settings: settings)),
             clock: clock, journal: journal, apply: TimelineState.apply,
-            perform: { effects in
-                guard let host = hostBox.host else { return }
+            perform: { host, effects in
                 await Self.perform(effects, host: host, feed: feed, clients: clients, timeout: settings.providerTimeout)
             })
-        hostBox.set(host)
         return TimelineServer(
             host: host, feed: feed, clients: clients,
             handlers: TimelineHandlers(host: host, feed: feed), clock: ClockService(host: host, watermark: { feed.sequence }))
@@ -92,11 +89,4 @@ public struct TimelineServer: Sendable {
         await clients.shutdown()
         try await host.close()
     }
-}
-
-/// The host, for its own perform closure (made before the host exists).
-final class HostBox: Sendable {
-    private let value = Mutex<TimelineHandlers.Host?>(nil)
-    var host: TimelineHandlers.Host? { value.withLock { $0 } }
-    func set(_ host: TimelineHandlers.Host) { value.withLock { $0 = host } }
 }

@@ -58,7 +58,7 @@ import Testing
         #expect(throws: EngineHostError.replayDiverged(sequence: 1)) {
             _ = try CounterHost(
                 engine: Counter(clock: clock), clock: clock, journal: journal,
-                apply: { _, _ in throw Counter.Refused() }, perform: { _ in })
+                apply: { _, _ in throw Counter.Refused() }, perform: { _, _ in })
         }
     }
 }

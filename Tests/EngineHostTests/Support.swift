@@ -21,5 +21,5 @@ func openCounterHost(
     let clock = HostClock(mode)
     return try CounterHost(
         engine: Counter(clock: clock), clock: clock, journal: journal,
-        apply: CounterCommand.apply, perform: log.perform)
+        apply: CounterCommand.apply, perform: { _, effects in await log.perform(effects) })
 }

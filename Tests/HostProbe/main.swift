@@ -17,7 +17,7 @@ do {
     let clock = HostClock(.system)
     let host = try EngineHost(
         engine: Counter(clock: clock), clock: clock, journal: try Journal(path: arguments[1]),
-        apply: CounterCommand.apply, perform: { _ in })
+        apply: CounterCommand.apply, perform: { _, _ in })
     for _ in 0..<count {
         try await host.submit(.add(1))
         let sequence = await host.lastSequence

@@ -19,7 +19,7 @@ struct IntentHostTests {
         let clock = HostClock(.manual(start: start))
         return try Host(
             engine: IntentState(executor: IntentExecutor(clock: clock)), clock: clock,
-            journal: try Journal(directory: directory, name: "intent"), apply: IntentState.apply, perform: { _ in })
+            journal: try Journal(directory: directory, name: "intent"), apply: IntentState.apply, perform: { _, _ in })
     }
 
     static func intent(_ type: String, status: String) -> GlimpseAppV1.IntentDeclaration {

@@ -22,22 +22,19 @@ final class TimelineHostHarness: Sendable {
     }
 
     let host: Host
-    private let answering = Box<Host?>(nil)
     /// Provider calls seen, by placement.
     let calls = Box<[UInt64]>([])
 
     init(directory: URL) throws {
         let clock = HostClock(.manual(start: Self.start))
         let journal = try Journal(directory: directory, name: "timeline")
-        let answering = self.answering
         let calls = self.calls
         host = try Host(
             engine: TimelineState(scheduler: TimelineScheduler(clock: clock)), clock: clock, journal: journal,
             apply: TimelineState.apply,
-            perform: { effects in
+            perform: { host, effects in
                 for case .fetchTimeline(let request) in effects {
                     calls.withLock { $0.append(request.placement.rawValue) }
-                    guard let host = answering.withLock({ $0 }) else { continue }
                     // Pixar's provider: five entries 15 minutes apart, .atEnd.
                     var timeline = GlimpseWidgetV1.Timeline()
                     for minute in stride(from: 0, through: 60, by: 15) {
@@ -53,7 +50,6 @@ final class TimelineHostHarness: Sendable {
                     _ = try? await host.submit(TimelineCommand(.providerAnswer(answer)))
                 }
             })
-        answering.withLock { $0 = host }
     }
 
     static func manifest() -> GlimpseAppV1.AppManifest {

@@ -11,6 +11,7 @@ import GlimpseVocabulary
 public import IntentEngine
 import ProtoMapping
 public import RPCCore
+public import ServiceKit
 
 /// `glimpse.intent.v1.IntentService`: each call checks its caller, goes through the one
 /// engine host (journaled before it is answered), and maps the executor's answer back.

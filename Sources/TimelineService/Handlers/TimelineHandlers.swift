@@ -9,6 +9,7 @@ public import GlimpseRPC
 import GlimpseVocabulary
 import ProtoMapping
 public import RPCCore
+public import ServiceKit
 import TimelineEngine
 import GlimpseClock
 

@@ -1,14 +1,15 @@
 public import GlimpseVocabulary
-import RPCCore
+public import RPCCore
 
-/// Who is calling: the device (the gateway, a script: no app token) or an app (its token,
-/// `authorization: Bearer …`). An app reaches only its own intents, placements and App Groups.
+/// Who is calling a service: the device (the gateway, a script: no app token) or an app
+/// (its token, `authorization: Bearer …`). An app reaches only what is its own — kinds,
+/// placements, intents, App Groups; the device does what only the device may.
 public enum Caller: Sendable, Hashable {
     case device
     case app(AppID)
 
     /// The bearer token of a request, if it carries one.
-    static func token(in metadata: Metadata) throws(RPCError) -> String? {
+    public static func token(in metadata: Metadata) throws(RPCError) -> String? {
         guard let value = metadata[stringValues: "authorization"].first else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
@@ -18,14 +19,14 @@ public enum Caller: Sendable, Hashable {
     }
 
     /// Refuses an app that asks about another app.
-    func authorize(_ app: AppID) throws(RPCError) {
+    public func authorize(_ app: AppID) throws(RPCError) {
         if case .app(let caller) = self, caller != app {
             throw RPCError(code: .permissionDenied, message: "the app token of \(caller) does not reach \(app)")
         }
     }
 
-    /// Refuses an app where only the device may act (registering, placements, locking).
-    func requireDevice(_ what: String) throws(RPCError) {
+    /// Refuses an app where only the device may act (installing, placing, device settings).
+    public func requireDevice(_ what: String) throws(RPCError) {
         if case .app(let app) = self {
             throw RPCError(code: .permissionDenied, message: "\(what) is the device's to do, not \(app)'s")
         }
