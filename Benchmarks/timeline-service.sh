@@ -17,6 +17,13 @@ for product in glimpse-timeline glimpse-bench-timeline-service glimpse-bench-tim
 done
 bin="$(swift build -c release --show-bin-path)"
 echo "== service (glimpse-timeline over gRPC, journaled in SQLite)"
-"$bin/glimpse-bench-timeline-service" --timeline "$bin/glimpse-timeline" "$@"
+service="$("$bin/glimpse-bench-timeline-service" --timeline "$bin/glimpse-timeline" "$@")"
+echo "$service"
 echo "== engine alone (same placements and hours, its own mixed workload)"
-"$bin/glimpse-bench-timeline" "$@" | grep -E "simulated day|events per second|events handled|resident bytes per placement:"
+engine="$("$bin/glimpse-bench-timeline" "$@" | grep -E "simulated day|events per second|events handled|resident bytes per placement:")"
+echo "$engine"
+# Events as the engine counts them (wake-ups, provider answers, requests) against the
+# service's entry changes plus provider answers, per wall second.
+service_rate="$(echo "$service" | awk -F'[,/]' '/^service events/ {gsub(/ /, "", $2); print $2}')"
+engine_rate="$(echo "$engine" | awk '/^events per second/ {print $NF}')"
+awk -v s="$service_rate" -v e="$engine_rate" 'BEGIN { if (e > 0) printf "service / engine event rate:      %.3f (goal 0.25)\n", s / e }'

@@ -114,6 +114,7 @@ enum BenchMain {
 
         let start = Date(timeIntervalSince1970: 1_767_258_000)
         let dayStart = wall.now
+        let cpuBefore = cpuSeconds(pid: service.processIdentifier)
         let changesBefore = changes.load(ordering: .relaxed)
         for step in 1...(hours * 4) {
             var advance = GlimpseClockV1.AdvanceToRequest()
@@ -123,6 +124,7 @@ enum BenchMain {
             if step % 8 == 0 { FileHandle.standardError.write(Data("\(step / 4) h of \(hours)\r".utf8)) }
         }
         let dayTime = wall.now - dayStart
+        let dayCPU = cpuSeconds(pid: service.processIdentifier) - cpuBefore
         let dayChanges = changes.load(ordering: .relaxed) - changesBefore
         let dayCalls = provider.calls.load(ordering: .relaxed) - callsAfterPlacing
 
@@ -146,6 +148,9 @@ enum BenchMain {
         print("simulated day:                    \(String(format: "%.1f", seconds(dayTime))) s wall")
         print("provider calls in the day:        \(dayCalls), \(Int(Double(dayCalls) / seconds(dayTime)))/s")
         print("entry changes through AdvanceTo:  \(dayChanges), \(Int(Double(dayChanges) / seconds(dayTime)))/s")
+        let dayEvents = dayChanges + dayCalls
+        print("service events (changes+answers): \(dayEvents), \(Int(Double(dayEvents) / seconds(dayTime)))/s")
+        print("service CPU in the day:           \(String(format: "%.1f", dayCPU)) s, \(String(format: "%.1f", dayCPU * 1e6 / Double(max(1, dayEvents)))) µs per event")
         print("answer → WatchEntries delivery:   p50 \(String(format: "%.2f", pct(0.5))) ms, p99 \(String(format: "%.2f", pct(0.99))) ms (\(latencies.count) timelines)")
         print("service resident bytes/placement: \(rss / max(1, placements))")
         print("store bytes/placement:            \(store / max(1, placements)) (journal, SQLite WAL)")
@@ -157,6 +162,16 @@ enum BenchMain {
         providerTask.cancel()
         _ = await clientTask.result
         try? FileManager.default.removeItem(at: data)
+    }
+
+    /// User plus system CPU seconds of a process so far (/proc/PID/stat, clock ticks of 1/100 s).
+    static func cpuSeconds(pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3, utime 14 and stime 15 (1-based in proc(5)).
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / 100
     }
 
     static func residentBytes(pid: Int32) -> Int {

@@ -100,6 +100,50 @@ public actor EngineHost<E: Engine, C: HostCommand> {
         return step.answer
     }
 
+    /// Journals and applies `commands` in one transaction at the clock's `now`, in order,
+    /// then performs their effects together: the way to take many inputs at once (a batch of
+    /// provider answers) without one commit each. A command `apply` rejects leaves no entry
+    /// and its error is its result; the others still apply. Throws only what fails the whole
+    /// batch (a closed host, a journal error, an encoding error).
+    public func submit(batch commands: [C]) async throws -> [Result<C.Answer, any Error>] {
+        try checkOpen()
+        guard !commands.isEmpty else { return [] }
+        let payloads = try commands.map { try $0.encode() }
+        let instant = clock.now
+        clock.pin(instant)
+        var results: [Result<C.Answer, any Error>] = []
+        var effects: [E.Effect] = []
+        do {
+            defer { clock.unpin() }
+            let written: (sequence: Int64, results: [Result<Step<C.Answer, E.Effect>, any Error>])
+            do {
+                written = try journal.appendBatch(instant: instant, payloads: payloads, previous: lastSequence) { index in
+                    try apply(&engine, commands[index])
+                }
+            } catch {
+                let failure = EngineHostError.journalFailed(String(describing: error))
+                self.failure = failure
+                throw failure
+            }
+            lastSequence = written.sequence
+            for result in written.results {
+                switch result {
+                case .success(let step):
+                    effects += step.effects
+                    results.append(.success(step.answer))
+                case .failure(let error):
+                    results.append(.failure(error))
+                }
+            }
+        }
+        wakeup.signal()
+        await perform(self, effects)
+        if clock.isManual, let next = engine.nextDeadline(), next <= clock.now {
+            try await advance(to: clock.now)
+        }
+        return results
+    }
+
     /// Reads the engine (queries that change nothing need no journal).
     public func read<T: Sendable>(_ body: (E) throws -> T) rethrows -> T {
         try body(engine)

@@ -85,15 +85,23 @@ extension IntentExecutor {
         }
     }
 
-    /// The tapped widget's reload, then (if `perform()` succeeded) the ones the intent asks for.
+    /// The tapped widget's reload, then (if `perform()` succeeded) the ones the intent asks
+    /// for. One reload per placement: when what the intent asks for covers the tapped
+    /// widget (every timeline, or its kind), that is its reload.
     func appendReloads(of job: Job, result: TapResult, effects: inout [IntentEffect]) {
-        effects.append(.reloadPlacement(job.tap.placement))
-        guard case .performed = result else { return }
+        guard case .performed = result else {
+            effects.append(.reloadPlacement(job.tap.placement))
+            return
+        }
+        let tappedKind = placements[job.tap.placement]?.kind
         switch job.definition.reloads {
-        case .tappedWidget: break
+        case .tappedWidget:
+            effects.append(.reloadPlacement(job.tap.placement))
         case .kinds(let kinds):
+            if tappedKind.map({ !kinds.contains($0) }) ?? true { effects.append(.reloadPlacement(job.tap.placement)) }
             for kind in kinds.sorted() { effects.append(.reloadTimelines(ofKind: kind, app: job.tap.app)) }
-        case .allTimelines: effects.append(.reloadAllTimelines(app: job.tap.app))
+        case .allTimelines:
+            effects.append(.reloadAllTimelines(app: job.tap.app))
         }
     }
 

@@ -84,20 +84,12 @@ public struct IntentServer: Sendable {
         if !reloads.isEmpty { await reload(reloads, connections: connections, outbound: outbound) }
         guard !calls.isEmpty else { return }
         // The calls go out together; their answers go in in the order the executor asked.
-        let answers = await withTaskGroup(of: (Int, GlimpseIntentV1.HandlerAnswer).self) { group in
-            for (index, call) in calls.enumerated() {
-                group.addTask {
-                    (index, await handlerAnswer(call.0, endpoint: call.endpoint, kind: call.kind, key: call.key,
-                                                connections: connections, timeout: timeout))
-                }
-            }
-            var answers: [(Int, GlimpseIntentV1.HandlerAnswer)] = []
-            for await answer in group { answers.append(answer) }
-            return answers.sorted { $0.0 < $1.0 }.map(\.1)
-        }
-        for answer in answers {
-            // A refusal here means the call was abandoned meanwhile (timed out).
-            _ = try? await host.submit(IntentCommand(.handlerAnswer(answer)))
+        await inOrderBatches(calls) { call in
+            await handlerAnswer(call.0, endpoint: call.endpoint, kind: call.kind, key: call.key,
+                                connections: connections, timeout: timeout)
+        } take: { answers in
+            // A refusal of one answer means its call was abandoned meanwhile (timed out).
+            _ = try? await host.submit(batch: answers.map { IntentCommand(.handlerAnswer($0)) })
         }
     }
 
@@ -133,9 +125,9 @@ public struct IntentServer: Sendable {
         return answer
     }
 
-    /// Asks glimpse-timeline for the reloads (reason INTENT_PERFORMED). glimpse-timeline has
-    /// no call for one placement: the tapped widget's own reload is logged and dropped (an
-    /// intent's `reloads` still reach it by kind or for the whole app).
+    /// Asks glimpse-timeline for the reloads (reason INTENT_PERFORMED), one after another in
+    /// the executor's order: the tapped widget's own reload (`ReloadPlacement`, free), then
+    /// what the intent declares (by kind, or every timeline of the app).
     static func reload(_ effects: [IntentEffect], connections: Connections, outbound: Outbound) async {
         guard let address = outbound.timelineAddress, let connection = connections.client(for: address) else {
             for effect in effects { outbound.log("no --timeline-address: dropped \(effect)") }
@@ -156,8 +148,13 @@ public struct IntentServer: Sendable {
                     request.bundleId = app.rawValue
                     request.reason = .intentPerformed
                     _ = try await timeline.reloadAllTimelines(ClientRequest(message: request))
+                case .reloadPlacement(let placement):
+                    var request = GlimpseTimelineV1.ReloadPlacementRequest()
+                    request.placementId = placement.rawValue
+                    request.reason = .intentPerformed
+                    _ = try await timeline.reloadPlacement(ClientRequest(message: request))
                 default:
-                    outbound.log("glimpse-timeline has no single-placement reload: dropped \(effect)")
+                    break
                 }
             } catch {
                 outbound.log("reload at glimpse-timeline failed: \(effect): \(error)")

@@ -14,6 +14,20 @@ public struct ResponseWriter<Message: Sendable>: Sendable {
 
     /// Sends one message; waits while the client is not reading fast enough.
     public func write(_ message: Message) async throws {
+        try await write(message, flush: true)
+    }
+
+    /// Sends each message of `messages` in order, flushing once after the last: many small
+    /// messages share frames and system calls.
+    public func write(contentsOf messages: some Collection<Message>) async throws {
+        var remaining = messages.count
+        for message in messages {
+            remaining -= 1
+            try await write(message, flush: remaining == 0)
+        }
+    }
+
+    private func write(_ message: Message, flush: Bool) async throws {
         let bytes: [UInt8]
         do {
             bytes = try serializer.serialize(message)
@@ -23,12 +37,7 @@ public struct ResponseWriter<Message: Sendable>: Sendable {
         if let metadata = progress.takeInitialMetadataIfUnsent() {
             try await stream.write(.metadata(metadata), flush: false)
         }
-        try await stream.write(.message(bytes), flush: true)
-    }
-
-    /// Sends each message of `messages` in order.
-    public func write(contentsOf messages: some Sequence<Message>) async throws {
-        for message in messages { try await write(message) }
+        try await stream.write(.message(bytes), flush: flush)
     }
 }
 

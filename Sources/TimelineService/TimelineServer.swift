@@ -45,42 +45,37 @@ public struct TimelineServer: Sendable {
         timeout: TimeInterval
     ) async {
         var fetches: [(FetchRequest, String?)] = []
-        for effect in effects {
-            switch effect {
-            case .entryChanged(let id, let entry):
-                let placement = await host.read { $0.scheduler.placement(id) }
-                var change = GlimpseTimelineV1.EntryChange()
-                change.placementId = id.rawValue
-                change.bundleId = placement?.app.rawValue ?? ""
-                change.kind = placement?.kind ?? ""
-                change.entry = entry?.wire
-                change.at = GoogleProtobuf.Timestamp(host.clock.now)
-                feed.publish(change)
-            case .fetchTimeline(let request):
-                let endpoint = await host.read { $0.apps[request.app]?.manifest.providerEndpoint(of: request.kind) }
-                fetches.append((request, endpoint))
-            default:
-                break
-            }
-        }
-        guard !fetches.isEmpty else { return }
-        let now = host.clock.now
-        // The calls go out together; their answers go in in the order the engine asked, so
-        // the same script gives the same event log whatever order the providers answer in.
-        let answers = await withTaskGroup(of: (Int, GlimpseTimelineV1.ProviderAnswer).self) { group in
-            for (index, (request, endpoint)) in fetches.enumerated() {
-                group.addTask {
-                    (index, await ProviderCall.timeline(
-                        request, endpoint: endpoint, clients: clients, timeout: timeout, now: now))
+        var changes: [GlimpseTimelineV1.EntryChange] = []
+        let at = GoogleProtobuf.Timestamp(host.clock.now)
+        await host.read { state in
+            for effect in effects {
+                switch effect {
+                case .entryChanged(let id, let entry):
+                    let placement = state.scheduler.placement(id)
+                    var change = GlimpseTimelineV1.EntryChange()
+                    change.placementId = id.rawValue
+                    change.bundleId = placement?.app.rawValue ?? ""
+                    change.kind = placement?.kind ?? ""
+                    change.entry = entry?.wire
+                    change.at = at
+                    changes.append(change)
+                case .fetchTimeline(let request):
+                    fetches.append((request, state.apps[request.app]?.manifest.providerEndpoint(of: request.kind)))
+                default:
+                    break
                 }
             }
-            var answers: [(Int, GlimpseTimelineV1.ProviderAnswer)] = []
-            for await answer in group { answers.append(answer) }
-            return answers.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        for answer in answers {
-            // A refusal here means the call was abandoned meanwhile (removed, timed out).
-            _ = try? await host.submit(TimelineCommand(.providerAnswer(answer)))
+        feed.publish(contentsOf: changes)
+        guard !fetches.isEmpty else { return }
+        let now = host.clock.now
+        // The calls go out together; their answers go in in the order the engine asked,
+        // as many at once as have arrived (one journal transaction per batch).
+        await inOrderBatches(fetches) { request, endpoint in
+            await ProviderCall.timeline(request, endpoint: endpoint, clients: clients, timeout: timeout, now: now)
+        } take: { answers in
+            // A refusal of one answer means its call was abandoned meanwhile (removed, timed out).
+            _ = try? await host.submit(batch: answers.map { TimelineCommand(.providerAnswer($0)) })
         }
     }
 

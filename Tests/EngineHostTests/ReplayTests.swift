@@ -49,6 +49,33 @@ import Testing
         #expect(await replayed.read { $0 } == (await host.read { $0 }))
     }
 
+    @Test func aBatchJournalsEachAcceptedCommandInOrderAndRefusesOnlyTheRejectedOnes() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = EffectLog()
+        let host = try openCounterHost(try Journal(directory: directory, name: "counter"), log: log)
+        try await host.submit(.add(1))
+        let results = try await host.submit(batch: [.add(2), .add(-5), .add(3), .add(-1), .add(4)])
+
+        #expect(results.map { (try? $0.get()) != nil } == [true, false, true, false, true])
+        #expect(await host.read { $0.count } == 1 + 2 + 3 + 4)
+        #expect(await host.lastSequence == 4)
+        // The accepted commands' effects are performed together, in order, after the commit.
+        #expect(log.all.suffix(3).map { if case .counted(let n, _) = $0 { n } else { -1 } } == [3, 6, 10])
+        let entries = try host.journal.entries()
+        #expect(entries.map(\.sequence) == [1, 2, 3, 4])
+        #expect(try entries.map { try CounterCommand.decode($0.payload) } == [.add(1), .add(2), .add(3), .add(4)])
+        #expect(try await host.submit(batch: []).isEmpty)
+        let before = await host.read { $0 }
+        try await host.close()
+
+        // What the batch acknowledged is on disk: a reopened host replays to the same engine.
+        let reopened = try openCounterHost(try Journal(directory: directory, name: "counter"))
+        #expect(await reopened.read { $0 } == before)
+        #expect(await reopened.lastSequence == 4)
+        try await reopened.close()
+    }
+
     @Test func aCommandTheEngineNoLongerAcceptsStopsReplay() async throws {
         let journal = try Journal.inMemory()
         let host = try openCounterHost(journal)

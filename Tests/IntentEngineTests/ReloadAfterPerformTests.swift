@@ -48,3 +48,47 @@ struct ReloadAfterPerformTests {
         if case .completed = effects[2] {} else { Issue.record("expected the completion last") }
     }
 }
+
+@Suite("Declared reloads after perform")
+struct DeclaredReloadTests {
+    static func harness(_ reloads: IntentReloads) throws -> IntentHarness {
+        let h = IntentHarness()
+        try h.executor.install(app: Fixture.app, groups: [Fixture.group], intents: [
+            IntentDefinition(type: "Check", title: "Check", action: .store(group: Fixture.group, operations: [.toggle(key: "flag")]),
+                             widgetKinds: [Fixture.kind, "OtherWidget"], reloads: reloads),
+        ])
+        return h
+    }
+
+    static func reloadEffects(_ effects: [IntentEffect]) -> [IntentEffect] {
+        effects.filter {
+            switch $0 {
+            case .reloadPlacement, .reloadTimelines, .reloadAllTimelines: true
+            default: false
+            }
+        }
+    }
+
+    @Test("a declared reload that covers the tapped widget is its one reload")
+    func coveredByTheDeclaredReload() throws {
+        let byKind = try Self.harness(.kinds([Fixture.kind]))
+        #expect(Self.reloadEffects(byKind.tap("Check", placement: 3)) == [.reloadTimelines(ofKind: Fixture.kind, app: Fixture.app)])
+        let all = try Self.harness(.allTimelines)
+        #expect(Self.reloadEffects(all.tap("Check", placement: 3)) == [.reloadAllTimelines(app: Fixture.app)])
+    }
+
+    @Test("a declared reload of other kinds comes after the tapped widget's own")
+    func otherKindsFollowTheTappedWidget() throws {
+        let h = try Self.harness(.kinds(["OtherWidget"]))
+        #expect(Self.reloadEffects(h.tap("Check", placement: 3)) == [
+            .reloadPlacement(3), .reloadTimelines(ofKind: "OtherWidget", app: Fixture.app),
+        ])
+    }
+
+    @Test("a failed perform reloads only the tapped widget")
+    func failedPerformReloadsTheTappedWidgetOnly() throws {
+        let h = try Self.harness(.allTimelines)
+        h.executor.store.set("flag", to: .string("x"), in: Fixture.group)  // a string: toggling it fails
+        #expect(Self.reloadEffects(h.tap("Check", placement: 3)) == [.reloadPlacement(3)])
+    }
+}

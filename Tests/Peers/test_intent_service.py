@@ -31,14 +31,15 @@ def _string(s):
     return value_pb2.ParameterValue(string_value=s)
 
 
-def _store_intent(intent_type, status):
+def _store_intent(intent_type, status, reloads=manifest_pb2.ReloadRequest(all_timelines=True)):
+    """A declarative intent setting `flightStatus` to `status`, then asking for `reloads`."""
     return manifest_pb2.IntentDeclaration(
         type=intent_type, title=intent_type, widget_kinds=["FlightWidget"],
         store=manifest_pb2.StoreAction(
             app_group=GROUP,
             operations=[manifest_pb2.StoreOperation(set=manifest_pb2.StoreOperation.SetValue(
                 key="flightStatus", literal=_string(status)))],
-            reloads=manifest_pb2.ReloadRequest(all_timelines=True)))
+            reloads=reloads))
 
 
 class Handler(intent_handler_pb2_grpc.IntentHandlerServicer):

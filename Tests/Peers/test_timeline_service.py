@@ -274,7 +274,7 @@ def test_malformed_protobuf_on_every_method_is_refused_clearly(tmp_path):
         methods = [(f"/glimpse.timeline.v1.TimelineService/{m.name}", m.server_streaming) for m in descriptor.methods]
         methods += [(f"/glimpse.clock.v1.Clock/{m.name}", False)
                     for m in clock_pb2.DESCRIPTOR.services_by_name["Clock"].methods]
-        assert len(methods) == 16
+        assert len(methods) == 17
         garbage = b"\x0a\xff\xff\xff\xff\x0f"  # field 1, length-delimited, length past the end
         with grpc.insecure_channel(f"127.0.0.1:{service.port}") as channel:
             for path, streaming in methods:

@@ -33,6 +33,7 @@ extension GlimpseTimelineV1 {
             case appState(GlimpseTimelineV1.SetAppStateRequest)
             case deviceSettings(GlimpseTimelineV1.SetDeviceSettingsRequest)
             case providerAnswer(GlimpseTimelineV1.ProviderAnswer)
+            case reloadPlacement(GlimpseTimelineV1.ReloadPlacementRequest)
         }
 
         public init() {}
@@ -122,6 +123,7 @@ extension GlimpseTimelineV1.JournalRecord: _ProtoCBacked {
         case 8: if let v = c.pointee.app_state { self.input = .appState(try GlimpseTimelineV1.SetAppStateRequest(_c: v, depth: depth &+ 1)) }
         case 9: if let v = c.pointee.device_settings { self.input = .deviceSettings(try GlimpseTimelineV1.SetDeviceSettingsRequest(_c: v, depth: depth &+ 1)) }
         case 10: if let v = c.pointee.provider_answer { self.input = .providerAnswer(try GlimpseTimelineV1.ProviderAnswer(_c: v, depth: depth &+ 1)) }
+        case 12: if let v = c.pointee.reload_placement { self.input = .reloadPlacement(try GlimpseTimelineV1.ReloadPlacementRequest(_c: v, depth: depth &+ 1)) }
         default: break
         }
     }
@@ -161,6 +163,9 @@ extension GlimpseTimelineV1.JournalRecord: _ProtoCBacked {
         case .providerAnswer(let v)?:
             c.pointee.input_case = .init(rawValue: 10)
             c.pointee.provider_answer = try arena.lower(v, depth: depth)
+        case .reloadPlacement(let v)?:
+            c.pointee.input_case = .init(rawValue: 12)
+            c.pointee.reload_placement = try arena.lower(v, depth: depth)
         }
     }
 }

@@ -489,6 +489,38 @@ extension GlimpseTimelineV1 {
 }
 
 extension GlimpseTimelineV1 {
+    public struct ReloadPlacementRequest: GlimpseMessage {
+        public static let protoMessageName = "glimpse.timeline.v1.ReloadPlacementRequest"
+
+        public var placementId: Swift.UInt64 = 0
+        /// INTENT_PERFORMED (also when unspecified) or APP_REQUEST.
+        public var reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0)
+
+        public init() {}
+
+        public init(
+            placementId: Swift.UInt64 = 0,
+            reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0)
+        ) {
+            self.placementId = placementId
+            self.reason = reason
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseTimelineV1 {
     public struct ReloadResponse: GlimpseMessage {
         public static let protoMessageName = "glimpse.timeline.v1.ReloadResponse"
 
@@ -1358,6 +1390,30 @@ extension GlimpseTimelineV1.ReloadAllTimelinesRequest: _ProtoCBacked {
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadAllTimelinesRequest.self)
         if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "bundle_id") }
+        c.pointee.reason = Glimpse__Timeline__V1__ReloadReason(rawValue: .init(truncatingIfNeeded: self.reason.rawValue))
+    }
+}
+
+extension GlimpseTimelineV1.ReloadPlacementRequest: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Timeline__V1__ReloadPlacementRequest.self, count: 1)
+        glimpse__timeline__v1__reload_placement_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__timeline__v1__reload_placement_request__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.ReloadPlacementRequest") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadPlacementRequest.self)
+        self.init()
+        self.placementId = c.pointee.placement_id
+        self.reason = GlimpseTimelineV1.ReloadReason(rawValue: .init(truncatingIfNeeded: c.pointee.reason.rawValue))
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadPlacementRequest.self)
+        c.pointee.placement_id = self.placementId
         c.pointee.reason = Glimpse__Timeline__V1__ReloadReason(rawValue: .init(truncatingIfNeeded: self.reason.rawValue))
     }
 }

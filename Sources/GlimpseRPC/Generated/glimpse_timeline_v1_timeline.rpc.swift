@@ -21,13 +21,14 @@ extension GlimpseTimelineV1 {
             public static let remove = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "Remove")
             public static let reloadTimelines = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "ReloadTimelines")
             public static let reloadAllTimelines = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "ReloadAllTimelines")
+            public static let reloadPlacement = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "ReloadPlacement")
             public static let getCurrentConfigurations = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "GetCurrentConfigurations")
             public static let setAppState = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "SetAppState")
             public static let setDeviceSettings = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "SetDeviceSettings")
             public static let getPlacement = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "GetPlacement")
             public static let listPlacements = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "ListPlacements")
             public static let watchEntries = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "WatchEntries")
-            public static let all: [MethodDescriptor] = [installApp, uninstallApp, place, reconfigure, remove, reloadTimelines, reloadAllTimelines, getCurrentConfigurations, setAppState, setDeviceSettings, getPlacement, listPlacements, watchEntries]
+            public static let all: [MethodDescriptor] = [installApp, uninstallApp, place, reconfigure, remove, reloadTimelines, reloadAllTimelines, reloadPlacement, getCurrentConfigurations, setAppState, setDeviceSettings, getPlacement, listPlacements, watchEntries]
         }
 
         /// Serves `glimpse.timeline.v1.TimelineService`: implement each method; `registerMethods(with:)` is provided.
@@ -46,6 +47,10 @@ extension GlimpseTimelineV1 {
             func reloadTimelines(request: ServerRequest<GlimpseTimelineV1.ReloadTimelinesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse>
             /// WidgetCenter.reloadAllTimelines().
             func reloadAllTimelines(request: ServerRequest<GlimpseTimelineV1.ReloadAllTimelinesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse>
+            /// The reload a performed intent gives the widget that was tapped (spec §3: free by
+            /// default, ordered per placement). The device's call (glimpse-intent makes it); an app
+            /// token is PERMISSION_DENIED.
+            func reloadPlacement(request: ServerRequest<GlimpseTimelineV1.ReloadPlacementRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse>
             /// WidgetCenter.getCurrentConfigurations(): [WidgetInfo{kind, family, configuration}].
             func getCurrentConfigurations(request: ServerRequest<GlimpseTimelineV1.GetCurrentConfigurationsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.GetCurrentConfigurationsResponse>
             /// The app came to the foreground (its reloads are not counted) or left it.
@@ -100,6 +105,13 @@ extension GlimpseTimelineV1 {
             /// WidgetCenter.reloadAllTimelines().
             public func reloadAllTimelines(_ request: ClientRequest<GlimpseTimelineV1.ReloadAllTimelinesRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseTimelineV1.ReloadResponse> {
                 try await client.unary(request: request, method: Method.reloadAllTimelines, serializer: ProtoSerializer<GlimpseTimelineV1.ReloadAllTimelinesRequest>(), deserializer: ProtoDeserializer<GlimpseTimelineV1.ReloadResponse>(), options: options)
+            }
+
+            /// The reload a performed intent gives the widget that was tapped (spec §3: free by
+            /// default, ordered per placement). The device's call (glimpse-intent makes it); an app
+            /// token is PERMISSION_DENIED.
+            public func reloadPlacement(_ request: ClientRequest<GlimpseTimelineV1.ReloadPlacementRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseTimelineV1.ReloadResponse> {
+                try await client.unary(request: request, method: Method.reloadPlacement, serializer: ProtoSerializer<GlimpseTimelineV1.ReloadPlacementRequest>(), deserializer: ProtoDeserializer<GlimpseTimelineV1.ReloadResponse>(), options: options)
             }
 
             /// WidgetCenter.getCurrentConfigurations(): [WidgetInfo{kind, family, configuration}].
@@ -169,6 +181,10 @@ extension GlimpseTimelineV1.TimelineService.Handler {
             GlimpseTimelineV1.TimelineService.Method.reloadAllTimelines,
             deserializer: ProtoDeserializer<GlimpseTimelineV1.ReloadAllTimelinesRequest>(), serializer: ProtoSerializer<GlimpseTimelineV1.ReloadResponse>()
         ) { request, context in try await self.reloadAllTimelines(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.reloadPlacement,
+            deserializer: ProtoDeserializer<GlimpseTimelineV1.ReloadPlacementRequest>(), serializer: ProtoSerializer<GlimpseTimelineV1.ReloadResponse>()
+        ) { request, context in try await self.reloadPlacement(request: request, context: context) }
         router.registerUnary(
             GlimpseTimelineV1.TimelineService.Method.getCurrentConfigurations,
             deserializer: ProtoDeserializer<GlimpseTimelineV1.GetCurrentConfigurationsRequest>(), serializer: ProtoSerializer<GlimpseTimelineV1.GetCurrentConfigurationsResponse>()

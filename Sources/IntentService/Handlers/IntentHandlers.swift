@@ -208,13 +208,21 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         let group = GroupID(request.message.appGroup)
         guard !group.rawValue.isEmpty else { throw InvalidField("app_group", "an App Group is required").rpcError }
         try await authorize(group: group.rawValue, try await caller(request.metadata))
-        let signals = feed.subscribe()  // before the first read: nothing falls between the two
         var cursor = request.message.sinceSequence
-        cursor = try await send(changesOf: group, since: cursor, to: response)
-        for await signal in signals where signal.group == group && signal.sequence > cursor {
+        while true {
+            let signals = feed.subscribe()  // before the first read: nothing falls between the two
             cursor = try await send(changesOf: group, since: cursor, to: response)
+            do {
+                for try await batch in signals where batch.contains(where: { $0.group == group && $0.sequence > cursor }) {
+                    cursor = try await send(changesOf: group, since: cursor, to: response)
+                }
+                return Metadata()
+            } catch is FellBehind {
+                // Only signals were lost: the changes are in the store's log; read on from
+                // the cursor, as a reconnecting client would.
+                continue
+            }
         }
-        return Metadata()
     }
 
     /// Writes the group's changes after `cursor` (or a resync with a snapshot); returns the new cursor.

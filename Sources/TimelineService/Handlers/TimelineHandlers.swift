@@ -110,6 +110,16 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: try await reloadResponse(app) { _ in true })
     }
 
+    public func reloadPlacement(
+        request: ServerRequest<GlimpseTimelineV1.ReloadPlacementRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
+        try await caller(request.metadata).requireDevice("a tapped widget's reload")
+        let id = request.message.placementId
+        let app = try await owner(of: id, .device)
+        _ = try await host.submit(TimelineCommand(.reloadPlacement(request.message)))
+        return ServerResponse(message: try await reloadResponse(app) { $0.id.rawValue == id })
+    }
+
     public func getCurrentConfigurations(
         request: ServerRequest<GlimpseTimelineV1.GetCurrentConfigurationsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.GetCurrentConfigurationsResponse> {
@@ -178,8 +188,13 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
             }
         }
         try await response.write(contentsOf: current)
-        for await change in changes where scope == nil || scope?.rawValue == change.bundleId {
-            try await response.write(change)
+        do {
+            for try await batch in changes {
+                let visible = scope.map { app in batch.filter { $0.bundleId == app.rawValue } } ?? batch
+                if !visible.isEmpty { try await response.write(contentsOf: visible) }
+            }
+        } catch let behind as FellBehind {
+            throw behind.rpcError
         }
         return Metadata()
     }

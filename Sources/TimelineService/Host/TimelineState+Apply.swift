@@ -47,6 +47,10 @@ extension TimelineState {
             case .reloadAllTimelines(let request)?:
                 let reason = try ReloadReason(request.reason, field: "reason")
                 return Step(.none, effects: state.scheduler.reloadAllTimelines(app: AppID(request.bundleId), reason: reason))
+            case .reloadPlacement(let request)?:
+                let reason = try ReloadReason(
+                    request.reason == .unspecified ? .intentPerformed : request.reason, field: "reason")
+                return Step(.none, effects: try state.scheduler.reload(PlacementID(request.placementId), reason: reason))
             case .appState(let request)?:
                 return Step(.none, effects: state.scheduler.setAppActive(AppID(request.bundleId), request.active))
             case .deviceSettings(let request)?:

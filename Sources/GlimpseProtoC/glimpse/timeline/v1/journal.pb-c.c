@@ -98,7 +98,7 @@ void   glimpse__timeline__v1__provider_answer__free_unpacked
   assert(message->base.descriptor == &glimpse__timeline__v1__provider_answer__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__journal_record__field_descriptors[11] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__journal_record__field_descriptors[12] =
 {
   {
     "install",
@@ -232,6 +232,18 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__journal_record__fie
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "reload_placement",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Glimpse__Timeline__V1__JournalRecord, input_case),
+    offsetof(Glimpse__Timeline__V1__JournalRecord, reload_placement),
+    &glimpse__timeline__v1__reload_placement_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__journal_record__field_indices_by_name[] = {
   7,   /* field[7] = app_state */
@@ -242,6 +254,7 @@ static const unsigned glimpse__timeline__v1__journal_record__field_indices_by_na
   9,   /* field[9] = provider_answer */
   3,   /* field[3] = reconfigure */
   6,   /* field[6] = reload_all_timelines */
+  11,   /* field[11] = reload_placement */
   5,   /* field[5] = reload_timelines */
   4,   /* field[4] = remove */
   1,   /* field[1] = uninstall */
@@ -249,7 +262,7 @@ static const unsigned glimpse__timeline__v1__journal_record__field_indices_by_na
 static const ProtobufCIntRange glimpse__timeline__v1__journal_record__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__journal_record__descriptor =
 {
@@ -259,7 +272,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__journal_record__descript
   "Glimpse__Timeline__V1__JournalRecord",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__JournalRecord),
-  11,
+  12,
   glimpse__timeline__v1__journal_record__field_descriptors,
   glimpse__timeline__v1__journal_record__field_indices_by_name,
   1,  glimpse__timeline__v1__journal_record__number_ranges,

@@ -560,6 +560,51 @@ void   glimpse__timeline__v1__reload_all_timelines_request__free_unpacked
   assert(message->base.descriptor == &glimpse__timeline__v1__reload_all_timelines_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   glimpse__timeline__v1__reload_placement_request__init
+                     (Glimpse__Timeline__V1__ReloadPlacementRequest         *message)
+{
+  static const Glimpse__Timeline__V1__ReloadPlacementRequest init_value = GLIMPSE__TIMELINE__V1__RELOAD_PLACEMENT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t glimpse__timeline__v1__reload_placement_request__get_packed_size
+                     (const Glimpse__Timeline__V1__ReloadPlacementRequest *message)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__reload_placement_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__timeline__v1__reload_placement_request__pack
+                     (const Glimpse__Timeline__V1__ReloadPlacementRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__reload_placement_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__timeline__v1__reload_placement_request__pack_to_buffer
+                     (const Glimpse__Timeline__V1__ReloadPlacementRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__reload_placement_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Timeline__V1__ReloadPlacementRequest *
+       glimpse__timeline__v1__reload_placement_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Timeline__V1__ReloadPlacementRequest *)
+     protobuf_c_message_unpack (&glimpse__timeline__v1__reload_placement_request__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__timeline__v1__reload_placement_request__free_unpacked
+                     (Glimpse__Timeline__V1__ReloadPlacementRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__timeline__v1__reload_placement_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   glimpse__timeline__v1__reload_response__init
                      (Glimpse__Timeline__V1__ReloadResponse         *message)
 {
@@ -1947,6 +1992,57 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_all_timelines_req
   (ProtobufCMessageInit) glimpse__timeline__v1__reload_all_timelines_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_placement_request__field_descriptors[2] =
+{
+  {
+    "placement_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ReloadPlacementRequest, placement_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ReloadPlacementRequest, reason),
+    &glimpse__timeline__v1__reload_reason__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__timeline__v1__reload_placement_request__field_indices_by_name[] = {
+  0,   /* field[0] = placement_id */
+  1,   /* field[1] = reason */
+};
+static const ProtobufCIntRange glimpse__timeline__v1__reload_placement_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_placement_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.timeline.v1.ReloadPlacementRequest",
+  "ReloadPlacementRequest",
+  "Glimpse__Timeline__V1__ReloadPlacementRequest",
+  "glimpse.timeline.v1",
+  sizeof(Glimpse__Timeline__V1__ReloadPlacementRequest),
+  2,
+  glimpse__timeline__v1__reload_placement_request__field_descriptors,
+  glimpse__timeline__v1__reload_placement_request__field_indices_by_name,
+  1,  glimpse__timeline__v1__reload_placement_request__number_ranges,
+  (ProtobufCMessageInit) glimpse__timeline__v1__reload_placement_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_response__field_descriptors[1] =
 {
   {
@@ -3156,7 +3252,7 @@ const ProtobufCEnumDescriptor glimpse__timeline__v1__wait_reason__descriptor =
   glimpse__timeline__v1__wait_reason__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor glimpse__timeline__v1__timeline_service__method_descriptors[13] =
+static const ProtobufCMethodDescriptor glimpse__timeline__v1__timeline_service__method_descriptors[14] =
 {
   { "InstallApp", &glimpse__timeline__v1__install_app_request__descriptor, &glimpse__timeline__v1__install_app_response__descriptor },
   { "UninstallApp", &glimpse__timeline__v1__uninstall_app_request__descriptor, &glimpse__timeline__v1__uninstall_app_response__descriptor },
@@ -3165,6 +3261,7 @@ static const ProtobufCMethodDescriptor glimpse__timeline__v1__timeline_service__
   { "Remove", &glimpse__timeline__v1__remove_request__descriptor, &glimpse__timeline__v1__remove_response__descriptor },
   { "ReloadTimelines", &glimpse__timeline__v1__reload_timelines_request__descriptor, &glimpse__timeline__v1__reload_response__descriptor },
   { "ReloadAllTimelines", &glimpse__timeline__v1__reload_all_timelines_request__descriptor, &glimpse__timeline__v1__reload_response__descriptor },
+  { "ReloadPlacement", &glimpse__timeline__v1__reload_placement_request__descriptor, &glimpse__timeline__v1__reload_response__descriptor },
   { "GetCurrentConfigurations", &glimpse__timeline__v1__get_current_configurations_request__descriptor, &glimpse__timeline__v1__get_current_configurations_response__descriptor },
   { "SetAppState", &glimpse__timeline__v1__set_app_state_request__descriptor, &glimpse__timeline__v1__set_app_state_response__descriptor },
   { "SetDeviceSettings", &glimpse__timeline__v1__set_device_settings_request__descriptor, &glimpse__timeline__v1__set_device_settings_response__descriptor },
@@ -3173,19 +3270,20 @@ static const ProtobufCMethodDescriptor glimpse__timeline__v1__timeline_service__
   { "WatchEntries", &glimpse__timeline__v1__watch_entries_request__descriptor, &glimpse__timeline__v1__entry_change__descriptor },
 };
 const unsigned glimpse__timeline__v1__timeline_service__method_indices_by_name[] = {
-  7,        /* GetCurrentConfigurations */
-  10,        /* GetPlacement */
+  8,        /* GetCurrentConfigurations */
+  11,        /* GetPlacement */
   0,        /* InstallApp */
-  11,        /* ListPlacements */
+  12,        /* ListPlacements */
   2,        /* Place */
   3,        /* Reconfigure */
   6,        /* ReloadAllTimelines */
+  7,        /* ReloadPlacement */
   5,        /* ReloadTimelines */
   4,        /* Remove */
-  8,        /* SetAppState */
-  9,        /* SetDeviceSettings */
+  9,        /* SetAppState */
+  10,        /* SetDeviceSettings */
   1,        /* UninstallApp */
-  12         /* WatchEntries */
+  13         /* WatchEntries */
 };
 const ProtobufCServiceDescriptor glimpse__timeline__v1__timeline_service__descriptor =
 {
@@ -3194,7 +3292,7 @@ const ProtobufCServiceDescriptor glimpse__timeline__v1__timeline_service__descri
   "TimelineService",
   "Glimpse__Timeline__V1__TimelineService",
   "glimpse.timeline.v1",
-  13,
+  14,
   glimpse__timeline__v1__timeline_service__method_descriptors,
   glimpse__timeline__v1__timeline_service__method_indices_by_name
 };
@@ -3254,13 +3352,21 @@ void glimpse__timeline__v1__timeline_service__reload_all_timelines(ProtobufCServ
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
   service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void glimpse__timeline__v1__timeline_service__reload_placement(ProtobufCService *service,
+                                                               const Glimpse__Timeline__V1__ReloadPlacementRequest *input,
+                                                               Glimpse__Timeline__V1__ReloadResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void glimpse__timeline__v1__timeline_service__get_current_configurations(ProtobufCService *service,
                                                                          const Glimpse__Timeline__V1__GetCurrentConfigurationsRequest *input,
                                                                          Glimpse__Timeline__V1__GetCurrentConfigurationsResponse_Closure closure,
                                                                          void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__set_app_state(ProtobufCService *service,
                                                             const Glimpse__Timeline__V1__SetAppStateRequest *input,
@@ -3268,7 +3374,7 @@ void glimpse__timeline__v1__timeline_service__set_app_state(ProtobufCService *se
                                                             void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__set_device_settings(ProtobufCService *service,
                                                                   const Glimpse__Timeline__V1__SetDeviceSettingsRequest *input,
@@ -3276,7 +3382,7 @@ void glimpse__timeline__v1__timeline_service__set_device_settings(ProtobufCServi
                                                                   void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__get_placement(ProtobufCService *service,
                                                             const Glimpse__Timeline__V1__GetPlacementRequest *input,
@@ -3284,7 +3390,7 @@ void glimpse__timeline__v1__timeline_service__get_placement(ProtobufCService *se
                                                             void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__list_placements(ProtobufCService *service,
                                                               const Glimpse__Timeline__V1__ListPlacementsRequest *input,
@@ -3292,7 +3398,7 @@ void glimpse__timeline__v1__timeline_service__list_placements(ProtobufCService *
                                                               void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__watch_entries(ProtobufCService *service,
                                                             const Glimpse__Timeline__V1__WatchEntriesRequest *input,
@@ -3300,7 +3406,7 @@ void glimpse__timeline__v1__timeline_service__watch_entries(ProtobufCService *se
                                                             void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__init (Glimpse__Timeline__V1__TimelineService_Service *service,
                                                     Glimpse__Timeline__V1__TimelineService_ServiceDestroy destroy)

@@ -41,7 +41,8 @@ typedef enum {
   GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_RELOAD_ALL_TIMELINES = 7,
   GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_APP_STATE = 8,
   GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_DEVICE_SETTINGS = 9,
-  GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_PROVIDER_ANSWER = 10
+  GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_PROVIDER_ANSWER = 10,
+  GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_RELOAD_PLACEMENT = 12
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT__CASE)
 } Glimpse__Timeline__V1__JournalRecord__InputCase;
 
@@ -72,6 +73,7 @@ struct  Glimpse__Timeline__V1__JournalRecord
     Glimpse__Timeline__V1__SetAppStateRequest *app_state;
     Glimpse__Timeline__V1__SetDeviceSettingsRequest *device_settings;
     Glimpse__Timeline__V1__ProviderAnswer *provider_answer;
+    Glimpse__Timeline__V1__ReloadPlacementRequest *reload_placement;
   };
 };
 #define GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INIT \

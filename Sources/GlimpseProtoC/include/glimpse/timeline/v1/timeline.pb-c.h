@@ -38,6 +38,7 @@ typedef struct Glimpse__Timeline__V1__RemoveRequest Glimpse__Timeline__V1__Remov
 typedef struct Glimpse__Timeline__V1__RemoveResponse Glimpse__Timeline__V1__RemoveResponse;
 typedef struct Glimpse__Timeline__V1__ReloadTimelinesRequest Glimpse__Timeline__V1__ReloadTimelinesRequest;
 typedef struct Glimpse__Timeline__V1__ReloadAllTimelinesRequest Glimpse__Timeline__V1__ReloadAllTimelinesRequest;
+typedef struct Glimpse__Timeline__V1__ReloadPlacementRequest Glimpse__Timeline__V1__ReloadPlacementRequest;
 typedef struct Glimpse__Timeline__V1__ReloadResponse Glimpse__Timeline__V1__ReloadResponse;
 typedef struct Glimpse__Timeline__V1__GetCurrentConfigurationsRequest Glimpse__Timeline__V1__GetCurrentConfigurationsRequest;
 typedef struct Glimpse__Timeline__V1__WidgetInfo Glimpse__Timeline__V1__WidgetInfo;
@@ -299,6 +300,20 @@ struct  Glimpse__Timeline__V1__ReloadAllTimelinesRequest
 #define GLIMPSE__TIMELINE__V1__RELOAD_ALL_TIMELINES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__reload_all_timelines_request__descriptor) \
     , (char *)protobuf_c_empty_string, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED }
+
+
+struct  Glimpse__Timeline__V1__ReloadPlacementRequest
+{
+  ProtobufCMessage base;
+  uint64_t placement_id;
+  /*
+   * INTENT_PERFORMED (also when unspecified) or APP_REQUEST.
+   */
+  Glimpse__Timeline__V1__ReloadReason reason;
+};
+#define GLIMPSE__TIMELINE__V1__RELOAD_PLACEMENT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__reload_placement_request__descriptor) \
+    , 0, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED }
 
 
 struct  Glimpse__Timeline__V1__ReloadResponse
@@ -847,6 +862,25 @@ Glimpse__Timeline__V1__ReloadAllTimelinesRequest *
 void   glimpse__timeline__v1__reload_all_timelines_request__free_unpacked
                      (Glimpse__Timeline__V1__ReloadAllTimelinesRequest *message,
                       ProtobufCAllocator *allocator);
+/* Glimpse__Timeline__V1__ReloadPlacementRequest methods */
+void   glimpse__timeline__v1__reload_placement_request__init
+                     (Glimpse__Timeline__V1__ReloadPlacementRequest         *message);
+size_t glimpse__timeline__v1__reload_placement_request__get_packed_size
+                     (const Glimpse__Timeline__V1__ReloadPlacementRequest   *message);
+size_t glimpse__timeline__v1__reload_placement_request__pack
+                     (const Glimpse__Timeline__V1__ReloadPlacementRequest   *message,
+                      uint8_t             *out);
+size_t glimpse__timeline__v1__reload_placement_request__pack_to_buffer
+                     (const Glimpse__Timeline__V1__ReloadPlacementRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Timeline__V1__ReloadPlacementRequest *
+       glimpse__timeline__v1__reload_placement_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__timeline__v1__reload_placement_request__free_unpacked
+                     (Glimpse__Timeline__V1__ReloadPlacementRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Glimpse__Timeline__V1__ReloadResponse methods */
 void   glimpse__timeline__v1__reload_response__init
                      (Glimpse__Timeline__V1__ReloadResponse         *message);
@@ -1201,6 +1235,9 @@ typedef void (*Glimpse__Timeline__V1__ReloadTimelinesRequest_Closure)
 typedef void (*Glimpse__Timeline__V1__ReloadAllTimelinesRequest_Closure)
                  (const Glimpse__Timeline__V1__ReloadAllTimelinesRequest *message,
                   void *closure_data);
+typedef void (*Glimpse__Timeline__V1__ReloadPlacementRequest_Closure)
+                 (const Glimpse__Timeline__V1__ReloadPlacementRequest *message,
+                  void *closure_data);
 typedef void (*Glimpse__Timeline__V1__ReloadResponse_Closure)
                  (const Glimpse__Timeline__V1__ReloadResponse *message,
                   void *closure_data);
@@ -1290,6 +1327,10 @@ struct Glimpse__Timeline__V1__TimelineService_Service
                                const Glimpse__Timeline__V1__ReloadAllTimelinesRequest *input,
                                Glimpse__Timeline__V1__ReloadResponse_Closure closure,
                                void *closure_data);
+  void (*reload_placement)(Glimpse__Timeline__V1__TimelineService_Service *service,
+                           const Glimpse__Timeline__V1__ReloadPlacementRequest *input,
+                           Glimpse__Timeline__V1__ReloadResponse_Closure closure,
+                           void *closure_data);
   void (*get_current_configurations)(Glimpse__Timeline__V1__TimelineService_Service *service,
                                      const Glimpse__Timeline__V1__GetCurrentConfigurationsRequest *input,
                                      Glimpse__Timeline__V1__GetCurrentConfigurationsResponse_Closure closure,
@@ -1329,6 +1370,7 @@ void glimpse__timeline__v1__timeline_service__init (Glimpse__Timeline__V1__Timel
       function_prefix__ ## remove,\
       function_prefix__ ## reload_timelines,\
       function_prefix__ ## reload_all_timelines,\
+      function_prefix__ ## reload_placement,\
       function_prefix__ ## get_current_configurations,\
       function_prefix__ ## set_app_state,\
       function_prefix__ ## set_device_settings,\
@@ -1363,6 +1405,10 @@ void glimpse__timeline__v1__timeline_service__reload_all_timelines(ProtobufCServ
                                                                    const Glimpse__Timeline__V1__ReloadAllTimelinesRequest *input,
                                                                    Glimpse__Timeline__V1__ReloadResponse_Closure closure,
                                                                    void *closure_data);
+void glimpse__timeline__v1__timeline_service__reload_placement(ProtobufCService *service,
+                                                               const Glimpse__Timeline__V1__ReloadPlacementRequest *input,
+                                                               Glimpse__Timeline__V1__ReloadResponse_Closure closure,
+                                                               void *closure_data);
 void glimpse__timeline__v1__timeline_service__get_current_configurations(ProtobufCService *service,
                                                                          const Glimpse__Timeline__V1__GetCurrentConfigurationsRequest *input,
                                                                          Glimpse__Timeline__V1__GetCurrentConfigurationsResponse_Closure closure,
@@ -1407,6 +1453,7 @@ extern const ProtobufCMessageDescriptor glimpse__timeline__v1__remove_request__d
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__remove_response__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_timelines_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_all_timelines_request__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_placement_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_response__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__get_current_configurations_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__widget_info__descriptor;
