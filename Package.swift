@@ -169,10 +169,18 @@ let package = Package(
             name: "glimpse-bench-activity",
             dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "GlimpseClock"],
             path: "Benchmarks/ActivityScale"),
+        .target(name: "BenchSupport", path: "Benchmarks/Support"),
         .executableTarget(
             name: "glimpse-bench-timeline-service",
-            dependencies: ["GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO"],
+            dependencies: ["BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO"],
             path: "Benchmarks/TimelineService"),
+        .executableTarget(
+            name: "glimpse-bench-intent-service",
+            dependencies: [
+                "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO",
+                "IntentEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock",
+            ],
+            path: "Benchmarks/IntentService"),
         .executableTarget(
             name: "glimpse-bench-timeline",
             dependencies: ["TimelineEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock"],

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import GlimpseMessages
 import GlimpseRPC
@@ -40,24 +41,11 @@ enum BenchMain {
 
         // The service.
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("bench-timeline-\(UUID().uuidString)")
-        let service = Process()
-        service.executableURL = URL(fileURLWithPath: timelinePath)
-        service.arguments = ["--port", "0", "--data-dir", data.path, "--clock", "manual",
-                             "--start-time", "2026-01-01T09:00:00Z", "--log-level", "warning"]
-        let out = Pipe()
-        service.standardOutput = out
-        try service.run()
-        var line = ""
-        while !line.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let port = Int(line.split(separator: "\n")[0].split(separator: " ").last ?? "") else {
-            print("glimpse-timeline did not start: \(line)")
-            service.terminate()
-            return
-        }
+        guard let service = try ServiceProcess.start(timelinePath, [
+            "--port", "0", "--data-dir", data.path, "--clock", "manual",
+            "--start-time", "2026-01-01T09:00:00Z", "--log-level", "warning",
+        ]) else { return }
+        let port = service.port
         let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port))
         let clientTask = Task { try await client.run() }
         let timeline = GlimpseTimelineV1.TimelineService.Client(wrapping: client)
@@ -114,7 +102,7 @@ enum BenchMain {
 
         let start = Date(timeIntervalSince1970: 1_767_258_000)
         let dayStart = wall.now
-        let cpuBefore = cpuSeconds(pid: service.processIdentifier)
+        let cpuBefore = service.cpuSeconds
         let changesBefore = changes.load(ordering: .relaxed)
         for step in 1...(hours * 4) {
             var advance = GlimpseClockV1.AdvanceToRequest()
@@ -124,7 +112,7 @@ enum BenchMain {
             if step % 8 == 0 { FileHandle.standardError.write(Data("\(step / 4) h of \(hours)\r".utf8)) }
         }
         let dayTime = wall.now - dayStart
-        let dayCPU = cpuSeconds(pid: service.processIdentifier) - cpuBefore
+        let dayCPU = service.cpuSeconds - cpuBefore
         let dayChanges = changes.load(ordering: .relaxed) - changesBefore
         let dayCalls = provider.calls.load(ordering: .relaxed) - callsAfterPlacing
 
@@ -132,16 +120,9 @@ enum BenchMain {
         let answered = provider.answered.withLock { $0 }
         var latencies = delivered.withLock { d in answered.compactMap { key, at in d[key].map { $0 - at } } }
         latencies.sort()
-        func pct(_ p: Double) -> Double {
-            guard !latencies.isEmpty else { return .nan }
-            let d = latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
-            return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-        }
-        let rss = residentBytes(pid: service.processIdentifier)
-        let store = (try? FileManager.default.contentsOfDirectory(atPath: data.path))?.reduce(0) { sum, name in
-            sum + ((try? FileManager.default.attributesOfItem(atPath: data.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
-        } ?? 0
-        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+        let rss = service.residentBytes
+        let store = directoryBytes(data)
+        func seconds(_ d: Duration) -> Double { d.seconds }
 
         print("glimpse-timeline service: \(placements) placements, \(hours) h on a manual clock (15-min AdvanceTo steps)")
         print("placing (64 in flight):           \(String(format: "%.1f", seconds(placeTime))) s, \(Int(Double(placements) / seconds(placeTime))) placements/s")
@@ -151,33 +132,15 @@ enum BenchMain {
         let dayEvents = dayChanges + dayCalls
         print("service events (changes+answers): \(dayEvents), \(Int(Double(dayEvents) / seconds(dayTime)))/s")
         print("service CPU in the day:           \(String(format: "%.1f", dayCPU)) s, \(String(format: "%.1f", dayCPU * 1e6 / Double(max(1, dayEvents)))) µs per event")
-        print("answer → WatchEntries delivery:   p50 \(String(format: "%.2f", pct(0.5))) ms, p99 \(String(format: "%.2f", pct(0.99))) ms (\(latencies.count) timelines)")
+        print("answer → WatchEntries delivery:   p50 \(format(percentile(latencies, 0.5), 2)) ms, p99 \(format(percentile(latencies, 0.99), 2)) ms (\(latencies.count) timelines)")
         print("service resident bytes/placement: \(rss / max(1, placements))")
         print("store bytes/placement:            \(store / max(1, placements)) (journal, SQLite WAL)")
 
         watch.cancel()
-        service.terminate()
-        service.waitUntilExit()
+        service.stop()
         client.beginGracefulShutdown()
         providerTask.cancel()
         _ = await clientTask.result
         try? FileManager.default.removeItem(at: data)
-    }
-
-    /// User plus system CPU seconds of a process so far (/proc/PID/stat, clock ticks of 1/100 s).
-    static func cpuSeconds(pid: Int32) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the command: state is field 3, utime 14 and stime 15 (1-based in proc(5)).
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / 100
-    }
-
-    static func residentBytes(pid: Int32) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kb * 1024
     }
 }

@@ -39,6 +39,8 @@ public actor EngineHost<E: Engine, C: HostCommand> {
     let wakeup = Wakeup()
     var failure: EngineHostError?
     var closed = false
+    /// Submitted commands waiting for the next group commit, in arrival order.
+    var waiting: [(command: C, continuation: CheckedContinuation<C.Answer, any Error>)] = []
     /// The sequence of the last journaled input (0 for an empty journal).
     public internal(set) var lastSequence: Int64
 
@@ -77,27 +79,31 @@ public actor EngineHost<E: Engine, C: HostCommand> {
 
     /// Journals `command` at the clock's `now`, applies it, performs its effects, and
     /// returns its answer. Throws what `apply` threw (nothing journaled), or a journal error.
+    ///
+    /// Group commit: commands submitted while the host is busy wait together and go into
+    /// the journal in one transaction (each in arrival order, each with its own savepoint),
+    /// so concurrent callers share one commit instead of paying one each.
     @discardableResult
     public func submit(_ command: C) async throws -> C.Answer {
         try checkOpen()
-        let payload = try command.encode()
-        let instant = clock.now
-        clock.pin(instant)
-        let step: Step<C.Answer, E.Effect>
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<C.Answer, any Error>) in
+            waiting.append((command, continuation))
+            // The first to wait schedules the flush behind whatever is queued on the host now.
+            if waiting.count == 1 { Task { await self.flushWaiting() } }
+        }
+    }
+
+    /// Commits every waiting command as one batch and answers each caller.
+    private func flushWaiting() async {
+        let group = waiting
+        waiting = []
+        guard !group.isEmpty else { return }
         do {
-            defer { clock.unpin() }
-            (lastSequence, step) = try journaled(.command, instant: instant, payload: payload) { engine in
-                try apply(&engine, command)
-            }
+            let results = try await submit(batch: group.map(\.command))
+            for (waiter, result) in zip(group, results) { waiter.continuation.resume(with: result) }
+        } catch {
+            for waiter in group { waiter.continuation.resume(throwing: error) }
         }
-        wakeup.signal()
-        await perform(self, step.effects)
-        // A manual clock stands still, but what is due at its `now` is due: it happens at
-        // once, as the system timer would do it (a placement's first provider call, say).
-        if clock.isManual, let next = engine.nextDeadline(), next <= clock.now {
-            try await advance(to: clock.now)
-        }
-        return step.answer
     }
 
     /// Journals and applies `commands` in one transaction at the clock's `now`, in order,
@@ -108,17 +114,26 @@ public actor EngineHost<E: Engine, C: HostCommand> {
     public func submit(batch commands: [C]) async throws -> [Result<C.Answer, any Error>] {
         try checkOpen()
         guard !commands.isEmpty else { return [] }
-        let payloads = try commands.map { try $0.encode() }
+        var payloads: [[UInt8]] = []
+        var results: [Result<C.Answer, any Error>?] = Array(repeating: nil, count: commands.count)
+        var encoded: [Int] = []
+        for (index, command) in commands.enumerated() {
+            do {
+                payloads.append(try command.encode())
+                encoded.append(index)
+            } catch {
+                results[index] = .failure(error)
+            }
+        }
         let instant = clock.now
         clock.pin(instant)
-        var results: [Result<C.Answer, any Error>] = []
         var effects: [E.Effect] = []
         do {
             defer { clock.unpin() }
             let written: (sequence: Int64, results: [Result<Step<C.Answer, E.Effect>, any Error>])
             do {
                 written = try journal.appendBatch(instant: instant, payloads: payloads, previous: lastSequence) { index in
-                    try apply(&engine, commands[index])
+                    try apply(&engine, commands[encoded[index]])
                 }
             } catch {
                 let failure = EngineHostError.journalFailed(String(describing: error))
@@ -126,22 +141,24 @@ public actor EngineHost<E: Engine, C: HostCommand> {
                 throw failure
             }
             lastSequence = written.sequence
-            for result in written.results {
+            for (index, result) in zip(encoded, written.results) {
                 switch result {
                 case .success(let step):
                     effects += step.effects
-                    results.append(.success(step.answer))
+                    results[index] = .success(step.answer)
                 case .failure(let error):
-                    results.append(.failure(error))
+                    results[index] = .failure(error)
                 }
             }
         }
         wakeup.signal()
         await perform(self, effects)
+        // A manual clock stands still, but what is due at its `now` is due: it happens at
+        // once, as the system timer would do it (a placement's first provider call, say).
         if clock.isManual, let next = engine.nextDeadline(), next <= clock.now {
             try await advance(to: clock.now)
         }
-        return results
+        return results.map { $0! }
     }
 
     /// Reads the engine (queries that change nothing need no journal).

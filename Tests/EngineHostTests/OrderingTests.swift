@@ -39,4 +39,28 @@ import Testing
             return count
         } == journaled.reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1) })
     }
+
+    @Test func concurrentSubmitsShareCommitsAndARejectedOneFailsOnlyItself() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let host = try openCounterHost(try Journal(directory: directory, name: "counter"), mode: .system)
+        // 1...40 and one refused (-1): the refused caller alone gets the error.
+        let amounts = Array(1...40) + [-1]
+        let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+            for amount in amounts {
+                group.addTask { (amount, (try? await host.submit(.add(amount))) != nil) }
+            }
+            return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(outcomes.filter { !$0.value }.map(\.key) == [-1])
+        #expect(await host.read { $0.count } == (1...40).reduce(0, +))
+        let before = await host.read { $0 }
+        try await host.close()
+        // Every acknowledged add is on disk, once, with no gap in the sequences.
+        let journal = try Journal(directory: directory, name: "counter")
+        #expect(try journal.entries().map(\.sequence) == (1...40).map { Int64($0) })
+        let reopened = try openCounterHost(journal, mode: .system)
+        #expect(await reopened.read { $0 } == before)
+        try await reopened.close()
+    }
 }
