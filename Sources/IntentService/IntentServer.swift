@@ -57,19 +57,21 @@ public struct IntentServer: Sendable {
             handlers: IntentHandlers(host: host, feed: feed, waiters: waiters), clock: ClockService(host: host, watermark: { feed.sequence }))
     }
 
-    /// Carries out the executor's effects: completions answer their waiting Perform calls,
-    /// store changes go to the watchers, handler calls go out together (each answer comes
-    /// back through the host, journaled as a `HandlerAnswer`), and reloads go to
-    /// glimpse-timeline.
+    /// Carries out the executor's effects in the executor's order: store changes go to the
+    /// watchers, reloads go to glimpse-timeline, and only then do completions answer their
+    /// waiting Perform calls (so when a tap is answered its reloads have been requested, and
+    /// a script on a manual clock sees them before its next step); handler calls go out
+    /// together (each answer comes back through the host, journaled as a `HandlerAnswer`).
     static func perform(
         _ effects: [IntentEffect], host: IntentHandlers.Host, feed: StoreFeed, waiters: TapWaiters,
         connections: Connections, timeout: TimeInterval, outbound: Outbound
     ) async {
         var calls: [(HandlerCall, endpoint: String?, kind: String, key: String)] = []
         var reloads: [IntentEffect] = []
+        var completions: [TapCompletion] = []
         for effect in effects {
             switch effect {
-            case .completed(let completion): waiters.resolve(completion)
+            case .completed(let completion): completions.append(completion)
             case .storeChanged(let group, let sequence): feed.publish(group, sequence: sequence)
             case .callHandler(let call):
                 let (endpoint, kind, key) = await host.read { state in
@@ -82,6 +84,7 @@ public struct IntentServer: Sendable {
             }
         }
         if !reloads.isEmpty { await reload(reloads, connections: connections, outbound: outbound) }
+        for completion in completions { waiters.resolve(completion) }
         guard !calls.isEmpty else { return }
         // The calls go out together; their answers go in in the order the executor asked.
         await inOrderBatches(calls) { call in
@@ -134,6 +137,9 @@ public struct IntentServer: Sendable {
             return
         }
         let timeline = GlimpseTimelineV1.TimelineService.Client(wrapping: connection)
+        // A reload is asked of a service on this host or next to it: a few seconds is ample,
+        // and a hung glimpse-timeline must not hold the tapper's answer for ever.
+        let options = CallOptions(timeout: .seconds(5))
         for effect in effects {
             do {
                 switch effect {
@@ -142,17 +148,17 @@ public struct IntentServer: Sendable {
                     request.bundleId = app.rawValue
                     request.kind = kind
                     request.reason = .intentPerformed
-                    _ = try await timeline.reloadTimelines(ClientRequest(message: request))
+                    _ = try await timeline.reloadTimelines(ClientRequest(message: request), options: options)
                 case .reloadAllTimelines(let app):
                     var request = GlimpseTimelineV1.ReloadAllTimelinesRequest()
                     request.bundleId = app.rawValue
                     request.reason = .intentPerformed
-                    _ = try await timeline.reloadAllTimelines(ClientRequest(message: request))
+                    _ = try await timeline.reloadAllTimelines(ClientRequest(message: request), options: options)
                 case .reloadPlacement(let placement):
                     var request = GlimpseTimelineV1.ReloadPlacementRequest()
                     request.placementId = placement.rawValue
                     request.reason = .intentPerformed
-                    _ = try await timeline.reloadPlacement(ClientRequest(message: request))
+                    _ = try await timeline.reloadPlacement(ClientRequest(message: request), options: options)
                 default:
                     break
                 }

@@ -14,7 +14,7 @@ import grpc
 import pytest
 
 from glimpse_protos import glimpse_modules
-from test_timeline_service import Process, RPC_TIMEOUT, _binary, _bearer, _code
+from test_timeline_service import Process, RPC_TIMEOUT, _binary, _bearer, _code, assert_malformed_protobuf_refused
 
 glimpse_modules()
 from glimpse.app.v1 import intent_handler_pb2, intent_handler_pb2_grpc, manifest_pb2  # noqa: E402
@@ -180,3 +180,12 @@ def test_ride_the_lightning_air(tmp_path):
         code = service.stop() if service is not None else None
         app_server.stop(grace=None)
     assert code == 0, f"glimpse-intent exited with {code}: {service.stderr()}"
+
+
+def test_malformed_protobuf_on_every_intent_method_is_refused_clearly(tmp_path):
+    service = Process("glimpse-intent", [
+        _binary("glimpse-intent"), "--port", "0", "--data-dir", str(tmp_path / "intent"), "--clock", "manual"], tmp_path)
+    try:
+        assert_malformed_protobuf_refused(service, intent_pb2.DESCRIPTOR.services_by_name["IntentService"], 15)
+    finally:
+        assert service.stop() == 0, service.stderr()

@@ -262,31 +262,34 @@ def test_acknowledged_writes_survive_kill_9(tmp_path):
                 process.stop()
 
 
+def assert_malformed_protobuf_refused(service, service_descriptor, count):
+    """Garbage where a message should be, on every method of `service_descriptor` and of the
+    Clock: each answers INTERNAL naming the message it could not decode (as stock gRPC servers
+    answer a request they cannot deserialize), never a crash, and the server goes on serving."""
+    methods = [(f"/{service_descriptor.full_name}/{m.name}", m.server_streaming) for m in service_descriptor.methods]
+    methods += [(f"/glimpse.clock.v1.Clock/{m.name}", False)
+                for m in clock_pb2.DESCRIPTOR.services_by_name["Clock"].methods]
+    assert len(methods) == count
+    garbage = b"\x0a\xff\xff\xff\xff\x0f"  # field 1, length-delimited, length past the end
+    with grpc.insecure_channel(f"127.0.0.1:{service.port}") as channel:
+        for path, streaming in methods:
+            call = (channel.unary_stream if streaming else channel.unary_unary)(path)
+            with pytest.raises(grpc.RpcError) as raised:
+                result = call(garbage, timeout=RPC_TIMEOUT)
+                if streaming:
+                    list(result)
+            assert raised.value.code() == grpc.StatusCode.INTERNAL, (path, raised.value.details())
+            assert "malformed protobuf for glimpse." in raised.value.details(), (path, raised.value.details())
+        # Still serving.
+        now = clock_pb2_grpc.ClockStub(channel).Now(clock_pb2.NowRequest(), timeout=RPC_TIMEOUT)
+        assert now.manual
+
+
 def test_malformed_protobuf_on_every_method_is_refused_clearly(tmp_path):
-    """Garbage where a message should be: every method answers INTERNAL naming the message it
-    could not decode (as stock gRPC servers answer a request they cannot deserialize), never a
-    crash, and the server goes on serving."""
     service = Process("glimpse-timeline", [
         _binary("glimpse-timeline"), "--port", "0", "--data-dir", str(tmp_path / "timeline"),
         "--clock", "manual"], tmp_path)
     try:
-        descriptor = service_pb2.DESCRIPTOR.services_by_name["TimelineService"]
-        methods = [(f"/glimpse.timeline.v1.TimelineService/{m.name}", m.server_streaming) for m in descriptor.methods]
-        methods += [(f"/glimpse.clock.v1.Clock/{m.name}", False)
-                    for m in clock_pb2.DESCRIPTOR.services_by_name["Clock"].methods]
-        assert len(methods) == 17
-        garbage = b"\x0a\xff\xff\xff\xff\x0f"  # field 1, length-delimited, length past the end
-        with grpc.insecure_channel(f"127.0.0.1:{service.port}") as channel:
-            for path, streaming in methods:
-                call = (channel.unary_stream if streaming else channel.unary_unary)(path)
-                with pytest.raises(grpc.RpcError) as raised:
-                    result = call(garbage, timeout=RPC_TIMEOUT)
-                    if streaming:
-                        list(result)
-                assert raised.value.code() == grpc.StatusCode.INTERNAL, (path, raised.value.details())
-                assert "malformed protobuf for glimpse." in raised.value.details(), (path, raised.value.details())
-            # Still serving.
-            now = clock_pb2_grpc.ClockStub(channel).Now(clock_pb2.NowRequest(), timeout=RPC_TIMEOUT)
-            assert now.manual
+        assert_malformed_protobuf_refused(service, service_pb2.DESCRIPTOR.services_by_name["TimelineService"], 17)
     finally:
         service.stop()

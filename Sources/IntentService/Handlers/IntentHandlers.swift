@@ -44,6 +44,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
 
     /// Refuses an app that reaches for an App Group it did not declare.
     func authorize(group: String, _ caller: Caller) async throws {
+        guard !group.isEmpty else { throw InvalidField("app_group", "an App Group is required").rpcError }
         guard case .app(let app) = caller else { return }
         guard await host.read({ $0.app(app, sharesGroup: GroupID(group)) }) else {
             throw RPCError(code: .permissionDenied, message: "\(app) is not in App Group \(group)")
@@ -206,7 +207,6 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         response: ResponseWriter<GlimpseIntentV1.StoreChange>, context: ServerContext
     ) async throws -> Metadata {
         let group = GroupID(request.message.appGroup)
-        guard !group.rawValue.isEmpty else { throw InvalidField("app_group", "an App Group is required").rpcError }
         try await authorize(group: group.rawValue, try await caller(request.metadata))
         var cursor = request.message.sinceSequence
         while true {

@@ -29,6 +29,13 @@ extension IntentState {
                 guard !request.bundleId.isEmpty else { throw InvalidField("bundle_id", "a bundle id is required") }
                 guard !request.kind.isEmpty else { throw InvalidField("kind", "a widget kind is required") }
                 let family = try WidgetFamily(request.family, field: "family")
+                guard let registered = state.apps[AppID(request.bundleId)] else {
+                    throw RPCError(code: .notFound, message: "app \(request.bundleId) is not registered")
+                }
+                let kinds = registered.manifest.widgets.map(\.kind)
+                guard kinds.isEmpty || kinds.contains(request.kind) else {
+                    throw RPCError(code: .notFound, message: "app \(request.bundleId) has no widget kind \(request.kind)")
+                }
                 state.executor.placementAdded(
                     PlacementID(request.placementId), PlacedWidget(app: AppID(request.bundleId), kind: request.kind, family: family))
                 return Step(.none)
