@@ -38,6 +38,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
     ],
     targets: [
         // MARK: C libraries (Debian packages; the user's choice, not up for replacement)
@@ -142,6 +145,26 @@ let package = Package(
                 "AppIntentValues", "GlimpseClock", "RPCCore",
             ]),
 
+        .target(
+            name: "AssetService",
+            dependencies: [
+                "AssetEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "GlimpseVocabulary", "RPCCore", crypto,
+            ]),
+        .executableTarget(
+            name: "glimpse-asset",
+            dependencies: [
+                "AssetService", "AssetEngine", "EngineHost", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/Asset"),
+        .testTarget(
+            name: "AssetServiceTests",
+            dependencies: [
+                "AssetService", "AssetEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "GlimpseVocabulary", "GlimpseClock", "RPCCore", crypto,
+            ]),
+
         // MARK: I/O-free engines
         // App Intent parameters and values: shared by widget configuration and action intents.
         .target(name: "AppIntentValues"),
@@ -156,6 +179,25 @@ let package = Package(
         // MARK: gRPC over HTTP/2: an I/O-free core, and nghttp2 under SwiftNIO behind it
         .target(name: "RPCCore"),
         .target(name: "RPCNIO", dependencies: ["RPCCore", "CNghttp2", nioCore, nioPosix]),
+        // Plain HTTP/2 (not gRPC) on the same nghttp2 pieces, h2c and TLS: the APNs-style endpoint.
+        .target(
+            name: "HTTP2Server",
+            dependencies: [
+                "RPCNIO", "RPCCore", "CNghttp2", nioCore, nioPosix, crypto,
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
+        .testTarget(
+            name: "HTTP2ServerTests",
+            dependencies: [
+                "HTTP2Server", "RPCNIO", nioCore, nioPosix,
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .target(name: "RPCTestService", dependencies: ["RPCCore"], path: "Tests/RPCTestService"),
         .executableTarget(
             name: "glimpse-rpc-testserver", dependencies: ["RPCCore", "RPCNIO", "RPCTestService", nioCore, nioPosix],
@@ -170,6 +212,26 @@ let package = Package(
             dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "GlimpseClock"],
             path: "Benchmarks/ActivityScale"),
         .target(name: "BenchSupport", path: "Benchmarks/Support"),
+        .target(
+            name: "ActivityService",
+            dependencies: [
+                "ActivityEngine", "EngineHost", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
+                "HTTP2Server", "ProtoMapping", "RPCCore", "ServiceKit", collections, crypto, nioCore,
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .executableTarget(
+            name: "glimpse-activity",
+            dependencies: [
+                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseMessages", "GlimpseRPC", "HTTP2Server",
+                "ServiceKit", argumentParser, .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/Activity"),
+        .testTarget(
+            name: "ActivityServiceTests",
+            dependencies: [
+                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseJSON", "GlimpseMessages", "GlimpseVocabulary", crypto,
+            ]),
         .executableTarget(
             name: "glimpse-bench-timeline-service",
             dependencies: ["BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO"],
@@ -181,6 +243,12 @@ let package = Package(
                 "IntentEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock",
             ],
             path: "Benchmarks/IntentService"),
+        .executableTarget(
+            name: "glimpse-bench-asset-service",
+            dependencies: [
+                "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "AssetEngine", "GlimpseClock", crypto,
+            ],
+            path: "Benchmarks/AssetService"),
         .executableTarget(
             name: "glimpse-bench-timeline",
             dependencies: ["TimelineEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock"],

@@ -10,13 +10,16 @@ APT_PACKAGES=(
     protobuf-c-compiler protobuf-compiler   # protoc-c and protoc, for Proto/generate.sh
     libprotobuf-dev                         # the well-known types (google/protobuf/*.proto) protoc compiles against
     grpc-proto                              # upstream health/reflection/testing .proto files
-    nghttp2-client nghttp2-server           # h2load and nghttpd, for the benchmarks
+    nghttp2-client nghttp2-server           # h2load and nghttpd, for the benchmarks; nghttp, for the HTTP/2 server tests
+    curl                                    # an HTTP/2 client (h2c and TLS) for the HTTP/2 server tests
     libsqlite3-dev
 )
 PIP_PACKAGES=(
     "protobuf>=5"               # stock protobuf, for cross-checks and golden files
     "grpcio>=1.60" "grpcio-tools>=1.60" "grpcio-health-checking>=1.60" "grpcio-reflection>=1.60"
     "pytest>=7"                 # runs the grpcio peer tests in Tests/Peers
+    "h2>=4" "httpx[http2]>=0.27"  # HTTP/2 clients (TLS without ALPN, too) for the HTTP/2 server tests
+    "aioapns>=3" "pyapns-client>=2" "pyjwt[crypto]>=2" "cryptography>=41"  # stock APNs clients against glimpse-activity
 )
 
 missing=()
@@ -31,7 +34,9 @@ if ((${#missing[@]})); then
 fi
 
 if ! python3 - <<'PY' 2>/dev/null
-import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection, pytest, pytest
+import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection, pytest, h2, httpx
+import aioapns, pyapns_client, jwt, cryptography
+httpx.Client(http2=True).close()  # the http2 extra is there too
 PY
 then
     echo "bootstrap: pip install ${PIP_PACKAGES[*]}"

@@ -46,17 +46,9 @@ struct IntentMain: AsyncParsableCommand {
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: [GlimpseIntentV1.IntentService.name, GlimpseClockV1.Clock.name],
             descriptors: GlimpseMessagesDescriptors.files)
-        runner.addBackground(HostTimer(host: server.host))
+        runner.addBackground(EngineHostTimer(host: server.host))
         runner.onShutdown("intent store") { try await server.close() }
         runner.markReady()  // the journal is open and replayed
         try await runner.run()
-    }
-}
-
-/// The engine host's timer (system clock), stopped with the service group.
-struct HostTimer: Service {
-    let host: IntentHandlers.Host
-    func run() async throws {
-        try await cancelWhenGracefulShutdown { try await host.run() }
     }
 }

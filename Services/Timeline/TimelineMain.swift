@@ -34,17 +34,9 @@ struct TimelineMain: AsyncParsableCommand {
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: [GlimpseTimelineV1.TimelineService.name, GlimpseClockV1.Clock.name],
             descriptors: GlimpseMessagesDescriptors.files)
-        runner.addBackground(HostTimer(host: server.host))
+        runner.addBackground(EngineHostTimer(host: server.host))
         runner.onShutdown("timeline store") { try await server.close() }
         runner.markReady()  // the journal is open and replayed
         try await runner.run()
-    }
-}
-
-/// The engine host's timer (system clock), stopped with the service group.
-struct HostTimer: Service {
-    let host: TimelineHandlers.Host
-    func run() async throws {
-        try await cancelWhenGracefulShutdown { try await host.run() }
     }
 }

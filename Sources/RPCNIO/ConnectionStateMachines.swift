@@ -1,16 +1,18 @@
-import NIOCore
+package import NIOCore
 
 /// Keepalive as a value: which PING is outstanding and what a timer firing means.
 ///
 /// Invariants: at most one keepalive PING is outstanding; an ACK counts only if its
 /// payload is the outstanding one; the timeout closes the connection only if that PING is
 /// still unanswered.
-struct KeepaliveState {
-    private(set) var outstanding: UInt64?
+package struct KeepaliveState {
+    package private(set) var outstanding: UInt64?
     private var next: UInt64 = 0x6B65_6570_0000_0000  // "keep" in the high bytes
 
     /// The payload of the PING to send now, or nil if one is still in flight.
-    mutating func pingDue() -> UInt64? {
+    package init() {}
+
+    package mutating func pingDue() -> UInt64? {
         guard outstanding == nil else { return nil }
         next &+= 1
         outstanding = next
@@ -18,14 +20,14 @@ struct KeepaliveState {
     }
 
     /// Returns true if `payload` answered the outstanding PING.
-    mutating func ackReceived(_ payload: UInt64) -> Bool {
+    package mutating func ackReceived(_ payload: UInt64) -> Bool {
         guard payload == outstanding else { return false }
         outstanding = nil
         return true
     }
 
     /// True if the connection must be closed: the PING `payload` was never answered.
-    func timedOut(_ payload: UInt64) -> Bool { outstanding == payload }
+    package func timedOut(_ payload: UInt64) -> Bool { outstanding == payload }
 }
 
 /// Graceful shutdown (GOAWAY twice, as RFC 9113 §6.8 suggests): first a notice with the
@@ -34,37 +36,41 @@ struct KeepaliveState {
 /// The connection closes when no stream is left.
 ///
 /// Invariants: states only move forward; the final GOAWAY is sent at most once.
-struct GracefulShutdownState {
-    enum Phase: Equatable { case serving, noticeSent(ping: UInt64), goAwaySent }
+package struct GracefulShutdownState {
+    package enum Phase: Equatable { case serving, noticeSent(ping: UInt64), goAwaySent }
 
-    enum Action: Equatable { case none, sendNoticeAndPing(UInt64), sendFinalGoAway }
+    package enum Action: Equatable { case none, sendNoticeAndPing(UInt64), sendFinalGoAway }
 
-    private(set) var phase = Phase.serving
-    static let pingPayload: UInt64 = 0x676F_6177_6179_0000  // "goaway"
+    package private(set) var phase = Phase.serving
+    package static let pingPayload: UInt64 = 0x676F_6177_6179_0000  // "goaway"
 
-    mutating func begin() -> Action {
+    package init() {}
+
+    package mutating func begin() -> Action {
         guard phase == .serving else { return .none }
         phase = .noticeSent(ping: Self.pingPayload)
         return .sendNoticeAndPing(Self.pingPayload)
     }
 
     /// The PING came back, or waiting for it took too long.
-    mutating func pingAcknowledged(_ payload: UInt64) -> Action {
+    package mutating func pingAcknowledged(_ payload: UInt64) -> Action {
         guard case .noticeSent(let ping) = phase, payload == ping else { return .none }
         phase = .goAwaySent
         return .sendFinalGoAway
     }
 
-    var isShuttingDown: Bool { phase != .serving }
+    package var isShuttingDown: Bool { phase != .serving }
 }
 
 /// The timers a connection keeps (all on its event loop).
-struct ConnectionTimers {
-    var keepalive: Scheduled<Void>?
-    var pingTimeout: Scheduled<Void>?
-    var shutdown: Scheduled<Void>?
+package struct ConnectionTimers {
+    package var keepalive: Scheduled<Void>?
+    package var pingTimeout: Scheduled<Void>?
+    package var shutdown: Scheduled<Void>?
 
-    mutating func cancelAll() {
+    package init() {}
+
+    package mutating func cancelAll() {
         keepalive?.cancel()
         pingTimeout?.cancel()
         shutdown?.cancel()

@@ -90,7 +90,7 @@ public struct ResetRateLimit: Sendable {
 
 extension Duration {
     /// Whole nanoseconds, saturating.
-    var nanosecondsClamped: Int64 {
+    package var nanosecondsClamped: Int64 {
         let (seconds, attoseconds) = components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }

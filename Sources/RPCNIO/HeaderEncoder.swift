@@ -1,35 +1,35 @@
-import CNghttp2
+package import CNghttp2
 import RPCCore
 
 /// Builds nghttp2 header lists without allocating per call: fixed fields point at static
 /// strings (nghttp2 is told not to copy them), other fields are packed into one reused byte
 /// buffer that nghttp2 copies at submit time. Owned by one event loop.
-struct HeaderEncoder {
+package struct HeaderEncoder {
     private var fields: [nghttp2_nv] = []
     private var bytes: [UInt8] = []
     /// For each dynamic field: its index in `fields` and where its name and value start.
     private var dynamic: [(index: Int, name: Int, nameCount: Int, value: Int, valueCount: Int)] = []
 
-    init() {
+    package init() {
         fields.reserveCapacity(16)
         bytes.reserveCapacity(512)
     }
 
-    mutating func reset() {
+    package mutating func reset() {
         fields.removeAll(keepingCapacity: true)
         bytes.removeAll(keepingCapacity: true)
         dynamic.removeAll(keepingCapacity: true)
     }
 
     /// A field whose name and value live as long as the process.
-    mutating func addStatic(_ name: StaticString, _ value: StaticString) {
+    package mutating func addStatic(_ name: StaticString, _ value: StaticString) {
         fields.append(nghttp2_nv(
             name: UnsafeMutablePointer(mutating: name.utf8Start), value: UnsafeMutablePointer(mutating: value.utf8Start),
             namelen: name.utf8CodeUnitCount, valuelen: value.utf8CodeUnitCount,
             flags: UInt8(NGHTTP2_NV_FLAG_NO_COPY_NAME.rawValue | NGHTTP2_NV_FLAG_NO_COPY_VALUE.rawValue)))
     }
 
-    mutating func add(_ name: StaticString, _ value: String) {
+    package mutating func add(_ name: StaticString, _ value: String) {
         add(name: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), value: value)
     }
 
@@ -42,7 +42,7 @@ struct HeaderEncoder {
         appendDynamic(nameStart: nameStart, valueStart: valueStart)
     }
 
-    mutating func add(name: String, value: String) {
+    package mutating func add(name: String, value: String) {
         let nameStart = bytes.count
         bytes.append(contentsOf: name.utf8)
         let valueStart = bytes.count
@@ -72,7 +72,7 @@ struct HeaderEncoder {
     }
 
     /// Calls `body` with the finished list; the pointers are valid only inside it.
-    mutating func withFields<R>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
+    package mutating func withFields<R>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
         let dynamic = self.dynamic
         return bytes.withUnsafeMutableBufferPointer { raw in
             for d in dynamic {

@@ -1,4 +1,4 @@
-import NIOCore
+package import NIOCore
 import Synchronization
 
 /// Commands from call tasks to the event loop that owns a connection. Writers append
@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Invariants: `wakeScheduled` is true from the first flushing send after a drain until the
 /// next drain; commands are drained in the order they were sent.
-final class Mailbox<Command: Sendable>: Sendable {
+package final class Mailbox<Command: Sendable>: Sendable {
     private struct State {
         var commands: [Command] = []
         var wakeScheduled = false
@@ -18,7 +18,7 @@ final class Mailbox<Command: Sendable>: Sendable {
     private let eventLoop: any EventLoop
     private let wake: @Sendable () -> Void
 
-    init(eventLoop: any EventLoop, wake: @escaping @Sendable () -> Void) {
+    package init(eventLoop: any EventLoop, wake: @escaping @Sendable () -> Void) {
         self.eventLoop = eventLoop
         self.wake = wake
     }
@@ -26,7 +26,7 @@ final class Mailbox<Command: Sendable>: Sendable {
     /// Queues `command`; with `flush`, makes sure the event loop will drain soon.
     /// Returns false when the connection is gone.
     @discardableResult
-    func send(_ command: Command, flush: Bool = true) -> Bool {
+    package func send(_ command: Command, flush: Bool = true) -> Bool {
         let (accepted, mustWake) = state.withLock { state -> (Bool, Bool) in
             if state.closed { return (false, false) }
             state.commands.append(command)
@@ -39,7 +39,7 @@ final class Mailbox<Command: Sendable>: Sendable {
     }
 
     /// Makes sure the event loop will drain what is queued.
-    func flush() {
+    package func flush() {
         let mustWake = state.withLock { state -> Bool in
             guard !state.closed, !state.commands.isEmpty, !state.wakeScheduled else { return false }
             state.wakeScheduled = true
@@ -49,7 +49,7 @@ final class Mailbox<Command: Sendable>: Sendable {
     }
 
     /// On the event loop: takes every queued command, swapping in `spare` to reuse storage.
-    func drain(into spare: inout [Command]) {
+    package func drain(into spare: inout [Command]) {
         state.withLock { state in
             swap(&state.commands, &spare)
             state.wakeScheduled = false
@@ -58,7 +58,7 @@ final class Mailbox<Command: Sendable>: Sendable {
 
     /// Refuses further commands (the connection closed) and hands back those never drained,
     /// so that their senders can be answered.
-    func close(returningPending pending: inout [Command]) {
+    package func close(returningPending pending: inout [Command]) {
         state.withLock { state in
             state.closed = true
             swap(&state.commands, &pending)

@@ -1,10 +1,10 @@
 import CNghttp2
-import NIOCore
+package import NIOCore
 
 /// What the client and server connection handlers share: one nghttp2 session fed from the
 /// channel, output written in `flushOutput`, and the channel events that only flush, tear
 /// down or let go.
-protocol NGHTTP2ConnectionHandler: ChannelInboundHandler, AnyObject where OutboundOut == ByteBuffer {
+package protocol NGHTTP2ConnectionHandler: ChannelInboundHandler, AnyObject where OutboundOut == ByteBuffer {
     var session: NGHTTP2Session? { get set }
     var context: ChannelHandlerContext? { get set }
     var http2: HTTP2Config { get }
@@ -27,17 +27,17 @@ protocol NGHTTP2ConnectionHandler: ChannelInboundHandler, AnyObject where Outbou
 }
 
 extension NGHTTP2ConnectionHandler {
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
+    package func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable { flushOutput() }
         context.fireChannelWritabilityChanged()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         tearDown()
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         tearDown()
         session?.close()  // also lets go of the session's hold on this handler
         session = nil
@@ -45,14 +45,14 @@ extension NGHTTP2ConnectionHandler {
         dropMailbox()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
 
     /// Runs queued actions and turns every frame nghttp2 has ready into one write (one
     /// buffer, one write per burst). Returns the session, or nil when there is nothing to
     /// write to or the session failed (then the connection is closing).
-    func writeReadyFrames() -> NGHTTP2Session? {
+    package func writeReadyFrames() -> NGHTTP2Session? {
         guard let context, let session, context.channel.isActive, context.channel.isWritable else { return nil }
         // The last write's buffer is reused: once NIO has written it (usually within the
         // flush that sent it) this handler holds the only reference, and `clear` keeps the
@@ -76,11 +76,11 @@ extension NGHTTP2ConnectionHandler {
         return session
     }
 
-    static var outputCapacity: Int { 16 * 1024 }
+    package static var outputCapacity: Int { 16 * 1024 }
 
     /// For the header callback: a block this far over the limit is a flood, and the
     /// connection ends with GOAWAY(ENHANCE_YOUR_CALM) rather than answering one stream.
-    func refuseFlood(headerBlockSize size: Int) -> Int32 {
+    package func refuseFlood(headerBlockSize size: Int) -> Int32 {
         guard size > http2.maxHeaderListSize * http2.headerFloodFactor else { return 0 }
         fault = HTTP2ErrorCode.enhanceYourCalm
         return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue

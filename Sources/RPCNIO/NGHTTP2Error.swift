@@ -14,24 +14,24 @@ public struct NGHTTP2Error: Error, Hashable, CustomStringConvertible {
     public var isFatal: Bool { nghttp2_is_fatal(code) != 0 }
 
     @discardableResult
-    static func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(NGHTTP2Error) -> Int32 {
+    package static func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(NGHTTP2Error) -> Int32 {
         if result < 0 { throw NGHTTP2Error(code: result, operation: operation()) }
         return result
     }
 
     @discardableResult
-    static func check(_ result: Int, _ operation: @autoclosure () -> String) throws(NGHTTP2Error) -> Int {
+    package static func check(_ result: Int, _ operation: @autoclosure () -> String) throws(NGHTTP2Error) -> Int {
         if result < 0 { throw NGHTTP2Error(code: Int32(truncatingIfNeeded: result), operation: operation()) }
         return result
     }
 }
 
 /// HTTP/2 error codes (RFC 9113 §7) we send.
-enum HTTP2ErrorCode {
-    static let noError: UInt32 = 0x0
-    static let protocolError: UInt32 = 0x1
-    static let internalError: UInt32 = 0x2
-    static let refusedStream: UInt32 = 0x7
-    static let cancel: UInt32 = 0x8
-    static let enhanceYourCalm: UInt32 = 0xB
+package enum HTTP2ErrorCode {
+    package static let noError: UInt32 = 0x0
+    package static let protocolError: UInt32 = 0x1
+    package static let internalError: UInt32 = 0x2
+    package static let refusedStream: UInt32 = 0x7
+    package static let cancel: UInt32 = 0x8
+    package static let enhanceYourCalm: UInt32 = 0xB
 }

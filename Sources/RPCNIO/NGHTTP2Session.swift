@@ -1,17 +1,22 @@
 import CNghttp2
-import NIOCore
+package import NIOCore
 
 /// The nghttp2 session of one connection, and the two ways bytes move through it. Not
 /// thread-safe: owned by the connection's event loop. Deleted explicitly by `close()`.
-struct NGHTTP2Session {
-    enum Role { case server, client }
+package struct NGHTTP2Session {
+    package enum Role { case server, client }
 
-    struct Options {
-        var role: Role
-        var resetRateLimit: ResetRateLimit?
+    package struct Options {
+        package var role: Role
+        package var resetRateLimit: ResetRateLimit?
+
+        package init(role: Role, resetRateLimit: ResetRateLimit?) {
+            self.role = role
+            self.resetRateLimit = resetRateLimit
+        }
     }
 
-    private(set) var pointer: OpaquePointer?
+    package private(set) var pointer: OpaquePointer?
     /// The session's allocator (free lists for its small blocks; see shim.h), released
     /// after the session.
     private var pool: UnsafeMutablePointer<glimpse_pool>?
@@ -21,7 +26,7 @@ struct NGHTTP2Session {
 
     /// Creates a session whose callbacks get `owner` as `user_data` (retained until `close()`).
     /// `configure` installs the callbacks.
-    init(options: Options, owner: AnyObject, configure: (OpaquePointer) -> Void) throws(NGHTTP2Error) {
+    package init(options: Options, owner: AnyObject, configure: (OpaquePointer) -> Void) throws(NGHTTP2Error) {
         var callbacks: OpaquePointer?
         try NGHTTP2Error.check(nghttp2_session_callbacks_new(&callbacks), "nghttp2_session_callbacks_new")
         defer { nghttp2_session_callbacks_del(callbacks) }
@@ -59,7 +64,7 @@ struct NGHTTP2Session {
         self.owner = retained
     }
 
-    mutating func close() {
+    package mutating func close() {
         if let pointer { nghttp2_session_del(pointer) }
         pointer = nil
         glimpse_pool_release(pool)
@@ -70,7 +75,7 @@ struct NGHTTP2Session {
 
     /// Sends our SETTINGS and opens the connection window to `connectionWindow` (HTTP/2
     /// starts it at 65,535; it cannot be made smaller for the peer).
-    func start(_ config: HTTP2Config, connectionWindow: Int, isClient: Bool) throws(NGHTTP2Error) {
+    package func start(_ config: HTTP2Config, connectionWindow: Int, isClient: Bool) throws(NGHTTP2Error) {
         var settings = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(config.maxConcurrentStreams)),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(config.initialStreamWindowSize)),
@@ -87,7 +92,7 @@ struct NGHTTP2Session {
     }
 
     /// Feeds received bytes; callbacks run inside. Returns nghttp2's error if the session failed.
-    func receive(_ buffer: ByteBuffer) throws(NGHTTP2Error) {
+    package func receive(_ buffer: ByteBuffer) throws(NGHTTP2Error) {
         let result = buffer.withUnsafeReadableBytes { raw -> Int in
             guard let base = raw.baseAddress else { return 0 }
             return glimpse_nghttp2_session_mem_recv(pointer, base.assumingMemoryBound(to: UInt8.self), raw.count)
@@ -96,7 +101,7 @@ struct NGHTTP2Session {
     }
 
     /// Moves every frame nghttp2 has ready into `buffer` (callbacks run inside).
-    func drain(into buffer: inout ByteBuffer) throws(NGHTTP2Error) {
+    package func drain(into buffer: inout ByteBuffer) throws(NGHTTP2Error) {
         while true {
             var data: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(pointer, &data)
@@ -106,18 +111,18 @@ struct NGHTTP2Session {
         }
     }
 
-    var wantsReadOrWrite: Bool {
+    package var wantsReadOrWrite: Bool {
         nghttp2_session_want_read(pointer) != 0 || nghttp2_session_want_write(pointer) != 0
     }
 
     /// Credit for `bytes` of `stream`'s window (a WINDOW_UPDATE once half the window is due).
-    func consumeStream(_ stream: Int32, bytes: Int) {
+    package func consumeStream(_ stream: Int32, bytes: Int) {
         guard bytes > 0 else { return }
         nghttp2_session_consume_stream(pointer, stream, bytes)
     }
 
     /// Credit for `bytes` of the connection window (a WINDOW_UPDATE once half of it is due).
-    func consumeConnection(bytes: Int) {
+    package func consumeConnection(bytes: Int) {
         guard bytes > 0 else { return }
         nghttp2_session_consume_connection(pointer, bytes)
     }
@@ -125,45 +130,45 @@ struct NGHTTP2Session {
     /// Sends the connection credit nghttp2 holds back until half the window is due: all
     /// the received bytes but the `held` ones. For when the held bytes take half the window
     /// or more, where the rest could never reach half and the peer would wait for good.
-    func sendConnectionCredit(keeping held: Int) {
+    package func sendConnectionCredit(keeping held: Int) {
         let unacknowledged = Int(nghttp2_session_get_effective_recv_data_length(pointer))
         let credit = unacknowledged - held
         guard credit > 0 else { return }
         nghttp2_submit_window_update(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(credit))
     }
 
-    func resumeData(stream: Int32) {
+    package func resumeData(stream: Int32) {
         nghttp2_session_resume_data(pointer, stream)
     }
 
-    func resetStream(_ stream: Int32, errorCode: UInt32) {
+    package func resetStream(_ stream: Int32, errorCode: UInt32) {
         nghttp2_submit_rst_stream(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream, errorCode)
     }
 
-    func streamExists(_ stream: Int32) -> Bool {
+    package func streamExists(_ stream: Int32) -> Bool {
         nghttp2_session_find_stream(pointer, stream) != nil
     }
 
-    func isRemoteClosed(_ stream: Int32) -> Bool {
+    package func isRemoteClosed(_ stream: Int32) -> Bool {
         nghttp2_session_get_stream_remote_close(pointer, stream) != 0
     }
 
-    func ping(_ opaque: UInt64) {
+    package func ping(_ opaque: UInt64) {
         var bytes = opaque.bigEndian
         withUnsafeBytes(of: &bytes) { raw in
             _ = nghttp2_submit_ping(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), raw.baseAddress?.assumingMemoryBound(to: UInt8.self))
         }
     }
 
-    func terminate(errorCode: UInt32) {
+    package func terminate(errorCode: UInt32) {
         nghttp2_session_terminate_session(pointer, errorCode)
     }
 
-    func shutdownNotice() {
+    package func shutdownNotice() {
         nghttp2_submit_shutdown_notice(pointer)
     }
 
-    func finalGoAway() {
+    package func finalGoAway() {
         nghttp2_submit_goaway(
             pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(pointer),
             HTTP2ErrorCode.noError, nil, 0)

@@ -28,7 +28,7 @@ public final class NIOServerTransport: ServerTransport {
     private struct State {
         var serverChannel: (any Channel)?
         var listenerClosed = false
-        var connections: [ObjectIdentifier: ServerConnectionHandle] = [:]
+        var connections: [ObjectIdentifier: ServerConnectionHandle<ServerConnectionHandler>] = [:]
         var shuttingDown = false
 
         var isDone: Bool { listenerClosed && connections.isEmpty }
@@ -166,14 +166,19 @@ public final class NIOServerTransport: ServerTransport {
     }
 }
 
-/// A connection as the transport tracks it.
-struct ServerConnectionHandle: Sendable {
-    let channel: any Channel
-    let handler: NIOLoopBound<ServerConnectionHandler>
+/// A connection as a server tracks it (this transport, and HTTP2Server).
+package struct ServerConnectionHandle<Connection: NGHTTP2ServerConnection>: Sendable {
+    package let channel: any Channel
+    package let handler: NIOLoopBound<Connection>
 
-    var id: ObjectIdentifier { ObjectIdentifier(channel) }
+    package init(channel: any Channel, handler: NIOLoopBound<Connection>) {
+        self.channel = channel
+        self.handler = handler
+    }
 
-    func beginGracefulShutdown() {
+    package var id: ObjectIdentifier { ObjectIdentifier(channel) }
+
+    package func beginGracefulShutdown() {
         let handler = self.handler
         channel.eventLoop.execute { handler.value.beginGracefulShutdown() }
     }

@@ -1,7 +1,7 @@
 import RPCCore
 
 /// A stream whose received DATA bytes are counted until they are given back to flow control.
-protocol CreditedStream: AnyObject {
+package protocol CreditedStream: AnyObject {
     var id: Int32 { get }
     /// Received DATA bytes not yet released to nghttp2's flow control.
     var unreleased: Int { get set }
@@ -21,27 +21,27 @@ protocol CreditedStream: AnyObject {
 /// Invariant: every byte counted in a stream's `unreleased` is released to the stream
 /// exactly once: when its call takes it (`release`), or when the stream is forgotten
 /// (`forget`); bytes for streams no longer known go back to the connection window at once.
-struct ReceiveCredit {
-    enum ConnectionCredit {
+package struct ReceiveCredit {
+    package enum ConnectionCredit {
         /// Each release to a stream's window is one to the connection window too.
         case withStreams
         /// The connection window is credited only through `releaseConnection`.
         case separate
     }
 
-    let connectionCredit: ConnectionCredit
+    package let connectionCredit: ConnectionCredit
     private var streams: [(stream: Int32, bytes: Int)] = []
     private var connection = 0
 
-    init(connectionCredit: ConnectionCredit) {
+    package init(connectionCredit: ConnectionCredit) {
         self.connectionCredit = connectionCredit
     }
 
     /// True when nothing waits to be handed to the session.
-    var isEmpty: Bool { streams.isEmpty && connection == 0 }
+    package var isEmpty: Bool { streams.isEmpty && connection == 0 }
 
     /// DATA arrived on `stream` (nil: a stream already forgotten, whose bytes nobody holds).
-    mutating func received(_ count: Int, on stream: (some CreditedStream)?) {
+    package mutating func received(_ count: Int, on stream: (some CreditedStream)?) {
         if let stream {
             stream.unreleased += count
         } else {
@@ -51,7 +51,7 @@ struct ReceiveCredit {
 
     /// `bytes` of `stream`'s received data may be sent again by the peer on that stream
     /// (and, with `.withStreams`, on the connection).
-    mutating func release(_ bytes: Int, of stream: some CreditedStream) {
+    package mutating func release(_ bytes: Int, of stream: some CreditedStream) {
         guard bytes > 0 else { return }
         stream.unreleased -= bytes
         streams.append((stream.id, bytes))
@@ -59,19 +59,19 @@ struct ReceiveCredit {
     }
 
     /// `bytes` more may be sent on the connection.
-    mutating func releaseConnection(_ bytes: Int) {
+    package mutating func releaseConnection(_ bytes: Int) {
         connection += bytes
     }
 
     /// `stream` is gone: with `.withStreams`, what it still held goes back to the
     /// connection window (its own window is gone with it).
-    mutating func forget(_ stream: some CreditedStream) {
+    package mutating func forget(_ stream: some CreditedStream) {
         if connectionCredit == .withStreams { connection += stream.unreleased }
         stream.unreleased = 0
     }
 
     /// Hands every recorded release to nghttp2 (outside its callbacks).
-    mutating func give(to session: NGHTTP2Session) {
+    package mutating func give(to session: NGHTTP2Session) {
         for release in streams { session.consumeStream(release.stream, bytes: release.bytes) }
         streams.removeAll(keepingCapacity: true)
         if connection > 0 {

@@ -22,7 +22,7 @@ import RPCCore
 ///   took them (as reported), when its stream is forgotten, or, for the message still
 ///   arriving on a stream whose handler waits for it, on arrival (lent). `receiveHeld` is
 ///   the sum of the streams' `held`: never more than `receiveWindow`.
-final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
+final class ServerConnectionHandler: NGHTTP2ServerConnection {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -88,7 +88,7 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
     @exclusivity(unchecked) var keepalive = KeepaliveState()
     @exclusivity(unchecked) var shutdown = GracefulShutdownState()
     @exclusivity(unchecked) var timers = ConnectionTimers()
-    private var started = false
+    var started = false
 
     init(config: NIOServerConfig, calls: InboundQueue<ServerStream>) {
         self.config = config
@@ -99,38 +99,10 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
 
     // MARK: Channel events
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        mailbox = Mailbox(eventLoop: context.eventLoop) { loopBound.value.drainMailbox() }
-        do {
-            session = try NGHTTP2Session(
-                options: .init(role: .server, resetRateLimit: config.resetRateLimit),
-                owner: self, configure: Self.installCallbacks)
-        } catch {
-            context.close(promise: nil)
-            return
-        }
-        if context.channel.isActive { start(context) }
-    }
+    // (handlerAdded and channelActive: NGHTTP2ServerConnection's.)
 
-    func channelActive(context: ChannelHandlerContext) {
-        start(context)
-        context.fireChannelActive()
-    }
-
-    private func start(_ context: ChannelHandlerContext) {
-        guard !started, let session else { return }
-        started = true
+    func sessionStarting(_ context: ChannelHandlerContext) {
         remotePeer = context.channel.remoteAddress.map(Self.describe) ?? "unknown"
-        do {
-            try session.start(config.http2, connectionWindow: receiveWindow, isClient: false)
-        } catch {
-            context.close(promise: nil)
-            return
-        }
-        scheduleKeepalive()
-        flushOutput()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -175,26 +147,15 @@ final class ServerConnectionHandler: NGHTTP2ConnectionHandler {
 
     var hasQueuedActions: Bool { !actions.isEmpty || !credit.isEmpty }
     var http2: HTTP2Config { config.http2 }
+    var keepaliveConfig: KeepaliveConfig? { config.keepalive }
+    var resetRateLimit: ResetRateLimit { config.resetRateLimit }
+    var shutdownPingTimeout: Duration { config.shutdownPingTimeout }
+    func queueFinalGoAway() { actions.append(.finalGoAway) }
 
     /// Request bytes this connection holds in memory: messages queued for their calls and
     /// messages still arriving (for tests; walks every stream).
     var bufferedRequestBytes: Int {
         streams.values.reduce(0) { $0 + $1.deframer.bufferedBytes + $1.queuedRequestBytes }
-    }
-
-    /// After a failed `mem_recv`: GOAWAY with the reason, then close.
-    private func sessionFailed(_ error: NGHTTP2Error) {
-        let code: UInt32
-        if let fault {
-            code = fault
-        } else if error.code == NGHTTP2_ERR_FLOODED.rawValue {
-            code = HTTP2ErrorCode.enhanceYourCalm
-        } else {
-            code = HTTP2ErrorCode.protocolError
-        }
-        session?.terminate(errorCode: code)
-        flushOutput()
-        context?.close(promise: nil)
     }
 
     static func describe(_ address: SocketAddress) -> String {

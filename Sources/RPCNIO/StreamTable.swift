@@ -13,14 +13,14 @@
 /// - `count * 2 <= capacity`.
 /// Owned by one event loop, like the handler that keeps it; its state skips the dynamic
 /// exclusivity checks (simple accesses on one thread that never overlap).
-final class StreamTable<Stream: AnyObject> {
+package final class StreamTable<Stream: AnyObject> {
     @exclusivity(unchecked) private var keys: UnsafeMutablePointer<Int32>
     @exclusivity(unchecked) private var streams: UnsafeMutablePointer<Stream?>
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var shift: UInt32
-    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) package private(set) var count = 0
 
-    init(capacity: Int = 64) {
+    package init(capacity: Int = 64) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         self.capacity = size
@@ -37,17 +37,17 @@ final class StreamTable<Stream: AnyObject> {
         keys.deallocate()
     }
 
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     /// Every stream, in no particular order.
-    var values: [Stream] {
+    package var values: [Stream] {
         var all: [Stream] = []
         all.reserveCapacity(count)
         for i in 0..<capacity where keys[i] != 0 { all.append(streams[i]!) }
         return all
     }
 
-    subscript(id: Int32) -> Stream? {
+    package subscript(id: Int32) -> Stream? {
         get {
             guard let slot = slot(of: id) else { return nil }
             return streams[slot]
@@ -58,7 +58,7 @@ final class StreamTable<Stream: AnyObject> {
     }
 
     @discardableResult
-    func removeValue(forKey id: Int32) -> Stream? {
+    package func removeValue(forKey id: Int32) -> Stream? {
         guard var hole = slot(of: id) else { return nil }
         let removed = streams[hole].take()
         keys[hole] = 0
@@ -81,7 +81,7 @@ final class StreamTable<Stream: AnyObject> {
         return removed
     }
 
-    func removeAll() {
+    package func removeAll() {
         for i in 0..<capacity where keys[i] != 0 {
             keys[i] = 0
             streams[i] = nil

@@ -9,6 +9,7 @@ token); reading a placement is app-scoped (`authorization: Bearer <app token>`),
 app's token does not reach another app's placement.
 """
 import datetime
+import os
 import pathlib
 import queue
 import shutil
@@ -40,6 +41,14 @@ ENTRY_TIMEOUT = 5     # seconds for the first provider answer to show
 
 
 def _binary(product):
+    """The built executable: from GLIMPSE_BIN_DIR when set (a build with its own
+    --scratch-path), else from `swift build --show-bin-path`, built if missing."""
+    bin_dir = os.environ.get("GLIMPSE_BIN_DIR")
+    if bin_dir:
+        binary = pathlib.Path(bin_dir) / product
+        if not binary.exists():
+            pytest.fail(f"{binary} does not exist (GLIMPSE_BIN_DIR={bin_dir})")
+        return str(binary)
     swift = shutil.which("swift") or "/opt/swift/usr/bin/swift"
     bin_path = subprocess.run([swift, "build", "--show-bin-path"], cwd=ROOT, check=True,
                               capture_output=True, text=True).stdout.strip()

@@ -143,14 +143,16 @@ struct LoopbackLifecycleTests {
     /// with UNAVAILABLE (safe to retry), not wait for the connection to close or its deadline.
     @Test func aRequestStillQueuedWhenGoAwayArrivesEndsUnavailable() async throws {
         let serverConfig = NIOServerConfig(http2: HTTP2Config(maxConcurrentStreams: 1))
-        try await Loopback.run(serverConfig: serverConfig) { loopback in
+        let service = SteeredTestService()
+        try await Loopback.run(services: [service], serverConfig: serverConfig) { loopback in
             let client = loopback.client
             let firstEnded = Atomic<Bool>(false)
             let first = Task {
                 defer { firstEnded.store(true, ordering: .sequentiallyConsistent) }
                 return try await client.steeredUnary([1], metadata: Metadata(["x-sleep-ms": "2000"]))
             }
-            try await Task.sleep(for: .milliseconds(100))
+            // The first call holds the only stream (a fixed wait lost the race on a busy pool).
+            while service.counters.startedCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
             let queued = Task { try await client.steeredUnary([2], timeout: .seconds(20)) }
             try await Task.sleep(for: .milliseconds(100))
             loopback.server.beginGracefulShutdown()

@@ -14,6 +14,9 @@ extension AssetCatalog {
 
     public func isPinned(_ name: AssetName) -> Bool { pinCounts[name, default: 0] > 0 }
 
+    /// The names `holder` pins now (empty when it pins nothing).
+    public func names(pinnedBy holder: HolderID) -> Set<AssetName> { pins[holder] ?? [] }
+
     private mutating func decrement(_ name: AssetName) {
         let n = pinCounts[name, default: 0] - 1
         pinCounts[name] = n > 0 ? n : nil

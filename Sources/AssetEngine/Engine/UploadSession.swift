@@ -63,6 +63,15 @@ public struct UploadSession: Sendable {
         public var hash: ContentHash
         public var size: Int
         public var image: ImageInfo
+
+        /// What an upload proved, as a service journaled it (replay takes it as is).
+        public init(name: AssetName, use: AssetUse, hash: ContentHash, size: Int, image: ImageInfo) {
+            self.name = name
+            self.use = use
+            self.hash = hash
+            self.size = size
+            self.image = image
+        }
     }
 
     /// Ends the upload: the size must match the announced total, the hash the

@@ -34,14 +34,6 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         self.waiters = waiters
     }
 
-    func caller(_ metadata: Metadata) async throws -> Caller {
-        guard let token = try Caller.token(in: metadata) else { return .device }
-        guard let app = await host.read({ $0.app(forToken: token) }) else {
-            throw RPCError(code: .unauthenticated, message: "unknown app token")
-        }
-        return .app(app)
-    }
-
     /// Refuses an app that reaches for an App Group it did not declare.
     func authorize(group: String, _ caller: Caller) async throws {
         guard !group.isEmpty else { throw InvalidField("app_group", "an App Group is required").rpcError }
@@ -56,8 +48,8 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
     public func registerApp(
         request: ServerRequest<GlimpseIntentV1.RegisterAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.RegisterAppResponse> {
-        try await caller(request.metadata).requireDevice("registering an app")
-        let token = Self.newToken()
+        try await host.caller(request.metadata).requireDevice("registering an app")
+        let token = Caller.newAppToken()
         _ = try await host.submit(IntentCommand(.registerApp(request.message), appToken: token))
         return ServerResponse(message: GlimpseIntentV1.RegisterAppResponse(appToken: token))
     }
@@ -65,7 +57,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
     public func unregisterApp(
         request: ServerRequest<GlimpseIntentV1.UnregisterAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.UnregisterAppResponse> {
-        try await caller(request.metadata).authorize(AppID(request.message.bundleId))
+        try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
         _ = try await host.submit(IntentCommand(.unregister(request.message)))
         return ServerResponse(message: GlimpseIntentV1.UnregisterAppResponse())
     }
@@ -73,7 +65,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
     public func placementAdded(
         request: ServerRequest<GlimpseIntentV1.PlacementAddedRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.PlacementAddedResponse> {
-        try await caller(request.metadata).requireDevice("adding a placement")
+        try await host.caller(request.metadata).requireDevice("adding a placement")
         _ = try await host.submit(IntentCommand(.placementAdded(request.message)))
         return ServerResponse(message: GlimpseIntentV1.PlacementAddedResponse())
     }
@@ -81,7 +73,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
     public func placementRemoved(
         request: ServerRequest<GlimpseIntentV1.PlacementRemovedRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.PlacementRemovedResponse> {
-        try await caller(request.metadata).requireDevice("removing a placement")
+        try await host.caller(request.metadata).requireDevice("removing a placement")
         _ = try await host.submit(IntentCommand(.placementRemoved(request.message)))
         return ServerResponse(message: GlimpseIntentV1.PlacementRemovedResponse())
     }
@@ -89,7 +81,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
     public func setDeviceLocked(
         request: ServerRequest<GlimpseIntentV1.SetDeviceLockedRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.SetDeviceLockedResponse> {
-        try await caller(request.metadata).requireDevice("locking the device")
+        try await host.caller(request.metadata).requireDevice("locking the device")
         _ = try await host.submit(IntentCommand(.deviceLocked(request.message)))
         return ServerResponse(message: GlimpseIntentV1.SetDeviceLockedResponse())
     }
@@ -100,7 +92,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         request: ServerRequest<GlimpseIntentV1.PerformRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.PerformResponse> {
         let message = request.message
-        try await caller(request.metadata).authorize(AppID(message.bundleId))
+        try await host.caller(request.metadata).authorize(AppID(message.bundleId))
         let completion = try await Self.perform(message, host: host, waiters: waiters)
         return ServerResponse(message: try Self.response(completion))
     }
@@ -158,7 +150,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         request: ServerRequest<GlimpseIntentV1.GetRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.GetResponse> {
         let message = request.message
-        try await authorize(group: message.appGroup, try await caller(request.metadata))
+        try await authorize(group: message.appGroup, try await host.caller(request.metadata))
         let entry = await host.read { $0.executor.store.entry(message.key, in: GroupID(message.appGroup)) }
         return ServerResponse(message: GlimpseIntentV1.GetResponse(entry: entry.map { Self.entry(message.key, $0) }))
     }
@@ -166,21 +158,21 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
     public func set(
         request: ServerRequest<GlimpseIntentV1.SetRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
-        try await authorize(group: request.message.appGroup, try await caller(request.metadata))
+        try await authorize(group: request.message.appGroup, try await host.caller(request.metadata))
         return ServerResponse(message: try await write(.set(request.message)))
     }
 
     public func remove(
         request: ServerRequest<GlimpseIntentV1.RemoveRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
-        try await authorize(group: request.message.appGroup, try await caller(request.metadata))
+        try await authorize(group: request.message.appGroup, try await host.caller(request.metadata))
         return ServerResponse(message: try await write(.remove(request.message)))
     }
 
     public func compareAndSet(
         request: ServerRequest<GlimpseIntentV1.CompareAndSetRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
-        try await authorize(group: request.message.appGroup, try await caller(request.metadata))
+        try await authorize(group: request.message.appGroup, try await host.caller(request.metadata))
         return ServerResponse(message: try await write(.compareAndSet(request.message)))
     }
 
@@ -195,7 +187,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         request: ServerRequest<GlimpseIntentV1.ListRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.ListResponse> {
         let group = GroupID(request.message.appGroup)
-        try await authorize(group: group.rawValue, try await caller(request.metadata))
+        try await authorize(group: group.rawValue, try await host.caller(request.metadata))
         let (entries, sequence) = await host.read { state in
             (Self.entries(state.executor.store.snapshot(of: group)), state.executor.store.sequence(of: group))
         }
@@ -207,7 +199,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         response: ResponseWriter<GlimpseIntentV1.StoreChange>, context: ServerContext
     ) async throws -> Metadata {
         let group = GroupID(request.message.appGroup)
-        try await authorize(group: group.rawValue, try await caller(request.metadata))
+        try await authorize(group: group.rawValue, try await host.caller(request.metadata))
         var cursor = request.message.sinceSequence
         while true {
             let signals = feed.subscribe()  // before the first read: nothing falls between the two
@@ -265,7 +257,4 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         snapshot.keys.sorted().map { entry($0, snapshot[$0]!) }
     }
 
-    static func newToken() -> String {
-        (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
-    }
 }

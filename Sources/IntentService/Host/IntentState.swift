@@ -5,13 +5,14 @@ public import Foundation
 #endif
 public import GlimpseMessages
 public import GlimpseVocabulary
+public import ServiceKit
 public import IntentEngine
 
 /// Everything glimpse-intent knows, as one engine the host journals and replays: the
 /// executor (catalogs, placements, idempotency ledger, App Group store), plus what the
 /// service keeps beside it (registered apps with their manifests and tokens, and the
 /// idempotency key of each handler call out).
-public struct IntentState: Engine {
+public struct IntentState: Engine, AppTokenIndex {
     public struct RegisteredApp: Sendable, Hashable {
         public var manifest: GlimpseAppV1.AppManifest
         public var token: String

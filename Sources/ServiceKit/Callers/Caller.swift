@@ -1,4 +1,5 @@
 public import GlimpseVocabulary
+public import EngineHost
 public import RPCCore
 
 /// Who is calling a service: the device (the gateway, a script: no app token) or an app
@@ -30,5 +31,44 @@ public enum Caller: Sendable, Hashable {
         if case .app(let app) = self {
             throw RPCError(code: .permissionDenied, message: "\(what) is the device's to do, not \(app)'s")
         }
+    }
+
+    /// Which app's things a listing or a watch reaches: nil (every app's) when the device
+    /// asks without naming one; an app reaches only its own, and naming another is
+    /// PERMISSION_DENIED.
+    public func scope(requested: String) throws(RPCError) -> AppID? {
+        switch self {
+        case .device: return requested.isEmpty ? nil : AppID(requested)
+        case .app(let app):
+            try authorize(requested.isEmpty ? app : AppID(requested))
+            return app
+        }
+    }
+
+    /// A fresh app token: 256 random bits, hex.
+    public static func newAppToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let word = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - word.count) + word
+        }.joined()
+    }
+}
+
+/// An engine whose apps hold tokens: what `EngineHost.caller(_:)` needs.
+public protocol AppTokenIndex {
+    /// The app an app token belongs to.
+    func app(forToken token: String) -> AppID?
+}
+
+extension EngineHost where E: AppTokenIndex {
+    /// Who is calling: the device (no token) or the app whose token the request carries;
+    /// a token no app holds is UNAUTHENTICATED.
+    public func caller(_ metadata: Metadata) async throws -> Caller {
+        guard let token = try Caller.token(in: metadata) else { return .device }
+        guard let app = read({ $0.app(forToken: token) }) else {
+            throw RPCError(code: .unauthenticated, message: "unknown app token")
+        }
+        return .app(app)
     }
 }

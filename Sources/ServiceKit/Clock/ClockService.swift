@@ -9,6 +9,7 @@ public import GlimpseRPC
 import ProtoMapping
 public import RPCCore
 public import GlimpseVocabulary
+public import ServiceLifecycle
 
 /// `glimpse.clock.v1.Clock` for any service on the engine host: with `--clock manual` the
 /// gateway conducts time through it; on a system clock AdvanceTo is FAILED_PRECONDITION.
@@ -50,5 +51,19 @@ public struct ClockService<E: Engine, C: HostCommand>: GlimpseClockV1.Clock.Hand
         try await host.advance(to: target)
         return ServerResponse(message: GlimpseClockV1.AdvanceToResponse(
             now: GoogleProtobuf.Timestamp(host.clock.now), watermark: watermark()))
+    }
+}
+
+/// An engine host's timer (system clock) as a service of the group: it runs until the
+/// graceful shutdown. Every service adds one for its host.
+public struct EngineHostTimer<E: Engine, C: HostCommand>: Service {
+    let host: EngineHost<E, C>
+
+    public init(host: EngineHost<E, C>) {
+        self.host = host
+    }
+
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown { try await host.run() }
     }
 }

@@ -25,14 +25,6 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         self.feed = feed
     }
 
-    func caller(_ metadata: Metadata) async throws -> Caller {
-        guard let token = try Caller.token(in: metadata) else { return .device }
-        guard let app = await host.read({ $0.app(forToken: token) }) else {
-            throw RPCError(code: .unauthenticated, message: "unknown app token")
-        }
-        return .app(app)
-    }
-
     /// The app a placement belongs to, checked against the caller.
     func owner(of id: UInt64, _ caller: Caller) async throws -> AppID {
         guard let app = await host.read({ $0.scheduler.placement(PlacementID(id))?.app }) else {
@@ -45,8 +37,8 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     public func installApp(
         request: ServerRequest<GlimpseTimelineV1.InstallAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.InstallAppResponse> {
-        try await caller(request.metadata).requireDevice("installing an app")
-        let token = Self.newToken()
+        try await host.caller(request.metadata).requireDevice("installing an app")
+        let token = Caller.newAppToken()
         _ = try await host.submit(TimelineCommand(.install(request.message), appToken: token))
         return ServerResponse(message: GlimpseTimelineV1.InstallAppResponse(appToken: token))
     }
@@ -54,7 +46,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     public func uninstallApp(
         request: ServerRequest<GlimpseTimelineV1.UninstallAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.UninstallAppResponse> {
-        try await caller(request.metadata).authorize(AppID(request.message.bundleId))
+        try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
         let answer = try await host.submit(TimelineCommand(.uninstall(request.message)))
         guard case .removed(let removed) = answer else { return ServerResponse(message: .init()) }
         for id in removed { feed.publish(Self.removal(id, app: request.message.bundleId)) }
@@ -64,7 +56,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     public func place(
         request: ServerRequest<GlimpseTimelineV1.PlaceRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.PlaceResponse> {
-        try await caller(request.metadata).requireDevice("placing a widget")
+        try await host.caller(request.metadata).requireDevice("placing a widget")
         guard case .placed(let id) = try await host.submit(TimelineCommand(.place(request.message))) else {
             throw RPCError(code: .internal, message: "place answered nothing")
         }
@@ -74,7 +66,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     public func reconfigure(
         request: ServerRequest<GlimpseTimelineV1.ReconfigureRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.ReconfigureResponse> {
-        try await caller(request.metadata).requireDevice("editing a widget")
+        try await host.caller(request.metadata).requireDevice("editing a widget")
         _ = try await owner(of: request.message.placementId, .device)
         _ = try await host.submit(TimelineCommand(.reconfigure(request.message)))
         return ServerResponse(message: GlimpseTimelineV1.ReconfigureResponse(
@@ -84,7 +76,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     public func remove(
         request: ServerRequest<GlimpseTimelineV1.RemoveRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.RemoveResponse> {
-        try await caller(request.metadata).requireDevice("removing a widget")
+        try await host.caller(request.metadata).requireDevice("removing a widget")
         let app = try await owner(of: request.message.placementId, .device)
         _ = try await host.submit(TimelineCommand(.remove(request.message)))
         feed.publish(Self.removal(request.message.placementId, app: app.rawValue))
@@ -95,7 +87,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         request: ServerRequest<GlimpseTimelineV1.ReloadTimelinesRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
         let app = AppID(request.message.bundleId)
-        try await caller(request.metadata).authorize(app)
+        try await host.caller(request.metadata).authorize(app)
         _ = try await host.submit(TimelineCommand(.reloadTimelines(request.message)))
         let kind = request.message.kind
         return ServerResponse(message: try await reloadResponse(app) { $0.kind == kind })
@@ -105,7 +97,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         request: ServerRequest<GlimpseTimelineV1.ReloadAllTimelinesRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
         let app = AppID(request.message.bundleId)
-        try await caller(request.metadata).authorize(app)
+        try await host.caller(request.metadata).authorize(app)
         _ = try await host.submit(TimelineCommand(.reloadAllTimelines(request.message)))
         return ServerResponse(message: try await reloadResponse(app) { _ in true })
     }
@@ -113,7 +105,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     public func reloadPlacement(
         request: ServerRequest<GlimpseTimelineV1.ReloadPlacementRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
-        try await caller(request.metadata).requireDevice("a tapped widget's reload")
+        try await host.caller(request.metadata).requireDevice("a tapped widget's reload")
         let id = request.message.placementId
         let app = try await owner(of: id, .device)
         _ = try await host.submit(TimelineCommand(.reloadPlacement(request.message)))
@@ -124,7 +116,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         request: ServerRequest<GlimpseTimelineV1.GetCurrentConfigurationsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.GetCurrentConfigurationsResponse> {
         let app = AppID(request.message.bundleId)
-        try await caller(request.metadata).authorize(app)
+        try await host.caller(request.metadata).authorize(app)
         let widgets = await host.read { state in
             state.scheduler.placements(of: app).compactMap { id -> GlimpseTimelineV1.WidgetInfo? in
                 guard let placement = state.scheduler.placement(id) else { return nil }
@@ -139,7 +131,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     public func setAppState(
         request: ServerRequest<GlimpseTimelineV1.SetAppStateRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.SetAppStateResponse> {
-        try await caller(request.metadata).authorize(AppID(request.message.bundleId))
+        try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
         _ = try await host.submit(TimelineCommand(.appState(request.message)))
         return ServerResponse(message: GlimpseTimelineV1.SetAppStateResponse())
     }
@@ -147,7 +139,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     public func setDeviceSettings(
         request: ServerRequest<GlimpseTimelineV1.SetDeviceSettingsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.SetDeviceSettingsResponse> {
-        try await caller(request.metadata).requireDevice("changing device settings")
+        try await host.caller(request.metadata).requireDevice("changing device settings")
         _ = try await host.submit(TimelineCommand(.deviceSettings(request.message)))
         return ServerResponse(message: GlimpseTimelineV1.SetDeviceSettingsResponse())
     }
@@ -155,15 +147,15 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     public func getPlacement(
         request: ServerRequest<GlimpseTimelineV1.GetPlacementRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.PlacementStatus> {
-        _ = try await owner(of: request.message.placementId, try await caller(request.metadata))
+        _ = try await owner(of: request.message.placementId, try await host.caller(request.metadata))
         return ServerResponse(message: try await status(of: request.message.placementId))
     }
 
     public func listPlacements(
         request: ServerRequest<GlimpseTimelineV1.ListPlacementsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.ListPlacementsResponse> {
-        let caller = try await caller(request.metadata)
-        let scope = try Self.scope(caller, requested: request.message.bundleId)
+        let caller = try await host.caller(request.metadata)
+        let scope = try caller.scope(requested: request.message.bundleId)
         let statuses = await host.read { state in
             let ids = scope.map { state.scheduler.placements(of: $0) } ?? state.scheduler.placementIDs
             return ids.compactMap { Self.status(of: $0, in: state) }
@@ -175,7 +167,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         request: ServerRequest<GlimpseTimelineV1.WatchEntriesRequest>,
         response: ResponseWriter<GlimpseTimelineV1.EntryChange>, context: ServerContext
     ) async throws -> Metadata {
-        let scope = try Self.scope(try await caller(request.metadata), requested: request.message.bundleId)
+        let scope = try await host.caller(request.metadata).scope(requested: request.message.bundleId)
         let changes = feed.subscribe()  // before the snapshot: nothing falls between the two
         let current = await host.read { state in
             let ids = scope.map { state.scheduler.placements(of: $0) } ?? state.scheduler.placementIDs
@@ -200,16 +192,6 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     }
 
     // MARK: Helpers
-
-    /// nil: every app's (the device); an app sees only its own.
-    static func scope(_ caller: Caller, requested: String) throws(RPCError) -> AppID? {
-        switch caller {
-        case .device: return requested.isEmpty ? nil : AppID(requested)
-        case .app(let app):
-            try caller.authorize(requested.isEmpty ? app : AppID(requested))
-            return app
-        }
-    }
 
     func status(of id: UInt64) async throws -> GlimpseTimelineV1.PlacementStatus {
         guard let status = await host.read({ Self.status(of: PlacementID(id), in: $0) }) else {
@@ -279,7 +261,4 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return change
     }
 
-    static func newToken() -> String {
-        (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
-    }
 }

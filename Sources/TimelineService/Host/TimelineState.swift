@@ -5,12 +5,13 @@ public import Foundation
 #endif
 public import GlimpseMessages
 public import GlimpseVocabulary
+public import ServiceKit
 public import TimelineEngine
 
 /// Everything glimpse-timeline knows, as one engine the host journals and replays: the
 /// scheduler, plus what the service keeps beside it (installed apps with their manifests
 /// and tokens, the next placement id, each placement's last provider error).
-public struct TimelineState: Engine {
+public struct TimelineState: Engine, AppTokenIndex {
     public struct InstalledApp: Sendable, Hashable {
         public var manifest: GlimpseAppV1.AppManifest
         public var token: String

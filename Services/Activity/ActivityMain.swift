@@ -1,0 +1,150 @@
+// glimpse-activity: Live Activities as ActivityKit runs them, and the APNs-compatible push
+// endpoint a team's push server points at instead of Apple's.
+//
+//     glimpse-activity [--port 7703] [--data-dir ./.glimpse/activity] [--clock system|manual]
+//                      [--apns-tls-port 7443] [--apns-h2c-port 7444]
+//                      [--apns-auth jwt|none] [--apns-key TEAM:KEYID:PATH ...]
+//                      [--apns-certificate PATH --apns-private-key PATH]
+//                      [--timeline-address host:port]
+//
+// Every flag falls back to GLIMPSE_<FLAG> (GLIMPSE_APNS_KEY takes several, comma-separated).
+// Prints `listening on port N` (gRPC) first, then `apns-tls listening on port N (CA: path)`
+// and `apns-h2c listening on port N`.
+import ActivityEngine
+import ActivityService
+import ArgumentParser
+import EngineHost
+import Foundation
+import GlimpseMessages
+import GlimpseRPC
+import HTTP2Server
+import Logging
+import ServiceKit
+
+@main
+struct ActivityMain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "glimpse-activity",
+        abstract: "Live Activities, their push tokens and an APNs-compatible push endpoint, as ActivityKit and APNs do them.")
+
+    @OptionGroup var service: ServiceOptions
+
+    @Option(name: .customLong("apns-tls-port"), help: "The APNs endpoint over TLS (HTTP/2, with or without ALPN); 0 turns it off, `auto` picks a free port (default 7443; GLIMPSE_APNS_TLS_PORT).")
+    var apnsTLSPort: String?
+
+    @Option(name: .customLong("apns-h2c-port"), help: "The APNs endpoint over cleartext HTTP/2 (prior knowledge); 0 turns it off, `auto` picks a free port (default 7444; GLIMPSE_APNS_H2C_PORT).")
+    var apnsH2CPort: String?
+
+    @Option(name: .customLong("apns-auth"), help: "jwt: provider tokens signed with a registered key, as Apple requires; none: no token needed, for local use (default jwt; GLIMPSE_APNS_AUTH).")
+    var apnsAuth: String?
+
+    @Option(name: .customLong("apns-key"), help: "A team's signing key: TEAMID:KEYID:PATH to its PEM public key or AuthKey .p8 file; repeat for more (GLIMPSE_APNS_KEY, comma-separated).")
+    var apnsKeys: [String] = []
+
+    @Option(name: .customLong("apns-certificate"), help: "The TLS certificate chain (PEM) for the endpoint; without it a local CA and certificate are made under the data directory (GLIMPSE_APNS_CERTIFICATE).")
+    var certificate: String?
+
+    @Option(name: .customLong("apns-private-key"), help: "The private key (PEM) of --apns-certificate (GLIMPSE_APNS_PRIVATE_KEY).")
+    var privateKey: String?
+
+    @Option(name: .customLong("timeline-address"), help: "glimpse-timeline, for widget pushes' reloadAllTimelines() (GLIMPSE_TIMELINE_ADDRESS); without it they are logged and dropped.")
+    var timeline: String?
+
+    func run() async throws {
+        var defaults = ServiceConfig.defaults(service: "activity")
+        defaults.port = 7703
+        let config = try service.resolve(service: "activity", defaults: defaults)
+        let source = service.source()
+        let timelineAddress = try source.optionalAddress("timeline-address", timeline)
+        let tlsPort = try source.value("apns-tls-port", apnsTLSPort, expected: "a port, 0 (off) or auto", default: 7443, parse: Self.port)
+        let h2cPort = try source.value("apns-h2c-port", apnsH2CPort, expected: "a port, 0 (off) or auto", default: 7444, parse: Self.port)
+        let auth = try source.value("apns-auth", apnsAuth, expected: "jwt or none", default: "jwt") { ["jwt", "none"].contains($0) ? $0 : nil }
+        let keySpecs = apnsKeys.isEmpty
+            ? (source.raw("apns-key", nil)?.value.split(separator: ",").map(String.init) ?? []) : apnsKeys
+        let keys = try keySpecs.map(Self.key)
+        let logger = ServiceLogging.bootstrap(config)
+        if auth == "jwt", keys.isEmpty {
+            logger.warning("--apns-auth jwt without --apns-key: every push will be refused 403 InvalidProviderToken")
+        }
+        let clock: HostClock = switch config.clock {
+        case .system: HostClock(.system)
+        case .manual(let start): HostClock(.manual(start: start))
+        }
+        let dataDirectory = URL(fileURLWithPath: config.dataDirectory)
+        let server = try await ActivityServer.open(
+            directory: dataDirectory, clock: clock,
+            authentication: auth == "none" ? .none : .providerTokens(ProviderTokens(keys: keys)),
+            outbound: .init(
+                timelineAddress: timelineAddress.map { "\($0.host):\($0.port)" },
+                log: { message in logger.notice("\(message)") }))
+
+        // The APNs endpoint's listeners.
+        var listeners: [HTTP2Listener] = []
+        var names: [String] = []
+        var caPath: String?
+        if tlsPort != 0 {
+            let files: TLSCertificateFiles
+            if let chain = try source.optional("apns-certificate", certificate, expected: "a path", parse: { $0 }) {
+                let key = try source.required("apns-private-key", privateKey, expected: "a path", parse: { $0 })
+                files = TLSCertificateFiles(certificateChain: chain, privateKey: key)
+            } else {
+                let local = try LocalCertificateAuthority.prepare(in: dataDirectory.appendingPathComponent("tls").path)
+                files = local.server
+                caPath = local.caCertificate
+            }
+            listeners.append(.tls(host: config.host, port: max(tlsPort, 0), certificates: files))
+            names.append("apns-tls")
+        }
+        if h2cPort != 0 {
+            listeners.append(.cleartext(host: config.host, port: max(h2cPort, 0)))
+            names.append("apns-h2c")
+        }
+
+        var runner = ServiceRunner(
+            config: config, logger: logger, services: [server.handlers, server.clock],
+            serviceNames: [GlimpseActivityV1.ActivityService.name, GlimpseClockV1.Clock.name],
+            descriptors: GlimpseMessagesDescriptors.files)
+        let (grpcBound, bound) = AsyncStream<Void>.makeStream()
+        runner.onListening = { _ in bound.finish() }
+        runner.addBackground(EngineHostTimer(host: server.host))
+        if !listeners.isEmpty {
+            let caPath = caPath
+            let apns = HTTP2Server(listeners: listeners, handler: APNsHTTP2Handler(endpoint: server.endpoint))
+            runner.addBackground(APNsServerService(server: apns, names: names, logger: logger) { ports in
+                for await _ in grpcBound {}  // after the `listening on port N` line
+                for (name, port) in ports {
+                    print("\(name) listening on port \(port)" + (name == "apns-tls" ? caPath.map { " (CA: \($0))" } ?? "" : ""))
+                }
+                fflush(nil)
+            })
+        }
+        runner.onShutdown("activity store") { try await server.close() }
+        runner.markReady()  // the journal is open and replayed
+        try await runner.run()
+    }
+
+    /// A port, 0 (off) or `auto` (-1: a free one).
+    static func port(_ raw: String) -> Int? {
+        if raw == "auto" { return -1 }
+        guard let port = Int(raw), (0...65535).contains(port) else { return nil }
+        return port
+    }
+
+    static func key(_ spec: String) throws -> ProviderTokens.Key {
+        let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw ConfigError("--apns-key: expected TEAMID:KEYID:PATH, got \"\(spec)\"")
+        }
+        let pem: String
+        do {
+            pem = try String(contentsOfFile: parts[2], encoding: .utf8)
+        } catch {
+            throw ConfigError("--apns-key: cannot read \(parts[2]): \(error.localizedDescription)")
+        }
+        do {
+            return try ProviderTokens.Key(teamID: parts[0], keyID: parts[1], pem: pem)
+        } catch {
+            throw ConfigError("--apns-key: \(parts[2]) is not a P-256 key in PEM (a public key or an AuthKey .p8): \(error)")
+        }
+    }
+}

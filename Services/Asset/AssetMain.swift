@@ -1,0 +1,55 @@
+// glimpse-asset: each app's named images over one content-addressed store (SHA-256),
+// PNG/JPEG header limits, LRU eviction under a byte budget that never evicts a pinned
+// blob, streamed Put and Get with the hash as ETag, pins and prefetch hints.
+//
+//     glimpse-asset [--port 7704] [--data-dir ./.glimpse/asset] [--clock system|manual]
+//                   [--budget-bytes 268435456]
+//
+// Every flag falls back to GLIMPSE_<FLAG>. Prints `listening on port N` once bound.
+import ArgumentParser
+import AssetEngine
+import AssetService
+import EngineHost
+import Foundation
+import GlimpseMessages
+import GlimpseRPC
+import Logging
+import ServiceKit
+
+@main
+struct AssetMain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "glimpse-asset", abstract: "App-scoped widget and Live Activity images over a content-addressed store.")
+
+    @OptionGroup var service: ServiceOptions
+
+    @Option(name: .customLong("budget-bytes"), help: "The store's byte budget: least recently used unpinned blobs are evicted past it (default 268435456, 256 MiB; GLIMPSE_BUDGET_BYTES).")
+    var budgetBytes: String?
+
+    func run() async throws {
+        var defaults = ServiceConfig.defaults(service: "asset")
+        defaults.port = 7704
+        let config = try service.resolve(service: "asset", defaults: defaults)
+        var settings = AssetSettings.defaults
+        settings.limits.byteBudget = try service.source().value(
+            "budget-bytes", budgetBytes, expected: "a positive number of bytes", default: settings.limits.byteBudget
+        ) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        let logger = ServiceLogging.bootstrap(config)
+        let clock: HostClock = switch config.clock {
+        case .system: HostClock(.system)
+        case .manual(let start): HostClock(.manual(start: start))
+        }
+        let server = try await AssetServer.open(
+            directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings,
+            log: { message in logger.notice("\(message)") })
+        var runner = ServiceRunner(
+            config: config, logger: logger, services: [server.handlers, server.clock],
+            serviceNames: [GlimpseAssetV1.AssetService.name, GlimpseClockV1.Clock.name],
+            descriptors: GlimpseMessagesDescriptors.files)
+        runner.addBackground(EngineHostTimer(host: server.host))
+        runner.onShutdown("asset store") { try await server.close() }
+        runner.markReady()  // the journal is replayed and the blob files reconciled
+        try await runner.run()
+    }
+}
+

@@ -1,0 +1,180 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import EngineHost
+import GlimpseJSON
+import GlimpseMessages
+import GlimpseVocabulary
+
+/// One HTTP/2 request to the APNs-compatible endpoint, whatever carried it.
+public struct APNsRequest: Sendable {
+    public var method: String
+    public var path: String
+    /// Lowercase names, in order.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// The body went past the endpoint's buffer (it was cut): PayloadTooLarge.
+    public var bodyTooLarge: Bool
+    /// Identifies the connection (provider tokens are per connection).
+    public var connection: String
+
+    public init(
+        method: String, path: String, headers: [(name: String, value: String)], body: [UInt8],
+        bodyTooLarge: Bool = false, connection: String
+    ) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.bodyTooLarge = bodyTooLarge
+        self.connection = connection
+    }
+
+    func header(_ name: String) -> String? { headers.last(where: { $0.name == name })?.value }
+}
+
+/// The endpoint's answer: Apple's status, headers (`apns-id`, …) and body
+/// (`{"reason": …}` on errors), and whether to close the connection after it (GOAWAY).
+public struct APNsResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+    public var goaway: Bool
+
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], goaway: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.goaway = goaway
+    }
+
+    static func reason(_ status: Int, _ reason: String, apnsID: String? = nil) -> APNsResponse {
+        APNsResponse(
+            status: status, headers: apnsID.map { ["apns-id": $0] } ?? [:],
+            body: JSONValue.object([JSONMember("reason", .string(reason))]).serialized())
+    }
+}
+
+/// Apple's push provider API in front of glimpse-activity's engine host: `/3/device/<token>`
+/// (Live Activity and widget pushes), `/4/broadcasts/apps/<bundle>` (iOS 18 broadcast) and
+/// channel management under `/1/apps/<bundle>/`. Authentication is checked here, against
+/// the connection; every push (refused or not) is then journaled with the verdict before
+/// it is answered, so a kill -9 loses no acknowledged push and the push log shows them all.
+public struct APNsEndpoint: Sendable {
+    public enum Authentication: Sendable {
+        /// `--apns-auth none`: no provider token needed (local use).
+        case none
+        case providerTokens(ProviderTokens)
+    }
+
+    let host: ActivityHandlers.Host
+    let authentication: Authentication
+
+    public init(host: ActivityHandlers.Host, authentication: Authentication) {
+        self.host = host
+        self.authentication = authentication
+    }
+
+    public func respond(to request: APNsRequest) async -> APNsResponse {
+        let apnsID = request.header("apns-id") ?? UUID().uuidString.lowercased()
+        let segments = request.path.split(separator: "?", maxSplits: 1).first.map {
+            $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        } ?? []
+        let isChannels = segments.count == 5 && segments[1] == "1" && segments[2] == "apps"
+            && (segments[4] == "channels" || segments[4] == "all-channels")
+        var refusal: (status: Int32, reason: String)?
+        if case .providerTokens(let tokens) = authentication,
+           let refused = tokens.check(
+               authorization: request.header("authorization"), connection: request.connection, now: host.clock.now) {
+            refusal = (refused.status, refused.reason)
+        }
+        if isChannels {
+            if let refusal { return .reason(Int(refusal.status), refusal.reason) }
+            return await channels(request, bundle: segments[3], all: segments[4] == "all-channels")
+        }
+        var push = GlimpseActivityV1.ReceivedPush()
+        push.method = request.method
+        push.path = request.path
+        push.headers = request.headers
+            .filter { $0.name != "authorization" }  // a provider token is a secret: not journaled
+            .map { GlimpseActivityV1.ReceivedPush.Header(name: $0.name, value: $0.value) }
+        push.body = request.body
+        push.bodyTooLarge = request.bodyTooLarge
+        push.bodySize = UInt32(clamping: request.body.count)
+        push.apnsId = apnsID
+        if let refusal {
+            push.refusedStatus = refusal.status
+            push.refusedReason = refusal.reason
+        } else if !["/3/device/", "/4/broadcasts/apps/"].contains(where: request.path.hasPrefix) {
+            push.refusedStatus = 404
+            push.refusedReason = "BadPath"
+        }
+        do {
+            let answer = try await host.submit(ActivityCommand(.push(push)))
+            guard case .push(let record, let headers, let body, let goaway) = answer else {
+                return .reason(500, "InternalServerError", apnsID: apnsID)
+            }
+            return APNsResponse(status: Int(record.status), headers: headers, body: body, goaway: goaway)
+        } catch {
+            // Not journaled (a closed or failed store): nothing was accepted.
+            return .reason(503, "ServiceUnavailable", apnsID: apnsID)
+        }
+    }
+
+    /// The connection closed: its provider token goes.
+    public func forget(connection: String) {
+        if case .providerTokens(let tokens) = authentication { tokens.forget(connection: connection) }
+    }
+
+    /// Channel management (iOS 18 broadcast): create, read, delete, list.
+    func channels(_ request: APNsRequest, bundle: String, all: Bool) async -> APNsResponse {
+        let app = AppID(bundle)
+        guard await host.read({ $0.apps[app] != nil }) else { return .reason(400, "BadRequestParams") }
+        if all {
+            guard request.method == "GET" else { return .reason(405, "MethodNotAllowed") }
+            let ids = await host.read { state in state.channels.filter { $0.value.app == app }.keys.sorted().map(\.base64) }
+            return APNsResponse(status: 200, body: JSONValue.object([
+                JSONMember("channels", .array(ids.map { .string($0) })),
+            ]).serialized())
+        }
+        switch request.method {
+        case "POST":
+            guard let body = try? JSONParser.parse(request.body),
+                  let policy = body["message-storage-policy"]?.doubleValue, policy == 0 || policy == 1 else {
+                return .reason(400, "BadRequestPayload")
+            }
+            guard body["push-type"]?.stringValue?.lowercased() == "liveactivity" else { return .reason(400, "MissingPushType") }
+            var create = GlimpseActivityV1.ChannelRequest.CreateChannel()
+            create.messageStoragePolicy = Int32(policy)
+            var channel = GlimpseActivityV1.ChannelRequest()
+            channel.bundleId = bundle
+            channel.action = .create(create)
+            guard case .token(let id)? = try? await host.submit(ActivityCommand(.channel(channel))) else {
+                return .reason(500, "CannotCreateChannelConfig")
+            }
+            return APNsResponse(status: 201, headers: ["apns-channel-id": id, "apns-request-id": UUID().uuidString.lowercased()])
+        case "GET", "DELETE":
+            guard let id = request.header("apns-channel-id"), !id.isEmpty else { return .reason(400, "MissingChannelId") }
+            guard let known = await host.read({ $0.channels[ChannelID(id)] }), known.app == app else {
+                return .reason(400, "ChannelNotRegistered")
+            }
+            if request.method == "GET" {
+                return APNsResponse(status: 200, headers: ["apns-channel-id": id], body: JSONValue.object([
+                    JSONMember("message-storage-policy", .number(Int(known.messageStoragePolicy))),
+                    JSONMember("push-type", .string("LiveActivity")),
+                ]).serialized())
+            }
+            var channel = GlimpseActivityV1.ChannelRequest()
+            channel.bundleId = bundle
+            channel.action = .deleteChannelId(id)
+            guard (try? await host.submit(ActivityCommand(.channel(channel)))) != nil else {
+                return .reason(400, "ChannelNotRegistered")
+            }
+            return APNsResponse(status: 204, headers: ["apns-request-id": UUID().uuidString.lowercased()])
+        default:
+            return .reason(405, "MethodNotAllowed")
+        }
+    }
+}

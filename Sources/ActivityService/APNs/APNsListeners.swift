@@ -1,0 +1,65 @@
+public import HTTP2Server
+public import Logging
+import NIOCore
+public import ServiceLifecycle
+
+/// The APNs-compatible endpoint on HTTP/2: each request stream goes to `APNsEndpoint`,
+/// and a connection's provider token is forgotten when it closes.
+public struct APNsHTTP2Handler: HTTP2Handler {
+    let endpoint: APNsEndpoint
+
+    public init(endpoint: APNsEndpoint) {
+        self.endpoint = endpoint
+    }
+
+    public func handle(_ request: HTTP2Request) async throws -> HTTP2Response {
+        let answer = await endpoint.respond(to: APNsRequest(
+            method: request.method, path: request.path,
+            headers: request.headers.map { (name: $0.name, value: $0.value) }, body: request.body,
+            bodyTooLarge: request.bodyTooLarge, connection: String(request.connection.id)))
+        var headers = HTTP2Headers()
+        for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) { headers.append(name: name, value: value) }
+        if !answer.body.isEmpty { headers.append(name: "content-type", value: "application/json") }
+        // Apple's GOAWAY carries the reason as JSON too.
+        let goAway = answer.goaway ? HTTP2GoAway(errorCode: 0, debugData: answer.body) : nil
+        return HTTP2Response(status: answer.status, headers: headers, body: answer.body, goAway: goAway)
+    }
+
+    public func connectionClosed(_ connection: HTTP2ConnectionInfo) {
+        endpoint.forget(connection: String(connection.id))
+    }
+}
+
+/// The endpoint's listeners (TLS and h2c) as a lifecycle service: prints each listener's
+/// port once bound, and on graceful shutdown sends GOAWAY and lets pushes in flight finish.
+public struct APNsServerService: Service {
+    let server: HTTP2Server
+    let names: [String]
+    let logger: Logger
+    let listening: @Sendable ([(name: String, port: Int)]) async -> Void
+
+    /// `names` label `server.listeners` in order (e.g. "apns-tls", "apns-h2c"); `listening`
+    /// is told their ports once all are bound.
+    public init(
+        server: HTTP2Server, names: [String], logger: Logger,
+        listening: @escaping @Sendable ([(name: String, port: Int)]) async -> Void
+    ) {
+        self.server = server
+        self.names = names
+        self.logger = logger
+        self.listening = listening
+    }
+
+    public func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { try await server.run() }
+                let addresses = try await server.listeningAddresses()
+                await listening(zip(names, addresses).map { (name: $0, port: $1.port ?? 0) })
+            }
+        } onGracefulShutdown: {
+            logger.info("APNs endpoint shutting down: GOAWAY, waiting for pushes in flight")
+            server.beginGracefulShutdown()
+        }
+    }
+}

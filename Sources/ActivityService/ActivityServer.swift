@@ -1,0 +1,105 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import ActivityEngine
+public import EngineHost
+import GlimpseMessages
+import GlimpseRPC
+import GlimpseVocabulary
+import ProtoMapping
+public import ServiceKit
+import RPCCore
+
+/// glimpse-activity assembled: the journal under the data directory, the engine host, the
+/// activity feed, the APNs-compatible endpoint's logic, and the handlers that serve them.
+public struct ActivityServer: Sendable {
+    public let host: ActivityHandlers.Host
+    public let feed: ActivityFeed
+    public let connections: Connections
+    public let handlers: ActivityHandlers
+    public let clock: ClockService<ActivityServiceState, ActivityCommand>
+    public let endpoint: APNsEndpoint
+
+    /// Where widget pushes' reloads go; nil: they are logged (through `log`) and dropped.
+    public struct Outbound: Sendable {
+        public var timelineAddress: String?
+        public var log: @Sendable (String) -> Void
+
+        public init(timelineAddress: String?, log: @escaping @Sendable (String) -> Void = { _ in }) {
+            self.timelineAddress = timelineAddress
+            self.log = log
+        }
+    }
+
+    /// Opens (and replays) the journal `<directory>/activity.sqlite`, or an in-memory one; a
+    /// new journal starts with a random seed for ids and tokens.
+    public static func open(
+        directory: URL?, clock: HostClock, settings: ActivitySettings = .defaults,
+        authentication: APNsEndpoint.Authentication, outbound: Outbound
+    ) async throws -> ActivityServer {
+        let journal = try directory.map { try Journal(directory: $0, name: "activity") } ?? Journal.inMemory()
+        let feed = ActivityFeed()
+        let connections = Connections()
+        var seed = [UInt8](repeating: 0, count: 32)
+        var generator = SystemRandomNumberGenerator()
+        for index in seed.indices { seed[index] = generator.next() }
+        let host = try ActivityHandlers.Host(
+            engine: ActivityServiceState(manager: ActivityManager(clock: clock, config: settings), seed: seed),
+            clock: clock, journal: journal, apply: ActivityServiceState.apply,
+            perform: { host, effects in
+                await Self.perform(effects, host: host, feed: feed, connections: connections, outbound: outbound)
+            })
+        if await host.lastSequence == 0 {
+            _ = try await host.submit(ActivityCommand(.genesisSeed(seed)))
+        }
+        return ActivityServer(
+            host: host, feed: feed, connections: connections, handlers: ActivityHandlers(host: host, feed: feed),
+            clock: ClockService(host: host, watermark: { feed.sequence }),
+            endpoint: APNsEndpoint(host: host, authentication: authentication))
+    }
+
+    /// Engine events go to the watchers as one batch; widget pushes ask glimpse-timeline
+    /// for `reloadAllTimelines()` (reason APP_REQUEST: budgeted there, as on a phone).
+    static func perform(
+        _ effects: [ActivityServiceEffect], host: ActivityHandlers.Host, feed: ActivityFeed,
+        connections: Connections, outbound: Outbound
+    ) async {
+        var reloads: [AppID] = []
+        let now = host.clock.now
+        let changes = await host.read { state in
+            effects.compactMap { effect -> GlimpseActivityV1.ActivityChange? in
+                switch effect {
+                case .event(let event): return GlimpseActivityV1.ActivityChange(event, manager: state.manager, at: now)
+                case .reloadWidgets(let app):
+                    reloads.append(app)
+                    return nil
+                }
+            }
+        }
+        feed.publish(contentsOf: changes)
+        guard !reloads.isEmpty else { return }
+        guard let address = outbound.timelineAddress, let connection = connections.client(for: address) else {
+            for app in reloads { outbound.log("no --timeline-address: widget push for \(app) dropped") }
+            return
+        }
+        let timeline = GlimpseTimelineV1.TimelineService.Client(wrapping: connection)
+        for app in reloads {
+            var request = GlimpseTimelineV1.ReloadAllTimelinesRequest()
+            request.bundleId = app.rawValue
+            request.reason = .appRequest
+            do {
+                _ = try await timeline.reloadAllTimelines(ClientRequest(message: request), options: CallOptions(timeout: .seconds(5)))
+            } catch {
+                outbound.log("widget push reload at glimpse-timeline failed for \(app): \(error)")
+            }
+        }
+    }
+
+    public func close() async throws {
+        feed.finish()
+        await connections.shutdown()
+        try await host.close()
+    }
+}

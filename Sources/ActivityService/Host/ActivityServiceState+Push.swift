@@ -1,0 +1,292 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ActivityEngine
+import GlimpseClock
+import GlimpseJSON
+import GlimpseMessages
+import GlimpseVocabulary
+import ProtoMapping
+
+/// What the APNs-compatible endpoint answers a push, decided inside the engine host so it
+/// is journaled with the push (and a replay decides the same), per Apple's provider API
+/// (spec §9): transport-level refusals get Apple's status and reason; what the device then
+/// does (applied, dropped as older, ignored after the end, throttled, refused by
+/// ActivityKit) is a 200, as Apple answers it, and is shown in the push log.
+extension ActivityServiceState {
+    typealias Record = GlimpseActivityV1.PushRecord
+
+    mutating func receive(_ push: GlimpseActivityV1.ReceivedPush) -> Step<ActivityAnswer, ActivityServiceEffect> {
+        var record = Record()
+        record.receivedAt = GoogleProtobuf.Timestamp(manager.clock.now)
+        record.apnsId = push.apnsId
+        record.path = push.path
+        record.bodyBytes = push.bodySize
+        let headers = push.headers.map { (name: $0.name.lowercased(), value: $0.value) }
+        func header(_ name: String) -> String? { headers.last(where: { $0.name == name })?.value }
+        record.pushType = header("apns-push-type") ?? ""
+        record.topic = header("apns-topic") ?? ""
+        record.priority = Int32(header("apns-priority") ?? "10") ?? 0
+        record.channelId = header("apns-channel-id") ?? ""
+        if let range = record.topic.firstRange(of: ".push-type.") { record.bundleId = String(record.topic[..<range.lowerBound]) }
+
+        let segments = push.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if segments.count == 4, segments[1] == "3", segments[2] == "device" { record.deviceToken = segments[3] }
+
+        // Refused before the device: authentication, method, path (decided by the endpoint).
+        if push.refusedStatus != 0 {
+            return finish(record, status: push.refusedStatus, reason: push.refusedReason)
+        }
+        // An injected fault for this token or topic answers instead of the device.
+        if let index = faults.firstIndex(where: { fault in
+            switch fault.target {
+            case .deviceToken(let token): token == record.deviceToken.lowercased()
+            case .topic(let topic): topic == record.topic
+            }
+        }) {
+            let fault = faults[index]
+            faults[index].remaining -= 1
+            if faults[index].remaining <= 0 { faults.remove(at: index) }
+            return finish(record, status: fault.status, reason: fault.reason, goaway: fault.goaway)
+        }
+
+        if segments.count == 4, segments[1] == "3", segments[2] == "device" {
+            return devicePush(push, record: record, headers: headers, token: segments[3])
+        }
+        if segments.count == 5, segments[1] == "4", segments[2] == "broadcasts", segments[3] == "apps" {
+            return broadcast(push, record: record, headers: headers, bundle: segments[4])
+        }
+        return finish(record, status: 404, reason: "BadPath")
+    }
+
+    /// Logs the push and answers it (`apns-id` on every answer, `reason` on errors).
+    mutating func finish(
+        _ record: Record, status: Int32, reason: String = "", outcomes: [GlimpseActivityV1.Outcome] = [],
+        states: [Record.StateBeforeAfter] = [], events: [ActivityEvent] = [], extraEffects: [ActivityServiceEffect] = [],
+        goaway: Bool = false, answerHeaders: [String: String] = [:]
+    ) -> Step<ActivityAnswer, ActivityServiceEffect> {
+        var record = record
+        record.status = status
+        record.reason = reason
+        for keyPath in [\Record.path, \.pushType, \.topic, \.deviceToken, \.channelId, \.apnsId, \.event, \.bundleId] {
+            record[keyPath: keyPath] = record[keyPath: keyPath].wireSafe
+        }
+        record.outcomes = outcomes
+        record.states = states
+        let logged = log(record)
+        var headers = answerHeaders
+        headers["apns-id"] = record.apnsId
+        var body: [UInt8] = []
+        if status != 200, status != 201, status != 204 {
+            var members = [JSONMember("reason", .string(reason))]
+            if status == 410 {
+                // When the token stopped working (Apple's `timestamp`, in milliseconds).
+                let since = PushToken(hex: record.deviceToken).flatMap { retired[$0]?.since } ?? manager.clock.now
+                members.append(JSONMember("timestamp", .number(Int((since.timeIntervalSince1970 * 1000).rounded()))))
+            }
+            body = JSONValue.object(members).serialized()
+        }
+        return Step(.push(logged, headers: headers, body: body, goaway: goaway), effects: noted(events) + extraEffects)
+    }
+
+    /// The checks Apple's service makes on every push request's headers and body.
+    func transportCheck(
+        _ push: GlimpseActivityV1.ReceivedPush, headers: [(name: String, value: String)], limit: Int
+    ) -> (status: Int32, reason: String)? {
+        var seen = Set<String>()
+        for (name, _) in headers where name.hasPrefix("apns-") || name == "authorization" {
+            guard seen.insert(name).inserted else { return (400, "DuplicateHeaders") }
+        }
+        func header(_ name: String) -> String? { headers.last(where: { $0.name == name })?.value }
+        if let id = header("apns-id"), UUID(uuidString: id) == nil || id.count != 36 { return (400, "BadMessageId") }
+        if let priority = header("apns-priority"), !["1", "5", "10"].contains(priority) { return (400, "BadPriority") }
+        if let expiration = header("apns-expiration"), UInt64(expiration) == nil { return (400, "BadExpirationDate") }
+        if let collapse = header("apns-collapse-id"), collapse.utf8.count > 64 { return (400, "BadCollapseId") }
+        if push.bodyTooLarge || push.bodySize > UInt32(limit) || push.body.count > limit { return (413, "PayloadTooLarge") }
+        if push.body.isEmpty { return (400, "PayloadEmpty") }
+        return nil
+    }
+
+    mutating func devicePush(
+        _ push: GlimpseActivityV1.ReceivedPush, record: Record, headers: [(name: String, value: String)], token text: String
+    ) -> Step<ActivityAnswer, ActivityServiceEffect> {
+        var record = record
+        guard push.method == "POST" else { return finish(record, status: 405, reason: "MethodNotAllowed") }
+        guard !text.isEmpty else { return finish(record, status: 400, reason: "MissingDeviceToken") }
+        guard let token = PushToken(hex: text), text.count >= 16 else { return finish(record, status: 400, reason: "BadDeviceToken") }
+        record.deviceToken = token.hex
+        if let refusal = transportCheck(push, headers: headers, limit: manager.config.pushPayloadLimit) {
+            return finish(record, status: refusal.status, reason: refusal.reason)
+        }
+        guard let topic = headers.last(where: { $0.name == "apns-topic" })?.value, !topic.isEmpty else {
+            return finish(record, status: 400, reason: "MissingTopic")
+        }
+        let pushType = headers.last(where: { $0.name == "apns-push-type" })?.value ?? ""
+        if pushType == "widgets" {
+            return widgetPush(push, record: record, topic: topic, token: token)
+        }
+        guard pushType == "liveactivity" else { return finish(record, status: 400, reason: "InvalidPushType") }
+        guard topic.hasSuffix(LiveActivityPushHeaders.topicSuffix), topic.count > LiveActivityPushHeaders.topicSuffix.count else {
+            return finish(record, status: 400, reason: "BadTopic")
+        }
+        if let gone = retired[token] { return finish(record, status: 410, reason: gone.reason.rawValue) }
+        let app = AppID(String(topic.dropLast(LiveActivityPushHeaders.topicSuffix.count)))
+        // The token is checked before the body, as Apple's service does.
+        guard let owner = activityID(for: token).flatMap({ manager.activity($0)?.app }) ?? pushToStartOwners[token] else {
+            return finish(record, status: 400, reason: "BadDeviceToken")
+        }
+        guard owner == app else { return finish(record, status: 400, reason: "DeviceTokenNotForTopic") }
+        // Priority 1 (Apple's lowest) is delivered like 5: opportunistically, not budgeted.
+        let priority = Int(headers.last(where: { $0.name == "apns-priority" })?.value ?? "10") ?? 10
+        let checked = LiveActivityPushHeaders(
+            app: app, priority: priority == 10 ? 10 : 5,
+            channelID: nil, apnsID: record.apnsId)
+        let before = activityID(for: token).flatMap { manager.activity($0)?.state }
+        let step = manager.receivePush(headers: checked, deviceToken: token, body: push.body)
+        var outcome = GlimpseActivityV1.Outcome(step.answer)
+        record.event = Self.event(of: push.body)
+        switch step.answer {
+        case .rejected(.badDeviceToken):
+            return finish(record, status: 400, reason: "BadDeviceToken", outcomes: [outcome], events: step.effects)
+        case .rejected(.deviceTokenNotForTopic):
+            return finish(record, status: 400, reason: "DeviceTokenNotForTopic", outcomes: [outcome], events: step.effects)
+        case .rejected(.invalidPayload(.payloadTooLarge)):
+            return finish(record, status: 413, reason: "PayloadTooLarge", outcomes: [outcome], events: step.effects)
+        case .rejected(.invalidPayload(.payloadEmpty)):
+            return finish(record, status: 400, reason: "PayloadEmpty", outcomes: [outcome], events: step.effects)
+        default:
+            break
+        }
+        let id = outcome.activityId.isEmpty ? activityID(for: token) : ActivityID(outcome.activityId)
+        if outcome.activityId.isEmpty, let id { outcome.activityId = id.description }
+        var states: [Record.StateBeforeAfter] = []
+        if let id {
+            var change = Record.StateBeforeAfter()
+            change.activityId = id.description
+            change.before = before?.wire ?? .unspecified
+            change.after = manager.activity(id)?.state.wire ?? (before == nil ? .unspecified : .dismissed)
+            states.append(change)
+        }
+        return finish(record, status: 200, outcomes: [outcome], states: states, events: step.effects)
+    }
+
+    /// The activity an update token belongs to (nil for push-to-start and unknown tokens).
+    func activityID(for token: PushToken) -> ActivityID? { manager.activityID(forUpdateToken: token) }
+
+    static func event(of body: [UInt8]) -> String {
+        guard let value = try? JSONParser.parse(body), let event = value["aps"]?["event"]?.stringValue else { return "" }
+        return event
+    }
+
+    /// iOS 26 widget push: `{"aps":{"content-changed":true}}` to the app's widget push
+    /// token acts as `reloadAllTimelines()` at glimpse-timeline (budgeted there).
+    mutating func widgetPush(
+        _ push: GlimpseActivityV1.ReceivedPush, record: Record, topic: String, token: PushToken
+    ) -> Step<ActivityAnswer, ActivityServiceEffect> {
+        let suffix = ".push-type.widgets"
+        guard topic.hasSuffix(suffix), topic.count > suffix.count else { return finish(record, status: 400, reason: "BadTopic") }
+        if let gone = retired[token] { return finish(record, status: 410, reason: gone.reason.rawValue) }
+        guard let owner = widgetTokens[token] else { return finish(record, status: 400, reason: "BadDeviceToken") }
+        let app = AppID(String(topic.dropLast(suffix.count)))
+        guard owner == app else { return finish(record, status: 400, reason: "DeviceTokenNotForTopic") }
+        let changed: Bool
+        if let value = try? JSONParser.parse(push.body), case .bool(let flag)? = value["aps"]?["content-changed"] {
+            changed = flag
+        } else {
+            changed = false
+        }
+        guard changed else {
+            return finish(record, status: 200, outcomes: [GlimpseActivityV1.Outcome(
+                .rejected, "a widget push needs {\"aps\":{\"content-changed\":true}}; the device ignored it")])
+        }
+        return finish(
+            record, status: 200,
+            outcomes: [GlimpseActivityV1.Outcome(.applied, "reloadAllTimelines() asked of glimpse-timeline (budgeted)")],
+            extraEffects: [.reloadWidgets(app)])
+    }
+
+    /// iOS 18 broadcast: `POST /4/broadcasts/apps/<bundle>` with `apns-channel-id`.
+    mutating func broadcast(
+        _ push: GlimpseActivityV1.ReceivedPush, record: Record, headers: [(name: String, value: String)], bundle: String
+    ) -> Step<ActivityAnswer, ActivityServiceEffect> {
+        var record = record
+        record.bundleId = bundle
+        guard push.method == "POST" else { return finish(record, status: 405, reason: "MethodNotAllowed") }
+        if let refusal = transportCheck(push, headers: headers, limit: 5120) {
+            return finish(record, status: refusal.status, reason: refusal.reason)
+        }
+        guard let pushType = headers.last(where: { $0.name == "apns-push-type" })?.value else {
+            return finish(record, status: 400, reason: "MissingPushType")
+        }
+        guard pushType.lowercased() == "liveactivity" else { return finish(record, status: 400, reason: "InvalidPushType") }
+        guard let channelText = headers.last(where: { $0.name == "apns-channel-id" })?.value, !channelText.isEmpty else {
+            return finish(record, status: 400, reason: "MissingChannelId")
+        }
+        guard Data(base64Encoded: channelText) != nil else { return finish(record, status: 400, reason: "BadChannelId") }
+        let channel = ChannelID(channelText)
+        guard let known = channels[channel] else { return finish(record, status: 400, reason: "ChannelNotRegistered") }
+        guard known.app.rawValue == bundle else { return finish(record, status: 403, reason: "TopicMismatch") }
+        if known.messageStoragePolicy == 0, let expiration = headers.last(where: { $0.name == "apns-expiration" })?.value,
+           expiration != "0" {
+            return finish(record, status: 400, reason: "BadExpirationDate")
+        }
+        record.event = Self.event(of: push.body)
+        let priority = Int(headers.last(where: { $0.name == "apns-priority" })?.value ?? "10") ?? 10
+        let checked = LiveActivityPushHeaders(
+            app: AppID(bundle), priority: priority == 10 ? 10 : 5, channelID: channel, apnsID: record.apnsId)
+        let members = manager.allActivities.filter {
+            if case .channel(channel)? = $0.pushType { true } else { false }
+        }
+        let before = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.state) })
+        let step = manager.receiveBroadcast(headers: checked, body: push.body)
+        let requestID = ["apns-request-id": record.apnsId]
+        switch step.answer {
+        case .success(let outcomes):
+            var states: [Record.StateBeforeAfter] = []
+            for id in outcomes.keys.sorted() {
+                var change = Record.StateBeforeAfter()
+                change.activityId = id.description
+                change.before = before[id]?.wire ?? .unspecified
+                change.after = manager.activity(id)?.state.wire ?? .dismissed
+                states.append(change)
+            }
+            return finish(
+                record, status: 200, outcomes: outcomes.keys.sorted().map { GlimpseActivityV1.Outcome(outcomes[$0]!) },
+                states: states, events: step.effects, answerHeaders: requestID)
+        case .failure(.unknownChannel):
+            // A registered channel nobody follows yet: Apple accepts it; nothing shows.
+            return finish(record, status: 200, outcomes: [GlimpseActivityV1.Outcome(
+                .rejected, "no activity follows this channel")], events: step.effects, answerHeaders: requestID)
+        case .failure(.invalidPayload(.payloadTooLarge)):
+            return finish(record, status: 413, reason: "PayloadTooLarge", events: step.effects)
+        case .failure(let rejection):
+            return finish(record, status: 200, outcomes: [GlimpseActivityV1.Outcome(.rejected(rejection))],
+                          events: step.effects, answerHeaders: requestID)
+        }
+    }
+
+    /// Channel management (`/1/apps/<bundle>/channels`, `/all-channels`).
+    mutating func channel(_ request: GlimpseActivityV1.ChannelRequest) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
+        let app = AppID(request.bundleId)
+        switch request.action {
+        case .create(let create)?:
+            guard create.messageStoragePolicy == 0 || create.messageStoragePolicy == 1 else {
+                throw InvalidField("message_storage_policy", "0 or 1")
+            }
+            let channel = create.channelId.isEmpty ? identifiers.nextChannelID() : ChannelID(create.channelId)
+            guard channels[channel] == nil else { throw InvalidField("channel_id", "already exists") }
+            channels[channel] = Channel(app: app, messageStoragePolicy: create.messageStoragePolicy)
+            return Step(.token(channel.base64))
+        case .deleteChannelId(let id)?:
+            guard let known = channels[ChannelID(id)], known.app == app else {
+                throw InvalidField("channel_id", "no channel \(id) for \(app)")
+            }
+            channels[ChannelID(id)] = nil
+            return Step(.none)
+        case nil:
+            throw InvalidField("action", "create or delete")
+        }
+    }
+}

@@ -1,0 +1,148 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import ActivityEngine
+import DequeModule
+import GlimpseClock
+public import GlimpseMessages
+public import GlimpseVocabulary
+public import ServiceKit
+
+/// Everything glimpse-activity knows, as one engine the host journals and replays: the
+/// activity manager, plus what the service keeps beside it — installed apps with their
+/// manifests and tokens, broadcast channels, widget push tokens, tokens that no longer
+/// work (for 410), injected faults, and the push log.
+public struct ActivityServiceState: Engine, AppTokenIndex {
+    public struct InstalledRecord: Sendable, Hashable {
+        public var manifest: GlimpseAppV1.AppManifest
+        public var token: String
+    }
+
+    /// A broadcast channel made through channel management.
+    public struct Channel: Sendable, Hashable {
+        public var app: AppID
+        public var messageStoragePolicy: Int32
+    }
+
+    /// Why a token answers 410, and since when.
+    public struct RetiredToken: Sendable, Hashable {
+        public enum Reason: String, Sendable, Hashable {
+            /// Replaced by a newer token (rotation): APNs's ExpiredToken.
+            case expiredToken = "ExpiredToken"
+            /// Its activity is gone or its app was uninstalled: APNs's Unregistered.
+            case unregistered = "Unregistered"
+        }
+
+        public var reason: Reason
+        public var since: Date
+    }
+
+    /// An injected fault: the next `remaining` pushes for the target answer it.
+    public struct Fault: Sendable, Hashable {
+        public enum Target: Sendable, Hashable {
+            case deviceToken(String)
+            case topic(String)
+        }
+
+        public var id: UInt64
+        public var target: Target
+        public var remaining: Int
+        public var status: Int32
+        public var reason: String
+        public var goaway: Bool
+    }
+
+    public var manager: ActivityManager
+    public internal(set) var apps: [AppID: InstalledRecord] = [:]
+    var tokens: [String: AppID] = [:]
+    public internal(set) var channels: [ChannelID: Channel] = [:]
+    public internal(set) var widgetTokens: [PushToken: AppID] = [:]
+    var widgetTokenOfApp: [AppID: PushToken] = [:]
+    public internal(set) var retired: [PushToken: RetiredToken] = [:]
+    /// The current update token of each activity and push-to-start token of each app and
+    /// type, to retire the old one when a new one is issued.
+    var activityTokens: [ActivityID: (token: PushToken, app: AppID)] = [:]
+    var pushToStartTokens: [String: PushToken] = [:]
+    /// The app of each current push-to-start token.
+    var pushToStartOwners: [PushToken: AppID] = [:]
+    public internal(set) var faults: [Fault] = []
+    var nextFaultID: UInt64 = 1
+    /// The most recent pushes, oldest first, at most `pushLogLimit`.
+    var pushLog: Deque<GlimpseActivityV1.PushRecord> = []
+    public internal(set) var pushSequence: UInt64 = 0
+    public let pushLogLimit: Int
+    var identifiers: HashedIdentifiers
+
+    public init(manager: ActivityManager, seed: [UInt8], pushLogLimit: Int = 100_000) {
+        self.manager = manager
+        self.identifiers = HashedIdentifiers(seed: seed)
+        self.pushLogLimit = pushLogLimit
+    }
+
+    /// Logged pushes after `sequence`, oldest first, at most `limit`, of `app` (or all).
+    public func pushes(after sequence: UInt64, limit: Int, app: AppID?) -> [GlimpseActivityV1.PushRecord] {
+        var found: [GlimpseActivityV1.PushRecord] = []
+        for record in pushLog where record.sequence > sequence {
+            if let app, record.bundleId != app.rawValue { continue }
+            found.append(record)
+            if found.count >= limit { break }
+        }
+        return found
+    }
+
+    /// The app an app token belongs to.
+    public func app(forToken token: String) -> AppID? { tokens[token] }
+
+    public mutating func nextDeadline() -> Date? { manager.nextDeadline() }
+
+    public mutating func fireDue() -> [ActivityServiceEffect] { noted(manager.fireDue()) }
+
+    /// Keeps the token bookkeeping in step with the engine's events and wraps them.
+    mutating func noted(_ events: [ActivityEvent]) -> [ActivityServiceEffect] {
+        let now = manager.clock.now
+        for event in events {
+            switch event {
+            case .pushTokenIssued(let id, let token):
+                if let old = activityTokens[id], old.token != token {
+                    retired[old.token] = RetiredToken(reason: .expiredToken, since: now)
+                }
+                activityTokens[id] = (token, manager.activity(id)?.app ?? activityTokens[id]?.app ?? AppID(""))
+            case .pushToStartTokenIssued(let app, let type, let token):
+                let key = "\(app.rawValue)\u{0}\(type)"
+                if let old = pushToStartTokens[key], old != token {
+                    retired[old] = RetiredToken(reason: .expiredToken, since: now)
+                    pushToStartOwners[old] = nil
+                }
+                pushToStartTokens[key] = token
+                pushToStartOwners[token] = app
+            case .stateChanged(let id, _, .dismissed, _):
+                if let old = activityTokens.removeValue(forKey: id) {
+                    retired[old.token] = RetiredToken(reason: .unregistered, since: now)
+                }
+            default:
+                break
+            }
+        }
+        return events.map { .event($0) }
+    }
+
+    /// Appends a push to the log, numbered, dropping the oldest past the limit.
+    mutating func log(_ record: GlimpseActivityV1.PushRecord) -> GlimpseActivityV1.PushRecord {
+        pushSequence += 1
+        var numbered = record
+        numbered.sequence = pushSequence
+        pushLog.append(numbered)
+        if pushLog.count > pushLogLimit { pushLog.removeFirst(pushLog.count - pushLogLimit) }
+        return numbered
+    }
+}
+
+/// What glimpse-activity carries out after a change is journaled.
+public enum ActivityServiceEffect: Sendable, Hashable {
+    /// A change the engine made (state, content, tokens, drops): to the watchers.
+    case event(ActivityEvent)
+    /// A widget push (iOS 26): `reloadAllTimelines()` for the app at glimpse-timeline.
+    case reloadWidgets(AppID)
+}

@@ -1,0 +1,46 @@
+public import ActivityEngine
+import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import GlimpseVocabulary
+
+/// Activity ids, push tokens and channel ids that look random but come from a seed the
+/// journal keeps: SHA-256 of the seed, a label and a counter. Replaying the journal
+/// therefore issues the same ids and tokens again, which a restart depends on.
+public struct HashedIdentifiers: IdentifierSource {
+    let seed: [UInt8]
+    var counter: UInt64 = 0
+
+    public init(seed: [UInt8]) {
+        self.seed = seed
+    }
+
+    mutating func next(_ label: UInt8) -> [UInt8] {
+        counter += 1
+        var hasher = SHA256()
+        hasher.update(data: seed)
+        hasher.update(data: [label])
+        withUnsafeBytes(of: counter.bigEndian) { hasher.update(bufferPointer: $0) }
+        return Array(hasher.finalize())
+    }
+
+    public mutating func nextActivityID() -> ActivityID {
+        var b = next(0x61)
+        b[6] = (b[6] & 0x0F) | 0x40  // a version-4-shaped UUID
+        b[8] = (b[8] & 0x3F) | 0x80
+        return ActivityID(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                                      b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+    }
+
+    public mutating func nextPushToken() -> PushToken {
+        PushToken(bytes: next(0x74))
+    }
+
+    /// A broadcast channel id: 16 bytes, base64 (as APNs hands them out).
+    public mutating func nextChannelID() -> ChannelID {
+        ChannelID(Data(next(0x63).prefix(16)).base64EncodedString())
+    }
+}

@@ -1,0 +1,37 @@
+/// What a handler answers: status, header fields and body, sent as HEADERS (+ DATA).
+///
+/// The server adds `content-length` (any given one is replaced) and lowercases header
+/// names. A response it cannot send as given is a handler bug and goes out as 500 with an
+/// empty body instead: a status outside 200...599, or a field HTTP/2 forbids (a
+/// pseudo-header, `connection`, `transfer-encoding` and the other connection-specific
+/// fields, a name or value with characters HTTP does not allow).
+public struct HTTP2Response: Sendable {
+    public var status: Int
+    public var headers: HTTP2Headers
+    public var body: [UInt8]
+    /// After this response has gone out, send GOAWAY on its connection: the client may
+    /// open no new stream there, the streams already open finish, then the connection
+    /// closes. For fault injection ("the next push gets a 503 and a GOAWAY").
+    public var goAway: HTTP2GoAway?
+
+    public init(status: Int, headers: HTTP2Headers = [], body: [UInt8] = [], goAway: HTTP2GoAway? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.goAway = goAway
+    }
+}
+
+/// A GOAWAY frame to send (RFC 9113 §6.8). Its last-stream-id is the last stream the
+/// server took, so every stream already open still gets its answer.
+public struct HTTP2GoAway: Sendable, Hashable {
+    /// The HTTP/2 error code (RFC 9113 §7); 0 is NO_ERROR.
+    public var errorCode: UInt32
+    /// Opaque bytes for the peer's logs (APNs puts `{"reason": …}` here).
+    public var debugData: [UInt8]
+
+    public init(errorCode: UInt32 = 0, debugData: [UInt8] = []) {
+        self.errorCode = errorCode
+        self.debugData = debugData
+    }
+}

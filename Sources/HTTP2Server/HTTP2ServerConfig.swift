@@ -1,0 +1,42 @@
+public import RPCNIO
+
+/// Settings of an `HTTP2Server`. Start from `.defaults`.
+public struct HTTP2ServerConfig: Sendable {
+    /// HTTP/2 settings and the receive budget, shared with the gRPC transport. What
+    /// applies here: `maxConcurrentStreams`, `initialStreamWindowSize`,
+    /// `maxHeaderListSize` (a larger request header block is answered 431) with
+    /// `headerFloodFactor`, and `receiveBudget` with `connectionWindowSize`: the request
+    /// body bytes one connection may make the server hold, enforced through the
+    /// connection's flow-control window, which gets credit back only once a request's
+    /// response is out (or its stream is gone). Bytes past `maxRequestBody` are never held.
+    /// (The message and watermark settings are the gRPC transport's only.)
+    public var http2: HTTP2Config
+    /// Request bodies longer than this are not buffered: the handler gets the request
+    /// at once with `bodyTooLarge` (APNs: 4096 bytes, 5120 for broadcast and VoIP).
+    public var maxRequestBody: Int
+    public var keepalive: KeepaliveConfig?
+    public var resetRateLimit: ResetRateLimit
+    /// How long graceful shutdown waits for the PING that follows its GOAWAY notice
+    /// before sending the final GOAWAY anyway.
+    public var shutdownPingTimeout: Duration
+
+    public init(
+        http2: HTTP2Config = Self.defaultHTTP2, maxRequestBody: Int = 8 * 1024,
+        keepalive: KeepaliveConfig? = .serverDefaults, resetRateLimit: ResetRateLimit = .defaults,
+        shutdownPingTimeout: Duration = .seconds(1)
+    ) {
+        self.http2 = http2
+        self.maxRequestBody = maxRequestBody
+        self.keepalive = keepalive
+        self.resetRateLimit = resetRateLimit
+        self.shutdownPingTimeout = shutdownPingTimeout
+    }
+
+    public static var defaults: Self { Self() }
+
+    /// Up to 1,000 streams a connection (what APNs allows once a provider is trusted),
+    /// small stream windows (bodies are small), and 1 MiB of bodies held per connection.
+    public static var defaultHTTP2: HTTP2Config {
+        HTTP2Config(maxConcurrentStreams: 1000, initialStreamWindowSize: 64 * 1024, receiveBudget: 1 << 20)
+    }
+}

@@ -1,0 +1,84 @@
+import CNghttp2
+import RPCNIO
+
+/// Turning answers into HEADERS and DATA, and running what the callbacks queued.
+extension HTTP2ServerConnection {
+    /// Woken by the mailbox: submits every answer that arrived since the last drain.
+    func drainMailbox() {
+        guard let mailbox else { return }
+        mailbox.drain(into: &spare)
+        for answer in spare {
+            if let stream = streams[answer.stream] { respond(stream, answer.response) }
+        }
+        spare.removeAll(keepingCapacity: true)
+        flushOutput()
+    }
+
+    func runActions() {
+        guard let session else { return }
+        if !actions.isEmpty {
+            let pending = actions
+            actions.removeAll(keepingCapacity: true)
+            for action in pending {
+                switch action {
+                case .answer(let id, let status):
+                    if let stream = streams[id] { submit(stream, HTTP2Response(status: status), to: session) }
+                case .reset(let id, let errorCode):
+                    session.resetStream(id, errorCode: errorCode)
+                case .finalGoAway:
+                    session.finalGoAway()
+                case .goAway(let goAway):
+                    session.goAway(goAway)
+                }
+            }
+        }
+        credit.give(to: session)
+        // Held bytes past half the window: nghttp2 waits for half a window of credit before
+        // it sends any, and the rest of the window may never get there.
+        if receiveHeld > receiveWindow / 2 { session.sendConnectionCredit(keeping: receiveHeld) }
+    }
+
+    /// The handler's answer for `stream` (once; a stream already answered keeps its answer).
+    private func respond(_ stream: RequestStream, _ response: HTTP2Response) {
+        guard stream.phase == .handling, let session else { return }
+        stream.goAwayAfter = response.goAway
+        submit(stream, response, to: session)
+    }
+
+    private func submit(_ stream: RequestStream, _ response: HTTP2Response, to session: NGHTTP2Session) {
+        stream.phase = .answered
+        releaseHeld(stream)
+        // 204 and 304 have no content (RFC 9110 §15.3.5, §15.4.5), HEAD has none sent.
+        let hasContent = response.status != 204 && response.status != 304
+        var body = hasContent ? response.body : []
+        encoder.reset()
+        if !encoder.addResponseHead(response, contentLength: hasContent ? body.count : nil) {
+            encoder.reset()
+            _ = encoder.addResponseHead(HTTP2Response(status: 500), contentLength: 0)
+            body = []
+        }
+        if stream.isHead { body = [] }
+        stream.responseBody = body
+        stream.responseSent = 0
+        var provider = Self.bodyProvider
+        _ = encoder.withFields { fields, count in
+            if body.isEmpty {
+                nghttp2_submit_response(session.pointer, stream.id, fields, count, nil)
+            } else {
+                nghttp2_submit_response(session.pointer, stream.id, fields, count, &provider)
+            }
+        }
+    }
+}
+
+extension NGHTTP2Session {
+    /// GOAWAY naming the last stream taken (the ones open still finish), with `goAway`'s
+    /// error code and debug data.
+    func goAway(_ goAway: HTTP2GoAway) {
+        goAway.debugData.withUnsafeBufferPointer { data in
+            _ = nghttp2_submit_goaway(
+                pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(pointer),
+                goAway.errorCode, data.baseAddress, data.count)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import CNghttp2
+package import NIOCore
+
+/// What every server connection on an nghttp2 session does the same way, whatever it
+/// serves (gRPC calls here, plain HTTP/2 requests in HTTP2Server): making and starting
+/// the session, keepalive PINGs, graceful shutdown, and ending a session that failed.
+package protocol NGHTTP2ServerConnection: NGHTTP2ConnectionHandler, SendableMetatype {
+    associatedtype Command: Sendable
+    /// How the handlers' tasks reach the event loop; `drainMailbox` applies what came.
+    var mailbox: Mailbox<Command>? { get set }
+    func drainMailbox()
+    static func installCallbacks(_ callbacks: OpaquePointer)
+    var resetRateLimit: ResetRateLimit { get }
+    /// The connection window the session opens with (the receive budget).
+    var receiveWindow: Int { get }
+    /// True once the session has sent its SETTINGS.
+    var started: Bool { get set }
+    /// Just before the session starts, with the channel active (default: nothing).
+    func sessionStarting(_ context: ChannelHandlerContext)
+    var keepaliveConfig: KeepaliveConfig? { get }
+    /// How long to wait for the PING that follows the shutdown notice.
+    var shutdownPingTimeout: Duration { get }
+    var keepalive: KeepaliveState { get set }
+    var shutdown: GracefulShutdownState { get set }
+    var timers: ConnectionTimers { get set }
+    /// Queues the final GOAWAY, for `runActions` to submit outside nghttp2's callbacks.
+    func queueFinalGoAway()
+}
+
+/// The session's start.
+extension NGHTTP2ServerConnection {
+    package func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        mailbox = Mailbox(eventLoop: context.eventLoop) { loopBound.value.drainMailbox() }
+        do {
+            session = try NGHTTP2Session(
+                options: .init(role: .server, resetRateLimit: resetRateLimit),
+                owner: self, configure: Self.installCallbacks)
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        if context.channel.isActive { startSession(context) }
+    }
+
+    package func channelActive(context: ChannelHandlerContext) {
+        startSession(context)
+        context.fireChannelActive()
+    }
+
+    package func sessionStarting(_ context: ChannelHandlerContext) {}
+
+    /// SETTINGS first (a client such as grpcio waits for them; behind TLS they wait in the
+    /// TLS handler for the handshake), then the keepalive timer.
+    private func startSession(_ context: ChannelHandlerContext) {
+        guard !started, let session else { return }
+        started = true
+        sessionStarting(context)
+        do {
+            try session.start(http2, connectionWindow: receiveWindow, isClient: false)
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        scheduleKeepalive()
+        flushOutput()
+    }
+}
+
+/// Keepalive PINGs and graceful shutdown.
+extension NGHTTP2ServerConnection {
+    package func scheduleKeepalive() {
+        guard let keepalive = keepaliveConfig, let context else { return }
+        timers.keepalive = context.eventLoop.assumeIsolated().scheduleTask(
+            in: .nanoseconds(keepalive.interval.nanosecondsClamped)
+        ) { [self] in
+            sendKeepalivePing()
+        }
+    }
+
+    private func sendKeepalivePing() {
+        guard let config = keepaliveConfig, let context, let session else { return }
+        if let payload = keepalive.pingDue() {
+            session.ping(payload)
+            flushOutput()
+            timers.pingTimeout = context.eventLoop.assumeIsolated().scheduleTask(
+                in: .nanoseconds(config.timeout.nanosecondsClamped)
+            ) { [self] in
+                if keepalive.timedOut(payload) {
+                    self.session?.terminate(errorCode: HTTP2ErrorCode.noError)
+                    flushOutput()
+                    self.context?.close(promise: nil)
+                }
+            }
+        }
+        scheduleKeepalive()
+    }
+
+    package func pingAcknowledged(_ payload: UInt64) {
+        _ = keepalive.ackReceived(payload)
+        if shutdown.pingAcknowledged(payload) == .sendFinalGoAway {
+            queueFinalGoAway()
+        }
+    }
+
+    /// GOAWAY notice and PING now; the final GOAWAY when the PING returns (or after
+    /// `shutdownPingTimeout`); the connection closes once its streams are done.
+    package func beginGracefulShutdown() {
+        guard let context, let session else { return }
+        guard case .sendNoticeAndPing(let payload) = shutdown.begin() else { return }
+        session.shutdownNotice()
+        session.ping(payload)
+        flushOutput()
+        timers.shutdown = context.eventLoop.assumeIsolated().scheduleTask(
+            in: .nanoseconds(shutdownPingTimeout.nanosecondsClamped)
+        ) { [self] in
+            if shutdown.pingAcknowledged(payload) == .sendFinalGoAway {
+                self.session?.finalGoAway()
+                flushOutput()
+            }
+        }
+    }
+
+    /// After a failed `mem_recv`: GOAWAY with the reason, then close.
+    package func sessionFailed(_ error: NGHTTP2Error) {
+        let code: UInt32
+        if let fault {
+            code = fault
+        } else if error.code == NGHTTP2_ERR_FLOODED.rawValue {
+            code = HTTP2ErrorCode.enhanceYourCalm
+        } else {
+            code = HTTP2ErrorCode.protocolError
+        }
+        session?.terminate(errorCode: code)
+        flushOutput()
+        context?.close(promise: nil)
+    }
+}
