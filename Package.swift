@@ -121,7 +121,7 @@ let package = Package(
             name: "TimelineServiceTests",
             dependencies: [
                 "TimelineService", "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary",
-                "GlimpseClock", "RPCCore",
+                "GlimpseClock", "RPCCore", "ServiceKit",
             ]),
 
         .target(
@@ -142,7 +142,7 @@ let package = Package(
             name: "IntentServiceTests",
             dependencies: [
                 "IntentService", "IntentEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary",
-                "AppIntentValues", "GlimpseClock", "RPCCore",
+                "AppIntentValues", "GlimpseClock", "RPCCore", "ServiceKit",
             ]),
 
         .target(
@@ -230,7 +230,8 @@ let package = Package(
         .testTarget(
             name: "ActivityServiceTests",
             dependencies: [
-                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseJSON", "GlimpseMessages", "GlimpseVocabulary", crypto,
+                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseJSON", "GlimpseMessages", "GlimpseVocabulary",
+                "ServiceKit", crypto,
             ]),
         .executableTarget(
             name: "glimpse-bench-timeline-service",

@@ -1,3 +1,4 @@
+import ServiceKit
 import ActivityEngine
 import ActivityService
 import Crypto

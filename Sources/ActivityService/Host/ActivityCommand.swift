@@ -1,26 +1,10 @@
-public import EngineHost
 public import GlimpseMessages
+public import ServiceKit
 
 /// An input of glimpse-activity, as journaled: a `glimpse.activity.v1.JournalRecord`.
-public struct ActivityCommand: HostCommand {
-    public typealias Answer = ActivityAnswer
+public typealias ActivityCommand = JournalCommand<GlimpseActivityV1.JournalRecord, ActivityAnswer>
 
-    public var record: GlimpseActivityV1.JournalRecord
-
-    public init(_ input: GlimpseActivityV1.JournalRecord.Input, appToken: String = "") {
-        record = GlimpseActivityV1.JournalRecord()
-        record.input = input
-        record.appToken = appToken
-    }
-
-    init(record: GlimpseActivityV1.JournalRecord) { self.record = record }
-
-    public func encode() throws -> [UInt8] { try record.serializedBytes() }
-
-    public static func decode(_ bytes: [UInt8]) throws -> ActivityCommand {
-        ActivityCommand(record: try GlimpseActivityV1.JournalRecord(serializedBytes: bytes))
-    }
-}
+extension GlimpseActivityV1.JournalRecord: JournalRecordMessage {}
 
 /// What a command answers its caller.
 public enum ActivityAnswer: Sendable, Hashable {

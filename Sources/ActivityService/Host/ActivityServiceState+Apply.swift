@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+import ServiceKit
 import FoundationEssentials
 #else
 import Foundation

@@ -1,27 +1,11 @@
-public import EngineHost
 public import GlimpseMessages
+public import ServiceKit
 public import IntentEngine
 
 /// An input of glimpse-intent, as journaled: a `glimpse.intent.v1.JournalRecord`.
-public struct IntentCommand: HostCommand {
-    public typealias Answer = IntentAnswer
+public typealias IntentCommand = JournalCommand<GlimpseIntentV1.JournalRecord, IntentAnswer>
 
-    public var record: GlimpseIntentV1.JournalRecord
-
-    public init(_ input: GlimpseIntentV1.JournalRecord.Input, appToken: String = "") {
-        record = GlimpseIntentV1.JournalRecord()
-        record.input = input
-        record.appToken = appToken
-    }
-
-    init(record: GlimpseIntentV1.JournalRecord) { self.record = record }
-
-    public func encode() throws -> [UInt8] { try record.serializedBytes() }
-
-    public static func decode(_ bytes: [UInt8]) throws -> IntentCommand {
-        IntentCommand(record: try GlimpseIntentV1.JournalRecord(serializedBytes: bytes))
-    }
-}
+extension GlimpseIntentV1.JournalRecord: JournalRecordMessage {}
 
 /// What a command answers its caller.
 public enum IntentAnswer: Sendable, Hashable {

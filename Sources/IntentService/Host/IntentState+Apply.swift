@@ -1,3 +1,4 @@
+public import ServiceKit
 import AppIntentValues
 import EngineHost
 import GlimpseMessages
