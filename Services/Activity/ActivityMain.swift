@@ -3,7 +3,7 @@
 //
 //     glimpse-activity [--port 7703] [--data-dir ./.glimpse/activity] [--clock system|manual]
 //                      [--apns-tls-port 7443] [--apns-h2c-port 7444]
-//                      [--apns-auth jwt|none] [--apns-key TEAM:KEYID:PATH ...]
+//                      [--apns-auth jwt|none] [--apns-key TEAM:KEYID:PATH ...] [--apns-token-refresh 1200]
 //                      [--apns-certificate PATH --apns-private-key PATH]
 //                      [--timeline-address host:port]
 //
@@ -41,6 +41,9 @@ struct ActivityMain: AsyncParsableCommand {
     @Option(name: .customLong("apns-key"), help: "A team's signing key: TEAMID:KEYID:PATH to its PEM public key or AuthKey .p8 file; repeat for more (GLIMPSE_APNS_KEY, comma-separated).")
     var apnsKeys: [String] = []
 
+    @Option(name: .customLong("apns-token-refresh"), help: "The shortest time, in seconds, between two provider tokens on one connection; sooner is 429 TooManyProviderTokenUpdates, as Apple answers; 0 allows any (default 1200; GLIMPSE_APNS_TOKEN_REFRESH).")
+    var tokenRefresh: String?
+
     @Option(name: .customLong("apns-certificate"), help: "The TLS certificate chain (PEM) for the endpoint; without it a local CA and certificate are made under the data directory (GLIMPSE_APNS_CERTIFICATE).")
     var certificate: String?
 
@@ -62,6 +65,10 @@ struct ActivityMain: AsyncParsableCommand {
         let keySpecs = apnsKeys.isEmpty
             ? (source.raw("apns-key", nil)?.value.split(separator: ",").map(String.init) ?? []) : apnsKeys
         let keys = try keySpecs.map(Self.key)
+        var tokenSettings = ProviderTokens.Settings()
+        tokenSettings.minimumRefreshInterval = try source.value(
+            "apns-token-refresh", tokenRefresh, expected: "seconds, 0 or more", default: tokenSettings.minimumRefreshInterval
+        ) { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }
         let logger = ServiceLogging.bootstrap(config)
         if auth == "jwt", keys.isEmpty {
             logger.warning("--apns-auth jwt without --apns-key: every push will be refused 403 InvalidProviderToken")
@@ -73,7 +80,7 @@ struct ActivityMain: AsyncParsableCommand {
         let dataDirectory = URL(fileURLWithPath: config.dataDirectory)
         let server = try await ActivityServer.open(
             directory: dataDirectory, clock: clock,
-            authentication: auth == "none" ? .none : .providerTokens(ProviderTokens(keys: keys)),
+            authentication: auth == "none" ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
             outbound: .init(
                 timelineAddress: timelineAddress.map { "\($0.host):\($0.port)" },
                 log: { message in logger.notice("\(message)") }))

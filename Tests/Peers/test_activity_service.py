@@ -36,18 +36,19 @@ LINE_TIMEOUT = 10
 class Activity:
     """A running glimpse-activity with its three ports and the team key."""
 
-    def __init__(self, tmp_path, key_path, name="glimpse-activity"):
+    def __init__(self, tmp_path, key_path, name="glimpse-activity", tls=True, extra=()):
         self.argv = [_binary("glimpse-activity"), "--port", "0", "--data-dir", str(tmp_path / "activity"),
-                     "--apns-tls-port", "auto", "--apns-h2c-port", "auto",
-                     "--apns-key", f"{TEAM}:{KEY_ID}:{key_path}"]
+                     "--apns-tls-port", "auto" if tls else "0", "--apns-h2c-port", "auto",
+                     "--apns-key", f"{TEAM}:{KEY_ID}:{key_path}", *extra]
         self.tmp_path = tmp_path
+        self.listeners = 2 if tls else 1
         self.start(name)
 
     def start(self, name="glimpse-activity"):
         self.process = Process(name, self.argv, self.tmp_path)
         self.ports = {}
         self.ca = None
-        while len(self.ports) < 2:
+        while len(self.ports) < self.listeners:
             line = self.process.lines.get(timeout=LINE_TIMEOUT)
             assert line is not None, self.process.stderr()
             words = line.split()
@@ -368,3 +369,47 @@ def test_a_widget_push_reloads_the_apps_widgets_at_glimpse_timeline(tmp_path):
     finally:
         codes = [p.stop() for p in (activity, timeline, provider)]
     assert codes[:2] == [0, 0], activity.stderr() + timeline.stderr()
+
+
+def test_token_refresh_rule_is_a_setting(tmp_path, team_key):
+    """A new provider token on a connection sooner than --apns-token-refresh seconds after
+    the last is 429 TooManyProviderTokenUpdates; with 0, any refresh is taken."""
+    import h2.config
+    import h2.connection
+    import h2.events
+    import socket
+
+    key_path, pem = team_key
+
+    def two_tokens(port, device):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=RPC_TIMEOUT)
+        conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
+        conn.initiate_connection()
+        statuses = []
+        now = int(time.time())
+        for iat in (now - 60, now):  # one minute apart, on one connection
+            stream = conn.get_next_available_stream_id()
+            conn.send_headers(stream, [
+                (":method", "POST"), (":scheme", "http"), (":authority", "localhost"), (":path", f"/3/device/{device}"),
+                ("apns-push-type", "liveactivity"), ("apns-topic", TOPIC),
+                ("authorization", f"bearer {provider_token(pem, iat=iat)}")])
+            conn.send_data(stream, json.dumps(live_payload("update", iat % 60)).encode(), end_stream=True)
+            sock.sendall(conn.data_to_send())
+            status = None
+            while status is None:
+                for event in conn.receive_data(sock.recv(65536)):
+                    if isinstance(event, h2.events.ResponseReceived) and event.stream_id == stream:
+                        status = int(dict(event.headers)[b":status"])
+                sock.sendall(conn.data_to_send())
+            statuses.append(status)
+        sock.close()
+        return statuses
+
+    for refresh, expected in (("1200", [200, 429]), ("0", [200, 200])):
+        (tmp_path / refresh).mkdir()
+        service = Activity(tmp_path / refresh, key_path, tls=False, extra=["--apns-token-refresh", refresh])
+        try:
+            device = request_activity(service, install(service)).push_token
+            assert two_tokens(service.ports["apns-h2c"], device) == expected, refresh
+        finally:
+            assert service.stop() == 0, service.process.stderr()
