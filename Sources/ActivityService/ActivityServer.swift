@@ -22,16 +22,8 @@ public struct ActivityServer: Sendable {
     public let clock: ClockService<ActivityServiceState, ActivityCommand>
     public let endpoint: APNsEndpoint
 
-    /// Where widget pushes' reloads go; nil: they are logged (through `log`) and dropped.
-    public struct Outbound: Sendable {
-        public var timelineAddress: String?
-        public var log: @Sendable (String) -> Void
-
-        public init(timelineAddress: String?, log: @escaping @Sendable (String) -> Void = { _ in }) {
-            self.timelineAddress = timelineAddress
-            self.log = log
-        }
-    }
+    /// Where widget pushes' reloads go (glimpse-timeline).
+    public typealias Outbound = TimelineOutbound
 
     /// Opens (and replays) the journal `<directory>/activity.sqlite`, or an in-memory one; a
     /// new journal starts with a random seed for ids and tokens.
@@ -80,11 +72,10 @@ public struct ActivityServer: Sendable {
         }
         feed.publish(contentsOf: changes)
         guard !reloads.isEmpty else { return }
-        guard let address = outbound.timelineAddress, let connection = connections.client(for: address) else {
+        guard let timeline = outbound.timeline(connections) else {
             for app in reloads { outbound.log("no --timeline-address: widget push for \(app) dropped") }
             return
         }
-        let timeline = GlimpseTimelineV1.TimelineService.Client(wrapping: connection)
         for app in reloads {
             var request = GlimpseTimelineV1.ReloadAllTimelinesRequest()
             request.bundleId = app.rawValue

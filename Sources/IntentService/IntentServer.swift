@@ -25,16 +25,8 @@ public struct IntentServer: Sendable {
     public let handlers: IntentHandlers
     public let clock: ClockService<IntentState, IntentCommand>
 
-    /// Where reload requests go; nil: they are logged (through `log`) and dropped.
-    public struct Outbound: Sendable {
-        public var timelineAddress: String?
-        public var log: @Sendable (String) -> Void
-
-        public init(timelineAddress: String?, log: @escaping @Sendable (String) -> Void = { _ in }) {
-            self.timelineAddress = timelineAddress
-            self.log = log
-        }
-    }
+    /// Where reload requests go (glimpse-timeline).
+    public typealias Outbound = TimelineOutbound
 
     /// Opens (and replays) the journal `<directory>/intent.sqlite`, or an in-memory one.
     public static func open(
@@ -132,11 +124,10 @@ public struct IntentServer: Sendable {
     /// the executor's order: the tapped widget's own reload (`ReloadPlacement`, free), then
     /// what the intent declares (by kind, or every timeline of the app).
     static func reload(_ effects: [IntentEffect], connections: Connections, outbound: Outbound) async {
-        guard let address = outbound.timelineAddress, let connection = connections.client(for: address) else {
+        guard let timeline = outbound.timeline(connections) else {
             for effect in effects { outbound.log("no --timeline-address: dropped \(effect)") }
             return
         }
-        let timeline = GlimpseTimelineV1.TimelineService.Client(wrapping: connection)
         // A reload is asked of a service on this host or next to it: a few seconds is ample,
         // and a hung glimpse-timeline must not hold the tapper's answer for ever.
         let options = CallOptions(timeout: .seconds(5))

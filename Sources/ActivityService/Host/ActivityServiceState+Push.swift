@@ -144,9 +144,11 @@ extension ActivityServiceState {
             app: app, priority: priority == 10 ? 10 : 5,
             channelID: nil, apnsID: record.apnsId)
         let before = activityID(for: token).flatMap { manager.activity($0)?.state }
-        let step = manager.receivePush(headers: checked, deviceToken: token, body: push.body)
+        let parsed = parse(push.body, limit: manager.config.pushPayloadLimit)
+        record.event = parsed.event
+        let step = parsed.push.map { manager.receivePush(headers: checked, deviceToken: token, $0) }
+            ?? manager.receivePush(headers: checked, deviceToken: token, body: push.body)
         var outcome = GlimpseActivityV1.Outcome(step.answer)
-        record.event = Self.event(of: push.body)
         switch step.answer {
         case .rejected(.badDeviceToken):
             return finish(record, status: 400, reason: "BadDeviceToken", outcomes: [outcome], events: step.effects)
@@ -175,9 +177,12 @@ extension ActivityServiceState {
     /// The activity an update token belongs to (nil for push-to-start and unknown tokens).
     func activityID(for token: PushToken) -> ActivityID? { manager.activityID(forUpdateToken: token) }
 
-    static func event(of body: [UInt8]) -> String {
-        guard let value = try? JSONParser.parse(body), let event = value["aps"]?["event"]?.stringValue else { return "" }
-        return event
+    /// The body parsed once, for the engine and for the log's `event`; a body the engine
+    /// will refuse still shows the `event` it carried (read leniently, only then).
+    func parse(_ body: [UInt8], limit: Int) -> (push: LiveActivityPush?, event: String) {
+        if let push = try? LiveActivityPush.parse(body, payloadLimit: limit) { return (push, push.event.rawValue) }
+        let value = try? JSONParser.parse(body)
+        return (nil, value?["aps"]?["event"]?.stringValue ?? "")
     }
 
     /// iOS 26 widget push: `{"aps":{"content-changed":true}}` to the app's widget push
@@ -232,7 +237,8 @@ extension ActivityServiceState {
            expiration != "0" {
             return finish(record, status: 400, reason: "BadExpirationDate")
         }
-        record.event = Self.event(of: push.body)
+        let parsed = parse(push.body, limit: manager.config.pushPayloadLimit)
+        record.event = parsed.event
         let priority = Int(headers.last(where: { $0.name == "apns-priority" })?.value ?? "10") ?? 10
         let checked = LiveActivityPushHeaders(
             app: AppID(bundle), priority: priority == 10 ? 10 : 5, channelID: channel, apnsID: record.apnsId)
@@ -240,7 +246,8 @@ extension ActivityServiceState {
             if case .channel(channel)? = $0.pushType { true } else { false }
         }
         let before = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.state) })
-        let step = manager.receiveBroadcast(headers: checked, body: push.body)
+        let step = parsed.push.map { manager.receiveBroadcast(headers: checked, $0) }
+            ?? manager.receiveBroadcast(headers: checked, body: push.body)
         let requestID = ["apns-request-id": record.apnsId]
         switch step.answer {
         case .success(let outcomes):

@@ -63,7 +63,7 @@ public struct ActivityServiceState: Engine, AppTokenIndex {
     public internal(set) var retired: [PushToken: RetiredToken] = [:]
     /// The current update token of each activity and push-to-start token of each app and
     /// type, to retire the old one when a new one is issued.
-    var activityTokens: [ActivityID: (token: PushToken, app: AppID)] = [:]
+    var activityTokens: [ActivityID: PushToken] = [:]
     var pushToStartTokens: [String: PushToken] = [:]
     /// The app of each current push-to-start token.
     var pushToStartOwners: [PushToken: AppID] = [:]
@@ -105,10 +105,10 @@ public struct ActivityServiceState: Engine, AppTokenIndex {
         for event in events {
             switch event {
             case .pushTokenIssued(let id, let token):
-                if let old = activityTokens[id], old.token != token {
-                    retired[old.token] = RetiredToken(reason: .expiredToken, since: now)
+                if let old = activityTokens[id], old != token {
+                    retired[old] = RetiredToken(reason: .expiredToken, since: now)
                 }
-                activityTokens[id] = (token, manager.activity(id)?.app ?? activityTokens[id]?.app ?? AppID(""))
+                activityTokens[id] = token
             case .pushToStartTokenIssued(let app, let type, let token):
                 let key = "\(app.rawValue)\u{0}\(type)"
                 if let old = pushToStartTokens[key], old != token {
@@ -119,7 +119,7 @@ public struct ActivityServiceState: Engine, AppTokenIndex {
                 pushToStartOwners[token] = app
             case .stateChanged(let id, _, .dismissed, _):
                 if let old = activityTokens.removeValue(forKey: id) {
-                    retired[old.token] = RetiredToken(reason: .unregistered, since: now)
+                    retired[old] = RetiredToken(reason: .unregistered, since: now)
                 }
             default:
                 break
