@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "EngineHost", targets: ["EngineHost"]),
         .library(name: "RPCCore", targets: ["RPCCore"]),
         .library(name: "RPCNIO", targets: ["RPCNIO"]),
+        .executable(name: "glimpse", targets: ["glimpse"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
@@ -41,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // MARK: C libraries (Debian packages; the user's choice, not up for replacement)
@@ -53,7 +55,7 @@ let package = Package(
 
         // MARK: Messages (Proto/ -> protoc-c C + generated Swift value types)
         .target(name: "GlimpseProtoC", dependencies: ["CProtobufC"]),
-        .target(name: "GlimpseMessages", dependencies: ["GlimpseProtoC", "CProtobufC"]),
+        .target(name: "GlimpseMessages", dependencies: ["GlimpseProtoC", "CProtobufC", "GlimpseJSON"]),
 
         // grpc.testing messages for the interoperability server and client.
         .target(name: "GlimpseInteropProtoC", dependencies: ["CProtobufC"]),
@@ -165,6 +167,26 @@ let package = Package(
                 "GlimpseVocabulary", "GlimpseClock", "RPCCore", crypto,
             ]),
 
+        // glimpse-gateway: the device (apps, placements, taps, activities on screen, the event
+        // log, the clock conductor) in front of the four services.
+        .target(
+            name: "GatewayService",
+            dependencies: [
+                "ServiceKit", "ActivityEngine", "ProtoMapping", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
+                "RPCCore", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "glimpse-gateway",
+            dependencies: ["GatewayService", "ServiceKit", "GlimpseMessages", argumentParser],
+            path: "Services/Gateway"),
+        .testTarget(
+            name: "GatewayServiceTests",
+            dependencies: [
+                "GatewayService", "GlimpseMessages", "GlimpseRPC", "RPCCore", "ProtoMapping",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
         // MARK: I/O-free engines
         // App Intent parameters and values: shared by widget configuration and action intents.
         .target(name: "AppIntentValues"),
@@ -178,7 +200,10 @@ let package = Package(
 
         // MARK: gRPC over HTTP/2: an I/O-free core, and nghttp2 under SwiftNIO behind it
         .target(name: "RPCCore"),
-        .target(name: "RPCNIO", dependencies: ["RPCCore", "CNghttp2", nioCore, nioPosix]),
+        // HTTP/1.1 (NIOHTTP1) only for the JSON face of a service on the gRPC port.
+        .target(
+            name: "RPCNIO",
+            dependencies: ["RPCCore", "CNghttp2", nioCore, nioPosix, .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Plain HTTP/2 (not gRPC) on the same nghttp2 pieces, h2c and TLS: the APNs-style endpoint.
         .target(
             name: "HTTP2Server",
@@ -198,6 +223,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // MARK: The command-line tool: `glimpse` drives glimpse-gateway (logic in a library the tests drive).
+        .target(
+            name: "GlimpseCLI",
+            dependencies: [
+                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "CNghttp2",
+                argumentParser, crypto, nioCore, nioPosix,
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Yams", package: "Yams"),
+            ]),
+        .executableTarget(name: "glimpse", dependencies: ["GlimpseCLI"], path: "Services/CLI"),
+        .testTarget(
+            name: "GlimpseCLITests",
+            dependencies: ["GlimpseCLI", "GlimpseMessages", "GlimpseJSON", "HTTP2Server", "RPCCore", crypto, nioCore]),
         .target(name: "RPCTestService", dependencies: ["RPCCore"], path: "Tests/RPCTestService"),
         .executableTarget(
             name: "glimpse-rpc-testserver", dependencies: ["RPCCore", "RPCNIO", "RPCTestService", nioCore, nioPosix],
@@ -238,6 +276,10 @@ let package = Package(
             dependencies: ["BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO"],
             path: "Benchmarks/TimelineService"),
         .executableTarget(
+            name: "glimpse-bench-gateway",
+            dependencies: ["BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "ProtoMapping", nioCore],
+            path: "Benchmarks/Gateway"),
+        .executableTarget(
             name: "glimpse-bench-intent-service",
             dependencies: [
                 "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO",
@@ -262,8 +304,9 @@ let package = Package(
             path: "Tests/Support/GlimpseTestMessages"),
         .target(name: "CHeapProbe", path: "Tests/Support/CHeapProbe"),
         .testTarget(
-            name: "GlimpseMessagesTests", dependencies: ["GlimpseMessages", "GlimpseTestMessages", "CHeapProbe"],
-            exclude: ["Golden"]),
+            name: "GlimpseMessagesTests",
+            dependencies: ["GlimpseMessages", "GlimpseTestMessages", "CHeapProbe", "GlimpseJSON", "GlimpseRPC", "RPCCore"],
+            exclude: ["Golden", "JSONGolden"]),
         .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"]),
         .testTarget(
             name: "ServiceKitTests",

@@ -1,7 +1,10 @@
 // glimpse-interop-server: grpc.testing.TestService (plus health and reflection) on the
 // nghttp2 transport, for stock gRPC interop clients.
 //
-//     glimpse-interop-server --port 50051 [--host 127.0.0.1] [--metrics-port 9100]
+//     glimpse-interop-server --port 50051 [--host 127.0.0.1] [--metrics-port 9100] [--json]
+//
+// With --json the same port also answers JSON for TestService's unary and server-streaming
+// methods, over HTTP/1.1 and HTTP/2 (`POST /v1/test_service/unary_call`, …).
 //
 // Prints `listening on port N` once bound (port 0 picks one); SIGTERM or SIGINT shuts
 // down gracefully (ServiceKit's runner), letting calls in flight finish, then prints how
@@ -31,6 +34,8 @@ struct InteropServer: AsyncParsableCommand {
     var threads = max(1, System.coreCount / 2)
     @Option(name: .customLong("handler-threads"),
             help: "Threads that run handlers (0: Swift's global concurrent executor).") var handlerThreads = 0
+    @Flag(help: "Also serve TestService as JSON (HTTP/1.1 and HTTP/2, POST /v1/test_service/<method>) on the same port.")
+    var json = false
 
     func validate() throws {
         guard !useTLS else { throw ValidationError("TLS is not supported: run with --use_tls false") }
@@ -48,6 +53,7 @@ struct InteropServer: AsyncParsableCommand {
             descriptors: GlimpseInteropDescriptors.files)
         runner.eventLoopGroup = group
         runner.handlerExecutor = handlerGroup.map { EventLoopTaskExecutor(group: $0) }
+        if json { runner.jsonServices = [test] }
         runner.markReady()  // nothing to open first
         try await runner.run()
         print("statuses: ok=\(test.counters.okCount) failed=\(test.counters.failedCount)")

@@ -18,13 +18,19 @@ public struct RPCRouter: Sendable {
     }
 
     private var methods: [String: Method] = [:]
+    /// The methods served as JSON (`format: .json`), by gRPC path.
+    private var jsonMethods: [String: Method] = [:]
     private var services: Set<String> = []
+    /// The HTTP routes of `jsonMethods`, for the transport.
+    public private(set) var jsonRoutes = JSONRoutes()
 
     public init() {}
 
-    public init(services: [any RPCService]) {
+    /// - Parameter jsonServices: services also served as JSON (usually some of `services`).
+    public init(services: [any RPCService], jsonServices: [any RPCJSONService] = []) {
         self.init()
         for service in services { service.registerMethods(with: &self) }
+        for service in jsonServices { service.registerJSONMethods(with: &self) }
     }
 
     /// The methods served, by path.
@@ -32,18 +38,29 @@ public struct RPCRouter: Sendable {
 
     public func hasMethod(_ method: MethodDescriptor) -> Bool { methods[method.path] != nil }
 
+    /// Whether `method` is served as JSON.
+    public func hasJSONMethod(_ method: MethodDescriptor) -> Bool { jsonMethods[method.path] != nil }
+
     @usableFromInline
-    mutating func register(_ descriptor: MethodDescriptor, _ method: Method) {
-        precondition(methods[descriptor.path] == nil, "\(descriptor) is registered twice")
+    mutating func register(_ descriptor: MethodDescriptor, format: MessageFormat, _ method: Method) {
         var method = method
         method.descriptor = descriptor
-        methods[descriptor.path] = method
+        switch format {
+        case .protobuf:
+            precondition(methods[descriptor.path] == nil, "\(descriptor) is registered twice")
+            methods[descriptor.path] = method
+        case .json:
+            precondition(jsonMethods[descriptor.path] == nil, "\(descriptor) is registered twice as JSON")
+            jsonMethods[descriptor.path] = method
+            jsonRoutes.add(descriptor)
+        }
         services.insert(descriptor.service)
     }
 
     /// Runs the call `stream` carries to its end.
     public func handle(_ stream: ServerStream) async {
-        guard let method = methods[stream.head.path] else {
+        let found = stream.head.format == .protobuf ? methods[stream.head.path] : jsonMethods[stream.head.path]
+        guard let method = found else {
             await Self.reject(stream, Status(code: .unimplemented, message: unknownMessage(stream.head.path)))
             return
         }

@@ -14,7 +14,7 @@ public struct RequestHeadParser: Sendable {
     private var metadata = Metadata()
     private var rejection: RequestRejection?
 
-    private enum Method { case missing, post, other }
+    private enum Method { case missing, post, head, other }
     private enum ContentType { case missing, grpc, other }
 
     public init(maxHeaderListSize: Int) {
@@ -47,7 +47,7 @@ public struct RequestHeadParser: Sendable {
             if HeaderBytes.equals(name, ":path") {
                 path = HeaderBytes.string(value, cache)
             } else if HeaderBytes.equals(name, ":method") {
-                method = HeaderBytes.equals(value, "POST") ? .post : .other
+                method = HeaderBytes.equals(value, "POST") ? .post : HeaderBytes.equals(value, "HEAD") ? .head : .other
             }
             return  // :scheme and :authority are not metadata
         }
@@ -88,11 +88,14 @@ public struct RequestHeadParser: Sendable {
         name.withUTF8 { n in value.withUTF8 { v in add(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) } }
     }
 
-    /// The verdict once the header block is complete.
-    public func finish() -> Result<RequestHead, RequestRejection> {
+    /// The verdict once the header block is complete. With `json` routes, a request that is
+    /// not gRPC (any other content type, or none) whose path is under the routes' prefix is
+    /// an HTTP/JSON call (see `finishJSON`).
+    public func finish(json routes: JSONRoutes? = nil) -> Result<RequestHead, RequestRejection> {
+        if contentType != .grpc, let routes, let path, routes.claims(path) { return finishJSON(routes) }
         if size > maxHeaderListSize, let rejection { return .failure(rejection) }
         // Not-gRPC answers take precedence: a non-gRPC client cannot read a gRPC status.
-        if method == .other || method == .missing {
+        if method != .post {
             return .failure(RequestRejection(
                 httpStatus: 405, status: Status(code: .internal, message: "gRPC requires POST")))
         }
@@ -106,6 +109,31 @@ public struct RequestHeadParser: Sendable {
             return .failure(RequestRejection(status: Status(code: .internal, message: "Missing :path")))
         }
         return .success(RequestHead(path: path, metadata: metadata, timeout: timeout))
+    }
+
+    /// The verdict for an HTTP/JSON request (every request on an HTTP/1.1 connection, and
+    /// the JSON ones on HTTP/2): a call of the method its route names, with the JSON format,
+    /// or a JSON answer: 404 for a path that is no route, 405 for a method other than POST,
+    /// 431 for too many header bytes, 400 for a malformed `grpc-timeout` or `-bin` value.
+    public func finishJSON(_ routes: JSONRoutes) -> Result<RequestHead, RequestRejection> {
+        func refuse(_ httpStatus: Int, _ code: StatusCode, _ message: String) -> Result<RequestHead, RequestRejection> {
+            .failure(RequestRejection(httpStatus: httpStatus, status: Status(code: code, message: message), format: .json))
+        }
+        if size > maxHeaderListSize {
+            return refuse(431, .resourceExhausted, "Request header list larger than \(maxHeaderListSize) bytes")
+        }
+        guard let path else { return refuse(400, .invalidArgument, "Missing :path") }
+        guard let method = routes.resolve(path) else {
+            return refuse(404, .notFound, "No such route: \(path) (routes are POST /v1/<resource>/<verb>)")
+        }
+        guard self.method == .post else {
+            var refused = RequestRejection(
+                httpStatus: 405, status: Status(code: .unimplemented, message: "\(path) takes POST"), format: .json)
+            refused.headersOnly = self.method == .head  // a response to HEAD has no body
+            return .failure(refused)
+        }
+        if let rejection { return refuse(400, .invalidArgument, rejection.status.message) }
+        return .success(RequestHead(path: method, metadata: metadata, timeout: timeout, format: .json))
     }
 
     private mutating func reject(_ rejection: RequestRejection) {

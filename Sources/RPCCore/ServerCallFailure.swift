@@ -2,8 +2,10 @@
 ///
 /// - A handler that throws `RPCError` chooses its status and trailing metadata.
 /// - A request that does not parse is INTERNAL, as grpc-core answers it (the request
-///   bytes arrived intact; what failed is this server's reading of them). Handlers that
-///   want INVALID_ARGUMENT for bad *content* throw it themselves.
+///   bytes arrived intact; what failed is this server's reading of them), unless the
+///   deserializer throws an `RPCStatusConvertible` (its status: the JSON one's errors are
+///   INVALID_ARGUMENT, the client's text is at fault). Handlers that want INVALID_ARGUMENT
+///   for bad *content* throw it themselves.
 /// - Task cancellation (client reset, expired deadline) is CANCELLED; the transport has
 ///   usually answered already and ignores it.
 /// - Any other error is UNKNOWN, without the error's text (it may hold internals).
@@ -12,6 +14,8 @@ public enum ServerCallFailure {
     static func decode<Message>(_ bytes: [UInt8], with deserializer: some MessageDeserializer<Message>) throws -> Message {
         do {
             return try deserializer.deserialize(bytes)
+        } catch let rejection as any RPCStatusConvertible {
+            throw RPCError(status: rejection.rpcStatus)  // e.g. ProtoJSONError: INVALID_ARGUMENT
         } catch {
             throw RPCError(code: .internal, message: "Failed to deserialize the request: \(error)")
         }

@@ -9,6 +9,11 @@ import Synchronization
 ///     let server = GRPCServer(transport: transport, services: [...])
 ///     try await server.serve()
 ///
+/// With `jsonRoutes` (`RPCRouter.jsonRoutes`), the same port also serves HTTP/JSON: each
+/// connection is HTTP/2 if it starts with the client preface (gRPC, and JSON requests on
+/// the routes: any content type but `application/grpc`), HTTP/1.1 otherwise (JSON only).
+/// See `ServerConnectionHandler+JSON` and `HTTP1JSONConnection` for what JSON calls answer.
+///
 /// Calls run in tasks off the event loops; `listen` returns after the last one.
 /// Connections hand their calls to one queue, waking its consumer once per read burst
 /// rather than once per call; the consumer takes what is queued in one go, and the calls
@@ -17,6 +22,8 @@ public final class NIOServerTransport: ServerTransport {
     public let host: String
     public let port: Int
     public let config: NIOServerConfig
+    /// The HTTP/JSON routes served beside gRPC (nil: gRPC only, HTTP/2 only).
+    public let jsonRoutes: JSONRoutes?
     private let group: any EventLoopGroup
     private let handlerExecutor: (any TaskExecutor)?
     private let bound: EventLoopPromise<SocketAddress>
@@ -28,7 +35,7 @@ public final class NIOServerTransport: ServerTransport {
     private struct State {
         var serverChannel: (any Channel)?
         var listenerClosed = false
-        var connections: [ObjectIdentifier: ServerConnectionHandle<ServerConnectionHandler>] = [:]
+        var connections: [ObjectIdentifier: TrackedConnection] = [:]
         var shuttingDown = false
 
         var isDone: Bool { listenerClosed && connections.isEmpty }
@@ -39,12 +46,15 @@ public final class NIOServerTransport: ServerTransport {
     ///     singleton group).
     ///   - handlerExecutor: where call handlers run (default: the global concurrent
     ///     executor). Never the I/O loops of `group`.
+    ///   - jsonRoutes: serve these HTTP/JSON routes too (the router's `jsonRoutes`); nil or
+    ///     empty: gRPC only.
     public init(host: String, port: Int, config: NIOServerConfig = .defaults,
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-                handlerExecutor: (any TaskExecutor)? = nil) {
+                handlerExecutor: (any TaskExecutor)? = nil, jsonRoutes: JSONRoutes? = nil) {
         self.host = host
         self.port = port
         self.config = config
+        self.jsonRoutes = jsonRoutes.flatMap { $0.isEmpty ? nil : $0 }
         self.group = group
         self.handlerExecutor = handlerExecutor
         self.bound = group.any().makePromise(of: SocketAddress.self)
@@ -122,29 +132,44 @@ public final class NIOServerTransport: ServerTransport {
     }
 
     private func bootstrap() -> ServerBootstrap {
-        let config = self.config
-        let calls = self.calls
-        return ServerBootstrap(group: group)
+        ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = ServerConnectionHandler(config: config, calls: calls)
-                    try channel.pipeline.syncOperations.addHandler(handler)
-                    let connection = ServerConnectionHandle(
-                        channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
-                    let shuttingDown = state.withLock { state in
-                        state.connections[connection.id] = connection
-                        return state.shuttingDown
-                    }
-                    if shuttingDown { handler.beginGracefulShutdown() }
-                    channel.closeFuture.whenComplete { [self] _ in
-                        update { _ = $0.connections.removeValue(forKey: connection.id) }
-                    }
+                    try addConnection(channel)
                 }
             }
+    }
+
+    /// On the channel's event loop: its handler (HTTP/2 gRPC, or with JSON routes the
+    /// sniffer that picks HTTP/2 or HTTP/1.1), and its place in `state`.
+    private func addConnection(_ channel: any Channel) throws {
+        let connection: TrackedConnection
+        let shutDownNow: () -> Void
+        if let jsonRoutes {
+            let sniffer = ProtocolSniffer(config: config, calls: calls, routes: jsonRoutes)
+            try channel.pipeline.syncOperations.addHandler(sniffer)
+            let bound = NIOLoopBound(sniffer, eventLoop: channel.eventLoop)
+            connection = TrackedConnection(channel: channel) { bound.value.beginGracefulShutdown(channel) }
+            shutDownNow = { sniffer.beginGracefulShutdown(channel) }
+        } else {
+            let handler = ServerConnectionHandler(config: config, calls: calls)
+            try channel.pipeline.syncOperations.addHandler(handler)
+            let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+            connection = TrackedConnection(channel: channel) { bound.value.beginGracefulShutdown() }
+            shutDownNow = { handler.beginGracefulShutdown() }
+        }
+        let shuttingDown = state.withLock { state in
+            state.connections[connection.id] = connection
+            return state.shuttingDown
+        }
+        if shuttingDown { shutDownNow() }
+        channel.closeFuture.whenComplete { [self] _ in
+            update { _ = $0.connections.removeValue(forKey: connection.id) }
+        }
     }
 
     private func update(_ change: (inout State) -> Void) {
@@ -166,7 +191,21 @@ public final class NIOServerTransport: ServerTransport {
     }
 }
 
-/// A connection as a server tracks it (this transport, and HTTP2Server).
+/// A connection as this transport tracks it: its channel, and how to shut it down
+/// gracefully (`shutDownOnLoop` runs on the channel's event loop).
+private struct TrackedConnection: Sendable {
+    let channel: any Channel
+    let shutDownOnLoop: @Sendable () -> Void
+
+    var id: ObjectIdentifier { ObjectIdentifier(channel) }
+
+    func beginGracefulShutdown() {
+        let shutDown = shutDownOnLoop
+        channel.eventLoop.execute { shutDown() }
+    }
+}
+
+/// A connection as a server tracks it (HTTP2Server).
 package struct ServerConnectionHandle<Connection: NGHTTP2ServerConnection>: Sendable {
     package let channel: any Channel
     package let handler: NIOLoopBound<Connection>

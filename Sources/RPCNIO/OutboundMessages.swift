@@ -2,6 +2,7 @@ import RPCCore
 
 /// The messages a stream has queued for sending, framed lazily: the 5-byte prefix and the
 /// payload are copied straight into nghttp2's frame buffer, with no intermediate buffer.
+/// Unframed (`prefixSize` 0), the bytes go as they are: an HTTP/JSON response body.
 ///
 /// Invariants: `current` is the message being copied (nil only when nothing is queued);
 /// `offset` is how many bytes of its framed form (prefix + payload) were already copied;
@@ -13,6 +14,12 @@ struct OutboundMessages {
     private var head = 0
     private var offset = 0
     private(set) var count = 0
+    /// `MessagePrefix.size`, or 0 for raw bytes.
+    let prefixSize: Int
+
+    init(framed: Bool = true) {
+        prefixSize = framed ? MessagePrefix.size : 0
+    }
 
     var isEmpty: Bool { count == 0 }
 
@@ -22,14 +29,15 @@ struct OutboundMessages {
         } else {
             later.append(message)
         }
-        count += message.count + MessagePrefix.size
+        count += message.count + prefixSize
     }
 
     /// Copies up to `capacity` framed bytes to `destination`; returns how many.
     mutating func copy(into destination: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int {
+        let prefixSize = self.prefixSize
         var written = 0
         while written < capacity, let message = current {
-            if offset < MessagePrefix.size {
+            if offset < prefixSize {
                 let prefix = MessagePrefix.bytes(length: message.count)
                 withUnsafeBytes(of: prefix) { prefix in
                     while offset < MessagePrefix.size, written < capacity {
@@ -39,7 +47,7 @@ struct OutboundMessages {
                     }
                 }
             }
-            let bodyOffset = offset - MessagePrefix.size
+            let bodyOffset = offset - prefixSize
             let take = min(message.count - bodyOffset, capacity - written)
             if take > 0 {
                 message.withUnsafeBufferPointer { body in
@@ -48,7 +56,7 @@ struct OutboundMessages {
                 written += take
                 offset += take
             }
-            if offset == message.count + MessagePrefix.size {
+            if offset == message.count + prefixSize {
                 offset = 0
                 current = nil
                 if head < later.count {

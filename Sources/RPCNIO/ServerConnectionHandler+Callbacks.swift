@@ -69,7 +69,7 @@ extension ServerConnectionHandler {
             let isRequestBlock = headerBlock.stream == header.stream_id && headerBlock.isRequest
             headerBlock.stream = 0
             if isRequestBlock {
-                let verdict = headerBlock.parser.finish()
+                let verdict = headerBlock.parser.finish(json: jsonRoutes)
                 headerBlock.parser.reset()  // the head's metadata is now uniquely owned
                 openStream(header.stream_id, consume verdict)
             }
@@ -95,6 +95,7 @@ extension ServerConnectionHandler {
             credit.releaseConnection(data.count)  // nothing holds them
             return 0
         }
+        if stream.isJSON { return onJSONData(stream, data) }
         // Held against the receive budget, first as part of the message still arriving;
         // each message completed here takes its share (see ServerStreamState).
         stream.partialHeld &+= data.count
@@ -122,6 +123,28 @@ extension ServerConnectionHandler {
             credit.releaseConnection(taken)
         }
         if stream.partialHeld > 0, !stream.statusQueued { lendIfWaiting(stream) }
+        return 0
+    }
+
+    /// A JSON call's body: kept whole until the end of the stream (it is one message),
+    /// held against the receive budget as a message still arriving is; its stream's window
+    /// is credited as it arrives. Past `maxReceiveMessageSize` the call is answered 413.
+    private func onJSONData(_ stream: ServerStreamState, _ data: UnsafeRawBufferPointer) -> Int32 {
+        credit.release(data.count, of: stream)
+        guard stream.jsonBody.count + data.count <= config.maxReceiveMessageSize else {
+            credit.releaseConnection(data.count)
+            stream.jsonBody = []
+            answer(stream, RequestRejection(
+                httpStatus: 413,
+                status: Status(code: .resourceExhausted,
+                               message: "Request body larger than \(config.maxReceiveMessageSize) bytes"),
+                format: .json))
+            return 0
+        }
+        stream.jsonBody.append(contentsOf: data)
+        stream.partialHeld &+= data.count
+        receiveHeld &+= data.count
+        lendIfWaiting(stream)
         return 0
     }
 
@@ -185,6 +208,10 @@ extension ServerConnectionHandler {
         if stream.outbox.isEmpty {
             if let trailers = stream.pendingTrailers {
                 stream.pendingTrailers = nil
+                if stream.isJSON {
+                    flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue  // the body ends the stream: no trailers
+                    return count
+                }
                 flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue | NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue
                 submitTrailers(stream, trailers.status, trailers.metadata)
             } else if count == 0 {
@@ -204,7 +231,8 @@ extension ServerConnectionHandler {
         switch consume verdict {
         case .failure(let rejection):
             let stream = ServerStreamState(
-                id: id, head: RequestHead(path: ""), remotePeer: remotePeer, config: config, mailbox: mailbox)
+                id: id, head: RequestHead(path: "", format: rejection.format), remotePeer: remotePeer, config: config,
+                mailbox: mailbox)
             streams[id] = stream
             answer(stream, rejection)
         case .success(let head):
@@ -228,6 +256,24 @@ extension ServerConnectionHandler {
         guard !stream.requestEnded else { return }
         stream.requestEnded = true
         guard stream.isActiveCall else { return }
+        if stream.isJSON {
+            // The body is the one request; accounted for as a message completed in onDataChunk.
+            let body = stream.jsonBody
+            stream.jsonBody = []
+            let size = body.count
+            let push = stream.pushRequest(body, bytes: size)
+            let held = size &- stream.lent
+            stream.lent = 0
+            stream.partialHeld &-= held
+            if push == .taken {
+                receiveHeld &-= held
+                credit.releaseConnection(held)
+            } else {
+                stream.queuedHeld &+= held
+            }
+            stream.finishRequests()
+            return
+        }
         do {
             try stream.deframer.finish()
             stream.finishRequests()

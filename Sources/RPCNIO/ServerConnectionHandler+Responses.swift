@@ -27,6 +27,10 @@ extension ServerConnectionHandler {
 
     private func apply(_ part: RPCResponsePart, to stream: ServerStreamState) {
         guard !stream.statusQueued else { return }
+        if stream.isJSON {
+            applyJSON(part, to: stream)
+            return
+        }
         switch part {
         case .metadata(let metadata):
             if !stream.headersSent { sendHeaders(stream, metadata) }
@@ -45,6 +49,10 @@ extension ServerConnectionHandler {
     /// `apply` of metadata, message and OK status, without wrapping each in a part.
     private func applySingle(_ metadata: Metadata, _ message: [UInt8], _ trailers: Metadata, to stream: ServerStreamState) {
         guard !stream.statusQueued else { return }
+        if stream.isJSON {
+            applyJSONSingle(metadata, message, trailers, to: stream)
+            return
+        }
         if !stream.headersSent { sendHeaders(stream, metadata) }
         stream.outbox.append(message)
         resumeIfDeferred(stream)
@@ -64,7 +72,9 @@ extension ServerConnectionHandler {
                 switch action {
                 case .answer(let id, let rejection):
                     guard let stream = streams[id] else { continue }
-                    if stream.headersSent {
+                    if stream.isJSON {
+                        answerJSON(stream, rejection)
+                    } else if stream.headersSent {
                         sendStatus(stream, rejection.status, Metadata())
                     } else {
                         sendTrailersOnly(stream, rejection.status, Metadata(), rejection)
@@ -138,7 +148,7 @@ extension ServerConnectionHandler {
         }
     }
 
-    private func resumeIfDeferred(_ stream: ServerStreamState) {
+    func resumeIfDeferred(_ stream: ServerStreamState) {
         guard stream.dataDeferred, let session else { return }
         stream.dataDeferred = false
         session.resumeData(stream: stream.id)
@@ -150,7 +160,8 @@ extension ServerConnectionHandler {
         guard let stream = streams[id], stream.isActiveCall else { return }
         stream.deadlineTimer = nil
         stream.resetAfterStatus = true
-        stream.outbox.removeAll()
+        // JSON lines already queued go out whole, so that the error line is a line of its own.
+        if !stream.isJSON { stream.outbox.removeAll() }
         answer(stream, RequestRejection(status: Status(code: .deadlineExceeded, message: "Deadline exceeded")))
         flushOutput()
     }

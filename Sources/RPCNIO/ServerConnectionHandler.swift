@@ -65,6 +65,8 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
 
     let config: NIOServerConfig
     let calls: InboundQueue<ServerStream>
+    /// The HTTP/JSON routes served beside gRPC (nil: gRPC only).
+    let jsonRoutes: JSONRoutes?
     @exclusivity(unchecked) var session: NGHTTP2Session?
     @exclusivity(unchecked) var context: ChannelHandlerContext?
     @exclusivity(unchecked) var mailbox: Mailbox<ServerCommand>?
@@ -90,9 +92,10 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     @exclusivity(unchecked) var timers = ConnectionTimers()
     var started = false
 
-    init(config: NIOServerConfig, calls: InboundQueue<ServerStream>) {
+    init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, jsonRoutes: JSONRoutes? = nil) {
         self.config = config
         self.calls = calls
+        self.jsonRoutes = jsonRoutes
         self.headerBlock = HeaderBlock(maxHeaderListSize: config.http2.maxHeaderListSize)
         self.receiveWindow = max(65_535, min(config.http2.connectionWindowSize, config.http2.receiveBudget))
     }
@@ -155,7 +158,7 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     /// Request bytes this connection holds in memory: messages queued for their calls and
     /// messages still arriving (for tests; walks every stream).
     var bufferedRequestBytes: Int {
-        streams.values.reduce(0) { $0 + $1.deframer.bufferedBytes + $1.queuedRequestBytes }
+        streams.values.reduce(0) { $0 + $1.deframer.bufferedBytes + $1.jsonBody.count + $1.queuedRequestBytes }
     }
 
     static func describe(_ address: SocketAddress) -> String {

@@ -33,10 +33,20 @@ enum ServerCommand: Sendable {
 ///   message still arriving); `partialHeld + lent` is the deframer's partial message, and
 ///   `lent` (credited early, while the handler waited for it) is only ever non-zero for
 ///   that message. All of it goes back when the stream is forgotten.
+///
+/// An HTTP/JSON call (`isJSON`: a request that is not gRPC on a JSON route) takes its whole
+/// body as its one request (`jsonBody`, pushed at the end of the stream) and answers with
+/// plain HTTP: the status from the call's outcome, the JSON bytes unframed (`outbox`), the
+/// end of the stream after them instead of trailers.
 final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable {
     let id: Int32
     let mailbox: Mailbox<ServerCommand>
+    let isJSON: Bool
     @exclusivity(unchecked) var deframer: MessageDeframer
+    /// JSON: the request body so far (`partialHeld + lent` of it count as for a message).
+    @exclusivity(unchecked) var jsonBody: [UInt8] = []
+    /// JSON: initial metadata, held until the response's headers go out.
+    @exclusivity(unchecked) var jsonMetadata = Metadata()
     @exclusivity(unchecked) var started = false
     @exclusivity(unchecked) var requestEnded = false
     /// Send RST_STREAM(NO_ERROR) after the status even if the client has half-closed
@@ -47,7 +57,7 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
     @exclusivity(unchecked) var statusQueued = false
     /// The status came from the event loop (rejection, bad message, deadline), not the handler.
     @exclusivity(unchecked) var answeredByTransport = false
-    @exclusivity(unchecked) var outbox = OutboundMessages()
+    @exclusivity(unchecked) var outbox: OutboundMessages
     @exclusivity(unchecked) var pendingTrailers: (status: Status, metadata: Metadata)?
     @exclusivity(unchecked) var dataDeferred = false
 
@@ -63,6 +73,8 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
     ) {
         self.id = id
         self.mailbox = mailbox
+        self.isJSON = head.format == .json
+        self.outbox = OutboundMessages(framed: head.format != .json)
         self.deframer = MessageDeframer(maxMessageSize: config.maxReceiveMessageSize)
         super.init(
             head: head, remotePeer: remotePeer,
@@ -93,8 +105,9 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
         if case .message(let bytes) = part {
             if let abandoned = abandonment { throw abandoned }  // the stream is gone
             mailbox.send(.part(stream: id, part), flush: flush)
-            // Counted until nghttp2 frames them (`releaseOutbound` in the data callback).
-            try await reserveOutbound(bytes.count + MessagePrefix.size) { mailbox.flush() }
+            // Counted until nghttp2 frames them (`releaseOutbound` in the data callback);
+            // a JSON line is followed by its newline.
+            try await reserveOutbound(bytes.count + (isJSON ? 1 : MessagePrefix.size)) { mailbox.flush() }
         } else {
             mailbox.send(.part(stream: id, part), flush: flush)
         }

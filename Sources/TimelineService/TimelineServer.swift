@@ -48,19 +48,39 @@ public struct TimelineServer: Sendable {
         var changes: [GlimpseTimelineV1.EntryChange] = []
         let at = GoogleProtobuf.Timestamp(host.clock.now)
         await host.read { state in
+            func change(_ id: PlacementID) -> GlimpseTimelineV1.EntryChange {
+                let placement = state.scheduler.placement(id)
+                var change = GlimpseTimelineV1.EntryChange()
+                change.placementId = id.rawValue
+                change.bundleId = placement?.app.rawValue ?? ""
+                change.kind = placement?.kind ?? ""
+                change.at = at
+                return change
+            }
             for effect in effects {
                 switch effect {
                 case .entryChanged(let id, let entry):
-                    let placement = state.scheduler.placement(id)
-                    var change = GlimpseTimelineV1.EntryChange()
-                    change.placementId = id.rawValue
-                    change.bundleId = placement?.app.rawValue ?? ""
-                    change.kind = placement?.kind ?? ""
-                    change.entry = entry?.wire
-                    change.at = at
-                    changes.append(change)
+                    var entryChange = change(id)
+                    entryChange.entry = entry?.wire
+                    changes.append(entryChange)
                 case .fetchTimeline(let request):
                     fetches.append((request, state.apps[request.app]?.manifest.providerEndpoint(of: request.kind)))
+                    var started = change(request.placement)
+                    var reload = GlimpseTimelineV1.ReloadStarted()
+                    reload.reason = request.reason.wire
+                    reload.charged = request.charged
+                    reload.retry = UInt32(clamping: request.retry)
+                    reload.budget = state.scheduler.reloadStatus(of: request.placement).map {
+                        TimelineHandlers.budget(of: request.placement, $0)
+                    }
+                    started.reload = reload
+                    changes.append(started)
+                case .retryScheduled(let id, _, _), .timelineRejected(let id, _):
+                    if let error = state.lastErrors[id] {
+                        var failed = change(id)
+                        failed.providerError = error
+                        changes.append(failed)
+                    }
                 default:
                     break
                 }

@@ -48,4 +48,14 @@ struct DismissalTests {
         #expect(h.engine.state(of: id) == .ended)
         #expect(throws: Never.self) { try h.requestPizza() }
     }
+
+    @Test("a dismissed activity still names its app (the events of its removal carry it)")
+    func removedActivityKeepsItsApp() throws {
+        var h = Harness()
+        let id = try h.requestPizza()
+        _ = h.engine.end(id, dismissalPolicy: .immediate)
+        #expect(h.engine.manager.activity(id) == nil)
+        #expect(h.engine.manager.app(of: id) == Harness.pizzaApp)
+        #expect(h.engine.manager.app(of: ActivityID(UUID())) == nil)
+    }
 }

@@ -78,7 +78,7 @@ struct PresentationTests {
 
     @Test("no activities → nothing in the Dynamic Island")
     func empty() {
-        let layout = PresentationRules.layout(of: [], now: Date())
+        let layout = PresentationRules.layout(of: [ActivitySnapshot](), now: Date())
         #expect(layout == PresentationLayout(dynamicIsland: .none, lockScreen: [], validUntil: nil))
     }
 }

@@ -39,15 +39,17 @@ class Watcher:
         self.seen = 0
         self.changed = threading.Condition()
         stub = timeline_pb2_grpc.TimelineServiceStub(channel)
-        self.stream = stub.WatchEntries(service_pb2.WatchEntriesRequest())
+        # The watermark counts provider calls too: ask for them, log only entry changes.
+        self.stream = stub.WatchEntries(service_pb2.WatchEntriesRequest(include_reloads=True))
         threading.Thread(target=self._follow, daemon=True).start()
 
     def _follow(self):
         try:
             for change in self.stream:
                 with self.changed:
-                    text = change.entry.view.text.content if change.HasField("entry") else None
-                    self.events.append((change.placement_id, change.at.ToSeconds(), text, change.removed))
+                    if not (change.HasField("reload") or change.HasField("provider_error")):
+                        text = change.entry.view.text.content if change.HasField("entry") else None
+                        self.events.append((change.placement_id, change.at.ToSeconds(), text, change.removed))
                     self.seen = max(self.seen, change.sequence)
                     self.changed.notify_all()
         except grpc.RpcError:

@@ -17,7 +17,10 @@ import Synchronization
 ///   `x-fail-message-bin`; with `x-fail-after: K` (streaming) after K replies;
 /// - keys starting `x-echo-initial` come back in the initial metadata, keys starting
 ///   `x-echo-trailing` in the trailing metadata (`-bin` included).
-public struct SteeredTestService: RPCService {
+///
+/// As JSON (`registerJSONMethods`), `Unary` and `ServerStream` take and give raw bytes as
+/// well (the request body as it came): `POST /v1/steered/unary`, `/v1/steered/server_stream`.
+public struct SteeredTestService: RPCJSONService {
     public static let serviceName = "glimpse.test.Steered"
     public static let unary = MethodDescriptor(service: serviceName, method: "Unary")
     public static let serverStream = MethodDescriptor(service: serviceName, method: "ServerStream")
@@ -31,9 +34,18 @@ public struct SteeredTestService: RPCService {
     }
 
     public func registerMethods(with router: inout RPCRouter) {
+        registerSingleRequestMethods(with: &router, format: .protobuf)
+        registerStreamingRequestMethods(with: &router)
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        registerSingleRequestMethods(with: &router, format: .json)
+    }
+
+    private func registerSingleRequestMethods(with router: inout RPCRouter, format: MessageFormat) {
         let raw = RawBytesCoder()
         let counters = self.counters
-        router.registerUnary(Self.unary, deserializer: raw, serializer: raw) { request, context in
+        router.registerUnary(Self.unary, format: format, deserializer: raw, serializer: raw) { request, context in
             try await counters.count {
                 let steer = Steering(request.metadata)
                 try await steer.sleep()
@@ -43,7 +55,8 @@ public struct SteeredTestService: RPCService {
                     metadata: steer.initialEcho, trailingMetadata: steer.trailingEcho)
             }
         }
-        router.registerServerStreaming(Self.serverStream, deserializer: raw, serializer: raw) { request, writer, context in
+        router.registerServerStreaming(Self.serverStream, format: format, deserializer: raw, serializer: raw) {
+            request, writer, context in
             try await counters.count {
                 let steer = Steering(request.metadata)
                 writer.setMetadata(steer.initialEcho)
@@ -56,6 +69,11 @@ public struct SteeredTestService: RPCService {
                 return steer.trailingEcho
             }
         }
+    }
+
+    private func registerStreamingRequestMethods(with router: inout RPCRouter) {
+        let raw = RawBytesCoder()
+        let counters = self.counters
         router.registerClientStreaming(Self.clientStream, deserializer: raw, serializer: raw) { requests, context in
             try await counters.count {
                 let steer = Steering(requests.metadata)

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from google.protobuf import descriptor_pb2 as d
 
 from .glue import GlueWriter
+from .protojson import JSONWriter
 from .naming import (F, C_KEYWORDS, RESERVED_MEMBERS, SCALARS, HEADER, Writer, escape, fail,
                      lower_camel, upper_camel, namespace_for, camel_to_lower)
 from .registry import EnumInfo, MessageInfo, Registry
@@ -23,7 +24,7 @@ class FieldPlan:
     index: int = 0            # position in the message's field list (for comments)
 
 
-class Generator(GlueWriter):
+class Generator(GlueWriter, JSONWriter):
     def __init__(self, reg: Registry, c_module: str, visibility: str, runtime_import: str | None):
         self.reg = reg
         self.runtime_import = runtime_import
@@ -125,8 +126,12 @@ class Generator(GlueWriter):
         w("internal import CProtobufC")
         if self.runtime_import:
             # The generated types conform to the runtime's GlimpseMessage in their API.
-            level = self.vis if f.message_type else "internal"
+            # An enum-only file still names the runtime's package JSON name table.
+            level = self.vis if f.message_type else "package"
             w(f"{level} import {self.runtime_import}")
+        if f.message_type:
+            # ProtoJSONMessage's requirements name JSONValue.
+            w(f"{self.vis} import GlimpseJSON")
         w()
         ns = namespace_for(f.package)
         for i, e in enumerate(f.enum_type):
@@ -135,7 +140,15 @@ class Generator(GlueWriter):
             self.message_decl(w, self.reg.message(f"{f.package}.{m.name}"), ns, (4, i))
         for m in f.message_type:
             self.glue_tree(w, self.reg.message(f"{f.package}.{m.name}"))
-        return w.text()
+        w("// MARK: - proto3 JSON")
+        w()
+        for e in f.enum_type:
+            self.json_enum(w, self.reg.enum(f"{f.package}.{e.name}"))
+        for m in f.message_type:
+            self.json_enum_tree(w, self.reg.message(f"{f.package}.{m.name}"))
+        for m in f.message_type:
+            self.json_tree(w, self.reg.message(f"{f.package}.{m.name}"))
+        return w.text().rstrip("\n") + "\n"
 
     def comment(self, info_file: str, path: tuple) -> str | None:
         return self.reg.comments.get((info_file, path))

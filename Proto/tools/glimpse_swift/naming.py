@@ -14,7 +14,7 @@ SWIFT_KEYWORDS = {
     "Any", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "Type",
 }
 # Names a generated struct already uses for its own members.
-RESERVED_MEMBERS = {"protoMessageName", "serializedBytes", "hashValue", "hash"}
+RESERVED_MEMBERS = {"protoMessageName", "serializedBytes", "hashValue", "hash", "protoJSONValue", "jsonBytes"}
 C_KEYWORDS = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
     "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",

@@ -9,7 +9,8 @@ def service_file(reg: Registry, f: d.FileDescriptorProto, visibility: str, impor
                  api_imports: list[str]) -> str:
     """RPC glue for the services of one file: method descriptors, a handler protocol whose
     `registerMethods(with:)` wires each method to the router with protobuf-c
-    (de)serializers, and a typed client over `GRPCClient`."""
+    (de)serializers (and `registerJSONMethods(with:)` with proto3 JSON ones), and a typed
+    client over `GRPCClient`."""
     w = Writer()
     w(HEADER.format(source=f.name).rstrip("\n"))
     w()
@@ -46,8 +47,9 @@ def service_file(reg: Registry, f: d.FileDescriptorProto, visibility: str, impor
         w(f"{v} static let all: [MethodDescriptor] = [{', '.join(escape(m[0]) for m in methods)}]")
         w.close()
         w()
-        w(f"/// Serves `{full}`: implement each method; `registerMethods(with:)` is provided.")
-        w(f"{v} protocol Handler: RPCService {{")
+        w(f"/// Serves `{full}`: implement each method; `registerMethods(with:)` is provided, and")
+        w("/// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).")
+        w(f"{v} protocol Handler: RPCJSONService {{")
         w.indent()
         for swift, proto, req, res, kind, mi in methods:
             w.doc(reg.comments.get((f.name, (6, si, 2, mi))))
@@ -116,6 +118,23 @@ def service_file(reg: Registry, f: d.FileDescriptorProto, visibility: str, impor
             w(f"router.{register}(")
             w(f"    {ns}.{svc.name}.Method.{escape(swift)},")
             w(f"    deserializer: ProtoDeserializer<{req}>(), serializer: ProtoSerializer<{res}>()")
+            w(f") {{ {args} in try await self.{escape(swift)}({call}) }}")
+        w.close()
+        w()
+        # The same handler methods with proto3 JSON coders, for HTTP/JSON calls on
+        # `POST /v1/<resource>/<verb>` (RPCCore's JSONRoutes). A JSON request is one body,
+        # so client and bidirectional streaming methods have no JSON face.
+        json_methods = [m for m in methods if m[4] in ("unary", "serverStreaming")]
+        w(f"{v} func registerJSONMethods(with router: inout RPCRouter) {{")
+        w.indent()
+        for swift, proto, req, res, kind, mi in json_methods:
+            register = {"unary": "registerUnary", "serverStreaming": "registerServerStreaming"}[kind]
+            args = {"unary": "request, context", "serverStreaming": "request, response, context"}[kind]
+            call = {"unary": "request: request, context: context",
+                    "serverStreaming": "request: request, response: response, context: context"}[kind]
+            w(f"router.{register}(")
+            w(f"    {ns}.{svc.name}.Method.{escape(swift)}, format: .json,")
+            w(f"    deserializer: ProtoJSONDeserializer<{req}>(), serializer: ProtoJSONSerializer<{res}>()")
             w(f") {{ {args} in try await self.{escape(swift)}({call}) }}")
         w.close(2)
         w()

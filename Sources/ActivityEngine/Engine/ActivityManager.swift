@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 public import GlimpseClock
+import DequeModule
 import GlimpseJSON
 public import GlimpseVocabulary
 
@@ -26,6 +27,11 @@ public struct ActivityManager: Engine {
 
     var apps: [AppID: InstalledApp] = [:]
     var activities: [ActivityID: ActivityRecord] = [:]
+    /// The app of each of the last `removedAppsKept` activities removed: the events of a
+    /// removal still name their app after the record is gone.
+    var removedApps: [ActivityID: AppID] = [:]
+    var removedOrder: Deque<ActivityID> = []
+    static let removedAppsKept = 1_024
     var updateTokens: [PushToken: ActivityID] = [:]
     var pushToStart = PushToStartRegistry()
     var channels: [ChannelID: Set<ActivityID>] = [:]
@@ -82,6 +88,9 @@ public struct ActivityManager: Engine {
     // MARK: Queries
 
     public func activity(_ id: ActivityID) -> ActivitySnapshot? { activities[id]?.snapshot }
+
+    /// The app an activity belongs to, also shortly after it was dismissed and removed.
+    public func app(of id: ActivityID) -> AppID? { activities[id]?.app ?? removedApps[id] }
 
     /// Every activity not yet dismissed, in start order.
     public var allActivities: [ActivitySnapshot] {
@@ -147,6 +156,11 @@ public struct ActivityManager: Engine {
             if channels[channel]?.isEmpty == true { channels[channel] = nil }
         }
         activities.remove(at: i)
+        removedApps[record.id] = record.app
+        removedOrder.append(record.id)
+        if removedOrder.count > Self.removedAppsKept, let oldest = removedOrder.popFirst() {
+            removedApps[oldest] = nil
+        }
     }
 
     /// Whether `content` (with the attributes, if they count) fits the size limit.

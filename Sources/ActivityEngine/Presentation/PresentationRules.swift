@@ -15,9 +15,25 @@ import GlimpseClock
 ///   the Lock Screen until dismissed; pending ones show nowhere.
 /// - Order everywhere: higher `relevanceScore` first; equal scores → started first.
 /// - A long press wins over an alert; the most recent unexpired alert wins over the rest.
+/// What the rules read of an activity: the engine's snapshots, and the activities a
+/// device-side consumer (the gateway) knows from the wire.
+public protocol PresentationCandidate: SendableMetatype {
+    var id: ActivityID { get }
+    var app: AppID { get }
+    var state: ActivityState { get }
+    var relevanceScore: Double { get }
+    var activatedAt: Date? { get }
+    var startOrder: UInt64 { get }
+    var lastAlertAt: Date? { get }
+}
+
+extension ActivitySnapshot: PresentationCandidate {
+    public var relevanceScore: Double { content.relevanceScore }
+}
+
 public enum PresentationRules {
-    public static func layout(
-        of activities: [ActivitySnapshot], now: Date, longPressed: ActivityID? = nil,
+    public static func layout<A: PresentationCandidate>(
+        of activities: [A], now: Date, longPressed: ActivityID? = nil,
         alertExpansion: TimeInterval = ActivitySettings.defaults.alertExpansionDuration
     ) -> PresentationLayout {
         let lockScreen = activities.filter { $0.state.isOnLockScreen }.sorted(by: moreRelevant)
@@ -28,7 +44,7 @@ public enum PresentationRules {
             layout.dynamicIsland = .expanded(pressed, reason: .longPress)
             return layout
         }
-        let alerting = island.compactMap { a -> (ActivitySnapshot, Date)? in
+        let alerting = island.compactMap { a -> (A, Date)? in
             guard let at = a.lastAlertAt, now < at.addingTimeInterval(alertExpansion) else { return nil }
             return (a, at)
         }
@@ -48,9 +64,9 @@ public enum PresentationRules {
     }
 
     /// Relevance first; on a tie the one that became active first (then requested first).
-    public static func moreRelevant(_ a: ActivitySnapshot, _ b: ActivitySnapshot) -> Bool {
-        if a.content.relevanceScore != b.content.relevanceScore {
-            return a.content.relevanceScore > b.content.relevanceScore
+    public static func moreRelevant<A: PresentationCandidate>(_ a: A, _ b: A) -> Bool {
+        if a.relevanceScore != b.relevanceScore {
+            return a.relevanceScore > b.relevanceScore
         }
         let aStart = a.activatedAt ?? .distantFuture
         let bStart = b.activatedAt ?? .distantFuture

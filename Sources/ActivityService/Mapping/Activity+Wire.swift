@@ -201,6 +201,6 @@ extension GlimpseActivityV1.ActivityChange {
             activityId = id.description
             self.change = .dropped(.dropped(reason, activity: id))
         }
-        if bundleId.isEmpty, let id = ActivityID(activityId) { bundleId = manager.activity(id)?.app.rawValue ?? "" }
+        if bundleId.isEmpty, let id = ActivityID(activityId) { bundleId = manager.app(of: id)?.rawValue ?? "" }
     }
 }

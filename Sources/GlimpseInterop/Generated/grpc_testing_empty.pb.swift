@@ -10,6 +10,7 @@ import Foundation
 internal import GlimpseInteropProtoC
 internal import CProtobufC
 public import GlimpseMessages
+public import GlimpseJSON
 
 extension GrpcTesting {
     /// An empty message that you can re-use to avoid defining duplicated empty
@@ -58,3 +59,17 @@ extension GrpcTesting.Empty: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GrpcTesting.Empty: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.Empty", "")
+}

@@ -10,6 +10,7 @@ import Foundation
 internal import GlimpseInteropProtoC
 internal import CProtobufC
 public import GlimpseMessages
+public import GlimpseJSON
 
 extension GrpcTesting {
     /// TODO(dgq): Go back to using well-known types once
@@ -1681,3 +1682,542 @@ extension GrpcTesting.TestOrcaReport: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GrpcTesting.PayloadType: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("grpc.testing.PayloadType", "COMPRESSABLE=0")
+}
+
+extension GrpcTesting.GrpclbRouteType: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("grpc.testing.GrpclbRouteType", "GRPCLB_ROUTE_TYPE_UNKNOWN=0 GRPCLB_ROUTE_TYPE_FALLBACK=1 GRPCLB_ROUTE_TYPE_BACKEND=2")
+}
+
+extension GrpcTesting.ClientConfigureRequest.RpcType: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("grpc.testing.ClientConfigureRequest.RpcType", "EMPTY_CALL=0 UNARY_CALL=1")
+}
+
+extension GrpcTesting.BoolValue: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("value", self.value)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.value)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.BoolValue", "1,value,value")
+}
+
+extension GrpcTesting.Payload: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("type", self.type)
+        w.field("body", self.body)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.type)
+            case 2: try r.read(&self.body)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.Payload", "1,type,type 2,body,body")
+}
+
+extension GrpcTesting.EchoStatus: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("code", self.code)
+        w.field("message", self.message)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.code)
+            case 2: try r.read(&self.message)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.EchoStatus", "1,code,code 2,message,message")
+}
+
+extension GrpcTesting.SimpleRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("responseType", self.responseType)
+        w.field("responseSize", self.responseSize)
+        w.optional("payload", self.payload)
+        w.field("fillUsername", self.fillUsername)
+        w.field("fillOauthScope", self.fillOauthScope)
+        w.optional("responseCompressed", self.responseCompressed)
+        w.optional("responseStatus", self.responseStatus)
+        w.optional("expectCompressed", self.expectCompressed)
+        w.field("fillServerId", self.fillServerId)
+        w.field("fillGrpclbRouteType", self.fillGrpclbRouteType)
+        w.optional("orcaPerQueryReport", self.orcaPerQueryReport)
+        w.optional("orcaOobReport", self.orcaOobReport)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.responseType)
+            case 2: try r.read(&self.responseSize)
+            case 3: try r.readOptional(&self.payload)
+            case 4: try r.read(&self.fillUsername)
+            case 5: try r.read(&self.fillOauthScope)
+            case 6: try r.readOptional(&self.responseCompressed)
+            case 7: try r.readOptional(&self.responseStatus)
+            case 8: try r.readOptional(&self.expectCompressed)
+            case 9: try r.read(&self.fillServerId)
+            case 10: try r.read(&self.fillGrpclbRouteType)
+            case 11: try r.readOptional(&self.orcaPerQueryReport)
+            case 12: try r.readOptional(&self.orcaOobReport)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.SimpleRequest", "1,responseType,response_type 2,responseSize,response_size 3,payload,payload 4,fillUsername,fill_username 5,fillOauthScope,fill_oauth_scope 6,responseCompressed,response_compressed 7,responseStatus,response_status 8,expectCompressed,expect_compressed 9,fillServerId,fill_server_id 10,fillGrpclbRouteType,fill_grpclb_route_type 11,orcaPerQueryReport,orca_per_query_report 12,orcaOobReport,orca_oob_report")
+}
+
+extension GrpcTesting.SimpleResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("payload", self.payload)
+        w.field("username", self.username)
+        w.field("oauthScope", self.oauthScope)
+        w.field("serverId", self.serverId)
+        w.field("grpclbRouteType", self.grpclbRouteType)
+        w.field("hostname", self.hostname)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.payload)
+            case 2: try r.read(&self.username)
+            case 3: try r.read(&self.oauthScope)
+            case 4: try r.read(&self.serverId)
+            case 5: try r.read(&self.grpclbRouteType)
+            case 6: try r.read(&self.hostname)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.SimpleResponse", "1,payload,payload 2,username,username 3,oauthScope,oauth_scope 4,serverId,server_id 5,grpclbRouteType,grpclb_route_type 6,hostname,hostname")
+}
+
+extension GrpcTesting.StreamingInputCallRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("payload", self.payload)
+        w.optional("expectCompressed", self.expectCompressed)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.payload)
+            case 2: try r.readOptional(&self.expectCompressed)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.StreamingInputCallRequest", "1,payload,payload 2,expectCompressed,expect_compressed")
+}
+
+extension GrpcTesting.StreamingInputCallResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("aggregatedPayloadSize", self.aggregatedPayloadSize)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.aggregatedPayloadSize)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.StreamingInputCallResponse", "1,aggregatedPayloadSize,aggregated_payload_size")
+}
+
+extension GrpcTesting.ResponseParameters: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("size", self.size)
+        w.field("intervalUs", self.intervalUs)
+        w.optional("compressed", self.compressed)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.size)
+            case 2: try r.read(&self.intervalUs)
+            case 3: try r.readOptional(&self.compressed)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.ResponseParameters", "1,size,size 2,intervalUs,interval_us 3,compressed,compressed")
+}
+
+extension GrpcTesting.StreamingOutputCallRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("responseType", self.responseType)
+        w.repeated("responseParameters", self.responseParameters)
+        w.optional("payload", self.payload)
+        w.optional("responseStatus", self.responseStatus)
+        w.optional("orcaOobReport", self.orcaOobReport)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.responseType)
+            case 2: try r.readRepeated(&self.responseParameters)
+            case 3: try r.readOptional(&self.payload)
+            case 7: try r.readOptional(&self.responseStatus)
+            case 8: try r.readOptional(&self.orcaOobReport)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.StreamingOutputCallRequest", "1,responseType,response_type 2,responseParameters,response_parameters 3,payload,payload 7,responseStatus,response_status 8,orcaOobReport,orca_oob_report")
+}
+
+extension GrpcTesting.StreamingOutputCallResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("payload", self.payload)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.payload)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.StreamingOutputCallResponse", "1,payload,payload")
+}
+
+extension GrpcTesting.ReconnectParams: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("maxReconnectBackoffMs", self.maxReconnectBackoffMs)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.maxReconnectBackoffMs)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.ReconnectParams", "1,maxReconnectBackoffMs,max_reconnect_backoff_ms")
+}
+
+extension GrpcTesting.ReconnectInfo: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("passed", self.passed)
+        w.repeated("backoffMs", self.backoffMs)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.passed)
+            case 2: try r.readRepeated(&self.backoffMs)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.ReconnectInfo", "1,passed,passed 2,backoffMs,backoff_ms")
+}
+
+extension GrpcTesting.LoadBalancerStatsRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("numRpcs", self.numRpcs)
+        w.field("timeoutSec", self.timeoutSec)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.numRpcs)
+            case 2: try r.read(&self.timeoutSec)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.LoadBalancerStatsRequest", "1,numRpcs,num_rpcs 2,timeoutSec,timeout_sec")
+}
+
+extension GrpcTesting.LoadBalancerStatsResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.map("rpcsByPeer", self.rpcsByPeer)
+        w.field("numFailures", self.numFailures)
+        w.map("rpcsByMethod", self.rpcsByMethod)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readMap(&self.rpcsByPeer)
+            case 2: try r.read(&self.numFailures)
+            case 3: try r.readMap(&self.rpcsByMethod)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.LoadBalancerStatsResponse", "1,rpcsByPeer,rpcs_by_peer 2,numFailures,num_failures 3,rpcsByMethod,rpcs_by_method")
+}
+
+extension GrpcTesting.LoadBalancerStatsResponse.RpcsByPeer: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.map("rpcsByPeer", self.rpcsByPeer)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readMap(&self.rpcsByPeer)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.LoadBalancerStatsResponse.RpcsByPeer", "1,rpcsByPeer,rpcs_by_peer")
+}
+
+extension GrpcTesting.LoadBalancerAccumulatedStatsRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.LoadBalancerAccumulatedStatsRequest", "")
+}
+
+extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.map("numRpcsStartedByMethod", self.numRpcsStartedByMethod)
+        w.map("numRpcsSucceededByMethod", self.numRpcsSucceededByMethod)
+        w.map("numRpcsFailedByMethod", self.numRpcsFailedByMethod)
+        w.map("statsPerMethod", self.statsPerMethod)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readMap(&self.numRpcsStartedByMethod)
+            case 2: try r.readMap(&self.numRpcsSucceededByMethod)
+            case 3: try r.readMap(&self.numRpcsFailedByMethod)
+            case 4: try r.readMap(&self.statsPerMethod)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.LoadBalancerAccumulatedStatsResponse", "1,numRpcsStartedByMethod,num_rpcs_started_by_method 2,numRpcsSucceededByMethod,num_rpcs_succeeded_by_method 3,numRpcsFailedByMethod,num_rpcs_failed_by_method 4,statsPerMethod,stats_per_method")
+}
+
+extension GrpcTesting.LoadBalancerAccumulatedStatsResponse.MethodStats: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("rpcsStarted", self.rpcsStarted)
+        w.map("result", self.result)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.rpcsStarted)
+            case 2: try r.readMap(&self.result)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.LoadBalancerAccumulatedStatsResponse.MethodStats", "1,rpcsStarted,rpcs_started 2,result,result")
+}
+
+extension GrpcTesting.ClientConfigureRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("types", self.types)
+        w.repeated("metadata", self.metadata)
+        w.field("timeoutSec", self.timeoutSec)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.types)
+            case 2: try r.readRepeated(&self.metadata)
+            case 3: try r.read(&self.timeoutSec)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.ClientConfigureRequest", "1,types,types 2,metadata,metadata 3,timeoutSec,timeout_sec")
+}
+
+extension GrpcTesting.ClientConfigureRequest.Metadata: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("type", self.type)
+        w.field("key", self.key)
+        w.field("value", self.value)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.type)
+            case 2: try r.read(&self.key)
+            case 3: try r.read(&self.value)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.ClientConfigureRequest.Metadata", "1,type,type 2,key,key 3,value,value")
+}
+
+extension GrpcTesting.ClientConfigureResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.ClientConfigureResponse", "")
+}
+
+extension GrpcTesting.TestOrcaReport: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("cpuUtilization", self.cpuUtilization)
+        w.field("memoryUtilization", self.memoryUtilization)
+        w.map("requestCost", self.requestCost)
+        w.map("utilization", self.utilization)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.cpuUtilization)
+            case 2: try r.read(&self.memoryUtilization)
+            case 3: try r.readMap(&self.requestCost)
+            case 4: try r.readMap(&self.utilization)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.testing.TestOrcaReport", "1,cpuUtilization,cpu_utilization 2,memoryUtilization,memory_utilization 3,requestCost,request_cost 4,utilization,utilization")
+}

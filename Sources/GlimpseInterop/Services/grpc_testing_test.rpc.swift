@@ -23,8 +23,9 @@ extension GrpcTesting {
             public static let all: [MethodDescriptor] = [emptyCall, unaryCall, cacheableUnaryCall, streamingOutputCall, streamingInputCall, fullDuplexCall, halfDuplexCall, unimplementedCall]
         }
 
-        /// Serves `grpc.testing.TestService`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `grpc.testing.TestService`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// One empty request followed by one empty response.
             func emptyCall(request: ServerRequest<GrpcTesting.Empty>, context: ServerContext) async throws -> ServerResponse<GrpcTesting.Empty>
             /// One request followed by one response.
@@ -165,6 +166,29 @@ extension GrpcTesting.TestService.Handler {
             deserializer: ProtoDeserializer<GrpcTesting.Empty>(), serializer: ProtoSerializer<GrpcTesting.Empty>()
         ) { request, context in try await self.unimplementedCall(request: request, context: context) }
     }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GrpcTesting.TestService.Method.emptyCall, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.Empty>(), serializer: ProtoJSONSerializer<GrpcTesting.Empty>()
+        ) { request, context in try await self.emptyCall(request: request, context: context) }
+        router.registerUnary(
+            GrpcTesting.TestService.Method.unaryCall, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.SimpleRequest>(), serializer: ProtoJSONSerializer<GrpcTesting.SimpleResponse>()
+        ) { request, context in try await self.unaryCall(request: request, context: context) }
+        router.registerUnary(
+            GrpcTesting.TestService.Method.cacheableUnaryCall, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.SimpleRequest>(), serializer: ProtoJSONSerializer<GrpcTesting.SimpleResponse>()
+        ) { request, context in try await self.cacheableUnaryCall(request: request, context: context) }
+        router.registerServerStreaming(
+            GrpcTesting.TestService.Method.streamingOutputCall, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.StreamingOutputCallRequest>(), serializer: ProtoJSONSerializer<GrpcTesting.StreamingOutputCallResponse>()
+        ) { request, response, context in try await self.streamingOutputCall(request: request, response: response, context: context) }
+        router.registerUnary(
+            GrpcTesting.TestService.Method.unimplementedCall, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.Empty>(), serializer: ProtoJSONSerializer<GrpcTesting.Empty>()
+        ) { request, context in try await self.unimplementedCall(request: request, context: context) }
+    }
 }
 
 extension GrpcTesting {
@@ -178,8 +202,9 @@ extension GrpcTesting {
             public static let all: [MethodDescriptor] = [unimplementedCall]
         }
 
-        /// Serves `grpc.testing.UnimplementedService`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `grpc.testing.UnimplementedService`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// A call that no server should implement
             func unimplementedCall(request: ServerRequest<GrpcTesting.Empty>, context: ServerContext) async throws -> ServerResponse<GrpcTesting.Empty>
         }
@@ -205,6 +230,13 @@ extension GrpcTesting.UnimplementedService.Handler {
             deserializer: ProtoDeserializer<GrpcTesting.Empty>(), serializer: ProtoSerializer<GrpcTesting.Empty>()
         ) { request, context in try await self.unimplementedCall(request: request, context: context) }
     }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GrpcTesting.UnimplementedService.Method.unimplementedCall, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.Empty>(), serializer: ProtoJSONSerializer<GrpcTesting.Empty>()
+        ) { request, context in try await self.unimplementedCall(request: request, context: context) }
+    }
 }
 
 extension GrpcTesting {
@@ -218,8 +250,9 @@ extension GrpcTesting {
             public static let all: [MethodDescriptor] = [start, stop]
         }
 
-        /// Serves `grpc.testing.ReconnectService`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `grpc.testing.ReconnectService`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             func start(request: ServerRequest<GrpcTesting.ReconnectParams>, context: ServerContext) async throws -> ServerResponse<GrpcTesting.Empty>
             func stop(request: ServerRequest<GrpcTesting.Empty>, context: ServerContext) async throws -> ServerResponse<GrpcTesting.ReconnectInfo>
         }
@@ -252,6 +285,17 @@ extension GrpcTesting.ReconnectService.Handler {
             deserializer: ProtoDeserializer<GrpcTesting.Empty>(), serializer: ProtoSerializer<GrpcTesting.ReconnectInfo>()
         ) { request, context in try await self.stop(request: request, context: context) }
     }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GrpcTesting.ReconnectService.Method.start, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.ReconnectParams>(), serializer: ProtoJSONSerializer<GrpcTesting.Empty>()
+        ) { request, context in try await self.start(request: request, context: context) }
+        router.registerUnary(
+            GrpcTesting.ReconnectService.Method.stop, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.Empty>(), serializer: ProtoJSONSerializer<GrpcTesting.ReconnectInfo>()
+        ) { request, context in try await self.stop(request: request, context: context) }
+    }
 }
 
 extension GrpcTesting {
@@ -265,8 +309,9 @@ extension GrpcTesting {
             public static let all: [MethodDescriptor] = [getClientStats, getClientAccumulatedStats]
         }
 
-        /// Serves `grpc.testing.LoadBalancerStatsService`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `grpc.testing.LoadBalancerStatsService`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// Gets the backend distribution for RPCs sent by a test client.
             func getClientStats(request: ServerRequest<GrpcTesting.LoadBalancerStatsRequest>, context: ServerContext) async throws -> ServerResponse<GrpcTesting.LoadBalancerStatsResponse>
             /// Gets the accumulated stats for RPCs sent by a test client.
@@ -303,6 +348,17 @@ extension GrpcTesting.LoadBalancerStatsService.Handler {
             deserializer: ProtoDeserializer<GrpcTesting.LoadBalancerAccumulatedStatsRequest>(), serializer: ProtoSerializer<GrpcTesting.LoadBalancerAccumulatedStatsResponse>()
         ) { request, context in try await self.getClientAccumulatedStats(request: request, context: context) }
     }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GrpcTesting.LoadBalancerStatsService.Method.getClientStats, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.LoadBalancerStatsRequest>(), serializer: ProtoJSONSerializer<GrpcTesting.LoadBalancerStatsResponse>()
+        ) { request, context in try await self.getClientStats(request: request, context: context) }
+        router.registerUnary(
+            GrpcTesting.LoadBalancerStatsService.Method.getClientAccumulatedStats, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.LoadBalancerAccumulatedStatsRequest>(), serializer: ProtoJSONSerializer<GrpcTesting.LoadBalancerAccumulatedStatsResponse>()
+        ) { request, context in try await self.getClientAccumulatedStats(request: request, context: context) }
+    }
 }
 
 extension GrpcTesting {
@@ -316,8 +372,9 @@ extension GrpcTesting {
             public static let all: [MethodDescriptor] = [setServing, setNotServing]
         }
 
-        /// Serves `grpc.testing.XdsUpdateHealthService`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `grpc.testing.XdsUpdateHealthService`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             func setServing(request: ServerRequest<GrpcTesting.Empty>, context: ServerContext) async throws -> ServerResponse<GrpcTesting.Empty>
             func setNotServing(request: ServerRequest<GrpcTesting.Empty>, context: ServerContext) async throws -> ServerResponse<GrpcTesting.Empty>
         }
@@ -350,6 +407,17 @@ extension GrpcTesting.XdsUpdateHealthService.Handler {
             deserializer: ProtoDeserializer<GrpcTesting.Empty>(), serializer: ProtoSerializer<GrpcTesting.Empty>()
         ) { request, context in try await self.setNotServing(request: request, context: context) }
     }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GrpcTesting.XdsUpdateHealthService.Method.setServing, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.Empty>(), serializer: ProtoJSONSerializer<GrpcTesting.Empty>()
+        ) { request, context in try await self.setServing(request: request, context: context) }
+        router.registerUnary(
+            GrpcTesting.XdsUpdateHealthService.Method.setNotServing, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.Empty>(), serializer: ProtoJSONSerializer<GrpcTesting.Empty>()
+        ) { request, context in try await self.setNotServing(request: request, context: context) }
+    }
 }
 
 extension GrpcTesting {
@@ -362,8 +430,9 @@ extension GrpcTesting {
             public static let all: [MethodDescriptor] = [configure]
         }
 
-        /// Serves `grpc.testing.XdsUpdateClientConfigureService`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `grpc.testing.XdsUpdateClientConfigureService`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// Update the tes client's configuration.
             func configure(request: ServerRequest<GrpcTesting.ClientConfigureRequest>, context: ServerContext) async throws -> ServerResponse<GrpcTesting.ClientConfigureResponse>
         }
@@ -387,6 +456,13 @@ extension GrpcTesting.XdsUpdateClientConfigureService.Handler {
         router.registerUnary(
             GrpcTesting.XdsUpdateClientConfigureService.Method.configure,
             deserializer: ProtoDeserializer<GrpcTesting.ClientConfigureRequest>(), serializer: ProtoSerializer<GrpcTesting.ClientConfigureResponse>()
+        ) { request, context in try await self.configure(request: request, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GrpcTesting.XdsUpdateClientConfigureService.Method.configure, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcTesting.ClientConfigureRequest>(), serializer: ProtoJSONSerializer<GrpcTesting.ClientConfigureResponse>()
         ) { request, context in try await self.configure(request: request, context: context) }
     }
 }

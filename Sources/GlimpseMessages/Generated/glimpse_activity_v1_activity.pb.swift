@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseActivityV1 {
     public enum ActivityState: Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
@@ -2530,3 +2531,960 @@ extension GlimpseActivityV1.ClearFaultsResponse: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseActivityV1.ActivityState: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.activity.v1.ActivityState", "ACTIVITY_STATE_UNSPECIFIED=0 ACTIVITY_STATE_PENDING=1 ACTIVITY_STATE_ACTIVE=2 ACTIVITY_STATE_STALE=3 ACTIVITY_STATE_ENDED=4 ACTIVITY_STATE_DISMISSED=5")
+}
+
+extension GlimpseActivityV1.Outcome.Kind: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.activity.v1.Outcome.Kind", "KIND_UNSPECIFIED=0 KIND_APPLIED=1 KIND_STARTED=2 KIND_DEFERRED=3 KIND_COALESCED=4 KIND_DROPPED_AS_OLDER=5 KIND_DROPPED_TOO_FAR_AHEAD=6 KIND_IGNORED_AFTER_END=7 KIND_THROTTLED=8 KIND_REJECTED=9 KIND_UNKNOWN_ACTIVITY=10")
+}
+
+extension GlimpseActivityV1.InstallAppRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("manifest", self.manifest)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.manifest)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.InstallAppRequest", "1,manifest,manifest")
+}
+
+extension GlimpseActivityV1.InstallAppResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appToken", self.appToken)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appToken)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.InstallAppResponse", "1,appToken,app_token")
+}
+
+extension GlimpseActivityV1.UninstallAppRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.UninstallAppRequest", "1,bundleId,bundle_id")
+}
+
+extension GlimpseActivityV1.UninstallAppResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("endedActivities", self.endedActivities)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.endedActivities)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.UninstallAppResponse", "1,endedActivities,ended_activities")
+}
+
+extension GlimpseActivityV1.Content: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("stateJson", self.stateJson)
+        w.optional("staleDate", self.staleDate)
+        w.field("relevanceScore", self.relevanceScore)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.stateJson)
+            case 2: try r.readOptional(&self.staleDate)
+            case 3: try r.read(&self.relevanceScore)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.Content", "1,stateJson,state_json 2,staleDate,stale_date 3,relevanceScore,relevance_score")
+}
+
+extension GlimpseActivityV1.Alert: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("title", self.title)
+        w.field("body", self.body)
+        w.field("sound", self.sound)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.title)
+            case 2: try r.read(&self.body)
+            case 3: try r.read(&self.sound)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.Alert", "1,title,title 2,body,body 3,sound,sound")
+}
+
+extension GlimpseActivityV1.RequestActivityRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("attributesType", self.attributesType)
+        w.field("attributesJson", self.attributesJson)
+        w.optional("content", self.content)
+        if case .token(let v)? = self.pushType { w.member("token", v) }
+        if case .channelId(let v)? = self.pushType { w.member("channelId", v) }
+        w.field("inBackground", self.inBackground)
+        w.field("fromLiveActivityIntent", self.fromLiveActivityIntent)
+        w.optional("startDate", self.startDate)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.attributesType)
+            case 3: try r.read(&self.attributesJson)
+            case 4: try r.readOptional(&self.content)
+            case 5: if let v = try r.value(Swift.Bool.self) { self.pushType = .token(v) }
+            case 6: if let v = try r.value(Swift.String.self) { self.pushType = .channelId(v) }
+            case 7: try r.read(&self.inBackground)
+            case 8: try r.read(&self.fromLiveActivityIntent)
+            case 9: try r.readOptional(&self.startDate)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.RequestActivityRequest", "1,bundleId,bundle_id 2,attributesType,attributes_type 3,attributesJson,attributes_json 4,content,content 5,token,token,push_type 6,channelId,channel_id,push_type 7,inBackground,in_background 8,fromLiveActivityIntent,from_live_activity_intent 9,startDate,start_date")
+}
+
+extension GlimpseActivityV1.RequestActivityResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("activity", self.activity)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.activity)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.RequestActivityResponse", "1,activity,activity")
+}
+
+extension GlimpseActivityV1.UpdateActivityRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("activityId", self.activityId)
+        w.optional("content", self.content)
+        w.optional("alert", self.alert)
+        w.optional("timestamp", self.timestamp)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.activityId)
+            case 2: try r.readOptional(&self.content)
+            case 3: try r.readOptional(&self.alert)
+            case 4: try r.readOptional(&self.timestamp)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.UpdateActivityRequest", "1,activityId,activity_id 2,content,content 3,alert,alert 4,timestamp,timestamp")
+}
+
+extension GlimpseActivityV1.EndActivityRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("activityId", self.activityId)
+        w.optional("content", self.content)
+        w.optional("dismissalPolicy", self.dismissalPolicy)
+        w.optional("timestamp", self.timestamp)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.activityId)
+            case 2: try r.readOptional(&self.content)
+            case 3: try r.readOptional(&self.dismissalPolicy)
+            case 4: try r.readOptional(&self.timestamp)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.EndActivityRequest", "1,activityId,activity_id 2,content,content 3,dismissalPolicy,dismissal_policy 4,timestamp,timestamp")
+}
+
+extension GlimpseActivityV1.DismissalPolicy: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .defaultPolicy(let v)? = self.policy { w.member("defaultPolicy", v) }
+        if case .immediate(let v)? = self.policy { w.member("immediate", v) }
+        if case .after(let v)? = self.policy { w.member("after", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(Swift.Bool.self) { self.policy = .defaultPolicy(v) }
+            case 2: if let v = try r.value(Swift.Bool.self) { self.policy = .immediate(v) }
+            case 3: if let v = try r.value(GoogleProtobuf.Timestamp.self) { self.policy = .after(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.DismissalPolicy", "1,defaultPolicy,default_policy,policy 2,immediate,immediate,policy 3,after,after,policy")
+}
+
+extension GlimpseActivityV1.DismissActivityRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("activityId", self.activityId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.activityId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.DismissActivityRequest", "1,activityId,activity_id")
+}
+
+extension GlimpseActivityV1.ChangeResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("outcome", self.outcome)
+        w.optional("activity", self.activity)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.outcome)
+            case 2: try r.readOptional(&self.activity)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ChangeResponse", "1,outcome,outcome 2,activity,activity")
+}
+
+extension GlimpseActivityV1.GetActivityRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("activityId", self.activityId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.activityId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.GetActivityRequest", "1,activityId,activity_id")
+}
+
+extension GlimpseActivityV1.ListActivitiesRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("includeDismissed", self.includeDismissed)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.includeDismissed)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ListActivitiesRequest", "1,bundleId,bundle_id 2,includeDismissed,include_dismissed")
+}
+
+extension GlimpseActivityV1.ListActivitiesResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("activities", self.activities)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.activities)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ListActivitiesResponse", "1,activities,activities")
+}
+
+extension GlimpseActivityV1.Activity: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("activityId", self.activityId)
+        w.field("bundleId", self.bundleId)
+        w.field("attributesType", self.attributesType)
+        w.field("attributesJson", self.attributesJson)
+        w.optional("content", self.content)
+        w.field("state", self.state)
+        w.field("pushToken", self.pushToken)
+        w.field("channelId", self.channelId)
+        w.optional("activatedAt", self.activatedAt)
+        w.optional("endedAt", self.endedAt)
+        w.optional("dismissalDate", self.dismissalDate)
+        w.optional("lastAlert", self.lastAlert)
+        w.optional("lastAlertAt", self.lastAlertAt)
+        w.field("startOrder", self.startOrder)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.activityId)
+            case 2: try r.read(&self.bundleId)
+            case 3: try r.read(&self.attributesType)
+            case 4: try r.read(&self.attributesJson)
+            case 5: try r.readOptional(&self.content)
+            case 6: try r.read(&self.state)
+            case 7: try r.read(&self.pushToken)
+            case 8: try r.read(&self.channelId)
+            case 9: try r.readOptional(&self.activatedAt)
+            case 10: try r.readOptional(&self.endedAt)
+            case 11: try r.readOptional(&self.dismissalDate)
+            case 12: try r.readOptional(&self.lastAlert)
+            case 13: try r.readOptional(&self.lastAlertAt)
+            case 14: try r.read(&self.startOrder)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.Activity", "1,activityId,activity_id 2,bundleId,bundle_id 3,attributesType,attributes_type 4,attributesJson,attributes_json 5,content,content 6,state,state 7,pushToken,push_token 8,channelId,channel_id 9,activatedAt,activated_at 10,endedAt,ended_at 11,dismissalDate,dismissal_date 12,lastAlert,last_alert 13,lastAlertAt,last_alert_at 14,startOrder,start_order")
+}
+
+extension GlimpseActivityV1.GetAuthorizationInfoRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.GetAuthorizationInfoRequest", "1,bundleId,bundle_id")
+}
+
+extension GlimpseActivityV1.AuthorizationInfo: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("areActivitiesEnabled", self.areActivitiesEnabled)
+        w.field("frequentPushesEnabled", self.frequentPushesEnabled)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.areActivitiesEnabled)
+            case 2: try r.read(&self.frequentPushesEnabled)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.AuthorizationInfo", "1,areActivitiesEnabled,are_activities_enabled 2,frequentPushesEnabled,frequent_pushes_enabled")
+}
+
+extension GlimpseActivityV1.SetAppSwitchesRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.optional("activitiesEnabled", self.activitiesEnabled)
+        w.optional("frequentUpdatesEnabled", self.frequentUpdatesEnabled)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.readOptional(&self.activitiesEnabled)
+            case 3: try r.readOptional(&self.frequentUpdatesEnabled)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.SetAppSwitchesRequest", "1,bundleId,bundle_id 2,activitiesEnabled,activities_enabled 3,frequentUpdatesEnabled,frequent_updates_enabled")
+}
+
+extension GlimpseActivityV1.RotatePushTokenRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("activityId", self.activityId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.activityId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.RotatePushTokenRequest", "1,activityId,activity_id")
+}
+
+extension GlimpseActivityV1.PushToStartTokenRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("attributesType", self.attributesType)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.attributesType)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.PushToStartTokenRequest", "1,bundleId,bundle_id 2,attributesType,attributes_type")
+}
+
+extension GlimpseActivityV1.WidgetPushTokenRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.WidgetPushTokenRequest", "1,bundleId,bundle_id")
+}
+
+extension GlimpseActivityV1.PushTokenResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("pushToken", self.pushToken)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.pushToken)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.PushTokenResponse", "1,pushToken,push_token")
+}
+
+extension GlimpseActivityV1.WatchActivitiesRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.WatchActivitiesRequest", "1,bundleId,bundle_id")
+}
+
+extension GlimpseActivityV1.ActivityChange: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("sequence", self.sequence)
+        w.optional("at", self.at)
+        w.field("activityId", self.activityId)
+        w.field("bundleId", self.bundleId)
+        if case .state(let v)? = self.change { w.member("state", v) }
+        if case .content(let v)? = self.change { w.member("content", v) }
+        if case .pushToken(let v)? = self.change { w.member("pushToken", v) }
+        if case .pushToStartToken(let v)? = self.change { w.member("pushToStartToken", v) }
+        if case .dropped(let v)? = self.change { w.member("dropped", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.sequence)
+            case 2: try r.readOptional(&self.at)
+            case 3: try r.read(&self.activityId)
+            case 4: try r.read(&self.bundleId)
+            case 5: if let v = try r.value(GlimpseActivityV1.ActivityChange.StateChange.self) { self.change = .state(v) }
+            case 6: if let v = try r.value(GlimpseActivityV1.ActivityChange.ContentChange.self) { self.change = .content(v) }
+            case 7: if let v = try r.value(GlimpseActivityV1.ActivityChange.TokenIssued.self) { self.change = .pushToken(v) }
+            case 8: if let v = try r.value(GlimpseActivityV1.ActivityChange.TokenIssued.self) { self.change = .pushToStartToken(v) }
+            case 9: if let v = try r.value(GlimpseActivityV1.Outcome.self) { self.change = .dropped(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ActivityChange", "1,sequence,sequence 2,at,at 3,activityId,activity_id 4,bundleId,bundle_id 5,state,state,change 6,content,content,change 7,pushToken,push_token,change 8,pushToStartToken,push_to_start_token,change 9,dropped,dropped,change")
+}
+
+extension GlimpseActivityV1.ActivityChange.StateChange: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("from", self.from)
+        w.field("to", self.to)
+        w.field("reason", self.reason)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.from)
+            case 2: try r.read(&self.to)
+            case 3: try r.read(&self.reason)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ActivityChange.StateChange", "1,from,from 2,to,to 3,reason,reason")
+}
+
+extension GlimpseActivityV1.ActivityChange.ContentChange: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("content", self.content)
+        w.optional("alert", self.alert)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.content)
+            case 2: try r.readOptional(&self.alert)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ActivityChange.ContentChange", "1,content,content 2,alert,alert")
+}
+
+extension GlimpseActivityV1.ActivityChange.TokenIssued: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("pushToken", self.pushToken)
+        w.field("attributesType", self.attributesType)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.pushToken)
+            case 2: try r.read(&self.attributesType)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ActivityChange.TokenIssued", "1,pushToken,push_token 2,attributesType,attributes_type")
+}
+
+extension GlimpseActivityV1.Outcome: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("kind", self.kind)
+        w.field("detail", self.detail)
+        w.field("activityId", self.activityId)
+        w.field("state", self.state)
+        w.optional("until", self.until)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.kind)
+            case 2: try r.read(&self.detail)
+            case 3: try r.read(&self.activityId)
+            case 4: try r.read(&self.state)
+            case 5: try r.readOptional(&self.until)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.Outcome", "1,kind,kind 2,detail,detail 3,activityId,activity_id 4,state,state 5,until,until")
+}
+
+extension GlimpseActivityV1.ListPushesRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("afterSequence", self.afterSequence)
+        w.field("limit", self.limit)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.afterSequence)
+            case 3: try r.read(&self.limit)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ListPushesRequest", "1,bundleId,bundle_id 2,afterSequence,after_sequence 3,limit,limit")
+}
+
+extension GlimpseActivityV1.ListPushesResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("pushes", self.pushes)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.pushes)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ListPushesResponse", "1,pushes,pushes")
+}
+
+extension GlimpseActivityV1.PushRecord: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("sequence", self.sequence)
+        w.optional("receivedAt", self.receivedAt)
+        w.field("apnsId", self.apnsId)
+        w.field("path", self.path)
+        w.field("pushType", self.pushType)
+        w.field("topic", self.topic)
+        w.field("priority", self.priority)
+        w.field("deviceToken", self.deviceToken)
+        w.field("channelId", self.channelId)
+        w.field("bodyBytes", self.bodyBytes)
+        w.field("event", self.event)
+        w.field("status", self.status)
+        w.field("reason", self.reason)
+        w.repeated("outcomes", self.outcomes)
+        w.repeated("states", self.states)
+        w.field("bundleId", self.bundleId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.sequence)
+            case 2: try r.readOptional(&self.receivedAt)
+            case 3: try r.read(&self.apnsId)
+            case 4: try r.read(&self.path)
+            case 5: try r.read(&self.pushType)
+            case 6: try r.read(&self.topic)
+            case 7: try r.read(&self.priority)
+            case 8: try r.read(&self.deviceToken)
+            case 9: try r.read(&self.channelId)
+            case 10: try r.read(&self.bodyBytes)
+            case 11: try r.read(&self.event)
+            case 12: try r.read(&self.status)
+            case 13: try r.read(&self.reason)
+            case 14: try r.readRepeated(&self.outcomes)
+            case 15: try r.readRepeated(&self.states)
+            case 16: try r.read(&self.bundleId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.PushRecord", "1,sequence,sequence 2,receivedAt,received_at 3,apnsId,apns_id 4,path,path 5,pushType,push_type 6,topic,topic 7,priority,priority 8,deviceToken,device_token 9,channelId,channel_id 10,bodyBytes,body_bytes 11,event,event 12,status,status 13,reason,reason 14,outcomes,outcomes 15,states,states 16,bundleId,bundle_id")
+}
+
+extension GlimpseActivityV1.PushRecord.StateBeforeAfter: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("activityId", self.activityId)
+        w.field("before", self.before)
+        w.field("after", self.after)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.activityId)
+            case 2: try r.read(&self.before)
+            case 3: try r.read(&self.after)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.PushRecord.StateBeforeAfter", "1,activityId,activity_id 2,before,before 3,after,after")
+}
+
+extension GlimpseActivityV1.InjectFaultRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .deviceToken(let v)? = self.target { w.member("deviceToken", v) }
+        if case .topic(let v)? = self.target { w.member("topic", v) }
+        w.field("count", self.count)
+        w.field("status", self.status)
+        w.field("reason", self.reason)
+        w.field("goaway", self.goaway)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(Swift.String.self) { self.target = .deviceToken(v) }
+            case 2: if let v = try r.value(Swift.String.self) { self.target = .topic(v) }
+            case 3: try r.read(&self.count)
+            case 4: try r.read(&self.status)
+            case 5: try r.read(&self.reason)
+            case 6: try r.read(&self.goaway)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.InjectFaultRequest", "1,deviceToken,device_token,target 2,topic,topic,target 3,count,count 4,status,status 5,reason,reason 6,goaway,goaway")
+}
+
+extension GlimpseActivityV1.InjectFaultResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("faultId", self.faultId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.faultId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.InjectFaultResponse", "1,faultId,fault_id")
+}
+
+extension GlimpseActivityV1.ClearFaultsRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ClearFaultsRequest", "")
+}
+
+extension GlimpseActivityV1.ClearFaultsResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("cleared", self.cleared)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.cleared)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ClearFaultsResponse", "1,cleared,cleared")
+}

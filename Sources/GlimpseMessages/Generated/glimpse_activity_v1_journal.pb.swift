@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseActivityV1 {
     /// One input glimpse-activity journals (in SQLite) before it acknowledges it; at start the
@@ -447,3 +448,165 @@ extension GlimpseActivityV1.ChannelRequest.CreateChannel: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseActivityV1.JournalRecord: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .install(let v)? = self.input { w.member("install", v) }
+        if case .uninstall(let v)? = self.input { w.member("uninstall", v) }
+        if case .request(let v)? = self.input { w.member("request", v) }
+        if case .update(let v)? = self.input { w.member("update", v) }
+        if case .end(let v)? = self.input { w.member("end", v) }
+        if case .dismiss(let v)? = self.input { w.member("dismiss", v) }
+        if case .rotatePushToken(let v)? = self.input { w.member("rotatePushToken", v) }
+        if case .pushToStartToken(let v)? = self.input { w.member("pushToStartToken", v) }
+        if case .rotatePushToStartToken(let v)? = self.input { w.member("rotatePushToStartToken", v) }
+        if case .widgetPushToken(let v)? = self.input { w.member("widgetPushToken", v) }
+        if case .appSwitches(let v)? = self.input { w.member("appSwitches", v) }
+        if case .push(let v)? = self.input { w.member("push", v) }
+        if case .channel(let v)? = self.input { w.member("channel", v) }
+        if case .injectFault(let v)? = self.input { w.member("injectFault", v) }
+        if case .clearFaults? = self.input { w.member("clearFaults", GlimpseActivityV1.ClearFaultsRequest()) }
+        w.field("appToken", self.appToken)
+        if case .genesisSeed(let v)? = self.input { w.member("genesisSeed", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseActivityV1.InstallAppRequest.self) { self.input = .install(v) }
+            case 2: if let v = try r.value(GlimpseActivityV1.UninstallAppRequest.self) { self.input = .uninstall(v) }
+            case 3: if let v = try r.value(GlimpseActivityV1.RequestActivityRequest.self) { self.input = .request(v) }
+            case 4: if let v = try r.value(GlimpseActivityV1.UpdateActivityRequest.self) { self.input = .update(v) }
+            case 5: if let v = try r.value(GlimpseActivityV1.EndActivityRequest.self) { self.input = .end(v) }
+            case 6: if let v = try r.value(GlimpseActivityV1.DismissActivityRequest.self) { self.input = .dismiss(v) }
+            case 7: if let v = try r.value(GlimpseActivityV1.RotatePushTokenRequest.self) { self.input = .rotatePushToken(v) }
+            case 8: if let v = try r.value(GlimpseActivityV1.PushToStartTokenRequest.self) { self.input = .pushToStartToken(v) }
+            case 9: if let v = try r.value(GlimpseActivityV1.PushToStartTokenRequest.self) { self.input = .rotatePushToStartToken(v) }
+            case 10: if let v = try r.value(GlimpseActivityV1.WidgetPushTokenRequest.self) { self.input = .widgetPushToken(v) }
+            case 11: if let v = try r.value(GlimpseActivityV1.SetAppSwitchesRequest.self) { self.input = .appSwitches(v) }
+            case 12: if let v = try r.value(GlimpseActivityV1.ReceivedPush.self) { self.input = .push(v) }
+            case 13: if let v = try r.value(GlimpseActivityV1.ChannelRequest.self) { self.input = .channel(v) }
+            case 14: if let v = try r.value(GlimpseActivityV1.InjectFaultRequest.self) { self.input = .injectFault(v) }
+            case 15: _ = try r.value(GlimpseActivityV1.ClearFaultsRequest.self); self.input = .clearFaults
+            case 16: try r.read(&self.appToken)
+            case 17: if let v = try r.value([Swift.UInt8].self) { self.input = .genesisSeed(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.JournalRecord", "1,install,install,input 2,uninstall,uninstall,input 3,request,request,input 4,update,update,input 5,end,end,input 6,dismiss,dismiss,input 7,rotatePushToken,rotate_push_token,input 8,pushToStartToken,push_to_start_token,input 9,rotatePushToStartToken,rotate_push_to_start_token,input 10,widgetPushToken,widget_push_token,input 11,appSwitches,app_switches,input 12,push,push,input 13,channel,channel,input 14,injectFault,inject_fault,input 15,clearFaults,clear_faults,input 16,appToken,app_token 17,genesisSeed,genesis_seed,input")
+}
+
+extension GlimpseActivityV1.ReceivedPush: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("method", self.method)
+        w.field("path", self.path)
+        w.repeated("headers", self.headers)
+        w.field("body", self.body)
+        w.field("bodyTooLarge", self.bodyTooLarge)
+        w.field("apnsId", self.apnsId)
+        w.field("refusedStatus", self.refusedStatus)
+        w.field("refusedReason", self.refusedReason)
+        w.field("bodySize", self.bodySize)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.method)
+            case 2: try r.read(&self.path)
+            case 3: try r.readRepeated(&self.headers)
+            case 4: try r.read(&self.body)
+            case 5: try r.read(&self.bodyTooLarge)
+            case 6: try r.read(&self.apnsId)
+            case 7: try r.read(&self.refusedStatus)
+            case 8: try r.read(&self.refusedReason)
+            case 9: try r.read(&self.bodySize)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ReceivedPush", "1,method,method 2,path,path 3,headers,headers 4,body,body 5,bodyTooLarge,body_too_large 6,apnsId,apns_id 7,refusedStatus,refused_status 8,refusedReason,refused_reason 9,bodySize,body_size")
+}
+
+extension GlimpseActivityV1.ReceivedPush.Header: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("name", self.name)
+        w.field("value", self.value)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.name)
+            case 2: try r.read(&self.value)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ReceivedPush.Header", "1,name,name 2,value,value")
+}
+
+extension GlimpseActivityV1.ChannelRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        if case .create(let v)? = self.action { w.member("create", v) }
+        if case .deleteChannelId(let v)? = self.action { w.member("deleteChannelId", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: if let v = try r.value(GlimpseActivityV1.ChannelRequest.CreateChannel.self) { self.action = .create(v) }
+            case 3: if let v = try r.value(Swift.String.self) { self.action = .deleteChannelId(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ChannelRequest", "1,bundleId,bundle_id 2,create,create,action 3,deleteChannelId,delete_channel_id,action")
+}
+
+extension GlimpseActivityV1.ChannelRequest.CreateChannel: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("channelId", self.channelId)
+        w.field("messageStoragePolicy", self.messageStoragePolicy)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.channelId)
+            case 2: try r.read(&self.messageStoragePolicy)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ChannelRequest.CreateChannel", "1,channelId,channel_id 2,messageStoragePolicy,message_storage_policy")
+}

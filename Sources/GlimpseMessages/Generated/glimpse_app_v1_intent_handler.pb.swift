@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseAppV1 {
     public struct PerformRequest: GlimpseMessage {
@@ -272,3 +273,98 @@ extension GlimpseAppV1.PerformResponse.Failed: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseAppV1.PerformRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("intentType", self.intentType)
+        w.map("parameters", self.parameters)
+        w.field("placementId", self.placementId)
+        w.field("kind", self.kind)
+        w.field("idempotencyKey", self.idempotencyKey)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.intentType)
+            case 2: try r.readMap(&self.parameters)
+            case 3: try r.read(&self.placementId)
+            case 4: try r.read(&self.kind)
+            case 5: try r.read(&self.idempotencyKey)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PerformRequest", "1,intentType,intent_type 2,parameters,parameters 3,placementId,placement_id 4,kind,kind 5,idempotencyKey,idempotency_key")
+}
+
+extension GlimpseAppV1.PerformResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .succeeded(let v)? = self.outcome { w.member("succeeded", v) }
+        if case .failed(let v)? = self.outcome { w.member("failed", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseAppV1.PerformResponse.Succeeded.self) { self.outcome = .succeeded(v) }
+            case 2: if let v = try r.value(GlimpseAppV1.PerformResponse.Failed.self) { self.outcome = .failed(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PerformResponse", "1,succeeded,succeeded,outcome 2,failed,failed,outcome")
+}
+
+extension GlimpseAppV1.PerformResponse.Succeeded: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("value", self.value)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.value)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PerformResponse.Succeeded", "1,value,value")
+}
+
+extension GlimpseAppV1.PerformResponse.Failed: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("message", self.message)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.message)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PerformResponse.Failed", "1,message,message")
+}

@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseAppV1 {
     /// An app as Glimpse installs it (`app.json` / `app.yaml`): what a phone learns from the
@@ -1042,3 +1043,328 @@ extension GlimpseAppV1.AssetDeclaration: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseAppV1.ValueType: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.app.v1.ValueType", "VALUE_TYPE_UNSPECIFIED=0 VALUE_TYPE_STRING=1 VALUE_TYPE_INT=2 VALUE_TYPE_DOUBLE=3 VALUE_TYPE_BOOL=4 VALUE_TYPE_DATE=5 VALUE_TYPE_BYTES=6")
+}
+
+extension GlimpseAppV1.AssetDeclaration.Use: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.app.v1.AssetDeclaration.Use", "USE_UNSPECIFIED=0 USE_WIDGET=1 USE_LIVE_ACTIVITY_MINIMAL=2 USE_LIVE_ACTIVITY_COMPACT=3 USE_LIVE_ACTIVITY_EXPANDED=4 USE_LIVE_ACTIVITY_LOCK_SCREEN=5")
+}
+
+extension GlimpseAppV1.AppManifest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("displayName", self.displayName)
+        w.repeated("appGroups", self.appGroups)
+        w.repeated("widgets", self.widgets)
+        w.repeated("intents", self.intents)
+        w.repeated("activityAttributes", self.activityAttributes)
+        w.repeated("assets", self.assets)
+        w.repeated("pushTopics", self.pushTopics)
+        w.field("defaultEndpoint", self.defaultEndpoint)
+        w.field("supportsFrequentUpdates", self.supportsFrequentUpdates)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.displayName)
+            case 3: try r.readRepeated(&self.appGroups)
+            case 4: try r.readRepeated(&self.widgets)
+            case 5: try r.readRepeated(&self.intents)
+            case 6: try r.readRepeated(&self.activityAttributes)
+            case 7: try r.readRepeated(&self.assets)
+            case 8: try r.readRepeated(&self.pushTopics)
+            case 9: try r.read(&self.defaultEndpoint)
+            case 10: try r.read(&self.supportsFrequentUpdates)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.AppManifest", "1,bundleId,bundle_id 2,displayName,display_name 3,appGroups,app_groups 4,widgets,widgets 5,intents,intents 6,activityAttributes,activity_attributes 7,assets,assets 8,pushTopics,push_topics 9,defaultEndpoint,default_endpoint 10,supportsFrequentUpdates,supports_frequent_updates")
+}
+
+extension GlimpseAppV1.ParameterDeclaration: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("name", self.name)
+        w.field("type", self.type)
+        w.optional("defaultValue", self.defaultValue)
+        w.field("title", self.title)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.name)
+            case 2: try r.read(&self.type)
+            case 3: try r.readOptional(&self.defaultValue)
+            case 4: try r.read(&self.title)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.ParameterDeclaration", "1,name,name 2,type,type 3,defaultValue,default_value 4,title,title")
+}
+
+extension GlimpseAppV1.WidgetKindDeclaration: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("kind", self.kind)
+        w.field("displayName", self.displayName)
+        w.field("description", self.description)
+        w.repeated("supportedFamilies", self.supportedFamilies)
+        w.repeated("configuration", self.configuration)
+        w.field("providerEndpoint", self.providerEndpoint)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.kind)
+            case 2: try r.read(&self.displayName)
+            case 3: try r.read(&self.description)
+            case 4: try r.readRepeated(&self.supportedFamilies)
+            case 5: try r.readRepeated(&self.configuration)
+            case 6: try r.read(&self.providerEndpoint)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.WidgetKindDeclaration", "1,kind,kind 2,displayName,display_name 3,description,description 4,supportedFamilies,supported_families 5,configuration,configuration 6,providerEndpoint,provider_endpoint")
+}
+
+extension GlimpseAppV1.StoreOperation: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .set(let v)? = self.kind { w.member("set", v) }
+        if case .toggle(let v)? = self.kind { w.member("toggle", v) }
+        if case .increment(let v)? = self.kind { w.member("increment", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseAppV1.StoreOperation.SetValue.self) { self.kind = .set(v) }
+            case 2: if let v = try r.value(Swift.String.self) { self.kind = .toggle(v) }
+            case 3: if let v = try r.value(GlimpseAppV1.StoreOperation.Increment.self) { self.kind = .increment(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.StoreOperation", "1,set,set,kind 2,toggle,toggle,kind 3,increment,increment,kind")
+}
+
+extension GlimpseAppV1.StoreOperation.SetValue: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("key", self.key)
+        if case .literal(let v)? = self.source { w.member("literal", v) }
+        if case .parameter(let v)? = self.source { w.member("parameter", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.key)
+            case 2: if let v = try r.value(GlimpseWidgetV1.ParameterValue.self) { self.source = .literal(v) }
+            case 3: if let v = try r.value(Swift.String.self) { self.source = .parameter(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.StoreOperation.SetValue", "1,key,key 2,literal,literal,source 3,parameter,parameter,source")
+}
+
+extension GlimpseAppV1.StoreOperation.Increment: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("key", self.key)
+        w.field("by", self.by)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.key)
+            case 2: try r.read(&self.by)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.StoreOperation.Increment", "1,key,key 2,by,by")
+}
+
+extension GlimpseAppV1.ReloadRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .allTimelines(let v)? = self.scope { w.member("allTimelines", v) }
+        if case .kinds(let v)? = self.scope { w.member("kinds", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(Swift.Bool.self) { self.scope = .allTimelines(v) }
+            case 2: if let v = try r.value(GlimpseAppV1.ReloadRequest.KindList.self) { self.scope = .kinds(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.ReloadRequest", "1,allTimelines,all_timelines,scope 2,kinds,kinds,scope")
+}
+
+extension GlimpseAppV1.ReloadRequest.KindList: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("kinds", self.kinds)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.kinds)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.ReloadRequest.KindList", "1,kinds,kinds")
+}
+
+extension GlimpseAppV1.StoreAction: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appGroup", self.appGroup)
+        w.repeated("operations", self.operations)
+        w.optional("reloads", self.reloads)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appGroup)
+            case 2: try r.readRepeated(&self.operations)
+            case 3: try r.readOptional(&self.reloads)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.StoreAction", "1,appGroup,app_group 2,operations,operations 3,reloads,reloads")
+}
+
+extension GlimpseAppV1.IntentDeclaration: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("type", self.type)
+        w.field("title", self.title)
+        w.repeated("parameters", self.parameters)
+        w.repeated("widgetKinds", self.widgetKinds)
+        if case .store(let v)? = self.action { w.member("store", v) }
+        if case .handlerEndpoint(let v)? = self.action { w.member("handlerEndpoint", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.type)
+            case 2: try r.read(&self.title)
+            case 3: try r.readRepeated(&self.parameters)
+            case 4: try r.readRepeated(&self.widgetKinds)
+            case 5: if let v = try r.value(GlimpseAppV1.StoreAction.self) { self.action = .store(v) }
+            case 6: if let v = try r.value(Swift.String.self) { self.action = .handlerEndpoint(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.IntentDeclaration", "1,type,type 2,title,title 3,parameters,parameters 4,widgetKinds,widget_kinds 5,store,store,action 6,handlerEndpoint,handler_endpoint,action")
+}
+
+extension GlimpseAppV1.ActivityAttributesDeclaration: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("typeName", self.typeName)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.typeName)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.ActivityAttributesDeclaration", "1,typeName,type_name")
+}
+
+extension GlimpseAppV1.AssetDeclaration: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("name", self.name)
+        w.field("path", self.path)
+        w.field("use", self.use)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.name)
+            case 2: try r.read(&self.path)
+            case 3: try r.read(&self.use)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.AssetDeclaration", "1,name,name 2,path,path 3,use,use")
+}

@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseAppV1 {
     /// TimelineProviderContext: "family, displaySize (pt), environmentVariants (colorScheme,
@@ -529,3 +530,198 @@ extension GlimpseAppV1.TimelineResponse: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseAppV1.ColorScheme: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.app.v1.ColorScheme", "COLOR_SCHEME_UNSPECIFIED=0 COLOR_SCHEME_LIGHT=1 COLOR_SCHEME_DARK=2")
+}
+
+extension GlimpseAppV1.TimelineProviderContext: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("family", self.family)
+        w.optional("displaySize", self.displaySize)
+        w.field("isPreview", self.isPreview)
+        w.map("configuration", self.configuration)
+        w.field("renderingMode", self.renderingMode)
+        w.field("colorScheme", self.colorScheme)
+        w.field("displayScale", self.displayScale)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.family)
+            case 2: try r.readOptional(&self.displaySize)
+            case 3: try r.read(&self.isPreview)
+            case 4: try r.readMap(&self.configuration)
+            case 5: try r.read(&self.renderingMode)
+            case 6: try r.read(&self.colorScheme)
+            case 7: try r.read(&self.displayScale)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.TimelineProviderContext", "1,family,family 2,displaySize,display_size 3,isPreview,is_preview 4,configuration,configuration 5,renderingMode,rendering_mode 6,colorScheme,color_scheme 7,displayScale,display_scale")
+}
+
+extension GlimpseAppV1.WidgetRef: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("kind", self.kind)
+        w.field("placementId", self.placementId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.kind)
+            case 2: try r.read(&self.placementId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.WidgetRef", "1,kind,kind 2,placementId,placement_id")
+}
+
+extension GlimpseAppV1.PlaceholderRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("widget", self.widget)
+        w.optional("context", self.context)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.widget)
+            case 2: try r.readOptional(&self.context)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PlaceholderRequest", "1,widget,widget 2,context,context")
+}
+
+extension GlimpseAppV1.PlaceholderResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("entry", self.entry)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.entry)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PlaceholderResponse", "1,entry,entry")
+}
+
+extension GlimpseAppV1.SnapshotRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("widget", self.widget)
+        w.optional("context", self.context)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.widget)
+            case 2: try r.readOptional(&self.context)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.SnapshotRequest", "1,widget,widget 2,context,context")
+}
+
+extension GlimpseAppV1.SnapshotResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("entry", self.entry)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.entry)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.SnapshotResponse", "1,entry,entry")
+}
+
+extension GlimpseAppV1.TimelineRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("widget", self.widget)
+        w.optional("context", self.context)
+        w.optional("now", self.now)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.widget)
+            case 2: try r.readOptional(&self.context)
+            case 3: try r.readOptional(&self.now)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.TimelineRequest", "1,widget,widget 2,context,context 3,now,now")
+}
+
+extension GlimpseAppV1.TimelineResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("timeline", self.timeline)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.timeline)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.TimelineResponse", "1,timeline,timeline")
+}

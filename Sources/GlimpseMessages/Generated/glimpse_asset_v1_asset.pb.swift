@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseAssetV1 {
     public enum ImageFormat: Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
@@ -1496,3 +1497,553 @@ extension GlimpseAssetV1.PrefetchResponse: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseAssetV1.ImageFormat: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.asset.v1.ImageFormat", "IMAGE_FORMAT_UNSPECIFIED=0 IMAGE_FORMAT_PNG=1 IMAGE_FORMAT_JPEG=2")
+}
+
+extension GlimpseAssetV1.RegisterAppRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("manifest", self.manifest)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.manifest)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.RegisterAppRequest", "1,manifest,manifest")
+}
+
+extension GlimpseAssetV1.RegisterAppResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appToken", self.appToken)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appToken)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.RegisterAppResponse", "1,appToken,app_token")
+}
+
+extension GlimpseAssetV1.UnregisterAppRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.UnregisterAppRequest", "1,bundleId,bundle_id")
+}
+
+extension GlimpseAssetV1.UnregisterAppResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("removedNames", self.removedNames)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.removedNames)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.UnregisterAppResponse", "1,removedNames,removed_names")
+}
+
+extension GlimpseAssetV1.Asset: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("name", self.name)
+        w.field("sha256", self.sha256)
+        w.field("etag", self.etag)
+        w.field("size", self.size)
+        w.field("format", self.format)
+        w.field("width", self.width)
+        w.field("height", self.height)
+        w.field("use", self.use)
+        w.optional("storedAt", self.storedAt)
+        w.field("pinned", self.pinned)
+        w.field("evicted", self.evicted)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.name)
+            case 3: try r.read(&self.sha256)
+            case 4: try r.read(&self.etag)
+            case 5: try r.read(&self.size)
+            case 6: try r.read(&self.format)
+            case 7: try r.read(&self.width)
+            case 8: try r.read(&self.height)
+            case 9: try r.read(&self.use)
+            case 10: try r.readOptional(&self.storedAt)
+            case 11: try r.read(&self.pinned)
+            case 12: try r.read(&self.evicted)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.Asset", "1,bundleId,bundle_id 2,name,name 3,sha256,sha256 4,etag,etag 5,size,size 6,format,format 7,width,width 8,height,height 9,use,use 10,storedAt,stored_at 11,pinned,pinned 12,evicted,evicted")
+}
+
+extension GlimpseAssetV1.PutRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .header(let v)? = self.part { w.member("header", v) }
+        if case .chunk(let v)? = self.part { w.member("chunk", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseAssetV1.PutHeader.self) { self.part = .header(v) }
+            case 2: if let v = try r.value([Swift.UInt8].self) { self.part = .chunk(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.PutRequest", "1,header,header,part 2,chunk,chunk,part")
+}
+
+extension GlimpseAssetV1.PutHeader: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("name", self.name)
+        w.field("use", self.use)
+        w.field("sha256", self.sha256)
+        w.field("size", self.size)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.name)
+            case 3: try r.read(&self.use)
+            case 4: try r.read(&self.sha256)
+            case 5: try r.read(&self.size)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.PutHeader", "1,bundleId,bundle_id 2,name,name 3,use,use 4,sha256,sha256 5,size,size")
+}
+
+extension GlimpseAssetV1.PutResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("asset", self.asset)
+        w.field("deduplicated", self.deduplicated)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.asset)
+            case 2: try r.read(&self.deduplicated)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.PutResponse", "1,asset,asset 2,deduplicated,deduplicated")
+}
+
+extension GlimpseAssetV1.GetRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("name", self.name)
+        w.field("ifNoneMatch", self.ifNoneMatch)
+        w.field("chunkSize", self.chunkSize)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.name)
+            case 3: try r.read(&self.ifNoneMatch)
+            case 4: try r.read(&self.chunkSize)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.GetRequest", "1,bundleId,bundle_id 2,name,name 3,ifNoneMatch,if_none_match 4,chunkSize,chunk_size")
+}
+
+extension GlimpseAssetV1.GetResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .header(let v)? = self.part { w.member("header", v) }
+        if case .chunk(let v)? = self.part { w.member("chunk", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseAssetV1.GetHeader.self) { self.part = .header(v) }
+            case 2: if let v = try r.value([Swift.UInt8].self) { self.part = .chunk(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.GetResponse", "1,header,header,part 2,chunk,chunk,part")
+}
+
+extension GlimpseAssetV1.GetHeader: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("asset", self.asset)
+        w.field("notModified", self.notModified)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.asset)
+            case 2: try r.read(&self.notModified)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.GetHeader", "1,asset,asset 2,notModified,not_modified")
+}
+
+extension GlimpseAssetV1.StatRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("name", self.name)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.name)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.StatRequest", "1,bundleId,bundle_id 2,name,name")
+}
+
+extension GlimpseAssetV1.StatResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("asset", self.asset)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.asset)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.StatResponse", "1,asset,asset")
+}
+
+extension GlimpseAssetV1.ListRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("prefix", self.prefix)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.prefix)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.ListRequest", "1,bundleId,bundle_id 2,prefix,prefix")
+}
+
+extension GlimpseAssetV1.ListResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("assets", self.assets)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.assets)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.ListResponse", "1,assets,assets")
+}
+
+extension GlimpseAssetV1.DeleteRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("name", self.name)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.name)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.DeleteRequest", "1,bundleId,bundle_id 2,name,name")
+}
+
+extension GlimpseAssetV1.DeleteResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("blobDeleted", self.blobDeleted)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.blobDeleted)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.DeleteResponse", "1,blobDeleted,blob_deleted")
+}
+
+extension GlimpseAssetV1.PinRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("holder", self.holder)
+        w.repeated("names", self.names)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.holder)
+            case 3: try r.readRepeated(&self.names)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.PinRequest", "1,bundleId,bundle_id 2,holder,holder 3,names,names")
+}
+
+extension GlimpseAssetV1.PinResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("evicted", self.evicted)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.evicted)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.PinResponse", "1,evicted,evicted")
+}
+
+extension GlimpseAssetV1.UnpinRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("holder", self.holder)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.holder)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.UnpinRequest", "1,bundleId,bundle_id 2,holder,holder")
+}
+
+extension GlimpseAssetV1.UnpinResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("released", self.released)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.released)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.UnpinResponse", "1,released,released")
+}
+
+extension GlimpseAssetV1.PrefetchRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.repeated("names", self.names)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.readRepeated(&self.names)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.PrefetchRequest", "1,bundleId,bundle_id 2,names,names")
+}
+
+extension GlimpseAssetV1.PrefetchResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("unknown", self.unknown)
+        w.repeated("evicted", self.evicted)
+        w.repeated("present", self.present)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.unknown)
+            case 2: try r.readRepeated(&self.evicted)
+            case 3: try r.readRepeated(&self.present)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.PrefetchResponse", "1,unknown,unknown 2,evicted,evicted 3,present,present")
+}

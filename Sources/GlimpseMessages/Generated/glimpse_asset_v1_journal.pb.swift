@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseAssetV1 {
     /// One input glimpse-asset journals (in SQLite) before it acknowledges it; at start the
@@ -235,3 +236,78 @@ extension GlimpseAssetV1.StoredUpload: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseAssetV1.JournalRecord: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .registerApp(let v)? = self.input { w.member("registerApp", v) }
+        if case .unregister(let v)? = self.input { w.member("unregister", v) }
+        if case .put(let v)? = self.input { w.member("put", v) }
+        if case .remove(let v)? = self.input { w.member("remove", v) }
+        if case .pin(let v)? = self.input { w.member("pin", v) }
+        if case .unpin(let v)? = self.input { w.member("unpin", v) }
+        if case .byteBudget(let v)? = self.input { w.member("byteBudget", v) }
+        if case .blobLost(let v)? = self.input { w.member("blobLost", v) }
+        w.field("appToken", self.appToken)
+        w.repeated("touched", self.touched)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseAssetV1.RegisterAppRequest.self) { self.input = .registerApp(v) }
+            case 2: if let v = try r.value(GlimpseAssetV1.UnregisterAppRequest.self) { self.input = .unregister(v) }
+            case 3: if let v = try r.value(GlimpseAssetV1.StoredUpload.self) { self.input = .put(v) }
+            case 4: if let v = try r.value(GlimpseAssetV1.DeleteRequest.self) { self.input = .remove(v) }
+            case 5: if let v = try r.value(GlimpseAssetV1.PinRequest.self) { self.input = .pin(v) }
+            case 6: if let v = try r.value(GlimpseAssetV1.UnpinRequest.self) { self.input = .unpin(v) }
+            case 7: if let v = try r.value(Swift.UInt64.self) { self.input = .byteBudget(v) }
+            case 8: if let v = try r.value(Swift.String.self) { self.input = .blobLost(v) }
+            case 9: try r.read(&self.appToken)
+            case 10: try r.readRepeated(&self.touched)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.JournalRecord", "1,registerApp,register_app,input 2,unregister,unregister,input 3,put,put,input 4,remove,remove,input 5,pin,pin,input 6,unpin,unpin,input 7,byteBudget,byte_budget,input 8,blobLost,blob_lost,input 9,appToken,app_token 10,touched,touched")
+}
+
+extension GlimpseAssetV1.StoredUpload: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("name", self.name)
+        w.field("use", self.use)
+        w.field("sha256", self.sha256)
+        w.field("size", self.size)
+        w.field("format", self.format)
+        w.field("width", self.width)
+        w.field("height", self.height)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.name)
+            case 3: try r.read(&self.use)
+            case 4: try r.read(&self.sha256)
+            case 5: try r.read(&self.size)
+            case 6: try r.read(&self.format)
+            case 7: try r.read(&self.width)
+            case 8: try r.read(&self.height)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.asset.v1.StoredUpload", "1,bundleId,bundle_id 2,name,name 3,use,use 4,sha256,sha256 5,size,size 6,format,format 7,width,width 8,height,height")
+}

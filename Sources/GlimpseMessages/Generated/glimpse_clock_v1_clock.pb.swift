@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseClockV1 {
     public struct NowRequest: GlimpseMessage {
@@ -303,3 +304,118 @@ extension GlimpseClockV1.AdvanceToResponse: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseClockV1.NowRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.clock.v1.NowRequest", "")
+}
+
+extension GlimpseClockV1.NowResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("now", self.now)
+        w.field("manual", self.manual)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.now)
+            case 2: try r.read(&self.manual)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.clock.v1.NowResponse", "1,now,now 2,manual,manual")
+}
+
+extension GlimpseClockV1.NextDueRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.clock.v1.NextDueRequest", "")
+}
+
+extension GlimpseClockV1.NextDueResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("nextDue", self.nextDue)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.nextDue)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.clock.v1.NextDueResponse", "1,nextDue,next_due")
+}
+
+extension GlimpseClockV1.AdvanceToRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("to", self.to)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.to)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.clock.v1.AdvanceToRequest", "1,to,to")
+}
+
+extension GlimpseClockV1.AdvanceToResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("now", self.now)
+        w.field("watermark", self.watermark)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.now)
+            case 2: try r.read(&self.watermark)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.clock.v1.AdvanceToResponse", "1,now,now 2,watermark,watermark")
+}

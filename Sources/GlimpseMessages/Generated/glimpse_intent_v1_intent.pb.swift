@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseIntentV1 {
     public enum Refusal: Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
@@ -1514,3 +1515,578 @@ extension GlimpseIntentV1.StoreChange: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseIntentV1.Refusal: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.intent.v1.Refusal", "REFUSAL_UNSPECIFIED=0 REFUSAL_UNKNOWN_INTENT=1 REFUSAL_NOT_OFFERED_BY_KIND=2 REFUSAL_NOT_INTERACTIVE=3 REFUSAL_DEVICE_LOCKED=4 REFUSAL_MISSING_PARAMETER=5 REFUSAL_UNKNOWN_PARAMETER=6 REFUSAL_PARAMETER_TYPE_MISMATCH=7")
+}
+
+extension GlimpseIntentV1.RegisterAppRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("manifest", self.manifest)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.manifest)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.RegisterAppRequest", "1,manifest,manifest")
+}
+
+extension GlimpseIntentV1.RegisterAppResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appToken", self.appToken)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appToken)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.RegisterAppResponse", "1,appToken,app_token")
+}
+
+extension GlimpseIntentV1.UnregisterAppRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.UnregisterAppRequest", "1,bundleId,bundle_id")
+}
+
+extension GlimpseIntentV1.UnregisterAppResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.UnregisterAppResponse", "")
+}
+
+extension GlimpseIntentV1.PlacementAddedRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("placementId", self.placementId)
+        w.field("bundleId", self.bundleId)
+        w.field("kind", self.kind)
+        w.field("family", self.family)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.placementId)
+            case 2: try r.read(&self.bundleId)
+            case 3: try r.read(&self.kind)
+            case 4: try r.read(&self.family)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PlacementAddedRequest", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,family,family")
+}
+
+extension GlimpseIntentV1.PlacementAddedResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PlacementAddedResponse", "")
+}
+
+extension GlimpseIntentV1.PlacementRemovedRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("placementId", self.placementId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.placementId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PlacementRemovedRequest", "1,placementId,placement_id")
+}
+
+extension GlimpseIntentV1.PlacementRemovedResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PlacementRemovedResponse", "")
+}
+
+extension GlimpseIntentV1.SetDeviceLockedRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("locked", self.locked)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.locked)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.SetDeviceLockedRequest", "1,locked,locked")
+}
+
+extension GlimpseIntentV1.SetDeviceLockedResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.SetDeviceLockedResponse", "")
+}
+
+extension GlimpseIntentV1.PerformRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("idempotencyKey", self.idempotencyKey)
+        w.field("bundleId", self.bundleId)
+        w.field("placementId", self.placementId)
+        w.field("intentType", self.intentType)
+        w.map("parameters", self.parameters)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.idempotencyKey)
+            case 2: try r.read(&self.bundleId)
+            case 3: try r.read(&self.placementId)
+            case 4: try r.read(&self.intentType)
+            case 5: try r.readMap(&self.parameters)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PerformRequest", "1,idempotencyKey,idempotency_key 2,bundleId,bundle_id 3,placementId,placement_id 4,intentType,intent_type 5,parameters,parameters")
+}
+
+extension GlimpseIntentV1.PerformResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .performed(let v)? = self.result { w.member("performed", v) }
+        if case .failed(let v)? = self.result { w.member("failed", v) }
+        if case .refused(let v)? = self.result { w.member("refused", v) }
+        w.field("replayed", self.replayed)
+        w.repeated("reloadedPlacements", self.reloadedPlacements)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseIntentV1.PerformResponse.Performed.self) { self.result = .performed(v) }
+            case 2: if let v = try r.value(GlimpseIntentV1.PerformResponse.Failed.self) { self.result = .failed(v) }
+            case 3: if let v = try r.value(GlimpseIntentV1.PerformResponse.Refused.self) { self.result = .refused(v) }
+            case 4: try r.read(&self.replayed)
+            case 5: try r.readRepeated(&self.reloadedPlacements)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PerformResponse", "1,performed,performed,result 2,failed,failed,result 3,refused,refused,result 4,replayed,replayed 5,reloadedPlacements,reloaded_placements")
+}
+
+extension GlimpseIntentV1.PerformResponse.Performed: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("value", self.value)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.value)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PerformResponse.Performed", "1,value,value")
+}
+
+extension GlimpseIntentV1.PerformResponse.Failed: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("message", self.message)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.message)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PerformResponse.Failed", "1,message,message")
+}
+
+extension GlimpseIntentV1.PerformResponse.Refused: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("reason", self.reason)
+        w.field("message", self.message)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.reason)
+            case 2: try r.read(&self.message)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PerformResponse.Refused", "1,reason,reason 2,message,message")
+}
+
+extension GlimpseIntentV1.GetRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appGroup", self.appGroup)
+        w.field("key", self.key)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appGroup)
+            case 2: try r.read(&self.key)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.GetRequest", "1,appGroup,app_group 2,key,key")
+}
+
+extension GlimpseIntentV1.Entry: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("key", self.key)
+        w.optional("value", self.value)
+        w.field("version", self.version)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.key)
+            case 2: try r.readOptional(&self.value)
+            case 3: try r.read(&self.version)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.Entry", "1,key,key 2,value,value 3,version,version")
+}
+
+extension GlimpseIntentV1.GetResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("entry", self.entry)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.entry)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.GetResponse", "1,entry,entry")
+}
+
+extension GlimpseIntentV1.SetRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appGroup", self.appGroup)
+        w.field("key", self.key)
+        w.optional("value", self.value)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appGroup)
+            case 2: try r.read(&self.key)
+            case 3: try r.readOptional(&self.value)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.SetRequest", "1,appGroup,app_group 2,key,key 3,value,value")
+}
+
+extension GlimpseIntentV1.RemoveRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appGroup", self.appGroup)
+        w.field("key", self.key)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appGroup)
+            case 2: try r.read(&self.key)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.RemoveRequest", "1,appGroup,app_group 2,key,key")
+}
+
+extension GlimpseIntentV1.CompareAndSetRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appGroup", self.appGroup)
+        w.field("key", self.key)
+        w.optional("value", self.value)
+        w.field("expectedVersion", self.expectedVersion)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appGroup)
+            case 2: try r.read(&self.key)
+            case 3: try r.readOptional(&self.value)
+            case 4: try r.read(&self.expectedVersion)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.CompareAndSetRequest", "1,appGroup,app_group 2,key,key 3,value,value 4,expectedVersion,expected_version")
+}
+
+extension GlimpseIntentV1.WriteResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("sequence", self.sequence)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.sequence)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.WriteResponse", "1,sequence,sequence")
+}
+
+extension GlimpseIntentV1.ListRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appGroup", self.appGroup)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appGroup)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.ListRequest", "1,appGroup,app_group")
+}
+
+extension GlimpseIntentV1.ListResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("entries", self.entries)
+        w.field("sequence", self.sequence)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.entries)
+            case 2: try r.read(&self.sequence)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.ListResponse", "1,entries,entries 2,sequence,sequence")
+}
+
+extension GlimpseIntentV1.WatchRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appGroup", self.appGroup)
+        w.field("sinceSequence", self.sinceSequence)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appGroup)
+            case 2: try r.read(&self.sinceSequence)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.WatchRequest", "1,appGroup,app_group 2,sinceSequence,since_sequence")
+}
+
+extension GlimpseIntentV1.StoreChange: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("sequence", self.sequence)
+        w.field("key", self.key)
+        w.optional("value", self.value)
+        w.field("resync", self.resync)
+        w.repeated("snapshot", self.snapshot)
+        w.optional("at", self.at)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.sequence)
+            case 2: try r.read(&self.key)
+            case 3: try r.readOptional(&self.value)
+            case 4: try r.read(&self.resync)
+            case 5: try r.readRepeated(&self.snapshot)
+            case 6: try r.readOptional(&self.at)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.StoreChange", "1,sequence,sequence 2,key,key 3,value,value 4,resync,resync 5,snapshot,snapshot 6,at,at")
+}

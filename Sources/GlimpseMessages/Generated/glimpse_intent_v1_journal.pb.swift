@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseIntentV1 {
     /// One input glimpse-intent journals (in SQLite) before it acknowledges it; at start the
@@ -184,3 +185,68 @@ extension GlimpseIntentV1.HandlerAnswer: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseIntentV1.JournalRecord: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .registerApp(let v)? = self.input { w.member("registerApp", v) }
+        if case .unregister(let v)? = self.input { w.member("unregister", v) }
+        if case .placementAdded(let v)? = self.input { w.member("placementAdded", v) }
+        if case .placementRemoved(let v)? = self.input { w.member("placementRemoved", v) }
+        if case .deviceLocked(let v)? = self.input { w.member("deviceLocked", v) }
+        if case .perform(let v)? = self.input { w.member("perform", v) }
+        if case .set(let v)? = self.input { w.member("set", v) }
+        if case .remove(let v)? = self.input { w.member("remove", v) }
+        if case .compareAndSet(let v)? = self.input { w.member("compareAndSet", v) }
+        if case .handlerAnswer(let v)? = self.input { w.member("handlerAnswer", v) }
+        w.field("appToken", self.appToken)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseIntentV1.RegisterAppRequest.self) { self.input = .registerApp(v) }
+            case 2: if let v = try r.value(GlimpseIntentV1.UnregisterAppRequest.self) { self.input = .unregister(v) }
+            case 3: if let v = try r.value(GlimpseIntentV1.PlacementAddedRequest.self) { self.input = .placementAdded(v) }
+            case 4: if let v = try r.value(GlimpseIntentV1.PlacementRemovedRequest.self) { self.input = .placementRemoved(v) }
+            case 5: if let v = try r.value(GlimpseIntentV1.SetDeviceLockedRequest.self) { self.input = .deviceLocked(v) }
+            case 6: if let v = try r.value(GlimpseIntentV1.PerformRequest.self) { self.input = .perform(v) }
+            case 7: if let v = try r.value(GlimpseIntentV1.SetRequest.self) { self.input = .set(v) }
+            case 8: if let v = try r.value(GlimpseIntentV1.RemoveRequest.self) { self.input = .remove(v) }
+            case 9: if let v = try r.value(GlimpseIntentV1.CompareAndSetRequest.self) { self.input = .compareAndSet(v) }
+            case 10: if let v = try r.value(GlimpseIntentV1.HandlerAnswer.self) { self.input = .handlerAnswer(v) }
+            case 11: try r.read(&self.appToken)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.JournalRecord", "1,registerApp,register_app,input 2,unregister,unregister,input 3,placementAdded,placement_added,input 4,placementRemoved,placement_removed,input 5,deviceLocked,device_locked,input 6,perform,perform,input 7,set,set,input 8,remove,remove,input 9,compareAndSet,compare_and_set,input 10,handlerAnswer,handler_answer,input 11,appToken,app_token")
+}
+
+extension GlimpseIntentV1.HandlerAnswer: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("callId", self.callId)
+        w.optional("outcome", self.outcome)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.callId)
+            case 2: try r.readOptional(&self.outcome)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.HandlerAnswer", "1,callId,call_id 2,outcome,outcome")
+}

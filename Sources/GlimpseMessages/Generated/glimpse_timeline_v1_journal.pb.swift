@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseTimelineV1 {
     /// One input glimpse-timeline journals (in SQLite) before it acknowledges it; at start the
@@ -206,3 +207,72 @@ extension GlimpseTimelineV1.ProviderAnswer: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseTimelineV1.JournalRecord: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .install(let v)? = self.input { w.member("install", v) }
+        if case .uninstall(let v)? = self.input { w.member("uninstall", v) }
+        if case .place(let v)? = self.input { w.member("place", v) }
+        if case .reconfigure(let v)? = self.input { w.member("reconfigure", v) }
+        if case .remove(let v)? = self.input { w.member("remove", v) }
+        if case .reloadTimelines(let v)? = self.input { w.member("reloadTimelines", v) }
+        if case .reloadAllTimelines(let v)? = self.input { w.member("reloadAllTimelines", v) }
+        if case .appState(let v)? = self.input { w.member("appState", v) }
+        if case .deviceSettings(let v)? = self.input { w.member("deviceSettings", v) }
+        if case .providerAnswer(let v)? = self.input { w.member("providerAnswer", v) }
+        w.field("appToken", self.appToken)
+        if case .reloadPlacement(let v)? = self.input { w.member("reloadPlacement", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseTimelineV1.InstallAppRequest.self) { self.input = .install(v) }
+            case 2: if let v = try r.value(GlimpseTimelineV1.UninstallAppRequest.self) { self.input = .uninstall(v) }
+            case 3: if let v = try r.value(GlimpseTimelineV1.PlaceRequest.self) { self.input = .place(v) }
+            case 4: if let v = try r.value(GlimpseTimelineV1.ReconfigureRequest.self) { self.input = .reconfigure(v) }
+            case 5: if let v = try r.value(GlimpseTimelineV1.RemoveRequest.self) { self.input = .remove(v) }
+            case 6: if let v = try r.value(GlimpseTimelineV1.ReloadTimelinesRequest.self) { self.input = .reloadTimelines(v) }
+            case 7: if let v = try r.value(GlimpseTimelineV1.ReloadAllTimelinesRequest.self) { self.input = .reloadAllTimelines(v) }
+            case 8: if let v = try r.value(GlimpseTimelineV1.SetAppStateRequest.self) { self.input = .appState(v) }
+            case 9: if let v = try r.value(GlimpseTimelineV1.SetDeviceSettingsRequest.self) { self.input = .deviceSettings(v) }
+            case 10: if let v = try r.value(GlimpseTimelineV1.ProviderAnswer.self) { self.input = .providerAnswer(v) }
+            case 11: try r.read(&self.appToken)
+            case 12: if let v = try r.value(GlimpseTimelineV1.ReloadPlacementRequest.self) { self.input = .reloadPlacement(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.JournalRecord", "1,install,install,input 2,uninstall,uninstall,input 3,place,place,input 4,reconfigure,reconfigure,input 5,remove,remove,input 6,reloadTimelines,reload_timelines,input 7,reloadAllTimelines,reload_all_timelines,input 8,appState,app_state,input 9,deviceSettings,device_settings,input 10,providerAnswer,provider_answer,input 11,appToken,app_token 12,reloadPlacement,reload_placement,input")
+}
+
+extension GlimpseTimelineV1.ProviderAnswer: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("fetchId", self.fetchId)
+        if case .timeline(let v)? = self.outcome { w.member("timeline", v) }
+        if case .error(let v)? = self.outcome { w.member("error", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.fetchId)
+            case 2: if let v = try r.value(GlimpseWidgetV1.Timeline.self) { self.outcome = .timeline(v) }
+            case 3: if let v = try r.value(GlimpseTimelineV1.ProviderError.self) { self.outcome = .error(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ProviderAnswer", "1,fetchId,fetch_id 2,timeline,timeline,outcome 3,error,error,outcome")
+}

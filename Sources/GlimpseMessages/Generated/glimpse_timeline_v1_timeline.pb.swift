@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseTimelineV1 {
     public enum Screen: Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
@@ -1003,13 +1004,20 @@ extension GlimpseTimelineV1 {
 
         /// empty: every app's (device scope only)
         public var bundleId: Swift.String = ""
+        /// Also what happens to the placements' provider calls: a change with `reload` set when
+        /// a call goes out (why, and the budget after it) and with `provider_error` set when one
+        /// fails; the entry shown does not change with these. The clock's watermark counts them
+        /// too, so a watcher that waits for a watermark asks for them.
+        public var includeReloads: Swift.Bool = false
 
         public init() {}
 
         public init(
-            bundleId: Swift.String = ""
+            bundleId: Swift.String = "",
+            includeReloads: Swift.Bool = false
         ) {
             self.bundleId = bundleId
+            self.includeReloads = includeReloads
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1041,6 +1049,10 @@ extension GlimpseTimelineV1 {
         public var sequence: Swift.UInt64 = 0
         /// the placement is gone
         public var removed: Swift.Bool = false
+        /// include_reloads: a provider call failed (the entry stays)
+        public var providerError: GlimpseTimelineV1.ProviderError? = nil
+        /// include_reloads: a provider call went out
+        public var reload: GlimpseTimelineV1.ReloadStarted? = nil
 
         public init() {}
 
@@ -1051,7 +1063,9 @@ extension GlimpseTimelineV1 {
             entry: GlimpseWidgetV1.TimelineEntry? = nil,
             at: GoogleProtobuf.Timestamp? = nil,
             sequence: Swift.UInt64 = 0,
-            removed: Swift.Bool = false
+            removed: Swift.Bool = false,
+            providerError: GlimpseTimelineV1.ProviderError? = nil,
+            reload: GlimpseTimelineV1.ReloadStarted? = nil
         ) {
             self.placementId = placementId
             self.bundleId = bundleId
@@ -1060,6 +1074,48 @@ extension GlimpseTimelineV1 {
             self.at = at
             self.sequence = sequence
             self.removed = removed
+            self.providerError = providerError
+            self.reload = reload
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseTimelineV1 {
+    /// A provider call going out: why, and the placement's budget with it counted.
+    public struct ReloadStarted: GlimpseMessage {
+        public static let protoMessageName = "glimpse.timeline.v1.ReloadStarted"
+
+        public var reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0)
+        /// it used one of the placement's reloads in the window
+        public var charged: Swift.Bool = false
+        public var budget: GlimpseTimelineV1.BudgetStatus? = nil
+        /// 0: a first call; n: the n-th retry of a failed one
+        public var retry: Swift.UInt32 = 0
+
+        public init() {}
+
+        public init(
+            reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0),
+            charged: Swift.Bool = false,
+            budget: GlimpseTimelineV1.BudgetStatus? = nil,
+            retry: Swift.UInt32 = 0
+        ) {
+            self.reason = reason
+            self.charged = charged
+            self.budget = budget
+            self.retry = retry
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1857,11 +1913,13 @@ extension GlimpseTimelineV1.WatchEntriesRequest: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__WatchEntriesRequest.self)
         self.init()
         self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.WatchEntriesRequest", "bundle_id")
+        self.includeReloads = (c.pointee.include_reloads != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__WatchEntriesRequest.self)
         if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.WatchEntriesRequest", "bundle_id") }
+        c.pointee.include_reloads = (self.includeReloads ? 1 : 0)
     }
 }
 
@@ -1885,6 +1943,8 @@ extension GlimpseTimelineV1.EntryChange: _ProtoCBacked {
         if let v = c.pointee.at { self.at = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
         self.sequence = c.pointee.sequence
         self.removed = (c.pointee.removed != 0)
+        if let v = c.pointee.provider_error { self.providerError = try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.reload { self.reload = try GlimpseTimelineV1.ReloadStarted(_c: v, depth: depth &+ 1) }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1896,6 +1956,753 @@ extension GlimpseTimelineV1.EntryChange: _ProtoCBacked {
         if let v = self.at { c.pointee.at = try arena.lower(v, depth: depth) }
         c.pointee.sequence = self.sequence
         c.pointee.removed = (self.removed ? 1 : 0)
+        if let v = self.providerError { c.pointee.provider_error = try arena.lower(v, depth: depth) }
+        if let v = self.reload { c.pointee.reload = try arena.lower(v, depth: depth) }
     }
 }
 
+extension GlimpseTimelineV1.ReloadStarted: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Timeline__V1__ReloadStarted.self, count: 1)
+        glimpse__timeline__v1__reload_started__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__timeline__v1__reload_started__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.ReloadStarted") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadStarted.self)
+        self.init()
+        self.reason = GlimpseTimelineV1.ReloadReason(rawValue: .init(truncatingIfNeeded: c.pointee.reason.rawValue))
+        self.charged = (c.pointee.charged != 0)
+        if let v = c.pointee.budget { self.budget = try GlimpseTimelineV1.BudgetStatus(_c: v, depth: depth &+ 1) }
+        self.retry = c.pointee.retry
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadStarted.self)
+        c.pointee.reason = Glimpse__Timeline__V1__ReloadReason(rawValue: .init(truncatingIfNeeded: self.reason.rawValue))
+        c.pointee.charged = (self.charged ? 1 : 0)
+        if let v = self.budget { c.pointee.budget = try arena.lower(v, depth: depth) }
+        c.pointee.retry = self.retry
+    }
+}
+
+// MARK: - proto3 JSON
+
+extension GlimpseTimelineV1.Screen: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.timeline.v1.Screen", "SCREEN_UNSPECIFIED=0 SCREEN_HOME=1 SCREEN_LOCK=2")
+}
+
+extension GlimpseTimelineV1.ReloadReason: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.timeline.v1.ReloadReason", "RELOAD_REASON_UNSPECIFIED=0 RELOAD_REASON_POLICY=1 RELOAD_REASON_APP_REQUEST=2 RELOAD_REASON_PLACED=3 RELOAD_REASON_INTENT_PERFORMED=4 RELOAD_REASON_LOCALE_CHANGED=5 RELOAD_REASON_ACCESSIBILITY_CHANGED=6")
+}
+
+extension GlimpseTimelineV1.WaitReason: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.timeline.v1.WaitReason", "WAIT_REASON_UNSPECIFIED=0 WAIT_REASON_NONE=1 WAIT_REASON_POLICY=2 WAIT_REASON_SPACING=3 WAIT_REASON_BUDGET=4 WAIT_REASON_RETRY_BACKOFF=5 WAIT_REASON_IN_FLIGHT=6 WAIT_REASON_LOW_POWER=7 WAIT_REASON_MINIMUM_INTERVAL=8")
+}
+
+extension GlimpseTimelineV1.InstallAppRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("manifest", self.manifest)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.manifest)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.InstallAppRequest", "1,manifest,manifest")
+}
+
+extension GlimpseTimelineV1.InstallAppResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("appToken", self.appToken)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.appToken)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.InstallAppResponse", "1,appToken,app_token")
+}
+
+extension GlimpseTimelineV1.UninstallAppRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.UninstallAppRequest", "1,bundleId,bundle_id")
+}
+
+extension GlimpseTimelineV1.UninstallAppResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("removedPlacements", self.removedPlacements)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.removedPlacements)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.UninstallAppResponse", "1,removedPlacements,removed_placements")
+}
+
+extension GlimpseTimelineV1.PlaceRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("kind", self.kind)
+        w.field("family", self.family)
+        w.field("screen", self.screen)
+        w.map("configuration", self.configuration)
+        w.field("placementId", self.placementId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.kind)
+            case 3: try r.read(&self.family)
+            case 4: try r.read(&self.screen)
+            case 5: try r.readMap(&self.configuration)
+            case 6: try r.read(&self.placementId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.PlaceRequest", "1,bundleId,bundle_id 2,kind,kind 3,family,family 4,screen,screen 5,configuration,configuration 6,placementId,placement_id")
+}
+
+extension GlimpseTimelineV1.PlaceResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("placement", self.placement)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.placement)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.PlaceResponse", "1,placement,placement")
+}
+
+extension GlimpseTimelineV1.ReconfigureRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("placementId", self.placementId)
+        w.map("configuration", self.configuration)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.placementId)
+            case 2: try r.readMap(&self.configuration)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReconfigureRequest", "1,placementId,placement_id 2,configuration,configuration")
+}
+
+extension GlimpseTimelineV1.ReconfigureResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("placement", self.placement)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.placement)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReconfigureResponse", "1,placement,placement")
+}
+
+extension GlimpseTimelineV1.RemoveRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("placementId", self.placementId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.placementId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.RemoveRequest", "1,placementId,placement_id")
+}
+
+extension GlimpseTimelineV1.RemoveResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.RemoveResponse", "")
+}
+
+extension GlimpseTimelineV1.ReloadTimelinesRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("kind", self.kind)
+        w.field("reason", self.reason)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.kind)
+            case 3: try r.read(&self.reason)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadTimelinesRequest", "1,bundleId,bundle_id 2,kind,kind 3,reason,reason")
+}
+
+extension GlimpseTimelineV1.ReloadAllTimelinesRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("reason", self.reason)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.reason)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadAllTimelinesRequest", "1,bundleId,bundle_id 2,reason,reason")
+}
+
+extension GlimpseTimelineV1.ReloadPlacementRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("placementId", self.placementId)
+        w.field("reason", self.reason)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.placementId)
+            case 2: try r.read(&self.reason)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadPlacementRequest", "1,placementId,placement_id 2,reason,reason")
+}
+
+extension GlimpseTimelineV1.ReloadResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("placements", self.placements)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.placements)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadResponse", "1,placements,placements")
+}
+
+extension GlimpseTimelineV1.GetCurrentConfigurationsRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.GetCurrentConfigurationsRequest", "1,bundleId,bundle_id")
+}
+
+extension GlimpseTimelineV1.WidgetInfo: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("kind", self.kind)
+        w.field("family", self.family)
+        w.map("configuration", self.configuration)
+        w.field("placementId", self.placementId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.kind)
+            case 2: try r.read(&self.family)
+            case 3: try r.readMap(&self.configuration)
+            case 4: try r.read(&self.placementId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.WidgetInfo", "1,kind,kind 2,family,family 3,configuration,configuration 4,placementId,placement_id")
+}
+
+extension GlimpseTimelineV1.GetCurrentConfigurationsResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("widgets", self.widgets)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.widgets)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.GetCurrentConfigurationsResponse", "1,widgets,widgets")
+}
+
+extension GlimpseTimelineV1.SetAppStateRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("active", self.active)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.active)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.SetAppStateRequest", "1,bundleId,bundle_id 2,active,active")
+}
+
+extension GlimpseTimelineV1.SetAppStateResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.SetAppStateResponse", "")
+}
+
+extension GlimpseTimelineV1.SetDeviceSettingsRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("lowPowerMode", self.lowPowerMode)
+        w.optional("locale", self.locale)
+        w.optional("dynamicTypeSize", self.dynamicTypeSize)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.lowPowerMode)
+            case 2: try r.readOptional(&self.locale)
+            case 3: try r.readOptional(&self.dynamicTypeSize)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.SetDeviceSettingsRequest", "1,lowPowerMode,low_power_mode 2,locale,locale 3,dynamicTypeSize,dynamic_type_size")
+}
+
+extension GlimpseTimelineV1.SetDeviceSettingsResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.SetDeviceSettingsResponse", "")
+}
+
+extension GlimpseTimelineV1.GetPlacementRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("placementId", self.placementId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.placementId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.GetPlacementRequest", "1,placementId,placement_id")
+}
+
+extension GlimpseTimelineV1.ListPlacementsRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ListPlacementsRequest", "1,bundleId,bundle_id")
+}
+
+extension GlimpseTimelineV1.ListPlacementsResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("placements", self.placements)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.placements)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ListPlacementsResponse", "1,placements,placements")
+}
+
+extension GlimpseTimelineV1.BudgetStatus: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("placementId", self.placementId)
+        w.field("used", self.used)
+        w.field("limit", self.limit)
+        w.field("remaining", self.remaining)
+        w.field("windowSeconds", self.windowSeconds)
+        w.optional("nextReloadAt", self.nextReloadAt)
+        w.field("waitingFor", self.waitingFor)
+        w.optional("windowFreesAt", self.windowFreesAt)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.placementId)
+            case 2: try r.read(&self.used)
+            case 3: try r.read(&self.limit)
+            case 4: try r.read(&self.remaining)
+            case 5: try r.read(&self.windowSeconds)
+            case 6: try r.readOptional(&self.nextReloadAt)
+            case 7: try r.read(&self.waitingFor)
+            case 8: try r.readOptional(&self.windowFreesAt)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.BudgetStatus", "1,placementId,placement_id 2,used,used 3,limit,limit 4,remaining,remaining 5,windowSeconds,window_seconds 6,nextReloadAt,next_reload_at 7,waitingFor,waiting_for 8,windowFreesAt,window_frees_at")
+}
+
+extension GlimpseTimelineV1.ProviderError: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("at", self.at)
+        w.field("code", self.code)
+        w.field("message", self.message)
+        w.field("failures", self.failures)
+        w.optional("retryAt", self.retryAt)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.at)
+            case 2: try r.read(&self.code)
+            case 3: try r.read(&self.message)
+            case 4: try r.read(&self.failures)
+            case 5: try r.readOptional(&self.retryAt)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ProviderError", "1,at,at 2,code,code 3,message,message 4,failures,failures 5,retryAt,retry_at")
+}
+
+extension GlimpseTimelineV1.PlacementStatus: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("placementId", self.placementId)
+        w.field("bundleId", self.bundleId)
+        w.field("kind", self.kind)
+        w.field("family", self.family)
+        w.field("screen", self.screen)
+        w.map("configuration", self.configuration)
+        w.optional("currentEntry", self.currentEntry)
+        w.optional("timeline", self.timeline)
+        w.optional("lastError", self.lastError)
+        w.optional("budget", self.budget)
+        w.optional("displaySize", self.displaySize)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.placementId)
+            case 2: try r.read(&self.bundleId)
+            case 3: try r.read(&self.kind)
+            case 4: try r.read(&self.family)
+            case 5: try r.read(&self.screen)
+            case 6: try r.readMap(&self.configuration)
+            case 7: try r.readOptional(&self.currentEntry)
+            case 8: try r.readOptional(&self.timeline)
+            case 9: try r.readOptional(&self.lastError)
+            case 10: try r.readOptional(&self.budget)
+            case 11: try r.readOptional(&self.displaySize)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.PlacementStatus", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,family,family 5,screen,screen 6,configuration,configuration 7,currentEntry,current_entry 8,timeline,timeline 9,lastError,last_error 10,budget,budget 11,displaySize,display_size")
+}
+
+extension GlimpseTimelineV1.WatchEntriesRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("includeReloads", self.includeReloads)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.includeReloads)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.WatchEntriesRequest", "1,bundleId,bundle_id 2,includeReloads,include_reloads")
+}
+
+extension GlimpseTimelineV1.EntryChange: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("placementId", self.placementId)
+        w.field("bundleId", self.bundleId)
+        w.field("kind", self.kind)
+        w.optional("entry", self.entry)
+        w.optional("at", self.at)
+        w.field("sequence", self.sequence)
+        w.field("removed", self.removed)
+        w.optional("providerError", self.providerError)
+        w.optional("reload", self.reload)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.placementId)
+            case 2: try r.read(&self.bundleId)
+            case 3: try r.read(&self.kind)
+            case 4: try r.readOptional(&self.entry)
+            case 5: try r.readOptional(&self.at)
+            case 6: try r.read(&self.sequence)
+            case 7: try r.read(&self.removed)
+            case 8: try r.readOptional(&self.providerError)
+            case 9: try r.readOptional(&self.reload)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.EntryChange", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,entry,entry 5,at,at 6,sequence,sequence 7,removed,removed 8,providerError,provider_error 9,reload,reload")
+}
+
+extension GlimpseTimelineV1.ReloadStarted: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("reason", self.reason)
+        w.field("charged", self.charged)
+        w.optional("budget", self.budget)
+        w.field("retry", self.retry)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.reason)
+            case 2: try r.read(&self.charged)
+            case 3: try r.readOptional(&self.budget)
+            case 4: try r.read(&self.retry)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadStarted", "1,reason,reason 2,charged,charged 3,budget,budget 4,retry,retry")
+}

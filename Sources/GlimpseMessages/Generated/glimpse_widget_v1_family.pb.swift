@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseWidgetV1 {
     /// A size in points.
@@ -145,3 +146,35 @@ extension GlimpseWidgetV1.DisplaySize: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseWidgetV1.WidgetFamily: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.WidgetFamily", "WIDGET_FAMILY_UNSPECIFIED=0 WIDGET_FAMILY_SYSTEM_SMALL=1 WIDGET_FAMILY_SYSTEM_MEDIUM=2 WIDGET_FAMILY_SYSTEM_LARGE=3 WIDGET_FAMILY_SYSTEM_EXTRA_LARGE=4 WIDGET_FAMILY_ACCESSORY_CIRCULAR=5 WIDGET_FAMILY_ACCESSORY_RECTANGULAR=6 WIDGET_FAMILY_ACCESSORY_INLINE=7")
+}
+
+extension GlimpseWidgetV1.WidgetRenderingMode: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.WidgetRenderingMode", "WIDGET_RENDERING_MODE_UNSPECIFIED=0 WIDGET_RENDERING_MODE_FULL_COLOR=1 WIDGET_RENDERING_MODE_ACCENTED=2 WIDGET_RENDERING_MODE_VIBRANT=3")
+}
+
+extension GlimpseWidgetV1.DisplaySize: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("width", self.width)
+        w.field("height", self.height)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.width)
+            case 2: try r.read(&self.height)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.DisplaySize", "1,width,width 2,height,height")
+}

@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseWidgetV1 {
     /// A typed value of an intent parameter or a widget configuration parameter.
@@ -175,3 +176,58 @@ extension GlimpseWidgetV1.IntentInvocation: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseWidgetV1.ParameterValue: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .stringValue(let v)? = self.kind { w.member("stringValue", v) }
+        if case .intValue(let v)? = self.kind { w.member("intValue", v) }
+        if case .doubleValue(let v)? = self.kind { w.member("doubleValue", v) }
+        if case .boolValue(let v)? = self.kind { w.member("boolValue", v) }
+        if case .dateValue(let v)? = self.kind { w.member("dateValue", v) }
+        if case .bytesValue(let v)? = self.kind { w.member("bytesValue", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(Swift.String.self) { self.kind = .stringValue(v) }
+            case 2: if let v = try r.value(Swift.Int64.self) { self.kind = .intValue(v) }
+            case 3: if let v = try r.value(Swift.Double.self) { self.kind = .doubleValue(v) }
+            case 4: if let v = try r.value(Swift.Bool.self) { self.kind = .boolValue(v) }
+            case 5: if let v = try r.value(GoogleProtobuf.Timestamp.self) { self.kind = .dateValue(v) }
+            case 6: if let v = try r.value([Swift.UInt8].self) { self.kind = .bytesValue(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.ParameterValue", "1,stringValue,string_value,kind 2,intValue,int_value,kind 3,doubleValue,double_value,kind 4,boolValue,bool_value,kind 5,dateValue,date_value,kind 6,bytesValue,bytes_value,kind")
+}
+
+extension GlimpseWidgetV1.IntentInvocation: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("intentType", self.intentType)
+        w.map("parameters", self.parameters)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.intentType)
+            case 2: try r.readMap(&self.parameters)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.IntentInvocation", "1,intentType,intent_type 2,parameters,parameters")
+}

@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseWidgetV1 {
     public enum SystemColor: Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
@@ -755,3 +756,222 @@ extension GlimpseWidgetV1.Alignment: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseWidgetV1.SystemColor: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.SystemColor", "SYSTEM_COLOR_UNSPECIFIED=0 SYSTEM_COLOR_ACCENT_COLOR=1 SYSTEM_COLOR_PRIMARY=2 SYSTEM_COLOR_SECONDARY=3 SYSTEM_COLOR_CLEAR=4 SYSTEM_COLOR_BLACK=5 SYSTEM_COLOR_WHITE=6 SYSTEM_COLOR_GRAY=7 SYSTEM_COLOR_RED=8 SYSTEM_COLOR_ORANGE=9 SYSTEM_COLOR_YELLOW=10 SYSTEM_COLOR_GREEN=11 SYSTEM_COLOR_MINT=12 SYSTEM_COLOR_TEAL=13 SYSTEM_COLOR_CYAN=14 SYSTEM_COLOR_BLUE=15 SYSTEM_COLOR_INDIGO=16 SYSTEM_COLOR_PURPLE=17 SYSTEM_COLOR_PINK=18 SYSTEM_COLOR_BROWN=19")
+}
+
+extension GlimpseWidgetV1.HierarchicalStyle: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.HierarchicalStyle", "HIERARCHICAL_STYLE_UNSPECIFIED=0 HIERARCHICAL_STYLE_PRIMARY=1 HIERARCHICAL_STYLE_SECONDARY=2 HIERARCHICAL_STYLE_TERTIARY=3 HIERARCHICAL_STYLE_QUATERNARY=4")
+}
+
+extension GlimpseWidgetV1.ShapeKind: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.ShapeKind", "SHAPE_KIND_UNSPECIFIED=0 SHAPE_KIND_RECTANGLE=1 SHAPE_KIND_ROUNDED_RECTANGLE=2 SHAPE_KIND_CAPSULE=3 SHAPE_KIND_CIRCLE=4 SHAPE_KIND_ELLIPSE=5 SHAPE_KIND_CONTAINER_RELATIVE=6")
+}
+
+extension GlimpseWidgetV1.HorizontalAlignment: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.HorizontalAlignment", "HORIZONTAL_ALIGNMENT_CENTER=0 HORIZONTAL_ALIGNMENT_LEADING=1 HORIZONTAL_ALIGNMENT_TRAILING=2")
+}
+
+extension GlimpseWidgetV1.VerticalAlignment: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.VerticalAlignment", "VERTICAL_ALIGNMENT_CENTER=0 VERTICAL_ALIGNMENT_TOP=1 VERTICAL_ALIGNMENT_BOTTOM=2 VERTICAL_ALIGNMENT_FIRST_TEXT_BASELINE=3 VERTICAL_ALIGNMENT_LAST_TEXT_BASELINE=4")
+}
+
+extension GlimpseWidgetV1.Color: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .system(let v)? = self.value { w.member("system", v) }
+        if case .rgba(let v)? = self.value { w.member("rgba", v) }
+        if case .assetName(let v)? = self.value { w.member("assetName", v) }
+        w.optional("opacity", self.opacity)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseWidgetV1.SystemColor.self) { self.value = .system(v) }
+            case 2: if let v = try r.value(GlimpseWidgetV1.Color.RGBA.self) { self.value = .rgba(v) }
+            case 3: if let v = try r.value(Swift.String.self) { self.value = .assetName(v) }
+            case 4: try r.readOptional(&self.opacity)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Color", "1,system,system,value 2,rgba,rgba,value 3,assetName,asset_name,value 4,opacity,opacity")
+}
+
+extension GlimpseWidgetV1.Color.RGBA: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("red", self.red)
+        w.field("green", self.green)
+        w.field("blue", self.blue)
+        w.field("alpha", self.alpha)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.red)
+            case 2: try r.read(&self.green)
+            case 3: try r.read(&self.blue)
+            case 4: try r.read(&self.alpha)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Color.RGBA", "1,red,red 2,green,green 3,blue,blue 4,alpha,alpha")
+}
+
+extension GlimpseWidgetV1.UnitPoint: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("x", self.x)
+        w.field("y", self.y)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.x)
+            case 2: try r.read(&self.y)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.UnitPoint", "1,x,x 2,y,y")
+}
+
+extension GlimpseWidgetV1.LinearGradient: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("stops", self.stops)
+        w.optional("startPoint", self.startPoint)
+        w.optional("endPoint", self.endPoint)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.stops)
+            case 2: try r.readOptional(&self.startPoint)
+            case 3: try r.readOptional(&self.endPoint)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.LinearGradient", "1,stops,stops 2,startPoint,start_point 3,endPoint,end_point")
+}
+
+extension GlimpseWidgetV1.LinearGradient.Stop: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("color", self.color)
+        w.field("location", self.location)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.color)
+            case 2: try r.read(&self.location)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.LinearGradient.Stop", "1,color,color 2,location,location")
+}
+
+extension GlimpseWidgetV1.ShapeStyle: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .color(let v)? = self.kind { w.member("color", v) }
+        if case .hierarchical(let v)? = self.kind { w.member("hierarchical", v) }
+        if case .fill(let v)? = self.kind { w.member("fill", v) }
+        if case .linearGradient(let v)? = self.kind { w.member("linearGradient", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseWidgetV1.Color.self) { self.kind = .color(v) }
+            case 2: if let v = try r.value(GlimpseWidgetV1.HierarchicalStyle.self) { self.kind = .hierarchical(v) }
+            case 3: if let v = try r.value(GlimpseWidgetV1.HierarchicalStyle.self) { self.kind = .fill(v) }
+            case 4: if let v = try r.value(GlimpseWidgetV1.LinearGradient.self) { self.kind = .linearGradient(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.ShapeStyle", "1,color,color,kind 2,hierarchical,hierarchical,kind 3,fill,fill,kind 4,linearGradient,linear_gradient,kind")
+}
+
+extension GlimpseWidgetV1.Shape: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("kind", self.kind)
+        w.field("cornerRadius", self.cornerRadius)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.kind)
+            case 2: try r.read(&self.cornerRadius)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Shape", "1,kind,kind 2,cornerRadius,corner_radius")
+}
+
+extension GlimpseWidgetV1.Alignment: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("horizontal", self.horizontal)
+        w.field("vertical", self.vertical)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.horizontal)
+            case 2: try r.read(&self.vertical)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Alignment", "1,horizontal,horizontal 2,vertical,vertical")
+}

@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseWidgetV1 {
     /// TimelineEntryRelevance(score:duration:): from the entry's date, for `duration`, the
@@ -310,3 +311,107 @@ extension GlimpseWidgetV1.Timeline.Never: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseWidgetV1.TimelineEntryRelevance: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("score", self.score)
+        w.optional("duration", self.duration)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.score)
+            case 2: try r.readOptional(&self.duration)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.TimelineEntryRelevance", "1,score,score 2,duration,duration")
+}
+
+extension GlimpseWidgetV1.TimelineEntry: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("date", self.date)
+        w.optional("relevance", self.relevance)
+        w.optional("view", self.view)
+        w.field("widgetUrl", self.widgetUrl)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.date)
+            case 2: try r.readOptional(&self.relevance)
+            case 3: try r.readOptional(&self.view)
+            case 4: try r.read(&self.widgetUrl)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.TimelineEntry", "1,date,date 2,relevance,relevance 3,view,view 4,widgetUrl,widget_url")
+}
+
+extension GlimpseWidgetV1.Timeline: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("entries", self.entries)
+        if case .atEnd? = self.reloadPolicy { w.member("atEnd", GlimpseWidgetV1.Timeline.AtEnd()) }
+        if case .after(let v)? = self.reloadPolicy { w.member("after", v) }
+        if case .never? = self.reloadPolicy { w.member("never", GlimpseWidgetV1.Timeline.Never()) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.entries)
+            case 2: _ = try r.value(GlimpseWidgetV1.Timeline.AtEnd.self); self.reloadPolicy = .atEnd
+            case 3: if let v = try r.value(GoogleProtobuf.Timestamp.self) { self.reloadPolicy = .after(v) }
+            case 4: _ = try r.value(GlimpseWidgetV1.Timeline.Never.self); self.reloadPolicy = .never
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Timeline", "1,entries,entries 2,atEnd,at_end,reload_policy 3,after,after,reload_policy 4,never,never,reload_policy")
+}
+
+extension GlimpseWidgetV1.Timeline.AtEnd: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Timeline.AtEnd", "")
+}
+
+extension GlimpseWidgetV1.Timeline.Never: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Timeline.Never", "")
+}

@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GlimpseWidgetV1 {
     /// A declarative view tree: what a widget entry or a Live Activity presentation shows.
@@ -459,6 +460,9 @@ extension GlimpseWidgetV1 {
 
         public var kind: Kind? = nil
         public var modifiers: [GlimpseWidgetV1.Modifier] = []
+        /// .id(_:): an address the app gives a view, so a script can tap it by name
+        /// (`glimpse tap <placement> checkin`); unique within one entry's tree.
+        public var id: Swift.String = ""
 
         public enum Kind: Swift.Hashable, Swift.Sendable {
             case text(GlimpseWidgetV1.Text)
@@ -493,10 +497,12 @@ extension GlimpseWidgetV1 {
 
         public init(
             kind: Kind? = nil,
-            modifiers: [GlimpseWidgetV1.Modifier] = []
+            modifiers: [GlimpseWidgetV1.Modifier] = [],
+            id: Swift.String = ""
         ) {
             self.kind = kind
             self.modifiers = modifiers
+            self.id = id
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1429,6 +1435,7 @@ extension GlimpseWidgetV1.View: _ProtoCBacked {
             for i in 0..<c.pointee.n_modifiers { if let e = list[i] { out.append(try GlimpseWidgetV1.Modifier(_c: e, depth: depth &+ 1)) } }
             self.modifiers = out
         }
+        self.id = try _liftString(c.pointee.id, "glimpse.widget.v1.View", "id")
         switch Swift.Int(c.pointee.kind_case.rawValue) {
         case 1: if let v = c.pointee.text { self.kind = .text(try GlimpseWidgetV1.Text(_c: v, depth: depth &+ 1)) }
         case 2: if let v = c.pointee.image { self.kind = .image(try GlimpseWidgetV1.Image(_c: v, depth: depth &+ 1)) }
@@ -1457,6 +1464,7 @@ extension GlimpseWidgetV1.View: _ProtoCBacked {
             c.pointee.modifiers = try arena.lowerMessages(self.modifiers, depth: depth)
             c.pointee.n_modifiers = self.modifiers.count
         }
+        if !self.id.isEmpty { c.pointee.id = try arena.lowerString(self.id, "glimpse.widget.v1.View", "id") }
         switch self.kind {
         case nil: break
         case .text(let v)?:
@@ -2288,3 +2296,740 @@ extension GlimpseWidgetV1.Modifier: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseWidgetV1.ContentMode: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.ContentMode", "CONTENT_MODE_UNSPECIFIED=0 CONTENT_MODE_FIT=1 CONTENT_MODE_FILL=2")
+}
+
+extension GlimpseWidgetV1.StackAxis: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.StackAxis", "STACK_AXIS_VERTICAL=0 STACK_AXIS_HORIZONTAL=1 STACK_AXIS_DEPTH=2")
+}
+
+extension GlimpseWidgetV1.GaugeStyle: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.GaugeStyle", "GAUGE_STYLE_AUTOMATIC=0 GAUGE_STYLE_ACCESSORY_CIRCULAR=1 GAUGE_STYLE_ACCESSORY_CIRCULAR_CAPACITY=2 GAUGE_STYLE_ACCESSORY_LINEAR=3 GAUGE_STYLE_ACCESSORY_LINEAR_CAPACITY=4 GAUGE_STYLE_LINEAR_CAPACITY=5")
+}
+
+extension GlimpseWidgetV1.ProgressViewStyle: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.ProgressViewStyle", "PROGRESS_VIEW_STYLE_AUTOMATIC=0 PROGRESS_VIEW_STYLE_LINEAR=1 PROGRESS_VIEW_STYLE_CIRCULAR=2")
+}
+
+extension GlimpseWidgetV1.DateTextStyle: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.DateTextStyle", "DATE_TEXT_STYLE_TIME=0 DATE_TEXT_STYLE_DATE=1 DATE_TEXT_STYLE_RELATIVE=2 DATE_TEXT_STYLE_OFFSET=3 DATE_TEXT_STYLE_TIMER=4")
+}
+
+extension GlimpseWidgetV1.ButtonStyle: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.ButtonStyle", "BUTTON_STYLE_AUTOMATIC=0 BUTTON_STYLE_PLAIN=1 BUTTON_STYLE_BORDERED=2 BUTTON_STYLE_BORDERED_PROMINENT=3")
+}
+
+extension GlimpseWidgetV1.FontTextStyle: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.FontTextStyle", "FONT_TEXT_STYLE_UNSPECIFIED=0 FONT_TEXT_STYLE_LARGE_TITLE=1 FONT_TEXT_STYLE_TITLE=2 FONT_TEXT_STYLE_TITLE2=3 FONT_TEXT_STYLE_TITLE3=4 FONT_TEXT_STYLE_HEADLINE=5 FONT_TEXT_STYLE_SUBHEADLINE=6 FONT_TEXT_STYLE_BODY=7 FONT_TEXT_STYLE_CALLOUT=8 FONT_TEXT_STYLE_FOOTNOTE=9 FONT_TEXT_STYLE_CAPTION=10 FONT_TEXT_STYLE_CAPTION2=11")
+}
+
+extension GlimpseWidgetV1.FontWeight: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.FontWeight", "FONT_WEIGHT_UNSPECIFIED=0 FONT_WEIGHT_ULTRA_LIGHT=1 FONT_WEIGHT_THIN=2 FONT_WEIGHT_LIGHT=3 FONT_WEIGHT_REGULAR=4 FONT_WEIGHT_MEDIUM=5 FONT_WEIGHT_SEMIBOLD=6 FONT_WEIGHT_BOLD=7 FONT_WEIGHT_HEAVY=8 FONT_WEIGHT_BLACK=9")
+}
+
+extension GlimpseWidgetV1.FontDesign: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.FontDesign", "FONT_DESIGN_DEFAULT=0 FONT_DESIGN_ROUNDED=1 FONT_DESIGN_SERIF=2 FONT_DESIGN_MONOSPACED=3")
+}
+
+extension GlimpseWidgetV1.Edge: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.Edge", "EDGE_ALL=0 EDGE_HORIZONTAL=1 EDGE_VERTICAL=2 EDGE_TOP=3 EDGE_BOTTOM=4 EDGE_LEADING=5 EDGE_TRAILING=6")
+}
+
+extension GlimpseWidgetV1.TextAlignment: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.TextAlignment", "TEXT_ALIGNMENT_LEADING=0 TEXT_ALIGNMENT_CENTER=1 TEXT_ALIGNMENT_TRAILING=2")
+}
+
+extension GlimpseWidgetV1.ContainerBackgroundPlacement: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.ContainerBackgroundPlacement", "CONTAINER_BACKGROUND_PLACEMENT_WIDGET=0")
+}
+
+extension GlimpseWidgetV1.View: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .text(let v)? = self.kind { w.member("text", v) }
+        if case .image(let v)? = self.kind { w.member("image", v) }
+        if case .symbol(let v)? = self.kind { w.member("symbol", v) }
+        if case .stack(let v)? = self.kind { w.member("stack", v) }
+        if case .spacer(let v)? = self.kind { w.member("spacer", v) }
+        if case .divider? = self.kind { w.member("divider", GlimpseWidgetV1.Divider()) }
+        if case .gauge(let v)? = self.kind { w.member("gauge", v) }
+        if case .progress(let v)? = self.kind { w.member("progress", v) }
+        if case .label(let v)? = self.kind { w.member("label", v) }
+        if case .timerText(let v)? = self.kind { w.member("timerText", v) }
+        if case .dateText(let v)? = self.kind { w.member("dateText", v) }
+        if case .button(let v)? = self.kind { w.member("button", v) }
+        if case .toggle(let v)? = self.kind { w.member("toggle", v) }
+        if case .link(let v)? = self.kind { w.member("link", v) }
+        if case .shape(let v)? = self.kind { w.member("shape", v) }
+        if case .gradient(let v)? = self.kind { w.member("gradient", v) }
+        if case .accessoryWidgetBackground? = self.kind { w.member("accessoryWidgetBackground", GlimpseWidgetV1.AccessoryWidgetBackground()) }
+        w.repeated("modifiers", self.modifiers)
+        w.field("id", self.id)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseWidgetV1.Text.self) { self.kind = .text(v) }
+            case 2: if let v = try r.value(GlimpseWidgetV1.Image.self) { self.kind = .image(v) }
+            case 3: if let v = try r.value(GlimpseWidgetV1.SymbolImage.self) { self.kind = .symbol(v) }
+            case 4: if let v = try r.value(GlimpseWidgetV1.Stack.self) { self.kind = .stack(v) }
+            case 5: if let v = try r.value(GlimpseWidgetV1.Spacer.self) { self.kind = .spacer(v) }
+            case 6: _ = try r.value(GlimpseWidgetV1.Divider.self); self.kind = .divider
+            case 7: if let v = try r.value(GlimpseWidgetV1.Gauge.self) { self.kind = .gauge(v) }
+            case 8: if let v = try r.value(GlimpseWidgetV1.ProgressView.self) { self.kind = .progress(v) }
+            case 9: if let v = try r.value(GlimpseWidgetV1.Label.self) { self.kind = .label(v) }
+            case 10: if let v = try r.value(GlimpseWidgetV1.TimerText.self) { self.kind = .timerText(v) }
+            case 11: if let v = try r.value(GlimpseWidgetV1.DateText.self) { self.kind = .dateText(v) }
+            case 12: if let v = try r.value(GlimpseWidgetV1.Button.self) { self.kind = .button(v) }
+            case 13: if let v = try r.value(GlimpseWidgetV1.Toggle.self) { self.kind = .toggle(v) }
+            case 14: if let v = try r.value(GlimpseWidgetV1.Link.self) { self.kind = .link(v) }
+            case 15: if let v = try r.value(GlimpseWidgetV1.ShapeView.self) { self.kind = .shape(v) }
+            case 16: if let v = try r.value(GlimpseWidgetV1.LinearGradientView.self) { self.kind = .gradient(v) }
+            case 17: _ = try r.value(GlimpseWidgetV1.AccessoryWidgetBackground.self); self.kind = .accessoryWidgetBackground
+            case 20: try r.readRepeated(&self.modifiers)
+            case 21: try r.read(&self.id)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.View", "1,text,text,kind 2,image,image,kind 3,symbol,symbol,kind 4,stack,stack,kind 5,spacer,spacer,kind 6,divider,divider,kind 7,gauge,gauge,kind 8,progress,progress,kind 9,label,label,kind 10,timerText,timer_text,kind 11,dateText,date_text,kind 12,button,button,kind 13,toggle,toggle,kind 14,link,link,kind 15,shape,shape,kind 16,gradient,gradient,kind 17,accessoryWidgetBackground,accessory_widget_background,kind 20,modifiers,modifiers 21,id,id")
+}
+
+extension GlimpseWidgetV1.Text: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("content", self.content)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.content)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Text", "1,content,content")
+}
+
+extension GlimpseWidgetV1.Image: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("assetName", self.assetName)
+        w.field("resizable", self.resizable)
+        w.field("contentMode", self.contentMode)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.assetName)
+            case 2: try r.read(&self.resizable)
+            case 3: try r.read(&self.contentMode)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Image", "1,assetName,asset_name 2,resizable,resizable 3,contentMode,content_mode")
+}
+
+extension GlimpseWidgetV1.SymbolImage: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("systemName", self.systemName)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.systemName)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.SymbolImage", "1,systemName,system_name")
+}
+
+extension GlimpseWidgetV1.Stack: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("axis", self.axis)
+        w.optional("spacing", self.spacing)
+        w.optional("alignment", self.alignment)
+        w.repeated("children", self.children)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.axis)
+            case 2: try r.readOptional(&self.spacing)
+            case 3: try r.readOptional(&self.alignment)
+            case 4: try r.readRepeated(&self.children)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Stack", "1,axis,axis 2,spacing,spacing 3,alignment,alignment 4,children,children")
+}
+
+extension GlimpseWidgetV1.Spacer: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("minLength", self.minLength)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.minLength)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Spacer", "1,minLength,min_length")
+}
+
+extension GlimpseWidgetV1.Divider: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Divider", "")
+}
+
+extension GlimpseWidgetV1.Gauge: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("value", self.value)
+        w.optional("minimum", self.minimum)
+        w.optional("maximum", self.maximum)
+        w.optional("label", self.label)
+        w.optional("currentValueLabel", self.currentValueLabel)
+        w.optional("minimumValueLabel", self.minimumValueLabel)
+        w.optional("maximumValueLabel", self.maximumValueLabel)
+        w.field("style", self.style)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.value)
+            case 2: try r.readOptional(&self.minimum)
+            case 3: try r.readOptional(&self.maximum)
+            case 4: try r.readOptional(&self.label)
+            case 5: try r.readOptional(&self.currentValueLabel)
+            case 6: try r.readOptional(&self.minimumValueLabel)
+            case 7: try r.readOptional(&self.maximumValueLabel)
+            case 8: try r.read(&self.style)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Gauge", "1,value,value 2,minimum,minimum 3,maximum,maximum 4,label,label 5,currentValueLabel,current_value_label 6,minimumValueLabel,minimum_value_label 7,maximumValueLabel,maximum_value_label 8,style,style")
+}
+
+extension GlimpseWidgetV1.DateInterval: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("start", self.start)
+        w.optional("end", self.end)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.start)
+            case 2: try r.readOptional(&self.end)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.DateInterval", "1,start,start 2,end,end")
+}
+
+extension GlimpseWidgetV1.ProgressView: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .fraction(let v)? = self.progress { w.member("fraction", v) }
+        if case .timerInterval(let v)? = self.progress { w.member("timerInterval", v) }
+        w.field("countsDown", self.countsDown)
+        w.optional("label", self.label)
+        w.field("style", self.style)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseWidgetV1.ProgressView.Fraction.self) { self.progress = .fraction(v) }
+            case 2: if let v = try r.value(GlimpseWidgetV1.DateInterval.self) { self.progress = .timerInterval(v) }
+            case 3: try r.read(&self.countsDown)
+            case 4: try r.readOptional(&self.label)
+            case 5: try r.read(&self.style)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.ProgressView", "1,fraction,fraction,progress 2,timerInterval,timer_interval,progress 3,countsDown,counts_down 4,label,label 5,style,style")
+}
+
+extension GlimpseWidgetV1.ProgressView.Fraction: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("value", self.value)
+        w.field("total", self.total)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.value)
+            case 2: try r.read(&self.total)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.ProgressView.Fraction", "1,value,value 2,total,total")
+}
+
+extension GlimpseWidgetV1.Label: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("title", self.title)
+        w.optional("icon", self.icon)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.title)
+            case 2: try r.readOptional(&self.icon)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Label", "1,title,title 2,icon,icon")
+}
+
+extension GlimpseWidgetV1.TimerText: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("timerInterval", self.timerInterval)
+        w.field("countsDown", self.countsDown)
+        w.optional("showsHours", self.showsHours)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.timerInterval)
+            case 2: try r.read(&self.countsDown)
+            case 3: try r.readOptional(&self.showsHours)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.TimerText", "1,timerInterval,timer_interval 2,countsDown,counts_down 3,showsHours,shows_hours")
+}
+
+extension GlimpseWidgetV1.DateText: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("date", self.date)
+        w.field("style", self.style)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.date)
+            case 2: try r.read(&self.style)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.DateText", "1,date,date 2,style,style")
+}
+
+extension GlimpseWidgetV1.Button: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("intent", self.intent)
+        w.optional("label", self.label)
+        w.field("style", self.style)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.intent)
+            case 2: try r.readOptional(&self.label)
+            case 3: try r.read(&self.style)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Button", "1,intent,intent 2,label,label 3,style,style")
+}
+
+extension GlimpseWidgetV1.Toggle: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("intent", self.intent)
+        w.field("isOn", self.isOn)
+        w.optional("label", self.label)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.intent)
+            case 2: try r.read(&self.isOn)
+            case 3: try r.readOptional(&self.label)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Toggle", "1,intent,intent 2,isOn,is_on 3,label,label")
+}
+
+extension GlimpseWidgetV1.Link: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("destination", self.destination)
+        w.optional("label", self.label)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.destination)
+            case 2: try r.readOptional(&self.label)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Link", "1,destination,destination 2,label,label")
+}
+
+extension GlimpseWidgetV1.ShapeView: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("shape", self.shape)
+        w.optional("fill", self.fill)
+        w.optional("strokeWidth", self.strokeWidth)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.shape)
+            case 2: try r.readOptional(&self.fill)
+            case 3: try r.readOptional(&self.strokeWidth)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.ShapeView", "1,shape,shape 2,fill,fill 3,strokeWidth,stroke_width")
+}
+
+extension GlimpseWidgetV1.LinearGradientView: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("gradient", self.gradient)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.gradient)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.LinearGradientView", "1,gradient,gradient")
+}
+
+extension GlimpseWidgetV1.AccessoryWidgetBackground: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.AccessoryWidgetBackground", "")
+}
+
+extension GlimpseWidgetV1.Font: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("textStyle", self.textStyle)
+        w.optional("size", self.size)
+        w.field("weight", self.weight)
+        w.field("design", self.design)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.textStyle)
+            case 2: try r.readOptional(&self.size)
+            case 3: try r.read(&self.weight)
+            case 4: try r.read(&self.design)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Font", "1,textStyle,text_style 2,size,size 3,weight,weight 4,design,design")
+}
+
+extension GlimpseWidgetV1.Padding: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("edges", self.edges)
+        w.optional("length", self.length)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.edges)
+            case 2: try r.readOptional(&self.length)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Padding", "1,edges,edges 2,length,length")
+}
+
+extension GlimpseWidgetV1.Frame: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("width", self.width)
+        w.optional("height", self.height)
+        w.optional("minWidth", self.minWidth)
+        w.optional("maxWidth", self.maxWidth)
+        w.optional("minHeight", self.minHeight)
+        w.optional("maxHeight", self.maxHeight)
+        w.optional("alignment", self.alignment)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.width)
+            case 2: try r.readOptional(&self.height)
+            case 3: try r.readOptional(&self.minWidth)
+            case 4: try r.readOptional(&self.maxWidth)
+            case 5: try r.readOptional(&self.minHeight)
+            case 6: try r.readOptional(&self.maxHeight)
+            case 7: try r.readOptional(&self.alignment)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Frame", "1,width,width 2,height,height 3,minWidth,min_width 4,maxWidth,max_width 5,minHeight,min_height 6,maxHeight,max_height 7,alignment,alignment")
+}
+
+extension GlimpseWidgetV1.ContainerBackground: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.optional("style", self.style)
+        w.field("placement", self.placement)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readOptional(&self.style)
+            case 2: try r.read(&self.placement)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.ContainerBackground", "1,style,style 2,placement,placement")
+}
+
+extension GlimpseWidgetV1.ScaleEffect: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("x", self.x)
+        w.field("y", self.y)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.x)
+            case 2: try r.read(&self.y)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.ScaleEffect", "1,x,x 2,y,y")
+}
+
+extension GlimpseWidgetV1.Modifier: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .font(let v)? = self.kind { w.member("font", v) }
+        if case .foregroundStyle(let v)? = self.kind { w.member("foregroundStyle", v) }
+        if case .padding(let v)? = self.kind { w.member("padding", v) }
+        if case .frame(let v)? = self.kind { w.member("frame", v) }
+        if case .lineLimit(let v)? = self.kind { w.member("lineLimit", v) }
+        if case .minimumScaleFactor(let v)? = self.kind { w.member("minimumScaleFactor", v) }
+        if case .monospacedDigit(let v)? = self.kind { w.member("monospacedDigit", v) }
+        if case .cornerRadius(let v)? = self.kind { w.member("cornerRadius", v) }
+        if case .clipShape(let v)? = self.kind { w.member("clipShape", v) }
+        if case .tint(let v)? = self.kind { w.member("tint", v) }
+        if case .containerBackground(let v)? = self.kind { w.member("containerBackground", v) }
+        if case .background(let v)? = self.kind { w.member("background", v) }
+        if case .multilineTextAlignment(let v)? = self.kind { w.member("multilineTextAlignment", v) }
+        if case .fontWeight(let v)? = self.kind { w.member("fontWeight", v) }
+        if case .opacity(let v)? = self.kind { w.member("opacity", v) }
+        if case .scaleEffect(let v)? = self.kind { w.member("scaleEffect", v) }
+        if case .widgetAccentable(let v)? = self.kind { w.member("widgetAccentable", v) }
+        if case .accessibilityLabel(let v)? = self.kind { w.member("accessibilityLabel", v) }
+        if case .invalidatableContent(let v)? = self.kind { w.member("invalidatableContent", v) }
+        if case .mask(let v)? = self.kind { w.member("mask", v) }
+        if case .activityBackgroundTint(let v)? = self.kind { w.member("activityBackgroundTint", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseWidgetV1.Font.self) { self.kind = .font(v) }
+            case 2: if let v = try r.value(GlimpseWidgetV1.ShapeStyle.self) { self.kind = .foregroundStyle(v) }
+            case 3: if let v = try r.value(GlimpseWidgetV1.Padding.self) { self.kind = .padding(v) }
+            case 4: if let v = try r.value(GlimpseWidgetV1.Frame.self) { self.kind = .frame(v) }
+            case 5: if let v = try r.value(Swift.Int32.self) { self.kind = .lineLimit(v) }
+            case 6: if let v = try r.value(Swift.Double.self) { self.kind = .minimumScaleFactor(v) }
+            case 7: if let v = try r.value(Swift.Bool.self) { self.kind = .monospacedDigit(v) }
+            case 8: if let v = try r.value(Swift.Double.self) { self.kind = .cornerRadius(v) }
+            case 9: if let v = try r.value(GlimpseWidgetV1.Shape.self) { self.kind = .clipShape(v) }
+            case 10: if let v = try r.value(GlimpseWidgetV1.ShapeStyle.self) { self.kind = .tint(v) }
+            case 11: if let v = try r.value(GlimpseWidgetV1.ContainerBackground.self) { self.kind = .containerBackground(v) }
+            case 12: if let v = try r.value(GlimpseWidgetV1.ShapeStyle.self) { self.kind = .background(v) }
+            case 13: if let v = try r.value(GlimpseWidgetV1.TextAlignment.self) { self.kind = .multilineTextAlignment(v) }
+            case 14: if let v = try r.value(GlimpseWidgetV1.FontWeight.self) { self.kind = .fontWeight(v) }
+            case 15: if let v = try r.value(Swift.Double.self) { self.kind = .opacity(v) }
+            case 16: if let v = try r.value(GlimpseWidgetV1.ScaleEffect.self) { self.kind = .scaleEffect(v) }
+            case 17: if let v = try r.value(Swift.Bool.self) { self.kind = .widgetAccentable(v) }
+            case 18: if let v = try r.value(Swift.String.self) { self.kind = .accessibilityLabel(v) }
+            case 19: if let v = try r.value(Swift.Bool.self) { self.kind = .invalidatableContent(v) }
+            case 20: if let v = try r.value(GlimpseWidgetV1.Shape.self) { self.kind = .mask(v) }
+            case 21: if let v = try r.value(GlimpseWidgetV1.ShapeStyle.self) { self.kind = .activityBackgroundTint(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Modifier", "1,font,font,kind 2,foregroundStyle,foreground_style,kind 3,padding,padding,kind 4,frame,frame,kind 5,lineLimit,line_limit,kind 6,minimumScaleFactor,minimum_scale_factor,kind 7,monospacedDigit,monospaced_digit,kind 8,cornerRadius,corner_radius,kind 9,clipShape,clip_shape,kind 10,tint,tint,kind 11,containerBackground,container_background,kind 12,background,background,kind 13,multilineTextAlignment,multiline_text_alignment,kind 14,fontWeight,font_weight,kind 15,opacity,opacity,kind 16,scaleEffect,scale_effect,kind 17,widgetAccentable,widget_accentable,kind 18,accessibilityLabel,accessibility_label,kind 19,invalidatableContent,invalidatable_content,kind 20,mask,mask,kind 21,activityBackgroundTint,activity_background_tint,kind")
+}

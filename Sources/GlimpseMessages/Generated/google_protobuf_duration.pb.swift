@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GoogleProtobuf {
     /// A Duration represents a signed, fixed-length span of time represented
@@ -132,3 +133,15 @@ extension GoogleProtobuf.Duration: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GoogleProtobuf.Duration: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        _ProtoJSONWellKnown.durationJSON(seconds: self.seconds, nanos: self.nanos)
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        (self.seconds, self.nanos) = try _ProtoJSONWellKnown.duration(value, path)
+    }
+}

@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GoogleProtobuf {
     /// A Timestamp represents a point in time independent of any time zone or local
@@ -163,3 +164,15 @@ extension GoogleProtobuf.Timestamp: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GoogleProtobuf.Timestamp: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        _ProtoJSONWellKnown.timestampJSON(seconds: self.seconds, nanos: self.nanos)
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        (self.seconds, self.nanos) = try _ProtoJSONWellKnown.timestamp(value, path)
+    }
+}

@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GrpcHealthV1 {
     public struct HealthCheckRequest: GlimpseMessage {
@@ -143,3 +144,50 @@ extension GrpcHealthV1.HealthCheckResponse: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GrpcHealthV1.HealthCheckResponse.ServingStatus: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("grpc.health.v1.HealthCheckResponse.ServingStatus", "UNKNOWN=0 SERVING=1 NOT_SERVING=2 SERVICE_UNKNOWN=3")
+}
+
+extension GrpcHealthV1.HealthCheckRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("service", self.service)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.service)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.health.v1.HealthCheckRequest", "1,service,service")
+}
+
+extension GrpcHealthV1.HealthCheckResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("status", self.status)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.status)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.health.v1.HealthCheckResponse", "1,status,status")
+}

@@ -9,6 +9,7 @@ import Foundation
 #endif
 internal import GlimpseProtoC
 internal import CProtobufC
+public import GlimpseJSON
 
 extension GrpcReflectionV1 {
     /// The message sent by the client when calling ServerReflectionInfo method.
@@ -574,3 +575,198 @@ extension GrpcReflectionV1.ErrorResponse: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GrpcReflectionV1.ServerReflectionRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("host", self.host)
+        if case .fileByFilename(let v)? = self.messageRequest { w.member("fileByFilename", v) }
+        if case .fileContainingSymbol(let v)? = self.messageRequest { w.member("fileContainingSymbol", v) }
+        if case .fileContainingExtension(let v)? = self.messageRequest { w.member("fileContainingExtension", v) }
+        if case .allExtensionNumbersOfType(let v)? = self.messageRequest { w.member("allExtensionNumbersOfType", v) }
+        if case .listServices(let v)? = self.messageRequest { w.member("listServices", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.host)
+            case 3: if let v = try r.value(Swift.String.self) { self.messageRequest = .fileByFilename(v) }
+            case 4: if let v = try r.value(Swift.String.self) { self.messageRequest = .fileContainingSymbol(v) }
+            case 5: if let v = try r.value(GrpcReflectionV1.ExtensionRequest.self) { self.messageRequest = .fileContainingExtension(v) }
+            case 6: if let v = try r.value(Swift.String.self) { self.messageRequest = .allExtensionNumbersOfType(v) }
+            case 7: if let v = try r.value(Swift.String.self) { self.messageRequest = .listServices(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.reflection.v1.ServerReflectionRequest", "1,host,host 3,fileByFilename,file_by_filename,message_request 4,fileContainingSymbol,file_containing_symbol,message_request 5,fileContainingExtension,file_containing_extension,message_request 6,allExtensionNumbersOfType,all_extension_numbers_of_type,message_request 7,listServices,list_services,message_request")
+}
+
+extension GrpcReflectionV1.ExtensionRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("containingType", self.containingType)
+        w.field("extensionNumber", self.extensionNumber)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.containingType)
+            case 2: try r.read(&self.extensionNumber)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.reflection.v1.ExtensionRequest", "1,containingType,containing_type 2,extensionNumber,extension_number")
+}
+
+extension GrpcReflectionV1.ServerReflectionResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("validHost", self.validHost)
+        w.optional("originalRequest", self.originalRequest)
+        if case .fileDescriptorResponse(let v)? = self.messageResponse { w.member("fileDescriptorResponse", v) }
+        if case .allExtensionNumbersResponse(let v)? = self.messageResponse { w.member("allExtensionNumbersResponse", v) }
+        if case .listServicesResponse(let v)? = self.messageResponse { w.member("listServicesResponse", v) }
+        if case .errorResponse(let v)? = self.messageResponse { w.member("errorResponse", v) }
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.validHost)
+            case 2: try r.readOptional(&self.originalRequest)
+            case 4: if let v = try r.value(GrpcReflectionV1.FileDescriptorResponse.self) { self.messageResponse = .fileDescriptorResponse(v) }
+            case 5: if let v = try r.value(GrpcReflectionV1.ExtensionNumberResponse.self) { self.messageResponse = .allExtensionNumbersResponse(v) }
+            case 6: if let v = try r.value(GrpcReflectionV1.ListServiceResponse.self) { self.messageResponse = .listServicesResponse(v) }
+            case 7: if let v = try r.value(GrpcReflectionV1.ErrorResponse.self) { self.messageResponse = .errorResponse(v) }
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.reflection.v1.ServerReflectionResponse", "1,validHost,valid_host 2,originalRequest,original_request 4,fileDescriptorResponse,file_descriptor_response,message_response 5,allExtensionNumbersResponse,all_extension_numbers_response,message_response 6,listServicesResponse,list_services_response,message_response 7,errorResponse,error_response,message_response")
+}
+
+extension GrpcReflectionV1.FileDescriptorResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("fileDescriptorProto", self.fileDescriptorProto)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.fileDescriptorProto)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.reflection.v1.FileDescriptorResponse", "1,fileDescriptorProto,file_descriptor_proto")
+}
+
+extension GrpcReflectionV1.ExtensionNumberResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("baseTypeName", self.baseTypeName)
+        w.repeated("extensionNumber", self.extensionNumber)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.baseTypeName)
+            case 2: try r.readRepeated(&self.extensionNumber)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.reflection.v1.ExtensionNumberResponse", "1,baseTypeName,base_type_name 2,extensionNumber,extension_number")
+}
+
+extension GrpcReflectionV1.ListServiceResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("service", self.service)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.service)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.reflection.v1.ListServiceResponse", "1,service,service")
+}
+
+extension GrpcReflectionV1.ServiceResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("name", self.name)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.name)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.reflection.v1.ServiceResponse", "1,name,name")
+}
+
+extension GrpcReflectionV1.ErrorResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("errorCode", self.errorCode)
+        w.field("errorMessage", self.errorMessage)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.errorCode)
+            case 2: try r.read(&self.errorMessage)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("grpc.reflection.v1.ErrorResponse", "1,errorCode,error_code 2,errorMessage,error_message")
+}

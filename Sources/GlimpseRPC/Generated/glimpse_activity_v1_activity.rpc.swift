@@ -37,8 +37,9 @@ extension GlimpseActivityV1 {
             public static let all: [MethodDescriptor] = [installApp, uninstallApp, request, update, end, dismiss, getActivity, listActivities, getAuthorizationInfo, rotatePushToken, getPushToStartToken, rotatePushToStartToken, getWidgetPushToken, setAppSwitches, watchActivities, listPushes, injectFault, clearFaults]
         }
 
-        /// Serves `glimpse.activity.v1.ActivityService`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `glimpse.activity.v1.ActivityService`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// The app's ActivityAttributes types and NSSupportsLiveActivitiesFrequentUpdates (from
             /// its manifest). Returns the app token.
             func installApp(request: ServerRequest<GlimpseActivityV1.InstallAppRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.InstallAppResponse>
@@ -260,6 +261,81 @@ extension GlimpseActivityV1.ActivityService.Handler {
         router.registerUnary(
             GlimpseActivityV1.ActivityService.Method.clearFaults,
             deserializer: ProtoDeserializer<GlimpseActivityV1.ClearFaultsRequest>(), serializer: ProtoSerializer<GlimpseActivityV1.ClearFaultsResponse>()
+        ) { request, context in try await self.clearFaults(request: request, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.installApp, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.InstallAppRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.InstallAppResponse>()
+        ) { request, context in try await self.installApp(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.uninstallApp, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.UninstallAppRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.UninstallAppResponse>()
+        ) { request, context in try await self.uninstallApp(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.request, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.RequestActivityRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.RequestActivityResponse>()
+        ) { request, context in try await self.request(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.update, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.UpdateActivityRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.ChangeResponse>()
+        ) { request, context in try await self.update(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.end, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.EndActivityRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.ChangeResponse>()
+        ) { request, context in try await self.end(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.dismiss, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.DismissActivityRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.ChangeResponse>()
+        ) { request, context in try await self.dismiss(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.getActivity, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.GetActivityRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.Activity>()
+        ) { request, context in try await self.getActivity(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.listActivities, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.ListActivitiesRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.ListActivitiesResponse>()
+        ) { request, context in try await self.listActivities(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.getAuthorizationInfo, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.GetAuthorizationInfoRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.AuthorizationInfo>()
+        ) { request, context in try await self.getAuthorizationInfo(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.rotatePushToken, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.RotatePushTokenRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.PushTokenResponse>()
+        ) { request, context in try await self.rotatePushToken(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.getPushToStartToken, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.PushToStartTokenRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.PushTokenResponse>()
+        ) { request, context in try await self.getPushToStartToken(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.rotatePushToStartToken, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.PushToStartTokenRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.PushTokenResponse>()
+        ) { request, context in try await self.rotatePushToStartToken(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.getWidgetPushToken, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.WidgetPushTokenRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.PushTokenResponse>()
+        ) { request, context in try await self.getWidgetPushToken(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.setAppSwitches, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.SetAppSwitchesRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.AuthorizationInfo>()
+        ) { request, context in try await self.setAppSwitches(request: request, context: context) }
+        router.registerServerStreaming(
+            GlimpseActivityV1.ActivityService.Method.watchActivities, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.WatchActivitiesRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.ActivityChange>()
+        ) { request, response, context in try await self.watchActivities(request: request, response: response, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.listPushes, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.ListPushesRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.ListPushesResponse>()
+        ) { request, context in try await self.listPushes(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.injectFault, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.InjectFaultRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.InjectFaultResponse>()
+        ) { request, context in try await self.injectFault(request: request, context: context) }
+        router.registerUnary(
+            GlimpseActivityV1.ActivityService.Method.clearFaults, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseActivityV1.ClearFaultsRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.ClearFaultsResponse>()
         ) { request, context in try await self.clearFaults(request: request, context: context) }
     }
 }

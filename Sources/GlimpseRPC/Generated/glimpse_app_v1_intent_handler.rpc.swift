@@ -17,8 +17,9 @@ extension GlimpseAppV1 {
             public static let all: [MethodDescriptor] = [perform]
         }
 
-        /// Serves `glimpse.app.v1.IntentHandler`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `glimpse.app.v1.IntentHandler`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             func perform(request: ServerRequest<GlimpseAppV1.PerformRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseAppV1.PerformResponse>
         }
 
@@ -40,6 +41,13 @@ extension GlimpseAppV1.IntentHandler.Handler {
         router.registerUnary(
             GlimpseAppV1.IntentHandler.Method.perform,
             deserializer: ProtoDeserializer<GlimpseAppV1.PerformRequest>(), serializer: ProtoSerializer<GlimpseAppV1.PerformResponse>()
+        ) { request, context in try await self.perform(request: request, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GlimpseAppV1.IntentHandler.Method.perform, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAppV1.PerformRequest>(), serializer: ProtoJSONSerializer<GlimpseAppV1.PerformResponse>()
         ) { request, context in try await self.perform(request: request, context: context) }
     }
 }

@@ -19,8 +19,9 @@ extension GlimpseAppV1 {
             public static let all: [MethodDescriptor] = [placeholder, snapshot, timeline]
         }
 
-        /// Serves `glimpse.app.v1.WidgetProvider`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `glimpse.app.v1.WidgetProvider`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// placeholder(in:): synchronous, returned at once; rendered redacted.
             func placeholder(request: ServerRequest<GlimpseAppV1.PlaceholderRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseAppV1.PlaceholderResponse>
             /// getSnapshot(in:completion:): transient contexts; when `context.is_preview` (the
@@ -70,6 +71,21 @@ extension GlimpseAppV1.WidgetProvider.Handler {
         router.registerUnary(
             GlimpseAppV1.WidgetProvider.Method.timeline,
             deserializer: ProtoDeserializer<GlimpseAppV1.TimelineRequest>(), serializer: ProtoSerializer<GlimpseAppV1.TimelineResponse>()
+        ) { request, context in try await self.timeline(request: request, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GlimpseAppV1.WidgetProvider.Method.placeholder, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAppV1.PlaceholderRequest>(), serializer: ProtoJSONSerializer<GlimpseAppV1.PlaceholderResponse>()
+        ) { request, context in try await self.placeholder(request: request, context: context) }
+        router.registerUnary(
+            GlimpseAppV1.WidgetProvider.Method.snapshot, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAppV1.SnapshotRequest>(), serializer: ProtoJSONSerializer<GlimpseAppV1.SnapshotResponse>()
+        ) { request, context in try await self.snapshot(request: request, context: context) }
+        router.registerUnary(
+            GlimpseAppV1.WidgetProvider.Method.timeline, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAppV1.TimelineRequest>(), serializer: ProtoJSONSerializer<GlimpseAppV1.TimelineResponse>()
         ) { request, context in try await self.timeline(request: request, context: context) }
     }
 }

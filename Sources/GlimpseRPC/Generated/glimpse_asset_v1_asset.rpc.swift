@@ -36,8 +36,9 @@ extension GlimpseAssetV1 {
             public static let all: [MethodDescriptor] = [registerApp, unregisterApp, put, get, stat, list, delete, pin, unpin, prefetch]
         }
 
-        /// Serves `glimpse.asset.v1.AssetService`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `glimpse.asset.v1.AssetService`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// The app's asset namespace (from its manifest). Returns the app token.
             func registerApp(request: ServerRequest<GlimpseAssetV1.RegisterAppRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseAssetV1.RegisterAppResponse>
             /// The app's names and pins go; blobs no other name holds are deleted.
@@ -182,6 +183,45 @@ extension GlimpseAssetV1.AssetService.Handler {
         router.registerUnary(
             GlimpseAssetV1.AssetService.Method.prefetch,
             deserializer: ProtoDeserializer<GlimpseAssetV1.PrefetchRequest>(), serializer: ProtoSerializer<GlimpseAssetV1.PrefetchResponse>()
+        ) { request, context in try await self.prefetch(request: request, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GlimpseAssetV1.AssetService.Method.registerApp, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAssetV1.RegisterAppRequest>(), serializer: ProtoJSONSerializer<GlimpseAssetV1.RegisterAppResponse>()
+        ) { request, context in try await self.registerApp(request: request, context: context) }
+        router.registerUnary(
+            GlimpseAssetV1.AssetService.Method.unregisterApp, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAssetV1.UnregisterAppRequest>(), serializer: ProtoJSONSerializer<GlimpseAssetV1.UnregisterAppResponse>()
+        ) { request, context in try await self.unregisterApp(request: request, context: context) }
+        router.registerServerStreaming(
+            GlimpseAssetV1.AssetService.Method.get, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAssetV1.GetRequest>(), serializer: ProtoJSONSerializer<GlimpseAssetV1.GetResponse>()
+        ) { request, response, context in try await self.get(request: request, response: response, context: context) }
+        router.registerUnary(
+            GlimpseAssetV1.AssetService.Method.stat, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAssetV1.StatRequest>(), serializer: ProtoJSONSerializer<GlimpseAssetV1.StatResponse>()
+        ) { request, context in try await self.stat(request: request, context: context) }
+        router.registerUnary(
+            GlimpseAssetV1.AssetService.Method.list, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAssetV1.ListRequest>(), serializer: ProtoJSONSerializer<GlimpseAssetV1.ListResponse>()
+        ) { request, context in try await self.list(request: request, context: context) }
+        router.registerUnary(
+            GlimpseAssetV1.AssetService.Method.delete, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAssetV1.DeleteRequest>(), serializer: ProtoJSONSerializer<GlimpseAssetV1.DeleteResponse>()
+        ) { request, context in try await self.delete(request: request, context: context) }
+        router.registerUnary(
+            GlimpseAssetV1.AssetService.Method.pin, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAssetV1.PinRequest>(), serializer: ProtoJSONSerializer<GlimpseAssetV1.PinResponse>()
+        ) { request, context in try await self.pin(request: request, context: context) }
+        router.registerUnary(
+            GlimpseAssetV1.AssetService.Method.unpin, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAssetV1.UnpinRequest>(), serializer: ProtoJSONSerializer<GlimpseAssetV1.UnpinResponse>()
+        ) { request, context in try await self.unpin(request: request, context: context) }
+        router.registerUnary(
+            GlimpseAssetV1.AssetService.Method.prefetch, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseAssetV1.PrefetchRequest>(), serializer: ProtoJSONSerializer<GlimpseAssetV1.PrefetchResponse>()
         ) { request, context in try await self.prefetch(request: request, context: context) }
     }
 }

@@ -20,8 +20,9 @@ extension GlimpseClockV1 {
             public static let all: [MethodDescriptor] = [now, nextDue, advanceTo]
         }
 
-        /// Serves `glimpse.clock.v1.Clock`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `glimpse.clock.v1.Clock`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             func now(request: ServerRequest<GlimpseClockV1.NowRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseClockV1.NowResponse>
             /// The service's earliest deadline (absent: nothing is scheduled).
             func nextDue(request: ServerRequest<GlimpseClockV1.NextDueRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseClockV1.NextDueResponse>
@@ -69,6 +70,21 @@ extension GlimpseClockV1.Clock.Handler {
         router.registerUnary(
             GlimpseClockV1.Clock.Method.advanceTo,
             deserializer: ProtoDeserializer<GlimpseClockV1.AdvanceToRequest>(), serializer: ProtoSerializer<GlimpseClockV1.AdvanceToResponse>()
+        ) { request, context in try await self.advanceTo(request: request, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GlimpseClockV1.Clock.Method.now, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseClockV1.NowRequest>(), serializer: ProtoJSONSerializer<GlimpseClockV1.NowResponse>()
+        ) { request, context in try await self.now(request: request, context: context) }
+        router.registerUnary(
+            GlimpseClockV1.Clock.Method.nextDue, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseClockV1.NextDueRequest>(), serializer: ProtoJSONSerializer<GlimpseClockV1.NextDueResponse>()
+        ) { request, context in try await self.nextDue(request: request, context: context) }
+        router.registerUnary(
+            GlimpseClockV1.Clock.Method.advanceTo, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseClockV1.AdvanceToRequest>(), serializer: ProtoJSONSerializer<GlimpseClockV1.AdvanceToResponse>()
         ) { request, context in try await self.advanceTo(request: request, context: context) }
     }
 }

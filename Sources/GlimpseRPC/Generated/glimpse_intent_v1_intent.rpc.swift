@@ -29,8 +29,9 @@ extension GlimpseIntentV1 {
             public static let all: [MethodDescriptor] = [registerApp, unregisterApp, placementAdded, placementRemoved, setDeviceLocked, perform, get, set, remove, compareAndSet, list, watch]
         }
 
-        /// Serves `glimpse.intent.v1.IntentService`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `glimpse.intent.v1.IntentService`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// The app's intents and App Groups (from its manifest).
             func registerApp(request: ServerRequest<GlimpseIntentV1.RegisterAppRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.RegisterAppResponse>
             func unregisterApp(request: ServerRequest<GlimpseIntentV1.UnregisterAppRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.UnregisterAppResponse>
@@ -178,6 +179,57 @@ extension GlimpseIntentV1.IntentService.Handler {
         router.registerServerStreaming(
             GlimpseIntentV1.IntentService.Method.watch,
             deserializer: ProtoDeserializer<GlimpseIntentV1.WatchRequest>(), serializer: ProtoSerializer<GlimpseIntentV1.StoreChange>()
+        ) { request, response, context in try await self.watch(request: request, response: response, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.registerApp, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.RegisterAppRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.RegisterAppResponse>()
+        ) { request, context in try await self.registerApp(request: request, context: context) }
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.unregisterApp, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.UnregisterAppRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.UnregisterAppResponse>()
+        ) { request, context in try await self.unregisterApp(request: request, context: context) }
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.placementAdded, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.PlacementAddedRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.PlacementAddedResponse>()
+        ) { request, context in try await self.placementAdded(request: request, context: context) }
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.placementRemoved, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.PlacementRemovedRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.PlacementRemovedResponse>()
+        ) { request, context in try await self.placementRemoved(request: request, context: context) }
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.setDeviceLocked, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.SetDeviceLockedRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.SetDeviceLockedResponse>()
+        ) { request, context in try await self.setDeviceLocked(request: request, context: context) }
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.perform, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.PerformRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.PerformResponse>()
+        ) { request, context in try await self.perform(request: request, context: context) }
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.get, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.GetRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.GetResponse>()
+        ) { request, context in try await self.get(request: request, context: context) }
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.set, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.SetRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.WriteResponse>()
+        ) { request, context in try await self.set(request: request, context: context) }
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.remove, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.RemoveRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.WriteResponse>()
+        ) { request, context in try await self.remove(request: request, context: context) }
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.compareAndSet, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.CompareAndSetRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.WriteResponse>()
+        ) { request, context in try await self.compareAndSet(request: request, context: context) }
+        router.registerUnary(
+            GlimpseIntentV1.IntentService.Method.list, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.ListRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.ListResponse>()
+        ) { request, context in try await self.list(request: request, context: context) }
+        router.registerServerStreaming(
+            GlimpseIntentV1.IntentService.Method.watch, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseIntentV1.WatchRequest>(), serializer: ProtoJSONSerializer<GlimpseIntentV1.StoreChange>()
         ) { request, response, context in try await self.watch(request: request, response: response, context: context) }
     }
 }

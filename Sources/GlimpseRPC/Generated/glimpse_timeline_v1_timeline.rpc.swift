@@ -31,8 +31,9 @@ extension GlimpseTimelineV1 {
             public static let all: [MethodDescriptor] = [installApp, uninstallApp, place, reconfigure, remove, reloadTimelines, reloadAllTimelines, reloadPlacement, getCurrentConfigurations, setAppState, setDeviceSettings, getPlacement, listPlacements, watchEntries]
         }
 
-        /// Serves `glimpse.timeline.v1.TimelineService`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `glimpse.timeline.v1.TimelineService`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// Install: the app's widget kinds (from its manifest). Returns the app token.
             func installApp(request: ServerRequest<GlimpseTimelineV1.InstallAppRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.InstallAppResponse>
             /// Uninstall: the app's placements go, their provider calls are cancelled.
@@ -208,6 +209,65 @@ extension GlimpseTimelineV1.TimelineService.Handler {
         router.registerServerStreaming(
             GlimpseTimelineV1.TimelineService.Method.watchEntries,
             deserializer: ProtoDeserializer<GlimpseTimelineV1.WatchEntriesRequest>(), serializer: ProtoSerializer<GlimpseTimelineV1.EntryChange>()
+        ) { request, response, context in try await self.watchEntries(request: request, response: response, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.installApp, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.InstallAppRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.InstallAppResponse>()
+        ) { request, context in try await self.installApp(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.uninstallApp, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.UninstallAppRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.UninstallAppResponse>()
+        ) { request, context in try await self.uninstallApp(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.place, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.PlaceRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.PlaceResponse>()
+        ) { request, context in try await self.place(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.reconfigure, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.ReconfigureRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.ReconfigureResponse>()
+        ) { request, context in try await self.reconfigure(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.remove, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.RemoveRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.RemoveResponse>()
+        ) { request, context in try await self.remove(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.reloadTimelines, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.ReloadTimelinesRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.ReloadResponse>()
+        ) { request, context in try await self.reloadTimelines(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.reloadAllTimelines, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.ReloadAllTimelinesRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.ReloadResponse>()
+        ) { request, context in try await self.reloadAllTimelines(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.reloadPlacement, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.ReloadPlacementRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.ReloadResponse>()
+        ) { request, context in try await self.reloadPlacement(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.getCurrentConfigurations, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.GetCurrentConfigurationsRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.GetCurrentConfigurationsResponse>()
+        ) { request, context in try await self.getCurrentConfigurations(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.setAppState, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.SetAppStateRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.SetAppStateResponse>()
+        ) { request, context in try await self.setAppState(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.setDeviceSettings, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.SetDeviceSettingsRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.SetDeviceSettingsResponse>()
+        ) { request, context in try await self.setDeviceSettings(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.getPlacement, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.GetPlacementRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.PlacementStatus>()
+        ) { request, context in try await self.getPlacement(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.listPlacements, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.ListPlacementsRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.ListPlacementsResponse>()
+        ) { request, context in try await self.listPlacements(request: request, context: context) }
+        router.registerServerStreaming(
+            GlimpseTimelineV1.TimelineService.Method.watchEntries, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.WatchEntriesRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.EntryChange>()
         ) { request, response, context in try await self.watchEntries(request: request, response: response, context: context) }
     }
 }

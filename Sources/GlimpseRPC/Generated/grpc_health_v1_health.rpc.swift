@@ -15,8 +15,9 @@ extension GrpcHealthV1 {
             public static let all: [MethodDescriptor] = [check, watch]
         }
 
-        /// Serves `grpc.health.v1.Health`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `grpc.health.v1.Health`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// If the requested service is unknown, the call will fail with status
             /// NOT_FOUND.
             func check(request: ServerRequest<GrpcHealthV1.HealthCheckRequest>, context: ServerContext) async throws -> ServerResponse<GrpcHealthV1.HealthCheckResponse>
@@ -84,6 +85,17 @@ extension GrpcHealthV1.Health.Handler {
         router.registerServerStreaming(
             GrpcHealthV1.Health.Method.watch,
             deserializer: ProtoDeserializer<GrpcHealthV1.HealthCheckRequest>(), serializer: ProtoSerializer<GrpcHealthV1.HealthCheckResponse>()
+        ) { request, response, context in try await self.watch(request: request, response: response, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GrpcHealthV1.Health.Method.check, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcHealthV1.HealthCheckRequest>(), serializer: ProtoJSONSerializer<GrpcHealthV1.HealthCheckResponse>()
+        ) { request, context in try await self.check(request: request, context: context) }
+        router.registerServerStreaming(
+            GrpcHealthV1.Health.Method.watch, format: .json,
+            deserializer: ProtoJSONDeserializer<GrpcHealthV1.HealthCheckRequest>(), serializer: ProtoJSONSerializer<GrpcHealthV1.HealthCheckResponse>()
         ) { request, response, context in try await self.watch(request: request, response: response, context: context) }
     }
 }

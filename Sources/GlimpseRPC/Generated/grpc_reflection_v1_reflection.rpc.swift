@@ -14,8 +14,9 @@ extension GrpcReflectionV1 {
             public static let all: [MethodDescriptor] = [serverReflectionInfo]
         }
 
-        /// Serves `grpc.reflection.v1.ServerReflection`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `grpc.reflection.v1.ServerReflection`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// The reflection service is structured as a bidirectional stream, ensuring
             /// all related requests go to a single server.
             func serverReflectionInfo(request: RequestStream<GrpcReflectionV1.ServerReflectionRequest>, response: ResponseWriter<GrpcReflectionV1.ServerReflectionResponse>, context: ServerContext) async throws -> Metadata
@@ -48,6 +49,9 @@ extension GrpcReflectionV1.ServerReflection.Handler {
             GrpcReflectionV1.ServerReflection.Method.serverReflectionInfo,
             deserializer: ProtoDeserializer<GrpcReflectionV1.ServerReflectionRequest>(), serializer: ProtoSerializer<GrpcReflectionV1.ServerReflectionResponse>()
         ) { request, response, context in try await self.serverReflectionInfo(request: request, response: response, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
     }
 }
 

@@ -14,8 +14,9 @@ extension GrpcReflectionV1alpha {
             public static let all: [MethodDescriptor] = [serverReflectionInfo]
         }
 
-        /// Serves `grpc.reflection.v1alpha.ServerReflection`: implement each method; `registerMethods(with:)` is provided.
-        public protocol Handler: RPCService {
+        /// Serves `grpc.reflection.v1alpha.ServerReflection`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
             /// The reflection service is structured as a bidirectional stream, ensuring
             /// all related requests go to a single server.
             func serverReflectionInfo(request: RequestStream<GrpcReflectionV1alpha.ServerReflectionRequest>, response: ResponseWriter<GrpcReflectionV1alpha.ServerReflectionResponse>, context: ServerContext) async throws -> Metadata
@@ -48,6 +49,9 @@ extension GrpcReflectionV1alpha.ServerReflection.Handler {
             GrpcReflectionV1alpha.ServerReflection.Method.serverReflectionInfo,
             deserializer: ProtoDeserializer<GrpcReflectionV1alpha.ServerReflectionRequest>(), serializer: ProtoSerializer<GrpcReflectionV1alpha.ServerReflectionResponse>()
         ) { request, response, context in try await self.serverReflectionInfo(request: request, response: response, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
     }
 }
 

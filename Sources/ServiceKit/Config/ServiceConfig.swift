@@ -66,14 +66,15 @@ enum LogLevelName {
     }
 }
 
-enum ISO8601 {
+/// ISO 8601 instants as flags, logs and the gateway print them.
+public enum ISO8601 {
     /// `2026-01-01T09:00:00Z`, with or without fractional seconds, any offset.
-    static func parse(_ raw: String) -> Date? {
+    public static func parse(_ raw: String) -> Date? {
         if let date = try? Date(raw, strategy: .iso8601) { return date }
         return try? Date(raw, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    static func format(_ date: Date) -> String {
+    public static func format(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -15,7 +15,8 @@ public import ServiceLifecycle
 public import UnixSignals
 
 /// Runs a Glimpse service: its gRPC services plus health and reflection on the NIO
-/// transport, optional Prometheus metrics, background services (an engine host's timer),
+/// transport (and, with `jsonServices`, their JSON face on the same port), optional
+/// Prometheus metrics, background services (an engine host's timer),
 /// and what must close at the end (a store), under one `ServiceGroup`.
 ///
 ///     var runner = ServiceRunner(config: config, logger: logger, services: [timeline],
@@ -47,6 +48,10 @@ public struct ServiceRunner: Sendable {
     public var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
     /// Told the gRPC port once bound, after the `listening on port N` line.
     public var onListening: @Sendable (_ port: Int) -> Void = { _ in }
+    /// Services also served as JSON on the same port, over HTTP/1.1 and HTTP/2 (usually some
+    /// of `services`): `POST /v1/<resource>/<verb>` with a proto3 JSON body, e.g.
+    /// `glimpse.gateway.v1.Widgets.Tap` at `/v1/widgets/tap` (see `JSONRoutes`). Empty: gRPC only.
+    public var jsonServices: [any RPCJSONService] = []
 
     private let services: [any RPCService]
     private let readiness: Readiness
@@ -89,10 +94,14 @@ public struct ServiceRunner: Sendable {
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully (see the type's comment).
     public func run() async throws {
         var rpcTransport: any ServerTransport
+        let router = RPCRouter(services: services, jsonServices: jsonServices)
         let transport = NIOServerTransport(
-            host: config.host, port: config.port, group: eventLoopGroup, handlerExecutor: handlerExecutor)
+            host: config.host, port: config.port, group: eventLoopGroup, handlerExecutor: handlerExecutor,
+            jsonRoutes: router.jsonRoutes)
         rpcTransport = transport
-        let router = RPCRouter(services: services)
+        if !router.jsonRoutes.isEmpty {
+            logger.info("serving JSON", metadata: ["routes": "\(router.jsonRoutes.all.map(\.route).joined(separator: " "))"])
+        }
         var metricsEndpoint: MetricsEndpoint?
         if let metricsPort = config.metricsPort {
             let registry = metricsRegistry ?? ServiceMetrics.bootstrap()

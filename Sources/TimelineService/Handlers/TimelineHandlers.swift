@@ -181,8 +181,10 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         }
         try await response.write(contentsOf: current)
         do {
+            let reloads = request.message.includeReloads
             for try await batch in changes {
-                let visible = scope.map { app in batch.filter { $0.bundleId == app.rawValue } } ?? batch
+                var visible = scope.map { app in batch.filter { $0.bundleId == app.rawValue } } ?? batch
+                if !reloads { visible.removeAll { $0.reload != nil || $0.providerError != nil } }
                 if !visible.isEmpty { try await response.write(contentsOf: visible) }
             }
         } catch let behind as FellBehind {

@@ -158,6 +158,17 @@ extension ReloadReason {
             throw InvalidField(field, "only APP_REQUEST or INTENT_PERFORMED can be asked for")
         }
     }
+
+    var wire: GlimpseTimelineV1.ReloadReason {
+        switch self {
+        case .policy: .policy
+        case .appRequest: .appRequest
+        case .placed: .placed
+        case .intentPerformed: .intentPerformed
+        case .localeChanged: .localeChanged
+        case .accessibilityChanged: .accessibilityChanged
+        }
+    }
 }
 
 extension PlacementError {

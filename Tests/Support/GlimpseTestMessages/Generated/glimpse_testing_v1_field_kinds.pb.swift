@@ -10,6 +10,7 @@ import Foundation
 internal import GlimpseTestProtoC
 internal import CProtobufC
 public import GlimpseMessages
+public import GlimpseJSON
 
 extension GlimpseTestingV1 {
     public enum Mood: Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
@@ -799,3 +800,221 @@ extension GlimpseTestingV1.LeafV2: _ProtoCBacked {
     }
 }
 
+// MARK: - proto3 JSON
+
+extension GlimpseTestingV1.Mood: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.testing.v1.Mood", "MOOD_UNSPECIFIED=0 MOOD_HAPPY=1 MOOD_GRUMPY=2 MOOD_NEGATIVE=-3")
+}
+
+extension GlimpseTestingV1.Leaf: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("name", self.name)
+        w.field("weight", self.weight)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.name)
+            case 2: try r.read(&self.weight)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.testing.v1.Leaf", "1,name,name 2,weight,weight")
+}
+
+extension GlimpseTestingV1.AllKinds: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("fDouble", self.fDouble)
+        w.field("fFloat", self.fFloat)
+        w.field("fInt64", self.fInt64)
+        w.field("fUint64", self.fUint64)
+        w.field("fInt32", self.fInt32)
+        w.field("fFixed64", self.fFixed64)
+        w.field("fFixed32", self.fFixed32)
+        w.field("fBool", self.fBool)
+        w.field("fString", self.fString)
+        w.optional("fMessage", self.fMessage)
+        w.field("fBytes", self.fBytes)
+        w.field("fUint32", self.fUint32)
+        w.field("fEnum", self.fEnum)
+        w.field("fSfixed32", self.fSfixed32)
+        w.field("fSfixed64", self.fSfixed64)
+        w.field("fSint32", self.fSint32)
+        w.field("fSint64", self.fSint64)
+        w.repeated("rDouble", self.rDouble)
+        w.repeated("rFloat", self.rFloat)
+        w.repeated("rInt64", self.rInt64)
+        w.repeated("rUint64", self.rUint64)
+        w.repeated("rInt32", self.rInt32)
+        w.repeated("rFixed64", self.rFixed64)
+        w.repeated("rFixed32", self.rFixed32)
+        w.repeated("rBool", self.rBool)
+        w.repeated("rString", self.rString)
+        w.repeated("rMessage", self.rMessage)
+        w.repeated("rBytes", self.rBytes)
+        w.repeated("rUint32", self.rUint32)
+        w.repeated("rEnum", self.rEnum)
+        w.repeated("rSfixed32", self.rSfixed32)
+        w.repeated("rSfixed64", self.rSfixed64)
+        w.repeated("rSint32", self.rSint32)
+        w.repeated("rSint64", self.rSint64)
+        w.optional("oInt32", self.oInt32)
+        w.optional("oString", self.oString)
+        w.optional("oBool", self.oBool)
+        w.optional("oEnum", self.oEnum)
+        w.optional("oBytes", self.oBytes)
+        w.optional("oDouble", self.oDouble)
+        if case .cString(let v)? = self.choice { w.member("cString", v) }
+        if case .cInt64(let v)? = self.choice { w.member("cInt64", v) }
+        if case .cMessage(let v)? = self.choice { w.member("cMessage", v) }
+        if case .cEnum(let v)? = self.choice { w.member("cEnum", v) }
+        if case .cBytes(let v)? = self.choice { w.member("cBytes", v) }
+        if case .cEmpty? = self.choice { w.member("cEmpty", GlimpseTestingV1.Empty()) }
+        w.map("mStringInt32", self.mStringInt32)
+        w.map("mInt64String", self.mInt64String)
+        w.map("mBoolLeaf", self.mBoolLeaf)
+        w.map("mUint32Enum", self.mUint32Enum)
+        w.map("mStringBytes", self.mStringBytes)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.fDouble)
+            case 2: try r.read(&self.fFloat)
+            case 3: try r.read(&self.fInt64)
+            case 4: try r.read(&self.fUint64)
+            case 5: try r.read(&self.fInt32)
+            case 6: try r.read(&self.fFixed64)
+            case 7: try r.read(&self.fFixed32)
+            case 8: try r.read(&self.fBool)
+            case 9: try r.read(&self.fString)
+            case 10: try r.readOptional(&self.fMessage)
+            case 11: try r.read(&self.fBytes)
+            case 12: try r.read(&self.fUint32)
+            case 13: try r.read(&self.fEnum)
+            case 14: try r.read(&self.fSfixed32)
+            case 15: try r.read(&self.fSfixed64)
+            case 16: try r.read(&self.fSint32)
+            case 17: try r.read(&self.fSint64)
+            case 21: try r.readRepeated(&self.rDouble)
+            case 22: try r.readRepeated(&self.rFloat)
+            case 23: try r.readRepeated(&self.rInt64)
+            case 24: try r.readRepeated(&self.rUint64)
+            case 25: try r.readRepeated(&self.rInt32)
+            case 26: try r.readRepeated(&self.rFixed64)
+            case 27: try r.readRepeated(&self.rFixed32)
+            case 28: try r.readRepeated(&self.rBool)
+            case 29: try r.readRepeated(&self.rString)
+            case 30: try r.readRepeated(&self.rMessage)
+            case 31: try r.readRepeated(&self.rBytes)
+            case 32: try r.readRepeated(&self.rUint32)
+            case 33: try r.readRepeated(&self.rEnum)
+            case 34: try r.readRepeated(&self.rSfixed32)
+            case 35: try r.readRepeated(&self.rSfixed64)
+            case 36: try r.readRepeated(&self.rSint32)
+            case 37: try r.readRepeated(&self.rSint64)
+            case 41: try r.readOptional(&self.oInt32)
+            case 42: try r.readOptional(&self.oString)
+            case 43: try r.readOptional(&self.oBool)
+            case 44: try r.readOptional(&self.oEnum)
+            case 45: try r.readOptional(&self.oBytes)
+            case 46: try r.readOptional(&self.oDouble)
+            case 51: if let v = try r.value(Swift.String.self) { self.choice = .cString(v) }
+            case 52: if let v = try r.value(Swift.Int64.self) { self.choice = .cInt64(v) }
+            case 53: if let v = try r.value(GlimpseTestingV1.Leaf.self) { self.choice = .cMessage(v) }
+            case 54: if let v = try r.value(GlimpseTestingV1.Mood.self) { self.choice = .cEnum(v) }
+            case 55: if let v = try r.value([Swift.UInt8].self) { self.choice = .cBytes(v) }
+            case 56: _ = try r.value(GlimpseTestingV1.Empty.self); self.choice = .cEmpty
+            case 61: try r.readMap(&self.mStringInt32)
+            case 62: try r.readMap(&self.mInt64String)
+            case 63: try r.readMap(&self.mBoolLeaf)
+            case 64: try r.readMap(&self.mUint32Enum)
+            case 65: try r.readMap(&self.mStringBytes)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.testing.v1.AllKinds", "1,fDouble,f_double 2,fFloat,f_float 3,fInt64,f_int64 4,fUint64,f_uint64 5,fInt32,f_int32 6,fFixed64,f_fixed64 7,fFixed32,f_fixed32 8,fBool,f_bool 9,fString,f_string 10,fMessage,f_message 11,fBytes,f_bytes 12,fUint32,f_uint32 13,fEnum,f_enum 14,fSfixed32,f_sfixed32 15,fSfixed64,f_sfixed64 16,fSint32,f_sint32 17,fSint64,f_sint64 21,rDouble,r_double 22,rFloat,r_float 23,rInt64,r_int64 24,rUint64,r_uint64 25,rInt32,r_int32 26,rFixed64,r_fixed64 27,rFixed32,r_fixed32 28,rBool,r_bool 29,rString,r_string 30,rMessage,r_message 31,rBytes,r_bytes 32,rUint32,r_uint32 33,rEnum,r_enum 34,rSfixed32,r_sfixed32 35,rSfixed64,r_sfixed64 36,rSint32,r_sint32 37,rSint64,r_sint64 41,oInt32,o_int32 42,oString,o_string 43,oBool,o_bool 44,oEnum,o_enum 45,oBytes,o_bytes 46,oDouble,o_double 51,cString,c_string,choice 52,cInt64,c_int64,choice 53,cMessage,c_message,choice 54,cEnum,c_enum,choice 55,cBytes,c_bytes,choice 56,cEmpty,c_empty,choice 61,mStringInt32,m_string_int32 62,mInt64String,m_int64_string 63,mBoolLeaf,m_bool_leaf 64,mUint32Enum,m_uint32_enum 65,mStringBytes,m_string_bytes")
+}
+
+extension GlimpseTestingV1.Empty: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.testing.v1.Empty", "")
+}
+
+extension GlimpseTestingV1.Tree: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("label", self.label)
+        w.optional("left", self.left)
+        w.optional("right", self.right)
+        w.repeated("children", self.children)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.label)
+            case 2: try r.readOptional(&self.left)
+            case 3: try r.readOptional(&self.right)
+            case 4: try r.readRepeated(&self.children)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.testing.v1.Tree", "1,label,label 2,left,left 3,right,right 4,children,children")
+}
+
+extension GlimpseTestingV1.LeafV2: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("name", self.name)
+        w.field("weight", self.weight)
+        w.field("color", self.color)
+        w.repeated("tags", self.tags)
+        w.optional("nested", self.nested)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.name)
+            case 2: try r.read(&self.weight)
+            case 3: try r.read(&self.color)
+            case 4: try r.readRepeated(&self.tags)
+            case 5: try r.readOptional(&self.nested)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.testing.v1.LeafV2", "1,name,name 2,weight,weight 3,color,color 4,tags,tags 5,nested,nested")
+}

@@ -1337,6 +1337,51 @@ void   glimpse__timeline__v1__entry_change__free_unpacked
   assert(message->base.descriptor == &glimpse__timeline__v1__entry_change__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   glimpse__timeline__v1__reload_started__init
+                     (Glimpse__Timeline__V1__ReloadStarted         *message)
+{
+  static const Glimpse__Timeline__V1__ReloadStarted init_value = GLIMPSE__TIMELINE__V1__RELOAD_STARTED__INIT;
+  *message = init_value;
+}
+size_t glimpse__timeline__v1__reload_started__get_packed_size
+                     (const Glimpse__Timeline__V1__ReloadStarted *message)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__reload_started__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__timeline__v1__reload_started__pack
+                     (const Glimpse__Timeline__V1__ReloadStarted *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__reload_started__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__timeline__v1__reload_started__pack_to_buffer
+                     (const Glimpse__Timeline__V1__ReloadStarted *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__reload_started__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Timeline__V1__ReloadStarted *
+       glimpse__timeline__v1__reload_started__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Timeline__V1__ReloadStarted *)
+     protobuf_c_message_unpack (&glimpse__timeline__v1__reload_started__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__timeline__v1__reload_started__free_unpacked
+                     (Glimpse__Timeline__V1__ReloadStarted *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__timeline__v1__reload_started__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor glimpse__timeline__v1__install_app_request__field_descriptors[1] =
 {
   {
@@ -2988,7 +3033,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status__descri
   (ProtobufCMessageInit) glimpse__timeline__v1__placement_status__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__watch_entries_request__field_descriptors[1] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__watch_entries_request__field_descriptors[2] =
 {
   {
     "bundle_id",
@@ -3002,14 +3047,27 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__watch_entries_reque
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "include_reloads",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__WatchEntriesRequest, include_reloads),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__watch_entries_request__field_indices_by_name[] = {
   0,   /* field[0] = bundle_id */
+  1,   /* field[1] = include_reloads */
 };
 static const ProtobufCIntRange glimpse__timeline__v1__watch_entries_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__watch_entries_request__descriptor =
 {
@@ -3019,14 +3077,14 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__watch_entries_request__d
   "Glimpse__Timeline__V1__WatchEntriesRequest",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__WatchEntriesRequest),
-  1,
+  2,
   glimpse__timeline__v1__watch_entries_request__field_descriptors,
   glimpse__timeline__v1__watch_entries_request__field_indices_by_name,
   1,  glimpse__timeline__v1__watch_entries_request__number_ranges,
   (ProtobufCMessageInit) glimpse__timeline__v1__watch_entries_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field_descriptors[7] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field_descriptors[9] =
 {
   {
     "placement_id",
@@ -3112,6 +3170,30 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "provider_error",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__EntryChange, provider_error),
+    &glimpse__timeline__v1__provider_error__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reload",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__EntryChange, reload),
+    &glimpse__timeline__v1__reload_started__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__entry_change__field_indices_by_name[] = {
   4,   /* field[4] = at */
@@ -3119,13 +3201,15 @@ static const unsigned glimpse__timeline__v1__entry_change__field_indices_by_name
   3,   /* field[3] = entry */
   2,   /* field[2] = kind */
   0,   /* field[0] = placement_id */
+  7,   /* field[7] = provider_error */
+  8,   /* field[8] = reload */
   6,   /* field[6] = removed */
   5,   /* field[5] = sequence */
 };
 static const ProtobufCIntRange glimpse__timeline__v1__entry_change__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor =
 {
@@ -3135,11 +3219,88 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor
   "Glimpse__Timeline__V1__EntryChange",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__EntryChange),
-  7,
+  9,
   glimpse__timeline__v1__entry_change__field_descriptors,
   glimpse__timeline__v1__entry_change__field_indices_by_name,
   1,  glimpse__timeline__v1__entry_change__number_ranges,
   (ProtobufCMessageInit) glimpse__timeline__v1__entry_change__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_started__field_descriptors[4] =
+{
+  {
+    "reason",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ReloadStarted, reason),
+    &glimpse__timeline__v1__reload_reason__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "charged",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ReloadStarted, charged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "budget",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ReloadStarted, budget),
+    &glimpse__timeline__v1__budget_status__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "retry",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ReloadStarted, retry),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__timeline__v1__reload_started__field_indices_by_name[] = {
+  2,   /* field[2] = budget */
+  1,   /* field[1] = charged */
+  0,   /* field[0] = reason */
+  3,   /* field[3] = retry */
+};
+static const ProtobufCIntRange glimpse__timeline__v1__reload_started__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_started__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.timeline.v1.ReloadStarted",
+  "ReloadStarted",
+  "Glimpse__Timeline__V1__ReloadStarted",
+  "glimpse.timeline.v1",
+  sizeof(Glimpse__Timeline__V1__ReloadStarted),
+  4,
+  glimpse__timeline__v1__reload_started__field_descriptors,
+  glimpse__timeline__v1__reload_started__field_indices_by_name,
+  1,  glimpse__timeline__v1__reload_started__number_ranges,
+  (ProtobufCMessageInit) glimpse__timeline__v1__reload_started__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue glimpse__timeline__v1__screen__enum_values_by_number[3] =

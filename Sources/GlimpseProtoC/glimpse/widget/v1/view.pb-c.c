@@ -1139,7 +1139,7 @@ void   glimpse__widget__v1__modifier__free_unpacked
   assert(message->base.descriptor == &glimpse__widget__v1__modifier__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor glimpse__widget__v1__view__field_descriptors[18] =
+static const ProtobufCFieldDescriptor glimpse__widget__v1__view__field_descriptors[19] =
 {
   {
     "text",
@@ -1357,6 +1357,18 @@ static const ProtobufCFieldDescriptor glimpse__widget__v1__view__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "id",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Widget__V1__View, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__widget__v1__view__field_indices_by_name[] = {
   16,   /* field[16] = accessory_widget_background */
@@ -1365,6 +1377,7 @@ static const unsigned glimpse__widget__v1__view__field_indices_by_name[] = {
   5,   /* field[5] = divider */
   6,   /* field[6] = gauge */
   15,   /* field[15] = gradient */
+  18,   /* field[18] = id */
   1,   /* field[1] = image */
   8,   /* field[8] = label */
   13,   /* field[13] = link */
@@ -1382,7 +1395,7 @@ static const ProtobufCIntRange glimpse__widget__v1__view__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 20, 17 },
-  { 0, 18 }
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor glimpse__widget__v1__view__descriptor =
 {
@@ -1392,7 +1405,7 @@ const ProtobufCMessageDescriptor glimpse__widget__v1__view__descriptor =
   "Glimpse__Widget__V1__View",
   "glimpse.widget.v1",
   sizeof(Glimpse__Widget__V1__View),
-  18,
+  19,
   glimpse__widget__v1__view__field_descriptors,
   glimpse__widget__v1__view__field_indices_by_name,
   2,  glimpse__widget__v1__view__number_ranges,

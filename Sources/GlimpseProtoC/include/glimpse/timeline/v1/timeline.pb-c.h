@@ -57,6 +57,7 @@ typedef struct Glimpse__Timeline__V1__PlacementStatus Glimpse__Timeline__V1__Pla
 typedef struct Glimpse__Timeline__V1__PlacementStatus__ConfigurationEntry Glimpse__Timeline__V1__PlacementStatus__ConfigurationEntry;
 typedef struct Glimpse__Timeline__V1__WatchEntriesRequest Glimpse__Timeline__V1__WatchEntriesRequest;
 typedef struct Glimpse__Timeline__V1__EntryChange Glimpse__Timeline__V1__EntryChange;
+typedef struct Glimpse__Timeline__V1__ReloadStarted Glimpse__Timeline__V1__ReloadStarted;
 
 
 /* --- enums --- */
@@ -594,10 +595,17 @@ struct  Glimpse__Timeline__V1__WatchEntriesRequest
    * empty: every app's (device scope only)
    */
   char *bundle_id;
+  /*
+   * Also what happens to the placements' provider calls: a change with `reload` set when
+   * a call goes out (why, and the budget after it) and with `provider_error` set when one
+   * fails; the entry shown does not change with these. The clock's watermark counts them
+   * too, so a watcher that waits for a watermark asks for them.
+   */
+  protobuf_c_boolean include_reloads;
 };
 #define GLIMPSE__TIMELINE__V1__WATCH_ENTRIES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__watch_entries_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Glimpse__Timeline__V1__EntryChange
@@ -622,10 +630,40 @@ struct  Glimpse__Timeline__V1__EntryChange
    * the placement is gone
    */
   protobuf_c_boolean removed;
+  /*
+   * include_reloads: a provider call failed (the entry stays)
+   */
+  Glimpse__Timeline__V1__ProviderError *provider_error;
+  /*
+   * include_reloads: a provider call went out
+   */
+  Glimpse__Timeline__V1__ReloadStarted *reload;
 };
 #define GLIMPSE__TIMELINE__V1__ENTRY_CHANGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__entry_change__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, 0, 0 }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, 0, 0, NULL, NULL }
+
+
+/*
+ * A provider call going out: why, and the placement's budget with it counted.
+ */
+struct  Glimpse__Timeline__V1__ReloadStarted
+{
+  ProtobufCMessage base;
+  Glimpse__Timeline__V1__ReloadReason reason;
+  /*
+   * it used one of the placement's reloads in the window
+   */
+  protobuf_c_boolean charged;
+  Glimpse__Timeline__V1__BudgetStatus *budget;
+  /*
+   * 0: a first call; n: the n-th retry of a failed one
+   */
+  uint32_t retry;
+};
+#define GLIMPSE__TIMELINE__V1__RELOAD_STARTED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__reload_started__descriptor) \
+    , GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED, 0, NULL, 0 }
 
 
 /* Glimpse__Timeline__V1__InstallAppRequest methods */
@@ -1191,6 +1229,25 @@ Glimpse__Timeline__V1__EntryChange *
 void   glimpse__timeline__v1__entry_change__free_unpacked
                      (Glimpse__Timeline__V1__EntryChange *message,
                       ProtobufCAllocator *allocator);
+/* Glimpse__Timeline__V1__ReloadStarted methods */
+void   glimpse__timeline__v1__reload_started__init
+                     (Glimpse__Timeline__V1__ReloadStarted         *message);
+size_t glimpse__timeline__v1__reload_started__get_packed_size
+                     (const Glimpse__Timeline__V1__ReloadStarted   *message);
+size_t glimpse__timeline__v1__reload_started__pack
+                     (const Glimpse__Timeline__V1__ReloadStarted   *message,
+                      uint8_t             *out);
+size_t glimpse__timeline__v1__reload_started__pack_to_buffer
+                     (const Glimpse__Timeline__V1__ReloadStarted   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Timeline__V1__ReloadStarted *
+       glimpse__timeline__v1__reload_started__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__timeline__v1__reload_started__free_unpacked
+                     (Glimpse__Timeline__V1__ReloadStarted *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Glimpse__Timeline__V1__InstallAppRequest_Closure)
@@ -1291,6 +1348,9 @@ typedef void (*Glimpse__Timeline__V1__WatchEntriesRequest_Closure)
                   void *closure_data);
 typedef void (*Glimpse__Timeline__V1__EntryChange_Closure)
                  (const Glimpse__Timeline__V1__EntryChange *message,
+                  void *closure_data);
+typedef void (*Glimpse__Timeline__V1__ReloadStarted_Closure)
+                 (const Glimpse__Timeline__V1__ReloadStarted *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -1472,6 +1532,7 @@ extern const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status_
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status__configuration_entry__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__watch_entries_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_started__descriptor;
 extern const ProtobufCServiceDescriptor glimpse__timeline__v1__timeline_service__descriptor;
 
 PROTOBUF_C__END_DECLS

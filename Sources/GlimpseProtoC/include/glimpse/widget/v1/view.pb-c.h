@@ -196,6 +196,11 @@ struct  Glimpse__Widget__V1__View
   ProtobufCMessage base;
   size_t n_modifiers;
   Glimpse__Widget__V1__Modifier **modifiers;
+  /*
+   * .id(_:): an address the app gives a view, so a script can tap it by name
+   * (`glimpse tap <placement> checkin`); unique within one entry's tree.
+   */
+  char *id;
   Glimpse__Widget__V1__View__KindCase kind_case;
   union {
     Glimpse__Widget__V1__Text *text;
@@ -246,7 +251,7 @@ struct  Glimpse__Widget__V1__View
 };
 #define GLIMPSE__WIDGET__V1__VIEW__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__view__descriptor) \
-    , 0,NULL, GLIMPSE__WIDGET__V1__VIEW__KIND__NOT_SET, {0} }
+    , 0,NULL, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__VIEW__KIND__NOT_SET, {0} }
 
 
 struct  Glimpse__Widget__V1__Text

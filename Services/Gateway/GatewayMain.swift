@@ -1,0 +1,70 @@
+// glimpse-gateway: the device. Installed apps, Home Screen and Lock Screen placements,
+// Live Activities on screen, taps, the event log and the clock conductor; the API that
+// scripts (gRPC or JSON) and apps call.
+//
+//     glimpse-gateway [--port 7700] [--data-dir ./.glimpse/gateway] [--clock system|manual]
+//                     [--timeline-address 127.0.0.1:7701] [--intent-address …:7702]
+//                     [--activity-address …:7703] [--asset-address …:7704] [--follow-real-time]
+//
+// Every flag falls back to GLIMPSE_<FLAG>. Prints `listening on port N` once bound. It
+// starts and answers even when no other service is reachable yet.
+import ArgumentParser
+import Foundation
+import GatewayService
+import GlimpseMessages
+import ServiceKit
+
+@main
+struct GatewayMain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "glimpse-gateway", abstract: "The device: placements, taps, Live Activities, the event log and one clock for the stack.")
+
+    @OptionGroup var service: ServiceOptions
+    @Option(name: .customLong("timeline-address"), help: "glimpse-timeline (default 127.0.0.1:7701; GLIMPSE_TIMELINE_ADDRESS).")
+    var timeline: String?
+    @Option(name: .customLong("intent-address"), help: "glimpse-intent (default 127.0.0.1:7702; GLIMPSE_INTENT_ADDRESS).")
+    var intent: String?
+    @Option(name: .customLong("activity-address"), help: "glimpse-activity (default 127.0.0.1:7703; GLIMPSE_ACTIVITY_ADDRESS).")
+    var activity: String?
+    @Option(name: .customLong("asset-address"), help: "glimpse-asset (default 127.0.0.1:7704; GLIMPSE_ASSET_ADDRESS).")
+    var asset: String?
+    @Option(name: .customLong("follow-real-time"), help: "With --clock manual: true to start following real time from the start instant, false to start frozen (default false; GLIMPSE_FOLLOW_REAL_TIME).")
+    var followRealTime: String?
+    @Option(name: .customLong("event-log-capacity"), help: "Events kept in memory (default 100000; GLIMPSE_EVENT_LOG_CAPACITY).")
+    var eventLogCapacity: String?
+
+    func run() async throws {
+        var defaults = ServiceConfig.defaults(service: "gateway")
+        defaults.port = 7700
+        let config = try service.resolve(service: "gateway", defaults: defaults)
+        let source = service.source()
+        var addresses = Upstreams.Addresses()
+        addresses.timeline = (try source.optionalAddress("timeline-address", timeline)).map { "\($0)" } ?? addresses.timeline
+        addresses.intent = (try source.optionalAddress("intent-address", intent)).map { "\($0)" } ?? addresses.intent
+        addresses.activity = (try source.optionalAddress("activity-address", activity)).map { "\($0)" } ?? addresses.activity
+        addresses.asset = (try source.optionalAddress("asset-address", asset)).map { "\($0)" } ?? addresses.asset
+        let follow = try source.value("follow-real-time", followRealTime, expected: "true or false", default: false) {
+            ["true": true, "false": false][$0.lowercased()]
+        }
+        let capacity = try source.value("event-log-capacity", eventLogCapacity, expected: "a number of events ≥ 1", default: 100_000) {
+            Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        }
+        let logger = ServiceLogging.bootstrap(config)
+        let mode: Conductor.Mode = switch config.clock {
+        case .system: .system
+        case .manual(let start): .manual(start: start, follow: follow)
+        }
+        let server = try GatewayServer.open(
+            directory: URL(fileURLWithPath: config.dataDirectory), upstreams: Upstreams(addresses: addresses),
+            clock: mode, logger: logger, eventLogCapacity: capacity)
+        var runner = ServiceRunner(
+            config: config, logger: logger, services: server.handlers,
+            serviceNames: GatewayServer.serviceNames, descriptors: GlimpseMessagesDescriptors.files)
+        // The same API as JSON on the same port (HTTP/1.1 and h2c): POST /v1/<service>/<method>.
+        runner.jsonServices = server.handlers
+        runner.addBackground(server.followers)
+        runner.onShutdown("gateway") { await server.close() }
+        runner.markReady()
+        try await runner.run()
+    }
+}

@@ -1,0 +1,374 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GlimpseMessages
+import GlimpseVocabulary
+import ProtoMapping
+import RPCCore
+
+/// What the device knows and shows: installed apps and their tokens, where each widget
+/// sits, the settings (kept in `DeviceStore`), and the last known state of each placement
+/// and Live Activity (from glimpse-timeline's `WatchEntries` and glimpse-activity's
+/// `WatchActivities`). Waiters let a call return once the screen shows its effect.
+public actor DeviceState {
+    struct CachedEntry {
+        var entry: GlimpseWidgetV1.TimelineEntry?
+        var sequence: UInt64
+    }
+
+    enum Condition {
+        case entry(UInt64, after: UInt64)
+        case sequence(Upstreams.Service, atLeast: UInt64)
+    }
+
+    let store: DeviceStore
+    private(set) var apps: [String: GlimpseGatewayV1.StoredApp] = [:]
+    private var bundleByToken: [String: String] = [:]
+    private(set) var placements: [UInt64: GlimpseGatewayV1.StoredPlacement] = [:]
+    /// The Home Screen's slots (a slot with several placements is a Smart Stack), the
+    /// cells each page's slots cover and the next free slot number of each page: kept as
+    /// placements come and go, so placing stays cheap with thousands of widgets.
+    private var homeSlots: [HomeSlot: [UInt64]] = [:]
+    private var pageCells: [UInt32: Int] = [:]
+    private var pageNextSlot: [UInt32: UInt32] = [:]
+
+    struct HomeSlot: Hashable {
+        var page: UInt32
+        var slot: UInt32
+    }
+    private var nextOrder: UInt64 = 1
+    private(set) var settings: GlimpseGatewayV1.Settings
+    private var entries: [UInt64: CachedEntry] = [:]
+    private(set) var activities: [String: GlimpseActivityV1.Activity] = [:]
+    private var lastSequence: [Upstreams.Service: UInt64] = [:]
+    private(set) var unreachable: [Upstreams.Service: String] = [:]
+    private(set) var longPressed: String?
+    private var waiters: [Int: (Condition, CheckedContinuation<Bool, Never>)] = [:]
+    private var nextWaiter = 0
+
+    public init(store: DeviceStore) throws {
+        self.store = store
+        for app in try store.all(.app, as: GlimpseGatewayV1.StoredApp.self) {
+            apps[app.manifest?.bundleId ?? ""] = app
+            bundleByToken[app.appToken] = app.manifest?.bundleId ?? ""
+        }
+        for placement in try store.all(.placement, as: GlimpseGatewayV1.StoredPlacement.self) {
+            placements[placement.placementId] = placement
+            nextOrder = max(nextOrder, placement.addedOrder + 1)
+        }
+        for placement in placements.values.sorted(by: { $0.addedOrder < $1.addedOrder }) {
+            Self.index(placement, slots: &homeSlots, cells: &pageCells, next: &pageNextSlot)
+        }
+        settings = try store.all(.settings, as: GlimpseGatewayV1.Settings.self).first ?? Self.defaultSettings
+    }
+
+    static var defaultSettings: GlimpseGatewayV1.Settings {
+        var settings = GlimpseGatewayV1.Settings()
+        settings.device = DeviceScreen.default.rawValue
+        settings.locale = "en_US"
+        settings.dynamicTypeSize = "large"
+        return settings
+    }
+
+    var screen: DeviceScreen { DeviceScreen(rawValue: settings.device) ?? .default }
+
+    // MARK: Apps
+
+    func app(_ bundleID: String) -> GlimpseGatewayV1.StoredApp? { apps[bundleID] }
+
+    /// The app an app token belongs to; UNAUTHENTICATED for a token no app holds.
+    func app(forToken token: String) throws(RPCError) -> GlimpseGatewayV1.StoredApp {
+        guard let bundle = bundleByToken[token], let app = apps[bundle] else {
+            throw RPCError(code: .unauthenticated, message: "unknown app token")
+        }
+        return app
+    }
+
+    func installed(_ app: GlimpseGatewayV1.StoredApp) throws {
+        let bundle = app.manifest?.bundleId ?? ""
+        try store.put(.app, bundle, app)
+        if let old = apps[bundle] { bundleByToken.removeValue(forKey: old.appToken) }
+        apps[bundle] = app
+        bundleByToken[app.appToken] = bundle
+    }
+
+    /// Forgets the app and its placements; returns the placements that went.
+    func uninstalled(_ bundleID: String) throws -> [UInt64] {
+        let gone = placements.values.filter { $0.bundleId == bundleID }.map(\.placementId).sorted()
+        for id in gone { try removePlacement(id) }
+        try store.delete(.app, bundleID)
+        if let old = apps.removeValue(forKey: bundleID) { bundleByToken.removeValue(forKey: old.appToken) }
+        return gone
+    }
+
+    // MARK: Placements and the screen's layout
+
+    func placement(_ id: UInt64) throws(RPCError) -> GlimpseGatewayV1.StoredPlacement {
+        guard let placement = placements[id] else {
+            throw RPCError(code: .notFound, message: "no placement \(id) on this device")
+        }
+        return placement
+    }
+
+    /// Where a new widget of `family` goes: `request.page` (or the next page with room) on
+    /// the Home Screen, a Smart Stack with `stackWith`, or the Lock Screen's accessory
+    /// rows. Refuses what the real screen refuses (a full Lock Screen, a stack of mixed
+    /// sizes or of more than 10 widgets).
+    func location(for request: GlimpseGatewayV1.PlaceRequest, family: WidgetFamily) throws(RPCError) -> GlimpseGatewayV1.Location {
+        var location = GlimpseGatewayV1.Location()
+        let screenSide: GlimpseTimelineV1.Screen = request.screen == .unspecified
+            ? (family.isAccessory ? .lock : .home) : request.screen
+        location.screen = screenSide
+        if screenSide == .lock {
+            guard family.isAccessory else {
+                throw RPCError(code: .invalidArgument, message: "family: \(family) is a Home Screen family; the Lock Screen takes accessory families")
+            }
+            let lock = placements.values.filter { $0.location?.screen == .lock }
+            if family == .accessoryInline {
+                guard !lock.contains(where: { $0.family == .accessoryInline }) else {
+                    throw RPCError(code: .resourceExhausted, message: "the Lock Screen has one accessoryInline slot (above the clock) and it is taken")
+                }
+                location.slot = 0
+                return location
+            }
+            let used = lock.reduce(0) { $0 + Self.lockUnits($1.family) }
+            guard used + Self.lockUnits(family.wire) <= 4 else {
+                throw RPCError(code: .resourceExhausted, message: "the Lock Screen's row below the clock is full (\(used) of 4 units: circular 1, rectangular 2)")
+            }
+            location.slot = UInt32(lock.filter { $0.family != .accessoryInline }.count + 1)
+            return location
+        }
+        guard !family.isAccessory else {
+            throw RPCError(code: .invalidArgument, message: "family: \(family) is a Lock Screen family")
+        }
+        if request.stackWith != 0 {
+            let base = try placement(request.stackWith)
+            guard let baseLocation = base.location, baseLocation.screen == .home else {
+                throw RPCError(code: .failedPrecondition, message: "stack_with: placement \(request.stackWith) is not on the Home Screen")
+            }
+            guard base.family == family.wire else {
+                throw RPCError(code: .failedPrecondition, message: "stack_with: a Smart Stack holds widgets of one size (\(base.family) here)")
+            }
+            let stack = homeSlots[HomeSlot(page: baseLocation.page, slot: baseLocation.slot)] ?? []
+            guard stack.count < 10 else {
+                throw RPCError(code: .resourceExhausted, message: "a Smart Stack holds at most 10 widgets")
+            }
+            location.page = baseLocation.page
+            location.slot = baseLocation.slot
+            location.stackPosition = stack.compactMap { placements[$0]?.location?.stackPosition }.max().map { $0 + 1 } ?? 0
+            return location
+        }
+        let capacity = screen == .iPad1024x1366 ? 48 : 24
+        let cells = Self.homeCells(family.wire)
+        var page = request.page
+        while (pageCells[page] ?? 0) + cells > capacity { page += 1 }
+        location.page = page
+        location.slot = pageNextSlot[page] ?? 0
+        return location
+    }
+
+    private func indexHome(_ placement: GlimpseGatewayV1.StoredPlacement) {
+        Self.index(placement, slots: &homeSlots, cells: &pageCells, next: &pageNextSlot)
+    }
+
+    private static func index(
+        _ placement: GlimpseGatewayV1.StoredPlacement, slots: inout [HomeSlot: [UInt64]],
+        cells: inout [UInt32: Int], next: inout [UInt32: UInt32]
+    ) {
+        guard let location = placement.location, location.screen == .home else { return }
+        let key = HomeSlot(page: location.page, slot: location.slot)
+        if slots[key] == nil { cells[location.page, default: 0] += homeCells(placement.family) }
+        slots[key, default: []].append(placement.placementId)
+        next[location.page] = max(next[location.page] ?? 0, location.slot + 1)
+    }
+
+    private func unindexHome(_ placement: GlimpseGatewayV1.StoredPlacement) {
+        guard let location = placement.location, location.screen == .home else { return }
+        let key = HomeSlot(page: location.page, slot: location.slot)
+        homeSlots[key]?.removeAll { $0 == placement.placementId }
+        if homeSlots[key]?.isEmpty == true {
+            homeSlots[key] = nil
+            pageCells[location.page, default: 0] -= Self.homeCells(placement.family)
+        }
+    }
+
+    /// Home Screen cells a widget covers (a page is 4×6 cells on an iPhone, 8×6 on the iPad).
+    static func homeCells(_ family: GlimpseWidgetV1.WidgetFamily) -> Int {
+        switch family {
+        case .systemSmall: 4
+        case .systemMedium: 8
+        case .systemLarge: 16
+        case .systemExtraLarge: 32
+        default: 0
+        }
+    }
+
+    /// Units of the Lock Screen's row below the clock (4 in all).
+    static func lockUnits(_ family: GlimpseWidgetV1.WidgetFamily) -> Int {
+        switch family {
+        case .accessoryCircular: 1
+        case .accessoryRectangular: 2
+        default: 0
+        }
+    }
+
+    func placed(_ placement: GlimpseGatewayV1.StoredPlacement) throws {
+        var placement = placement
+        placement.addedOrder = nextOrder
+        nextOrder += 1
+        try store.put(.placement, Self.key(placement.placementId), placement)
+        placements[placement.placementId] = placement
+        indexHome(placement)
+    }
+
+    func reconfigured(_ id: UInt64, _ configuration: [String: GlimpseWidgetV1.ParameterValue]) throws {
+        guard var placement = placements[id] else { return }
+        placement.configuration = configuration
+        try store.put(.placement, Self.key(id), placement)
+        placements[id] = placement
+    }
+
+    func removePlacement(_ id: UInt64) throws {
+        guard let placement = placements[id] else { return }
+        try store.delete(.placement, Self.key(id))
+        placements.removeValue(forKey: id)
+        unindexHome(placement)
+        entries.removeValue(forKey: id)
+    }
+
+    /// Keys sort as numbers.
+    static func key(_ id: UInt64) -> String {
+        let digits = String(id)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
+    }
+
+    // MARK: What the services streamed
+
+    /// Records a change; true when the entry differs from the one shown (a replay after a
+    /// reconnection repeats the current entries: those are not news).
+    func entryChanged(_ change: GlimpseTimelineV1.EntryChange) -> Bool {
+        lastSequence[.timeline] = max(lastSequence[.timeline] ?? 0, change.sequence)
+        defer { checkWaiters() }
+        if change.reload != nil || change.providerError != nil { return true }
+        if change.removed {
+            return entries.removeValue(forKey: change.placementId) != nil
+        }
+        let old = entries[change.placementId]
+        entries[change.placementId] = CachedEntry(entry: change.entry, sequence: change.sequence)
+        return old == nil || old?.entry != change.entry
+    }
+
+    func entry(_ id: UInt64) -> (GlimpseWidgetV1.TimelineEntry?, UInt64) {
+        let cached = entries[id]
+        return (cached?.entry, cached?.sequence ?? 0)
+    }
+
+    func activityChanged(_ change: GlimpseActivityV1.ActivityChange) -> Bool {
+        lastSequence[.activity] = max(lastSequence[.activity] ?? 0, change.sequence)
+        defer { checkWaiters() }
+        guard var activity = activities[change.activityId] else { return false }
+        switch change.change {
+        case .state(let state)?:
+            activity.state = state.to
+            if state.to == .ended { activity.endedAt = change.at }
+        case .content(let content)?:
+            if let new = content.content { activity.content = new }
+            if let alert = content.alert {
+                activity.lastAlert = alert
+                activity.lastAlertAt = change.at
+            }
+        case .pushToken(let token)?:
+            activity.pushToken = token.pushToken
+        case .pushToStartToken?, .dropped?, nil:
+            break
+        }
+        activities[change.activityId] = activity
+        return true
+    }
+
+    func knowsActivity(_ id: String) -> Bool { activities[id] != nil }
+
+    func setActivity(_ activity: GlimpseActivityV1.Activity) {
+        if activity.state == .dismissed {
+            activities.removeValue(forKey: activity.activityId)
+        } else {
+            activities[activity.activityId] = activity
+        }
+    }
+
+    func replaceActivities(_ list: [GlimpseActivityV1.Activity]) {
+        activities = [:]
+        for activity in list { setActivity(activity) }
+    }
+
+    func sequence(_ service: Upstreams.Service) -> UInt64 { lastSequence[service] ?? 0 }
+
+    func setReachable(_ service: Upstreams.Service, _ reachable: Bool, detail: String) -> Bool {
+        if reachable {
+            return unreachable.removeValue(forKey: service) != nil
+        }
+        let changed = unreachable[service] == nil
+        unreachable[service] = detail
+        return changed
+    }
+
+    func setLongPressed(_ id: String?) { longPressed = id }
+
+    // MARK: Settings
+
+    func updateSettings(_ change: (inout GlimpseGatewayV1.Settings) -> Void) throws -> GlimpseGatewayV1.Settings {
+        change(&settings)
+        try store.put(.settings, "device", settings)
+        return settings
+    }
+
+    func reset() throws {
+        try store.deleteAll([.app, .placement, .settings])
+        apps = [:]
+        bundleByToken = [:]
+        placements = [:]
+        homeSlots = [:]
+        pageCells = [:]
+        pageNextSlot = [:]
+        entries = [:]
+        settings = Self.defaultSettings
+        longPressed = nil
+    }
+
+    // MARK: Waiting for the screen
+
+    /// Waits until `condition` holds or `timeout` passes; true when it holds.
+    func wait(for condition: Condition, timeout: Duration) async -> Bool {
+        if satisfied(condition) { return true }
+        let id = nextWaiter
+        nextWaiter += 1
+        return await withCheckedContinuation { continuation in
+            waiters[id] = (condition, continuation)
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                await self?.expire(id)
+            }
+        }
+    }
+
+    private func expire(_ id: Int) {
+        waiters.removeValue(forKey: id)?.1.resume(returning: false)
+    }
+
+    private func satisfied(_ condition: Condition) -> Bool {
+        switch condition {
+        case .entry(let id, let after): (entries[id]?.sequence ?? 0) > after
+        case .sequence(let service, let atLeast): (lastSequence[service] ?? 0) >= atLeast
+        }
+    }
+
+    private func checkWaiters() {
+        guard !waiters.isEmpty else { return }
+        for (id, waiter) in waiters where satisfied(waiter.0) {
+            waiters.removeValue(forKey: id)
+            waiter.1.resume(returning: true)
+        }
+    }
+}

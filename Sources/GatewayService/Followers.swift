@@ -1,0 +1,200 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GlimpseMessages
+import GlimpseRPC
+import ProtoMapping
+import ServiceKit
+import RPCCore
+public import ServiceLifecycle
+import Synchronization
+
+/// Keeps the screen current: follows glimpse-timeline's `WatchEntries` and
+/// glimpse-activity's `WatchActivities` (and its push log), logs what changed, and marks a
+/// service unreachable while its stream is down — the screen keeps its last known state —
+/// reconnecting with backoff; a new stream starts with the current state, so the screen
+/// catches up.
+public final class Followers: Service {
+    let gateway: Gateway
+    private let pushCursor = Mutex<UInt64>(0)
+
+    public init(gateway: Gateway) {
+        self.gateway = gateway
+        gateway.conductor.afterStep.withLock { [self] in $0 = { await self.pollPushes() } }
+    }
+
+    public func run() async throws {
+        await withDiscardingTaskGroup { [self] group in
+            group.addTask { [self] in await follow(.timeline) { try await followEntries() } }
+            group.addTask { [self] in await follow(.activity) { try await followActivities() } }
+            group.addTask { [self] in
+                // Pushes that changed no activity (refused, throttled, unknown token) show
+                // up here; the others are also polled with their activity change.
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(250))
+                    if !gateway.conductor.isManual { await pollPushes() }
+                }
+            }
+            group.addTask { [self] in await gateway.conductor.runFollowing(tick: .milliseconds(100)) }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+    }
+
+    private func follow(_ service: Upstreams.Service, _ body: () async throws -> Void) async {
+        var backoff = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                try await body()
+                backoff = .milliseconds(100)
+            } catch {
+                if Task.isCancelled { return }
+                await reachability(service, false, detail: (error as? RPCError)?.message ?? "\(error)")
+            }
+            try? await Task.sleep(for: backoff)
+            backoff = min(backoff * 2, .seconds(2))
+        }
+    }
+
+    private func reachability(_ service: Upstreams.Service, _ reachable: Bool, detail: String) async {
+        guard await gateway.device.setReachable(service, reachable, detail: detail) else { return }
+        var event = GlimpseGatewayV1.Event.ServiceReachability()
+        event.service = service.rawValue
+        event.reachable = reachable
+        event.detail = detail
+        gateway.event("service_reachability",
+                      summary: reachable ? "glimpse-\(service.rawValue) is reachable again" : "glimpse-\(service.rawValue) is unreachable (\(detail)); showing the last known state",
+                      .serviceReachability(event))
+    }
+
+    private func followEntries() async throws {
+        let timeline = try gateway.upstreams.timeline()
+        var request = GlimpseTimelineV1.WatchEntriesRequest()
+        request.includeReloads = true
+        try await timeline.watchEntries(ClientRequest(message: request)) { stream in
+            _ = try await stream.metadata()
+            await reachability(.timeline, true, detail: "")
+            for try await change in stream {
+                guard await gateway.device.entryChanged(change) else { continue }
+                let at = change.at.map(Date.init) ?? gateway.now()
+                if let reload = change.reload {
+                    let budget = reload.budget.map { " (\($0.used)/\($0.limit) used in the window)" } ?? ""
+                    gateway.log.append(GlimpseGatewayV1.Event(
+                        at: at, kind: "reload_performed", bundleID: change.bundleId,
+                        summary: "placement \(change.placementId) (\(change.kind)): provider called, \(Self.name(reload.reason))\(reload.charged ? ", charged" : ", free")\(reload.retry > 0 ? ", retry \(reload.retry)" : "")\(budget)",
+                        detail: .reloadPerformed(.init(placementId: change.placementId, reload: reload))), source: .timeline)
+                    continue
+                }
+                if let error = change.providerError {
+                    let retry = error.retryAt.map { ", retry at \(ISO8601.format(Date($0)))" } ?? ""
+                    gateway.log.append(GlimpseGatewayV1.Event(
+                        at: at, kind: "provider_failed", bundleID: change.bundleId,
+                        summary: "placement \(change.placementId) (\(change.kind)): provider failed: \(error.code) \(error.message) (\(error.failures) in a row\(retry))",
+                        detail: .providerFailed(.init(placementId: change.placementId, error: error))), source: .timeline)
+                    continue
+                }
+                var detail = GlimpseGatewayV1.Event.EntryChanged()
+                detail.placementId = change.placementId
+                detail.kind = change.kind
+                detail.entry = change.entry
+                detail.serviceSequence = change.sequence
+                let what = change.removed ? "removed"
+                    : change.entry.map { "entry of \(ISO8601.format(Date($0.date ?? .init())))" + summaryText($0) } ?? "placeholder"
+                var event = GlimpseGatewayV1.Event(
+                    at: change.at.map(Date.init) ?? gateway.now(), kind: "entry_changed", bundleID: change.bundleId,
+                    summary: "placement \(change.placementId) (\(change.kind)) shows \(what)", detail: .entryChanged(detail))
+                if change.removed {
+                    event.kind = "widget_removed"
+                    event.detail = .widgetRemoved(.init(placementId: change.placementId))
+                    try? await gateway.device.removePlacement(change.placementId)
+                }
+                gateway.log.append(event, source: .timeline)
+            }
+        }
+    }
+
+    static func name(_ reason: GlimpseTimelineV1.ReloadReason) -> String {
+        switch reason {
+        case .policy: "the timeline's policy came due"
+        case .appRequest: "the app asked"
+        case .placed: "placed or edited"
+        case .intentPerformed: "after a tap"
+        case .localeChanged: "the locale changed"
+        case .accessibilityChanged: "an accessibility setting changed"
+        default: "unspecified"
+        }
+    }
+
+    private func summaryText(_ entry: GlimpseWidgetV1.TimelineEntry) -> String {
+        let text = Elements.text(of: entry.view)
+        guard !text.isEmpty else { return "" }
+        return ": \"" + (text.count > 80 ? String(text.prefix(79)) + "…" : text) + "\""
+    }
+
+    private func followActivities() async throws {
+        let activity = try gateway.upstreams.activity()
+        // The current activities first (the stream's opening messages are changes).
+        var list = GlimpseActivityV1.ListActivitiesRequest()
+        list.includeDismissed = false
+        let current = try await activity.listActivities(ClientRequest(message: list)).message.activities
+        await gateway.device.replaceActivities(current)
+        try await activity.watchActivities(ClientRequest(message: .init())) { stream in
+            _ = try await stream.metadata()
+            await reachability(.activity, true, detail: "")
+            for try await change in stream {
+                await pollPushes()
+                if !change.activityId.isEmpty, await !gateway.device.knowsActivity(change.activityId) {
+                    if let fetched = try? await activity.getActivity(ClientRequest(message: .init(activityId: change.activityId))).message {
+                        await gateway.device.setActivity(fetched)
+                    }
+                } else {
+                    _ = await gateway.device.activityChanged(change)
+                }
+                if case .state(let state)? = change.change, state.to == .dismissed {
+                    await gateway.device.setActivity(.init(activityId: change.activityId, state: .dismissed))
+                }
+                gateway.log.append(GlimpseGatewayV1.Event(
+                    at: change.at.map(Date.init) ?? gateway.now(), kind: "activity_changed", bundleID: change.bundleId,
+                    summary: Self.describe(change), detail: .activityChanged(change)), source: .activity)
+            }
+        }
+    }
+
+    static func describe(_ change: GlimpseActivityV1.ActivityChange) -> String {
+        let id = change.activityId
+        switch change.change {
+        case .state(let state)?: return "activity \(id): \(state.from) → \(state.to) (\(state.reason))"
+        case .content(let content)?:
+            let alert = content.alert.map { " with alert \"\($0.title)\"" } ?? ""
+            return "activity \(id): content \(content.content?.stateJson ?? "")\(alert)"
+        case .pushToken?: return "activity \(id): push token issued"
+        case .pushToStartToken(let token)?: return "push-to-start token issued for \(token.attributesType)"
+        case .dropped(let outcome)?: return "activity \(id): update not applied (\(outcome.kind): \(outcome.detail))"
+        case nil: return "activity \(id) changed"
+        }
+    }
+
+    /// Logs the pushes glimpse-activity's endpoint received since the last poll.
+    func pollPushes() async {
+        guard let activity = try? gateway.upstreams.activity() else { return }
+        var request = GlimpseActivityV1.ListPushesRequest()
+        request.afterSequence = pushCursor.withLock { $0 }
+        guard let pushes = try? await activity.listPushes(ClientRequest(message: request), options: CallOptions(timeout: .seconds(5))).message.pushes,
+              !pushes.isEmpty else { return }
+        let fresh = pushCursor.withLock { cursor -> [GlimpseActivityV1.PushRecord] in
+            let fresh = pushes.filter { $0.sequence > cursor }
+            cursor = max(cursor, pushes.last?.sequence ?? cursor)
+            return fresh
+        }
+        for push in fresh {
+            let outcomes = push.outcomes.map { "\($0.kind)" }.joined(separator: ", ")
+            let answer = push.status == 200 ? "200" : "\(push.status) \(push.reason)"
+            gateway.log.append(GlimpseGatewayV1.Event(
+                at: push.receivedAt.map(Date.init) ?? gateway.now(), kind: "push_received", bundleID: push.bundleId,
+                summary: "push \(push.pushType) \(push.event) to \(push.path): \(answer)" + (outcomes.isEmpty ? "" : " (\(outcomes))"),
+                detail: .pushReceived(push)), source: .activity)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import GlimpseMessages
+import GlimpseRPC
+public import Logging
+public import RPCCore
+
+/// glimpse-gateway assembled: the device store under the data directory, the core, the
+/// handlers of every API service, and the followers that keep the screen current.
+public struct GatewayServer: Sendable {
+    public let gateway: Gateway
+    public let followers: Followers
+    public let handlers: [any RPCJSONService]
+
+    /// The full names of the services the gateway serves (health, reflection).
+    public static let serviceNames = [
+        GlimpseGatewayV1.Apps.name, GlimpseGatewayV1.Widgets.name, GlimpseGatewayV1.Device.name,
+        GlimpseGatewayV1.Clock.name, GlimpseGatewayV1.Activities.name, GlimpseGatewayV1.Events.name,
+        GlimpseGatewayV1.WidgetCenter.name, GlimpseGatewayV1.ActivityKit.name, GlimpseGatewayV1.AppGroup.name,
+        GlimpseGatewayV1.AppLifecycle.name,
+    ]
+
+    /// Opens `<directory>/gateway.sqlite` (or an in-memory store).
+    public static func open(
+        directory: URL?, upstreams: Upstreams, clock: Conductor.Mode, logger: Logger,
+        eventLogCapacity: Int = 100_000, settleTimeout: Duration = .seconds(5)
+    ) throws -> GatewayServer {
+        let store = try directory.map { try DeviceStore(directory: $0) } ?? DeviceStore.inMemory()
+        let gateway = try Gateway(store: store, upstreams: upstreams, log: EventLog(capacity: eventLogCapacity),
+                                  clock: clock, logger: logger, settleTimeout: settleTimeout)
+        let handlers: [any RPCJSONService] = [
+            AppsHandler(gateway: gateway), WidgetsHandler(gateway: gateway), DeviceHandler(gateway: gateway),
+            ClockHandler(gateway: gateway), ActivitiesHandler(gateway: gateway), EventsHandler(gateway: gateway),
+            WidgetCenterHandler(gateway: gateway), ActivityKitHandler(gateway: gateway), AppGroupHandler(gateway: gateway),
+            AppLifecycleHandler(gateway: gateway),
+        ]
+        return GatewayServer(gateway: gateway, followers: Followers(gateway: gateway), handlers: handlers)
+    }
+
+    public func close() async {
+        gateway.log.finish()
+        await gateway.upstreams.shutdown()
+    }
+}

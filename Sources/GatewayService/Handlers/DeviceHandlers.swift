@@ -1,0 +1,211 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import GlimpseMessages
+public import GlimpseRPC
+import ProtoMapping
+public import RPCCore
+import ServiceKit
+
+/// The device-scope API (scripts, tests, the CLI): no token. An app token is refused here,
+/// since these are the user's and the device's actions, not an app's.
+func requireDevice(_ context: ServerContext, _ what: String) throws(RPCError) {
+    if try Caller.token(in: context.requestMetadata) != nil {
+        throw RPCError(code: .permissionDenied, message: "\(what) is the device's to do; an app token does not reach it")
+    }
+}
+
+public struct AppsHandler: GlimpseGatewayV1.Apps.Handler {
+    let gateway: Gateway
+    public init(gateway: Gateway) { self.gateway = gateway }
+
+    public func install(request: ServerRequest<GlimpseGatewayV1.InstallRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.InstallResponse> {
+        try requireDevice(context, "installing an app")
+        return ServerResponse(message: try await gateway.install(request.message))
+    }
+
+    public func uninstall(request: ServerRequest<GlimpseGatewayV1.UninstallRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.UninstallResponse> {
+        try requireDevice(context, "uninstalling an app")
+        return ServerResponse(message: try await gateway.uninstall(request.message.bundleId))
+    }
+
+    public func list(request: ServerRequest<GlimpseGatewayV1.ListAppsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListAppsResponse> {
+        ServerResponse(message: .init(apps: await gateway.apps()))
+    }
+}
+
+public struct WidgetsHandler: GlimpseGatewayV1.Widgets.Handler {
+    let gateway: Gateway
+    public init(gateway: Gateway) { self.gateway = gateway }
+
+    public func place(request: ServerRequest<GlimpseGatewayV1.PlaceRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Widget> {
+        try requireDevice(context, "placing a widget")
+        return ServerResponse(message: try await gateway.place(request.message))
+    }
+
+    public func remove(request: ServerRequest<GlimpseGatewayV1.RemoveRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.RemoveResponse> {
+        try requireDevice(context, "removing a widget")
+        try await gateway.remove(request.message.placementId)
+        return ServerResponse(message: .init())
+    }
+
+    public func list(request: ServerRequest<GlimpseGatewayV1.ListWidgetsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListWidgetsResponse> {
+        ServerResponse(message: .init(widgets: await gateway.widgets(bundle: request.message.bundleId)))
+    }
+
+    public func get(request: ServerRequest<GlimpseGatewayV1.GetWidgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Widget> {
+        ServerResponse(message: try await gateway.widget(request.message.placementId, detailed: true))
+    }
+
+    public func tap(request: ServerRequest<GlimpseGatewayV1.TapRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.TapResponse> {
+        try requireDevice(context, "tapping")
+        return ServerResponse(message: try await gateway.tap(request.message))
+    }
+
+    public func reconfigure(request: ServerRequest<GlimpseGatewayV1.ReconfigureRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Widget> {
+        try requireDevice(context, "editing a widget")
+        return ServerResponse(message: try await gateway.reconfigure(request.message))
+    }
+
+    public func reload(request: ServerRequest<GlimpseGatewayV1.ReloadRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
+        try requireDevice(context, "reloading on an app's behalf")
+        return ServerResponse(message: try await gateway.reload(request.message))
+    }
+
+    public func budget(request: ServerRequest<GlimpseGatewayV1.BudgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.BudgetStatus> {
+        ServerResponse(message: try await gateway.budget(request.message.placementId))
+    }
+}
+
+public struct DeviceHandler: GlimpseGatewayV1.Device.Handler {
+    let gateway: Gateway
+    public init(gateway: Gateway) { self.gateway = gateway }
+
+    public func show(request: ServerRequest<GlimpseGatewayV1.ShowRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Screen> {
+        ServerResponse(message: await gateway.screen())
+    }
+
+    public func getSettings(request: ServerRequest<GlimpseGatewayV1.GetSettingsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Settings> {
+        ServerResponse(message: await gateway.device.settings)
+    }
+
+    public func updateSettings(request: ServerRequest<GlimpseGatewayV1.UpdateSettingsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Settings> {
+        try requireDevice(context, "changing settings")
+        return ServerResponse(message: try await gateway.updateSettings(request.message))
+    }
+
+    public func reset(request: ServerRequest<GlimpseGatewayV1.ResetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ResetResponse> {
+        try requireDevice(context, "resetting the device")
+        return ServerResponse(message: try await gateway.reset())
+    }
+}
+
+public struct ClockHandler: GlimpseGatewayV1.Clock.Handler {
+    let gateway: Gateway
+    public init(gateway: Gateway) { self.gateway = gateway }
+
+    public func now(request: ServerRequest<GlimpseGatewayV1.NowRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ClockState> {
+        ServerResponse(message: gateway.conductor.clockState())
+    }
+
+    public func advance(request: ServerRequest<GlimpseGatewayV1.AdvanceRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ClockState> {
+        try requireDevice(context, "moving the clock")
+        let by = request.message.by ?? .init()
+        guard by.seconds >= 0, by.nanos >= 0, by.nanos < 1_000_000_000 else {
+            throw RPCError(code: .invalidArgument, message: "by: must be a non-negative duration")
+        }
+        return ServerResponse(message: try await gateway.conductor.advance(by: Double(by.seconds) + Double(by.nanos) / 1e9))
+    }
+
+    public func set(request: ServerRequest<GlimpseGatewayV1.SetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ClockState> {
+        try requireDevice(context, "moving the clock")
+        guard let to = request.message.to else { throw RPCError(code: .invalidArgument, message: "to: required") }
+        return ServerResponse(message: try await gateway.conductor.set(to: Date(to)))
+    }
+
+    public func freeze(request: ServerRequest<GlimpseGatewayV1.FreezeRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ClockState> {
+        try requireDevice(context, "freezing the clock")
+        return ServerResponse(message: try gateway.conductor.freeze())
+    }
+
+    public func follow(request: ServerRequest<GlimpseGatewayV1.FollowRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ClockState> {
+        try requireDevice(context, "following real time")
+        let offset = request.message.offset.map { Double($0.seconds) + Double($0.nanos) / 1e9 }
+        return ServerResponse(message: try gateway.conductor.follow(offset: offset))
+    }
+}
+
+public struct ActivitiesHandler: GlimpseGatewayV1.Activities.Handler {
+    let gateway: Gateway
+    public init(gateway: Gateway) { self.gateway = gateway }
+
+    public func list(request: ServerRequest<GlimpseGatewayV1.ListActivitiesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListActivitiesResponse> {
+        ServerResponse(message: .init(activities: await gateway.activityViews(bundle: request.message.bundleId)))
+    }
+
+    public func get(request: ServerRequest<GlimpseGatewayV1.GetActivityRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ActivityView> {
+        ServerResponse(message: try await gateway.activityView(request.message.activityId))
+    }
+
+    public func longPress(request: ServerRequest<GlimpseGatewayV1.LongPressRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Screen> {
+        try requireDevice(context, "a long press")
+        let id = request.message.activityId
+        if !id.isEmpty { _ = try await gateway.activityView(id) }
+        await gateway.device.setLongPressed(id.isEmpty ? nil : id)
+        return ServerResponse(message: await gateway.screen())
+    }
+
+    public func dismiss(request: ServerRequest<GlimpseGatewayV1.DismissRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ActivityView> {
+        try requireDevice(context, "dismissing an activity")
+        let id = request.message.activityId
+        let changed = try await gateway.upstreams.call(.activity) { options in
+            try await gateway.upstreams.activity().dismiss(ClientRequest(message: .init(activityId: id)), options: options).message
+        }
+        var view = GlimpseGatewayV1.ActivityView()
+        view.activity = changed.activity
+        return ServerResponse(message: view)
+    }
+
+    public func pushes(request: ServerRequest<GlimpseGatewayV1.PushesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ListPushesResponse> {
+        var list = GlimpseActivityV1.ListPushesRequest()
+        list.bundleId = request.message.bundleId
+        list.afterSequence = request.message.afterSequence
+        list.limit = request.message.limit
+        return ServerResponse(message: try await gateway.upstreams.call(.activity) { options in
+            try await gateway.upstreams.activity().listPushes(ClientRequest(message: list), options: options).message
+        })
+    }
+}
+
+public struct EventsHandler: GlimpseGatewayV1.Events.Handler {
+    let gateway: Gateway
+    public init(gateway: Gateway) { self.gateway = gateway }
+
+    public func list(request: ServerRequest<GlimpseGatewayV1.ListEventsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListEventsResponse> {
+        let message = request.message
+        guard message.limit <= 10_000 else {
+            throw RPCError(code: .invalidArgument, message: "limit: at most 10,000 events per page")
+        }
+        let events = gateway.log.list(
+            after: message.afterSequence, limit: message.limit == 0 ? 1_000 : Int(message.limit),
+            filter: EventLog.Filter(kinds: message.kinds, bundleID: message.bundleId))
+        var response = GlimpseGatewayV1.ListEventsResponse()
+        response.events = events
+        response.lastSequence = events.last?.sequence ?? max(message.afterSequence, 0)
+        return ServerResponse(message: response)
+    }
+
+    public func follow(request: ServerRequest<GlimpseGatewayV1.FollowEventsRequest>, response: ResponseWriter<GlimpseGatewayV1.Event>, context: ServerContext) async throws -> Metadata {
+        let message = request.message
+        let stream = gateway.log.follow(after: message.afterSequence, filter: EventLog.Filter(kinds: message.kinds, bundleID: message.bundleId))
+        var last = message.afterSequence
+        for await event in stream {
+            try await response.write(event)
+            last = event.sequence
+        }
+        if Task.isCancelled { return Metadata() }
+        throw RPCError(code: .resourceExhausted, message: "the follower fell too far behind (or the gateway is stopping); follow again with after_sequence \(last)")
+    }
+}

@@ -1,0 +1,78 @@
+public import GlimpseMessages
+public import GlimpseRPC
+public import RPCCore
+public import ServiceKit
+
+/// The four services behind the gateway, by address, over one kept connection each.
+public final class Upstreams: Sendable {
+    public enum Service: String, Sendable, CaseIterable, Comparable {
+        case timeline, intent, activity, asset
+        public static func < (a: Service, b: Service) -> Bool { a.order < b.order }
+        private var order: Int { Self.allCases.firstIndex(of: self)! }
+    }
+
+    public struct Addresses: Sendable {
+        public var timeline = "127.0.0.1:7701"
+        public var intent = "127.0.0.1:7702"
+        public var activity = "127.0.0.1:7703"
+        public var asset = "127.0.0.1:7704"
+
+        public init() {}
+
+        public subscript(service: Service) -> String {
+            switch service {
+            case .timeline: timeline
+            case .intent: intent
+            case .activity: activity
+            case .asset: asset
+            }
+        }
+    }
+
+    public let addresses: Addresses
+    public let connections = Connections()
+
+    public init(addresses: Addresses) {
+        self.addresses = addresses
+    }
+
+    func connection(_ service: Service) throws(RPCError) -> GRPCClient {
+        guard let client = connections.client(for: addresses[service]) else {
+            throw RPCError(code: .unavailable, message: "glimpse-\(service.rawValue): no usable address (\(addresses[service]))")
+        }
+        return client
+    }
+
+    public func timeline() throws(RPCError) -> GlimpseTimelineV1.TimelineService.Client { .init(wrapping: try connection(.timeline)) }
+    public func intent() throws(RPCError) -> GlimpseIntentV1.IntentService.Client { .init(wrapping: try connection(.intent)) }
+    public func activity() throws(RPCError) -> GlimpseActivityV1.ActivityService.Client { .init(wrapping: try connection(.activity)) }
+    public func asset() throws(RPCError) -> GlimpseAssetV1.AssetService.Client { .init(wrapping: try connection(.asset)) }
+    public func clock(_ service: Service) throws(RPCError) -> GlimpseClockV1.Clock.Client { .init(wrapping: try connection(service)) }
+
+    /// Runs one call to `service`, with a deadline; any failure becomes an `RPCError` that
+    /// names the service (a status the service answered keeps its code).
+    public func call<T: Sendable>(
+        _ service: Service, timeout: Duration = .seconds(10),
+        _ body: (CallOptions) async throws -> T
+    ) async throws(RPCError) -> T {
+        do {
+            return try await body(CallOptions(timeout: timeout))
+        } catch let error as RPCError {
+            if error.code == .unavailable || error.code == .deadlineExceeded {
+                throw RPCError(code: error.code, message: "glimpse-\(service.rawValue) at \(addresses[service]): \(error.message)")
+            }
+            throw error
+        } catch {
+            throw RPCError(code: .unavailable, message: "glimpse-\(service.rawValue) at \(addresses[service]) is unreachable: \(error)")
+        }
+    }
+
+    /// Metadata carrying an app's token for one service.
+    static func bearer(_ token: String) -> Metadata {
+        var metadata = Metadata()
+        metadata.addString("Bearer \(token)", forKey: "authorization")
+        return metadata
+    }
+
+    public func shutdown() async { await connections.shutdown() }
+}

@@ -1,0 +1,281 @@
+import CNghttp2
+import NIOCore
+import NIOPosix
+import NIOSSL
+import RPCNIO
+
+/// One HTTP/2 request and its answer, over h2c (prior knowledge) or TLS (ALPN h2): what
+/// `glimpse push` needs to talk to the APNs-compatible endpoint. Built on the project's own
+/// nghttp2 pieces (RPCNIO's `NGHTTP2Session` and `HeaderEncoder`) under SwiftNIO, with
+/// NIOSSL for TLS; the gRPC transport itself only speaks gRPC.
+struct H2Request: Sendable {
+    var method = "POST"
+    var scheme = "http"
+    var path: String
+    var authority: String
+    var headers: [Header] = []
+    var body: [UInt8] = []
+
+    struct Header: Sendable, Hashable {
+        var name: String
+        var value: String
+    }
+}
+
+struct H2Response: Sendable {
+    var status: Int
+    var headers: [H2Request.Header]
+    var body: [UInt8]
+
+    func header(_ name: String) -> String? { headers.last(where: { $0.name == name })?.value }
+}
+
+enum H2Client {
+    struct TLS: Sendable {
+        /// PEM file of the CA to trust (default: the system's roots).
+        var caFile: String?
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case connect(String)
+        case protocolError(String)
+        case timedOut
+        case closedEarly
+
+        var description: String {
+            switch self {
+            case .connect(let reason): reason
+            case .protocolError(let reason): "HTTP/2: \(reason)"
+            case .timedOut: "no answer in time"
+            case .closedEarly: "the connection closed before the answer"
+            }
+        }
+    }
+
+    static func send(
+        _ request: H2Request, to address: HostPort, tls: TLS?, timeout: TimeAmount = .seconds(30)
+    ) async throws -> H2Response {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let sslContext: NIOSSLContext?
+        if let tls {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.applicationProtocols = ["h2"]
+            if let caFile = tls.caFile {
+                do {
+                    configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
+                } catch {
+                    throw CLIFailure.usage("--ca \(caFile): cannot read a PEM certificate (\(error))")
+                }
+            }
+            sslContext = try NIOSSLContext(configuration: configuration)
+        } else {
+            sslContext = nil
+        }
+        let serverName: String? = isIPAddress(address.host) ? nil : address.host
+        let promise = group.next().makePromise(of: H2Response.self)
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(.seconds(10))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try channel.pipeline.syncOperations.addHandler(
+                            try NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
+                    }
+                    try channel.pipeline.syncOperations.addHandler(
+                        H2RequestHandler(request: request, promise: promise, timeout: timeout))
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.connect(host: address.host, port: address.port).get()
+        } catch {
+            promise.fail(Failure.connect("\(error)"))
+            throw Failure.connect("\(error)")
+        }
+        do {
+            let response = try await promise.futureResult.get()
+            channel.close(promise: nil)
+            return response
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
+    }
+
+    static func isIPAddress(_ host: String) -> Bool {
+        host.contains(":") || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
+    }
+}
+
+/// Sends the request on stream 1 and completes `promise` with the answer.
+final class H2RequestHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let request: H2Request
+    private let promise: EventLoopPromise<H2Response>
+    private let timeout: TimeAmount
+    private var session: NGHTTP2Session?
+    private var streamID: Int32 = -1
+    private var pending: ArraySlice<UInt8>
+    private var status = 0
+    private var headers: [H2Request.Header] = []
+    private var body: [UInt8] = []
+    private var unconsumed = 0
+    private var closedCode: UInt32?
+    private var finished = false
+    private var timer: Scheduled<Void>?
+
+    init(request: H2Request, promise: EventLoopPromise<H2Response>, timeout: TimeAmount) {
+        self.request = request
+        self.promise = promise
+        self.timeout = timeout
+        pending = request.body[...]
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        do {
+            let session = try NGHTTP2Session(options: .init(role: .client, resetRateLimit: nil), owner: self) { callbacks in
+                H2RequestHandler.install(callbacks)
+            }
+            self.session = session
+            try session.start(.defaults, connectionWindow: 1 << 20, isClient: true)
+            var encoder = HeaderEncoder()
+            encoder.add(name: ":method", value: request.method)
+            encoder.add(name: ":scheme", value: request.scheme)
+            encoder.add(name: ":path", value: request.path)
+            encoder.add(name: ":authority", value: request.authority)
+            for header in request.headers { encoder.add(name: header.name, value: header.value) }
+            var provider = Self.dataProvider
+            let hasBody = !request.body.isEmpty
+            let id = encoder.withFields { fields, count in
+                hasBody
+                    ? nghttp2_submit_request(session.pointer, nil, fields, count, &provider, nil)
+                    : nghttp2_submit_request(session.pointer, nil, fields, count, nil, nil)
+            }
+            guard id > 0 else { throw H2Client.Failure.protocolError("could not open a stream (\(id))") }
+            streamID = id
+        } catch {
+            fail(error, context)
+            return
+        }
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+            fail(H2Client.Failure.timedOut, context)
+        }
+        flush(context)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let session, !finished else { return }
+        let buffer = unwrapInboundIn(data)
+        do {
+            try session.receive(buffer)
+        } catch {
+            fail(H2Client.Failure.protocolError("\(error)"), context)
+            return
+        }
+        if unconsumed > 0 {
+            session.consumeStream(streamID, bytes: unconsumed)
+            session.consumeConnection(bytes: unconsumed)
+            unconsumed = 0
+        }
+        if let closedCode {
+            finished = true
+            timer?.cancel()
+            if status == 0 {
+                promise.fail(H2Client.Failure.protocolError("the stream was reset (error code \(closedCode))"))
+            } else {
+                promise.succeed(H2Response(status: status, headers: headers, body: body))
+            }
+            session.finalGoAway()
+            flush(context)
+            context.close(promise: nil)
+            return
+        }
+        flush(context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        if !finished {
+            finished = true
+            promise.fail(H2Client.Failure.closedEarly)
+        }
+        session?.close()
+        session = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if finished { return }  // e.g. an unclean TLS shutdown after the answer
+        fail(error, context)
+    }
+
+    private func fail(_ error: any Error, _ context: ChannelHandlerContext) {
+        guard !finished else { return }
+        finished = true
+        timer?.cancel()
+        promise.fail(error)
+        context.close(promise: nil)
+    }
+
+    private func flush(_ context: ChannelHandlerContext) {
+        guard let session else { return }
+        var buffer = context.channel.allocator.buffer(capacity: 1024)
+        do {
+            try session.drain(into: &buffer)
+        } catch {
+            fail(H2Client.Failure.protocolError("\(error)"), context)
+            return
+        }
+        if buffer.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(buffer), promise: nil) }
+    }
+
+    // MARK: nghttp2 callbacks
+
+    static func handler(_ userData: UnsafeMutableRawPointer?) -> H2RequestHandler {
+        Unmanaged<H2RequestHandler>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    static func install(_ callbacks: OpaquePointer) {
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameCount, value, valueCount, _, userData in
+            let handler = H2RequestHandler.handler(userData)
+            guard frame!.pointee.hd.stream_id == handler.streamID else { return 0 }
+            let name = String(decoding: UnsafeRawBufferPointer(start: name, count: nameCount), as: UTF8.self)
+            let value = String(decoding: UnsafeRawBufferPointer(start: value, count: valueCount), as: UTF8.self)
+            if name == ":status" {
+                handler.status = Int(value) ?? 0
+            } else {
+                handler.headers.append(H2Request.Header(name: name, value: value))
+            }
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, count, userData in
+            let handler = H2RequestHandler.handler(userData)
+            handler.unconsumed += count
+            if stream == handler.streamID, let data {
+                handler.body.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+            }
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, userData in
+            let handler = H2RequestHandler.handler(userData)
+            if stream == handler.streamID { handler.closedCode = errorCode }
+            return 0
+        }
+    }
+
+    static let dataProvider = nghttp2_data_provider(
+        source: nghttp2_data_source(ptr: nil),
+        read_callback: { _, _, buffer, length, flags, _, userData in
+            let handler = H2RequestHandler.handler(userData)
+            let count = min(length, handler.pending.count)
+            handler.pending.withUnsafeBufferPointer { source in
+                if count > 0 { buffer!.update(from: source.baseAddress!, count: count) }
+            }
+            handler.pending = handler.pending.dropFirst(count)
+            if handler.pending.isEmpty { flags!.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+            return count
+        })
+}

@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads and writes with the system's reason on failure ("No such file or
+/// directory"), for messages that say what went wrong.
+enum Files {
+    struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        var path: String
+        var reason: String
+        var description: String { "\(path): \(reason)" }
+    }
+
+    static func read(_ path: String) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(path: path, reason: lastError()) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw Failure(path: path, reason: "is a directory")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: path, reason: lastError())
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Writes through a temporary file renamed over `path`, so a reader never sees half.
+    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(path: path, reason: lastError()) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = lastError()
+                close(fd)
+                unlink(temporary)
+                throw Failure(path: path, reason: reason)
+            }
+            offset += written
+        }
+        guard close(fd) == 0, rename(temporary, path) == 0 else {
+            let reason = lastError()
+            unlink(temporary)
+            throw Failure(path: path, reason: reason)
+        }
+    }
+
+    /// The directory part of `path` ("." for a bare file name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// `relative` against `directory`, unless it is absolute.
+    static func resolve(_ relative: String, against directory: String) -> String {
+        if relative.hasPrefix("/") { return relative }
+        if directory == "." { return relative }
+        return directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+    }
+
+    private static func lastError() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    Darwin.read(fd, buffer, count)
+    #elseif canImport(Musl)
+    Musl.read(fd, buffer, count)
+    #else
+    Glibc.read(fd, buffer, count)
+    #endif
+}
+
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    Darwin.write(fd, buffer, count)
+    #elseif canImport(Musl)
+    Musl.write(fd, buffer, count)
+    #else
+    Glibc.write(fd, buffer, count)
+    #endif
+}

@@ -1,0 +1,59 @@
+public import GlimpseMessages
+public import GlimpseRPC
+public import RPCCore
+import RPCNIO
+
+/// One gRPC connection to glimpse-gateway for the length of a command, with the typed
+/// clients of its services. Use `GatewayConnection.with(_:appToken:_:)`: it runs the
+/// transport, hands the clients over, shuts the connection down, and turns a call's error
+/// into a `CLIFailure` (unreachable gateway → exit 3, the gateway's error → exit 1).
+public struct GatewayConnection: Sendable {
+    public let address: HostPort
+    public let client: GRPCClient
+    /// `authorization: Bearer <token>` for the app-scope services.
+    public let appToken: String?
+
+    public var apps: GlimpseGatewayV1.Apps.Client { .init(wrapping: client) }
+    public var widgets: GlimpseGatewayV1.Widgets.Client { .init(wrapping: client) }
+    public var device: GlimpseGatewayV1.Device.Client { .init(wrapping: client) }
+    public var clock: GlimpseGatewayV1.Clock.Client { .init(wrapping: client) }
+    public var activities: GlimpseGatewayV1.Activities.Client { .init(wrapping: client) }
+    public var events: GlimpseGatewayV1.Events.Client { .init(wrapping: client) }
+    public var widgetCenter: GlimpseGatewayV1.WidgetCenter.Client { .init(wrapping: client) }
+    public var appLifecycle: GlimpseGatewayV1.AppLifecycle.Client { .init(wrapping: client) }
+    public var activityKit: GlimpseGatewayV1.ActivityKit.Client { .init(wrapping: client) }
+
+    /// A request with the app token attached (when there is one).
+    public func request<Message: Sendable>(_ message: Message) -> ClientRequest<Message> {
+        var metadata = Metadata()
+        if let appToken { metadata.addString("Bearer \(appToken)", forKey: "authorization") }
+        return ClientRequest(message: message, metadata: metadata)
+    }
+
+    public static func with<Result: Sendable>(
+        _ address: HostPort, appToken: String? = nil, connectTimeout: Duration = .seconds(5),
+        _ body: (GatewayConnection) async throws -> Result
+    ) async throws -> Result {
+        var config = NIOClientConfig.defaults
+        config.connectTimeout = connectTimeout
+        config.userAgent = "glimpse-cli/0.1"
+        let client = GRPCClient(transport: NIOClientTransport(host: address.host, port: address.port, config: config))
+        let running = Task { try? await client.run() }
+        defer { client.beginGracefulShutdown() }
+        let connection = GatewayConnection(address: address, client: client, appToken: appToken)
+        do {
+            let result = try await body(connection)
+            client.beginGracefulShutdown()
+            await running.value
+            return result
+        } catch let error as RPCError {
+            client.beginGracefulShutdown()
+            await running.value
+            throw CLIFailure(error, gateway: address.description)
+        } catch {
+            client.beginGracefulShutdown()
+            await running.value
+            throw error
+        }
+    }
+}
