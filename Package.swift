@@ -115,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "glimpse-timeline",
             dependencies: [
-                "TimelineService", "EngineHost", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                "TimelineService", "TimelineEngine", "EngineHost", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/Timeline"),
@@ -178,7 +178,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "glimpse-gateway",
-            dependencies: ["GatewayService", "ServiceKit", "GlimpseMessages", argumentParser],
+            dependencies: ["GatewayService", "ServiceKit", "GlimpseMessages", "GlimpseVocabulary", argumentParser],
             path: "Services/Gateway"),
         .testTarget(
             name: "GatewayServiceTests",

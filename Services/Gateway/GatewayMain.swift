@@ -11,6 +11,7 @@
 import ArgumentParser
 import Foundation
 import GatewayService
+import GlimpseVocabulary
 import GlimpseMessages
 import ServiceKit
 
@@ -30,6 +31,8 @@ struct GatewayMain: AsyncParsableCommand {
     var asset: String?
     @Option(name: .customLong("follow-real-time"), help: "With --clock manual: true to start following real time from the start instant, false to start frozen (default false; GLIMPSE_FOLLOW_REAL_TIME).")
     var followRealTime: String?
+    @Option(help: "The screen model: iPhone393x852 (default), iPhone430x932, iPhone375x812, iPhone375x667 or iPad1024x1366 (GLIMPSE_DEVICE). Give glimpse-timeline the same one.")
+    var device: String?
     @Option(name: .customLong("event-log-capacity"), help: "Events kept in memory (default 100000; GLIMPSE_EVENT_LOG_CAPACITY).")
     var eventLogCapacity: String?
 
@@ -49,6 +52,7 @@ struct GatewayMain: AsyncParsableCommand {
         let capacity = try source.value("event-log-capacity", eventLogCapacity, expected: "a number of events ≥ 1", default: 100_000) {
             Int($0).flatMap { $0 >= 1 ? $0 : nil }
         }
+        let screen = try source.device(device)
         let logger = ServiceLogging.bootstrap(config)
         let mode: Conductor.Mode = switch config.clock {
         case .system: .system
@@ -56,7 +60,7 @@ struct GatewayMain: AsyncParsableCommand {
         }
         let server = try GatewayServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), upstreams: Upstreams(addresses: addresses),
-            clock: mode, logger: logger, eventLogCapacity: capacity)
+            clock: mode, logger: logger, eventLogCapacity: capacity, device: screen.rawValue)
         var runner = ServiceRunner(
             config: config, logger: logger, services: server.handlers,
             serviceNames: GatewayServer.serviceNames, descriptors: GlimpseMessagesDescriptors.files)

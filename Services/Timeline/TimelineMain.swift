@@ -11,6 +11,7 @@ import GlimpseMessages
 import GlimpseRPC
 import ServiceKit
 import ServiceLifecycle
+import TimelineEngine
 import TimelineService
 
 @main
@@ -19,8 +20,12 @@ struct TimelineMain: AsyncParsableCommand {
         commandName: "glimpse-timeline", abstract: "Widget timelines and reload scheduling, as WidgetKit does them.")
 
     @OptionGroup var service: ServiceOptions
+    @Option(help: "The screen model: iPhone393x852 (default), iPhone430x932, iPhone375x812, iPhone375x667 or iPad1024x1366 (GLIMPSE_DEVICE). The same as glimpse-gateway's.")
+    var device: String?
 
     func run() async throws {
+        var settings = TimelineSettings.defaults
+        settings.deviceScreen = try service.source().device(device)
         var defaults = ServiceConfig.defaults(service: "timeline")
         defaults.port = 7701
         let config = try service.resolve(service: "timeline", defaults: defaults)
@@ -29,7 +34,7 @@ struct TimelineMain: AsyncParsableCommand {
         case .system: HostClock(.system)
         case .manual(let start): HostClock(.manual(start: start))
         }
-        let server = try TimelineServer.open(directory: URL(fileURLWithPath: config.dataDirectory), clock: clock)
+        let server = try TimelineServer.open(directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings)
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: [GlimpseTimelineV1.TimelineService.name, GlimpseClockV1.Clock.name],

@@ -48,7 +48,8 @@ public actor DeviceState {
     private var waiters: [Int: (Condition, CheckedContinuation<Bool, Never>)] = [:]
     private var nextWaiter = 0
 
-    public init(store: DeviceStore) throws {
+    /// `screen`: the device model (the hardware: it wins over what the store remembers).
+    public init(store: DeviceStore, screen: String? = nil) throws {
         self.store = store
         for app in try store.all(.app, as: GlimpseGatewayV1.StoredApp.self) {
             apps[app.manifest?.bundleId ?? ""] = app
@@ -62,6 +63,7 @@ public actor DeviceState {
             Self.index(placement, slots: &homeSlots, cells: &pageCells, next: &pageNextSlot)
         }
         settings = try store.all(.settings, as: GlimpseGatewayV1.Settings.self).first ?? Self.defaultSettings
+        if let screen { settings.device = screen }
     }
 
     static var defaultSettings: GlimpseGatewayV1.Settings {

@@ -42,8 +42,8 @@ public final class Gateway: Sendable {
     }
 
     public init(store: DeviceStore, upstreams: Upstreams, log: EventLog = EventLog(), clock: Conductor.Mode,
-                logger: Logger, settleTimeout: Duration = .seconds(5)) throws {
-        let device = try DeviceState(store: store)
+                logger: Logger, settleTimeout: Duration = .seconds(5), device screen: String? = nil) throws {
+        let device = try DeviceState(store: store, screen: screen)
         self.device = device
         self.upstreams = upstreams
         self.log = log

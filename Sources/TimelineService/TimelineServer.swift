@@ -31,7 +31,8 @@ public struct TimelineServer: Sendable {
             engine: TimelineState(scheduler: TimelineScheduler(clock: clock, settings: settings)),
             clock: clock, journal: journal, apply: TimelineState.apply,
             perform: { host, effects in
-                await Self.perform(effects, host: host, feed: feed, clients: clients, timeout: settings.providerTimeout)
+                await Self.perform(effects, host: host, feed: feed, clients: clients, timeout: settings.providerTimeout,
+                                   scale: settings.deviceScreen.scale)
             })
         return TimelineServer(
             host: host, feed: feed, clients: clients,
@@ -42,7 +43,7 @@ public struct TimelineServer: Sendable {
     /// out together and each answer comes back through the host (journaled like any input).
     static func perform(
         _ effects: [TimelineEffect], host: TimelineHandlers.Host, feed: EntryFeed, clients: Connections,
-        timeout: TimeInterval
+        timeout: TimeInterval, scale: Double = DeviceScreen.default.scale
     ) async {
         var fetches: [(FetchRequest, String?)] = []
         var changes: [GlimpseTimelineV1.EntryChange] = []
@@ -92,7 +93,7 @@ public struct TimelineServer: Sendable {
         // The calls go out together; their answers go in in the order the engine asked,
         // as many at once as have arrived (one journal transaction per batch).
         await inOrderBatches(fetches) { request, endpoint in
-            await ProviderCall.timeline(request, endpoint: endpoint, clients: clients, timeout: timeout, now: now)
+            await ProviderCall.timeline(request, endpoint: endpoint, clients: clients, timeout: timeout, now: now, scale: scale)
         } take: { answers in
             // A refusal of one answer means its call was abandoned meanwhile (removed, timed out).
             _ = try? await host.submit(batch: answers.map { TimelineCommand(.providerAnswer($0)) })

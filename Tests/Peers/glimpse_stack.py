@@ -20,13 +20,14 @@ SERVICES = ("timeline", "intent", "activity", "asset")
 
 
 class Stack:
-    def __init__(self, tmp_path, gateway_args=(), activity_args=(), apns_tls=False):
+    def __init__(self, tmp_path, gateway_args=(), activity_args=(), apns_tls=False, extra=None):
         tmp_path.mkdir(parents=True, exist_ok=True)
         self.tmp_path = tmp_path
         self.processes = {}
         self.ports = {}
         self.activity_args = list(activity_args)
         self.apns_tls = apns_tls
+        self.extra = extra or {}      # service -> extra flags, e.g. {"timeline": ["--device", …]}
         self.ca = None
         for service in SERVICES:
             self.start(service)
@@ -57,7 +58,7 @@ class Stack:
         if service == "gateway":
             for upstream in SERVICES:
                 argv += [f"--{upstream}-address", f"127.0.0.1:{self.ports[upstream]}"]
-        return argv + list(extra)
+        return argv + list(self.extra.get(service, ())) + list(extra)
 
     def start(self, service, extra=()):
         process = Process(f"glimpse-{service}", self.argv(service, extra), self.tmp_path)

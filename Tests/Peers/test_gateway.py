@@ -501,3 +501,32 @@ def test_curl_drives_a_flow_over_http1_and_http2(stack, provider):
     assert status == 400 and error["status"] == "INVALID_ARGUMENT" and "placementId" in error["message"]
     status, error = _curl(stack, "/v1/clock/advance", json.dumps({"by": "-5s"}))
     assert status == 400
+
+
+def test_the_ipad_screen_has_system_extra_large(tmp_path, provider):
+    ipad = ["--device", "iPad1024x1366"]
+    stack = Stack(tmp_path, extra={"timeline": ipad, "gateway": ipad})
+    try:
+        manifest = rtl_manifest(f"127.0.0.1:{provider.port}")
+        manifest.widgets[0].supported_families.append(family_pb2.WIDGET_FAMILY_SYSTEM_EXTRA_LARGE)
+        provider.token = stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT).app_token
+        provider.app_group = stack.app_group
+        large = stack.widgets.Place(g.PlaceRequest(bundle_id=RTL, kind=KIND, family=family_pb2.WIDGET_FAMILY_SYSTEM_EXTRA_LARGE),
+                                    timeout=RPC_TIMEOUT)
+        assert (large.display_size.width, large.display_size.height) == (748, 356)
+        assert "Not checked in" in _shown(large)
+        screen = stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT)
+        assert screen.device == "iPad1024x1366" and screen.size.width == 1024
+    finally:
+        stack.stop()
+    # The default iPhone has no systemExtraLarge.
+    iphone = Stack(tmp_path / "iphone")
+    try:
+        manifest = rtl_manifest(f"127.0.0.1:{provider.port}")
+        iphone.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT)
+        with pytest.raises(grpc.RpcError) as refused:
+            iphone.widgets.Place(g.PlaceRequest(bundle_id=RTL, kind=KIND, family=family_pb2.WIDGET_FAMILY_SYSTEM_EXTRA_LARGE),
+                                 timeout=RPC_TIMEOUT)
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    finally:
+        iphone.stop()

@@ -1,3 +1,4 @@
+public import GlimpseVocabulary
 /// Where a setting's value comes from: the command line first, then the environment
 /// variable `GLIMPSE_<FLAG_NAME>` (`--data-dir` → `GLIMPSE_DATA_DIR`), then a default.
 ///
@@ -70,5 +71,15 @@ public struct ConfigSource: Sendable {
     static func port(_ raw: String) -> Int? {
         guard let port = Int(raw), (0...65535).contains(port) else { return nil }
         return port
+    }
+}
+
+extension ConfigSource {
+    /// `--device`: the screen model of the spec's table (default the 393×852-pt iPhone;
+    /// `iPad1024x1366` for systemExtraLarge). glimpse-timeline and glimpse-gateway must be
+    /// given the same one.
+    public func device(_ commandLine: String?) throws(ConfigError) -> DeviceScreen {
+        try value("device", commandLine, expected: DeviceScreen.allCases.map(\.rawValue).joined(separator: ", "),
+                  default: DeviceScreen.default, parse: DeviceScreen.init(rawValue:))
     }
 }

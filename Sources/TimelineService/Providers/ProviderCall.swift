@@ -16,7 +16,8 @@ enum ProviderCall {
     /// Calls the app's `WidgetProvider.Timeline` for `request` with the provider timeout
     /// as its deadline; every failure becomes a `ProviderError` (the last timeline stays).
     static func timeline(
-        _ request: FetchRequest, endpoint: String?, clients: Connections, timeout: TimeInterval, now: Date
+        _ request: FetchRequest, endpoint: String?, clients: Connections, timeout: TimeInterval, now: Date,
+        scale: Double = DeviceScreen.default.scale
     ) async -> GlimpseTimelineV1.ProviderAnswer {
         var answer = GlimpseTimelineV1.ProviderAnswer()
         answer.fetchId = request.id.rawValue
@@ -26,7 +27,7 @@ enum ProviderCall {
         }
         var call = GlimpseAppV1.TimelineRequest()
         call.widget = GlimpseAppV1.WidgetRef(kind: request.kind, placementId: request.placement.rawValue)
-        call.context = context(request.context)
+        call.context = context(request.context, scale: scale)
         call.now = GoogleProtobuf.Timestamp(now)
         let client = GlimpseAppV1.WidgetProvider.Client(wrapping: connection)
         do {
@@ -41,7 +42,7 @@ enum ProviderCall {
         return answer
     }
 
-    static func context(_ context: TimelineContext) -> GlimpseAppV1.TimelineProviderContext {
+    static func context(_ context: TimelineContext, scale: Double = DeviceScreen.default.scale) -> GlimpseAppV1.TimelineProviderContext {
         var wire = GlimpseAppV1.TimelineProviderContext()
         wire.family = context.family.wire
         wire.displaySize = GlimpseWidgetV1.DisplaySize(context.displaySize)
@@ -49,7 +50,7 @@ enum ProviderCall {
         wire.configuration = context.configuration.mapValues(\.wire)
         wire.renderingMode = context.family.isAccessory ? .vibrant : .fullColor
         wire.colorScheme = .light
-        wire.displayScale = DeviceScreen.default.scale
+        wire.displayScale = scale
         return wire
     }
 
