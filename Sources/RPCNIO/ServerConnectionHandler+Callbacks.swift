@@ -175,8 +175,10 @@ extension ServerConnectionHandler {
         guard header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
               let stream = streams[header.stream_id] else { return 0 }
         // Our side is done; tell a client still sending that we will not read on
-        // (PROTOCOL-HTTP2 "Early Server Closure"), and after a deadline always.
-        if stream.resetAfterStatus || !(session?.isRemoteClosed(header.stream_id) ?? true) {
+        // (PROTOCOL-HTTP2 "Early Server Closure"), and after a deadline always. Not for
+        // JSON: HTTP clients (curl among them) take a reset that arrives while they still
+        // upload a body as a failed request, so the rest of the body is read and dropped.
+        if stream.resetAfterStatus || (!stream.isJSON && !(session?.isRemoteClosed(header.stream_id) ?? true)) {
             actions.append(.reset(stream: header.stream_id, errorCode: HTTP2ErrorCode.noError))
         }
         return 0
