@@ -52,6 +52,7 @@ public final class Followers: Service {
             } catch {
                 if Task.isCancelled { return }
                 await reachability(service, false, detail: (error as? RPCError)?.message ?? "\(error)")
+                gateway.upstreams.connections.reset(gateway.upstreams.addresses[service])
             }
             try? await Task.sleep(for: backoff)
             backoff = min(backoff * 2, .seconds(2))
@@ -73,9 +74,11 @@ public final class Followers: Service {
         let timeline = try gateway.upstreams.timeline()
         var request = GlimpseTimelineV1.WatchEntriesRequest()
         request.includeReloads = true
+        // A watch answers nothing until there is something to say: a unary call shows the
+        // service is back.
+        _ = try await gateway.upstreams.clock(.timeline).now(ClientRequest(message: .init()), options: CallOptions(timeout: .seconds(5)))
+        await reachability(.timeline, true, detail: "")
         try await timeline.watchEntries(ClientRequest(message: request)) { stream in
-            _ = try await stream.metadata()
-            await reachability(.timeline, true, detail: "")
             for try await change in stream {
                 guard await gateway.device.entryChanged(change) else { continue }
                 let at = change.at.map(Date.init) ?? gateway.now()
@@ -138,11 +141,10 @@ public final class Followers: Service {
         // The current activities first (the stream's opening messages are changes).
         var list = GlimpseActivityV1.ListActivitiesRequest()
         list.includeDismissed = false
-        let current = try await activity.listActivities(ClientRequest(message: list)).message.activities
+        let current = try await activity.listActivities(ClientRequest(message: list), options: CallOptions(timeout: .seconds(5))).message.activities
         await gateway.device.replaceActivities(current)
+        await reachability(.activity, true, detail: "")
         try await activity.watchActivities(ClientRequest(message: .init())) { stream in
-            _ = try await stream.metadata()
-            await reachability(.activity, true, detail: "")
             for try await change in stream {
                 await pollPushes()
                 if !change.activityId.isEmpty, await !gateway.device.knowsActivity(change.activityId) {

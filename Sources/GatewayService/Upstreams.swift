@@ -58,11 +58,16 @@ public final class Upstreams: Sendable {
         do {
             return try await body(CallOptions(timeout: timeout))
         } catch let error as RPCError {
+            if error.code == .unavailable {
+                // A connection made while the service was down may stay failed: a new one next time.
+                connections.reset(addresses[service])
+            }
             if error.code == .unavailable || error.code == .deadlineExceeded {
                 throw RPCError(code: error.code, message: "glimpse-\(service.rawValue) at \(addresses[service]): \(error.message)")
             }
             throw error
         } catch {
+            connections.reset(addresses[service])
             throw RPCError(code: .unavailable, message: "glimpse-\(service.rawValue) at \(addresses[service]) is unreachable: \(error)")
         }
     }

@@ -530,3 +530,56 @@ def test_the_ipad_screen_has_system_extra_large(tmp_path, provider):
         assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     finally:
         iphone.stop()
+
+
+def test_the_gateway_started_first_catches_up_when_the_services_arrive(tmp_path, provider):
+    import socket
+    from test_timeline_service import Process, _binary
+
+    def free_port():
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+
+    ports = {service: free_port() for service in ("timeline", "intent", "activity", "asset")}
+    gateway = Process("glimpse-gateway-first", [
+        _binary("glimpse-gateway"), "--port", "0", "--data-dir", str(tmp_path / "gateway"),
+        "--clock", "manual", "--start-time", "2026-01-01T09:00:00Z",
+        *[arg for s, p in ports.items() for arg in (f"--{s}-address", f"127.0.0.1:{p}")]], tmp_path)
+    channel = grpc.insecure_channel(f"127.0.0.1:{gateway.port}")
+    stack = None
+    try:
+        from glimpse.gateway.v1 import gateway_pb2_grpc
+        device = gateway_pb2_grpc.DeviceStub(channel)
+        deadline = time.monotonic() + 5
+        while len(device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).unreachable_services) < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        # It answers with no service up, and says which it cannot reach.
+        with pytest.raises(grpc.RpcError) as down:
+            gateway_pb2_grpc.AppsStub(channel).Install(g.InstallRequest(manifest=rtl_manifest("127.0.0.1:1")),
+                                                       timeout=RPC_TIMEOUT)
+        assert down.value.code() == grpc.StatusCode.UNAVAILABLE and "glimpse-timeline" in down.value.details()
+
+        time.sleep(1)
+        stack = Stack.__new__(Stack)
+        stack.tmp_path, stack.processes, stack.ports = tmp_path, {}, dict(ports)
+        stack.activity_args, stack.apns_tls, stack.ca, stack.extra = [], False, None, {}
+        for service in ports:
+            stack.start(service)
+        deadline = time.monotonic() + 10
+        while device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).unreachable_services:
+            assert time.monotonic() < deadline, device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).unreachable_services
+            time.sleep(0.05)
+        installed = gateway_pb2_grpc.AppsStub(channel).Install(
+            g.InstallRequest(manifest=rtl_manifest(f"127.0.0.1:{provider.port}")), timeout=RPC_TIMEOUT)
+        provider.app_group, provider.token = gateway_pb2_grpc.AppGroupStub(channel), installed.app_token
+        placed = gateway_pb2_grpc.WidgetsStub(channel).Place(
+            g.PlaceRequest(bundle_id=RTL, kind=KIND, family=SMALL), timeout=RPC_TIMEOUT)
+        assert "Not checked in" in _shown(placed)
+    finally:
+        channel.close()
+        gateway.stop()
+        if stack:
+            for process in stack.processes.values():
+                process.stop()

@@ -34,6 +34,13 @@ public final class Connections: Sendable {
         }
     }
 
+    /// Forgets the connection to `endpoint` (closing it): the next `client(for:)` makes a
+    /// new one. For a peer that was not up when first called, whose connection stays failed.
+    public func reset(_ endpoint: String) {
+        let entry = clients.withLock { $0.removeValue(forKey: endpoint) }
+        entry?.client.beginGracefulShutdown()
+    }
+
     public func shutdown() async {
         closed.withLock { $0 = true }
         let entries = clients.withLock { clients in
