@@ -14,13 +14,13 @@ import Synchronization
 ///   committed event once, in that order (its backlog is taken and it is registered under
 ///   one lock).
 /// - While the clock conductor holds the log (`hold()`), events wait; `commitHeld()`
-///   commits them ordered by their instant, then by source (timeline, intent, activity,
+///   commits them ordered by their instant, then by source (timeline, activity,
 ///   gateway), then as they arrived from that source — so a clock step whose services
 ///   streamed concurrently gives the same log every time.
 /// - At most `capacity` events are kept; older ones are dropped from the front.
 public final class EventLog: Sendable {
     public enum Source: Int, Sendable, Comparable {
-        case timeline, intent, activity, gateway
+        case timeline, activity, gateway
         public static func < (a: Source, b: Source) -> Bool { a.rawValue < b.rawValue }
     }
 

@@ -7,6 +7,8 @@ every one on `--clock manual` from START, the gateway conducting.
     stack.kill("timeline"); stack.start("timeline")    # kill -9, then back on the same port
     stack.stop()
 """
+import socket
+
 import grpc
 
 from glimpse_protos import glimpse_modules
@@ -19,8 +21,16 @@ START_TIME = "2026-01-01T09:00:00Z"
 SERVICES = ("timeline", "intent", "activity", "asset")
 
 
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 class Stack:
-    def __init__(self, tmp_path, gateway_args=(), activity_args=(), apns_tls=False, extra=None):
+    def __init__(self, tmp_path, gateway_args=(), activity_args=(), apns_tls=False, extra=None, gateway_first=False):
+        """`gateway_first`: the gateway starts alone, pointed at free ports the services
+        take when `start_services()` is called."""
         tmp_path.mkdir(parents=True, exist_ok=True)
         self.tmp_path = tmp_path
         self.processes = {}
@@ -29,8 +39,10 @@ class Stack:
         self.apns_tls = apns_tls
         self.extra = extra or {}      # service -> extra flags, e.g. {"timeline": ["--device", …]}
         self.ca = None
-        for service in SERVICES:
-            self.start(service)
+        if gateway_first:
+            self.ports = {service: _free_port() for service in SERVICES}
+        else:
+            self.start_services()
         self.start("gateway", extra=list(gateway_args))
         self.channel = grpc.insecure_channel(f"127.0.0.1:{self.ports['gateway']}")
         self.apps = gateway_pb2_grpc.AppsStub(self.channel)
@@ -42,6 +54,10 @@ class Stack:
         self.widget_center = gateway_pb2_grpc.WidgetCenterStub(self.channel)
         self.activity_kit = gateway_pb2_grpc.ActivityKitStub(self.channel)
         self.app_group = gateway_pb2_grpc.AppGroupStub(self.channel)
+
+    def start_services(self):
+        for service in SERVICES:
+            self.start(service)
 
     def argv(self, service, extra=()):
         port = str(self.ports.get(service, 0))

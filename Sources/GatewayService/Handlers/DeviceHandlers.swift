@@ -193,7 +193,7 @@ public struct EventsHandler: GlimpseGatewayV1.Events.Handler {
             filter: EventLog.Filter(kinds: message.kinds, bundleID: message.bundleId))
         var response = GlimpseGatewayV1.ListEventsResponse()
         response.events = events
-        response.lastSequence = events.last?.sequence ?? max(message.afterSequence, 0)
+        response.lastSequence = events.last?.sequence ?? message.afterSequence
         return ServerResponse(message: response)
     }
 

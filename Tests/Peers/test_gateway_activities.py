@@ -1,0 +1,108 @@
+"""Live Activities through glimpse-gateway: the Pizza delivery flow (seed 002) with a stock
+APNs client.
+"""
+import time
+
+
+from glimpse_protos import glimpse_modules
+from glimpse_stack import Stack
+from test_timeline_service import RPC_TIMEOUT, _bearer
+
+glimpse_modules()
+from glimpse.gateway.v1 import gateway_pb2 as g  # noqa: E402
+from glimpse.app.v1 import manifest_pb2  # noqa: E402
+
+
+PIZZA = "com.example.pizza"
+PIZZA_TOPIC = f"{PIZZA}.push-type.liveactivity"
+
+
+def test_pizza_delivery_with_a_stock_apns_client(tmp_path):
+    """Seed 002: the app requests the activity through the gateway (ActivityKit); the push
+    server (aioapns, over TLS) changes the driver with an alert, then ends it immediately.
+    The Dynamic Island expands for the alert, then shows the compact presentation; the
+    end takes it off the Lock Screen at once."""
+    import asyncio
+    import json
+    import ssl
+    from aioapns import APNs, NotificationRequest, PushType
+    from aioapns.connection import APNsProductionClientProtocol
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from glimpse.activity.v1 import activity_pb2 as a
+
+    stack = Stack(tmp_path, apns_tls=True)
+    try:
+        manifest = manifest_pb2.AppManifest(
+            bundle_id=PIZZA, display_name="Pizza", push_topics=[PIZZA_TOPIC],
+            activity_attributes=[manifest_pb2.ActivityAttributesDeclaration(type_name="PizzaDeliveryAttributes")])
+        token = stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT).app_token
+        now = stack.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now.seconds
+        tim = {"driverName": "Tim", "estimatedDeliveryTime": now + 15 * 60}
+        requested = stack.activity_kit.Request(a.RequestActivityRequest(
+            attributes_type="PizzaDeliveryAttributes", attributes_json=json.dumps({"numberOfPizzas": 2}),
+            content=a.Content(state_json=json.dumps(tim)), token=True), metadata=_bearer(token), timeout=RPC_TIMEOUT)
+        activity_id = requested.activity.activity_id
+        deadline = time.monotonic() + 5
+        while not (device_token := stack.activities.Get(g.GetActivityRequest(activity_id=activity_id),
+                                                         timeout=RPC_TIMEOUT).activity.push_token):
+            assert time.monotonic() < deadline, "no pushTokenUpdates for the activity"
+            time.sleep(0.02)
+
+        screen = stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT)
+        assert [v.activity.activity_id for v in screen.lock_screen.activities] == [activity_id]
+        assert screen.dynamic_island.mode == g.DynamicIsland.MODE_COMPACT
+
+        key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+        APNsProductionClientProtocol.APNS_SERVER = "127.0.0.1"
+        APNsProductionClientProtocol.APNS_PORT = stack.ports["apns-tls"]
+        context = ssl.create_default_context(cafile=stack.ca)
+
+        def push(aps):
+            async def send():
+                client = APNs(key=key, key_id="KEY1234567", team_id="TEAM123456", topic=PIZZA_TOPIC, ssl_context=context)
+                return await client.send_notification(NotificationRequest(
+                    device_token=device_token, push_type=PushType.LIVEACTIVITY, message={"aps": aps}))
+            return asyncio.run(send())
+
+        john = {"driverName": "John", "estimatedDeliveryTime": now + 60 * 60}
+        sent = push({"timestamp": now + 1, "event": "update", "content-state": john,
+                     "alert": {"title": "Driver changed", "body": "John is on the way"}})
+        assert sent.is_successful, sent.description
+        deadline = time.monotonic() + 5
+        while True:
+            view = stack.activities.Get(g.GetActivityRequest(activity_id=activity_id), timeout=RPC_TIMEOUT)
+            if json.loads(view.activity.content.state_json)["driverName"] == "John":
+                break
+            assert time.monotonic() < deadline, view
+            time.sleep(0.02)
+        screen = stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT)
+        assert screen.dynamic_island.mode == g.DynamicIsland.MODE_EXPANDED and screen.dynamic_island.reason == "alert"
+        stack.clock.Advance(g.AdvanceRequest(by={"seconds": 60}), timeout=60)
+        assert stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).dynamic_island.mode == g.DynamicIsland.MODE_COMPACT
+
+        stale = push({"timestamp": now - 60, "event": "update", "content-state": tim})
+        assert stale.is_successful   # Apple answers 200; the device drops it as older
+        ended = push({"timestamp": now + 120, "event": "end", "content-state": john,
+                      "dismissal-date": now + 60})
+        assert ended.is_successful, ended.description
+        deadline = time.monotonic() + 5
+        while stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).lock_screen.activities:
+            assert time.monotonic() < deadline, "the ended activity stayed on the Lock Screen"
+            time.sleep(0.02)
+        screen = stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT)
+        assert screen.dynamic_island.mode == g.DynamicIsland.MODE_NONE
+
+        events = stack.events.List(g.ListEventsRequest(bundle_id=PIZZA), timeout=RPC_TIMEOUT).events
+        pushes = [e.push_received for e in events if e.kind == "push_received"]
+        assert [p.event for p in pushes] == ["update", "update", "end"]
+        assert pushes[1].outcomes[0].kind == a.Outcome.KIND_DROPPED_AS_OLDER
+        states = [(e.activity_changed.state.to) for e in events
+                  if e.kind == "activity_changed" and e.activity_changed.HasField("state")]
+        assert a.ACTIVITY_STATE_ENDED in states and states[-1] == a.ACTIVITY_STATE_DISMISSED, \
+            "\n".join(f"{e.kind} {e.bundle_id} {e.summary}" for e in stack.events.List(g.ListEventsRequest(), timeout=RPC_TIMEOUT).events[5:])
+    finally:
+        stack.stop()
+
+
