@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "EngineHost", targets: ["EngineHost"]),
         .library(name: "RPCCore", targets: ["RPCCore"]),
         .library(name: "RPCNIO", targets: ["RPCNIO"]),
+        .library(name: "Rendering", targets: ["Rendering"]),
         .executable(name: "glimpse", targets: ["glimpse"]),
     ],
     dependencies: [
@@ -173,7 +174,7 @@ let package = Package(
             name: "GatewayService",
             dependencies: [
                 "ServiceKit", "ActivityEngine", "ProtoMapping", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
-                "RPCCore", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Rendering", "RPCCore", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
@@ -186,6 +187,10 @@ let package = Package(
                 "GatewayService", "GlimpseMessages", "GlimpseRPC", "RPCCore", "ProtoMapping",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+
+        // MARK: Rendering: view trees laid out at the device's real sizes; text, SVG and layout outputs (I/O-free).
+        .target(name: "Rendering", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "ProtoMapping"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GlimpseMessages", "GlimpseVocabulary"], exclude: ["Golden"]),
 
         // MARK: I/O-free engines
         // App Intent parameters and values: shared by widget configuration and action intents.

@@ -13,6 +13,7 @@ APT_PACKAGES=(
     nghttp2-client nghttp2-server           # h2load and nghttpd, for the benchmarks; nghttp, for the HTTP/2 server tests
     curl                                    # an HTTP/2 client (h2c and TLS) for the HTTP/2 server tests
     libsqlite3-dev
+    librsvg2-bin fonts-liberation2 fonts-dejavu-core  # rsvg-convert for PNGs of the rendered SVGs; Liberation Sans has Helvetica's metrics, which the layout measures with
 )
 PIP_PACKAGES=(
     "protobuf>=5"               # stock protobuf, for cross-checks and golden files

@@ -31,6 +31,9 @@ public final class Gateway: Sendable {
     /// then comes from glimpse-intent's idempotency record). The last 10,000 taps.
     private let recentTaps = Mutex(RecentTaps())
     private let placing = StepLock()
+    /// The apps' Live Activity views and the images the screen shows, for rendering.
+    let liveActivityViews: ActivityViewsSource
+    let assets: AssetSource
 
     struct RecentTaps {
         var elements: [String: (UInt64, GlimpseGatewayV1.Element)] = [:]
@@ -49,6 +52,8 @@ public final class Gateway: Sendable {
         self.log = log
         self.logger = logger
         self.settleTimeout = settleTimeout
+        liveActivityViews = ActivityViewsSource(connections: upstreams.connections)
+        assets = AssetSource(upstreams: upstreams)
         conductor = Conductor(mode: clock, upstreams: upstreams, device: device, log: log, logger: logger)
     }
 

@@ -87,6 +87,10 @@ public struct DeviceHandler: GlimpseGatewayV1.Device.Handler {
         ServerResponse(message: await gateway.screen())
     }
 
+    public func render(request: ServerRequest<GlimpseGatewayV1.RenderRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Rendering> {
+        ServerResponse(message: try await gateway.render(request.message))
+    }
+
     public func getSettings(request: ServerRequest<GlimpseGatewayV1.GetSettingsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Settings> {
         ServerResponse(message: await gateway.device.settings)
     }

@@ -98,3 +98,22 @@ private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int)
     Glibc.write(fd, buffer, count)
     #endif
 }
+
+extension Files {
+    /// Removes a file; false when it was not there.
+    @discardableResult
+    static func remove(_ path: String) -> Bool { unlink(path) == 0 }
+
+    /// Makes a directory and its parents (like mkdir -p).
+    static func makeDirectory(_ path: String) throws(Failure) {
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o755) != 0, errno != EEXIST {
+                throw Failure(path: built, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+}

@@ -468,13 +468,17 @@ extension GlimpseAppV1 {
 
         /// the struct's name, as `attributes-type` carries it
         public var typeName: Swift.String = ""
+        /// The app's ActivityConfiguration ("host:port"), which builds the views; empty: default_endpoint.
+        public var viewsEndpoint: Swift.String = ""
 
         public init() {}
 
         public init(
-            typeName: Swift.String = ""
+            typeName: Swift.String = "",
+            viewsEndpoint: Swift.String = ""
         ) {
             self.typeName = typeName
+            self.viewsEndpoint = viewsEndpoint
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1009,11 +1013,13 @@ extension GlimpseAppV1.ActivityAttributesDeclaration: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__ActivityAttributesDeclaration.self)
         self.init()
         self.typeName = try _liftString(c.pointee.type_name, "glimpse.app.v1.ActivityAttributesDeclaration", "type_name")
+        self.viewsEndpoint = try _liftString(c.pointee.views_endpoint, "glimpse.app.v1.ActivityAttributesDeclaration", "views_endpoint")
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__ActivityAttributesDeclaration.self)
         if !self.typeName.isEmpty { c.pointee.type_name = try arena.lowerString(self.typeName, "glimpse.app.v1.ActivityAttributesDeclaration", "type_name") }
+        if !self.viewsEndpoint.isEmpty { c.pointee.views_endpoint = try arena.lowerString(self.viewsEndpoint, "glimpse.app.v1.ActivityAttributesDeclaration", "views_endpoint") }
     }
 }
 
@@ -1327,6 +1333,7 @@ extension GlimpseAppV1.ActivityAttributesDeclaration: ProtoJSONMessage, _ProtoJS
     public func protoJSONValue() -> JSONValue {
         var w = _ProtoJSONWriter()
         w.field("typeName", self.typeName)
+        w.field("viewsEndpoint", self.viewsEndpoint)
         return w.value
     }
 
@@ -1336,12 +1343,13 @@ extension GlimpseAppV1.ActivityAttributesDeclaration: ProtoJSONMessage, _ProtoJS
         while let number = try r.next() {
             switch number {
             case 1: try r.read(&self.typeName)
+            case 2: try r.read(&self.viewsEndpoint)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.ActivityAttributesDeclaration", "1,typeName,type_name")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.ActivityAttributesDeclaration", "1,typeName,type_name 2,viewsEndpoint,views_endpoint")
 }
 
 extension GlimpseAppV1.AssetDeclaration: ProtoJSONMessage, _ProtoJSONField {

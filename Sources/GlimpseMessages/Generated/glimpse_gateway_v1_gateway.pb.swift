@@ -1045,6 +1045,148 @@ extension GlimpseGatewayV1 {
 }
 
 extension GlimpseGatewayV1 {
+    public struct RenderRequest: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.RenderRequest"
+
+        public var target: GlimpseGatewayV1.RenderRequest.Target = .init(rawValue: 0)
+        public var placementId: Swift.UInt64 = 0
+        /// empty: the most relevant activity
+        public var activityId: Swift.String = ""
+        /// lockScreen (default), compact, minimal, expanded.
+        public var presentation: Swift.String = ""
+        /// Home Screen page
+        public var page: Swift.UInt32 = 0
+        /// unspecified: light
+        public var colorScheme: GlimpseAppV1.ColorScheme = .init(rawValue: 0)
+        /// Unspecified: the screen's own (fullColor on the Home Screen, vibrant on the Lock Screen).
+        public var renderingMode: GlimpseWidgetV1.WidgetRenderingMode = .init(rawValue: 0)
+        /// What to return; none set: all three.
+        public var text: Swift.Bool = false
+        public var svg: Swift.Bool = false
+        public var layout: Swift.Bool = false
+        /// The text output's width in columns; 0: the target's natural width.
+        public var columns: Swift.UInt32 = 0
+        /// SVG: embed the app's images (data: URLs) instead of drawing labelled boxes.
+        public var embedImages: Swift.Bool = false
+
+        public init() {}
+
+        public init(
+            target: GlimpseGatewayV1.RenderRequest.Target = .init(rawValue: 0),
+            placementId: Swift.UInt64 = 0,
+            activityId: Swift.String = "",
+            presentation: Swift.String = "",
+            page: Swift.UInt32 = 0,
+            colorScheme: GlimpseAppV1.ColorScheme = .init(rawValue: 0),
+            renderingMode: GlimpseWidgetV1.WidgetRenderingMode = .init(rawValue: 0),
+            text: Swift.Bool = false,
+            svg: Swift.Bool = false,
+            layout: Swift.Bool = false,
+            columns: Swift.UInt32 = 0,
+            embedImages: Swift.Bool = false
+        ) {
+            self.target = target
+            self.placementId = placementId
+            self.activityId = activityId
+            self.presentation = presentation
+            self.page = page
+            self.colorScheme = colorScheme
+            self.renderingMode = renderingMode
+            self.text = text
+            self.svg = svg
+            self.layout = layout
+            self.columns = columns
+            self.embedImages = embedImages
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1.RenderRequest {
+    public enum Target: Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
+        case unspecified // = 0
+        case homeScreen // = 1
+        case lockScreen // = 2
+        case dynamicIsland // = 3
+        case widget // = 4
+        case activity // = 5
+        /// A value this version of the schema does not know; kept, not dropped.
+        case unrecognized(Swift.Int32)
+
+        public init(rawValue: Swift.Int32) {
+            switch rawValue {
+            case 0: self = .unspecified
+            case 1: self = .homeScreen
+            case 2: self = .lockScreen
+            case 3: self = .dynamicIsland
+            case 4: self = .widget
+            case 5: self = .activity
+            default: self = .unrecognized(rawValue)
+            }
+        }
+
+        public var rawValue: Swift.Int32 {
+            switch self {
+            case .unspecified: return 0
+            case .homeScreen: return 1
+            case .lockScreen: return 2
+            case .dynamicIsland: return 3
+            case .widget: return 4
+            case .activity: return 5
+            case .unrecognized(let value): return value
+            }
+        }
+
+        public static let allCases: [Self] = [.unspecified, .homeScreen, .lockScreen, .dynamicIsland, .widget, .activity]
+    }
+}
+
+extension GlimpseGatewayV1 {
+    public struct Rendering: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.Rendering"
+
+        public var text: Swift.String = ""
+        public var svg: Swift.String = ""
+        public var layout: GlimpseWidgetV1.Layout? = nil
+
+        public init() {}
+
+        public init(
+            text: Swift.String = "",
+            svg: Swift.String = "",
+            layout: GlimpseWidgetV1.Layout? = nil
+        ) {
+            self.text = text
+            self.svg = svg
+            self.layout = layout
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
     public struct Settings: GlimpseMessage {
         public static let protoMessageName = "glimpse.gateway.v1.Settings"
 
@@ -3147,6 +3289,76 @@ extension GlimpseGatewayV1.ActivityView: _ProtoCBacked {
     }
 }
 
+extension GlimpseGatewayV1.RenderRequest: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__RenderRequest.self, count: 1)
+        glimpse__gateway__v1__render_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__render_request__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.RenderRequest") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__RenderRequest.self)
+        self.init()
+        self.target = GlimpseGatewayV1.RenderRequest.Target(rawValue: .init(truncatingIfNeeded: c.pointee.target.rawValue))
+        self.placementId = c.pointee.placement_id
+        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.RenderRequest", "activity_id")
+        self.presentation = try _liftString(c.pointee.presentation, "glimpse.gateway.v1.RenderRequest", "presentation")
+        self.page = c.pointee.page
+        self.colorScheme = GlimpseAppV1.ColorScheme(rawValue: .init(truncatingIfNeeded: c.pointee.color_scheme.rawValue))
+        self.renderingMode = GlimpseWidgetV1.WidgetRenderingMode(rawValue: .init(truncatingIfNeeded: c.pointee.rendering_mode.rawValue))
+        self.text = (c.pointee.text != 0)
+        self.svg = (c.pointee.svg != 0)
+        self.layout = (c.pointee.layout != 0)
+        self.columns = c.pointee.columns
+        self.embedImages = (c.pointee.embed_images != 0)
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__RenderRequest.self)
+        c.pointee.target = Glimpse__Gateway__V1__RenderRequest__Target(rawValue: .init(truncatingIfNeeded: self.target.rawValue))
+        c.pointee.placement_id = self.placementId
+        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.RenderRequest", "activity_id") }
+        if !self.presentation.isEmpty { c.pointee.presentation = try arena.lowerString(self.presentation, "glimpse.gateway.v1.RenderRequest", "presentation") }
+        c.pointee.page = self.page
+        c.pointee.color_scheme = Glimpse__App__V1__ColorScheme(rawValue: .init(truncatingIfNeeded: self.colorScheme.rawValue))
+        c.pointee.rendering_mode = Glimpse__Widget__V1__WidgetRenderingMode(rawValue: .init(truncatingIfNeeded: self.renderingMode.rawValue))
+        c.pointee.text = (self.text ? 1 : 0)
+        c.pointee.svg = (self.svg ? 1 : 0)
+        c.pointee.layout = (self.layout ? 1 : 0)
+        c.pointee.columns = self.columns
+        c.pointee.embed_images = (self.embedImages ? 1 : 0)
+    }
+}
+
+extension GlimpseGatewayV1.Rendering: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__Rendering.self, count: 1)
+        glimpse__gateway__v1__rendering__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__rendering__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.Rendering") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Rendering.self)
+        self.init()
+        self.text = try _liftString(c.pointee.text, "glimpse.gateway.v1.Rendering", "text")
+        self.svg = try _liftString(c.pointee.svg, "glimpse.gateway.v1.Rendering", "svg")
+        if let v = c.pointee.layout { self.layout = try GlimpseWidgetV1.Layout(_c: v, depth: depth &+ 1) }
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Rendering.self)
+        if !self.text.isEmpty { c.pointee.text = try arena.lowerString(self.text, "glimpse.gateway.v1.Rendering", "text") }
+        if !self.svg.isEmpty { c.pointee.svg = try arena.lowerString(self.svg, "glimpse.gateway.v1.Rendering", "svg") }
+        if let v = self.layout { c.pointee.layout = try arena.lower(v, depth: depth) }
+    }
+}
+
 extension GlimpseGatewayV1.Settings: _ProtoCBacked {
     package static var _isRecursive: Swift.Bool { false }
     package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
@@ -4165,6 +4377,10 @@ extension GlimpseGatewayV1.DynamicIsland.Mode: _ProtoJSONEnum {
     package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.gateway.v1.DynamicIsland.Mode", "MODE_UNSPECIFIED=0 MODE_NONE=1 MODE_COMPACT=2 MODE_MINIMAL=3 MODE_EXPANDED=4")
 }
 
+extension GlimpseGatewayV1.RenderRequest.Target: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.gateway.v1.RenderRequest.Target", "TARGET_UNSPECIFIED=0 TARGET_HOME_SCREEN=1 TARGET_LOCK_SCREEN=2 TARGET_DYNAMIC_ISLAND=3 TARGET_WIDGET=4 TARGET_ACTIVITY=5")
+}
+
 extension GlimpseGatewayV1.InstallRequest: ProtoJSONMessage, _ProtoJSONField {
     public func protoJSONValue() -> JSONValue {
         var w = _ProtoJSONWriter()
@@ -4853,6 +5069,74 @@ extension GlimpseGatewayV1.ActivityView: ProtoJSONMessage, _ProtoJSONField {
     }
 
     private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.ActivityView", "1,activity,activity 2,presentations,presentations 3,stale,stale")
+}
+
+extension GlimpseGatewayV1.RenderRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("target", self.target)
+        w.field("placementId", self.placementId)
+        w.field("activityId", self.activityId)
+        w.field("presentation", self.presentation)
+        w.field("page", self.page)
+        w.field("colorScheme", self.colorScheme)
+        w.field("renderingMode", self.renderingMode)
+        w.field("text", self.text)
+        w.field("svg", self.svg)
+        w.field("layout", self.layout)
+        w.field("columns", self.columns)
+        w.field("embedImages", self.embedImages)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.target)
+            case 2: try r.read(&self.placementId)
+            case 3: try r.read(&self.activityId)
+            case 4: try r.read(&self.presentation)
+            case 5: try r.read(&self.page)
+            case 6: try r.read(&self.colorScheme)
+            case 7: try r.read(&self.renderingMode)
+            case 8: try r.read(&self.text)
+            case 9: try r.read(&self.svg)
+            case 10: try r.read(&self.layout)
+            case 11: try r.read(&self.columns)
+            case 12: try r.read(&self.embedImages)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.RenderRequest", "1,target,target 2,placementId,placement_id 3,activityId,activity_id 4,presentation,presentation 5,page,page 6,colorScheme,color_scheme 7,renderingMode,rendering_mode 8,text,text 9,svg,svg 10,layout,layout 11,columns,columns 12,embedImages,embed_images")
+}
+
+extension GlimpseGatewayV1.Rendering: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("text", self.text)
+        w.field("svg", self.svg)
+        w.optional("layout", self.layout)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.text)
+            case 2: try r.read(&self.svg)
+            case 3: try r.readOptional(&self.layout)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Rendering", "1,text,text 2,svg,svg 3,layout,layout")
 }
 
 extension GlimpseGatewayV1.Settings: ProtoJSONMessage, _ProtoJSONField {

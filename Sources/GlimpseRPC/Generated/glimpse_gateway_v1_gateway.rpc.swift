@@ -252,10 +252,11 @@ extension GlimpseGatewayV1 {
 
         public enum Method {
             public static let show = MethodDescriptor(service: "glimpse.gateway.v1.Device", method: "Show")
+            public static let render = MethodDescriptor(service: "glimpse.gateway.v1.Device", method: "Render")
             public static let getSettings = MethodDescriptor(service: "glimpse.gateway.v1.Device", method: "GetSettings")
             public static let updateSettings = MethodDescriptor(service: "glimpse.gateway.v1.Device", method: "UpdateSettings")
             public static let reset = MethodDescriptor(service: "glimpse.gateway.v1.Device", method: "Reset")
-            public static let all: [MethodDescriptor] = [show, getSettings, updateSettings, reset]
+            public static let all: [MethodDescriptor] = [show, render, getSettings, updateSettings, reset]
         }
 
         /// Serves `glimpse.gateway.v1.Device`: implement each method; `registerMethods(with:)` is provided, and
@@ -264,6 +265,9 @@ extension GlimpseGatewayV1 {
             /// The whole screen: Home Screen pages, the Lock Screen, the Dynamic Island, and the
             /// services the gateway cannot reach.
             func show(request: ServerRequest<GlimpseGatewayV1.ShowRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Screen>
+            /// What the screen, a widget or a Live Activity looks like: text for terminals, SVG, and
+            /// the layout (every element with its frame), at the device's real sizes.
+            func render(request: ServerRequest<GlimpseGatewayV1.RenderRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Rendering>
             func getSettings(request: ServerRequest<GlimpseGatewayV1.GetSettingsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Settings>
             /// Changes the given settings; each reaches the service whose rules it changes.
             func updateSettings(request: ServerRequest<GlimpseGatewayV1.UpdateSettingsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Settings>
@@ -281,6 +285,12 @@ extension GlimpseGatewayV1 {
             /// services the gateway cannot reach.
             public func show(_ request: ClientRequest<GlimpseGatewayV1.ShowRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseGatewayV1.Screen> {
                 try await client.unary(request: request, method: Method.show, serializer: ProtoSerializer<GlimpseGatewayV1.ShowRequest>(), deserializer: ProtoDeserializer<GlimpseGatewayV1.Screen>(), options: options)
+            }
+
+            /// What the screen, a widget or a Live Activity looks like: text for terminals, SVG, and
+            /// the layout (every element with its frame), at the device's real sizes.
+            public func render(_ request: ClientRequest<GlimpseGatewayV1.RenderRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseGatewayV1.Rendering> {
+                try await client.unary(request: request, method: Method.render, serializer: ProtoSerializer<GlimpseGatewayV1.RenderRequest>(), deserializer: ProtoDeserializer<GlimpseGatewayV1.Rendering>(), options: options)
             }
 
             public func getSettings(_ request: ClientRequest<GlimpseGatewayV1.GetSettingsRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseGatewayV1.Settings> {
@@ -307,6 +317,10 @@ extension GlimpseGatewayV1.Device.Handler {
             deserializer: ProtoDeserializer<GlimpseGatewayV1.ShowRequest>(), serializer: ProtoSerializer<GlimpseGatewayV1.Screen>()
         ) { request, context in try await self.show(request: request, context: context) }
         router.registerUnary(
+            GlimpseGatewayV1.Device.Method.render,
+            deserializer: ProtoDeserializer<GlimpseGatewayV1.RenderRequest>(), serializer: ProtoSerializer<GlimpseGatewayV1.Rendering>()
+        ) { request, context in try await self.render(request: request, context: context) }
+        router.registerUnary(
             GlimpseGatewayV1.Device.Method.getSettings,
             deserializer: ProtoDeserializer<GlimpseGatewayV1.GetSettingsRequest>(), serializer: ProtoSerializer<GlimpseGatewayV1.Settings>()
         ) { request, context in try await self.getSettings(request: request, context: context) }
@@ -325,6 +339,10 @@ extension GlimpseGatewayV1.Device.Handler {
             GlimpseGatewayV1.Device.Method.show, format: .json,
             deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.ShowRequest>(), serializer: ProtoJSONSerializer<GlimpseGatewayV1.Screen>()
         ) { request, context in try await self.show(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Device.Method.render, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.RenderRequest>(), serializer: ProtoJSONSerializer<GlimpseGatewayV1.Rendering>()
+        ) { request, context in try await self.render(request: request, context: context) }
         router.registerUnary(
             GlimpseGatewayV1.Device.Method.getSettings, format: .json,
             deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.GetSettingsRequest>(), serializer: ProtoJSONSerializer<GlimpseGatewayV1.Settings>()

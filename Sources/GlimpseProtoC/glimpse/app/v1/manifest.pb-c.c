@@ -1201,7 +1201,7 @@ const ProtobufCMessageDescriptor glimpse__app__v1__intent_declaration__descripto
   (ProtobufCMessageInit) glimpse__app__v1__intent_declaration__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__app__v1__activity_attributes_declaration__field_descriptors[1] =
+static const ProtobufCFieldDescriptor glimpse__app__v1__activity_attributes_declaration__field_descriptors[2] =
 {
   {
     "type_name",
@@ -1215,14 +1215,27 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__activity_attributes_decl
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "views_endpoint",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__App__V1__ActivityAttributesDeclaration, views_endpoint),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__app__v1__activity_attributes_declaration__field_indices_by_name[] = {
   0,   /* field[0] = type_name */
+  1,   /* field[1] = views_endpoint */
 };
 static const ProtobufCIntRange glimpse__app__v1__activity_attributes_declaration__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor glimpse__app__v1__activity_attributes_declaration__descriptor =
 {
@@ -1232,7 +1245,7 @@ const ProtobufCMessageDescriptor glimpse__app__v1__activity_attributes_declarati
   "Glimpse__App__V1__ActivityAttributesDeclaration",
   "glimpse.app.v1",
   sizeof(Glimpse__App__V1__ActivityAttributesDeclaration),
-  1,
+  2,
   glimpse__app__v1__activity_attributes_declaration__field_descriptors,
   glimpse__app__v1__activity_attributes_declaration__field_indices_by_name,
   1,  glimpse__app__v1__activity_attributes_declaration__number_ranges,

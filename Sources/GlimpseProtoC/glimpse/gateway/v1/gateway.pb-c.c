@@ -1175,6 +1175,96 @@ void   glimpse__gateway__v1__activity_view__free_unpacked
   assert(message->base.descriptor == &glimpse__gateway__v1__activity_view__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   glimpse__gateway__v1__render_request__init
+                     (Glimpse__Gateway__V1__RenderRequest         *message)
+{
+  static const Glimpse__Gateway__V1__RenderRequest init_value = GLIMPSE__GATEWAY__V1__RENDER_REQUEST__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__render_request__get_packed_size
+                     (const Glimpse__Gateway__V1__RenderRequest *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__render_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__render_request__pack
+                     (const Glimpse__Gateway__V1__RenderRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__render_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__render_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__RenderRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__render_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__RenderRequest *
+       glimpse__gateway__v1__render_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__RenderRequest *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__render_request__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__render_request__free_unpacked
+                     (Glimpse__Gateway__V1__RenderRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__render_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   glimpse__gateway__v1__rendering__init
+                     (Glimpse__Gateway__V1__Rendering         *message)
+{
+  static const Glimpse__Gateway__V1__Rendering init_value = GLIMPSE__GATEWAY__V1__RENDERING__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__rendering__get_packed_size
+                     (const Glimpse__Gateway__V1__Rendering *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__rendering__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__rendering__pack
+                     (const Glimpse__Gateway__V1__Rendering *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__rendering__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__rendering__pack_to_buffer
+                     (const Glimpse__Gateway__V1__Rendering *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__rendering__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__Rendering *
+       glimpse__gateway__v1__rendering__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__Rendering *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__rendering__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__rendering__free_unpacked
+                     (Glimpse__Gateway__V1__Rendering *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__rendering__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   glimpse__gateway__v1__settings__app_switches_entry__init
                      (Glimpse__Gateway__V1__Settings__AppSwitchesEntry         *message)
 {
@@ -4355,6 +4445,287 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__activity_view__descriptor
   (ProtobufCMessageInit) glimpse__gateway__v1__activity_view__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCEnumValue glimpse__gateway__v1__render_request__target__enum_values_by_number[6] =
+{
+  { "TARGET_UNSPECIFIED", "GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_UNSPECIFIED", 0 },
+  { "TARGET_HOME_SCREEN", "GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_HOME_SCREEN", 1 },
+  { "TARGET_LOCK_SCREEN", "GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_LOCK_SCREEN", 2 },
+  { "TARGET_DYNAMIC_ISLAND", "GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_DYNAMIC_ISLAND", 3 },
+  { "TARGET_WIDGET", "GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_WIDGET", 4 },
+  { "TARGET_ACTIVITY", "GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_ACTIVITY", 5 },
+};
+static const ProtobufCIntRange glimpse__gateway__v1__render_request__target__value_ranges[] = {
+{0, 0},{0, 6}
+};
+static const ProtobufCEnumValueIndex glimpse__gateway__v1__render_request__target__enum_values_by_name[6] =
+{
+  { "TARGET_ACTIVITY", 5 },
+  { "TARGET_DYNAMIC_ISLAND", 3 },
+  { "TARGET_HOME_SCREEN", 1 },
+  { "TARGET_LOCK_SCREEN", 2 },
+  { "TARGET_UNSPECIFIED", 0 },
+  { "TARGET_WIDGET", 4 },
+};
+const ProtobufCEnumDescriptor glimpse__gateway__v1__render_request__target__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.RenderRequest.Target",
+  "Target",
+  "Glimpse__Gateway__V1__RenderRequest__Target",
+  "glimpse.gateway.v1",
+  6,
+  glimpse__gateway__v1__render_request__target__enum_values_by_number,
+  6,
+  glimpse__gateway__v1__render_request__target__enum_values_by_name,
+  1,
+  glimpse__gateway__v1__render_request__target__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__render_request__field_descriptors[12] =
+{
+  {
+    "target",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, target),
+    &glimpse__gateway__v1__render_request__target__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "placement_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, placement_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "activity_id",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, activity_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "presentation",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, presentation),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, page),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "color_scheme",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, color_scheme),
+    &glimpse__app__v1__color_scheme__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rendering_mode",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, rendering_mode),
+    &glimpse__widget__v1__widget_rendering_mode__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "text",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, text),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "svg",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, svg),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "layout",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, layout),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "columns",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, columns),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "embed_images",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, embed_images),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__render_request__field_indices_by_name[] = {
+  2,   /* field[2] = activity_id */
+  5,   /* field[5] = color_scheme */
+  10,   /* field[10] = columns */
+  11,   /* field[11] = embed_images */
+  9,   /* field[9] = layout */
+  4,   /* field[4] = page */
+  1,   /* field[1] = placement_id */
+  3,   /* field[3] = presentation */
+  6,   /* field[6] = rendering_mode */
+  8,   /* field[8] = svg */
+  0,   /* field[0] = target */
+  7,   /* field[7] = text */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__render_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 12 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__render_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.RenderRequest",
+  "RenderRequest",
+  "Glimpse__Gateway__V1__RenderRequest",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__RenderRequest),
+  12,
+  glimpse__gateway__v1__render_request__field_descriptors,
+  glimpse__gateway__v1__render_request__field_indices_by_name,
+  1,  glimpse__gateway__v1__render_request__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__render_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__rendering__field_descriptors[3] =
+{
+  {
+    "text",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__Rendering, text),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "svg",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__Rendering, svg),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "layout",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__Rendering, layout),
+    &glimpse__widget__v1__layout__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__rendering__field_indices_by_name[] = {
+  2,   /* field[2] = layout */
+  1,   /* field[1] = svg */
+  0,   /* field[0] = text */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__rendering__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__rendering__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.Rendering",
+  "Rendering",
+  "Glimpse__Gateway__V1__Rendering",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__Rendering),
+  3,
+  glimpse__gateway__v1__rendering__field_descriptors,
+  glimpse__gateway__v1__rendering__field_indices_by_name,
+  1,  glimpse__gateway__v1__rendering__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__rendering__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor glimpse__gateway__v1__settings__app_switches_entry__field_descriptors[2] =
 {
   {
@@ -6604,18 +6975,20 @@ void glimpse__gateway__v1__widgets__init (Glimpse__Gateway__V1__Widgets_Service 
                                      &glimpse__gateway__v1__widgets__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor glimpse__gateway__v1__device__method_descriptors[4] =
+static const ProtobufCMethodDescriptor glimpse__gateway__v1__device__method_descriptors[5] =
 {
   { "Show", &glimpse__gateway__v1__show_request__descriptor, &glimpse__gateway__v1__screen__descriptor },
+  { "Render", &glimpse__gateway__v1__render_request__descriptor, &glimpse__gateway__v1__rendering__descriptor },
   { "GetSettings", &glimpse__gateway__v1__get_settings_request__descriptor, &glimpse__gateway__v1__settings__descriptor },
   { "UpdateSettings", &glimpse__gateway__v1__update_settings_request__descriptor, &glimpse__gateway__v1__settings__descriptor },
   { "Reset", &glimpse__gateway__v1__reset_request__descriptor, &glimpse__gateway__v1__reset_response__descriptor },
 };
 const unsigned glimpse__gateway__v1__device__method_indices_by_name[] = {
-  1,        /* GetSettings */
-  3,        /* Reset */
+  2,        /* GetSettings */
+  1,        /* Render */
+  4,        /* Reset */
   0,        /* Show */
-  2         /* UpdateSettings */
+  3         /* UpdateSettings */
 };
 const ProtobufCServiceDescriptor glimpse__gateway__v1__device__descriptor =
 {
@@ -6624,7 +6997,7 @@ const ProtobufCServiceDescriptor glimpse__gateway__v1__device__descriptor =
   "Device",
   "Glimpse__Gateway__V1__Device",
   "glimpse.gateway.v1",
-  4,
+  5,
   glimpse__gateway__v1__device__method_descriptors,
   glimpse__gateway__v1__device__method_indices_by_name
 };
@@ -6636,13 +7009,21 @@ void glimpse__gateway__v1__device__show(ProtobufCService *service,
   assert(service->descriptor == &glimpse__gateway__v1__device__descriptor);
   service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void glimpse__gateway__v1__device__render(ProtobufCService *service,
+                                          const Glimpse__Gateway__V1__RenderRequest *input,
+                                          Glimpse__Gateway__V1__Rendering_Closure closure,
+                                          void *closure_data)
+{
+  assert(service->descriptor == &glimpse__gateway__v1__device__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void glimpse__gateway__v1__device__get_settings(ProtobufCService *service,
                                                 const Glimpse__Gateway__V1__GetSettingsRequest *input,
                                                 Glimpse__Gateway__V1__Settings_Closure closure,
                                                 void *closure_data)
 {
   assert(service->descriptor == &glimpse__gateway__v1__device__descriptor);
-  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__gateway__v1__device__update_settings(ProtobufCService *service,
                                                    const Glimpse__Gateway__V1__UpdateSettingsRequest *input,
@@ -6650,7 +7031,7 @@ void glimpse__gateway__v1__device__update_settings(ProtobufCService *service,
                                                    void *closure_data)
 {
   assert(service->descriptor == &glimpse__gateway__v1__device__descriptor);
-  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__gateway__v1__device__reset(ProtobufCService *service,
                                          const Glimpse__Gateway__V1__ResetRequest *input,
@@ -6658,7 +7039,7 @@ void glimpse__gateway__v1__device__reset(ProtobufCService *service,
                                          void *closure_data)
 {
   assert(service->descriptor == &glimpse__gateway__v1__device__descriptor);
-  service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__gateway__v1__device__init (Glimpse__Gateway__V1__Device_Service *service,
                                          Glimpse__Gateway__V1__Device_ServiceDestroy destroy)

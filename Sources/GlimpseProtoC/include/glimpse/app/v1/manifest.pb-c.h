@@ -332,10 +332,14 @@ struct  Glimpse__App__V1__ActivityAttributesDeclaration
    * the struct's name, as `attributes-type` carries it
    */
   char *type_name;
+  /*
+   * The app's ActivityConfiguration ("host:port"), which builds the views; empty: default_endpoint.
+   */
+  char *views_endpoint;
 };
 #define GLIMPSE__APP__V1__ACTIVITY_ATTRIBUTES_DECLARATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__activity_attributes_declaration__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 /*

@@ -22,10 +22,12 @@ PROTOBUF_C__BEGIN_DECLS
 #include "google/protobuf/timestamp.pb-c.h"
 #include "glimpse/activity/v1/activity.pb-c.h"
 #include "glimpse/app/v1/manifest.pb-c.h"
+#include "glimpse/app/v1/provider.pb-c.h"
 #include "glimpse/intent/v1/intent.pb-c.h"
 #include "glimpse/timeline/v1/timeline.pb-c.h"
 #include "glimpse/widget/v1/family.pb-c.h"
 #include "glimpse/widget/v1/intent.pb-c.h"
+#include "glimpse/widget/v1/layout.pb-c.h"
 #include "glimpse/widget/v1/timeline.pb-c.h"
 
 typedef struct Glimpse__Gateway__V1__InstallRequest Glimpse__Gateway__V1__InstallRequest;
@@ -60,6 +62,8 @@ typedef struct Glimpse__Gateway__V1__Screen__Slot Glimpse__Gateway__V1__Screen__
 typedef struct Glimpse__Gateway__V1__Screen__LockScreen Glimpse__Gateway__V1__Screen__LockScreen;
 typedef struct Glimpse__Gateway__V1__DynamicIsland Glimpse__Gateway__V1__DynamicIsland;
 typedef struct Glimpse__Gateway__V1__ActivityView Glimpse__Gateway__V1__ActivityView;
+typedef struct Glimpse__Gateway__V1__RenderRequest Glimpse__Gateway__V1__RenderRequest;
+typedef struct Glimpse__Gateway__V1__Rendering Glimpse__Gateway__V1__Rendering;
 typedef struct Glimpse__Gateway__V1__Settings Glimpse__Gateway__V1__Settings;
 typedef struct Glimpse__Gateway__V1__Settings__AppSwitchesEntry Glimpse__Gateway__V1__Settings__AppSwitchesEntry;
 typedef struct Glimpse__Gateway__V1__UpdateSettingsRequest Glimpse__Gateway__V1__UpdateSettingsRequest;
@@ -112,6 +116,24 @@ typedef enum _Glimpse__Gateway__V1__DynamicIsland__Mode {
   GLIMPSE__GATEWAY__V1__DYNAMIC_ISLAND__MODE__MODE_EXPANDED = 4
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__GATEWAY__V1__DYNAMIC_ISLAND__MODE)
 } Glimpse__Gateway__V1__DynamicIsland__Mode;
+typedef enum _Glimpse__Gateway__V1__RenderRequest__Target {
+  /*
+   * the home screen, the Lock Screen and the Dynamic Island
+   */
+  GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_UNSPECIFIED = 0,
+  GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_HOME_SCREEN = 1,
+  GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_LOCK_SCREEN = 2,
+  GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_DYNAMIC_ISLAND = 3,
+  /*
+   * placement_id
+   */
+  GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_WIDGET = 4,
+  /*
+   * activity_id in one presentation
+   */
+  GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_ACTIVITY = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET)
+} Glimpse__Gateway__V1__RenderRequest__Target;
 
 /* --- messages --- */
 
@@ -662,6 +684,63 @@ struct  Glimpse__Gateway__V1__ActivityView
 #define GLIMPSE__GATEWAY__V1__ACTIVITY_VIEW__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__activity_view__descriptor) \
     , NULL, 0,NULL, 0 }
+
+
+struct  Glimpse__Gateway__V1__RenderRequest
+{
+  ProtobufCMessage base;
+  Glimpse__Gateway__V1__RenderRequest__Target target;
+  uint64_t placement_id;
+  /*
+   * empty: the most relevant activity
+   */
+  char *activity_id;
+  /*
+   * lockScreen (default), compact, minimal, expanded.
+   */
+  char *presentation;
+  /*
+   * Home Screen page
+   */
+  uint32_t page;
+  /*
+   * unspecified: light
+   */
+  Glimpse__App__V1__ColorScheme color_scheme;
+  /*
+   * Unspecified: the screen's own (fullColor on the Home Screen, vibrant on the Lock Screen).
+   */
+  Glimpse__Widget__V1__WidgetRenderingMode rendering_mode;
+  /*
+   * What to return; none set: all three.
+   */
+  protobuf_c_boolean text;
+  protobuf_c_boolean svg;
+  protobuf_c_boolean layout;
+  /*
+   * The text output's width in columns; 0: the target's natural width.
+   */
+  uint32_t columns;
+  /*
+   * SVG: embed the app's images (data: URLs) instead of drawing labelled boxes.
+   */
+  protobuf_c_boolean embed_images;
+};
+#define GLIMPSE__GATEWAY__V1__RENDER_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__render_request__descriptor) \
+    , GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_UNSPECIFIED, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, GLIMPSE__APP__V1__COLOR_SCHEME__COLOR_SCHEME_UNSPECIFIED, GLIMPSE__WIDGET__V1__WIDGET_RENDERING_MODE__WIDGET_RENDERING_MODE_UNSPECIFIED, 0, 0, 0, 0, 0 }
+
+
+struct  Glimpse__Gateway__V1__Rendering
+{
+  ProtobufCMessage base;
+  char *text;
+  char *svg;
+  Glimpse__Widget__V1__Layout *layout;
+};
+#define GLIMPSE__GATEWAY__V1__RENDERING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__rendering__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL }
 
 
 struct  Glimpse__Gateway__V1__Settings__AppSwitchesEntry
@@ -1741,6 +1820,44 @@ Glimpse__Gateway__V1__ActivityView *
 void   glimpse__gateway__v1__activity_view__free_unpacked
                      (Glimpse__Gateway__V1__ActivityView *message,
                       ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__RenderRequest methods */
+void   glimpse__gateway__v1__render_request__init
+                     (Glimpse__Gateway__V1__RenderRequest         *message);
+size_t glimpse__gateway__v1__render_request__get_packed_size
+                     (const Glimpse__Gateway__V1__RenderRequest   *message);
+size_t glimpse__gateway__v1__render_request__pack
+                     (const Glimpse__Gateway__V1__RenderRequest   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__render_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__RenderRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__RenderRequest *
+       glimpse__gateway__v1__render_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__render_request__free_unpacked
+                     (Glimpse__Gateway__V1__RenderRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__Rendering methods */
+void   glimpse__gateway__v1__rendering__init
+                     (Glimpse__Gateway__V1__Rendering         *message);
+size_t glimpse__gateway__v1__rendering__get_packed_size
+                     (const Glimpse__Gateway__V1__Rendering   *message);
+size_t glimpse__gateway__v1__rendering__pack
+                     (const Glimpse__Gateway__V1__Rendering   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__rendering__pack_to_buffer
+                     (const Glimpse__Gateway__V1__Rendering   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__Rendering *
+       glimpse__gateway__v1__rendering__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__rendering__free_unpacked
+                     (Glimpse__Gateway__V1__Rendering *message,
+                      ProtobufCAllocator *allocator);
 /* Glimpse__Gateway__V1__Settings__AppSwitchesEntry methods */
 void   glimpse__gateway__v1__settings__app_switches_entry__init
                      (Glimpse__Gateway__V1__Settings__AppSwitchesEntry         *message);
@@ -2318,6 +2435,12 @@ typedef void (*Glimpse__Gateway__V1__DynamicIsland_Closure)
 typedef void (*Glimpse__Gateway__V1__ActivityView_Closure)
                  (const Glimpse__Gateway__V1__ActivityView *message,
                   void *closure_data);
+typedef void (*Glimpse__Gateway__V1__RenderRequest_Closure)
+                 (const Glimpse__Gateway__V1__RenderRequest *message,
+                  void *closure_data);
+typedef void (*Glimpse__Gateway__V1__Rendering_Closure)
+                 (const Glimpse__Gateway__V1__Rendering *message,
+                  void *closure_data);
 typedef void (*Glimpse__Gateway__V1__Settings__AppSwitchesEntry_Closure)
                  (const Glimpse__Gateway__V1__Settings__AppSwitchesEntry *message,
                   void *closure_data);
@@ -2563,6 +2686,10 @@ struct Glimpse__Gateway__V1__Device_Service
                const Glimpse__Gateway__V1__ShowRequest *input,
                Glimpse__Gateway__V1__Screen_Closure closure,
                void *closure_data);
+  void (*render)(Glimpse__Gateway__V1__Device_Service *service,
+                 const Glimpse__Gateway__V1__RenderRequest *input,
+                 Glimpse__Gateway__V1__Rendering_Closure closure,
+                 void *closure_data);
   void (*get_settings)(Glimpse__Gateway__V1__Device_Service *service,
                        const Glimpse__Gateway__V1__GetSettingsRequest *input,
                        Glimpse__Gateway__V1__Settings_Closure closure,
@@ -2584,6 +2711,7 @@ void glimpse__gateway__v1__device__init (Glimpse__Gateway__V1__Device_Service *s
 #define GLIMPSE__GATEWAY__V1__DEVICE__INIT(function_prefix__) \
     { GLIMPSE__GATEWAY__V1__DEVICE__BASE_INIT,\
       function_prefix__ ## show,\
+      function_prefix__ ## render,\
       function_prefix__ ## get_settings,\
       function_prefix__ ## update_settings,\
       function_prefix__ ## reset  }
@@ -2591,6 +2719,10 @@ void glimpse__gateway__v1__device__show(ProtobufCService *service,
                                         const Glimpse__Gateway__V1__ShowRequest *input,
                                         Glimpse__Gateway__V1__Screen_Closure closure,
                                         void *closure_data);
+void glimpse__gateway__v1__device__render(ProtobufCService *service,
+                                          const Glimpse__Gateway__V1__RenderRequest *input,
+                                          Glimpse__Gateway__V1__Rendering_Closure closure,
+                                          void *closure_data);
 void glimpse__gateway__v1__device__get_settings(ProtobufCService *service,
                                                 const Glimpse__Gateway__V1__GetSettingsRequest *input,
                                                 Glimpse__Gateway__V1__Settings_Closure closure,
@@ -2975,6 +3107,9 @@ extern const ProtobufCMessageDescriptor glimpse__gateway__v1__screen__lock_scree
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__dynamic_island__descriptor;
 extern const ProtobufCEnumDescriptor    glimpse__gateway__v1__dynamic_island__mode__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__activity_view__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__render_request__descriptor;
+extern const ProtobufCEnumDescriptor    glimpse__gateway__v1__render_request__target__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__rendering__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__settings__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__settings__app_switches_entry__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__update_settings_request__descriptor;

@@ -1,0 +1,173 @@
+public import GlimpseMessages
+internal import GlimpseVocabulary
+
+/// The Lock Screen (the inline accessory above a big clock, up to four accessory slots
+/// below it, then the Live Activities, most relevant first) and the Dynamic Island strip at
+/// the top of the screen in the mode the gateway chose.
+extension Renderer {
+    public func lockScreen(_ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]) -> GlimpseWidgetV1.Layout {
+        let size = Size(width: environment.device.screenSize.width, height: environment.device.screenSize.height)
+        var root = screenNode("lockScreen", size: size)
+        let widgets = screen.lockScreen?.widgets ?? []
+        let white = ColorResolver.RGBA(1, 1, 1)
+        let clock = Clock(now: environment.now, timeZone: environment.timeZone)
+
+        // The date line, or the inline accessory in its place.
+        var y = statusBarHeight + 8
+        if let inline = widgets.first(where: { Self.family($0.family) == .accessoryInline }) {
+            let s = widgetSize(.accessoryInline)
+            root.children.append(widgetNode(inline, mode: .vibrant, at: Rect(x: (size.width - s.width) / 2, y: y, width: s.width, height: s.height), dark: true))
+            y += s.height
+        } else {
+            let font = FontSpec(size: 20, weight: .semibold, design: .default, monospacedDigit: false, leadingRatio: 25.0 / 20)
+            root.children.append(systemText(clock.weekdayDate(environment.now), font: font, centerX: size.width / 2, y: y, color: white, name: "date"))
+            y += font.lineHeight
+        }
+        let clockFont = FontSpec(size: 88, weight: .semibold, design: .rounded, monospacedDigit: true, leadingRatio: 1.1)
+        root.children.append(systemText(clock.clock(environment.now), font: clockFont, centerX: size.width / 2, y: y, color: white, name: "clock"))
+        y += clockFont.lineHeight + 6
+
+        // Accessory slots: circular takes one of four, rectangular two.
+        let slotWidth = widgetSize(.accessoryCircular).width
+        let slotGap = widgetSize(.accessoryRectangular).width - 2 * slotWidth
+        var placed: [(GlimpseGatewayV1.Widget, Size)] = []
+        var used = 0
+        for widget in widgets where Self.family(widget.family) != .accessoryInline {
+            let family = Self.family(widget.family)
+            let slots = family == .accessoryCircular ? 1 : 2
+            guard used + slots <= 4 else { break }
+            used += slots
+            placed.append((widget, widgetSize(family)))
+        }
+        if !placed.isEmpty {
+            let total = placed.reduce(0) { $0 + $1.1.width } + Double(placed.count - 1) * slotGap
+            var x = (size.width - total) / 2
+            var rowHeight = 0.0
+            for (widget, s) in placed {
+                root.children.append(widgetNode(widget, mode: .vibrant, at: Rect(x: x, y: y, width: s.width, height: s.height), dark: true))
+                x += s.width + slotGap
+                rowHeight = max(rowHeight, s.height)
+            }
+            y += rowHeight
+        }
+        y += 24
+
+        // Live Activities, most relevant first.
+        for item in screen.lockScreen?.activities ?? [] {
+            guard item.presentations.isEmpty || item.presentations.contains("lockScreen") else { continue }
+            let activity = item.activity ?? .init()
+            let x = (size.width - lockScreenActivityWidth) / 2
+            var node: GlimpseWidgetV1.LayoutNode
+            if let v = views[activity.activityId] {
+                node = lockScreenActivity(v, bundleID: activity.bundleId, origin: (x, y))
+            } else {
+                node = lockScreenActivity(Self.missingViews(activity), bundleID: activity.bundleId, origin: (x, y))
+            }
+            node.id = activity.activityId
+            if item.stale { node.dimmed = true }
+            root.children.append(node)
+            y = Rect(node.frame).maxY + 8
+        }
+        return layout("lockScreen", size: size, mode: .vibrant, root: root)
+    }
+
+    public func dynamicIsland(_ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]) -> GlimpseWidgetV1.Layout {
+        let width = environment.device.screenSize.width
+        let island = screen.dynamicIsland ?? .init()
+        let top = 11.0
+        let activities = screen.lockScreen?.activities.compactMap(\.activity) ?? []
+        let known: [String: GlimpseWidgetV1.ActivityViews] = views
+        func lookup(_ id: String) -> (GlimpseWidgetV1.ActivityViews, String) {
+            let activity = activities.first { $0.activityId == id } ?? GlimpseActivityV1.Activity(activityId: id)
+            return (known[id] ?? Self.missingViews(activity), activity.bundleId)
+        }
+        var root = GlimpseWidgetV1.LayoutNode()
+        root.kind = "screen"
+        root.name = "dynamicIsland"
+        var children: [GlimpseWidgetV1.LayoutNode] = []
+        let mode = island.mode
+        if !hasDynamicIsland {
+            if mode != .none && mode != .unspecified {
+                let (v, bundle) = lookup(island.activityId)
+                var banner = lockScreenActivity(v, bundleID: bundle, origin: ((width - lockScreenActivityWidth) / 2, top))
+                banner.name = "banner"
+                children.append(banner)
+            }
+        } else {
+            switch mode {
+            case .compact:
+                let (v, bundle) = lookup(island.activityId)
+                let w = 2 * (environment.device.maximumSize(of: .compact)?.width ?? 52.33) + Self.cameraWidth
+                children.append(compactIsland(v.dynamicIsland ?? .init(), bundleID: bundle, origin: ((width - w) / 2, top)))
+            case .minimal:
+                let (a, aBundle) = lookup(island.activityId)
+                let attachedWidth = minimalWidth(a.dynamicIsland?.minimal, bundleID: aBundle)
+                var detached: (GlimpseWidgetV1.ActivityViews, String)?
+                if !island.detachedActivityId.isEmpty { detached = lookup(island.detachedActivityId) }
+                let detachedWidth = detached.map { minimalWidth($0.0.dynamicIsland?.minimal, bundleID: $0.1) } ?? 0
+                let gap = detached == nil ? 0 : 6.0
+                let total = attachedWidth + Self.cameraWidth + gap + detachedWidth
+                let x = (width - total) / 2
+                var attached = minimalIsland(a.dynamicIsland?.minimal, bundleID: aBundle, origin: (x, top), name: "minimalAttached")
+                // The attached minimal joins the camera's pill on its leading side.
+                attached.frame = Rect(x: x, y: top, width: attachedWidth + Self.cameraWidth, height: Self.islandHeight).message
+                attached.children.append(camera(x + attachedWidth, top))
+                children.append(attached)
+                if let (d, dBundle) = detached {
+                    children.append(minimalIsland(d.dynamicIsland?.minimal, bundleID: dBundle, origin: (x + attachedWidth + Self.cameraWidth + gap, top), name: "minimalDetached"))
+                }
+            case .expanded:
+                let (v, bundle) = lookup(island.activityId)
+                let w = environment.device.maximumSize(of: .expanded)?.width ?? 371
+                children.append(expandedIsland(v.dynamicIsland ?? .init(), bundleID: bundle, origin: ((width - w) / 2, top)))
+            default:
+                var idle = camera((width - Self.cameraWidth) / 2, top)
+                idle.kind = "island"
+                idle.name = "idle"
+                idle.fill = ColorResolver.RGBA(0, 0, 0).paint
+                idle.clipShape = GlimpseWidgetV1.Shape(kind: .capsule)
+                children.append(idle)
+            }
+        }
+        let bottom = children.map { Rect($0.frame).maxY }.max() ?? (top + Self.islandHeight)
+        let size = Size(width: width, height: bottom + top)
+        root.frame = Rect(x: 0, y: 0, width: size.width, height: size.height).message
+        root.fill = ColorResolver.RGBA(hex: 0x20232B).paint
+        root.children = children
+        return layout("dynamicIsland", size: size, mode: .fullColor, root: root, dark: true)
+    }
+
+    /// An activity the gateway has no views for: a box that names it.
+    static func missingViews(_ activity: GlimpseActivityV1.Activity) -> GlimpseWidgetV1.ActivityViews {
+        let name = activity.attributesType.isEmpty ? activity.activityId : activity.attributesType
+        var text = GlimpseWidgetV1.View()
+        text.kind = .text(GlimpseWidgetV1.Text(content: "\(activity.bundleId) \(name)"))
+        text.modifiers = [GlimpseWidgetV1.Modifier(kind: .lineLimit(1)), GlimpseWidgetV1.Modifier(kind: .padding(.init()))]
+        var island = GlimpseWidgetV1.DynamicIslandViews()
+        var short = GlimpseWidgetV1.View()
+        short.kind = .text(GlimpseWidgetV1.Text(content: String(name.prefix(1))))
+        island.compactLeading = short
+        island.minimal = short
+        island.expandedCenter = GlimpseWidgetV1.ExpandedRegion(view: text)
+        var views = GlimpseWidgetV1.ActivityViews()
+        views.lockScreen = text
+        views.dynamicIsland = island
+        return views
+    }
+
+    func systemText(_ s: String, font: FontSpec, centerX: Double, y: Double, color: ColorResolver.RGBA, name: String) -> GlimpseWidgetV1.LayoutNode {
+        var node = GlimpseWidgetV1.LayoutNode()
+        node.kind = "text"
+        node.name = name
+        node.text = s
+        node.fontSize = font.size
+        node.fontWeight = font.weight
+        node.fontDesign = font.design
+        node.lineCount = 1
+        node.textAlignment = .center
+        let w = font.width(of: s)
+        node.frame = Rect(x: centerX - w / 2, y: y, width: w, height: font.lineHeight).message
+        node.foreground = color.paint
+        return node
+    }
+}

@@ -1,0 +1,135 @@
+public import GlimpseMessages
+
+/// A layout as box drawing for a terminal ("one screen at a glance"): points map to a
+/// character grid (one column per 6 pt and one row per 13 pt, or scaled to `columns`);
+/// widgets, regions, islands and activities are boxes (┌─┐│└┘); texts sit where their
+/// frames are, cut with "…" at the edge of the box they are in. Deterministic.
+public enum TextWriter {
+    public static func text(_ layout: GlimpseWidgetV1.Layout, columns: Int? = nil) -> String {
+        let size = layout.size ?? .init()
+        let cols = max(8, columns ?? Int((size.width / 6).rounded(.up)))
+        let sx = size.width / Double(cols)
+        let sy = sx * 13.0 / 6.0
+        let rows = max(1, Int((size.height / sy).rounded(.up)))
+        var canvas = Canvas(columns: cols, rows: rows, sx: sx, sy: sy)
+        if let root = layout.root {
+            canvas.draw(root, clip: Canvas.Box(c0: 0, r0: 0, c1: cols - 1, r1: rows - 1))
+        }
+        return canvas.rendered()
+    }
+
+    struct Canvas {
+        struct Box {
+            var c0, r0, c1, r1: Int
+        }
+
+        let columns: Int
+        let rows: Int
+        let sx: Double
+        let sy: Double
+        var grid: [[Character]]
+
+        init(columns: Int, rows: Int, sx: Double, sy: Double) {
+            self.columns = columns
+            self.rows = rows
+            self.sx = sx
+            self.sy = sy
+            grid = Array(repeating: Array(repeating: " ", count: columns), count: rows)
+        }
+
+        static let boxKinds: Set<String> = ["widget", "region", "island", "activity"]
+
+        func box(_ f: Rect) -> Box {
+            let c0 = Int((f.x / sx).rounded()), r0 = Int((f.y / sy).rounded())
+            let c1 = max(c0 + 1, Int((f.maxX / sx).rounded()) - 1), r1 = max(r0 + 1, Int((f.maxY / sy).rounded()) - 1)
+            return Box(c0: c0, r0: r0, c1: c1, r1: r1)
+        }
+
+        mutating func put(_ c: Character, _ col: Int, _ row: Int) {
+            guard row >= 0, row < rows, col >= 0, col < columns else { return }
+            grid[row][col] = c
+        }
+
+        mutating func draw(_ node: GlimpseWidgetV1.LayoutNode, clip: Box, inPill: Bool = false) {
+            let f = Rect(node.frame)
+            var inner = clip
+            if inPill && node.kind == "region" {
+                // Inside a compact or minimal pill a region is a stretch of it, split by bars.
+                let b = box(f)
+                if node.name == "camera" {
+                    for r in clip.r0...max(clip.r0, clip.r1) {
+                        put("│", b.c0, r)
+                        put("│", b.c1, r)
+                    }
+                }
+                inner = Box(c0: max(clip.c0, b.c0), r0: clip.r0, c1: min(clip.c1, b.c1), r1: clip.r1)
+            } else if Self.boxKinds.contains(node.kind) && !(node.kind == "region" && node.name == "camera" && node.children.isEmpty) {
+                let b = box(f)
+                for c in (b.c0 + 1)..<b.c1 {
+                    put("─", c, b.r0)
+                    put("─", c, b.r1)
+                }
+                for r in (b.r0 + 1)..<b.r1 {
+                    put("│", b.c0, r)
+                    put("│", b.c1, r)
+                }
+                put("┌", b.c0, b.r0)
+                put("┐", b.c1, b.r0)
+                put("└", b.c0, b.r1)
+                put("┘", b.c1, b.r1)
+                inner = Box(c0: max(clip.c0, b.c0 + 1), r0: max(clip.r0, b.r0 + 1), c1: min(clip.c1, b.c1 - 1), r1: min(clip.r1, b.r1 - 1))
+            }
+            switch node.kind {
+            case "text", "timerText", "dateText":
+                let lines = node.text.split(separator: "\n", omittingEmptySubsequences: false)
+                let lineHeight = f.height / Double(max(lines.count, 1))
+                for (i, line) in lines.enumerated() {
+                    let content = node.redacted ? String(repeating: "▒", count: max(1, Int((Double(line.count) * 0.6).rounded()))) : String(line)
+                    write(content, frame: Rect(x: f.x, y: f.y + Double(i) * lineHeight, width: f.width, height: lineHeight), alignment: node.textAlignment, clip: inner)
+                }
+            case "symbol": write("◆", frame: f, alignment: .center, clip: inner)
+            case "image": write("▣", frame: f, alignment: .center, clip: inner)
+            case "switch": write(node.isOn ? "(●)" : "(○)", frame: f, alignment: .center, clip: inner)
+            case "bar":
+                let n = max(2, Int((f.width / sx).rounded()))
+                let filled = Int((Double(n) * node.value).rounded())
+                write(String(repeating: "▰", count: filled) + String(repeating: "▱", count: n - filled), frame: f, alignment: .leading, clip: inner)
+            case "ring": write("◔\(Int((node.value * 100).rounded()))%", frame: f, alignment: .center, clip: inner, row: .top)
+            default: break
+            }
+            let pill = node.kind == "island" && node.name != "expanded"
+            for child in node.children { draw(child, clip: inner, inPill: pill) }
+        }
+
+        enum Row { case middle, top }
+
+        mutating func write(_ s: String, frame f: Rect, alignment: GlimpseWidgetV1.TextAlignment, clip: Box, row: Row = .middle) {
+            guard clip.c1 >= clip.c0, clip.r1 >= clip.r0 else { return }
+            var r = Int(((row == .middle ? f.midY : f.y + sy / 2) / sy).rounded(.down))
+            r = min(max(r, clip.r0), clip.r1)
+            let chars = Array(s)
+            var c: Int
+            switch alignment {
+            case .center: c = Int((f.midX / sx).rounded()) - chars.count / 2
+            case .trailing: c = Int((f.maxX / sx).rounded()) - chars.count
+            default: c = Int((f.x / sx).rounded())
+            }
+            c = max(c, clip.c0)
+            let room = clip.c1 - c + 1
+            guard room > 0 else { return }
+            var out = chars
+            if out.count > room { out = Array(out.prefix(max(0, room - 1))) + ["…"] }
+            for (i, ch) in out.enumerated() { put(ch, c + i, r) }
+        }
+
+        func rendered() -> String {
+            var lines = grid.map { row -> String in
+                var s = String(row)
+                while s.last == " " { s.removeLast() }
+                return s
+            }
+            while lines.last == "" { lines.removeLast() }
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+}

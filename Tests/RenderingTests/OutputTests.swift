@@ -1,0 +1,83 @@
+import Foundation
+import GlimpseMessages
+import Rendering
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The SVG is well-formed standalone XML that escapes text; the terminal text shows the
+/// widget's strings inside box-drawing frames; both are deterministic.
+@Suite struct OutputTests {
+    let r = renderer()
+
+    func parses(_ svg: String) -> (ok: Bool, root: String?) {
+        final class Delegate: NSObject, XMLParserDelegate {
+            var root: String?
+            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+                if root == nil { root = name }
+            }
+        }
+        let parser = XMLParser(data: Data(svg.utf8))
+        let delegate = Delegate()
+        parser.delegate = delegate
+        let ok = parser.parse()
+        return (ok, delegate.root)
+    }
+
+    var sample: View {
+        vstack([
+            text("<Tom & Jerry> \"quoted\" 'single'").with(font(.headline)),
+            hstack([symbol("bolt.fill"), text("Charging"), spacer(), text("80%")]),
+            rectangle(.green).with(frame(height: 8), .cornerRadius(4)),
+        ], h: .leading)
+    }
+
+    @Test func svgIsWellFormedAndEscapes() {
+        let svg = SVGWriter.document(r.view(sample, family: .systemMedium))
+        let parsed = parses(svg)
+        #expect(parsed.ok)
+        #expect(parsed.root == "svg")
+        #expect(svg.contains("xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.contains("viewBox=\"0 0 338 158\""))
+        #expect(svg.contains("&lt;Tom &amp; Jerry&gt;"))
+        #expect(!svg.contains("<Tom"))
+        #expect(svg.contains("lengthAdjust=\"spacingAndGlyphs\""))
+        #expect(svg.contains("aria-label="))
+    }
+
+    @Test(arguments: [ActivityPresentationKind.compact, .minimal, .expanded, .lockScreen])
+    func everyActivityPresentationIsWellFormed(presentation: ActivityPresentationKind) {
+        var island = GlimpseWidgetV1.DynamicIslandViews()
+        island.compactLeading = text("a&b")
+        island.expandedBottom = GlimpseWidgetV1.ExpandedRegion(view: text("<bottom>"))
+        let views = GlimpseWidgetV1.ActivityViews(lockScreen: text("x < y"), dynamicIsland: island)
+        #expect(parses(SVGWriter.document(r.activity(views, presentation: presentation))).ok)
+    }
+
+    @Test func svgIsDeterministicWithShortNumbers() {
+        let a = SVGWriter.document(r.view(sample, family: .systemMedium))
+        let b = SVGWriter.document(renderer().view(sample, family: .systemMedium))
+        #expect(a == b)
+        let numbers = a.split(whereSeparator: { !"0123456789.".contains($0) }).filter { $0.contains(".") }
+        #expect(numbers.allSatisfy { $0.split(separator: ".", omittingEmptySubsequences: false).last!.count <= 2 })
+    }
+
+    @Test func textOutputShowsTheStringsInBoxes() {
+        let out = TextWriter.text(r.view(sample, family: .systemMedium))
+        #expect(out.contains("Charging"))
+        #expect(out.contains("80%"))
+        #expect(out.contains("┌") && out.contains("┘") && out.contains("│"))
+        #expect(out == TextWriter.text(r.view(sample, family: .systemMedium)))
+        let lines = out.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 57 })  // 338 / 6, rounded up
+    }
+
+    @Test func textOutputScalesToColumnsAndCutsWithEllipsis() {
+        let out = TextWriter.text(r.view(text("A rather long sentence that will not fit").with(.lineLimit(1)), family: .systemSmall), columns: 16)
+        let lines = out.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 16 })
+        #expect(out.contains("…"))
+    }
+}
