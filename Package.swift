@@ -192,6 +192,21 @@ let package = Package(
         .target(name: "Rendering", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "ProtoMapping"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GlimpseMessages", "GlimpseVocabulary"], exclude: ["Golden"]),
 
+        // MARK: The five seed apps as demos: providers, intent handlers and Live Activity views.
+        .target(
+            name: "DemoApps",
+            dependencies: ["GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", "ServiceKit", nioCore, nioPosix]),
+        .executableTarget(
+            name: "glimpse-demo",
+            dependencies: [
+                "DemoApps", "ServiceKit", argumentParser, .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/Demo"),
+        .testTarget(
+            name: "DemoAppsTests", dependencies: ["DemoApps", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore"],
+            exclude: ["Golden"]),
+
         // MARK: I/O-free engines
         // App Intent parameters and values: shared by widget configuration and action intents.
         .target(name: "AppIntentValues"),
@@ -297,6 +312,10 @@ let package = Package(
                 "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "AssetEngine", "GlimpseClock", crypto,
             ],
             path: "Benchmarks/AssetService"),
+        .executableTarget(
+            name: "glimpse-bench-render",
+            dependencies: ["BenchSupport", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO"],
+            path: "Benchmarks/Render"),
         .executableTarget(
             name: "glimpse-bench-timeline",
             dependencies: ["TimelineEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock"],

@@ -1,42 +1,27 @@
 #!/usr/bin/env bash
-# The whole stack on loopback with its embedded defaults: glimpse-timeline (7701),
+# The whole of Glimpse on loopback with its embedded defaults: glimpse-timeline (7701),
 # glimpse-intent (7702), glimpse-activity (7703; APNs endpoint 7443 TLS, 7444 h2c),
-# glimpse-asset (7704) and glimpse-gateway (7700), release builds, data under
-# ./.glimpse/. Installs what is missing first. Ctrl-C stops everything (gracefully).
+# glimpse-asset (7704), glimpse-gateway (7700) and the five seed demo apps (7710-7714),
+# release builds, data under ./.glimpse. Installs what is missing and builds first, then
+# hands its arguments to `glimpse up` (or `glimpse down`):
 #
-#   ./scripts/run.sh                 # system clock
-#   ./scripts/run.sh --manual        # manual clocks from 2026-01-01T09:00:00Z, the gateway conducting
-#
-# The seed demo apps are not part of it yet (they arrive with the rendering work).
+#   ./scripts/run.sh                     # up in the foreground; Ctrl-C stops everything
+#   ./scripts/run.sh --detach            # returns once the stack is up
+#   ./scripts/run.sh down                # stops a detached stack
+#   ./scripts/run.sh --manual 2026-01-01T09:00:00Z   # manual clocks, the gateway conducting
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
+bin="$(swift build -c release --show-bin-path 2>/dev/null || echo .build/release)"
+if [ "${1:-}" = "down" ]; then
+    shift
+    [ -x "$bin/glimpse" ] || { echo "run: nothing built, so nothing runs" >&2; exit 0; }
+    exec "$bin/glimpse" down "$@"
+fi
 ./scripts/bootstrap.sh
-clock=()
-if [ "${1:-}" = "--manual" ]; then clock=(--clock manual --start-time 2026-01-01T09:00:00Z); fi
-products=(glimpse-timeline glimpse-intent glimpse-activity glimpse-asset glimpse-gateway glimpse)
+products=(glimpse-timeline glimpse-intent glimpse-activity glimpse-asset glimpse-gateway glimpse-demo glimpse)
 for product in "${products[@]}"; do
-    echo "run: building $product (release)"
+    echo "run: building $product (release)" >&2
     swift build -c release --product "$product" >/dev/null
 done
-bin="$(swift build -c release --show-bin-path)"
-data="${GLIMPSE_DATA_DIR:-./.glimpse}"
-pids=()
-stop() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    wait
-}
-trap stop EXIT INT TERM
-start() {
-    local name="$1"; shift
-    "$bin/glimpse-$name" --data-dir "$data/$name" "${clock[@]}" "$@" > >(sed "s/^/[$name] /") 2> >(sed "s/^/[$name] /" >&2) &
-    pids+=("$!")
-}
-start timeline --port 7701
-start intent --port 7702 --timeline-address 127.0.0.1:7701
-# Provider tokens are not checked (give --apns-key TEAM:KEYID:PATH and drop this to check them).
-start activity --port 7703 --timeline-address 127.0.0.1:7701 --apns-auth none
-start asset --port 7704
-start gateway --port 7700
-echo "run: the stack is up; try: $bin/glimpse clock now   (Ctrl-C stops it)"
-wait
+exec "$bin/glimpse" up --bin "$bin" "$@"

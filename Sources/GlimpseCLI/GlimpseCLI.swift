@@ -104,6 +104,6 @@ struct GlimpseCommand: AsyncParsableCommand {
             Install.self, Uninstall.self, Apps.self,
             Place.self, Remove.self, Widgets.self, Show.self, Tap.self, Reload.self, Budget.self,
             ClockCommand.self, Activities.self, Push.self, Events.self, SettingsCommand.self, Reset.self,
-            Export.self, ImportCommand.self, AppCommand.self, Render.self,
+            Export.self, ImportCommand.self, AppCommand.self, Render.self, Up.self, Down.self,
         ])
 }

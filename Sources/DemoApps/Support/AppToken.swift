@@ -1,0 +1,38 @@
+import Foundation
+import Synchronization
+
+/// The app's token at the gateway, as the stack hands it over: installing the app comes
+/// after this process starts, and the token is then written to a file. It is read when a
+/// call first needs it and read again after the gateway refuses it (a reinstall mints a
+/// new one), so the process never needs restarting.
+public final class AppToken: Sendable {
+    public let path: String?
+    private let cached = Mutex<String?>(nil)
+
+    public init(path: String?) {
+        self.path = path
+    }
+
+    /// A fixed token (tests, or a stack that passes it directly).
+    public init(token: String) {
+        self.path = nil
+        cached.withLock { $0 = token }
+    }
+
+    /// The token, or nil when there is none yet.
+    public func current() -> String? {
+        if let token = cached.withLock({ $0 }) { return token }
+        guard let path, let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+              !text.isEmpty
+        else { return nil }
+        cached.withLock { $0 = text }
+        return text
+    }
+
+    /// Forget the token read so far; the next call reads the file again.
+    public func invalidate() {
+        guard path != nil else { return }
+        cached.withLock { $0 = nil }
+    }
+}

@@ -1,0 +1,125 @@
+"""`glimpse up` / `glimpse down`: the whole stack and the seed demo apps on the default
+ports, started by the CLI as a user starts it (scripts/run.sh hands its arguments to it).
+Detached: it returns once the demo device is drawn; a second start is refused with a clear
+message, not a half-started stack; `glimpse down` stops every process. In the foreground,
+Ctrl-C (SIGINT) stops everything cleanly.
+"""
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+import pytest
+
+from test_timeline_service import _binary
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DEFAULT_PORTS = (7700, 7701, 7702, 7703, 7704, 7710, 7711, 7712, 7713, 7714, 7443, 7444)
+
+
+def _glimpse():
+    glimpse = pathlib.Path(_binary("glimpse"))
+    for product in ("glimpse-timeline", "glimpse-intent", "glimpse-activity", "glimpse-asset",
+                    "glimpse-gateway", "glimpse-demo"):
+        _binary(product)
+    return glimpse
+
+
+def _run(glimpse, *args, timeout=120):
+    return subprocess.run([str(glimpse), *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = pathlib.Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().split(") ", 1)[1][0] != "Z"
+
+
+def _ports_free():
+    import socket
+    for port in DEFAULT_PORTS:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return False
+    return True
+
+
+@pytest.fixture
+def glimpse():
+    if not _ports_free():
+        pytest.skip("the default ports are taken (a stack is running on this machine)")
+    return _glimpse()
+
+
+def test_detached_stack_draws_the_demo_device_refuses_a_second_start_and_goes_down(glimpse, tmp_path):
+    directory = tmp_path / "stack"
+    up = _run(glimpse, "up", "--detach", "--dir", str(directory))
+    try:
+        assert up.returncode == 0, up.stderr
+        record = json.loads((directory / "stack.json").read_text())
+        names = {p["name"] for p in record["processes"]}
+        assert {"glimpse-gateway", "glimpse-timeline", "glimpse-intent", "glimpse-activity", "glimpse-asset"} <= names
+        assert {"demo-pixar", "demo-movieplanner", "demo-steps", "demo-rtlair", "demo-pizza"} <= names
+        # The screens, as text on standard output and as files.
+        assert "┌" in up.stdout and "127.0.0.1:7700" in up.stdout
+        for name in ("home", "lock", "island"):
+            svg = (directory / "screens" / f"{name}.svg").read_text()
+            assert svg.startswith("<svg") or svg.startswith("<?xml")
+            assert (directory / "screens" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+        # Five apps installed, with their tokens where their processes read them.
+        apps = json.loads(_run(glimpse, "apps", "--json").stdout)
+        assert len(apps["apps"]) == 5
+        assert len(list((directory / "tokens").glob("*.token"))) == 5
+        # The pizza Live Activity is on.
+        activities = json.loads(_run(glimpse, "activities", "--json").stdout)
+        assert activities.get("activities"), activities
+
+        again = _run(glimpse, "up", "--detach", "--dir", str(directory))
+        assert again.returncode == 1
+        assert "already running" in again.stderr and "glimpse down" in again.stderr
+        elsewhere = _run(glimpse, "up", "--detach", "--dir", str(tmp_path / "other"))
+        assert elsewhere.returncode == 1
+        assert "taken" in elsewhere.stderr
+        assert not (tmp_path / "other" / "stack.json").exists()
+    finally:
+        down = _run(glimpse, "down", "--dir", str(directory))
+    assert down.returncode == 0, down.stderr
+    for process in record["processes"]:
+        assert not _alive(process["pid"]), process
+    assert not (directory / "stack.json").exists()
+    assert _ports_free()
+
+
+def test_foreground_stack_stops_everything_on_ctrl_c(glimpse, tmp_path):
+    directory = tmp_path / "stack"
+    process = subprocess.Popen([str(glimpse), "up", "--no-demos", "--dir", str(directory)], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (directory / "stack.json").exists() or "running" not in _peek(process, directory):
+            assert process.poll() is None, process.stderr.read()
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        record = json.loads((directory / "stack.json").read_text())
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "stopped 5 processes" in err
+    for member in record["processes"]:
+        assert not _alive(member["pid"]), member
+    assert _ports_free()
+
+
+def _peek(process, directory):
+    """Whether the gateway answers: the stack printed its screens and runs."""
+    result = subprocess.run([str(pathlib.Path(_binary("glimpse"))), "clock", "now"], capture_output=True, text=True)
+    return "running" if result.returncode == 0 else ""
