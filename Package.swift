@@ -273,7 +273,7 @@ let package = Package(
         .target(
             name: "ActivityService",
             dependencies: [
-                "ActivityEngine", "EngineHost", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
+                "ActivityEngine", "EngineHost", "GlimpseClock", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
                 "HTTP2Server", "ProtoMapping", "RPCCore", "ServiceKit", collections, crypto, nioCore,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -288,7 +288,7 @@ let package = Package(
         .testTarget(
             name: "ActivityServiceTests",
             dependencies: [
-                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseJSON", "GlimpseMessages", "GlimpseVocabulary",
+                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseClock", "GlimpseJSON", "GlimpseMessages", "GlimpseVocabulary",
                 "ServiceKit", crypto,
             ]),
         .executableTarget(

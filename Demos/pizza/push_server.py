@@ -4,9 +4,14 @@ APNs Live Activity pushes, with a stock APNs client (aioapns) — pointed at
 glimpse-activity's APNs-compatible endpoint instead of Apple's.
 
     pip install aioapns
+    python3 Demos/pizza/push_server.py                 # against a `glimpse up` stack: nothing to give
     python3 Demos/pizza/push_server.py --device-token HEX [--apns 127.0.0.1:7443]
         [--ca CA.pem] [--key AuthKey.p8 --key-id KEYID --team-id TEAMID]
         [--now UNIX_SECONDS] [--interval 2]
+
+Against a stack `glimpse up` started (./scripts/run.sh), what is not given comes from it:
+the APNs endpoint, its CA and the provider key from `<stack>/apns/provider.json`, the
+device token of the pizza activity and the device clock from the gateway (JSON over HTTP).
 
 The device token is the activity's push token (the app starts the activity with
 `pushType: .token` and sends the token to its server; `glimpse activity list` shows it).
@@ -30,9 +35,11 @@ Without --key an ephemeral ES256 key signs the provider token (enough for a stac
 """
 import argparse
 import asyncio
+import json
+import os
+import urllib.request
 import ssl
 import sys
-import time
 
 from aioapns import APNs, NotificationRequest, PushType
 from aioapns.connection import APNsProductionClientProtocol
@@ -67,6 +74,40 @@ def steps(now):
     ]
 
 
+def gateway(address, path, body=None):
+    """One call to glimpse-gateway's JSON API."""
+    request = urllib.request.Request(f"http://{address}/v1/{path}", data=json.dumps(body or {}).encode(),
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read() or b"{}")
+
+
+def from_stack(args):
+    """Fills what was not given from a stack `glimpse up` started, and the gateway."""
+    provider = os.path.join(args.stack, "apns", "provider.json")
+    if os.path.exists(provider):
+        with open(provider) as f:
+            stack = json.load(f)
+        if args.key is None:
+            args.key, args.key_id, args.team_id = stack["keyPath"], stack["keyId"], stack["teamId"]
+        args.ca = args.ca or stack.get("ca")
+        args.apns = args.apns or stack.get("tls")
+    args.apns = args.apns or "127.0.0.1:7443"
+    args.key_id = args.key_id or "KEY1234567"
+    args.team_id = args.team_id or "TEAM123456"
+    if args.device_token is None:
+        listed = gateway(args.gateway, "activities", {"bundleId": BUNDLE})
+        tokens = [a["activity"].get("pushToken") for a in listed.get("activities", [])
+                  if a["activity"].get("state") == "ACTIVITY_STATE_ACTIVE" and a["activity"].get("pushToken")]
+        if not tokens:
+            sys.exit(f"push_server: no active {BUNDLE} activity with a push token at {args.gateway}; give --device-token")
+        args.device_token = tokens[0]
+    if args.now is None:
+        from datetime import datetime
+        now = gateway(args.gateway, "clock/now")["now"]
+        args.now = int(datetime.fromisoformat(now.replace("Z", "+00:00")).timestamp())
+
+
 def step_range(text):
     first, _, last = text.partition("-")
     return int(first), int(last or first)
@@ -90,7 +131,7 @@ async def deliver(args):
     context = ssl.create_default_context(cafile=args.ca) if args.ca else ssl.create_default_context()
     client = APNs(key=private_key(args.key), key_id=args.key_id, team_id=args.team_id, topic=args.topic,
                   ssl_context=context, use_sandbox=False)
-    now = args.now if args.now is not None else int(time.time())
+    now = args.now
     first, last = args.steps
     for index, (event, aps) in enumerate(steps(now)):
         if not first <= index + 1 <= last:
@@ -110,17 +151,21 @@ async def deliver(args):
 
 def main():
     parser = argparse.ArgumentParser(description="Moves a Pizza Delivery Live Activity along over APNs.")
-    parser.add_argument("--device-token", required=True, help="the activity's push token (hex)")
-    parser.add_argument("--apns", default="127.0.0.1:7443", help="the APNs endpoint, host:port (TLS)")
+    parser.add_argument("--device-token", help="the activity's push token (hex; default: the active pizza activity's, from the gateway)")
+    parser.add_argument("--apns", help="the APNs endpoint, host:port (TLS; default: the stack's, else 127.0.0.1:7443)")
     parser.add_argument("--ca", help="CA file to trust for the endpoint (glimpse-activity prints its own)")
     parser.add_argument("--topic", default=TOPIC)
-    parser.add_argument("--key", help="the .p8 signing key (default: an ephemeral one)")
-    parser.add_argument("--key-id", default="KEY1234567")
-    parser.add_argument("--team-id", default="TEAM123456")
-    parser.add_argument("--now", type=int, help="UNIX seconds to count from (default: the wall clock)")
+    parser.add_argument("--key", help="the .p8 signing key (default: the stack's, else an ephemeral one)")
+    parser.add_argument("--key-id")
+    parser.add_argument("--team-id")
+    parser.add_argument("--now", type=int, help="UNIX seconds to count from (default: the device clock, from the gateway)")
+    parser.add_argument("--stack", default=".glimpse", help="the directory of a `glimpse up` stack (default .glimpse)")
+    parser.add_argument("--gateway", default=os.environ.get("GLIMPSE_GATEWAY", "127.0.0.1:7700"))
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between pushes")
     parser.add_argument("--steps", type=step_range, default=(1, 5), help="which steps to send, e.g. 1-3 (default 1-5)")
-    sys.exit(asyncio.run(deliver(parser.parse_args())))
+    args = parser.parse_args()
+    from_stack(args)
+    sys.exit(asyncio.run(deliver(args)))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ public import Foundation
 #endif
 public import ActivityEngine
 public import EngineHost
+public import GlimpseClock
 import GlimpseMessages
 import GlimpseRPC
 import GlimpseVocabulary
@@ -29,7 +30,8 @@ public struct ActivityServer: Sendable {
     /// new journal starts with a random seed for ids and tokens.
     public static func open(
         directory: URL?, clock: HostClock, settings: ActivitySettings = .defaults,
-        authentication: APNsEndpoint.Authentication, outbound: Outbound
+        authentication: APNsEndpoint.Authentication, outbound: Outbound,
+        tokenClock: (any WallClock)? = SystemClock()
     ) async throws -> ActivityServer {
         let journal = try directory.map { try Journal(directory: $0, name: "activity") } ?? Journal.inMemory()
         let feed = ActivityFeed()
@@ -49,7 +51,7 @@ public struct ActivityServer: Sendable {
         return ActivityServer(
             host: host, feed: feed, connections: connections, handlers: ActivityHandlers(host: host, feed: feed),
             clock: ClockService(host: host, watermark: { feed.sequence }),
-            endpoint: APNsEndpoint(host: host, authentication: authentication))
+            endpoint: APNsEndpoint(host: host, authentication: authentication, tokenClock: tokenClock))
     }
 
     /// Engine events go to the watchers as one batch; widget pushes ask glimpse-timeline

@@ -5,6 +5,7 @@ import Crypto
 import EngineHost
 import GlimpseVocabulary
 import Foundation
+import GlimpseClock
 import GlimpseJSON
 import GlimpseMessages
 import Testing
@@ -220,6 +221,27 @@ struct ProviderTokenTests {
         #expect(reason(await send(good, at: 3700)) == "ExpiredProviderToken")
         let refreshed = providerToken(key: key, keyID: "KEY1", team: "TEAM1", iat: "\(now + 3601)")
         #expect(await send(refreshed, at: 3701).status == 200)
+    }
+
+    /// A manual device clock does not age provider tokens: push servers sign with the time
+    /// of day and APNs is not the device. Moving the device two hours on leaves a token signed
+    /// now valid; an hour on APNs's own clock expires it.
+    @Test func providerTokensAgeOnAPNssClockNotTheDevices() async throws {
+        let key = P256.Signing.PrivateKey()
+        let tokens = ProviderTokens(keys: [try ProviderTokens.Key(teamID: "TEAM1", keyID: "KEY1", pem: key.pemRepresentation)])
+        let apnsClock = VirtualClock(start: Date(timeIntervalSince1970: 1_795_000_000))
+        let f = try await Fixture.make(authentication: .providerTokens(tokens), tokenClock: apnsClock)
+        let (_, token) = try await f.requestActivity()
+        let signedNow = providerToken(key: key, keyID: "KEY1", team: "TEAM1", iat: "\(Int(apnsClock.now.timeIntervalSince1970))")
+        func send(_ offset: Int, connection: String) async -> APNsResponse {
+            await f.livePush(token, body: update(offset, at: f.server.host.clock.now.addingTimeInterval(1)),
+                             extra: [("authorization", "bearer \(signedNow)")], connection: connection)
+        }
+        #expect(await send(1, connection: "c1").status == 200)
+        try await f.advance(seconds: 7_200)
+        #expect(await send(2, connection: "c2").status == 200)
+        try apnsClock.advance(by: 3601)
+        #expect(reason(await send(3, connection: "c3")) == "ExpiredProviderToken")
     }
 }
 

@@ -4,6 +4,7 @@ import ActivityService
 import Crypto
 import EngineHost
 import Foundation
+import GlimpseClock
 import GlimpseJSON
 import GlimpseMessages
 import GlimpseVocabulary
@@ -18,10 +19,15 @@ struct Fixture {
     let server: ActivityServer
     let appToken: String
 
-    static func make(authentication: APNsEndpoint.Authentication = .none, settings: ActivitySettings = .defaults) async throws -> Fixture {
+    /// `tokenClock`: nil ages provider tokens on the service's manual clock; the executable
+    /// ages them on the wall clock.
+    static func make(
+        authentication: APNsEndpoint.Authentication = .none, settings: ActivitySettings = .defaults,
+        tokenClock: (any WallClock)? = nil
+    ) async throws -> Fixture {
         let server = try await ActivityServer.open(
             directory: nil, clock: HostClock(.manual(start: start)), settings: settings, authentication: authentication,
-            outbound: .init(timelineAddress: nil))
+            outbound: .init(timelineAddress: nil), tokenClock: tokenClock)
         var manifest = GlimpseAppV1.AppManifest()
         manifest.bundleId = app
         manifest.activityAttributes = [GlimpseAppV1.ActivityAttributesDeclaration(typeName: "PizzaDeliveryAttributes")]

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 public import EngineHost
+public import GlimpseClock
 import GlimpseJSON
 import GlimpseMessages
 import GlimpseVocabulary
@@ -72,10 +73,15 @@ public struct APNsEndpoint: Sendable {
 
     let host: ActivityHandlers.Host
     let authentication: Authentication
+    /// Whose time a provider token's age is measured in: APNs's, which is the wall clock
+    /// even when the device runs on a manual one (push servers sign with the time of day).
+    /// nil: the host's clock (tests that move one clock for both).
+    let tokenClock: (any WallClock)?
 
-    public init(host: ActivityHandlers.Host, authentication: Authentication) {
+    public init(host: ActivityHandlers.Host, authentication: Authentication, tokenClock: (any WallClock)? = nil) {
         self.host = host
         self.authentication = authentication
+        self.tokenClock = tokenClock
     }
 
     public func respond(to request: APNsRequest) async -> APNsResponse {
@@ -88,7 +94,8 @@ public struct APNsEndpoint: Sendable {
         var refusal: (status: Int32, reason: String)?
         if case .providerTokens(let tokens) = authentication,
            let refused = tokens.check(
-               authorization: request.header("authorization"), connection: request.connection, now: host.clock.now) {
+               authorization: request.header("authorization"), connection: request.connection,
+               now: (tokenClock ?? host.clock).now) {
             refusal = (refused.status, refused.reason)
         }
         if isChannels {

@@ -8,6 +8,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import GlimpseJSON
 import GlimpseMessages
 
 /// `glimpse up`: the whole stack on loopback (the five executables and the seed demo apps),
@@ -79,7 +80,9 @@ struct Up: AsyncParsableCommand {
             try StackSignals.checkStop()
             let elapsed = ContinuousClock.now - began
             try await shown.printScreens()
-            StackText.addresses(plan, directory: dir, key: key, caPath: Self.caPath(processes, plan), context: context)
+            let caPath = Self.caPath(processes, plan)
+            try Self.writeProvider(key: key, caPath: caPath, in: "\(dir)/apns")
+            StackText.addresses(plan, directory: dir, key: key, caPath: caPath, context: context)
             context.note("glimpse up: \(plan.members.count) processes up and the first screens drawn in \(StackText.seconds(elapsed))")
         } catch {
             context.note("glimpse up: stopping what started")
@@ -150,6 +153,21 @@ struct Up: AsyncParsableCommand {
             do { try Files.write(Array(pem.utf8), to: path) } catch { throw CLIFailure.local("cannot write \(error.description)") }
         }
         return (team, keyID, path)
+    }
+
+    /// `<dir>/apns/provider.json`: what a push server needs to reach this stack's APNs
+    /// endpoint (Demos/pizza/push_server.py reads it).
+    static func writeProvider(key: (team: String, keyID: String, path: String), caPath: String?, in folder: String) throws(CLIFailure) {
+        var members = [
+            JSONMember("teamId", .string(key.team)), JSONMember("keyId", .string(key.keyID)),
+            JSONMember("keyPath", .string(key.path)),
+            JSONMember("tls", .string("127.0.0.1:\(StackPlan.apnsTLSPort)")),
+            JSONMember("h2c", .string("127.0.0.1:\(StackPlan.apnsH2CPort)")),
+        ]
+        if let caPath { members.append(JSONMember("ca", .string(caPath))) }
+        do { try Files.write(JSONValue.object(members).serialized() + [0x0A], to: "\(folder)/provider.json") } catch {
+            throw CLIFailure.local("cannot write \(error.description)")
+        }
     }
 
     /// The CA of glimpse-activity's TLS endpoint, from its first lines.
