@@ -79,6 +79,20 @@ def test_detached_stack_draws_the_demo_device_refuses_a_second_start_and_goes_do
         # The pizza Live Activity is on.
         activities = json.loads(_run(glimpse, "activities", "--json").stdout)
         assert activities.get("activities"), activities
+        # The Pixar app starts its playback activity: two apps, so the minimal pair.
+        token = (directory / "tokens" / "pixar.token").read_text()
+        requested = _run(glimpse, "app", "request-activity", "Demos/pixar/playback.json", "--app-token", token)
+        assert requested.returncode == 0, requested.stderr
+        island = json.loads(_run(glimpse, "render", "island", "--format", "layout").stdout)
+        names = set()
+        stack = [island["root"]]
+        while stack:
+            node = stack.pop()
+            names.add(node.get("name", ""))
+            stack.extend(node.get("children", []))
+        assert {"minimalAttached", "minimalDetached"} <= names, names
+        background = _run(glimpse, "app", "request-activity", "Demos/pixar/playback.json", "--app-token", token, "--background")
+        assert background.returncode == 1 and "visibility" in background.stderr
 
         again = _run(glimpse, "up", "--detach", "--dir", str(directory))
         assert again.returncode == 1

@@ -1,4 +1,10 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GlimpseJSON
 import GlimpseMessages
 import GlimpseRPC
 import RPCCore
@@ -159,7 +165,7 @@ struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app",
         abstract: "Call the gateway as an app would (app scope; needs the app's token).",
-        subcommands: [ReloadTimelines.self, State.self])
+        subcommands: [ReloadTimelines.self, State.self, RequestActivity.self])
 
     struct TokenOptions: ParsableArguments {
         @Option(name: .customLong("app-token"), help: ArgumentHelp(
@@ -198,6 +204,48 @@ struct AppCommand: AsyncParsableCommand {
                 return try await gateway.widgetCenter.reloadAllTimelines(gateway.request(request)).message
             }
             global.emit(response) { WidgetText.reload($0) }
+        }
+    }
+
+    struct RequestActivity: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "request-activity",
+            abstract: "Activity.request(attributes:content:pushType:) from a RequestActivityRequest JSON file, in the foreground.",
+            discussion: """
+                The file is the proto3 JSON of glimpse.activity.v1.RequestActivityRequest (its \
+                bundle id comes from the token). A string "$now", "$now+30m" or "$now-2h" in \
+                the attributes or the content state becomes that device instant in seconds \
+                since 2001, as JSONEncoder writes a Date. The app is brought to the \
+                foreground first, as ActivityKit requires (use --background to see the refusal).
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var token: TokenOptions
+
+        @Argument(help: ArgumentHelp("The request.", valueName: "request.json"))
+        var file: String
+
+        @Flag(help: "Request from the background (ActivityKit refuses it unless from a LiveActivityIntent).")
+        var background = false
+
+        func run() async throws {
+            let appToken = try token.token()
+            let template: JSONValue
+            do { template = try JSONParser.parse(try Files.read(file)) } catch {
+                throw CLIFailure.usage("\(file): \(error)")
+            }
+            let response = try await global.withGateway(appToken: appToken) { gateway in
+                if !background {
+                    _ = try await gateway.appLifecycle.setState(gateway.request(GlimpseGatewayV1.SetAppStateRequest(bundleId: "", foreground: true)))
+                }
+                let now = try await gateway.clock.now(.init(message: .init())).message.now.map {
+                    Date(timeIntervalSince1970: Double($0.seconds) + Double($0.nanos) / 1e9)
+                } ?? Date()
+                var request = try DemoDevice.request(template, now: now)
+                request.inBackground = background
+                return try await gateway.activityKit.request(gateway.request(request)).message
+            }
+            global.emit(response) { "requested \($0.activity?.activityId ?? "")" }
         }
     }
 
