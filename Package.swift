@@ -190,7 +190,9 @@ let package = Package(
 
         // MARK: Rendering: view trees laid out at the device's real sizes; text, SVG and layout outputs (I/O-free).
         .target(name: "Rendering", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "ProtoMapping"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GlimpseMessages", "GlimpseVocabulary"], exclude: ["Golden"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GlimpseMessages", "GlimpseVocabulary", "GoldenFiles"], exclude: ["Golden"]),
+        // Golden files for the rendering and seed-view tests (compare, or rewrite on request).
+        .target(name: "GoldenFiles", path: "Tests/Support/GoldenFiles"),
 
         // MARK: The five seed apps as demos: providers, intent handlers and Live Activity views.
         .target(
@@ -204,7 +206,7 @@ let package = Package(
             ],
             path: "Services/Demo"),
         .testTarget(
-            name: "DemoAppsTests", dependencies: ["DemoApps", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore"],
+            name: "DemoAppsTests", dependencies: ["DemoApps", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore", "GoldenFiles"],
             exclude: ["Golden"]),
 
         // MARK: I/O-free engines

@@ -50,9 +50,10 @@ extension Renderer {
     // MARK: Regions
 
     /// A view laid out in `rect`, proposed `rect`'s size, placed at `alignment`.
+    /// `content`: where inside `rect` the view goes (the region's margins); all of it by default.
     func region(
         _ view: GlimpseWidgetV1.View?, name: String, rect: Rect, bundleID: String, dark: Bool, alignment: Alignment2D = .center,
-        builder: ViewBuilder? = nil
+        builder: ViewBuilder? = nil, content: Rect? = nil
     ) -> GlimpseWidgetV1.LayoutNode {
         var node = GlimpseWidgetV1.LayoutNode()
         node.kind = "region"
@@ -61,8 +62,9 @@ extension Renderer {
         if let view {
             let b = builder ?? makeBuilder(bundleID: bundleID, dark: dark)
             let root = b.build(view)
-            let proposal = Proposal(rect.size)
-            node.children = [root.place(rect.place(root.measure(proposal), alignment), proposal)]
+            let area = content ?? rect
+            let proposal = Proposal(area.size)
+            node.children = [root.place(area.place(root.measure(proposal), alignment), proposal)]
         }
         node.accessibilityLabel = LayoutText.content(of: node)
         return node
@@ -92,14 +94,24 @@ extension Renderer {
         return node
     }
 
+    /// Compact content hugs the island's outer ends, inset from the rounded edge, and
+    /// centers vertically: the leading view starts at the leading margin, the trailing view
+    /// ends at the trailing one (the camera side stays free).
+    static let compactOuterMargin = 6.0
+
     func compactIsland(_ island: GlimpseWidgetV1.DynamicIslandViews, bundleID: String, origin: (Double, Double)) -> GlimpseWidgetV1.LayoutNode {
         let side = environment.device.maximumSize(of: .compact)?.width ?? 52.33
         let (x, y) = origin
         let h = Self.islandHeight
-        let lead = region(island.compactLeading, name: "compactLeading", rect: Rect(x: x, y: y, width: side, height: h), bundleID: bundleID, dark: true)
+        let m = Self.compactOuterMargin
+        let leadRect = Rect(x: x, y: y, width: side, height: h)
+        let trailRect = Rect(x: x + side + Self.cameraWidth, y: y, width: side, height: h)
+        let lead = region(
+            island.compactLeading, name: "compactLeading", rect: leadRect, bundleID: bundleID, dark: true,
+            alignment: Alignment2D(horizontal: .leading, vertical: .center), content: leadRect.inset(top: 0, leading: m, bottom: 0, trailing: 0))
         let trail = region(
-            island.compactTrailing, name: "compactTrailing", rect: Rect(x: x + side + Self.cameraWidth, y: y, width: side, height: h),
-            bundleID: bundleID, dark: true)
+            island.compactTrailing, name: "compactTrailing", rect: trailRect, bundleID: bundleID, dark: true,
+            alignment: Alignment2D(horizontal: .trailing, vertical: .center), content: trailRect.inset(top: 0, leading: 0, bottom: 0, trailing: m))
         var node = islandNode("compact", Rect(x: x, y: y, width: 2 * side + Self.cameraWidth, height: h), children: [lead, camera(x + side, y), trail], capsule: true)
         node.url = island.widgetUrl
         return node

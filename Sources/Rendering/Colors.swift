@@ -23,6 +23,10 @@ struct ColorResolver {
             self.init(Double((hex >> 16) & 0xFF) / 255, Double((hex >> 8) & 0xFF) / 255, Double(hex & 0xFF) / 255, alpha)
         }
         func withAlpha(_ alpha: Double) -> RGBA { RGBA(r, g, b, alpha) }
+        /// This color drawn over an opaque `base` ("source over").
+        func over(_ base: RGBA) -> RGBA {
+            RGBA(r * a + base.r * (1 - a), g * a + base.g * (1 - a), b * a + base.b * (1 - a), 1)
+        }
         var luminance: Double { 0.2126 * r + 0.7152 * g + 0.0722 * b }
         var message: GlimpseWidgetV1.ResolvedColor {
             GlimpseWidgetV1.ResolvedColor(red: Float(r), green: Float(g), blue: Float(b), alpha: Float(a))

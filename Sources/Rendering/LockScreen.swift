@@ -23,7 +23,9 @@ extension Renderer {
             root.children.append(systemText(clock.weekdayDate(environment.now), font: font, centerX: size.width / 2, y: y, color: white, name: "date"))
             y += font.lineHeight
         }
-        let clockFont = FontSpec(size: 88, weight: .semibold, design: .rounded, monospacedDigit: true, leadingRatio: 1.1)
+        // The default Lock Screen clock is SF Pro, not the rounded face (that is one of the
+        // alternatives the user may pick), in a heavy semibold with tabular digits.
+        let clockFont = FontSpec(size: 88, weight: .semibold, design: .default, monospacedDigit: true, leadingRatio: 1.1)
         root.children.append(systemText(clock.clock(environment.now), font: clockFont, centerX: size.width / 2, y: y, color: white, name: "clock"))
         y += clockFont.lineHeight + 6
 

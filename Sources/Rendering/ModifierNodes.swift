@@ -116,11 +116,17 @@ final class BackgroundNode: Node {
 /// They change how the child's node is drawn, never its size.
 final class EffectNode: Node {
     let child: Node
-    let apply: (inout GlimpseWidgetV1.LayoutNode) -> Void
+    let apply: (inout GlimpseWidgetV1.LayoutNode, Rect) -> Void
 
     init(_ child: Node, apply: @escaping (inout GlimpseWidgetV1.LayoutNode) -> Void) {
         self.child = child
-        self.apply = apply
+        self.apply = { node, _ in apply(&node) }
+    }
+
+    /// An effect that needs the bounds the modified view was placed in.
+    init(_ child: Node, applyIn: @escaping (inout GlimpseWidgetV1.LayoutNode, Rect) -> Void) {
+        self.child = child
+        self.apply = applyIn
     }
 
     override var isSpacer: Bool { child.isSpacer }
@@ -128,19 +134,21 @@ final class EffectNode: Node {
 
     override func place(_ rect: Rect, _ proposal: Proposal) -> GlimpseWidgetV1.LayoutNode {
         var node = child.place(rect, proposal)
-        apply(&node)
+        apply(&node, rect)
         return node
     }
 
-    /// A clip on a node that already has one gets its own group, so both apply.
-    static func clip(_ shape: GlimpseWidgetV1.Shape) -> (inout GlimpseWidgetV1.LayoutNode) -> Void {
-        { node in
-            if node.clipShape == nil {
+    /// `.clipShape` clips to the modified view's bounds — a `.frame` smaller than an image
+    /// scaled to fill cuts the overflow — so a node drawn elsewhere than those bounds, or
+    /// already clipped, gets a "clip" group at them.
+    static func clip(_ shape: GlimpseWidgetV1.Shape) -> (inout GlimpseWidgetV1.LayoutNode, Rect) -> Void {
+        { node, bounds in
+            if node.clipShape == nil, Rect(node.frame).isNear(bounds) {
                 node.clipShape = shape
             } else {
                 var group = GlimpseWidgetV1.LayoutNode()
                 group.kind = "clip"
-                group.frame = node.frame
+                group.frame = bounds.message
                 group.clipShape = shape
                 group.children = [node]
                 node = group

@@ -123,7 +123,13 @@ public struct Renderer: Sendable {
         if mode == .fullColor {
             // Accented and vibrant modes remove the container background (spec §2).
             switch builder.containerBackground {
-            case .some(.some(let style)): node.fill = builder.paint(style, ViewEnvironment()).message
+            case .some(.some(let style)):
+                // A translucent container background (`.fill.tertiary`) tints the widget's own
+                // platter (white, or the dark gray), it does not show the wallpaper through.
+                switch builder.paint(style, ViewEnvironment()) {
+                case .color(let c) where c.a < 1: node.fill = c.over(colors.widgetBackground).paint
+                case let paint: node.fill = paint.message
+                }
             case .some(.none): node.fill = colors.widgetBackground.paint
             case .none: if !family.isAccessory { node.fill = colors.widgetBackground.paint }
             }

@@ -15,6 +15,7 @@ extension SVGWriter {
         }
 
         static let groupKinds: Set<String> = ["widget", "region", "island", "activity", "smartStack", "screen"]
+        static let clippedLeafKinds: Set<String> = ["image", "symbol", "text", "timerText", "dateText", "ring"]
 
         mutating func draw(_ node: GlimpseWidgetV1.LayoutNode, depth: Int) {
             let f = Rect(node.frame)
@@ -29,7 +30,8 @@ extension SVGWriter {
             }
             let opacity = (node.opacity > 0 ? node.opacity : 1) * (node.dimmed ? 0.45 : 1)
             if opacity < 1 { attributes += " opacity=\"\(fmt(opacity))\"" }
-            if let clip = node.clipShape, !node.children.isEmpty {
+            // A shape's own clipShape is its outline (drawn by `body`); anything else is clipped.
+            if let clip = node.clipShape, !node.children.isEmpty || Self.clippedLeafKinds.contains(node.kind) {
                 nextID += 1
                 let id = "clip\(nextID)"
                 defs += "<clipPath id=\"\(id)\">\(shape(clip, f, paint: ""))</clipPath>\n"
@@ -163,6 +165,13 @@ extension SVGWriter {
                     continue
                 }
                 let baseline = top + lineHeight / 2 + font.size * 0.35
+                if let runs = SVGWriter.emojiRuns(line) {
+                    let measured = font.width(of: line)
+                    emojiLine(
+                        runs, x: x, baseline: baseline, font: font, fit: measured > 0 ? width / measured : 1,
+                        family: fontFamily == family ? fontFamily : family, weight: fontWeight(node.fontWeight), fill: fill)
+                    continue
+                }
                 out += "<text x=\"\(fmt(x))\" y=\"\(fmt(baseline))\" font-family=\"\(fontFamily == family ? fontFamily : family)\" font-size=\"\(fmt(font.size))\" font-weight=\"\(fontWeight(node.fontWeight))\"\(fill)"
                 out += " textLength=\"\(fmt(width))\" lengthAdjust=\"spacingAndGlyphs\" xml:space=\"preserve\">\(escape(String(line)))</text>\n"
             }

@@ -58,7 +58,7 @@ final class TextNode: Node {
     override func sizeThatFits(_ proposal: Proposal) -> Size {
         let laid = lines(proposal)
         var width = laid.width
-        if fillsWidth, let w = proposal.width, w.isFinite { width = max(w, 0) }
+        if fillsWidth, let w = proposal.width, w.isFinite { width = max(w, laid.width) }
         return Size(width: width, height: laid.height)
     }
 

@@ -175,8 +175,8 @@ final class ViewBuilder {
                 node = PaddingNode(node, top: t, leading: le, bottom: b, trailing: tr)
             case .frame(let f)?: node = FrameNode(node, f)
             case .cornerRadius(let r)?:
-                node = EffectNode(node, apply: EffectNode.clip(GlimpseWidgetV1.Shape(kind: .roundedRectangle, cornerRadius: r)))
-            case .clipShape(let s)?, .mask(let s)?: node = EffectNode(node, apply: EffectNode.clip(s))
+                node = EffectNode(node, applyIn: EffectNode.clip(GlimpseWidgetV1.Shape(kind: .roundedRectangle, cornerRadius: r)))
+            case .clipShape(let s)?, .mask(let s)?: node = EffectNode(node, applyIn: EffectNode.clip(s))
             case .background(let style)?: node = BackgroundNode(node, paint: paint(style, env), shape: nil)
             case .opacity(let o)?:
                 node = EffectNode(node) { n in

@@ -1,23 +1,16 @@
 import Foundation
 import GlimpseMessages
+import GoldenFiles
 import Rendering
 import Testing
 
 /// Goldens: the SVG, text and Layout JSON of a widget, a Live Activity and the screens,
 /// byte for byte. `GLIMPSE_UPDATE_GOLDEN=1 swift test …` rewrites them.
 @Suite struct GoldenTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
-    static let updating = ProcessInfo.processInfo.environment["GLIMPSE_UPDATE_GOLDEN"] == "1"
+    let golden = GoldenFolder(besides: #filePath)
 
-    func check(_ name: String, _ actual: String) throws {
-        let url = Self.directory.appendingPathComponent(name)
-        if Self.updating {
-            try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
-            try Data(actual.utf8).write(to: url)
-            return
-        }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        #expect(actual == expected, "\(name) differs from its golden; GLIMPSE_UPDATE_GOLDEN=1 rewrites it")
+    func check(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try golden.check(name, actual, sourceLocation: sourceLocation)
     }
 
     @Test func weatherWidget() throws {
@@ -45,32 +38,5 @@ import Testing
         try check("home-screen.txt", TextWriter.text(r.homeScreen(screen)))
         try check("lock-screen.svg", SVGWriter.document(renderer(dark: true).lockScreen(screen, views: views)))
         try check("dynamic-island.svg", SVGWriter.document(r.dynamicIsland(screen, views: views)))
-    }
-}
-
-/// Indents compact JSON (two spaces, one member per line) so golden diffs read well.
-enum PrettyJSON {
-    static func format(_ bytes: [UInt8]) -> String {
-        var out = ""
-        var depth = 0
-        var inString = false
-        var escaped = false
-        func newline() { out += "\n" + String(repeating: "  ", count: depth) }
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-            if inString {
-                out.unicodeScalars.append(scalar)
-                if escaped { escaped = false } else if scalar == "\\" { escaped = true } else if scalar == "\"" { inString = false }
-                continue
-            }
-            switch scalar {
-            case "\"": inString = true; out += "\""
-            case "{", "[": depth += 1; out.unicodeScalars.append(scalar); newline()
-            case "}", "]": depth -= 1; newline(); out.unicodeScalars.append(scalar)
-            case ",": out += ","; newline()
-            case ":": out += ": "
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\n"
     }
 }

@@ -58,8 +58,11 @@ enum PixarWidgetView {
     static func large(_ entry: PixarWidget.FilmEntry) -> View {
         guard let film = entry.film else { return .vstack([noFilm]).padding() }
         return .vstack(alignment: .leading, spacing: 8, [
+            // minWidth/minHeight 0: the filled poster takes only the height the texts leave
+            // (a fill image alone reports more than it is offered and would push them out).
             .image(film.posterName, resizable: true, contentMode: .fill)
-                .frame(maxWidth: .infinity, maxHeight: .infinity).clipShape(.roundedRectangle(cornerRadius: 12)),
+                .frame(minWidth: 0, maxWidth: .infinity, minHeight: 0, maxHeight: .infinity)
+                .clipShape(.roundedRectangle(cornerRadius: 12)),
             .text(film.title).font(.title2).bold().lineLimit(1),
             .text(String(film.year)).font(.caption).foregroundStyle(.secondary),
             .progress(value: entry.watchProgress).tint(.system(.orange)),
