@@ -152,7 +152,17 @@ extension Renderer {
         node.fontWeight = .semibold
         node.lineCount = 1
         let textWidth = font.width(of: label)
-        let x = environment.device == .iPad1024x1366 ? 20 : max(16, width / 4 - textWidth / 2 - 8)
+        // Centered in the ear left of the Dynamic Island at its widest compact size, so a
+        // compact Live Activity never covers it; without an island, a quarter of the way in.
+        let x: Double
+        if environment.device == .iPad1024x1366 {
+            x = 20
+        } else if let compact = environment.device.maximumSize(of: .compact) {
+            let ear = (width - Self.cameraWidth - 2 * compact.width) / 2
+            x = max(16, ear / 2 - textWidth / 2)
+        } else {
+            x = max(16, width / 4 - textWidth / 2 - 8)
+        }
         node.frame = Rect(x: x, y: max(0, statusBarHeight / 2 - font.lineHeight / 2 + 2), width: textWidth, height: font.lineHeight).message
         node.foreground = ColorResolver.RGBA(1, 1, 1).paint
         return node

@@ -39,6 +39,14 @@ import Testing
         #expect(clip.frame!.y + clip.frame!.height <= title.frame!.y + 0.01)
     }
 
+    @Test func theStatusBarClockStaysLeftOfTheCompactIsland() throws {
+        let home = try #require(SeedSamples.renderer().homeScreen(SeedScreen.screen()).root)
+        let island = try #require(SeedSamples.renderer().dynamicIsland(SeedScreen.screen(), views: SeedScreen.views).root)
+        let clock = try #require(home.find { $0.name == "statusBarClock" })
+        let compact = try #require(island.find { $0.kind == "island" && $0.name == "compact" })
+        #expect(clock.frame!.x >= 16 && clock.frame!.x + clock.frame!.width < compact.frame!.x)
+    }
+
     @Test func rtlAirsCheckInButtonIsInsideTheMediumWidget() throws {
         let layout = SeedSamples.widget(
             SeedSamples.rtlAir(FlightProvider.mediumKind, .notCheckedIn), .systemMedium, bundle: B.rtlAir)
