@@ -6,6 +6,13 @@ cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
 ./scripts/bootstrap.sh
 if [ -x Proto/generate.sh ]; then Proto/generate.sh --check; fi
+# The contract only grows: a breaking change against the previous commit fails the run (a
+# deliberate break is a new package version, see README "Breaking changes").
+if git rev-parse --verify -q HEAD~1 >/dev/null; then
+    Proto/breaking.sh HEAD~1
+else
+    echo "test.sh: no previous commit (single commit, shallow clone or no git): Proto/breaking.sh skipped" >&2
+fi
 swift build --build-tests
 swift test --skip-build
 # Stock protobuf decodes the bytes Swift made (the Swift tests check the other way).
