@@ -176,7 +176,9 @@ let package = Package(
                 "ServiceKit", "ActivityEngine", "ProtoMapping", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
                 "Rendering", "RPCCore", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            // The device in a browser (`GET /`, `/web/<file>`): the page, built into the binary.
+            resources: [.embedInCode("Web")]),
         .executableTarget(
             name: "glimpse-gateway",
             dependencies: ["GatewayService", "ServiceKit", "GlimpseMessages", "GlimpseVocabulary", argumentParser],

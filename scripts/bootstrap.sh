@@ -14,6 +14,7 @@ APT_PACKAGES=(
     curl                                    # an HTTP/2 client (h2c and TLS) for the HTTP/2 server tests
     libsqlite3-dev
     librsvg2-bin fonts-liberation2 fonts-dejavu-core  # rsvg-convert for PNGs of the rendered SVGs; Liberation Sans has Helvetica's metrics, which the layout measures with
+    chromium chromium-driver                # headless Chromium and its WebDriver: Tests/Peers/test_web_page.py and Benchmarks/web.sh drive the gateway's web page
 )
 PIP_PACKAGES=(
     "protobuf>=5"               # stock protobuf, for cross-checks and golden files
@@ -21,6 +22,7 @@ PIP_PACKAGES=(
     "pytest>=7"                 # runs the grpcio peer tests in Tests/Peers
     "h2>=4" "httpx[http2]>=0.27"  # HTTP/2 clients (TLS without ALPN, too) for the HTTP/2 server tests
     "aioapns>=3" "pyapns-client>=2" "pyjwt[crypto]>=2" "cryptography>=41"  # stock APNs clients against glimpse-activity
+    "selenium>=4.11"            # drives chromium-driver for the web page tests and Benchmarks/web.sh
 )
 
 missing=()
@@ -36,7 +38,7 @@ fi
 
 if ! python3 - <<'PY' 2>/dev/null
 import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection, pytest, h2, httpx
-import aioapns, pyapns_client, jwt, cryptography
+import aioapns, pyapns_client, jwt, cryptography, selenium
 httpx.Client(http2=True).close()  # the http2 extra is there too
 PY
 then

@@ -66,7 +66,10 @@ struct GatewayMain: AsyncParsableCommand {
             serviceNames: GatewayServer.serviceNames, descriptors: GlimpseMessagesDescriptors.files)
         // The same API as JSON on the same port (HTTP/1.1 and h2c): POST /v1/<service>/<method>.
         runner.jsonServices = server.handlers
+        // The device in a browser on the same port (HTTP/1.1): GET /, server-sent events.
+        runner.webFiles = WebFiles.all
         runner.addBackground(server.followers)
+        runner.onShutdownEndStreams { server.endStreams() }
         runner.onShutdown("gateway") { await server.close() }
         runner.markReady()
         try await runner.run()

@@ -39,6 +39,8 @@ public final class EventLog: Sendable {
         var pending: [Pending] = []
         var followers: [Int: Follower] = [:]
         var nextFollower = 0
+        /// `finish()` was called (shutdown): a new follower gets the backlog, then the end.
+        var finished = false
     }
 
     private struct Follower {
@@ -159,14 +161,19 @@ public final class EventLog: Sendable {
     public func follow(after: UInt64, filter: Filter, backlogLimit: Int = 1_000_000) -> AsyncStream<GlimpseGatewayV1.Event> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: GlimpseGatewayV1.Event.self, bufferingPolicy: .bufferingOldest(backlogLimit))
-        let id = state.withLock { state -> Int in
+        let id = state.withLock { state -> Int? in
             for event in state.events[Self.startIndex(after: after, in: state)...] where filter.matches(event) {
                 continuation.yield(event)
             }
+            if state.finished { return nil }
             let id = state.nextFollower
             state.nextFollower += 1
             state.followers[id] = Follower(continuation: continuation, filter: filter)
             return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.followers.removeValue(forKey: id) }
@@ -174,14 +181,19 @@ public final class EventLog: Sendable {
         return stream
     }
 
-    /// Ends every follower (shutdown).
+    /// Ends every follower, and every one that comes later (shutdown).
     public func finish() {
         let followers = state.withLock { state in
             defer { state.followers = [:] }
+            state.finished = true
             return Array(state.followers.values)
         }
         for follower in followers { follower.continuation.finish() }
     }
+
+    /// True once `finish()` ended the followers: a follower's end is the gateway stopping,
+    /// not it falling behind.
+    public var isFinished: Bool { state.withLock { $0.finished } }
 }
 
 extension GlimpseGatewayV1.Event {

@@ -40,6 +40,11 @@ public struct GatewayServer: Sendable {
         return GatewayServer(gateway: gateway, followers: Followers(gateway: gateway), handlers: handlers)
     }
 
+    /// Ends every `Events.Follow` stream (a browser page holds one open): shutdown begins.
+    public func endStreams() {
+        gateway.log.finish()
+    }
+
     public func close() async {
         gateway.log.finish()
         await gateway.upstreams.shutdown()

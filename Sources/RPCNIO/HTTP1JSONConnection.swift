@@ -12,6 +12,8 @@ import RPCCore
 /// written as on HTTP/2 (see `ServerConnectionHandler+JSON`), a stream with chunked
 /// transfer encoding, one line flushed per message. `Expect: 100-continue` is answered
 /// with 100 once the request is known to be acceptable. Keep-alive as the client asks.
+/// With `NIOServerConfig.web`, also what a browser asks for: static files, GET of the
+/// methods and server-sent events (see `HTTP1JSONConnection+Web`).
 ///
 /// Invariants: everything runs on the channel's event loop; `active` is the one call in
 /// progress, and what its handler sends is ignored once its response has ended (deadline,
@@ -29,22 +31,30 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         case refused(RequestRejection)
         /// Answered already; the rest of the request is dropped and the connection closes.
         case discarding
+        /// A static file's answer, written once the request has ended.
+        case file(StaticAnswer)
     }
 
-    private let config: NIOServerConfig
+    let config: NIOServerConfig
     private let calls: InboundQueue<ServerStream>
     private let routes: JSONRoutes
-    private var context: ChannelHandlerContext?
+    private(set) var context: ChannelHandlerContext?
     private var remotePeer = "unknown"
     private var receiving = Receiving.idle
-    private var version = HTTPVersion.http1_1
-    private var keepAlive = true
+    private(set) var version = HTTPVersion.http1_1
+    var keepAlive = true
 
     /// The call whose response is being written.
-    private var active: HTTP1JSONStream?
-    private var headSent = false
+    private(set) var active: HTTP1JSONStream?
+    var headSent = false
     private var heldMetadata = Metadata()
     private var deadlineTimer: Scheduled<Void>?
+    /// The request asked for server-sent events (`WebConfig`): the response is an event
+    /// stream from the start of its call.
+    var eventStream = false
+    /// Event streams: the next keepalive check, and when the stream last said something.
+    var keepaliveTimer: Scheduled<Void>?
+    var lastSent = NIODeadline.now()
 
     init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, routes: JSONRoutes) {
         self.config = config
@@ -95,8 +105,32 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
     private func received(_ head: HTTPRequestHead) {
         version = head.version
         keepAlive = head.isKeepAlive
+        eventStream = false
+        var method = head.method.rawValue
+        var query: [UInt8] = []
+        if let web = config.web {
+            if web.staticFiles.claims(head.uri) {
+                // Every If-None-Match field line: together they are one list.
+                let ifNoneMatch = head.headers["if-none-match"]
+                receiving = .file(web.staticFiles.answer(
+                    method: method, target: head.uri,
+                    ifNoneMatch: ifNoneMatch.isEmpty ? nil : ifNoneMatch.joined(separator: ",")))
+                return
+            }
+            if head.method == .GET, routes.resolve(head.uri) != nil {
+                guard let body = BrowserRequest.jsonParameter(head.uri) else {
+                    receiving = .refused(RequestRejection(
+                        httpStatus: 400, status: Status(code: .invalidArgument, message: "json: not valid URL encoding"),
+                        format: .json))
+                    return
+                }
+                query = body
+                method = "POST"  // what the method's route takes; the query is its body
+            }
+            eventStream = BrowserRequest.acceptsEventStream(head.headers[canonicalForm: "accept"].map(String.init))
+        }
         var parser = RequestHeadParser(maxHeaderListSize: config.http2.maxHeaderListSize)
-        parser.add(name: ":method", value: head.method.rawValue)
+        parser.add(name: ":method", value: method)
         parser.add(name: ":path", value: head.uri)
         for (name, value) in head.headers {
             let name = name.lowercased()
@@ -117,7 +151,7 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
                 answerEarly(tooLarge)
                 return
             }
-            receiving = .call(requestHead, body: [])
+            receiving = .call(requestHead, body: query)
             if expectsContinue {
                 context?.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
             }
@@ -148,6 +182,8 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         switch state {
         case .idle, .discarding:
             break
+        case .file(let answer):
+            writeStatic(answer)
         case .refused(let rejection):
             writeError(rejection.status, httpStatus: rejection.jsonHTTPStatus, metadata: Metadata(),
                        headersOnly: rejection.headersOnly)
@@ -172,6 +208,7 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         active = stream
         headSent = false
         heldMetadata = Metadata()
+        if eventStream { beginEventStream(stream) }
         stream.pushRequest(body, bytes: body.count)
         stream.finishRequests()
         if let timeout = head.timeout {
@@ -200,9 +237,16 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
                 if version.minor == 0 { keepAlive = false }
                 writeHead(status: 200, contentType: "application/x-ndjson", metadata: heldMetadata, contentLength: nil)
             }
-            var buffer = context.channel.allocator.buffer(capacity: bytes.count + 1)
-            buffer.writeBytes(bytes)
-            buffer.writeInteger(UInt8(ascii: "\n"))
+            var buffer: ByteBuffer
+            if eventStream {
+                buffer = context.channel.allocator.buffer(bytes: EventStreamFraming.data(bytes))
+                lastSent = .now()
+            } else {
+                buffer = context.channel.allocator.buffer(capacity: bytes.count + 1)
+                buffer.writeBytes(bytes)
+                buffer.writeInteger(UInt8(ascii: "\n"))
+            }
+            // What the stream reserved for the message (`HTTP1JSONStream.write`), whatever its framing.
             let promise = context.eventLoop.makePromise(of: Void.self)
             let count = bytes.count + 1
             promise.futureResult.whenComplete { _ in stream.releaseOutbound(count) }
@@ -214,7 +258,12 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
     }
 
     func applySingle(metadata: Metadata, message: [UInt8], trailers: Metadata, from stream: HTTP1JSONStream) {
-        guard active === stream, !headSent, let context else { return }
+        guard active === stream, let context else { return }
+        if eventStream {
+            endEventStream(with: message)
+            return
+        }
+        guard !headSent else { return }
         var fields = metadata
         fields.append(contentsOf: trailers)
         writeHead(status: 200, contentType: "application/json", metadata: fields, contentLength: message.count)
@@ -233,7 +282,7 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         guard let context else { return }
         if headSent {
             if status.code != .ok {
-                let line = JSONErrorBody.streamLine(status)
+                let line = eventStream ? EventStreamFraming.error(status) : JSONErrorBody.streamLine(status)
                 context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: line)))), promise: nil)
             }
             writeEnd()
@@ -257,11 +306,14 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         writeEnd()
     }
 
-    private func writeHead(status: Int, contentType: String, metadata: Metadata, contentLength: Int?) {
+    func writeHead(
+        status: Int, contentType: String, metadata: Metadata, contentLength: Int?, extra: [(String, String)] = []
+    ) {
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: contentType)
         if let contentLength { headers.add(name: "content-length", value: String(contentLength)) }
-        if status == 405 { headers.add(name: "allow", value: "POST") }
+        if status == 405 { headers.add(name: "allow", value: config.web == nil ? "POST" : "GET, POST") }
+        headers.add(contentsOf: extra)
         if !keepAlive {
             headers.add(name: "connection", value: "close")
         } else if version.minor == 0 {
@@ -279,7 +331,7 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
     }
 
     /// Ends the response in progress; the connection closes after it unless kept alive.
-    private func writeEnd() {
+    func writeEnd() {
         guard let context else { return }
         let close = !keepAlive
         // Reset first: writing the end can hand over the next pipelined request at once.
@@ -288,6 +340,9 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         heldMetadata = Metadata()
         deadlineTimer?.cancel()
         deadlineTimer = nil
+        eventStream = false
+        keepaliveTimer?.cancel()
+        keepaliveTimer = nil
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if close {
             let channel = context.channel
@@ -298,6 +353,8 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
     private func endActiveCall(_ error: RPCError) {
         deadlineTimer?.cancel()
         deadlineTimer = nil
+        keepaliveTimer?.cancel()
+        keepaliveTimer = nil
         if let active {
             self.active = nil
             active.abandon(error)

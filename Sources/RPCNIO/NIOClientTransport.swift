@@ -112,7 +112,7 @@ public final class NIOClientTransport: ClientTransport {
         let authority = "\(host):\(port)"
         let made = ConnectionSlot()
         return ClientBootstrap(group: group)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connectTimeout(.nanoseconds(config.connectTimeout.nanosecondsClamped))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

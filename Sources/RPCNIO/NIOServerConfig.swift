@@ -13,17 +13,21 @@ public struct NIOServerConfig: Sendable {
     /// How long to wait for the PING that follows the shutdown notice before sending the
     /// final GOAWAY anyway.
     public var shutdownPingTimeout: Duration
+    /// What a browser gets on HTTP/1.1 beside the JSON routes (static files, GET of the
+    /// JSON methods, server-sent events); nil: JSON by POST only. See `WebConfig`.
+    public var web: WebConfig?
 
     public init(
         http2: HTTP2Config = .defaults, maxReceiveMessageSize: Int = 4 * 1024 * 1024,
         keepalive: KeepaliveConfig? = .serverDefaults, resetRateLimit: ResetRateLimit = .defaults,
-        shutdownPingTimeout: Duration = .seconds(1)
+        shutdownPingTimeout: Duration = .seconds(1), web: WebConfig? = nil
     ) {
         self.http2 = http2
         self.maxReceiveMessageSize = maxReceiveMessageSize
         self.keepalive = keepalive
         self.resetRateLimit = resetRateLimit
         self.shutdownPingTimeout = shutdownPingTimeout
+        self.web = web
     }
 
     public static var defaults: Self { Self() }

@@ -135,7 +135,7 @@ public final class NIOServerTransport: ServerTransport {
         ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -149,8 +149,8 @@ public final class NIOServerTransport: ServerTransport {
     private func addConnection(_ channel: any Channel) throws {
         let connection: TrackedConnection
         let shutDownNow: () -> Void
-        if let jsonRoutes {
-            let sniffer = ProtocolSniffer(config: config, calls: calls, routes: jsonRoutes)
+        if jsonRoutes != nil || config.web != nil {
+            let sniffer = ProtocolSniffer(config: config, calls: calls, routes: jsonRoutes ?? JSONRoutes())
             try channel.pipeline.syncOperations.addHandler(sniffer)
             let bound = NIOLoopBound(sniffer, eventLoop: channel.eventLoop)
             connection = TrackedConnection(channel: channel) { bound.value.beginGracefulShutdown(channel) }

@@ -145,7 +145,9 @@ final class RawHTTP1Client: Sendable {
                 offset = cursor
                 continue
             }
-            if let length = response.header("content-length").flatMap(Int.init) {
+            if response.status == 204 || response.status == 304 {
+                // Never a body, whatever the header fields say (RFC 9112 section 6.3).
+            } else if let length = response.header("content-length").flatMap(Int.init) {
                 guard bytes.count - cursor >= length else { break }
                 response.body = Array(bytes[cursor..<cursor + length])
                 cursor += length

@@ -14,7 +14,7 @@ extension Gateway {
     /// out by the renderer and written as text, SVG and the layout itself.
     func render(_ request: GlimpseGatewayV1.RenderRequest) async throws(RPCError) -> GlimpseGatewayV1.Rendering {
         let screen = await screen()
-        let model = await device.screen
+        let model = try await Self.model(request.device, own: device.screen)
         let at = now()
         let scheme: GlimpseAppV1.ColorScheme = request.colorScheme == .dark ? .dark : .light
         let presentation = try Self.presentation(request.presentation)
@@ -124,14 +124,23 @@ extension Gateway {
     }
 
     /// Where the app that owns `activity` builds its views.
-    private func viewsEndpoint(of activity: GlimpseActivityV1.Activity) async -> String? {
+    func viewsEndpoint(of activity: GlimpseActivityV1.Activity) async -> String? {
         guard let manifest = await device.apps[activity.bundleId]?.manifest else { return nil }
         let declared = manifest.activityAttributes.first { $0.typeName == activity.attributesType }?.viewsEndpoint ?? ""
         let endpoint = declared.isEmpty ? manifest.defaultEndpoint : declared
         return endpoint.isEmpty ? nil : endpoint
     }
 
-    private static func presentation(_ name: String) throws(RPCError) -> ActivityPresentationKind {
+    /// The screen model to draw for: `name`, or the device's own when it is empty.
+    static func model(_ name: String, own: DeviceScreen) throws(RPCError) -> DeviceScreen {
+        if name.isEmpty { return own }
+        guard let model = DeviceScreen(rawValue: name) else {
+            throw RPCError(code: .invalidArgument, message: "device: \(name) is not one of \(DeviceScreen.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return model
+    }
+
+    static func presentation(_ name: String) throws(RPCError) -> ActivityPresentationKind {
         if name.isEmpty { return .lockScreen }
         guard let kind = ActivityPresentationKind(rawValue: name) else {
             throw RPCError(code: .invalidArgument, message: "presentation: \(name) is not one of \(ActivityPresentationKind.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -77,6 +77,10 @@ public struct WidgetsHandler: GlimpseGatewayV1.Widgets.Handler {
     public func budget(request: ServerRequest<GlimpseGatewayV1.BudgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.BudgetStatus> {
         ServerResponse(message: try await gateway.budget(request.message.placementId))
     }
+
+    public func timeline(request: ServerRequest<GlimpseGatewayV1.GetWidgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.PlacementStatus> {
+        ServerResponse(message: try await gateway.timeline(request.message.placementId))
+    }
 }
 
 public struct DeviceHandler: GlimpseGatewayV1.Device.Handler {
@@ -183,6 +187,13 @@ public struct ActivitiesHandler: GlimpseGatewayV1.Activities.Handler {
     }
 }
 
+extension ActivitiesHandler {
+    public func tap(request: ServerRequest<GlimpseGatewayV1.ActivityTapRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ActivityTapResponse> {
+        try requireDevice(context, "tapping")
+        return ServerResponse(message: try await gateway.tapActivity(request.message))
+    }
+}
+
 public struct EventsHandler: GlimpseGatewayV1.Events.Handler {
     let gateway: Gateway
     public init(gateway: Gateway) { self.gateway = gateway }
@@ -209,7 +220,8 @@ public struct EventsHandler: GlimpseGatewayV1.Events.Handler {
             try await response.write(event)
             last = event.sequence
         }
-        if Task.isCancelled { return Metadata() }
-        throw RPCError(code: .resourceExhausted, message: "the follower fell too far behind (or the gateway is stopping); follow again with after_sequence \(last)")
+        // Cancelled, or the gateway is stopping: the stream just ends.
+        if Task.isCancelled || gateway.log.isFinished { return Metadata() }
+        throw RPCError(code: .resourceExhausted, message: "the follower fell too far behind; follow again with after_sequence \(last)")
     }
 }

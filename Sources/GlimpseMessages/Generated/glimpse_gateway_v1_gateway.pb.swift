@@ -1068,6 +1068,11 @@ extension GlimpseGatewayV1 {
         public var columns: Swift.UInt32 = 0
         /// SVG: embed the app's images (data: URLs) instead of drawing labelled boxes.
         public var embedImages: Swift.Bool = false
+        /// The screen model to draw for (a `Settings.device` name, e.g. "iPhone430x932"); empty:
+        /// the device's own. Only the drawing changes: the entries are the ones the providers made
+        /// for the stack's device and its widget sizes, not asked for again at this model's.
+        /// INVALID_ARGUMENT for a name that is no model.
+        public var device: Swift.String = ""
 
         public init() {}
 
@@ -1083,7 +1088,8 @@ extension GlimpseGatewayV1 {
             svg: Swift.Bool = false,
             layout: Swift.Bool = false,
             columns: Swift.UInt32 = 0,
-            embedImages: Swift.Bool = false
+            embedImages: Swift.Bool = false,
+            device: Swift.String = ""
         ) {
             self.target = target
             self.placementId = placementId
@@ -1097,6 +1103,7 @@ extension GlimpseGatewayV1 {
             self.layout = layout
             self.columns = columns
             self.embedImages = embedImages
+            self.device = device
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1668,6 +1675,78 @@ extension GlimpseGatewayV1 {
 }
 
 extension GlimpseGatewayV1 {
+    public struct ActivityTapRequest: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.ActivityTapRequest"
+
+        /// empty: the most relevant activity showing
+        public var activityId: Swift.String = ""
+        /// lockScreen (default), compact, minimal, expanded.
+        public var presentation: Swift.String = ""
+        /// The element: its id, its path, its label text or its Link's URL, as for widgets; empty:
+        /// the view itself (its widgetURL, else the app at its root). In the compact and expanded
+        /// presentations a path is qualified by its region, e.g. "compactLeading/0.1" (a bare
+        /// path is accepted when one region has it).
+        public var element: Swift.String = ""
+
+        public init() {}
+
+        public init(
+            activityId: Swift.String = "",
+            presentation: Swift.String = "",
+            element: Swift.String = ""
+        ) {
+            self.activityId = activityId
+            self.presentation = presentation
+            self.element = element
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
+    public struct ActivityTapResponse: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.ActivityTapResponse"
+
+        public var openedUrl: Swift.String = ""
+        /// what was tapped; absent: the view itself
+        public var element: GlimpseGatewayV1.Element? = nil
+
+        public init() {}
+
+        public init(
+            openedUrl: Swift.String = "",
+            element: GlimpseGatewayV1.Element? = nil
+        ) {
+            self.openedUrl = openedUrl
+            self.element = element
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
     public struct PushesRequest: GlimpseMessage {
         public static let protoMessageName = "glimpse.gateway.v1.PushesRequest"
 
@@ -2100,17 +2179,22 @@ extension GlimpseGatewayV1.Event {
     public struct UrlOpened: GlimpseMessage {
         public static let protoMessageName = "glimpse.gateway.v1.Event.UrlOpened"
 
+        /// 0: a Live Activity was tapped
         public var placementId: Swift.UInt64 = 0
         public var url: Swift.String = ""
+        /// the Live Activity tapped
+        public var activityId: Swift.String = ""
 
         public init() {}
 
         public init(
             placementId: Swift.UInt64 = 0,
-            url: Swift.String = ""
+            url: Swift.String = "",
+            activityId: Swift.String = ""
         ) {
             self.placementId = placementId
             self.url = url
+            self.activityId = activityId
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -3314,6 +3398,7 @@ extension GlimpseGatewayV1.RenderRequest: _ProtoCBacked {
         self.layout = (c.pointee.layout != 0)
         self.columns = c.pointee.columns
         self.embedImages = (c.pointee.embed_images != 0)
+        self.device = try _liftString(c.pointee.device, "glimpse.gateway.v1.RenderRequest", "device")
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -3330,6 +3415,7 @@ extension GlimpseGatewayV1.RenderRequest: _ProtoCBacked {
         c.pointee.layout = (self.layout ? 1 : 0)
         c.pointee.columns = self.columns
         c.pointee.embed_images = (self.embedImages ? 1 : 0)
+        if !self.device.isEmpty { c.pointee.device = try arena.lowerString(self.device, "glimpse.gateway.v1.RenderRequest", "device") }
     }
 }
 
@@ -3777,6 +3863,56 @@ extension GlimpseGatewayV1.DismissRequest: _ProtoCBacked {
     }
 }
 
+extension GlimpseGatewayV1.ActivityTapRequest: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__ActivityTapRequest.self, count: 1)
+        glimpse__gateway__v1__activity_tap_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__activity_tap_request__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.ActivityTapRequest") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityTapRequest.self)
+        self.init()
+        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.ActivityTapRequest", "activity_id")
+        self.presentation = try _liftString(c.pointee.presentation, "glimpse.gateway.v1.ActivityTapRequest", "presentation")
+        self.element = try _liftString(c.pointee.element, "glimpse.gateway.v1.ActivityTapRequest", "element")
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityTapRequest.self)
+        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.ActivityTapRequest", "activity_id") }
+        if !self.presentation.isEmpty { c.pointee.presentation = try arena.lowerString(self.presentation, "glimpse.gateway.v1.ActivityTapRequest", "presentation") }
+        if !self.element.isEmpty { c.pointee.element = try arena.lowerString(self.element, "glimpse.gateway.v1.ActivityTapRequest", "element") }
+    }
+}
+
+extension GlimpseGatewayV1.ActivityTapResponse: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__ActivityTapResponse.self, count: 1)
+        glimpse__gateway__v1__activity_tap_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__activity_tap_response__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.ActivityTapResponse") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityTapResponse.self)
+        self.init()
+        self.openedUrl = try _liftString(c.pointee.opened_url, "glimpse.gateway.v1.ActivityTapResponse", "opened_url")
+        if let v = c.pointee.element { self.element = try GlimpseGatewayV1.Element(_c: v, depth: depth &+ 1) }
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityTapResponse.self)
+        if !self.openedUrl.isEmpty { c.pointee.opened_url = try arena.lowerString(self.openedUrl, "glimpse.gateway.v1.ActivityTapResponse", "opened_url") }
+        if let v = self.element { c.pointee.element = try arena.lower(v, depth: depth) }
+    }
+}
+
 extension GlimpseGatewayV1.PushesRequest: _ProtoCBacked {
     package static var _isRecursive: Swift.Bool { false }
     package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
@@ -4199,12 +4335,14 @@ extension GlimpseGatewayV1.Event.UrlOpened: _ProtoCBacked {
         self.init()
         self.placementId = c.pointee.placement_id
         self.url = try _liftString(c.pointee.url, "glimpse.gateway.v1.Event.UrlOpened", "url")
+        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.Event.UrlOpened", "activity_id")
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__UrlOpened.self)
         c.pointee.placement_id = self.placementId
         if !self.url.isEmpty { c.pointee.url = try arena.lowerString(self.url, "glimpse.gateway.v1.Event.UrlOpened", "url") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.Event.UrlOpened", "activity_id") }
     }
 }
 
@@ -5086,6 +5224,7 @@ extension GlimpseGatewayV1.RenderRequest: ProtoJSONMessage, _ProtoJSONField {
         w.field("layout", self.layout)
         w.field("columns", self.columns)
         w.field("embedImages", self.embedImages)
+        w.field("device", self.device)
         return w.value
     }
 
@@ -5106,12 +5245,13 @@ extension GlimpseGatewayV1.RenderRequest: ProtoJSONMessage, _ProtoJSONField {
             case 10: try r.read(&self.layout)
             case 11: try r.read(&self.columns)
             case 12: try r.read(&self.embedImages)
+            case 13: try r.read(&self.device)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.RenderRequest", "1,target,target 2,placementId,placement_id 3,activityId,activity_id 4,presentation,presentation 5,page,page 6,colorScheme,color_scheme 7,renderingMode,rendering_mode 8,text,text 9,svg,svg 10,layout,layout 11,columns,columns 12,embedImages,embed_images")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.RenderRequest", "1,target,target 2,placementId,placement_id 3,activityId,activity_id 4,presentation,presentation 5,page,page 6,colorScheme,color_scheme 7,renderingMode,rendering_mode 8,text,text 9,svg,svg 10,layout,layout 11,columns,columns 12,embedImages,embed_images 13,device,device")
 }
 
 extension GlimpseGatewayV1.Rendering: ProtoJSONMessage, _ProtoJSONField {
@@ -5477,6 +5617,54 @@ extension GlimpseGatewayV1.DismissRequest: ProtoJSONMessage, _ProtoJSONField {
     private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.DismissRequest", "1,activityId,activity_id")
 }
 
+extension GlimpseGatewayV1.ActivityTapRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("activityId", self.activityId)
+        w.field("presentation", self.presentation)
+        w.field("element", self.element)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.activityId)
+            case 2: try r.read(&self.presentation)
+            case 3: try r.read(&self.element)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.ActivityTapRequest", "1,activityId,activity_id 2,presentation,presentation 3,element,element")
+}
+
+extension GlimpseGatewayV1.ActivityTapResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("openedUrl", self.openedUrl)
+        w.optional("element", self.element)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.openedUrl)
+            case 2: try r.readOptional(&self.element)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.ActivityTapResponse", "1,openedUrl,opened_url 2,element,element")
+}
+
 extension GlimpseGatewayV1.PushesRequest: ProtoJSONMessage, _ProtoJSONField {
     public func protoJSONValue() -> JSONValue {
         var w = _ProtoJSONWriter()
@@ -5800,6 +5988,7 @@ extension GlimpseGatewayV1.Event.UrlOpened: ProtoJSONMessage, _ProtoJSONField {
         var w = _ProtoJSONWriter()
         w.field("placementId", self.placementId)
         w.field("url", self.url)
+        w.field("activityId", self.activityId)
         return w.value
     }
 
@@ -5810,12 +5999,13 @@ extension GlimpseGatewayV1.Event.UrlOpened: ProtoJSONMessage, _ProtoJSONField {
             switch number {
             case 1: try r.read(&self.placementId)
             case 2: try r.read(&self.url)
+            case 3: try r.read(&self.activityId)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Event.UrlOpened", "1,placementId,placement_id 2,url,url")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Event.UrlOpened", "1,placementId,placement_id 2,url,url 3,activityId,activity_id")
 }
 
 extension GlimpseGatewayV1.Event.AppInstalled: ProtoJSONMessage, _ProtoJSONField {

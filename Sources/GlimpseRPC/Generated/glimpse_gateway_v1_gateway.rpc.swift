@@ -98,7 +98,8 @@ extension GlimpseGatewayV1 {
             public static let reconfigure = MethodDescriptor(service: "glimpse.gateway.v1.Widgets", method: "Reconfigure")
             public static let reload = MethodDescriptor(service: "glimpse.gateway.v1.Widgets", method: "Reload")
             public static let budget = MethodDescriptor(service: "glimpse.gateway.v1.Widgets", method: "Budget")
-            public static let all: [MethodDescriptor] = [place, remove, list, get, tap, reconfigure, reload, budget]
+            public static let timeline = MethodDescriptor(service: "glimpse.gateway.v1.Widgets", method: "Timeline")
+            public static let all: [MethodDescriptor] = [place, remove, list, get, tap, reconfigure, reload, budget, timeline]
         }
 
         /// Serves `glimpse.gateway.v1.Widgets`: implement each method; `registerMethods(with:)` is provided, and
@@ -121,6 +122,11 @@ extension GlimpseGatewayV1 {
             func reload(request: ServerRequest<GlimpseGatewayV1.ReloadRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse>
             /// A placement's reload budget and why its next reload waits.
             func budget(request: ServerRequest<GlimpseGatewayV1.BudgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.BudgetStatus>
+            /// The whole timeline glimpse-timeline holds for a placement: every entry with its date,
+            /// the reload policy, the entry showing, the budget and the last provider error.
+            /// NOT_FOUND for a placement the device does not have; UNAVAILABLE when glimpse-timeline
+            /// cannot be reached.
+            func timeline(request: ServerRequest<GlimpseGatewayV1.GetWidgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.PlacementStatus>
         }
 
         /// Calls `glimpse.gateway.v1.Widgets` through a `GRPCClient`.
@@ -169,6 +175,14 @@ extension GlimpseGatewayV1 {
             public func budget(_ request: ClientRequest<GlimpseGatewayV1.BudgetRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseTimelineV1.BudgetStatus> {
                 try await client.unary(request: request, method: Method.budget, serializer: ProtoSerializer<GlimpseGatewayV1.BudgetRequest>(), deserializer: ProtoDeserializer<GlimpseTimelineV1.BudgetStatus>(), options: options)
             }
+
+            /// The whole timeline glimpse-timeline holds for a placement: every entry with its date,
+            /// the reload policy, the entry showing, the budget and the last provider error.
+            /// NOT_FOUND for a placement the device does not have; UNAVAILABLE when glimpse-timeline
+            /// cannot be reached.
+            public func timeline(_ request: ClientRequest<GlimpseGatewayV1.GetWidgetRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseTimelineV1.PlacementStatus> {
+                try await client.unary(request: request, method: Method.timeline, serializer: ProtoSerializer<GlimpseGatewayV1.GetWidgetRequest>(), deserializer: ProtoDeserializer<GlimpseTimelineV1.PlacementStatus>(), options: options)
+            }
         }
     }
 }
@@ -207,6 +221,10 @@ extension GlimpseGatewayV1.Widgets.Handler {
             GlimpseGatewayV1.Widgets.Method.budget,
             deserializer: ProtoDeserializer<GlimpseGatewayV1.BudgetRequest>(), serializer: ProtoSerializer<GlimpseTimelineV1.BudgetStatus>()
         ) { request, context in try await self.budget(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Widgets.Method.timeline,
+            deserializer: ProtoDeserializer<GlimpseGatewayV1.GetWidgetRequest>(), serializer: ProtoSerializer<GlimpseTimelineV1.PlacementStatus>()
+        ) { request, context in try await self.timeline(request: request, context: context) }
     }
 
     public func registerJSONMethods(with router: inout RPCRouter) {
@@ -242,6 +260,10 @@ extension GlimpseGatewayV1.Widgets.Handler {
             GlimpseGatewayV1.Widgets.Method.budget, format: .json,
             deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.BudgetRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.BudgetStatus>()
         ) { request, context in try await self.budget(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Widgets.Method.timeline, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.GetWidgetRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.PlacementStatus>()
+        ) { request, context in try await self.timeline(request: request, context: context) }
     }
 }
 
@@ -480,7 +502,8 @@ extension GlimpseGatewayV1 {
             public static let longPress = MethodDescriptor(service: "glimpse.gateway.v1.Activities", method: "LongPress")
             public static let dismiss = MethodDescriptor(service: "glimpse.gateway.v1.Activities", method: "Dismiss")
             public static let pushes = MethodDescriptor(service: "glimpse.gateway.v1.Activities", method: "Pushes")
-            public static let all: [MethodDescriptor] = [list, get, longPress, dismiss, pushes]
+            public static let tap = MethodDescriptor(service: "glimpse.gateway.v1.Activities", method: "Tap")
+            public static let all: [MethodDescriptor] = [list, get, longPress, dismiss, pushes, tap]
         }
 
         /// Serves `glimpse.gateway.v1.Activities`: implement each method; `registerMethods(with:)` is provided, and
@@ -494,6 +517,10 @@ extension GlimpseGatewayV1 {
             func dismiss(request: ServerRequest<GlimpseGatewayV1.DismissRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ActivityView>
             /// What the APNs-compatible endpoint received and what the device did with it.
             func pushes(request: ServerRequest<GlimpseGatewayV1.PushesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ListPushesResponse>
+            /// A tap on a Live Activity in one presentation: a Link (or the view's widgetURL) opens
+            /// its URL (`url_opened`); a Button or Toggle is FAILED_PRECONDITION (the intents of Live
+            /// Activities are not run yet).
+            func tap(request: ServerRequest<GlimpseGatewayV1.ActivityTapRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ActivityTapResponse>
         }
 
         /// Calls `glimpse.gateway.v1.Activities` through a `GRPCClient`.
@@ -524,6 +551,13 @@ extension GlimpseGatewayV1 {
             public func pushes(_ request: ClientRequest<GlimpseGatewayV1.PushesRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseActivityV1.ListPushesResponse> {
                 try await client.unary(request: request, method: Method.pushes, serializer: ProtoSerializer<GlimpseGatewayV1.PushesRequest>(), deserializer: ProtoDeserializer<GlimpseActivityV1.ListPushesResponse>(), options: options)
             }
+
+            /// A tap on a Live Activity in one presentation: a Link (or the view's widgetURL) opens
+            /// its URL (`url_opened`); a Button or Toggle is FAILED_PRECONDITION (the intents of Live
+            /// Activities are not run yet).
+            public func tap(_ request: ClientRequest<GlimpseGatewayV1.ActivityTapRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseGatewayV1.ActivityTapResponse> {
+                try await client.unary(request: request, method: Method.tap, serializer: ProtoSerializer<GlimpseGatewayV1.ActivityTapRequest>(), deserializer: ProtoDeserializer<GlimpseGatewayV1.ActivityTapResponse>(), options: options)
+            }
         }
     }
 }
@@ -550,6 +584,10 @@ extension GlimpseGatewayV1.Activities.Handler {
             GlimpseGatewayV1.Activities.Method.pushes,
             deserializer: ProtoDeserializer<GlimpseGatewayV1.PushesRequest>(), serializer: ProtoSerializer<GlimpseActivityV1.ListPushesResponse>()
         ) { request, context in try await self.pushes(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Activities.Method.tap,
+            deserializer: ProtoDeserializer<GlimpseGatewayV1.ActivityTapRequest>(), serializer: ProtoSerializer<GlimpseGatewayV1.ActivityTapResponse>()
+        ) { request, context in try await self.tap(request: request, context: context) }
     }
 
     public func registerJSONMethods(with router: inout RPCRouter) {
@@ -573,6 +611,10 @@ extension GlimpseGatewayV1.Activities.Handler {
             GlimpseGatewayV1.Activities.Method.pushes, format: .json,
             deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.PushesRequest>(), serializer: ProtoJSONSerializer<GlimpseActivityV1.ListPushesResponse>()
         ) { request, context in try await self.pushes(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Activities.Method.tap, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.ActivityTapRequest>(), serializer: ProtoJSONSerializer<GlimpseGatewayV1.ActivityTapResponse>()
+        ) { request, context in try await self.tap(request: request, context: context) }
     }
 }
 

@@ -52,11 +52,18 @@ public struct ServiceRunner: Sendable {
     /// of `services`): `POST /v1/<resource>/<verb>` with a proto3 JSON body, e.g.
     /// `glimpse.gateway.v1.Widgets.Tap` at `/v1/widgets/tap` (see `JSONRoutes`). Empty: gRPC only.
     public var jsonServices: [any RPCJSONService] = []
+    /// A web page for browsers on the same port, over HTTP/1.1: the bytes of each file by
+    /// name; `GET /` answers `index.html`, `GET /web/<name>` the others. With it the JSON
+    /// methods also answer `GET /v1/<resource>/<verb>?json=<request>` and, to
+    /// `Accept: text/event-stream`, server-sent events (see RPCNIO's `WebConfig`). nil: no
+    /// browser face (JSON by POST only).
+    public var webFiles: [String: [UInt8]]?
 
     private let services: [any RPCService]
     private let readiness: Readiness
     private var background: [any Service] = []
     private var closers: [(name: String, close: @Sendable () async throws -> Void)] = []
+    private var streamEnders: [@Sendable () -> Void] = []
 
     /// - Parameters:
     ///   - services: the service's own handlers; health and reflection are added.
@@ -87,6 +94,12 @@ public struct ServiceRunner: Sendable {
     }
 
     /// Runs once the server and the background services have stopped (close a store).
+    /// Ends streams that never end by themselves (an event log's followers) as shutdown
+    /// begins, so they do not hold the server open until the grace period is over.
+    public mutating func onShutdownEndStreams(_ end: @escaping @Sendable () -> Void) {
+        streamEnders.append(end)
+    }
+
     public mutating func onShutdown(_ name: String, _ close: @escaping @Sendable () async throws -> Void) {
         closers.append((name, close))
     }
@@ -95,9 +108,11 @@ public struct ServiceRunner: Sendable {
     public func run() async throws {
         var rpcTransport: any ServerTransport
         let router = RPCRouter(services: services, jsonServices: jsonServices)
+        var transportConfig = NIOServerConfig.defaults
+        transportConfig.web = webFiles.map { WebConfig(staticFiles: StaticFiles($0)) }
         let transport = NIOServerTransport(
-            host: config.host, port: config.port, group: eventLoopGroup, handlerExecutor: handlerExecutor,
-            jsonRoutes: router.jsonRoutes)
+            host: config.host, port: config.port, config: transportConfig, group: eventLoopGroup,
+            handlerExecutor: handlerExecutor, jsonRoutes: router.jsonRoutes)
         rpcTransport = transport
         if !router.jsonRoutes.isEmpty {
             logger.info("serving JSON", metadata: ["routes": "\(router.jsonRoutes.all.map(\.route).joined(separator: " "))"])
@@ -116,7 +131,7 @@ public struct ServiceRunner: Sendable {
         let onListening = self.onListening
         let server = RPCServerService(
             server: GRPCServer(transport: rpcTransport, router: router), transport: transport, health: health,
-            readiness: readiness, logger: logger
+            readiness: readiness, logger: logger, endStreams: streamEnders
         ) { address in
             let port = address.port ?? 0
             print("listening on port \(port)")

@@ -1991,6 +1991,96 @@ void   glimpse__gateway__v1__dismiss_request__free_unpacked
   assert(message->base.descriptor == &glimpse__gateway__v1__dismiss_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   glimpse__gateway__v1__activity_tap_request__init
+                     (Glimpse__Gateway__V1__ActivityTapRequest         *message)
+{
+  static const Glimpse__Gateway__V1__ActivityTapRequest init_value = GLIMPSE__GATEWAY__V1__ACTIVITY_TAP_REQUEST__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__activity_tap_request__get_packed_size
+                     (const Glimpse__Gateway__V1__ActivityTapRequest *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__activity_tap_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__activity_tap_request__pack
+                     (const Glimpse__Gateway__V1__ActivityTapRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__activity_tap_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__activity_tap_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__ActivityTapRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__activity_tap_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__ActivityTapRequest *
+       glimpse__gateway__v1__activity_tap_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__ActivityTapRequest *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__activity_tap_request__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__activity_tap_request__free_unpacked
+                     (Glimpse__Gateway__V1__ActivityTapRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__activity_tap_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   glimpse__gateway__v1__activity_tap_response__init
+                     (Glimpse__Gateway__V1__ActivityTapResponse         *message)
+{
+  static const Glimpse__Gateway__V1__ActivityTapResponse init_value = GLIMPSE__GATEWAY__V1__ACTIVITY_TAP_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__activity_tap_response__get_packed_size
+                     (const Glimpse__Gateway__V1__ActivityTapResponse *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__activity_tap_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__activity_tap_response__pack
+                     (const Glimpse__Gateway__V1__ActivityTapResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__activity_tap_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__activity_tap_response__pack_to_buffer
+                     (const Glimpse__Gateway__V1__ActivityTapResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__activity_tap_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__ActivityTapResponse *
+       glimpse__gateway__v1__activity_tap_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__ActivityTapResponse *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__activity_tap_response__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__activity_tap_response__free_unpacked
+                     (Glimpse__Gateway__V1__ActivityTapResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__activity_tap_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   glimpse__gateway__v1__pushes_request__init
                      (Glimpse__Gateway__V1__PushesRequest         *message)
 {
@@ -4481,7 +4571,7 @@ const ProtobufCEnumDescriptor glimpse__gateway__v1__render_request__target__desc
   glimpse__gateway__v1__render_request__target__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__render_request__field_descriptors[12] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__render_request__field_descriptors[13] =
 {
   {
     "target",
@@ -4627,11 +4717,24 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__render_request__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "device",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__RenderRequest, device),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__render_request__field_indices_by_name[] = {
   2,   /* field[2] = activity_id */
   5,   /* field[5] = color_scheme */
   10,   /* field[10] = columns */
+  12,   /* field[12] = device */
   11,   /* field[11] = embed_images */
   9,   /* field[9] = layout */
   4,   /* field[4] = page */
@@ -4645,7 +4748,7 @@ static const unsigned glimpse__gateway__v1__render_request__field_indices_by_nam
 static const ProtobufCIntRange glimpse__gateway__v1__render_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__render_request__descriptor =
 {
@@ -4655,7 +4758,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__render_request__descripto
   "Glimpse__Gateway__V1__RenderRequest",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__RenderRequest),
-  12,
+  13,
   glimpse__gateway__v1__render_request__field_descriptors,
   glimpse__gateway__v1__render_request__field_indices_by_name,
   1,  glimpse__gateway__v1__render_request__number_ranges,
@@ -5526,6 +5629,121 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__dismiss_request__descript
   (ProtobufCMessageInit) glimpse__gateway__v1__dismiss_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request__field_descriptors[3] =
+{
+  {
+    "activity_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__ActivityTapRequest, activity_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "presentation",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__ActivityTapRequest, presentation),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "element",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__ActivityTapRequest, element),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__activity_tap_request__field_indices_by_name[] = {
+  0,   /* field[0] = activity_id */
+  2,   /* field[2] = element */
+  1,   /* field[1] = presentation */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__activity_tap_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__activity_tap_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.ActivityTapRequest",
+  "ActivityTapRequest",
+  "Glimpse__Gateway__V1__ActivityTapRequest",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__ActivityTapRequest),
+  3,
+  glimpse__gateway__v1__activity_tap_request__field_descriptors,
+  glimpse__gateway__v1__activity_tap_request__field_indices_by_name,
+  1,  glimpse__gateway__v1__activity_tap_request__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__activity_tap_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_response__field_descriptors[2] =
+{
+  {
+    "opened_url",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__ActivityTapResponse, opened_url),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "element",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__ActivityTapResponse, element),
+    &glimpse__gateway__v1__element__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__activity_tap_response__field_indices_by_name[] = {
+  1,   /* field[1] = element */
+  0,   /* field[0] = opened_url */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__activity_tap_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__activity_tap_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.ActivityTapResponse",
+  "ActivityTapResponse",
+  "Glimpse__Gateway__V1__ActivityTapResponse",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__ActivityTapResponse),
+  2,
+  glimpse__gateway__v1__activity_tap_response__field_descriptors,
+  glimpse__gateway__v1__activity_tap_response__field_indices_by_name,
+  1,  glimpse__gateway__v1__activity_tap_response__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__activity_tap_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor glimpse__gateway__v1__pushes_request__field_descriptors[3] =
 {
   {
@@ -6158,7 +6376,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__event__intent_performed__
   (ProtobufCMessageInit) glimpse__gateway__v1__event__intent_performed__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__url_opened__field_descriptors[2] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__url_opened__field_descriptors[3] =
 {
   {
     "placement_id",
@@ -6184,15 +6402,28 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__url_opened__f
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "activity_id",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__Event__UrlOpened, activity_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__event__url_opened__field_indices_by_name[] = {
+  2,   /* field[2] = activity_id */
   0,   /* field[0] = placement_id */
   1,   /* field[1] = url */
 };
 static const ProtobufCIntRange glimpse__gateway__v1__event__url_opened__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__event__url_opened__descriptor =
 {
@@ -6202,7 +6433,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__event__url_opened__descri
   "Glimpse__Gateway__V1__Event__UrlOpened",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__Event__UrlOpened),
-  2,
+  3,
   glimpse__gateway__v1__event__url_opened__field_descriptors,
   glimpse__gateway__v1__event__url_opened__field_indices_by_name,
   1,  glimpse__gateway__v1__event__url_opened__number_ranges,
@@ -6872,7 +7103,7 @@ void glimpse__gateway__v1__apps__init (Glimpse__Gateway__V1__Apps_Service *servi
                                      &glimpse__gateway__v1__apps__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor glimpse__gateway__v1__widgets__method_descriptors[8] =
+static const ProtobufCMethodDescriptor glimpse__gateway__v1__widgets__method_descriptors[9] =
 {
   { "Place", &glimpse__gateway__v1__place_request__descriptor, &glimpse__gateway__v1__widget__descriptor },
   { "Remove", &glimpse__gateway__v1__remove_request__descriptor, &glimpse__gateway__v1__remove_response__descriptor },
@@ -6882,6 +7113,7 @@ static const ProtobufCMethodDescriptor glimpse__gateway__v1__widgets__method_des
   { "Reconfigure", &glimpse__gateway__v1__reconfigure_request__descriptor, &glimpse__gateway__v1__widget__descriptor },
   { "Reload", &glimpse__gateway__v1__reload_request__descriptor, &glimpse__timeline__v1__reload_response__descriptor },
   { "Budget", &glimpse__gateway__v1__budget_request__descriptor, &glimpse__timeline__v1__budget_status__descriptor },
+  { "Timeline", &glimpse__gateway__v1__get_widget_request__descriptor, &glimpse__timeline__v1__placement_status__descriptor },
 };
 const unsigned glimpse__gateway__v1__widgets__method_indices_by_name[] = {
   7,        /* Budget */
@@ -6891,7 +7123,8 @@ const unsigned glimpse__gateway__v1__widgets__method_indices_by_name[] = {
   5,        /* Reconfigure */
   6,        /* Reload */
   1,        /* Remove */
-  4         /* Tap */
+  4,        /* Tap */
+  8         /* Timeline */
 };
 const ProtobufCServiceDescriptor glimpse__gateway__v1__widgets__descriptor =
 {
@@ -6900,7 +7133,7 @@ const ProtobufCServiceDescriptor glimpse__gateway__v1__widgets__descriptor =
   "Widgets",
   "Glimpse__Gateway__V1__Widgets",
   "glimpse.gateway.v1",
-  8,
+  9,
   glimpse__gateway__v1__widgets__method_descriptors,
   glimpse__gateway__v1__widgets__method_indices_by_name
 };
@@ -6967,6 +7200,14 @@ void glimpse__gateway__v1__widgets__budget(ProtobufCService *service,
 {
   assert(service->descriptor == &glimpse__gateway__v1__widgets__descriptor);
   service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void glimpse__gateway__v1__widgets__timeline(ProtobufCService *service,
+                                             const Glimpse__Gateway__V1__GetWidgetRequest *input,
+                                             Glimpse__Timeline__V1__PlacementStatus_Closure closure,
+                                             void *closure_data)
+{
+  assert(service->descriptor == &glimpse__gateway__v1__widgets__descriptor);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__gateway__v1__widgets__init (Glimpse__Gateway__V1__Widgets_Service *service,
                                           Glimpse__Gateway__V1__Widgets_ServiceDestroy destroy)
@@ -7121,20 +7362,22 @@ void glimpse__gateway__v1__clock__init (Glimpse__Gateway__V1__Clock_Service *ser
                                      &glimpse__gateway__v1__clock__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor glimpse__gateway__v1__activities__method_descriptors[5] =
+static const ProtobufCMethodDescriptor glimpse__gateway__v1__activities__method_descriptors[6] =
 {
   { "List", &glimpse__gateway__v1__list_activities_request__descriptor, &glimpse__gateway__v1__list_activities_response__descriptor },
   { "Get", &glimpse__gateway__v1__get_activity_request__descriptor, &glimpse__gateway__v1__activity_view__descriptor },
   { "LongPress", &glimpse__gateway__v1__long_press_request__descriptor, &glimpse__gateway__v1__screen__descriptor },
   { "Dismiss", &glimpse__gateway__v1__dismiss_request__descriptor, &glimpse__gateway__v1__activity_view__descriptor },
   { "Pushes", &glimpse__gateway__v1__pushes_request__descriptor, &glimpse__activity__v1__list_pushes_response__descriptor },
+  { "Tap", &glimpse__gateway__v1__activity_tap_request__descriptor, &glimpse__gateway__v1__activity_tap_response__descriptor },
 };
 const unsigned glimpse__gateway__v1__activities__method_indices_by_name[] = {
   3,        /* Dismiss */
   1,        /* Get */
   0,        /* List */
   2,        /* LongPress */
-  4         /* Pushes */
+  4,        /* Pushes */
+  5         /* Tap */
 };
 const ProtobufCServiceDescriptor glimpse__gateway__v1__activities__descriptor =
 {
@@ -7143,7 +7386,7 @@ const ProtobufCServiceDescriptor glimpse__gateway__v1__activities__descriptor =
   "Activities",
   "Glimpse__Gateway__V1__Activities",
   "glimpse.gateway.v1",
-  5,
+  6,
   glimpse__gateway__v1__activities__method_descriptors,
   glimpse__gateway__v1__activities__method_indices_by_name
 };
@@ -7186,6 +7429,14 @@ void glimpse__gateway__v1__activities__pushes(ProtobufCService *service,
 {
   assert(service->descriptor == &glimpse__gateway__v1__activities__descriptor);
   service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void glimpse__gateway__v1__activities__tap(ProtobufCService *service,
+                                           const Glimpse__Gateway__V1__ActivityTapRequest *input,
+                                           Glimpse__Gateway__V1__ActivityTapResponse_Closure closure,
+                                           void *closure_data)
+{
+  assert(service->descriptor == &glimpse__gateway__v1__activities__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__gateway__v1__activities__init (Glimpse__Gateway__V1__Activities_Service *service,
                                              Glimpse__Gateway__V1__Activities_ServiceDestroy destroy)

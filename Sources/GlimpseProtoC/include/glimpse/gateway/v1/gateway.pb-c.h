@@ -81,6 +81,8 @@ typedef struct Glimpse__Gateway__V1__ListActivitiesResponse Glimpse__Gateway__V1
 typedef struct Glimpse__Gateway__V1__GetActivityRequest Glimpse__Gateway__V1__GetActivityRequest;
 typedef struct Glimpse__Gateway__V1__LongPressRequest Glimpse__Gateway__V1__LongPressRequest;
 typedef struct Glimpse__Gateway__V1__DismissRequest Glimpse__Gateway__V1__DismissRequest;
+typedef struct Glimpse__Gateway__V1__ActivityTapRequest Glimpse__Gateway__V1__ActivityTapRequest;
+typedef struct Glimpse__Gateway__V1__ActivityTapResponse Glimpse__Gateway__V1__ActivityTapResponse;
 typedef struct Glimpse__Gateway__V1__PushesRequest Glimpse__Gateway__V1__PushesRequest;
 typedef struct Glimpse__Gateway__V1__ListEventsRequest Glimpse__Gateway__V1__ListEventsRequest;
 typedef struct Glimpse__Gateway__V1__ListEventsResponse Glimpse__Gateway__V1__ListEventsResponse;
@@ -725,10 +727,17 @@ struct  Glimpse__Gateway__V1__RenderRequest
    * SVG: embed the app's images (data: URLs) instead of drawing labelled boxes.
    */
   protobuf_c_boolean embed_images;
+  /*
+   * The screen model to draw for (a `Settings.device` name, e.g. "iPhone430x932"); empty:
+   * the device's own. Only the drawing changes: the entries are the ones the providers made
+   * for the stack's device and its widget sizes, not asked for again at this model's.
+   * INVALID_ARGUMENT for a name that is no model.
+   */
+  char *device;
 };
 #define GLIMPSE__GATEWAY__V1__RENDER_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__render_request__descriptor) \
-    , GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_UNSPECIFIED, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, GLIMPSE__APP__V1__COLOR_SCHEME__COLOR_SCHEME_UNSPECIFIED, GLIMPSE__WIDGET__V1__WIDGET_RENDERING_MODE__WIDGET_RENDERING_MODE_UNSPECIFIED, 0, 0, 0, 0, 0 }
+    , GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_UNSPECIFIED, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, GLIMPSE__APP__V1__COLOR_SCHEME__COLOR_SCHEME_UNSPECIFIED, GLIMPSE__WIDGET__V1__WIDGET_RENDERING_MODE__WIDGET_RENDERING_MODE_UNSPECIFIED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Glimpse__Gateway__V1__Rendering
@@ -1013,6 +1022,44 @@ struct  Glimpse__Gateway__V1__DismissRequest
     , (char *)protobuf_c_empty_string }
 
 
+struct  Glimpse__Gateway__V1__ActivityTapRequest
+{
+  ProtobufCMessage base;
+  /*
+   * empty: the most relevant activity showing
+   */
+  char *activity_id;
+  /*
+   * lockScreen (default), compact, minimal, expanded.
+   */
+  char *presentation;
+  /*
+   * The element: its id, its path, its label text or its Link's URL, as for widgets; empty:
+   * the view itself (its widgetURL, else the app at its root). In the compact and expanded
+   * presentations a path is qualified by its region, e.g. "compactLeading/0.1" (a bare
+   * path is accepted when one region has it).
+   */
+  char *element;
+};
+#define GLIMPSE__GATEWAY__V1__ACTIVITY_TAP_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__activity_tap_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Glimpse__Gateway__V1__ActivityTapResponse
+{
+  ProtobufCMessage base;
+  char *opened_url;
+  /*
+   * what was tapped; absent: the view itself
+   */
+  Glimpse__Gateway__V1__Element *element;
+};
+#define GLIMPSE__GATEWAY__V1__ACTIVITY_TAP_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__activity_tap_response__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL }
+
+
 struct  Glimpse__Gateway__V1__PushesRequest
 {
   ProtobufCMessage base;
@@ -1171,12 +1218,19 @@ struct  Glimpse__Gateway__V1__Event__IntentPerformed
 struct  Glimpse__Gateway__V1__Event__UrlOpened
 {
   ProtobufCMessage base;
+  /*
+   * 0: a Live Activity was tapped
+   */
   uint64_t placement_id;
   char *url;
+  /*
+   * the Live Activity tapped
+   */
+  char *activity_id;
 };
 #define GLIMPSE__GATEWAY__V1__EVENT__URL_OPENED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__event__url_opened__descriptor) \
-    , 0, (char *)protobuf_c_empty_string }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Glimpse__Gateway__V1__Event__AppInstalled
@@ -2165,6 +2219,44 @@ Glimpse__Gateway__V1__DismissRequest *
 void   glimpse__gateway__v1__dismiss_request__free_unpacked
                      (Glimpse__Gateway__V1__DismissRequest *message,
                       ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__ActivityTapRequest methods */
+void   glimpse__gateway__v1__activity_tap_request__init
+                     (Glimpse__Gateway__V1__ActivityTapRequest         *message);
+size_t glimpse__gateway__v1__activity_tap_request__get_packed_size
+                     (const Glimpse__Gateway__V1__ActivityTapRequest   *message);
+size_t glimpse__gateway__v1__activity_tap_request__pack
+                     (const Glimpse__Gateway__V1__ActivityTapRequest   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__activity_tap_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__ActivityTapRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__ActivityTapRequest *
+       glimpse__gateway__v1__activity_tap_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__activity_tap_request__free_unpacked
+                     (Glimpse__Gateway__V1__ActivityTapRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__ActivityTapResponse methods */
+void   glimpse__gateway__v1__activity_tap_response__init
+                     (Glimpse__Gateway__V1__ActivityTapResponse         *message);
+size_t glimpse__gateway__v1__activity_tap_response__get_packed_size
+                     (const Glimpse__Gateway__V1__ActivityTapResponse   *message);
+size_t glimpse__gateway__v1__activity_tap_response__pack
+                     (const Glimpse__Gateway__V1__ActivityTapResponse   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__activity_tap_response__pack_to_buffer
+                     (const Glimpse__Gateway__V1__ActivityTapResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__ActivityTapResponse *
+       glimpse__gateway__v1__activity_tap_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__activity_tap_response__free_unpacked
+                     (Glimpse__Gateway__V1__ActivityTapResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Glimpse__Gateway__V1__PushesRequest methods */
 void   glimpse__gateway__v1__pushes_request__init
                      (Glimpse__Gateway__V1__PushesRequest         *message);
@@ -2492,6 +2584,12 @@ typedef void (*Glimpse__Gateway__V1__LongPressRequest_Closure)
 typedef void (*Glimpse__Gateway__V1__DismissRequest_Closure)
                  (const Glimpse__Gateway__V1__DismissRequest *message,
                   void *closure_data);
+typedef void (*Glimpse__Gateway__V1__ActivityTapRequest_Closure)
+                 (const Glimpse__Gateway__V1__ActivityTapRequest *message,
+                  void *closure_data);
+typedef void (*Glimpse__Gateway__V1__ActivityTapResponse_Closure)
+                 (const Glimpse__Gateway__V1__ActivityTapResponse *message,
+                  void *closure_data);
 typedef void (*Glimpse__Gateway__V1__PushesRequest_Closure)
                  (const Glimpse__Gateway__V1__PushesRequest *message,
                   void *closure_data);
@@ -2630,6 +2728,10 @@ struct Glimpse__Gateway__V1__Widgets_Service
                  const Glimpse__Gateway__V1__BudgetRequest *input,
                  Glimpse__Timeline__V1__BudgetStatus_Closure closure,
                  void *closure_data);
+  void (*timeline)(Glimpse__Gateway__V1__Widgets_Service *service,
+                   const Glimpse__Gateway__V1__GetWidgetRequest *input,
+                   Glimpse__Timeline__V1__PlacementStatus_Closure closure,
+                   void *closure_data);
 };
 typedef void (*Glimpse__Gateway__V1__Widgets_ServiceDestroy)(Glimpse__Gateway__V1__Widgets_Service *);
 void glimpse__gateway__v1__widgets__init (Glimpse__Gateway__V1__Widgets_Service *service,
@@ -2645,7 +2747,8 @@ void glimpse__gateway__v1__widgets__init (Glimpse__Gateway__V1__Widgets_Service 
       function_prefix__ ## tap,\
       function_prefix__ ## reconfigure,\
       function_prefix__ ## reload,\
-      function_prefix__ ## budget  }
+      function_prefix__ ## budget,\
+      function_prefix__ ## timeline  }
 void glimpse__gateway__v1__widgets__place(ProtobufCService *service,
                                           const Glimpse__Gateway__V1__PlaceRequest *input,
                                           Glimpse__Gateway__V1__Widget_Closure closure,
@@ -2678,6 +2781,10 @@ void glimpse__gateway__v1__widgets__budget(ProtobufCService *service,
                                            const Glimpse__Gateway__V1__BudgetRequest *input,
                                            Glimpse__Timeline__V1__BudgetStatus_Closure closure,
                                            void *closure_data);
+void glimpse__gateway__v1__widgets__timeline(ProtobufCService *service,
+                                             const Glimpse__Gateway__V1__GetWidgetRequest *input,
+                                             Glimpse__Timeline__V1__PlacementStatus_Closure closure,
+                                             void *closure_data);
 typedef struct Glimpse__Gateway__V1__Device_Service Glimpse__Gateway__V1__Device_Service;
 struct Glimpse__Gateway__V1__Device_Service
 {
@@ -2816,6 +2923,10 @@ struct Glimpse__Gateway__V1__Activities_Service
                  const Glimpse__Gateway__V1__PushesRequest *input,
                  Glimpse__Activity__V1__ListPushesResponse_Closure closure,
                  void *closure_data);
+  void (*tap)(Glimpse__Gateway__V1__Activities_Service *service,
+              const Glimpse__Gateway__V1__ActivityTapRequest *input,
+              Glimpse__Gateway__V1__ActivityTapResponse_Closure closure,
+              void *closure_data);
 };
 typedef void (*Glimpse__Gateway__V1__Activities_ServiceDestroy)(Glimpse__Gateway__V1__Activities_Service *);
 void glimpse__gateway__v1__activities__init (Glimpse__Gateway__V1__Activities_Service *service,
@@ -2828,7 +2939,8 @@ void glimpse__gateway__v1__activities__init (Glimpse__Gateway__V1__Activities_Se
       function_prefix__ ## get,\
       function_prefix__ ## long_press,\
       function_prefix__ ## dismiss,\
-      function_prefix__ ## pushes  }
+      function_prefix__ ## pushes,\
+      function_prefix__ ## tap  }
 void glimpse__gateway__v1__activities__list(ProtobufCService *service,
                                             const Glimpse__Gateway__V1__ListActivitiesRequest *input,
                                             Glimpse__Gateway__V1__ListActivitiesResponse_Closure closure,
@@ -2849,6 +2961,10 @@ void glimpse__gateway__v1__activities__pushes(ProtobufCService *service,
                                               const Glimpse__Gateway__V1__PushesRequest *input,
                                               Glimpse__Activity__V1__ListPushesResponse_Closure closure,
                                               void *closure_data);
+void glimpse__gateway__v1__activities__tap(ProtobufCService *service,
+                                           const Glimpse__Gateway__V1__ActivityTapRequest *input,
+                                           Glimpse__Gateway__V1__ActivityTapResponse_Closure closure,
+                                           void *closure_data);
 typedef struct Glimpse__Gateway__V1__Events_Service Glimpse__Gateway__V1__Events_Service;
 struct Glimpse__Gateway__V1__Events_Service
 {
@@ -3127,6 +3243,8 @@ extern const ProtobufCMessageDescriptor glimpse__gateway__v1__list_activities_re
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__get_activity_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__long_press_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__dismiss_request__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__activity_tap_request__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__activity_tap_response__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__pushes_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__list_events_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__list_events_response__descriptor;
