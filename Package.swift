@@ -251,15 +251,29 @@ let package = Package(
         .target(
             name: "GlimpseCLI",
             dependencies: [
-                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "CNghttp2",
+                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "CNghttp2", "Contracts",
+                // `glimpse verify` checks an app with the engines' and services' own rules.
+                "TimelineEngine", "TimelineService", "IntentEngine", "IntentService", "ActivityEngine", "AssetEngine", "AssetService",
+                "GlimpseVocabulary", "AppIntentValues", "GlimpseClock",
                 argumentParser, crypto, nioCore, nioPosix,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Yams", package: "Yams"),
             ]),
         .executableTarget(name: "glimpse", dependencies: ["GlimpseCLI"], path: "Services/CLI"),
+        // MARK: Contracts between the services: each consumer's contract (Tests/Contracts, built in
+        // by scripts/embed-contracts.py), stubs made from it, and its replay against a provider.
+        .target(name: "Contracts", dependencies: ["GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", nioCore]),
+        .testTarget(
+            name: "ContractTests",
+            dependencies: [
+                "Contracts", "GatewayService", "TimelineService", "IntentService", "ActivityService", "AssetService",
+                "EngineHost", "ServiceKit", "GlimpseCLI", "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "GlimpseCLITests",
-            dependencies: ["GlimpseCLI", "GlimpseMessages", "GlimpseJSON", "HTTP2Server", "RPCCore", crypto, nioCore]),
+            dependencies: ["GlimpseCLI", "GlimpseMessages", "GlimpseJSON", "HTTP2Server", "RPCCore", "RPCNIO", "ServiceKit", crypto, nioCore,
+                           "DemoApps", "GlimpseRPC", "GlimpseVocabulary", "TimelineEngine"]),
         .target(name: "RPCTestService", dependencies: ["RPCCore"], path: "Tests/RPCTestService"),
         .executableTarget(
             name: "glimpse-rpc-testserver", dependencies: ["RPCCore", "RPCNIO", "RPCTestService", nioCore, nioPosix],

@@ -30,6 +30,28 @@ public struct IntentDefinition: Sendable, Hashable {
     }
 }
 
+extension IntentDefinition {
+    /// The values `perform()` gets for the parameters a Button or Toggle pre-set (widgets
+    /// do not prompt): each declared parameter from `preset` or its default, with its
+    /// declared type; a name the intent does not declare is refused too.
+    public func resolve(_ preset: [String: TypedValue]) -> Result<[String: TypedValue], TapRefusal> {
+        for name in preset.keys.sorted() where !parameters.contains(where: { $0.name == name }) {
+            return .failure(.unknownParameter(name))
+        }
+        var values: [String: TypedValue] = [:]
+        for parameter in parameters {
+            guard let value = preset[parameter.name] ?? parameter.defaultValue else {
+                return .failure(.missingParameter(parameter.name))
+            }
+            guard value.type == parameter.type else {
+                return .failure(.parameterTypeMismatch(name: parameter.name, expected: parameter.type, got: value.type))
+            }
+            values[parameter.name] = value
+        }
+        return .success(values)
+    }
+}
+
 /// The reloads a performed intent asks for, beyond the tapped widget's own.
 public enum IntentReloads: Sendable, Hashable {
     /// Only the tapped widget (the system's one reload per tap).

@@ -42,20 +42,7 @@ extension IntentExecutor {
         }
         guard placed.family.isInteractive else { return .failure(.notInteractive(placed.family)) }
         guard !deviceLocked else { return .failure(.deviceLocked) }
-        for name in tap.parameters.keys.sorted() where !definition.parameters.contains(where: { $0.name == name }) {
-            return .failure(.unknownParameter(name))
-        }
-        var parameters: [String: TypedValue] = [:]
-        for parameter in definition.parameters {
-            guard let value = tap.parameters[parameter.name] ?? parameter.defaultValue else {
-                return .failure(.missingParameter(parameter.name))
-            }
-            guard value.type == parameter.type else {
-                return .failure(.parameterTypeMismatch(name: parameter.name, expected: parameter.type, got: value.type))
-            }
-            parameters[parameter.name] = value
-        }
-        return .success(Job(tap: tap, definition: definition, parameters: parameters))
+        return definition.resolve(tap.parameters).map { Job(tap: tap, definition: definition, parameters: $0) }
     }
 
     /// Runs a job now: a declarative action completes at once; a handler call goes out

@@ -37,10 +37,8 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
 
     /// Packs `timeline`, or says which cap it breaks.
     static func make(_ timeline: Timeline, maxEntries: Int, maxBytes: Int) throws(TimelineRejection) -> StoredTimeline {
+        if let rejection = timeline.capViolation(maxEntries: maxEntries, maxBytes: maxBytes) { throw rejection }
         let count = timeline.entries.count
-        guard count <= maxEntries else { throw .tooManyEntries(count: count, limit: maxEntries) }
-        let total = timeline.entries.reduce(0) { $0 + $1.byteCount }
-        guard total <= maxBytes else { throw .tooManyBytes(count: total, limit: maxBytes) }
 
         // Stable sort: equal dates keep the provider's order, so the later one wins at that date.
         let inOrder = zip(timeline.entries, timeline.entries.dropFirst()).allSatisfy { $0.date <= $1.date }

@@ -15,6 +15,21 @@ public struct Timeline: Sendable, Hashable {
         self.entries = entries
         self.policy = policy
     }
+
+    /// The cap this timeline breaks, or nil: more than `maxEntries` entries, or more than
+    /// `maxBytes` of content and URLs (`TimelineEntry.byteCount`). The scheduler refuses a
+    /// timeline that breaks one (`TimelineSettings.maxEntriesPerTimeline`, `maxTimelineBytes`).
+    public func capViolation(maxEntries: Int, maxBytes: Int) -> TimelineRejection? {
+        guard entries.count <= maxEntries else { return .tooManyEntries(count: entries.count, limit: maxEntries) }
+        let total = entries.reduce(0) { $0 + $1.byteCount }
+        guard total <= maxBytes else { return .tooManyBytes(count: total, limit: maxBytes) }
+        return nil
+    }
+
+    /// `capViolation(maxEntries:maxBytes:)` with the caps of `settings`.
+    public func capViolation(_ settings: TimelineSettings) -> TimelineRejection? {
+        capViolation(maxEntries: settings.maxEntriesPerTimeline, maxBytes: settings.maxTimelineBytes)
+    }
 }
 
 /// One state of a widget, shown from `date` until the next entry's date.

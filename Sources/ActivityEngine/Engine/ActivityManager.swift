@@ -165,7 +165,6 @@ public struct ActivityManager: Engine {
 
     /// Whether `content` (with the attributes, if they count) fits the size limit.
     func fits(_ content: ActivityContent, attributes: ActivityAttributesPayload) -> Bool {
-        let size = content.state.count + (config.attributesCountTowardLimit ? attributes.value.count : 0)
-        return size <= config.contentStateLimit
+        config.contentStateViolation(state: content.state, attributes: attributes.value) == nil
     }
 }

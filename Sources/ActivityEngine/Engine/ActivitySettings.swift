@@ -3,7 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import GlimpseJSON
+public import GlimpseJSON
 import GlimpseVocabulary
 
 /// The activity engine's settings. Values the spec sources are defaults as given;
@@ -79,4 +79,17 @@ public struct ActivitySettings: Sendable, Hashable {
     }
 
     public static var defaults: Self { Self() }
+
+    /// The bytes `contentStateLimit` counts for an encoded content state: the state, plus
+    /// the encoded attributes when `attributesCountTowardLimit` is on.
+    public func limitedSize(state: JSONObjectBytes, attributes: JSONObjectBytes) -> Int {
+        state.count + (attributesCountTowardLimit ? attributes.count : 0)
+    }
+
+    /// Nil when the content state fits `contentStateLimit`; else the counted size and the
+    /// limit (a request is refused `attributesTooLarge`).
+    public func contentStateViolation(state: JSONObjectBytes, attributes: JSONObjectBytes) -> (size: Int, limit: Int)? {
+        let size = limitedSize(state: state, attributes: attributes)
+        return size <= contentStateLimit ? nil : (size, contentStateLimit)
+    }
 }

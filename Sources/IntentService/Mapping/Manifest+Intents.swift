@@ -1,12 +1,13 @@
 import AppIntentValues
-import GlimpseMessages
+public import GlimpseMessages
 import GlimpseVocabulary
-import IntentEngine
-import ProtoMapping
+public import IntentEngine
+public import ProtoMapping
 
 extension GlimpseAppV1.AppManifest {
-    /// The manifest's intents as the executor takes them, each field checked.
-    func intentDefinitions() throws(InvalidField) -> [IntentDefinition] {
+    /// The manifest's intents as the executor takes them, each field checked (also what
+    /// `glimpse verify` checks a manifest's intents with).
+    public func intentDefinitions() throws(InvalidField) -> [IntentDefinition] {
         var definitions: [IntentDefinition] = []
         for (i, wire) in intents.enumerated() {
             let field = "manifest.intents[\(i)]"

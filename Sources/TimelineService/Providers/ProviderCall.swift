@@ -3,16 +3,16 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GlimpseMessages
-import GlimpseVocabulary
+public import GlimpseMessages
+public import GlimpseVocabulary
 import ProtoMapping
 import ServiceKit
 import RPCCore
-import TimelineEngine
+public import TimelineEngine
 import GlimpseRPC
 
 /// One provider call as the engine asked for it, and its answer as the journal keeps it.
-enum ProviderCall {
+public enum ProviderCall {
     /// Calls the app's `WidgetProvider.Timeline` for `request` with the provider timeout
     /// as its deadline; every failure becomes a `ProviderError` (the last timeline stays).
     static func timeline(
@@ -42,7 +42,9 @@ enum ProviderCall {
         return answer
     }
 
-    static func context(_ context: TimelineContext, scale: Double = DeviceScreen.default.scale) -> GlimpseAppV1.TimelineProviderContext {
+    /// The provider context glimpse-timeline sends for `context` (also what `glimpse verify`
+    /// sends): the family's size, light, vibrant on the Lock Screen, full color elsewhere.
+    public static func context(_ context: TimelineContext, scale: Double = DeviceScreen.default.scale) -> GlimpseAppV1.TimelineProviderContext {
         var wire = GlimpseAppV1.TimelineProviderContext()
         wire.family = context.family.wire
         wire.displaySize = GlimpseWidgetV1.DisplaySize(context.displaySize)

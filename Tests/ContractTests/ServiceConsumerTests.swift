@@ -1,0 +1,120 @@
+import ActivityService
+import Contracts
+import EngineHost
+import Foundation
+import GlimpseMessages
+import GlimpseRPC
+import IntentService
+import RPCCore
+import ServiceKit
+import Testing
+
+/// The consumer side for the services that call glimpse-timeline: glimpse-intent (the
+/// reloads a tap asks for) and glimpse-activity (a widget push's reload), each the real
+/// service with its outbound calls going to a stub of glimpse-timeline made from its own
+/// contract.
+@Suite("glimpse-intent and glimpse-activity work with what their contracts with glimpse-timeline promise")
+struct ServiceConsumerTests {
+    /// Serves `services` in memory while `body` runs with a client.
+    static func inProcess<Result: Sendable>(
+        _ services: [any RPCService], _ body: (GRPCClient) async throws -> Result
+    ) async throws -> Result {
+        let transport = InProcessTransport()
+        let server = GRPCServer(transport: transport.server, services: services)
+        let client = GRPCClient(transport: transport.client)
+        let serving = Task { try await server.serve() }
+        let running = Task { try await client.run() }
+        defer {
+            client.beginGracefulShutdown()
+            server.beginGracefulShutdown()
+        }
+        let result = try await body(client)
+        client.beginGracefulShutdown()
+        server.beginGracefulShutdown()
+        _ = await running.result
+        _ = await serving.result
+        return result
+    }
+
+    @Test("glimpse-intent → glimpse-timeline: each tap's reloads (the tapped widget's, a kind's, every timeline's)")
+    func intent() async throws {
+        let stub = ContractStub(try Repository.contracts(), consumer: "glimpse-intent", provider: "glimpse-timeline")
+        let scratch = try Scratch("intent-consumer")
+        defer { scratch.remove() }
+        let bundle = "contracts.intent.consumer"
+        try await LoopbackServer.serving([stub]) { port in
+            let server = try IntentServer.open(
+                directory: scratch.url, clock: HostClock(.manual(start: start)),
+                outbound: .init(timelineAddress: "127.0.0.1:\(port)"))
+            try await Self.inProcess([server.handlers]) { client in
+                let intent = GlimpseIntentV1.IntentService.Client(wrapping: client)
+                var manifest = GlimpseAppV1.AppManifest()
+                manifest.bundleId = bundle
+                manifest.appGroups = ["group.\(bundle)"]
+                func declare(_ type: String, _ reloads: GlimpseAppV1.ReloadRequest.Scope?) -> GlimpseAppV1.IntentDeclaration {
+                    var declaration = GlimpseAppV1.IntentDeclaration()
+                    declaration.type = type
+                    declaration.widgetKinds = ["ContractWidget"]
+                    var action = GlimpseAppV1.StoreAction()
+                    action.appGroup = "group.\(bundle)"
+                    action.operations = [GlimpseAppV1.StoreOperation(kind: .toggle("done"))]
+                    action.reloads = reloads.map { GlimpseAppV1.ReloadRequest(scope: $0) }
+                    declaration.action = .store(action)
+                    return declaration
+                }
+                manifest.intents = [
+                    declare("ToggleIntent", nil),
+                    declare("ToggleKindIntent", .kinds(.init(kinds: ["ContractWidget"]))),
+                    declare("ToggleAllIntent", .allTimelines(true)),
+                ]
+                _ = try await intent.registerApp(ClientRequest(message: .init(manifest: manifest)))
+                _ = try await intent.placementAdded(ClientRequest(message: .init(placementId: 7, bundleId: bundle, kind: "ContractWidget", family: .systemSmall)))
+                for (index, type) in ["ToggleIntent", "ToggleKindIntent", "ToggleAllIntent"].enumerated() {
+                    var tap = GlimpseIntentV1.PerformRequest()
+                    tap.idempotencyKey = "tap-\(index)"
+                    tap.bundleId = bundle
+                    tap.placementId = 7
+                    tap.intentType = type
+                    let answer = try await intent.perform(ClientRequest(message: tap)).message
+                    guard case .performed? = answer.result else {
+                        Issue.record("\(type) was not performed: \(answer)")
+                        continue
+                    }
+                }
+            }
+            try await server.close()
+        }
+        // Each tap's reload was asked (before the tap was answered), each as the contract has it.
+        #expect(stub.unmatched.isEmpty, "\(stub.unmatched)")
+        #expect(stub.served == ["reload-placement": 1, "reload-timelines": 1, "reload-all-timelines": 1])
+    }
+
+    @Test("glimpse-activity → glimpse-timeline: a widget push asks for every timeline of its app")
+    func activity() async throws {
+        let stub = ContractStub(try Repository.contracts(), consumer: "glimpse-activity", provider: "glimpse-timeline")
+        let scratch = try Scratch("activity-consumer")
+        defer { scratch.remove() }
+        let bundle = "contracts.activity.consumer"
+        try await LoopbackServer.serving([stub]) { port in
+            let server = try await ActivityServer.open(
+                directory: scratch.url, clock: HostClock(.manual(start: start)), authentication: .none,
+                outbound: .init(timelineAddress: "127.0.0.1:\(port)"))
+            try await Self.inProcess([server.handlers]) { client in
+                let activity = GlimpseActivityV1.ActivityService.Client(wrapping: client)
+                var manifest = GlimpseAppV1.AppManifest()
+                manifest.bundleId = bundle
+                let token = try await activity.installApp(ClientRequest(message: .init(manifest: manifest))).message.appToken
+                let widgetToken = try await activity.getWidgetPushToken(ClientRequest(
+                    message: .init(bundleId: bundle), metadata: Metadata(["authorization": "Bearer \(token)"]))).message.pushToken
+                let push = APNsRequest(
+                    method: "POST", path: "/3/device/\(widgetToken)",
+                    headers: [("apns-push-type", "widgets"), ("apns-topic", "\(bundle).push-type.widgets")],
+                    body: Array(#"{"aps":{"content-changed":true}}"#.utf8), connection: "contract-test")
+                #expect(await server.endpoint.respond(to: push).status == 200)
+            }
+            try await server.close()
+        }
+        #expect(stub.unmatched.isEmpty, "\(stub.unmatched)")
+        #expect(stub.served == ["reload-all-timelines": 1])
+    }
+}
