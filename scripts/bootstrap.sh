@@ -15,6 +15,9 @@ APT_PACKAGES=(
     libsqlite3-dev
     librsvg2-bin fonts-liberation2 fonts-dejavu-core  # rsvg-convert for PNGs of the rendered SVGs; Liberation Sans has Helvetica's metrics, which the layout measures with
     chromium chromium-driver                # headless Chromium and its WebDriver: Tests/Peers/test_web_page.py and Benchmarks/web.sh drive the gateway's web page
+    # deploy/smoke.sh (run by the test command): compose for real under rootful podman, as
+    # ../shared/design/containers-notes.md says; debootstrap makes the image's base.
+    podman runc conmon netavark aardvark-dns iptables catatonit debootstrap docker-compose
 )
 PIP_PACKAGES=(
     "protobuf>=5"               # stock protobuf, for cross-checks and golden files

@@ -26,4 +26,13 @@ if [ "$status" -eq 5 ]; then
     echo "test.sh: pytest collected no tests in Tests/Peers" >&2
     exit 1
 fi
-exit "$status"
+[ "$status" -eq 0 ] || exit "$status"
+
+# The compose deployment for real (podman, the release image, the seed flows, an outage,
+# the contracts against the deployed services). GLIMPSE_SKIP_DEPLOY=1 leaves it out of a
+# quick local run; CI runs it.
+if [ "${GLIMPSE_SKIP_DEPLOY:-}" = "1" ]; then
+    echo "test.sh: GLIMPSE_SKIP_DEPLOY=1: deploy/smoke.sh skipped" >&2
+else
+    deploy/smoke.sh
+fi

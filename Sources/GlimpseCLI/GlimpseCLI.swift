@@ -105,6 +105,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             Place.self, Remove.self, Widgets.self, Show.self, Tap.self, Reload.self, Budget.self,
             ClockCommand.self, Activities.self, Push.self, Events.self, SettingsCommand.self, Reset.self,
             Export.self, ImportCommand.self, AppCommand.self, Render.self, Up.self, Down.self,
+            HealthCheck.self, DemoSetup.self,
             Verify.self,
             ContractsCommand.self,
         ])
