@@ -49,7 +49,13 @@ done
 say "staged ${#PRODUCTS[@]} binaries ($(du -sh deploy/bin | cut -f1)) in deploy/bin"
 
 say "podman build -t $IMAGE -f deploy/Dockerfile ."
+previous="$(podman image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)"
 podman build -q --pull=never -t "$IMAGE" -f deploy/Dockerfile . >/dev/null
+current="$(podman image inspect --format '{{.Id}}' "$IMAGE")"
+# The image this one replaces is untagged now: remove it unless a container still uses it.
+if [ -n "$previous" ] && [ "$previous" != "$current" ]; then
+    podman rmi "$previous" >/dev/null 2>&1 || say "kept the previous image ${previous:0:12} (in use)"
+fi
 rm -rf deploy/bin   # in the image now (the next build stages them again; unchanged files hit the layer cache)
 # Every library the binaries load is in the image.
 missing="$(podman run --rm --entrypoint /bin/sh "$IMAGE" -c 'for f in /usr/local/bin/glimpse*; do ldd "$f"; done' | grep 'not found' | sort -u || true)"

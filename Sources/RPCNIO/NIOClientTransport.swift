@@ -128,7 +128,14 @@ public final class NIOClientTransport: ClientTransport {
                 }
             }
             .connect(host: host, port: port)
-            .flatMapThrowing { _ in
+            .flatMapThrowing { channel in
+                // Dialling a local port nobody listens on, in the ephemeral range, can connect
+                // the socket to itself (TCP simultaneous open): nothing is there, and while the
+                // socket lives the server it waits for cannot bind its port.
+                if let local = channel.localAddress, local == channel.remoteAddress {
+                    channel.close(promise: nil)
+                    throw RPCError(code: .unavailable, message: "Nothing listens on \(authority) (the socket connected to itself)")
+                }
                 guard let connection = made.value.withLock({ $0 }) else {
                     throw RPCError(code: .unavailable, message: "The connection was not set up")
                 }

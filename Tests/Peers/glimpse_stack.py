@@ -7,6 +7,7 @@ every one on `--clock manual` from START, the gateway conducting.
     stack.kill("timeline"); stack.start("timeline")    # kill -9, then back on the same port
     stack.stop()
 """
+import random
 import socket
 
 import grpc
@@ -21,10 +22,33 @@ START_TIME = "2026-01-01T09:00:00Z"
 SERVICES = ("timeline", "intent", "activity", "asset")
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def _ephemeral_range():
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low, high = (int(word) for word in f.read().split())
+            return low, high
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
+def free_port():
+    """A free port outside the kernel's ephemeral range, for a process started later.
+
+    A port from `bind(0)` is an ephemeral one: until the service takes it, any outgoing
+    connection on the machine may be given it as its source port — a gateway retrying that
+    very port can even connect to itself (TCP simultaneous open) — and the service's bind
+    then fails with EADDRINUSE. Ports below the range are never handed out implicitly."""
+    low, _ = _ephemeral_range()
+    candidates = list(range(max(1024, low - 12000), low))
+    random.shuffle(candidates)
+    for port in candidates[:500]:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 class Stack:
@@ -40,7 +64,7 @@ class Stack:
         self.extra = extra or {}      # service -> extra flags, e.g. {"timeline": ["--device", …]}
         self.ca = None
         if gateway_first:
-            self.ports = {service: _free_port() for service in SERVICES}
+            self.ports = {service: free_port() for service in SERVICES}
         else:
             self.start_services()
         self.start("gateway", extra=list(gateway_args))
@@ -60,14 +84,14 @@ class Stack:
             self.start(service)
 
     def argv(self, service, extra=()):
-        port = str(self.ports.get(service, 0))
+        port = str(self.ports[service])
         argv = [_binary(f"glimpse-{service}"), "--port", port, "--data-dir", str(self.tmp_path / service),
                 "--clock", "manual", "--start-time", START_TIME]
         if service in ("intent", "activity"):
             argv += ["--timeline-address", f"127.0.0.1:{self.ports['timeline']}"]
         if service == "activity":
-            h2c = self.ports.get("apns-h2c", "auto")
-            tls = self.ports.get("apns-tls", "auto") if self.apns_tls else "0"
+            h2c = self.ports.setdefault("apns-h2c", free_port())
+            tls = self.ports.setdefault("apns-tls", free_port()) if self.apns_tls else "0"
             # Pushes are checked against the device's (manual) clock; a stock client's JWT
             # carries wall-clock time, so provider tokens are not checked here.
             argv += ["--apns-tls-port", str(tls), "--apns-h2c-port", str(h2c), "--apns-auth", "none", *self.activity_args]
@@ -77,6 +101,9 @@ class Stack:
         return argv + list(self.extra.get(service, ())) + list(extra)
 
     def start(self, service, extra=()):
+        # A port of its own from the start, so that a service killed and started again
+        # finds its port free (see free_port).
+        self.ports.setdefault(service, free_port())
         process = Process(f"glimpse-{service}", self.argv(service, extra), self.tmp_path)
         self.processes[service] = process
         self.ports[service] = process.port
