@@ -188,7 +188,7 @@ enum EmbeddedContracts {
   "consumer": "glimpse-gateway",
   "provider": "glimpse-activity",
   "interaction": "The followers fetch an activity a change names that the device does not know yet",
-  "relies": "Followers.followActivities: getActivity(...) is put on the device and drawn",
+  "relies": "Followers.followActivities: getActivity(...) is put on the device and drawn; Gateway.tapActivity answers a Live Activity intent's tap with it and waits until the device shows its content",
   "setup": [
     {
       "call": "glimpse.activity.v1.ActivityService/InstallApp",
@@ -1431,6 +1431,96 @@ enum EmbeddedContracts {
 }
 
 """#),
+        ("gateway-intent/perform-live-activity.json", #"""
+{
+  "consumer": "glimpse-gateway",
+  "provider": "glimpse-intent",
+  "interaction": "Activities.Tap on a Live Activity's Button: its LiveActivityIntent performed, no placement reloaded",
+  "relies": "Gateway.tapActivity: performed.result (performed / failed.message / refused.message) and replayed go to the tapper and the event log; a Live Activity has no placement to wait for",
+  "setup": [
+    {
+      "call": "glimpse.intent.v1.IntentService/RegisterApp",
+      "request": {
+        "manifest": {
+          "bundleId": "contracts.gateway.${run}",
+          "appGroups": [
+            "group.contracts.gateway.${run}"
+          ],
+          "activityAttributes": [
+            {
+              "typeName": "ContractAttributes"
+            }
+          ],
+          "intents": [
+            {
+              "type": "ToggleDoneIntent",
+              "activityAttributes": [
+                "ContractAttributes"
+              ],
+              "store": {
+                "appGroup": "group.contracts.gateway.${run}",
+                "operations": [
+                  {
+                    "toggle": "done"
+                  }
+                ]
+              }
+            },
+            {
+              "type": "WidgetOnlyIntent",
+              "widgetKinds": [
+                "ContractWidget"
+              ],
+              "store": {
+                "appGroup": "group.contracts.gateway.${run}",
+                "operations": [
+                  {
+                    "toggle": "other"
+                  }
+                ]
+              }
+            }
+          ]
+        }
+      },
+      "save": {
+        "token": "appToken"
+      }
+    }
+  ],
+  "call": "glimpse.intent.v1.IntentService/Perform",
+  "request": {
+    "idempotencyKey": "${run}",
+    "bundleId": "contracts.gateway.${run}",
+    "activityId": "A${runId}",
+    "attributesType": "ContractAttributes",
+    "intentType": "ToggleDoneIntent"
+  },
+  "expect": {
+    "fields": {
+      "performed": "object",
+      "replayed": {
+        "equals": false
+      },
+      "reloadedPlacements": {
+        "absent": true
+      }
+    }
+  },
+  "example": {
+    "performed": {}
+  },
+  "teardown": [
+    {
+      "call": "glimpse.intent.v1.IntentService/UnregisterApp",
+      "request": {
+        "bundleId": "contracts.gateway.${run}"
+      }
+    }
+  ]
+}
+
+"""#),
         ("gateway-intent/perform-not-interactive.json", #"""
 {
   "consumer": "glimpse-gateway",
@@ -1479,6 +1569,99 @@ enum EmbeddedContracts {
     {
       "call": "glimpse.intent.v1.IntentService/UnregisterApp",
       "request": {"bundleId": "contracts.gateway.${run}"}
+    }
+  ]
+}
+
+"""#),
+        ("gateway-intent/perform-not-offered-by-activity.json", #"""
+{
+  "consumer": "glimpse-gateway",
+  "provider": "glimpse-intent",
+  "interaction": "Activities.Tap on a Button whose intent the activity's attributes type does not offer: refused, NOT_OFFERED_BY_ACTIVITY",
+  "relies": "Gateway.tapActivity: refused.reason and refused.message go to the tapper and the event log",
+  "setup": [
+    {
+      "call": "glimpse.intent.v1.IntentService/RegisterApp",
+      "request": {
+        "manifest": {
+          "bundleId": "contracts.gateway.${run}",
+          "appGroups": [
+            "group.contracts.gateway.${run}"
+          ],
+          "activityAttributes": [
+            {
+              "typeName": "ContractAttributes"
+            }
+          ],
+          "intents": [
+            {
+              "type": "ToggleDoneIntent",
+              "activityAttributes": [
+                "ContractAttributes"
+              ],
+              "store": {
+                "appGroup": "group.contracts.gateway.${run}",
+                "operations": [
+                  {
+                    "toggle": "done"
+                  }
+                ]
+              }
+            },
+            {
+              "type": "WidgetOnlyIntent",
+              "widgetKinds": [
+                "ContractWidget"
+              ],
+              "store": {
+                "appGroup": "group.contracts.gateway.${run}",
+                "operations": [
+                  {
+                    "toggle": "other"
+                  }
+                ]
+              }
+            }
+          ]
+        }
+      },
+      "save": {
+        "token": "appToken"
+      }
+    }
+  ],
+  "call": "glimpse.intent.v1.IntentService/Perform",
+  "request": {
+    "idempotencyKey": "${run}",
+    "bundleId": "contracts.gateway.${run}",
+    "activityId": "A${runId}",
+    "attributesType": "ContractAttributes",
+    "intentType": "WidgetOnlyIntent"
+  },
+  "expect": {
+    "fields": {
+      "refused.reason": {
+        "equals": "REFUSAL_NOT_OFFERED_BY_ACTIVITY"
+      },
+      "refused.message": {
+        "type": "string",
+        "nonEmpty": true
+      }
+    }
+  },
+  "example": {
+    "refused": {
+      "reason": "REFUSAL_NOT_OFFERED_BY_ACTIVITY",
+      "message": "notOfferedByActivity(intent: \"WidgetOnlyIntent\", attributesType: \"ContractAttributes\")"
+    }
+  },
+  "teardown": [
+    {
+      "call": "glimpse.intent.v1.IntentService/UnregisterApp",
+      "request": {
+        "bundleId": "contracts.gateway.${run}"
+      }
     }
   ]
 }

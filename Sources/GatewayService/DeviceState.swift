@@ -21,6 +21,8 @@ public actor DeviceState {
     enum Condition {
         case entry(UInt64, after: UInt64)
         case sequence(Upstreams.Service, atLeast: UInt64)
+        /// The activity shows this content (or is gone).
+        case activityContent(String, GlimpseActivityV1.Content?)
     }
 
     let store: DeviceStore
@@ -363,6 +365,7 @@ public actor DeviceState {
         switch condition {
         case .entry(let id, let after): (entries[id]?.sequence ?? 0) > after
         case .sequence(let service, let atLeast): (lastSequence[service] ?? 0) >= atLeast
+        case .activityContent(let id, let content): activities[id].map { $0.content == content } ?? true
         }
     }
 

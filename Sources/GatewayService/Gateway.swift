@@ -36,10 +36,11 @@ public final class Gateway: Sendable {
     let assets: AssetSource
 
     struct RecentTaps {
-        var elements: [String: (UInt64, GlimpseGatewayV1.Element)] = [:]
+        /// Per idempotency key: what was tapped ("placement 3", "activity A1") and the element.
+        var elements: [String: (String, GlimpseGatewayV1.Element)] = [:]
         var order: Deque<String> = []
-        mutating func remember(_ key: String, _ placement: UInt64, _ element: GlimpseGatewayV1.Element) {
-            if elements.updateValue((placement, element), forKey: key) == nil { order.append(key) }
+        mutating func remember(_ key: String, _ target: String, _ element: GlimpseGatewayV1.Element) {
+            if elements.updateValue((target, element), forKey: key) == nil { order.append(key) }
             if order.count > 10_000, let oldest = order.popFirst() { elements.removeValue(forKey: oldest) }
         }
     }
@@ -334,16 +335,10 @@ public final class Gateway: Sendable {
         let (entry, sequence) = await device.entry(request.placementId)
         let elements = Elements.collect(entry?.view)
         let widgetURL = entry?.widgetUrl ?? ""
-        let retried = request.idempotencyKey.isEmpty ? nil : recentTaps.withLock { $0.elements[request.idempotencyKey] }
-        let element: GlimpseGatewayV1.Element?
-        if let (placementID, earlier) = retried, placementID == placement.placementId {
-            element = earlier
-        } else {
-            element = try Elements.resolve(request.element, in: elements, hasWidgetURL: !widgetURL.isEmpty)
-        }
+        var element = retriedElement(request.idempotencyKey, target: "placement \(placement.placementId)")
+        if element == nil { element = try Elements.resolve(request.element, in: elements, hasWidgetURL: !widgetURL.isEmpty) }
         var response = GlimpseGatewayV1.TapResponse()
         response.element = element
-        let elementName = element.map { $0.id.isEmpty ? $0.path : $0.id } ?? ""
 
         func openURL(_ url: String) {
             response.result = .openedUrl(url)
@@ -357,42 +352,15 @@ public final class Gateway: Sendable {
         case nil:
             // The widget itself: its widgetURL, else the app opens at its root.
             openURL(widgetURL.isEmpty ? "\(placement.bundleId)://" : widgetURL)
-        case .button(let intent)?, .toggle(let intent)?:
+        case .button?, .toggle?:
+            guard let element else { break }
             var perform = GlimpseIntentV1.PerformRequest()
-            perform.idempotencyKey = request.idempotencyKey.isEmpty ? UUID().uuidString : request.idempotencyKey
             perform.bundleId = placement.bundleId
             perform.placementId = placement.placementId
-            perform.intentType = intent.intentType
-            perform.parameters = intent.parameters
-            if case .toggle? = element?.kind, perform.parameters["value"] == nil {
-                // Toggle(isOn:intent:) sets the intent's `value` to the new state.
-                perform.parameters["value"] = GlimpseWidgetV1.ParameterValue(kind: .boolValue(!(element?.isOn ?? false)))
-            }
-            response.idempotencyKey = perform.idempotencyKey
-            if let element { recentTaps.withLock { $0.remember(perform.idempotencyKey, placement.placementId, element) } }
-            // The tap's reloads stream in while it runs: the log holds them so that the
-            // intent's event comes first, as its cause.
-            log.hold()
-            defer { log.release() }
-            let performed = try await upstreams.call(.intent) { options in
-                try await upstreams.intent().perform(ClientRequest(message: perform), options: options).message
-            }
+            let (performed, key) = try await performIntent(
+                perform, of: element, key: request.idempotencyKey, target: "placement \(placement.placementId)")
             response.result = .performed(performed)
-            let outcome: String = switch performed.result {
-            case .performed?: performed.replayed ? "replayed" : "performed"
-            case .failed(let failed)?: "failed: \(failed.message)"
-            case .refused(let refused)?: "refused: \(refused.message)"
-            case nil: "no result"
-            }
-            var detail = GlimpseGatewayV1.Event.IntentPerformed()
-            detail.placementId = placement.placementId
-            detail.element = elementName
-            detail.intentType = intent.intentType
-            detail.response = performed
-            log.append(GlimpseGatewayV1.Event(
-                at: now(), kind: "intent_performed", bundleID: placement.bundleId,
-                summary: "tap \(placement.placementId)/\(elementName): \(intent.intentType) \(outcome)",
-                detail: .intentPerformed(detail)), source: .gateway, leads: true)
+            response.idempotencyKey = key
             // The tapped widget reloads once; answer with the entry that reload brought.
             if performed.reloadedPlacements.contains(placement.placementId) {
                 _ = await device.wait(for: .entry(placement.placementId, after: sequence), timeout: settleTimeout)
@@ -400,6 +368,62 @@ public final class Gateway: Sendable {
         }
         response.widget = try await widget(placement.placementId, detailed: false)
         return response
+    }
+
+    /// The element a retried tap (same idempotency key, same target) tapped the first time:
+    /// a Toggle flipped by then must send the same value again.
+    func retriedElement(_ key: String, target: String) -> GlimpseGatewayV1.Element? {
+        guard !key.isEmpty, let (earlier, element) = recentTaps.withLock({ $0.elements[key] }), earlier == target else { return nil }
+        return element
+    }
+
+    /// Runs a Button's or Toggle's intent through glimpse-intent (`perform` names the app
+    /// and the placement or Live Activity) and logs `intent_performed` before the reloads
+    /// the tap causes. Returns the answer and the tap's idempotency key.
+    func performIntent(
+        _ perform: GlimpseIntentV1.PerformRequest, of element: GlimpseGatewayV1.Element, key: String, target: String
+    ) async throws(RPCError) -> (GlimpseIntentV1.PerformResponse, String) {
+        var perform = perform
+        let intent: GlimpseWidgetV1.IntentInvocation
+        switch element.kind {
+        case .button(let invocation)?, .toggle(let invocation)?: intent = invocation
+        case .link?, nil: throw RPCError(code: .internal, message: "\(element.path) runs no intent")
+        }
+        perform.idempotencyKey = key.isEmpty ? UUID().uuidString : key
+        perform.intentType = intent.intentType
+        perform.parameters = intent.parameters
+        if case .toggle? = element.kind, perform.parameters["value"] == nil {
+            // Toggle(isOn:intent:) sets the intent's `value` to the new state.
+            perform.parameters["value"] = GlimpseWidgetV1.ParameterValue(kind: .boolValue(!element.isOn))
+        }
+        recentTaps.withLock { $0.remember(perform.idempotencyKey, target, element) }
+        // The tap's reloads stream in while it runs: the log holds them so that the
+        // intent's event comes first, as its cause.
+        log.hold()
+        defer { log.release() }
+        let message = perform
+        let performed = try await upstreams.call(.intent) { options in
+            try await upstreams.intent().perform(ClientRequest(message: message), options: options).message
+        }
+        let outcome: String = switch performed.result {
+        case .performed?: performed.replayed ? "replayed" : "performed"
+        case .failed(let failed)?: "failed: \(failed.message)"
+        case .refused(let refused)?: "refused: \(refused.message)"
+        case nil: "no result"
+        }
+        let elementName = element.id.isEmpty ? element.path : element.id
+        var detail = GlimpseGatewayV1.Event.IntentPerformed()
+        detail.placementId = perform.placementId
+        detail.activityId = perform.activityId
+        detail.element = elementName
+        detail.intentType = intent.intentType
+        detail.response = performed
+        let tapped = perform.activityId.isEmpty ? "\(perform.placementId)" : "Live Activity \(perform.activityId)"
+        log.append(GlimpseGatewayV1.Event(
+            at: now(), kind: "intent_performed", bundleID: perform.bundleId,
+            summary: "tap \(tapped)/\(elementName): \(intent.intentType) \(outcome)",
+            detail: .intentPerformed(detail)), source: .gateway, leads: true)
+        return (performed, perform.idempotencyKey)
     }
 
     public func reconfigure(_ request: GlimpseGatewayV1.ReconfigureRequest) async throws(RPCError) -> GlimpseGatewayV1.Widget {

@@ -1,7 +1,7 @@
 public import AppIntentValues
 public import GlimpseVocabulary
 
-/// An `AppIntent` an app declares for its widgets' buttons and toggles.
+/// An `AppIntent` an app declares for its widgets' and Live Activities' buttons and toggles.
 public struct IntentDefinition: Sendable, Hashable {
     /// The intent's type name, e.g. `CheckInIntent`.
     public var type: String
@@ -12,6 +12,10 @@ public struct IntentDefinition: Sendable, Hashable {
     /// any other kind is refused: that widget has nothing to tap (Ride the Lightning Air's
     /// Lock Screen widget is read-only).
     public var widgetKinds: Set<String>
+    /// The `ActivityAttributes` types whose Live Activity views carry a button or toggle
+    /// for this intent (a `LiveActivityIntent`, whose `perform()` runs in the app). A tap
+    /// on another type's activity is refused.
+    public var activityAttributes: Set<String>
     /// What `perform()` asks `WidgetCenter` to reload besides the tapped widget (which
     /// the system always reloads): Ride the Lightning Air's `FlightStore` setter calls
     /// `reloadAllTimelines()`, so its read-only Lock Screen widget follows the tap too.
@@ -19,13 +23,14 @@ public struct IntentDefinition: Sendable, Hashable {
 
     public init(
         type: String, title: String, parameters: [IntentParameter] = [], action: IntentAction, widgetKinds: Set<String>,
-        reloads: IntentReloads = .tappedWidget
+        reloads: IntentReloads = .tappedWidget, activityAttributes: Set<String> = []
     ) {
         self.type = type
         self.title = title
         self.parameters = parameters
         self.action = action
         self.widgetKinds = widgetKinds
+        self.activityAttributes = activityAttributes
         self.reloads = reloads
     }
 }

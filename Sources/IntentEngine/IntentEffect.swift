@@ -17,7 +17,7 @@ public enum IntentEffect: Sendable, Hashable {
     case callHandler(HandlerCall)
     /// Abandon a handler call that timed out; its late answer is ignored.
     case cancelHandlerCall(CallID)
-    /// Reload the tapped placement's timeline: exactly one per tap that ran `perform()`.
+    /// Reload the tapped placement's timeline: exactly one per widget tap that ran `perform()`.
     case reloadPlacement(PlacementID)
     /// `perform()` succeeded and asked for `reloadTimelines(ofKind:)` (the intent's `reloads`).
     case reloadTimelines(ofKind: String, app: AppID)
@@ -33,11 +33,14 @@ public enum IntentEffect: Sendable, Hashable {
 public struct TapCompletion: Sendable, Hashable {
     public var idempotencyKey: String
     public var app: AppID
-    public var placement: PlacementID
+    public var target: TapTarget
     public var intent: String
     public var result: TapResult
     /// True when this is a replay answered from the idempotency record.
     public var replayed: Bool
+
+    /// The tapped placement; nil for a Live Activity.
+    public var placement: PlacementID? { target.placement }
 }
 
 /// Identity of one handler call; `rawValue` can travel over the wire as a correlation id.
@@ -53,5 +56,8 @@ public struct HandlerCall: Sendable, Hashable {
     public var app: AppID
     public var intent: String
     public var parameters: [String: TypedValue]
-    public var placement: PlacementID
+    public var target: TapTarget
+
+    /// The tapped placement; nil for a Live Activity.
+    public var placement: PlacementID? { target.placement }
 }

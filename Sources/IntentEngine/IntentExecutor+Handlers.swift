@@ -14,9 +14,9 @@ extension IntentExecutor {
         case failed(message: String)
     }
 
-    /// The app's handler answered call `id`. Success or failure, the tapped placement is
+    /// The app's handler answered call `id`. Success or failure, a tapped placement is
     /// reloaded once (a failed toggle must show its true state again); then the
-    /// placement's next waiting tap runs. An answer to a call that timed out is ignored.
+    /// target's next waiting tap runs. An answer to a call that timed out is ignored.
     public mutating func handlerFinished(_ id: CallID, _ outcome: HandlerOutcome) -> [IntentEffect] {
         var effects: [IntentEffect] = []
         if let call = calls.removeValue(forKey: id) {
@@ -58,11 +58,11 @@ extension IntentExecutor {
     }
 
     mutating func complete(_ call: Call, result: TapResult, effects: inout [IntentEffect]) {
-        let placement = call.job.tap.placement
-        busy[placement] = nil
+        let target = call.job.tap.target
+        busy[target] = nil
         appendReloads(of: call.job, result: result, effects: &effects)
         finish(key: call.job.key, tap: call.job.tap, result: result, effects: &effects)
-        runWaiting(on: placement, effects: &effects)
+        runWaiting(on: target, effects: &effects)
     }
 
     /// Drops deadlines of calls already answered; true (for use in a `while` condition).

@@ -1,9 +1,9 @@
 import AppIntentValues
 import GlimpseVocabulary
 import DequeModule
-/// Taps: replay, validation, per-placement order, and running declarative actions.
+/// Taps: replay, validation, per-target order, and running declarative actions.
 extension IntentExecutor {
-    /// A widget was tapped. Returns the tap's completion when it is done at once
+    /// A widget or a Live Activity was tapped. Returns the tap's completion when it is done at once
     /// (replayed, refused, or a declarative action), or a `.callHandler` to make.
     public mutating func tap(_ tap: WidgetTap) -> [IntentEffect] {
         ledger.expire(at: now)
@@ -21,8 +21,8 @@ extension IntentExecutor {
                 finish(key: key, tap: tap, result: .refused(refusal), effects: &effects)
             case .success(let job):
                 ledger.begin(key)
-                if busy[tap.placement] != nil {
-                    waiting[tap.placement, default: []].append(job)
+                if busy[tap.target] != nil {
+                    waiting[tap.target, default: []].append(job)
                 } else {
                     run(job, effects: &effects)
                 }
@@ -34,19 +34,32 @@ extension IntentExecutor {
 
     func validate(_ tap: WidgetTap) -> Result<Job, TapRefusal> {
         guard let app = apps[tap.app] else { return .failure(.unknownApp(tap.app)) }
-        guard let placed = placements[tap.placement] else { return .failure(.unknownPlacement(tap.placement)) }
-        guard placed.app == tap.app else { return .failure(.placementOfAnotherApp(tap.placement)) }
-        guard let definition = app.intents[tap.intent] else { return .failure(.unknownIntent(tap.intent)) }
-        guard definition.widgetKinds.contains(placed.kind) else {
-            return .failure(.notOfferedByKind(intent: tap.intent, kind: placed.kind))
+        switch tap.target {
+        case .placement(let id):
+            guard let placed = placements[id] else { return .failure(.unknownPlacement(id)) }
+            guard placed.app == tap.app else { return .failure(.placementOfAnotherApp(id)) }
+            guard let definition = app.intents[tap.intent] else { return .failure(.unknownIntent(tap.intent)) }
+            guard definition.widgetKinds.contains(placed.kind) else {
+                return .failure(.notOfferedByKind(intent: tap.intent, kind: placed.kind))
+            }
+            guard placed.family.isInteractive else { return .failure(.notInteractive(placed.family)) }
+            return resolve(tap, definition)
+        case .activity(_, let attributesType):
+            guard let definition = app.intents[tap.intent] else { return .failure(.unknownIntent(tap.intent)) }
+            guard definition.activityAttributes.contains(attributesType) else {
+                return .failure(.notOfferedByActivity(intent: tap.intent, attributesType: attributesType))
+            }
+            return resolve(tap, definition)
         }
-        guard placed.family.isInteractive else { return .failure(.notInteractive(placed.family)) }
+    }
+
+    private func resolve(_ tap: WidgetTap, _ definition: IntentDefinition) -> Result<Job, TapRefusal> {
         guard !deviceLocked else { return .failure(.deviceLocked) }
         return definition.resolve(tap.parameters).map { Job(tap: tap, definition: definition, parameters: $0) }
     }
 
     /// Runs a job now: a declarative action completes at once; a handler call goes out
-    /// and holds the placement until it is answered.
+    /// and holds the tapped target until it is answered.
     mutating func run(_ job: Job, effects: inout [IntentEffect]) {
         switch job.definition.action {
         case .store(let group, let operations):
@@ -65,44 +78,47 @@ extension IntentExecutor {
             let id = CallID(rawValue: callCounter)
             let deadline = now + settings.handlerTimeout
             calls[id] = Call(job: job)
-            busy[job.tap.placement] = id
+            busy[job.tap.target] = id
             deadlines.append((deadline, id))
             effects.append(.callHandler(HandlerCall(
-                id: id, app: job.tap.app, intent: job.tap.intent, parameters: job.parameters, placement: job.tap.placement)))
+                id: id, app: job.tap.app, intent: job.tap.intent, parameters: job.parameters, target: job.tap.target)))
         }
     }
 
     /// The tapped widget's reload, then (if `perform()` succeeded) the ones the intent asks
     /// for. One reload per placement: when what the intent asks for covers the tapped
-    /// widget (every timeline, or its kind), that is its reload.
+    /// widget (every timeline, or its kind), that is its reload. A Live Activity has no
+    /// timeline: its intent updates it through ActivityKit; only what the intent asks
+    /// `WidgetCenter` for is reloaded.
     func appendReloads(of job: Job, result: TapResult, effects: inout [IntentEffect]) {
+        let tapped = job.tap.placement
         guard case .performed = result else {
-            effects.append(.reloadPlacement(job.tap.placement))
+            if let tapped { effects.append(.reloadPlacement(tapped)) }
             return
         }
-        let tappedKind = placements[job.tap.placement]?.kind
+        let tappedKind = tapped.flatMap { placements[$0]?.kind }
         switch job.definition.reloads {
         case .tappedWidget:
-            effects.append(.reloadPlacement(job.tap.placement))
+            if let tapped { effects.append(.reloadPlacement(tapped)) }
         case .kinds(let kinds):
-            if tappedKind.map({ !kinds.contains($0) }) ?? true { effects.append(.reloadPlacement(job.tap.placement)) }
+            if let tapped, tappedKind.map({ !kinds.contains($0) }) ?? true { effects.append(.reloadPlacement(tapped)) }
             for kind in kinds.sorted() { effects.append(.reloadTimelines(ofKind: kind, app: job.tap.app)) }
         case .allTimelines:
             effects.append(.reloadAllTimelines(app: job.tap.app))
         }
     }
 
-    /// Runs the placement's waiting taps until one holds it (a handler call) or none are left.
-    mutating func runWaiting(on placement: PlacementID, effects: inout [IntentEffect]) {
-        while busy[placement] == nil, let job = waiting[placement]?.popFirst() {
+    /// Runs the target's waiting taps until one holds it (a handler call) or none are left.
+    mutating func runWaiting(on target: TapTarget, effects: inout [IntentEffect]) {
+        while busy[target] == nil, let job = waiting[target]?.popFirst() {
             run(job, effects: &effects)
         }
-        if waiting[placement]?.isEmpty == true { waiting[placement] = nil }
+        if waiting[target]?.isEmpty == true { waiting[target] = nil }
     }
 
     mutating func finish(key: IdempotencyLedger.Key, tap: WidgetTap, result: TapResult, effects: inout [IntentEffect]) {
         let completion = TapCompletion(
-            idempotencyKey: tap.idempotencyKey, app: tap.app, placement: tap.placement, intent: tap.intent,
+            idempotencyKey: tap.idempotencyKey, app: tap.app, target: tap.target, intent: tap.intent,
             result: result, replayed: false)
         ledger.finish(key, completion, expiresAt: now + settings.idempotencyWindow)
         effects.append(.completed(completion))

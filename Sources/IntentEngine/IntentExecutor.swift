@@ -8,21 +8,23 @@ public import GlimpseClock
 import AppIntentValues
 public import GlimpseVocabulary
 
-/// The intent engine: each app's intent catalog, the execution of widget taps, and the
-/// App Group store the declarative actions write. No I/O: methods return `[IntentEffect]`
+/// The intent engine: each app's intent catalog, the execution of widget and Live Activity
+/// taps, and the App Group store the declarative actions write. No I/O: methods return `[IntentEffect]`
 /// and the service performs them (answer the tapper, call a handler, reload a widget).
 ///
 /// Invariants:
 /// - A tap's idempotency key runs at most once: a replay returns the first result and
 ///   runs nothing. Results are kept for `idempotencyWindow` of clock time, then forgotten.
-/// - Taps on one placement run in arrival order, one at a time: while a handler call is
-///   out, later taps on that placement wait.
+/// - Taps on one target (a placement, a Live Activity) run in arrival order, one at a
+///   time: while a handler call is out, later taps on that target wait.
 /// - A tap is refused, and nothing runs, on an unknown placement or another app's, on
-///   `accessoryInline`, while the device is locked, from a widget kind that does not offer
-///   the intent, or with a parameter missing. Kind and family are the executor's record
-///   of the placement, never the tapper's claim.
-/// - Every tap that runs `perform()` — succeeding or failing — yields exactly one
-///   `.reloadPlacement` of the tapped placement; a refused tap yields none.
+///   `accessoryInline`, while the device is locked, from a widget kind (or a Live
+///   Activity's attributes type) that does not offer the intent, or with a parameter
+///   missing. Kind and family are the executor's record of the placement, never the
+///   tapper's claim.
+/// - Every widget tap that runs `perform()` — succeeding or failing — yields exactly one
+///   `.reloadPlacement` of the tapped placement; a refused tap yields none, and so does a
+///   Live Activity tap (an activity has no timeline).
 /// - A declarative action is atomic on its App Group; a handler call that is not answered
 ///   within `handlerTimeout` has failed, and its late answer is ignored.
 public struct IntentExecutor: Engine {
@@ -54,10 +56,10 @@ public struct IntentExecutor: Engine {
     /// The device's placements, as glimpse-timeline made them: what a tap is checked against.
     var placements: [PlacementID: PlacedWidget] = [:]
     var ledger = IdempotencyLedger()
-    /// Taps waiting behind a running handler call, per placement.
-    var waiting: [PlacementID: Deque<Job>] = [:]
-    /// The handler call out for a placement, if any.
-    var busy: [PlacementID: CallID] = [:]
+    /// Taps waiting behind a running handler call, per target.
+    var waiting: [TapTarget: Deque<Job>] = [:]
+    /// The handler call out for a target, if any.
+    var busy: [TapTarget: CallID] = [:]
     var calls: [CallID: Call] = [:]
     /// Handler deadlines in call order (= deadline order, the timeout being fixed).
     var deadlines = Deque<(at: Double, call: CallID)>()

@@ -1,25 +1,61 @@
 public import AppIntentValues
 public import GlimpseVocabulary
-/// A tap on a widget's `Button(intent:)` or `Toggle(intent:)`. It names the placement
-/// only: the placement's kind and family are the executor's own record of it (from
+/// A tap on a `Button(intent:)` or `Toggle(intent:)`: in a placed widget, or in a Live
+/// Activity's views (the Lock Screen presentation or the expanded Dynamic Island, whose
+/// buttons run a `LiveActivityIntent`). A widget tap names the placement only: the
+/// placement's kind and family are the executor's own record of it (from
 /// `placementAdded`), never the tapper's word, so a tap cannot claim to come from an
 /// interactive family.
 public struct WidgetTap: Sendable, Hashable {
     /// Chosen by the tapper (one per physical tap); a replay returns the first result.
     public var idempotencyKey: String
     public var app: AppID
-    public var placement: PlacementID
+    public var target: TapTarget
     public var intent: String
     public var parameters: [String: TypedValue]
 
     public init(
-        idempotencyKey: String, app: AppID, placement: PlacementID, intent: String, parameters: [String: TypedValue] = [:]
+        idempotencyKey: String, app: AppID, target: TapTarget, intent: String, parameters: [String: TypedValue] = [:]
     ) {
         self.idempotencyKey = idempotencyKey
         self.app = app
-        self.placement = placement
+        self.target = target
         self.intent = intent
         self.parameters = parameters
+    }
+
+    /// A tap on a placed widget.
+    public init(
+        idempotencyKey: String, app: AppID, placement: PlacementID, intent: String, parameters: [String: TypedValue] = [:]
+    ) {
+        self.init(idempotencyKey: idempotencyKey, app: app, target: .placement(placement), intent: intent, parameters: parameters)
+    }
+
+    /// The tapped placement; nil for a Live Activity.
+    public var placement: PlacementID? { target.placement }
+}
+
+/// What was tapped: taps on one target run one at a time, in arrival order.
+public enum TapTarget: Sendable, Hashable, CustomStringConvertible {
+    /// A placed widget.
+    case placement(PlacementID)
+    /// A Live Activity, by its id and the `ActivityAttributes` type it was started with
+    /// (the device's word: the gateway read both from glimpse-activity).
+    case activity(id: String, attributesType: String)
+
+    public var placement: PlacementID? {
+        if case .placement(let id) = self { id } else { nil }
+    }
+
+    public var activityID: String? {
+        if case .activity(let id, _) = self { id } else { nil }
+    }
+
+    public var description: String {
+        switch self {
+        case .placement(let id): "placement \(id)"
+        case .activity(let id, let type): "Live Activity \(id) (\(type))"
+        }
     }
 }
 
@@ -40,7 +76,7 @@ public struct PlacedWidget: Sendable, Hashable {
 public enum TapResult: Sendable, Hashable {
     /// `perform()` succeeded; a handler may return a value.
     case performed(TypedValue?)
-    /// `perform()` ran and failed (the widget is still reloaded, to show the true state).
+    /// `perform()` ran and failed (a widget is still reloaded, to show the true state).
     case failed(IntentFailure)
     /// Nothing ran.
     case refused(TapRefusal)
@@ -56,6 +92,9 @@ public enum TapRefusal: Error, Sendable, Hashable {
     case unknownIntent(String)
     /// The tapped widget's kind has no button or toggle for this intent.
     case notOfferedByKind(intent: String, kind: String)
+    /// The tapped Live Activity's views (its `ActivityAttributes` type) offer no button or
+    /// toggle for this intent.
+    case notOfferedByActivity(intent: String, attributesType: String)
     /// "Buttons and toggles are refused on accessoryInline" (spec §3).
     case notInteractive(WidgetFamily)
     /// Interactive widgets are "inactive on locked device until unlock" (spec §3).

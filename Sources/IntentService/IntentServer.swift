@@ -68,7 +68,7 @@ public struct IntentServer: Sendable {
             case .callHandler(let call):
                 let (endpoint, kind, key) = await host.read { state in
                     (state.handlerEndpoint(app: call.app, intent: call.intent),
-                     state.executor.placement(call.placement)?.kind ?? "", state.callKeys[call.id] ?? "")
+                     call.placement.flatMap { state.executor.placement($0)?.kind } ?? "", state.callKeys[call.id] ?? "")
                 }
                 calls.append((call, endpoint, kind, key))
             case .reloadPlacement, .reloadTimelines, .reloadAllTimelines: reloads.append(effect)
@@ -105,8 +105,14 @@ public struct IntentServer: Sendable {
         var request = GlimpseAppV1.PerformRequest()
         request.intentType = call.intent
         request.parameters = call.parameters.mapValues(\.wire)
-        request.placementId = call.placement.rawValue
-        request.kind = kind
+        switch call.target {
+        case .placement(let id):
+            request.placementId = id.rawValue
+            request.kind = kind
+        case .activity(let id, let attributesType):
+            request.activityId = id
+            request.attributesType = attributesType
+        }
         request.idempotencyKey = key
         do {
             let response = try await GlimpseAppV1.IntentHandler.Client(wrapping: client).perform(

@@ -1,12 +1,16 @@
 internal import GlimpseMessages
+internal import GlimpseRPC
 internal import Rendering
 internal import RPCCore
 
 /// A tap on a Live Activity (`Activities.Tap`): found in the views the app builds for the
 /// activity's content state (the same views `Render` draws), among the trees of one
 /// presentation, as `Elements` finds a widget's. A Link, or the view itself (its
-/// widgetURL, else the app at its root), opens a URL and logs `url_opened`; Buttons and
-/// Toggles wait for glimpse-intent to run an intent without a widget placement.
+/// widgetURL, else the app at its root), opens a URL and logs `url_opened`. A Button or
+/// Toggle on the Lock Screen or in the expanded Dynamic Island runs its
+/// `LiveActivityIntent` through glimpse-intent (the app's handler updates the activity);
+/// in the compact and minimal presentations nothing is interactive: a tap opens the app,
+/// as the view itself.
 extension Gateway {
     func tapActivity(_ request: GlimpseGatewayV1.ActivityTapRequest) async throws(RPCError) -> GlimpseGatewayV1.ActivityTapResponse {
         let presentation = try Self.presentation(request.presentation)
@@ -28,17 +32,30 @@ extension Gateway {
             }
         }
         let name = Self.qualified(request.element, in: elements)
+        let target = "activity \(activity.activityId)"
         // Empty: the view itself, whatever it shows.
-        let element = name.isEmpty ? nil : try Elements.resolve(name, in: elements, hasWidgetURL: true)
+        var element = retriedElement(request.idempotencyKey, target: target)
+        if element == nil, !name.isEmpty { element = try Elements.resolve(name, in: elements, hasWidgetURL: true) }
+        var response = GlimpseGatewayV1.ActivityTapResponse()
+        response.element = element
 
+        let interactive = presentation == .lockScreen || presentation == .expanded
         let url: String
         switch element?.kind {
         case .link(let destination)?:
             url = destination
-        case .button?, .toggle?:
-            let what = Elements.listing(element.map { [$0] } ?? [])
-            throw RPCError(code: .failedPrecondition, message: "Live Activity intents are not run yet: glimpse-intent runs a Button's or Toggle's intent only for a widget placement (tapped \(what))")
-        case nil:
+        case .button? where interactive, .toggle? where interactive:
+            guard let element else { throw RPCError(code: .internal, message: "a tapped element went missing") }
+            var perform = GlimpseIntentV1.PerformRequest()
+            perform.bundleId = activity.bundleId
+            perform.activityId = activity.activityId
+            perform.attributesType = activity.attributesType
+            let (performed, key) = try await performIntent(perform, of: element, key: request.idempotencyKey, target: target)
+            response.performed = performed
+            response.idempotencyKey = key
+            response.activity = await currentActivity(activity)
+            return response
+        case .button?, .toggle?, nil:
             // The Dynamic Island's own widgetURL, else the Lock Screen view's, else the app's root.
             let island = presentation == .lockScreen ? "" : (views.dynamicIsland?.widgetUrl ?? "")
             let widgetURL = island.isEmpty ? views.widgetUrl : island
@@ -46,10 +63,20 @@ extension Gateway {
         }
         event("url_opened", bundle: activity.bundleId, summary: "opened \(url) in \(activity.bundleId) (Live Activity \(activity.activityId), \(presentation.rawValue))",
               .urlOpened(.init(url: url, activityId: activity.activityId)))
-        var response = GlimpseGatewayV1.ActivityTapResponse()
         response.openedUrl = url
-        response.element = element
         return response
+    }
+
+    /// The activity as glimpse-activity has it after a tap's intent ran (its handler may
+    /// have updated it), once the device shows that content too; the device's copy if
+    /// glimpse-activity cannot say.
+    private func currentActivity(_ activity: GlimpseActivityV1.Activity) async -> GlimpseActivityV1.Activity {
+        let id = activity.activityId
+        guard let fresh = try? await upstreams.call(.activity, { options in
+            try await upstreams.activity().getActivity(ClientRequest(message: .init(activityId: id)), options: options).message
+        }) else { return await device.activities[id] ?? activity }
+        _ = await device.wait(for: .activityContent(id, fresh.content), timeout: settleTimeout)
+        return fresh
     }
 
     /// The activity `id` (empty: the most relevant one showing, as `Render` picks it).

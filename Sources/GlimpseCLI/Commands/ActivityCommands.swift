@@ -30,6 +30,42 @@ struct Activities: AsyncParsableCommand {
     }
 }
 
+struct TapActivity: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tap-activity",
+        abstract: "Tap a Live Activity: a Link opens its URL; a Button or Toggle runs its LiveActivityIntent.",
+        discussion: """
+            Buttons and Toggles are interactive on the Lock Screen and in the expanded Dynamic \
+            Island; in the compact and minimal presentations a tap opens the app. The element is \
+            its id, its path (qualified by region in the island, e.g. expandedBottom/0.1), its \
+            label or its URL; without one the tap is on the view itself (its widgetURL). A \
+            retry with the same --key runs nothing again.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The element: id, path, label or URL.")
+    var element: String?
+
+    @Option(help: ArgumentHelp("The activity id (default: the most relevant one showing).", valueName: "id"))
+    var activity: String?
+
+    @Option(help: ArgumentHelp("lockScreen (default), compact, minimal or expanded.", valueName: "presentation"))
+    var presentation: String?
+
+    @Option(help: ArgumentHelp("The idempotency key of this physical tap (default: a new one).", valueName: "key"))
+    var key: String?
+
+    func run() async throws {
+        let request = GlimpseGatewayV1.ActivityTapRequest(
+            activityId: activity ?? "", presentation: presentation ?? "", element: element ?? "", idempotencyKey: key ?? "")
+        let response = try await global.withGateway { gateway in
+            try await gateway.activities.tap(.init(message: request)).message
+        }
+        global.emit(response) { ActivityText.tap($0) }
+    }
+}
+
 struct Events: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The event log: everything the device and the services did, in order.",

@@ -34,6 +34,26 @@ public enum ActivityText {
                         activity.content?.stateJson ?? "{}"]
             })
     }
+
+    /// `glimpse tap-activity`: what was tapped, what it did, and the activity after its intent.
+    public static func tap(_ response: GlimpseGatewayV1.ActivityTapResponse) -> String {
+        var what = "the Live Activity"
+        if let element = response.element {
+            let (kind, target) = WidgetText.elementKind(element)
+            what = "\(kind) \(element.label.isEmpty ? element.path : "\"\(element.label)\"")" + (target == "-" ? "" : " (\(target))")
+        }
+        var lines: [String] = []
+        if let performed = response.performed {
+            lines.append("tapped \(what): " + WidgetText.performText(performed))
+        } else {
+            lines.append("tapped \(what): opened \(response.openedUrl)")
+        }
+        if !response.idempotencyKey.isEmpty { lines.append("key \(response.idempotencyKey)") }
+        if let activity = response.activity {
+            lines.append("\(activity.activityId) \(state(activity.state)) \(activity.content?.stateJson ?? "{}")")
+        }
+        return lines.joined(separator: "\n")
+    }
 }
 
 public enum AppText {

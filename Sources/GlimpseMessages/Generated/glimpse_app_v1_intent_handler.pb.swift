@@ -19,12 +19,16 @@ extension GlimpseAppV1 {
         public var intentType: Swift.String = ""
         /// pre-set: widgets do not prompt
         public var parameters: [Swift.String: GlimpseWidgetV1.ParameterValue] = [:]
-        /// the tapped placement
+        /// the tapped placement (0: a Live Activity)
         public var placementId: Swift.UInt64 = 0
         /// its widget kind
         public var kind: Swift.String = ""
         /// the tap's key: at most one perform per key
         public var idempotencyKey: Swift.String = ""
+        /// the tapped Live Activity (a LiveActivityIntent)
+        public var activityId: Swift.String = ""
+        /// its ActivityAttributes type
+        public var attributesType: Swift.String = ""
 
         public init() {}
 
@@ -33,13 +37,17 @@ extension GlimpseAppV1 {
             parameters: [Swift.String: GlimpseWidgetV1.ParameterValue] = [:],
             placementId: Swift.UInt64 = 0,
             kind: Swift.String = "",
-            idempotencyKey: Swift.String = ""
+            idempotencyKey: Swift.String = "",
+            activityId: Swift.String = "",
+            attributesType: Swift.String = ""
         ) {
             self.intentType = intentType
             self.parameters = parameters
             self.placementId = placementId
             self.kind = kind
             self.idempotencyKey = idempotencyKey
+            self.activityId = activityId
+            self.attributesType = attributesType
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -172,6 +180,8 @@ extension GlimpseAppV1.PerformRequest: _ProtoCBacked {
         self.placementId = c.pointee.placement_id
         self.kind = try _liftString(c.pointee.kind, "glimpse.app.v1.PerformRequest", "kind")
         self.idempotencyKey = try _liftString(c.pointee.idempotency_key, "glimpse.app.v1.PerformRequest", "idempotency_key")
+        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.app.v1.PerformRequest", "activity_id")
+        self.attributesType = try _liftString(c.pointee.attributes_type, "glimpse.app.v1.PerformRequest", "attributes_type")
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -192,6 +202,8 @@ extension GlimpseAppV1.PerformRequest: _ProtoCBacked {
         c.pointee.placement_id = self.placementId
         if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.app.v1.PerformRequest", "kind") }
         if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = try arena.lowerString(self.idempotencyKey, "glimpse.app.v1.PerformRequest", "idempotency_key") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.app.v1.PerformRequest", "activity_id") }
+        if !self.attributesType.isEmpty { c.pointee.attributes_type = try arena.lowerString(self.attributesType, "glimpse.app.v1.PerformRequest", "attributes_type") }
     }
 }
 
@@ -283,6 +295,8 @@ extension GlimpseAppV1.PerformRequest: ProtoJSONMessage, _ProtoJSONField {
         w.field("placementId", self.placementId)
         w.field("kind", self.kind)
         w.field("idempotencyKey", self.idempotencyKey)
+        w.field("activityId", self.activityId)
+        w.field("attributesType", self.attributesType)
         return w.value
     }
 
@@ -296,12 +310,14 @@ extension GlimpseAppV1.PerformRequest: ProtoJSONMessage, _ProtoJSONField {
             case 3: try r.read(&self.placementId)
             case 4: try r.read(&self.kind)
             case 5: try r.read(&self.idempotencyKey)
+            case 6: try r.read(&self.activityId)
+            case 7: try r.read(&self.attributesType)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PerformRequest", "1,intentType,intent_type 2,parameters,parameters 3,placementId,placement_id 4,kind,kind 5,idempotencyKey,idempotency_key")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PerformRequest", "1,intentType,intent_type 2,parameters,parameters 3,placementId,placement_id 4,kind,kind 5,idempotencyKey,idempotency_key 6,activityId,activity_id 7,attributesType,attributes_type")
 }
 
 extension GlimpseAppV1.PerformResponse: ProtoJSONMessage, _ProtoJSONField {

@@ -423,6 +423,9 @@ extension GlimpseAppV1 {
         /// the kinds whose views offer it
         public var widgetKinds: [Swift.String] = []
         public var action: Action? = nil
+        /// The ActivityAttributes types whose Live Activity views offer it (a LiveActivityIntent:
+        /// a Button or Toggle on the Lock Screen or in the expanded Dynamic Island).
+        public var activityAttributes: [Swift.String] = []
 
         public enum Action: Swift.Hashable, Swift.Sendable {
             /// declarative
@@ -438,13 +441,15 @@ extension GlimpseAppV1 {
             title: Swift.String = "",
             parameters: [GlimpseAppV1.ParameterDeclaration] = [],
             widgetKinds: [Swift.String] = [],
-            action: Action? = nil
+            action: Action? = nil,
+            activityAttributes: [Swift.String] = []
         ) {
             self.type = type
             self.title = title
             self.parameters = parameters
             self.widgetKinds = widgetKinds
             self.action = action
+            self.activityAttributes = activityAttributes
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -966,6 +971,12 @@ extension GlimpseAppV1.IntentDeclaration: _ProtoCBacked {
             for i in 0..<c.pointee.n_widget_kinds { out.append(try _liftString(list[i], "glimpse.app.v1.IntentDeclaration", "widget_kinds")) }
             self.widgetKinds = out
         }
+        if c.pointee.n_activity_attributes > 0, let list = c.pointee.activity_attributes {
+            var out: [Swift.String] = []
+            out.reserveCapacity(c.pointee.n_activity_attributes)
+            for i in 0..<c.pointee.n_activity_attributes { out.append(try _liftString(list[i], "glimpse.app.v1.IntentDeclaration", "activity_attributes")) }
+            self.activityAttributes = out
+        }
         switch Swift.Int(c.pointee.action_case.rawValue) {
         case 5: if let v = c.pointee.store { self.action = .store(try GlimpseAppV1.StoreAction(_c: v, depth: depth &+ 1)) }
         case 6: self.action = .handlerEndpoint(try _liftString(c.pointee.handler_endpoint, "glimpse.app.v1.IntentDeclaration", "handler_endpoint"))
@@ -986,6 +997,12 @@ extension GlimpseAppV1.IntentDeclaration: _ProtoCBacked {
             for (i, v) in self.widgetKinds.enumerated() { list[i] = try arena.lowerString(v, "glimpse.app.v1.IntentDeclaration", "widget_kinds") }
             c.pointee.widget_kinds = list
             c.pointee.n_widget_kinds = self.widgetKinds.count
+        }
+        if !self.activityAttributes.isEmpty {
+            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.activityAttributes.count)
+            for (i, v) in self.activityAttributes.enumerated() { list[i] = try arena.lowerString(v, "glimpse.app.v1.IntentDeclaration", "activity_attributes") }
+            c.pointee.activity_attributes = list
+            c.pointee.n_activity_attributes = self.activityAttributes.count
         }
         switch self.action {
         case nil: break
@@ -1307,6 +1324,7 @@ extension GlimpseAppV1.IntentDeclaration: ProtoJSONMessage, _ProtoJSONField {
         w.repeated("widgetKinds", self.widgetKinds)
         if case .store(let v)? = self.action { w.member("store", v) }
         if case .handlerEndpoint(let v)? = self.action { w.member("handlerEndpoint", v) }
+        w.repeated("activityAttributes", self.activityAttributes)
         return w.value
     }
 
@@ -1321,12 +1339,13 @@ extension GlimpseAppV1.IntentDeclaration: ProtoJSONMessage, _ProtoJSONField {
             case 4: try r.readRepeated(&self.widgetKinds)
             case 5: if let v = try r.value(GlimpseAppV1.StoreAction.self) { self.action = .store(v) }
             case 6: if let v = try r.value(Swift.String.self) { self.action = .handlerEndpoint(v) }
+            case 7: try r.readRepeated(&self.activityAttributes)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.IntentDeclaration", "1,type,type 2,title,title 3,parameters,parameters 4,widgetKinds,widget_kinds 5,store,store,action 6,handlerEndpoint,handler_endpoint,action")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.IntentDeclaration", "1,type,type 2,title,title 3,parameters,parameters 4,widgetKinds,widget_kinds 5,store,store,action 6,handlerEndpoint,handler_endpoint,action 7,activityAttributes,activity_attributes")
 }
 
 extension GlimpseAppV1.ActivityAttributesDeclaration: ProtoJSONMessage, _ProtoJSONField {

@@ -1687,17 +1687,22 @@ extension GlimpseGatewayV1 {
         /// presentations a path is qualified by its region, e.g. "compactLeading/0.1" (a bare
         /// path is accepted when one region has it).
         public var element: Swift.String = ""
+        /// A Button or Toggle: one per physical tap; a retry with the same key runs nothing again.
+        /// Empty: a new one.
+        public var idempotencyKey: Swift.String = ""
 
         public init() {}
 
         public init(
             activityId: Swift.String = "",
             presentation: Swift.String = "",
-            element: Swift.String = ""
+            element: Swift.String = "",
+            idempotencyKey: Swift.String = ""
         ) {
             self.activityId = activityId
             self.presentation = presentation
             self.element = element
+            self.idempotencyKey = idempotencyKey
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1718,18 +1723,30 @@ extension GlimpseGatewayV1 {
     public struct ActivityTapResponse: GlimpseMessage {
         public static let protoMessageName = "glimpse.gateway.v1.ActivityTapResponse"
 
+        /// a Link, or the view itself
         public var openedUrl: Swift.String = ""
         /// what was tapped; absent: the view itself
         public var element: GlimpseGatewayV1.Element? = nil
+        /// A Button or Toggle (Lock Screen or expanded): its LiveActivityIntent's result.
+        public var performed: GlimpseIntentV1.PerformResponse? = nil
+        public var idempotencyKey: Swift.String = ""
+        /// after the intent ran
+        public var activity: GlimpseActivityV1.Activity? = nil
 
         public init() {}
 
         public init(
             openedUrl: Swift.String = "",
-            element: GlimpseGatewayV1.Element? = nil
+            element: GlimpseGatewayV1.Element? = nil,
+            performed: GlimpseIntentV1.PerformResponse? = nil,
+            idempotencyKey: Swift.String = "",
+            activity: GlimpseActivityV1.Activity? = nil
         ) {
             self.openedUrl = openedUrl
             self.element = element
+            self.performed = performed
+            self.idempotencyKey = idempotencyKey
+            self.activity = activity
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -2146,6 +2163,8 @@ extension GlimpseGatewayV1.Event {
         public var intentType: Swift.String = ""
         /// performed, failed or refused
         public var response: GlimpseIntentV1.PerformResponse? = nil
+        /// a Live Activity's button (placement_id 0)
+        public var activityId: Swift.String = ""
 
         public init() {}
 
@@ -2153,12 +2172,14 @@ extension GlimpseGatewayV1.Event {
             placementId: Swift.UInt64 = 0,
             element: Swift.String = "",
             intentType: Swift.String = "",
-            response: GlimpseIntentV1.PerformResponse? = nil
+            response: GlimpseIntentV1.PerformResponse? = nil,
+            activityId: Swift.String = ""
         ) {
             self.placementId = placementId
             self.element = element
             self.intentType = intentType
             self.response = response
+            self.activityId = activityId
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -3879,6 +3900,7 @@ extension GlimpseGatewayV1.ActivityTapRequest: _ProtoCBacked {
         self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.ActivityTapRequest", "activity_id")
         self.presentation = try _liftString(c.pointee.presentation, "glimpse.gateway.v1.ActivityTapRequest", "presentation")
         self.element = try _liftString(c.pointee.element, "glimpse.gateway.v1.ActivityTapRequest", "element")
+        self.idempotencyKey = try _liftString(c.pointee.idempotency_key, "glimpse.gateway.v1.ActivityTapRequest", "idempotency_key")
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -3886,6 +3908,7 @@ extension GlimpseGatewayV1.ActivityTapRequest: _ProtoCBacked {
         if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.ActivityTapRequest", "activity_id") }
         if !self.presentation.isEmpty { c.pointee.presentation = try arena.lowerString(self.presentation, "glimpse.gateway.v1.ActivityTapRequest", "presentation") }
         if !self.element.isEmpty { c.pointee.element = try arena.lowerString(self.element, "glimpse.gateway.v1.ActivityTapRequest", "element") }
+        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = try arena.lowerString(self.idempotencyKey, "glimpse.gateway.v1.ActivityTapRequest", "idempotency_key") }
     }
 }
 
@@ -3904,12 +3927,18 @@ extension GlimpseGatewayV1.ActivityTapResponse: _ProtoCBacked {
         self.init()
         self.openedUrl = try _liftString(c.pointee.opened_url, "glimpse.gateway.v1.ActivityTapResponse", "opened_url")
         if let v = c.pointee.element { self.element = try GlimpseGatewayV1.Element(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.performed { self.performed = try GlimpseIntentV1.PerformResponse(_c: v, depth: depth &+ 1) }
+        self.idempotencyKey = try _liftString(c.pointee.idempotency_key, "glimpse.gateway.v1.ActivityTapResponse", "idempotency_key")
+        if let v = c.pointee.activity { self.activity = try GlimpseActivityV1.Activity(_c: v, depth: depth &+ 1) }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityTapResponse.self)
         if !self.openedUrl.isEmpty { c.pointee.opened_url = try arena.lowerString(self.openedUrl, "glimpse.gateway.v1.ActivityTapResponse", "opened_url") }
         if let v = self.element { c.pointee.element = try arena.lower(v, depth: depth) }
+        if let v = self.performed { c.pointee.performed = try arena.lower(v, depth: depth) }
+        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = try arena.lowerString(self.idempotencyKey, "glimpse.gateway.v1.ActivityTapResponse", "idempotency_key") }
+        if let v = self.activity { c.pointee.activity = try arena.lower(v, depth: depth) }
     }
 }
 
@@ -4309,6 +4338,7 @@ extension GlimpseGatewayV1.Event.IntentPerformed: _ProtoCBacked {
         self.element = try _liftString(c.pointee.element, "glimpse.gateway.v1.Event.IntentPerformed", "element")
         self.intentType = try _liftString(c.pointee.intent_type, "glimpse.gateway.v1.Event.IntentPerformed", "intent_type")
         if let v = c.pointee.response { self.response = try GlimpseIntentV1.PerformResponse(_c: v, depth: depth &+ 1) }
+        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.Event.IntentPerformed", "activity_id")
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -4317,6 +4347,7 @@ extension GlimpseGatewayV1.Event.IntentPerformed: _ProtoCBacked {
         if !self.element.isEmpty { c.pointee.element = try arena.lowerString(self.element, "glimpse.gateway.v1.Event.IntentPerformed", "element") }
         if !self.intentType.isEmpty { c.pointee.intent_type = try arena.lowerString(self.intentType, "glimpse.gateway.v1.Event.IntentPerformed", "intent_type") }
         if let v = self.response { c.pointee.response = try arena.lower(v, depth: depth) }
+        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.Event.IntentPerformed", "activity_id") }
     }
 }
 
@@ -5623,6 +5654,7 @@ extension GlimpseGatewayV1.ActivityTapRequest: ProtoJSONMessage, _ProtoJSONField
         w.field("activityId", self.activityId)
         w.field("presentation", self.presentation)
         w.field("element", self.element)
+        w.field("idempotencyKey", self.idempotencyKey)
         return w.value
     }
 
@@ -5634,12 +5666,13 @@ extension GlimpseGatewayV1.ActivityTapRequest: ProtoJSONMessage, _ProtoJSONField
             case 1: try r.read(&self.activityId)
             case 2: try r.read(&self.presentation)
             case 3: try r.read(&self.element)
+            case 4: try r.read(&self.idempotencyKey)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.ActivityTapRequest", "1,activityId,activity_id 2,presentation,presentation 3,element,element")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.ActivityTapRequest", "1,activityId,activity_id 2,presentation,presentation 3,element,element 4,idempotencyKey,idempotency_key")
 }
 
 extension GlimpseGatewayV1.ActivityTapResponse: ProtoJSONMessage, _ProtoJSONField {
@@ -5647,6 +5680,9 @@ extension GlimpseGatewayV1.ActivityTapResponse: ProtoJSONMessage, _ProtoJSONFiel
         var w = _ProtoJSONWriter()
         w.field("openedUrl", self.openedUrl)
         w.optional("element", self.element)
+        w.optional("performed", self.performed)
+        w.field("idempotencyKey", self.idempotencyKey)
+        w.optional("activity", self.activity)
         return w.value
     }
 
@@ -5657,12 +5693,15 @@ extension GlimpseGatewayV1.ActivityTapResponse: ProtoJSONMessage, _ProtoJSONFiel
             switch number {
             case 1: try r.read(&self.openedUrl)
             case 2: try r.readOptional(&self.element)
+            case 3: try r.readOptional(&self.performed)
+            case 4: try r.read(&self.idempotencyKey)
+            case 5: try r.readOptional(&self.activity)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.ActivityTapResponse", "1,openedUrl,opened_url 2,element,element")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.ActivityTapResponse", "1,openedUrl,opened_url 2,element,element 3,performed,performed 4,idempotencyKey,idempotency_key 5,activity,activity")
 }
 
 extension GlimpseGatewayV1.PushesRequest: ProtoJSONMessage, _ProtoJSONField {
@@ -5963,6 +6002,7 @@ extension GlimpseGatewayV1.Event.IntentPerformed: ProtoJSONMessage, _ProtoJSONFi
         w.field("element", self.element)
         w.field("intentType", self.intentType)
         w.optional("response", self.response)
+        w.field("activityId", self.activityId)
         return w.value
     }
 
@@ -5975,12 +6015,13 @@ extension GlimpseGatewayV1.Event.IntentPerformed: ProtoJSONMessage, _ProtoJSONFi
             case 2: try r.read(&self.element)
             case 3: try r.read(&self.intentType)
             case 4: try r.readOptional(&self.response)
+            case 5: try r.read(&self.activityId)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Event.IntentPerformed", "1,placementId,placement_id 2,element,element 3,intentType,intent_type 4,response,response")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Event.IntentPerformed", "1,placementId,placement_id 2,element,element 3,intentType,intent_type 4,response,response 5,activityId,activity_id")
 }
 
 extension GlimpseGatewayV1.Event.UrlOpened: ProtoJSONMessage, _ProtoJSONField {

@@ -21,6 +21,7 @@ extension GlimpseIntentV1 {
         case missingParameter // = 5
         case unknownParameter // = 6
         case parameterTypeMismatch // = 7
+        case notOfferedByActivity // = 8
         /// A value this version of the schema does not know; kept, not dropped.
         case unrecognized(Swift.Int32)
 
@@ -34,6 +35,7 @@ extension GlimpseIntentV1 {
             case 5: self = .missingParameter
             case 6: self = .unknownParameter
             case 7: self = .parameterTypeMismatch
+            case 8: self = .notOfferedByActivity
             default: self = .unrecognized(rawValue)
             }
         }
@@ -48,11 +50,12 @@ extension GlimpseIntentV1 {
             case .missingParameter: return 5
             case .unknownParameter: return 6
             case .parameterTypeMismatch: return 7
+            case .notOfferedByActivity: return 8
             case .unrecognized(let value): return value
             }
         }
 
-        public static let allCases: [Self] = [.unspecified, .unknownIntent, .notOfferedByKind, .notInteractive, .deviceLocked, .missingParameter, .unknownParameter, .parameterTypeMismatch]
+        public static let allCases: [Self] = [.unspecified, .unknownIntent, .notOfferedByKind, .notInteractive, .deviceLocked, .missingParameter, .unknownParameter, .parameterTypeMismatch, .notOfferedByActivity]
     }
 }
 
@@ -324,10 +327,15 @@ extension GlimpseIntentV1 {
         /// one per physical tap
         public var idempotencyKey: Swift.String = ""
         public var bundleId: Swift.String = ""
+        /// a widget's button or toggle
         public var placementId: Swift.UInt64 = 0
         public var intentType: Swift.String = ""
         /// pre-set in the view
         public var parameters: [Swift.String: GlimpseWidgetV1.ParameterValue] = [:]
+        /// A Live Activity's button or toggle instead (placement_id 0): the activity and its
+        /// ActivityAttributes type, as glimpse-activity has them (the device's word).
+        public var activityId: Swift.String = ""
+        public var attributesType: Swift.String = ""
 
         public init() {}
 
@@ -336,13 +344,17 @@ extension GlimpseIntentV1 {
             bundleId: Swift.String = "",
             placementId: Swift.UInt64 = 0,
             intentType: Swift.String = "",
-            parameters: [Swift.String: GlimpseWidgetV1.ParameterValue] = [:]
+            parameters: [Swift.String: GlimpseWidgetV1.ParameterValue] = [:],
+            activityId: Swift.String = "",
+            attributesType: Swift.String = ""
         ) {
             self.idempotencyKey = idempotencyKey
             self.bundleId = bundleId
             self.placementId = placementId
             self.intentType = intentType
             self.parameters = parameters
+            self.activityId = activityId
+            self.attributesType = attributesType
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1089,6 +1101,8 @@ extension GlimpseIntentV1.PerformRequest: _ProtoCBacked {
             }
             self.parameters = map
         }
+        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.intent.v1.PerformRequest", "activity_id")
+        self.attributesType = try _liftString(c.pointee.attributes_type, "glimpse.intent.v1.PerformRequest", "attributes_type")
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1109,6 +1123,8 @@ extension GlimpseIntentV1.PerformRequest: _ProtoCBacked {
             c.pointee.n_parameters = self.parameters.count
             c.pointee.parameters = list
         }
+        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.intent.v1.PerformRequest", "activity_id") }
+        if !self.attributesType.isEmpty { c.pointee.attributes_type = try arena.lowerString(self.attributesType, "glimpse.intent.v1.PerformRequest", "attributes_type") }
     }
 }
 
@@ -1518,7 +1534,7 @@ extension GlimpseIntentV1.StoreChange: _ProtoCBacked {
 // MARK: - proto3 JSON
 
 extension GlimpseIntentV1.Refusal: _ProtoJSONEnum {
-    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.intent.v1.Refusal", "REFUSAL_UNSPECIFIED=0 REFUSAL_UNKNOWN_INTENT=1 REFUSAL_NOT_OFFERED_BY_KIND=2 REFUSAL_NOT_INTERACTIVE=3 REFUSAL_DEVICE_LOCKED=4 REFUSAL_MISSING_PARAMETER=5 REFUSAL_UNKNOWN_PARAMETER=6 REFUSAL_PARAMETER_TYPE_MISMATCH=7")
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.intent.v1.Refusal", "REFUSAL_UNSPECIFIED=0 REFUSAL_UNKNOWN_INTENT=1 REFUSAL_NOT_OFFERED_BY_KIND=2 REFUSAL_NOT_INTERACTIVE=3 REFUSAL_DEVICE_LOCKED=4 REFUSAL_MISSING_PARAMETER=5 REFUSAL_UNKNOWN_PARAMETER=6 REFUSAL_PARAMETER_TYPE_MISMATCH=7 REFUSAL_NOT_OFFERED_BY_ACTIVITY=8")
 }
 
 extension GlimpseIntentV1.RegisterAppRequest: ProtoJSONMessage, _ProtoJSONField {
@@ -1713,6 +1729,8 @@ extension GlimpseIntentV1.PerformRequest: ProtoJSONMessage, _ProtoJSONField {
         w.field("placementId", self.placementId)
         w.field("intentType", self.intentType)
         w.map("parameters", self.parameters)
+        w.field("activityId", self.activityId)
+        w.field("attributesType", self.attributesType)
         return w.value
     }
 
@@ -1726,12 +1744,14 @@ extension GlimpseIntentV1.PerformRequest: ProtoJSONMessage, _ProtoJSONField {
             case 3: try r.read(&self.placementId)
             case 4: try r.read(&self.intentType)
             case 5: try r.readMap(&self.parameters)
+            case 6: try r.read(&self.activityId)
+            case 7: try r.read(&self.attributesType)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PerformRequest", "1,idempotencyKey,idempotency_key 2,bundleId,bundle_id 3,placementId,placement_id 4,intentType,intent_type 5,parameters,parameters")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.PerformRequest", "1,idempotencyKey,idempotency_key 2,bundleId,bundle_id 3,placementId,placement_id 4,intentType,intent_type 5,parameters,parameters 6,activityId,activity_id 7,attributesType,attributes_type")
 }
 
 extension GlimpseIntentV1.PerformResponse: ProtoJSONMessage, _ProtoJSONField {

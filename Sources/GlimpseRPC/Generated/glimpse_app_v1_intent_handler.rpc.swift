@@ -8,7 +8,8 @@ public import GlimpseMessages
 extension GlimpseAppV1 {
     /// What an app implements for intents whose `perform()` is its own code (not a declarative
     /// action on the App Group store). glimpse-intent calls it once per tap, with a deadline
-    /// of the handler timeout; the tapped widget is reloaded after it answers either way.
+    /// of the handler timeout; a tapped widget is reloaded after it answers either way (a
+    /// tapped Live Activity is not: the handler updates it through ActivityKit).
     public enum IntentHandler {
         public static let name = "glimpse.app.v1.IntentHandler"
 

@@ -518,8 +518,9 @@ extension GlimpseGatewayV1 {
             /// What the APNs-compatible endpoint received and what the device did with it.
             func pushes(request: ServerRequest<GlimpseGatewayV1.PushesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ListPushesResponse>
             /// A tap on a Live Activity in one presentation: a Link (or the view's widgetURL) opens
-            /// its URL (`url_opened`); a Button or Toggle is FAILED_PRECONDITION (the intents of Live
-            /// Activities are not run yet).
+            /// its URL (`url_opened`); a Button or Toggle on the Lock Screen or in the expanded
+            /// Dynamic Island runs its LiveActivityIntent through glimpse-intent (`intent_performed`);
+            /// in the compact and minimal presentations a tap opens the app.
             func tap(request: ServerRequest<GlimpseGatewayV1.ActivityTapRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ActivityTapResponse>
         }
 
@@ -553,8 +554,9 @@ extension GlimpseGatewayV1 {
             }
 
             /// A tap on a Live Activity in one presentation: a Link (or the view's widgetURL) opens
-            /// its URL (`url_opened`); a Button or Toggle is FAILED_PRECONDITION (the intents of Live
-            /// Activities are not run yet).
+            /// its URL (`url_opened`); a Button or Toggle on the Lock Screen or in the expanded
+            /// Dynamic Island runs its LiveActivityIntent through glimpse-intent (`intent_performed`);
+            /// in the compact and minimal presentations a tap opens the app.
             public func tap(_ request: ClientRequest<GlimpseGatewayV1.ActivityTapRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseGatewayV1.ActivityTapResponse> {
                 try await client.unary(request: request, method: Method.tap, serializer: ProtoSerializer<GlimpseGatewayV1.ActivityTapRequest>(), deserializer: ProtoDeserializer<GlimpseGatewayV1.ActivityTapResponse>(), options: options)
             }

@@ -118,10 +118,10 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         switch completion.result {
         case .performed(let value):
             response.result = .performed(GlimpseIntentV1.PerformResponse.Performed(value: value?.wire))
-            response.reloadedPlacements = [completion.placement.rawValue]
+            response.reloadedPlacements = completion.placement.map { [$0.rawValue] } ?? []
         case .failed(let failure):
             response.result = .failed(GlimpseIntentV1.PerformResponse.Failed(message: "\(failure)"))
-            response.reloadedPlacements = [completion.placement.rawValue]
+            response.reloadedPlacements = completion.placement.map { [$0.rawValue] } ?? []
         case .refused(let refusal):
             let reason: GlimpseIntentV1.Refusal
             switch refusal {
@@ -135,6 +135,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
                 throw RPCError(code: .permissionDenied, message: "placement \(id) belongs to another app")
             case .unknownIntent: reason = .unknownIntent
             case .notOfferedByKind: reason = .notOfferedByKind
+            case .notOfferedByActivity: reason = .notOfferedByActivity
             case .missingParameter: reason = .missingParameter
             case .unknownParameter: reason = .unknownParameter
             case .parameterTypeMismatch: reason = .parameterTypeMismatch

@@ -114,11 +114,23 @@ extension IntentState {
         guard !request.intentType.isEmpty else { throw InvalidField("intent_type", "an intent type is required") }
         let parameters = try TypedValue.map(request.parameters, field: "parameters")
         let app = AppID(request.bundleId)
+        let target: TapTarget
+        if request.activityId.isEmpty {
+            target = .placement(PlacementID(request.placementId))
+        } else {
+            guard request.placementId == 0 else {
+                throw InvalidField("placement_id", "a tap is on a placement or on a Live Activity (activity_id), not both")
+            }
+            guard !request.attributesType.isEmpty else {
+                throw InvalidField("attributes_type", "a Live Activity's ActivityAttributes type is required with activity_id")
+            }
+            target = .activity(id: request.activityId, attributesType: request.attributesType)
+        }
         let tap = WidgetTap(
-            idempotencyKey: request.idempotencyKey, app: app, placement: PlacementID(request.placementId),
+            idempotencyKey: request.idempotencyKey, app: app, target: target,
             intent: request.intentType, parameters: parameters)
         // A tap on a handler intent that is neither answered at once nor a replay waits
-        // for its call: its key goes with the next call on the placement.
+        // for its call: its key goes with the next call on the target.
         let isHandler = handlerIntent(app: app, intent: request.intentType)
         var effects = executor.tap(tap)
         let completion = effects.lazy.compactMap { effect -> TapCompletion? in
@@ -126,7 +138,7 @@ extension IntentState {
         }.first
         let running = effects.contains { if case .alreadyRunning = $0 { true } else { false } }
         if isHandler, completion == nil, !running {
-            pendingHandlerKeys[tap.placement, default: []].append(request.idempotencyKey)
+            pendingHandlerKeys[tap.target, default: []].append(request.idempotencyKey)
         }
         effects = noted(effects)
         return Step(.tap(completion), effects: effects)

@@ -21,8 +21,8 @@ public struct IntentState: Engine, AppTokenIndex {
     public var executor: IntentExecutor
     public internal(set) var apps: [AppID: RegisteredApp] = [:]
     var tokens: [String: AppID] = [:]
-    /// Keys of taps on a handler intent that wait for their call, per placement, in order.
-    var pendingHandlerKeys: [PlacementID: [String]] = [:]
+    /// Keys of taps on a handler intent that wait for their call, per target, in order.
+    var pendingHandlerKeys: [TapTarget: [String]] = [:]
     /// The idempotency key of each handler call out.
     public internal(set) var callKeys: [CallID: String] = [:]
 
@@ -56,9 +56,9 @@ public struct IntentState: Engine, AppTokenIndex {
         for effect in effects {
             switch effect {
             case .callHandler(let call):
-                if var keys = pendingHandlerKeys[call.placement], !keys.isEmpty {
+                if var keys = pendingHandlerKeys[call.target], !keys.isEmpty {
                     callKeys[call.id] = keys.removeFirst()
-                    pendingHandlerKeys[call.placement] = keys.isEmpty ? nil : keys
+                    pendingHandlerKeys[call.target] = keys.isEmpty ? nil : keys
                 }
             case .completed(let completion) where !completion.replayed:
                 callKeys = callKeys.filter { $0.value != completion.idempotencyKey }

@@ -34,9 +34,15 @@ extension GlimpseAppV1.AppManifest {
             case .handlerEndpoint?: action = .handler
             case nil: throw InvalidField(field + ".action", "a store action or a handler endpoint is required")
             }
+            let declared = Set(activityAttributes.map(\.typeName))
+            for (j, type) in wire.activityAttributes.enumerated() where !declared.contains(type) {
+                throw InvalidField("\(field).activity_attributes[\(j)]", type.isEmpty
+                    ? "an ActivityAttributes type is required"
+                    : "\(type) is not among the manifest's activity_attributes")
+            }
             definitions.append(IntentDefinition(
                 type: wire.type, title: wire.title, parameters: parameters, action: action,
-                widgetKinds: Set(wire.widgetKinds), reloads: reloads))
+                widgetKinds: Set(wire.widgetKinds), reloads: reloads, activityAttributes: Set(wire.activityAttributes)))
         }
         return definitions
     }

@@ -167,7 +167,7 @@ const ProtobufCMessageDescriptor glimpse__app__v1__perform_request__parameters_e
   (ProtobufCMessageInit) glimpse__app__v1__perform_request__parameters_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__app__v1__perform_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor glimpse__app__v1__perform_request__field_descriptors[7] =
 {
   {
     "intent_type",
@@ -229,8 +229,34 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__perform_request__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "activity_id",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__App__V1__PerformRequest, activity_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "attributes_type",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__App__V1__PerformRequest, attributes_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__app__v1__perform_request__field_indices_by_name[] = {
+  5,   /* field[5] = activity_id */
+  6,   /* field[6] = attributes_type */
   4,   /* field[4] = idempotency_key */
   0,   /* field[0] = intent_type */
   3,   /* field[3] = kind */
@@ -240,7 +266,7 @@ static const unsigned glimpse__app__v1__perform_request__field_indices_by_name[]
 static const ProtobufCIntRange glimpse__app__v1__perform_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor glimpse__app__v1__perform_request__descriptor =
 {
@@ -250,7 +276,7 @@ const ProtobufCMessageDescriptor glimpse__app__v1__perform_request__descriptor =
   "Glimpse__App__V1__PerformRequest",
   "glimpse.app.v1",
   sizeof(Glimpse__App__V1__PerformRequest),
-  5,
+  7,
   glimpse__app__v1__perform_request__field_descriptors,
   glimpse__app__v1__perform_request__field_indices_by_name,
   1,  glimpse__app__v1__perform_request__number_ranges,

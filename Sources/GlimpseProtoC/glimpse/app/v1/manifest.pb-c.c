@@ -1098,7 +1098,7 @@ const ProtobufCMessageDescriptor glimpse__app__v1__store_action__descriptor =
   (ProtobufCMessageInit) glimpse__app__v1__store_action__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__app__v1__intent_declaration__field_descriptors[6] =
+static const ProtobufCFieldDescriptor glimpse__app__v1__intent_declaration__field_descriptors[7] =
 {
   {
     "type",
@@ -1172,8 +1172,21 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__intent_declaration__fiel
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "activity_attributes",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Glimpse__App__V1__IntentDeclaration, n_activity_attributes),
+    offsetof(Glimpse__App__V1__IntentDeclaration, activity_attributes),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__app__v1__intent_declaration__field_indices_by_name[] = {
+  6,   /* field[6] = activity_attributes */
   5,   /* field[5] = handler_endpoint */
   2,   /* field[2] = parameters */
   4,   /* field[4] = store */
@@ -1184,7 +1197,7 @@ static const unsigned glimpse__app__v1__intent_declaration__field_indices_by_nam
 static const ProtobufCIntRange glimpse__app__v1__intent_declaration__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor glimpse__app__v1__intent_declaration__descriptor =
 {
@@ -1194,7 +1207,7 @@ const ProtobufCMessageDescriptor glimpse__app__v1__intent_declaration__descripto
   "Glimpse__App__V1__IntentDeclaration",
   "glimpse.app.v1",
   sizeof(Glimpse__App__V1__IntentDeclaration),
-  6,
+  7,
   glimpse__app__v1__intent_declaration__field_descriptors,
   glimpse__app__v1__intent_declaration__field_indices_by_name,
   1,  glimpse__app__v1__intent_declaration__number_ranges,

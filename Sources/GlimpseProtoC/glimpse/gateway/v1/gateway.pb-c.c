@@ -5629,7 +5629,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__dismiss_request__descript
   (ProtobufCMessageInit) glimpse__gateway__v1__dismiss_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request__field_descriptors[4] =
 {
   {
     "activity_id",
@@ -5667,16 +5667,29 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "idempotency_key",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__ActivityTapRequest, idempotency_key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__activity_tap_request__field_indices_by_name[] = {
   0,   /* field[0] = activity_id */
   2,   /* field[2] = element */
+  3,   /* field[3] = idempotency_key */
   1,   /* field[1] = presentation */
 };
 static const ProtobufCIntRange glimpse__gateway__v1__activity_tap_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__activity_tap_request__descriptor =
 {
@@ -5686,14 +5699,14 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__activity_tap_request__des
   "Glimpse__Gateway__V1__ActivityTapRequest",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__ActivityTapRequest),
-  3,
+  4,
   glimpse__gateway__v1__activity_tap_request__field_descriptors,
   glimpse__gateway__v1__activity_tap_request__field_indices_by_name,
   1,  glimpse__gateway__v1__activity_tap_request__number_ranges,
   (ProtobufCMessageInit) glimpse__gateway__v1__activity_tap_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_response__field_descriptors[2] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_response__field_descriptors[5] =
 {
   {
     "opened_url",
@@ -5719,15 +5732,54 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_respons
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "performed",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__ActivityTapResponse, performed),
+    &glimpse__intent__v1__perform_response__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "idempotency_key",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__ActivityTapResponse, idempotency_key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "activity",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__ActivityTapResponse, activity),
+    &glimpse__activity__v1__activity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__activity_tap_response__field_indices_by_name[] = {
+  4,   /* field[4] = activity */
   1,   /* field[1] = element */
+  3,   /* field[3] = idempotency_key */
   0,   /* field[0] = opened_url */
+  2,   /* field[2] = performed */
 };
 static const ProtobufCIntRange glimpse__gateway__v1__activity_tap_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__activity_tap_response__descriptor =
 {
@@ -5737,7 +5789,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__activity_tap_response__de
   "Glimpse__Gateway__V1__ActivityTapResponse",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__ActivityTapResponse),
-  2,
+  5,
   glimpse__gateway__v1__activity_tap_response__field_descriptors,
   glimpse__gateway__v1__activity_tap_response__field_indices_by_name,
   1,  glimpse__gateway__v1__activity_tap_response__number_ranges,
@@ -6299,7 +6351,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__event__provider_failed__d
   (ProtobufCMessageInit) glimpse__gateway__v1__event__provider_failed__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__intent_performed__field_descriptors[4] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__intent_performed__field_descriptors[5] =
 {
   {
     "placement_id",
@@ -6349,8 +6401,21 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__intent_perfor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "activity_id",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__Event__IntentPerformed, activity_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__event__intent_performed__field_indices_by_name[] = {
+  4,   /* field[4] = activity_id */
   1,   /* field[1] = element */
   2,   /* field[2] = intent_type */
   0,   /* field[0] = placement_id */
@@ -6359,7 +6424,7 @@ static const unsigned glimpse__gateway__v1__event__intent_performed__field_indic
 static const ProtobufCIntRange glimpse__gateway__v1__event__intent_performed__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__event__intent_performed__descriptor =
 {
@@ -6369,7 +6434,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__event__intent_performed__
   "Glimpse__Gateway__V1__Event__IntentPerformed",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__Event__IntentPerformed),
-  4,
+  5,
   glimpse__gateway__v1__event__intent_performed__field_descriptors,
   glimpse__gateway__v1__event__intent_performed__field_indices_by_name,
   1,  glimpse__gateway__v1__event__intent_performed__number_ranges,

@@ -1457,7 +1457,7 @@ const ProtobufCMessageDescriptor glimpse__intent__v1__perform_request__parameter
   (ProtobufCMessageInit) glimpse__intent__v1__perform_request__parameters_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__intent__v1__perform_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor glimpse__intent__v1__perform_request__field_descriptors[7] =
 {
   {
     "idempotency_key",
@@ -1519,8 +1519,34 @@ static const ProtobufCFieldDescriptor glimpse__intent__v1__perform_request__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "activity_id",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Intent__V1__PerformRequest, activity_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "attributes_type",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Intent__V1__PerformRequest, attributes_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__intent__v1__perform_request__field_indices_by_name[] = {
+  5,   /* field[5] = activity_id */
+  6,   /* field[6] = attributes_type */
   1,   /* field[1] = bundle_id */
   0,   /* field[0] = idempotency_key */
   3,   /* field[3] = intent_type */
@@ -1530,7 +1556,7 @@ static const unsigned glimpse__intent__v1__perform_request__field_indices_by_nam
 static const ProtobufCIntRange glimpse__intent__v1__perform_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor glimpse__intent__v1__perform_request__descriptor =
 {
@@ -1540,7 +1566,7 @@ const ProtobufCMessageDescriptor glimpse__intent__v1__perform_request__descripto
   "Glimpse__Intent__V1__PerformRequest",
   "glimpse.intent.v1",
   sizeof(Glimpse__Intent__V1__PerformRequest),
-  5,
+  7,
   glimpse__intent__v1__perform_request__field_descriptors,
   glimpse__intent__v1__perform_request__field_indices_by_name,
   1,  glimpse__intent__v1__perform_request__number_ranges,
@@ -2390,7 +2416,7 @@ const ProtobufCMessageDescriptor glimpse__intent__v1__store_change__descriptor =
   (ProtobufCMessageInit) glimpse__intent__v1__store_change__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue glimpse__intent__v1__refusal__enum_values_by_number[8] =
+static const ProtobufCEnumValue glimpse__intent__v1__refusal__enum_values_by_number[9] =
 {
   { "REFUSAL_UNSPECIFIED", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_UNSPECIFIED", 0 },
   { "REFUSAL_UNKNOWN_INTENT", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_UNKNOWN_INTENT", 1 },
@@ -2400,15 +2426,17 @@ static const ProtobufCEnumValue glimpse__intent__v1__refusal__enum_values_by_num
   { "REFUSAL_MISSING_PARAMETER", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_MISSING_PARAMETER", 5 },
   { "REFUSAL_UNKNOWN_PARAMETER", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_UNKNOWN_PARAMETER", 6 },
   { "REFUSAL_PARAMETER_TYPE_MISMATCH", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_PARAMETER_TYPE_MISMATCH", 7 },
+  { "REFUSAL_NOT_OFFERED_BY_ACTIVITY", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_NOT_OFFERED_BY_ACTIVITY", 8 },
 };
 static const ProtobufCIntRange glimpse__intent__v1__refusal__value_ranges[] = {
-{0, 0},{0, 8}
+{0, 0},{0, 9}
 };
-static const ProtobufCEnumValueIndex glimpse__intent__v1__refusal__enum_values_by_name[8] =
+static const ProtobufCEnumValueIndex glimpse__intent__v1__refusal__enum_values_by_name[9] =
 {
   { "REFUSAL_DEVICE_LOCKED", 4 },
   { "REFUSAL_MISSING_PARAMETER", 5 },
   { "REFUSAL_NOT_INTERACTIVE", 3 },
+  { "REFUSAL_NOT_OFFERED_BY_ACTIVITY", 8 },
   { "REFUSAL_NOT_OFFERED_BY_KIND", 2 },
   { "REFUSAL_PARAMETER_TYPE_MISMATCH", 7 },
   { "REFUSAL_UNKNOWN_INTENT", 1 },
@@ -2422,9 +2450,9 @@ const ProtobufCEnumDescriptor glimpse__intent__v1__refusal__descriptor =
   "Refusal",
   "Glimpse__Intent__V1__Refusal",
   "glimpse.intent.v1",
-  8,
+  9,
   glimpse__intent__v1__refusal__enum_values_by_number,
-  8,
+  9,
   glimpse__intent__v1__refusal__enum_values_by_name,
   1,
   glimpse__intent__v1__refusal__value_ranges,

@@ -56,7 +56,7 @@ struct  Glimpse__App__V1__PerformRequest
   size_t n_parameters;
   Glimpse__App__V1__PerformRequest__ParametersEntry **parameters;
   /*
-   * the tapped placement
+   * the tapped placement (0: a Live Activity)
    */
   uint64_t placement_id;
   /*
@@ -67,10 +67,18 @@ struct  Glimpse__App__V1__PerformRequest
    * the tap's key: at most one perform per key
    */
   char *idempotency_key;
+  /*
+   * the tapped Live Activity (a LiveActivityIntent)
+   */
+  char *activity_id;
+  /*
+   * its ActivityAttributes type
+   */
+  char *attributes_type;
 };
 #define GLIMPSE__APP__V1__PERFORM_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__perform_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Glimpse__App__V1__PerformResponse__Succeeded

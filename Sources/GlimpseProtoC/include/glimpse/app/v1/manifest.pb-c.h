@@ -305,6 +305,12 @@ struct  Glimpse__App__V1__IntentDeclaration
    */
   size_t n_widget_kinds;
   char **widget_kinds;
+  /*
+   * The ActivityAttributes types whose Live Activity views offer it (a LiveActivityIntent:
+   * a Button or Toggle on the Lock Screen or in the expanded Dynamic Island).
+   */
+  size_t n_activity_attributes;
+  char **activity_attributes;
   Glimpse__App__V1__IntentDeclaration__ActionCase action_case;
   union {
     /*
@@ -319,7 +325,7 @@ struct  Glimpse__App__V1__IntentDeclaration
 };
 #define GLIMPSE__APP__V1__INTENT_DECLARATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__intent_declaration__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, GLIMPSE__APP__V1__INTENT_DECLARATION__ACTION__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0,NULL, GLIMPSE__APP__V1__INTENT_DECLARATION__ACTION__NOT_SET, {0} }
 
 
 /*

@@ -1040,24 +1040,41 @@ struct  Glimpse__Gateway__V1__ActivityTapRequest
    * path is accepted when one region has it).
    */
   char *element;
+  /*
+   * A Button or Toggle: one per physical tap; a retry with the same key runs nothing again.
+   * Empty: a new one.
+   */
+  char *idempotency_key;
 };
 #define GLIMPSE__GATEWAY__V1__ACTIVITY_TAP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__activity_tap_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Glimpse__Gateway__V1__ActivityTapResponse
 {
   ProtobufCMessage base;
+  /*
+   * a Link, or the view itself
+   */
   char *opened_url;
   /*
    * what was tapped; absent: the view itself
    */
   Glimpse__Gateway__V1__Element *element;
+  /*
+   * A Button or Toggle (Lock Screen or expanded): its LiveActivityIntent's result.
+   */
+  Glimpse__Intent__V1__PerformResponse *performed;
+  char *idempotency_key;
+  /*
+   * after the intent ran
+   */
+  Glimpse__Activity__V1__Activity *activity;
 };
 #define GLIMPSE__GATEWAY__V1__ACTIVITY_TAP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__activity_tap_response__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , (char *)protobuf_c_empty_string, NULL, NULL, (char *)protobuf_c_empty_string, NULL }
 
 
 struct  Glimpse__Gateway__V1__PushesRequest
@@ -1209,10 +1226,14 @@ struct  Glimpse__Gateway__V1__Event__IntentPerformed
    * performed, failed or refused
    */
   Glimpse__Intent__V1__PerformResponse *response;
+  /*
+   * a Live Activity's button (placement_id 0)
+   */
+  char *activity_id;
 };
 #define GLIMPSE__GATEWAY__V1__EVENT__INTENT_PERFORMED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__event__intent_performed__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string }
 
 
 struct  Glimpse__Gateway__V1__Event__UrlOpened

@@ -77,7 +77,11 @@ typedef enum _Glimpse__Intent__V1__Refusal {
    */
   GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_MISSING_PARAMETER = 5,
   GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_UNKNOWN_PARAMETER = 6,
-  GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_PARAMETER_TYPE_MISMATCH = 7
+  GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_PARAMETER_TYPE_MISMATCH = 7,
+  /*
+   * the Live Activity's views have no button for this intent
+   */
+  GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_NOT_OFFERED_BY_ACTIVITY = 8
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__INTENT__V1__REFUSAL)
 } Glimpse__Intent__V1__Refusal;
 
@@ -201,6 +205,9 @@ struct  Glimpse__Intent__V1__PerformRequest
    */
   char *idempotency_key;
   char *bundle_id;
+  /*
+   * a widget's button or toggle
+   */
   uint64_t placement_id;
   char *intent_type;
   /*
@@ -208,10 +215,16 @@ struct  Glimpse__Intent__V1__PerformRequest
    */
   size_t n_parameters;
   Glimpse__Intent__V1__PerformRequest__ParametersEntry **parameters;
+  /*
+   * A Live Activity's button or toggle instead (placement_id 0): the activity and its
+   * ActivityAttributes type, as glimpse-activity has them (the device's word).
+   */
+  char *activity_id;
+  char *attributes_type;
 };
 #define GLIMPSE__INTENT__V1__PERFORM_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__perform_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Glimpse__Intent__V1__PerformResponse__Performed
