@@ -2,8 +2,9 @@ public import GlimpseMessages
 
 /// A layout as box drawing for a terminal ("one screen at a glance"): points map to a
 /// character grid (one column per 6 pt and one row per 13 pt, or scaled to `columns`);
-/// widgets, regions, islands and activities are boxes (┌─┐│└┘); texts sit where their
-/// frames are, cut with "…" at the edge of the box they are in. Deterministic.
+/// widgets, islands and activities are boxes (┌─┐│└┘), the expanded Dynamic Island's
+/// regions are the stretches of it their frames cover; texts sit where their frames are,
+/// cut with "…" at the edge of the box they are in. Deterministic.
 public enum TextWriter {
     public static func text(_ layout: GlimpseWidgetV1.Layout, columns: Int? = nil) -> String {
         let size = layout.size ?? .init()
@@ -37,7 +38,7 @@ public enum TextWriter {
             grid = Array(repeating: Array(repeating: " ", count: columns), count: rows)
         }
 
-        static let boxKinds: Set<String> = ["widget", "region", "island", "activity"]
+        static let boxKinds: Set<String> = ["widget", "island", "activity"]
 
         func box(_ f: Rect) -> Box {
             let c0 = Int((f.x / sx).rounded()), r0 = Int((f.y / sy).rounded())
@@ -63,7 +64,13 @@ public enum TextWriter {
                     }
                 }
                 inner = Box(c0: max(clip.c0, b.c0), r0: clip.r0, c1: min(clip.c1, b.c1), r1: clip.r1)
-            } else if Self.boxKinds.contains(node.kind) && !(node.kind == "region" && node.name == "camera" && node.children.isEmpty) {
+            } else if node.kind == "region" {
+                // An expanded region has no border of its own (the island's outline frames
+                // them): a region one or two rows high would have no room inside one.
+                let c0 = Int((f.x / sx).rounded(.down)), r0 = Int((f.y / sy).rounded(.down))
+                let c1 = Int((f.maxX / sx).rounded(.up)) - 1, r1 = Int((f.maxY / sy).rounded(.up)) - 1
+                inner = Box(c0: max(clip.c0, c0), r0: max(clip.r0, r0), c1: min(clip.c1, max(c0, c1)), r1: min(clip.r1, max(r0, r1)))
+            } else if Self.boxKinds.contains(node.kind) {
                 let b = box(f)
                 for c in (b.c0 + 1)..<b.c1 {
                     put("─", c, b.r0)

@@ -28,6 +28,26 @@ import Testing
         try check("delivery-expanded.json", PrettyJSON.format(expanded.jsonBytes()))
         try check("delivery-lockscreen.svg", SVGWriter.document(r.activity(views, presentation: .lockScreen)))
         try check("delivery-compact.txt", TextWriter.text(r.activity(views, presentation: .compact)))
+        try check("delivery-expanded.txt", TextWriter.text(expanded))
+    }
+
+    /// As text, the expanded regions have no borders of their own: a region a line or two
+    /// high still shows what is in it (it used to be a box with no room inside).
+    @Test func expandedRegionsShowTheirTextAsText() throws {
+        let expanded = renderer().activity(Samples.delivery(now: t0), presentation: .expanded)
+        let text = TextWriter.text(expanded)
+        var texts: [String] = []
+        func collect(_ node: GlimpseWidgetV1.LayoutNode) {
+            if ["text", "timerText", "dateText"].contains(node.kind), !node.text.isEmpty, !node.text.contains("\n") {
+                texts.append(node.text)
+            }
+            node.children.forEach(collect)
+        }
+        collect(try #require(expanded.root))
+        let regions = try #require(expanded.root).children.filter { $0.kind == "region" && !$0.children.isEmpty }
+        #expect(regions.count >= 3)
+        #expect(!texts.isEmpty)
+        for line in texts { #expect(text.contains(line), "\(line) is missing from\n\(text)") }
     }
 
     @Test func screens() throws {
