@@ -88,7 +88,7 @@ enum EmbeddedContracts {
   "consumer": "glimpse-gateway",
   "provider": "glimpse-activity",
   "interaction": "Activities.Dismiss: the user swipes the activity away",
-  "relies": "ActivitiesHandler.dismiss: must be OK; dismiss(...).activity, when there is one, is answered as the view's activity",
+  "relies": "ActivitiesHandler.dismiss: must be OK; dismiss(...).activity is answered as the view's activity: as it was last, in the dismissed state (it is removed)",
   "notes": "glimpse-activity answers a dismissal without the activity (it is gone), so the gateway's ActivityView comes back without one.",
   "setup": [
     {
@@ -115,8 +115,14 @@ enum EmbeddedContracts {
   ],
   "call": "glimpse.activity.v1.ActivityService/Dismiss",
   "request": {"activityId": "${activity}"},
-  "expect": {"fields": {"activity": {"type": "object", "optional": true}}},
-  "example": {},
+  "expect": {
+    "fields": {
+      "activity": "object",
+      "activity.activityId": {"equals": "${activity}"},
+      "activity.state": {"equals": "ACTIVITY_STATE_DISMISSED"}
+    }
+  },
+  "example": {"activity": {"activityId": "A1", "state": "ACTIVITY_STATE_DISMISSED"}},
   "teardown": [
     {
       "call": "glimpse.activity.v1.ActivityService/UninstallApp",

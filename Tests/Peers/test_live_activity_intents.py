@@ -222,3 +222,22 @@ def test_an_intent_naming_attributes_the_app_does_not_declare_is_refused_at_inst
         stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT)
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "activity_attributes[0]" in refused.value.details() and "FilmPlaybackAttribute " in refused.value.details()
+
+
+def test_the_user_swipes_the_activity_away(stack, films):
+    """Activities.Dismiss: the user removes the activity from the Lock Screen (it ends and
+    is dismissed); the answer carries it as it was last, dismissed."""
+    dismissed = stack.activities.Dismiss(g.DismissRequest(activity_id=films.activity_id), timeout=RPC_TIMEOUT)
+    assert dismissed.activity.activity_id == films.activity_id
+    assert dismissed.activity.state == a.ACTIVITY_STATE_DISMISSED
+    assert dismissed.activity.attributes_type == ATTRIBUTES and _state(dismissed.activity)["elapsedMinutes"] == 42
+    deadline = time.monotonic() + 5
+    while stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).lock_screen.activities:
+        assert time.monotonic() < deadline, "the dismissed activity stayed on the Lock Screen"
+        time.sleep(0.02)
+    for call in (lambda: _tap(stack, activity_id=films.activity_id, element="playing"),
+                 lambda: stack.activities.Dismiss(g.DismissRequest(activity_id=films.activity_id), timeout=RPC_TIMEOUT)):
+        with pytest.raises(grpc.RpcError) as gone:
+            call()
+        assert gone.value.code() == grpc.StatusCode.NOT_FOUND, gone.value.details()
+    assert films.performed == []

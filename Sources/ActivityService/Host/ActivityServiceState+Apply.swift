@@ -44,11 +44,15 @@ extension ActivityServiceState {
                 return state.change(GlimpseActivityV1.Outcome(step.answer, activity: id), id, step.effects)
             case .dismiss(let request)?:
                 let id = try activityID(request.activityId)
+                // A dismissed activity is removed: the answer carries it as it was last,
+                // in the dismissed state.
+                var last = state.manager.activity(id)?.wire
+                last?.state = .dismissed
                 let step = state.manager.dismissByUser(id)
                 let outcome = step.answer
                     ? GlimpseActivityV1.Outcome(.applied, "dismissed by the user", activity: id, state: .dismissed)
                     : GlimpseActivityV1.Outcome(.unknownActivity, "no such activity", activity: id)
-                return state.change(outcome, id, step.effects)
+                return state.change(outcome, id, step.effects, removed: step.answer ? last : nil)
             case .rotatePushToken(let request)?:
                 let step = state.manager.rotatePushToken(try activityID(request.activityId))
                 guard let token = step.answer else {
@@ -100,12 +104,15 @@ extension ActivityServiceState {
             areActivitiesEnabled: info.areActivitiesEnabled, frequentPushesEnabled: info.frequentPushesEnabled)
     }
 
+    /// The answer to a change: its outcome and the activity after it (`removed`: what to
+    /// answer when the change removed it).
     mutating func change(
-        _ outcome: GlimpseActivityV1.Outcome, _ id: ActivityID, _ events: [ActivityEvent]
+        _ outcome: GlimpseActivityV1.Outcome, _ id: ActivityID, _ events: [ActivityEvent],
+        removed: GlimpseActivityV1.Activity? = nil
     ) -> Step<ActivityAnswer, ActivityServiceEffect> {
         var response = GlimpseActivityV1.ChangeResponse()
         response.outcome = outcome
-        response.activity = manager.activity(id)?.wire
+        response.activity = manager.activity(id)?.wire ?? removed
         return Step(.change(response), effects: noted(events))
     }
 
