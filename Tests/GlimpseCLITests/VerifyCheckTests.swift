@@ -24,7 +24,9 @@ struct VerifyCheckTests {
           ],
           "intents": [
             {"type": "RateIntent", "title": "Rate", "widgetKinds": ["Board"], "handlerEndpoint": "default",
-             "parameters": [{"name": "stars", "type": "VALUE_TYPE_INT"}, {"name": "note", "type": "VALUE_TYPE_STRING", "defaultValue": {"stringValue": ""}}]}
+             "activityAttributes": ["TripAttributes"],
+             "parameters": [{"name": "stars", "type": "VALUE_TYPE_INT"}, {"name": "note", "type": "VALUE_TYPE_STRING", "defaultValue": {"stringValue": ""}}]},
+            {"type": "BoardOnlyIntent", "title": "Board only", "widgetKinds": ["Board"], "handlerEndpoint": "default"}
           ],
           "activityAttributes": [{"typeName": "TripAttributes"}],
           "assets": [
@@ -264,7 +266,7 @@ struct VerifyCheckTests {
         #expect(errors.contains("Board accessoryInline timeline: no answer within 5s (--timeout; Glimpse waits 30s, its provider timeout)"))
         #expect(errors.contains("Other systemSmall timeline: WidgetProvider.Timeline failed: NOT_FOUND: no widget kind \"Other\""))
         #expect(errors.contains("Other systemSmall placeholder: answered without an entry: the widget has nothing to show redacted while it loads"))
-        #expect(errors.contains("Other systemSmall snapshot: answered after 31s: Glimpse gives up after 30s (its provider timeout)"))
+        #expect(errors.contains("Other systemSmall snapshot: answered after 31s: Glimpse gives up after 30s (its provider timeout) and keeps the last timeline"))
         #expect(report.exitStatus == 1)
     }
 
@@ -285,7 +287,7 @@ struct VerifyCheckTests {
         }, view: view), views: [])
         let errors = Self.lines(report, .error)
         #expect(errors.contains(
-            "Board systemMedium intent: Button \"Go\" invokes NoSuchIntent, which the manifest does not declare (declared: RateIntent): glimpse-intent refuses the tap (UNKNOWN_INTENT)"))
+            "Board systemMedium intent: Button \"Go\" invokes NoSuchIntent, which the manifest does not declare (declared: RateIntent, BoardOnlyIntent): glimpse-intent refuses the tap (UNKNOWN_INTENT)"))
         #expect(errors.contains(
             "Board systemMedium intent: Button \"Go\" → RateIntent does not set parameter stars (int), which has no default: widgets do not prompt (spec §3), so glimpse-intent refuses the tap (MISSING_PARAMETER)"))
         #expect(errors.contains(
@@ -372,8 +374,11 @@ struct VerifyCheckTests {
         #expect(verifier.viewsProbes[0].request.stateJson == "{\"eta\":\(Int(Self.now.timeIntervalSinceReferenceDate) + 1200),\"stop\":1}")
         #expect(verifier.viewsProbes[0].endpoint == "127.0.0.1:9")
         let report = verifier.report(widgets: Self.answers(verifier, timeline: Self.good), views: [
-            .answered(Self.views(Self.stack([Self.image("face"), Self.button("RateIntent", ["stars": Self.int(2)])]), minimal: Self.image("poster")), seconds: 0.004),
-            .answered(Self.views(nil, minimal: nil), seconds: 0.004),
+            .answered(Self.views(Self.stack([
+                Self.image("face"), Self.button("RateIntent", ["stars": Self.int(2)]), Self.button("BoardOnlyIntent"),
+            ]), minimal: Self.image("poster")), seconds: 0.004),
+            // Answered, but after the gateway's 2 s: the device draws the activity without it.
+            .answered(Self.views(nil, minimal: nil), seconds: 3.2),
             .failed(.invalidArgument, "TripAttributes.ContentState: typeMismatch(Double)", seconds: 0.003),
         ])
         let errors = Self.lines(report, .error)
@@ -382,12 +387,14 @@ struct VerifyCheckTests {
         #expect(errors.contains("TripAttributes iso.json content state: \"eta\" is the ISO 8601 string \"2026-11-24T15:00:00Z\": \(decoder); write the number 817225200"))
         #expect(errors.contains("TripAttributes iso.json content state: \"legs[0].at\" is the ISO 8601 string \"2026-11-24\": \(decoder); write the number 817171200"))
         #expect(errors.contains("TripAttributes iso.json views: ActivityConfiguration.Views failed: INVALID_ARGUMENT: TripAttributes.ContentState: typeMismatch(Double)"))
-        #expect(errors.contains("TripAttributes big.json views: no Lock Screen view: ActivityConfiguration's content closure is the Lock Screen presentation (and the banner without a Dynamic Island)"))
+        #expect(errors.contains("TripAttributes big.json views: answered after 3s: Glimpse gives up after 2s (the device's deadline for an activity's views) and draws the activity without them"))
+        // A Live Activity's button whose intent does not list the activity's attributes type.
+        #expect(errors.contains(
+            "TripAttributes lockScreen intent: Button \"Go\" invokes BoardOnlyIntent, whose activityAttributes do not list TripAttributes: glimpse-intent refuses the tap (NOT_OFFERED_BY_ACTIVITY)"))
         #expect(errors.contains {
             $0.hasPrefix("other.json  sample: attributes type \"CarAttributes\" is not in the manifest's activityAttributes (declared: TripAttributes)")
         })
         #expect(errors.contains { $0.hasPrefix("broken.json  sample: not JSON: ") })
-        #expect(Self.lines(report, .warning).contains("TripAttributes big.json views: no minimal view: the Dynamic Island shows that presentation empty"))
         // A widget image shown where it does not fit: the limits of the place it is shown in.
         #expect(Self.lines(report, .warning).contains(
             "TripAttributes minimal image: Image(\"poster\") is declared for widget images but shown in the Live Activity minimal presentation: a 300×450 image is larger than the minimal presentation (135×110 px)"))
@@ -395,7 +402,7 @@ struct VerifyCheckTests {
         #expect(ok.contains { $0.hasPrefix("TripAttributes fine.json content state: ") && $0.hasSuffix(" bytes (limit 4096), JSON with no ISO 8601 date strings") })
         #expect(ok.contains("TripAttributes fine.json views: answered in 4 ms: Lock Screen, expanded (1 region), compact, minimal"))
         #expect(ok.contains("TripAttributes lockScreen image: shows face: declared assets"))
-        // Live Activity buttons have no widget kind to be offered by.
+        // Live Activity buttons have no widget kind to be offered by: their intent lists the attributes type.
         #expect(ok.contains("TripAttributes lockScreen intent: Button \"Go\" → RateIntent(note, stars): declared, parameters set"))
     }
 

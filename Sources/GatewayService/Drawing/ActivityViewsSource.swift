@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ActivityEngine
 import Crypto
 internal import GlimpseMessages
 import GlimpseRPC
@@ -32,7 +33,7 @@ final class ActivityViewsSource: Sendable {
     private let cache = Mutex<[Key: Outcome]>([:])
     private let connections: Connections
     static let retryAfter: Duration = .seconds(5)
-    static let timeout: Duration = .seconds(2)
+    static let timeout = ActivityViewsDeadline.timeout
     static let capacity = 1_024
 
     init(connections: Connections) { self.connections = connections }

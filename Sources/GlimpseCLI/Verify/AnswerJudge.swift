@@ -65,10 +65,14 @@ struct AnswerJudge {
                  method: "WidgetProvider.\(call.prefix(1).uppercased() + call.dropFirst())", outcome)
     }
 
+    /// `deadline`: how long Glimpse waits for this call, and what it does then (default:
+    /// glimpse-timeline's provider timeout, keeping the last timeline).
     mutating func answered<Message>(
-        _ call: String, subject: String, family: String, endpoint: String?, method: String, _ outcome: CallOutcome<Message>
+        _ call: String, subject: String, family: String, endpoint: String?, method: String, _ outcome: CallOutcome<Message>,
+        deadline: (seconds: Double, name: String, then: String)? = nil
     ) -> Message? {
-        let timeout = settings.providerTimeout
+        let deadline = deadline ?? (settings.providerTimeout, "its provider timeout", "keeps the last timeline")
+        let timeout = deadline.seconds
         switch outcome {
         case .notCalled:
             return nil  // the missing endpoint is reported once, with the manifest
@@ -84,8 +88,8 @@ struct AnswerJudge {
             if code == .deadlineExceeded {
                 let limit = verifier.inputs.timeout
                 let why = limit < timeout
-                    ? "no answer within \(Self.duration(limit)) (--timeout; Glimpse waits \(Self.duration(timeout)), its provider timeout)"
-                    : "no answer within \(Self.duration(limit)): Glimpse gives up after \(Self.duration(timeout)) (its provider timeout) and keeps the last timeline"
+                    ? "no answer within \(Self.duration(limit)) (--timeout; Glimpse waits \(Self.duration(timeout)), \(deadline.name))"
+                    : "no answer within \(Self.duration(limit)): Glimpse gives up after \(Self.duration(timeout)) (\(deadline.name)) and \(deadline.then)"
                 findings.append(VerifyFinding(.error, call, subject: subject, family: family, why))
                 return nil
             }
@@ -97,7 +101,7 @@ struct AnswerJudge {
             if seconds > timeout {
                 findings.append(VerifyFinding(
                     .error, call, subject: subject, family: family,
-                    "answered after \(Self.duration(seconds)): Glimpse gives up after \(Self.duration(timeout)) (its provider timeout)"))
+                    "answered after \(Self.duration(seconds)): Glimpse gives up after \(Self.duration(timeout)) (\(deadline.name)) and \(deadline.then)"))
                 return nil
             }
             return message
@@ -271,6 +275,10 @@ struct AnswerJudge {
             add(.warning, "\(label) on \(family.rawValue): Buttons and Toggles do nothing there (spec §3: one tap target, the app); glimpse-intent refuses the tap (NOT_INTERACTIVE)")
             status = .warning
         }
+        if presentation != nil, !definition.activityAttributes.contains(subject) {
+            add(.error, "\(label) invokes \(type), whose activityAttributes do not list \(subject): glimpse-intent refuses the tap (NOT_OFFERED_BY_ACTIVITY)")
+            status = .error
+        }
         if let presentation, presentation == "compact" || presentation == "minimal" {
             add(.warning, "\(label) in the \(presentation) presentation: Live Activity buttons work in the expanded and Lock Screen presentations only (spec §3)")
             status = .warning
@@ -344,7 +352,9 @@ struct AnswerJudge {
             add(.error, "content state", "not a JSON object (\(error)): \(decoder)")
         }
         let method = "ActivityConfiguration.Views"
-        if let response = answered("views", subject: subject, family: sample.source, endpoint: probe.endpoint, method: method, outcome) {
+        let deadline = (ActivityViewsDeadline.seconds, "the device's deadline for an activity's views", "draws the activity without them")
+        if let response = answered(
+            "views", subject: subject, family: sample.source, endpoint: probe.endpoint, method: method, outcome, deadline: deadline) {
             let elapsed = if case .answered(_, let seconds) = outcome { seconds } else { 0.0 }
             guard let views = response.views else {
                 add(.error, "views", "answered without views: the gateway has nothing to draw")
