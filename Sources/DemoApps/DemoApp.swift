@@ -32,7 +32,7 @@ public enum DemoApp: String, CaseIterable, Sendable {
     /// One line for `glimpse-demo list`.
     public var summary: String {
         switch self {
-        case .pixar: "Pixar Film Tracker (seed 000): PixarFilmWidget, MarkFilmWatchedIntent, FilmPlaybackAttributes Live Activity"
+        case .pixar: "Pixar Film Tracker (seed 000): PixarFilmWidget, MarkFilmWatchedIntent, FilmPlaybackAttributes Live Activity with TogglePlaybackIntent"
         case .movieplanner: "MoviePlanner (seed 001): MoviePlannerwidget cycling three movies"
         case .steps: "Daily Steps (seed 003): LockScreenWidget in the accessory families, every 15 minutes"
         case .rtlair: "Ride the Lightning Air (seed 004): MediumWidget and LockScreenWidget, Check In → Gate M72 → cleared"
@@ -40,12 +40,15 @@ public enum DemoApp: String, CaseIterable, Sendable {
         }
     }
 
-    /// What the process serves; `gateway` answers the App Group reads (RTL Air).
+    /// What the process serves; `gateway` answers the App Group reads (RTL Air) and the
+    /// Live Activity updates of an intent (Pixar's play/pause).
     public func services(gateway: GatewayLink?) -> [any RPCService] {
         switch self {
         case .pixar:
             let store = FilmStore()
-            return [WidgetProviderService(source: PixarWidget(store: store)), MarkFilmWatchedIntent(store: store),
+            let intents = PixarIntentHandler(
+                markWatched: MarkFilmWatchedIntent(store: store), togglePlayback: TogglePlaybackIntent(gateway: gateway))
+            return [WidgetProviderService(source: PixarWidget(store: store)), intents,
                     ActivityConfigurationService([FilmPlaybackActivity()])]
         case .movieplanner:
             return [WidgetProviderService(source: MoviePlannerWidget())]
@@ -69,7 +72,7 @@ public enum DemoApp: String, CaseIterable, Sendable {
     }
 
     /// Whether the app reads anything through the gateway.
-    public var usesGateway: Bool { self == .rtlair }
+    public var usesGateway: Bool { self == .rtlair || self == .pixar }
 }
 
 /// No App Group reachable: every read is "no value".

@@ -70,6 +70,19 @@ let start = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z,
         #expect(store.current().film?.id == "coco")
     }
 
+    @Test func playPauseOutsideALiveActivityOrWithoutAGatewayFailsWithAReason() async throws {
+        var request = GlimpseAppV1.PerformRequest(intentType: TogglePlaybackIntent.type)
+        request.parameters = ["isPlaying": .init(kind: .boolValue(false))]
+        guard case .failed(let noActivity)? = try await perform(request).outcome else { Issue.record("performed"); return }
+        #expect(noActivity.message.contains("no activity_id"))
+        request.activityId = "A1"
+        request.attributesType = FilmPlaybackActivity.attributesType
+        guard case .failed(let noGateway)? = try await perform(request).outcome else { Issue.record("performed"); return }
+        #expect(noGateway.message.contains("no gateway"))
+        request.intentType = "RewindIntent"
+        await #expect(throws: RPCError.self) { try await perform(request) }
+    }
+
     @Test func watchingEveryFilmLeavesNoneSelected() async {
         for film in PixarFilm.catalog { store.markWatched(id: film.id) }
         let timeline = await widget.timeline(kind: PixarWidget.kind, in: .family(.systemSmall), now: start)
@@ -83,6 +96,11 @@ let start = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z,
         let views = try FilmPlaybackActivity().views(for: request)
         #expect(views.lockScreen?.texts == ["Coco", "Land of the Dead"])
         #expect(views.lockScreen?.symbols == ["pause.fill"])
+        // The symbol is a Button: a tap asks for the other state (a LiveActivityIntent).
+        let buttons = views.lockScreen?.all.compactMap { view -> GlimpseWidgetV1.Button? in
+            if case .button(let b)? = view.kind { b } else { nil }
+        } ?? []
+        #expect(buttons.map(\.intent) == [TogglePlaybackIntent.invocation(playing: false)])
         let island = try #require(views.dynamicIsland)
         #expect(island.expandedLeading?.view?.images == ["coco-poster"])
         #expect(island.expandedTrailing?.view?.texts == ["48 min"])
@@ -97,7 +115,8 @@ let start = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z,
 extension PixarTests {
     /// A tap's perform, through the handler's generated client over the in-process transport.
     func perform(_ request: GlimpseAppV1.PerformRequest) async throws -> GlimpseAppV1.PerformResponse {
-        try await withServices([MarkFilmWatchedIntent(store: store)]) { client in
+        let handler = PixarIntentHandler(markWatched: MarkFilmWatchedIntent(store: store), togglePlayback: TogglePlaybackIntent(gateway: nil))
+        return try await withServices([handler]) { client in
             try await GlimpseAppV1.IntentHandler.Client(wrapping: client).perform(ClientRequest(message: request)).message
         }
     }

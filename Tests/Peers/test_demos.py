@@ -57,7 +57,7 @@ def start(apps, name, stack):
 def test_pixar_moves_to_the_next_entry_every_fifteen_minutes_and_marks_watched(stack, apps):
     pixar = start(apps, "pixar", stack)
     installed = pixar.install()
-    assert installed.widget_kinds == 1 and installed.intents == 1 and installed.assets == 5
+    assert installed.widget_kinds == 1 and installed.intents == 2 and installed.assets == 5
     small = place(stack, pixar.bundle_id, "PixarFilmWidget", f.WIDGET_FAMILY_SYSTEM_SMALL)
     assert texts(small.entry.view) == ["Coco", "42% watched"] and small.entry.widget_url == "pixartracker://film/Coco"
 
@@ -77,6 +77,31 @@ def test_pixar_moves_to_the_next_entry_every_fifteen_minutes_and_marks_watched(s
     assert circular.location.screen == t.SCREEN_LOCK
     gauge = circular.entry.view.stack.children[1].gauge
     assert gauge.label.symbol.system_name == "film" and gauge.value == 0
+
+
+def test_pixar_playback_pauses_and_plays_from_its_live_activity(stack, apps):
+    """The playback Live Activity's play/pause symbol is a Button(intent: TogglePlaybackIntent):
+    the app's perform() updates the activity through the gateway's ActivityKit."""
+    from google.protobuf import json_format
+    pixar = start(apps, "pixar", stack)
+    pixar.install()
+    request = json_format.Parse((DEMOS / "pixar" / "playback.json").read_text(), a.RequestActivityRequest())
+    activity = stack.activity_kit.Request(request, metadata=_bearer(pixar.token), timeout=RPC_TIMEOUT).activity
+    assert json.loads(activity.content.state_json)["isPlaying"] is True
+
+    paused = stack.activities.Tap(g.ActivityTapRequest(activity_id=activity.activity_id, element="playPause"), timeout=RPC_TIMEOUT)
+    assert paused.performed.HasField("performed"), paused
+    assert json.loads(paused.activity.content.state_json)["isPlaying"] is False
+    lock = stack.device.Render(g.RenderRequest(target=g.RenderRequest.TARGET_ACTIVITY, activity_id=activity.activity_id,
+                                               presentation="lockScreen"), timeout=RPC_TIMEOUT)
+    assert "<title>play.fill</title>" in lock.svg
+
+    played = stack.activities.Tap(g.ActivityTapRequest(activity_id=activity.activity_id, presentation="expanded",
+                                                       element="playPause"), timeout=RPC_TIMEOUT)
+    assert played.performed.HasField("performed"), played
+    assert json.loads(played.activity.content.state_json)["isPlaying"] is True
+    # Everything else in the content state is as it was.
+    assert json.loads(played.activity.content.state_json)["currentScene"] == "The Land of the Dead"
 
 
 def test_ride_the_lightning_air_both_widgets_follow_each_tap(stack, apps):

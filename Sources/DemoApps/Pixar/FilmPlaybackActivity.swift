@@ -27,7 +27,7 @@ struct FilmPlaybackActivity: LiveActivityConfiguration {
                 .frame(width: 40, height: 40).clipShape(.circle))
         island.expandedTrailing = .region(.vstack(alignment: .trailing, [
             .text("\(context.state.elapsedMinutes) min").font(.caption2),
-            .symbol(playPause(context)),
+            playPauseButton(context, .symbol(playPause(context))),
         ]))
         island.expandedBottom = .region(.hstack([
             .text(context.attributes.filmTitle).font(.caption).fontWeight(.semibold),
@@ -43,6 +43,13 @@ struct FilmPlaybackActivity: LiveActivityConfiguration {
 
     func playPause(_ context: Context) -> String { context.state.isPlaying ? "pause.fill" : "play.fill" }
 
+    /// The play/pause symbol as a Button(intent: TogglePlaybackIntent(isPlaying: !isPlaying))
+    /// (.plain: it looks like the symbol alone).
+    func playPauseButton(_ context: Context, _ symbol: View) -> View {
+        .button(intent: TogglePlaybackIntent.invocation(playing: !context.state.isPlaying), style: .plain, symbol)
+            .id("playPause")
+    }
+
     /// FilmPlaybackLiveActivityView: the Lock Screen and banner.
     func lockScreen(_ context: Context) -> View {
         .hstack(spacing: 12, [
@@ -54,7 +61,7 @@ struct FilmPlaybackActivity: LiveActivityConfiguration {
                 .progress(value: context.state.chapterProgress).tint(.system(.orange)),
             ]),
             .spacer(),
-            .symbol(playPause(context)).font(.title3).foregroundStyle(.primary),
+            playPauseButton(context, .symbol(playPause(context)).font(.title3).foregroundStyle(.primary)),
         ]).padding().activityBackgroundTint(.system(.black, opacity: 0.85))
     }
 }

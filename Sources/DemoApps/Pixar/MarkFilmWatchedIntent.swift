@@ -2,26 +2,38 @@ import GlimpseMessages
 import GlimpseRPC
 import RPCCore
 
-/// Seed 000's MarkFilmWatchedIntent: `perform()` marks the film watched in FilmStore; the
-/// tapped widget's reload (which the system always does) then shows the next film.
-struct MarkFilmWatchedIntent: GlimpseAppV1.IntentHandler.Handler {
-    static let type = "MarkFilmWatchedIntent"
-    let store: FilmStore
+/// The Pixar app's IntentHandler: its two intents by type.
+struct PixarIntentHandler: GlimpseAppV1.IntentHandler.Handler {
+    let markWatched: MarkFilmWatchedIntent
+    let togglePlayback: TogglePlaybackIntent
 
     func perform(
         request: ServerRequest<GlimpseAppV1.PerformRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAppV1.PerformResponse> {
         let message = request.message
-        guard message.intentType == Self.type else {
-            throw RPCError(code: .notFound, message: "no intent \"\(message.intentType)\" (this app has \(Self.type))")
+        switch message.intentType {
+        case MarkFilmWatchedIntent.type: return ServerResponse(message: markWatched.perform(message))
+        case TogglePlaybackIntent.type: return ServerResponse(message: await togglePlayback.perform(message))
+        default:
+            throw RPCError(code: .notFound, message: "no intent \"\(message.intentType)\" (this app has \(MarkFilmWatchedIntent.type), \(TogglePlaybackIntent.type))")
         }
+    }
+}
+
+/// Seed 000's MarkFilmWatchedIntent: `perform()` marks the film watched in FilmStore; the
+/// tapped widget's reload (which the system always does) then shows the next film.
+struct MarkFilmWatchedIntent {
+    static let type = "MarkFilmWatchedIntent"
+    let store: FilmStore
+
+    func perform(_ message: GlimpseAppV1.PerformRequest) -> GlimpseAppV1.PerformResponse {
         guard case .stringValue(let filmID)? = message.parameters["filmID"]?.kind else {
-            return ServerResponse(message: .failed("MarkFilmWatchedIntent needs its filmID parameter"))
+            return .failed("MarkFilmWatchedIntent needs its filmID parameter")
         }
         guard store.markWatched(id: filmID) else {
-            return ServerResponse(message: .failed("no film \"\(filmID)\""))
+            return .failed("no film \"\(filmID)\"")
         }
-        return ServerResponse(message: GlimpseAppV1.PerformResponse(outcome: .succeeded(.init())))
+        return GlimpseAppV1.PerformResponse(outcome: .succeeded(.init()))
     }
 }
 
