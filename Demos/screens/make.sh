@@ -4,7 +4,7 @@
 # (Tests/DemoAppsTests/Golden/*.svg, images embedded; rewritten by
 # `GLIMPSE_UPDATE_GOLDEN=1 swift test --filter SeedGoldenTests`). Same goldens, same PNGs.
 #
-#   Demos/screens/make.sh            # needs rsvg-convert (librsvg2-bin) and Liberation fonts
+#   Demos/screens/make.sh            # needs rsvg-convert (librsvg2-bin), Liberation fonts and fonts-noto-color-emoji
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)

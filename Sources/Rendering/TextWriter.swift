@@ -4,7 +4,8 @@ public import GlimpseMessages
 /// character grid (one column per 6 pt and one row per 13 pt, or scaled to `columns`);
 /// widgets, islands and activities are boxes (┌─┐│└┘), the expanded Dynamic Island's
 /// regions are the stretches of it their frames cover; texts sit where their frames are,
-/// cut with "…" at the edge of the box they are in. Deterministic.
+/// cut with "…" at the edge of the box they are in. An emoji or a CJK character takes two
+/// columns, as terminals draw them, so the boxes' right edges stay straight. Deterministic.
 public enum TextWriter {
     public static func text(_ layout: GlimpseWidgetV1.Layout, columns: Int? = nil) -> String {
         let size = layout.size ?? .init()
@@ -46,9 +47,45 @@ public enum TextWriter {
             return Box(c0: c0, r0: r0, c1: c1, r1: r1)
         }
 
+        /// The second cell of a two-column character (not printed).
+        static let continuation: Character = "\u{FFFF}"
+
+        /// The columns a terminal gives a character: two for emoji shown as emoji (Emoji_Presentation,
+        /// or any with the emoji variation selector) and East Asian wide and fullwidth characters.
+        static func width(_ character: Character) -> Int {
+            guard let first = character.unicodeScalars.first else { return 1 }
+            if first.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}") { return 2 }
+            switch first.value {
+            case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+                 0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+                 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+                return 2
+            default:
+                return 1
+            }
+        }
+
         mutating func put(_ c: Character, _ col: Int, _ row: Int) {
             guard row >= 0, row < rows, col >= 0, col < columns else { return }
+            let wide = c != Self.continuation && Self.width(c) == 2
+            guard !wide || col + 1 < columns else { return }
+            vacate(col, row)
             grid[row][col] = c
+            if wide {
+                vacate(col + 1, row)
+                grid[row][col + 1] = Self.continuation
+            }
+        }
+
+        /// Before a cell is written: the half of a two-column character it held goes, and
+        /// the other half becomes a space.
+        private mutating func vacate(_ col: Int, _ row: Int) {
+            if grid[row][col] == Self.continuation, col > 0 {
+                grid[row][col - 1] = " "
+            } else if Self.width(grid[row][col]) == 2, col + 1 < columns, grid[row][col + 1] == Self.continuation {
+                grid[row][col + 1] = " "
+            }
+            grid[row][col] = " "
         }
 
         mutating func draw(_ node: GlimpseWidgetV1.LayoutNode, clip: Box, inPill: Bool = false) {
@@ -115,23 +152,34 @@ public enum TextWriter {
             var r = Int(((row == .middle ? f.midY : f.y + sy / 2) / sy).rounded(.down))
             r = min(max(r, clip.r0), clip.r1)
             let chars = Array(s)
+            let width = chars.reduce(0) { $0 + Self.width($1) }
             var c: Int
             switch alignment {
-            case .center: c = Int((f.midX / sx).rounded()) - chars.count / 2
-            case .trailing: c = Int((f.maxX / sx).rounded()) - chars.count
+            case .center: c = Int((f.midX / sx).rounded()) - width / 2
+            case .trailing: c = Int((f.maxX / sx).rounded()) - width
             default: c = Int((f.x / sx).rounded())
             }
             c = max(c, clip.c0)
             let room = clip.c1 - c + 1
             guard room > 0 else { return }
             var out = chars
-            if out.count > room { out = Array(out.prefix(max(0, room - 1))) + ["…"] }
-            for (i, ch) in out.enumerated() { put(ch, c + i, r) }
+            if width > room {
+                // As many characters as fit in all but one column, then "…".
+                var used = 0
+                out = Array(chars.prefix { character in
+                    used += Self.width(character)
+                    return used <= room - 1
+                }) + ["…"]
+            }
+            for ch in out {
+                put(ch, c, r)
+                c += Self.width(ch)
+            }
         }
 
         func rendered() -> String {
             var lines = grid.map { row -> String in
-                var s = String(row)
+                var s = String(row.filter { $0 != Self.continuation })
                 while s.last == " " { s.removeLast() }
                 return s
             }

@@ -80,4 +80,35 @@ import FoundationXML
         #expect(lines.allSatisfy { $0.count <= 16 })
         #expect(out.contains("…"))
     }
+
+    /// Columns as a terminal draws them: an emoji or a CJK character takes two.
+    static func columns(_ line: Substring) -> Int {
+        line.reduce(0) { width, character in
+            let first = character.unicodeScalars.first!
+            let wide = first.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}")
+                || (0x4E00...0x9FFF).contains(first.value)
+            return width + (wide ? 2 : 1)
+        }
+    }
+
+    @Test func emojiTakeTwoColumnsAndTheBoxStaysStraight() {
+        let view = vstack([
+            text("2 🍕"), text("Cleared ⚡️"), text("東京 → 大阪"),
+            text("Paid $24.99 + $9.9 Delivery Fee 💸💸💸💸💸💸💸💸💸💸💸💸💸💸💸💸").with(.lineLimit(1)),
+        ], h: .leading)
+        let out = TextWriter.text(r.view(view, family: .systemMedium))
+        let lines = out.split(separator: "\n")
+        let border = lines.first { $0.contains("┌") }!
+        let right = Self.columns(border)
+        // Every row inside the box ends with its border at the same column as the corner.
+        let rows = lines.filter { $0.last == "│" }
+        #expect(rows.count >= 4)
+        #expect(rows.allSatisfy { Self.columns($0) == right }, "\(out)")
+        #expect(out.contains("2 🍕") && out.contains("Cleared ⚡️") && out.contains("東京 → 大阪"))
+        // Cut with "…" inside the box: no half of an emoji, no border overwritten.
+        #expect(out.contains("…"))
+        // A narrow character written over half of a wide one leaves a space, not half a glyph.
+        let cut = TextWriter.text(r.view(text("🍕🍕🍕🍕🍕🍕🍕🍕🍕🍕🍕🍕"), family: .systemSmall), columns: 9)
+        #expect(cut.split(separator: "\n").allSatisfy { Self.columns($0) <= 9 }, "\(cut)")
+    }
 }
