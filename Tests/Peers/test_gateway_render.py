@@ -164,6 +164,7 @@ def test_bad_requests_get_a_clear_status(stack):
     cases = [
         (dict(target=g.RenderRequest.TARGET_WIDGET, placement_id=99), grpc.StatusCode.NOT_FOUND, "placement_id"),
         (dict(target=g.RenderRequest.TARGET_ACTIVITY, presentation="sideways"), grpc.StatusCode.INVALID_ARGUMENT, "presentation"),
+        (dict(target=g.RenderRequest.TARGET_DYNAMIC_ISLAND, presentation="expanded"), grpc.StatusCode.INVALID_ARGUMENT, "presentation"),
         (dict(target=g.RenderRequest.TARGET_HOME_SCREEN, page=3), grpc.StatusCode.NOT_FOUND, "page"),
         (dict(target=g.RenderRequest.TARGET_ACTIVITY), grpc.StatusCode.NOT_FOUND, "activity_id"),
         (dict(target=17), grpc.StatusCode.INVALID_ARGUMENT, "target"),
