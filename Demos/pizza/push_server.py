@@ -92,7 +92,9 @@ def from_stack(args):
             args.key, args.key_id, args.team_id = stack["keyPath"], stack["keyId"], stack["teamId"]
         args.ca = args.ca or stack.get("ca")
         args.apns = args.apns or stack.get("tls")
+        args.gateway = args.gateway or stack.get("gateway")
     args.apns = args.apns or "127.0.0.1:7443"
+    args.gateway = args.gateway or "127.0.0.1:7700"
     args.key_id = args.key_id or "KEY1234567"
     args.team_id = args.team_id or "TEAM123456"
     if args.device_token is None:
@@ -160,7 +162,8 @@ def main():
     parser.add_argument("--team-id")
     parser.add_argument("--now", type=int, help="UNIX seconds to count from (default: the device clock, from the gateway)")
     parser.add_argument("--stack", default=".glimpse", help="the directory of a `glimpse up` stack (default .glimpse)")
-    parser.add_argument("--gateway", default=os.environ.get("GLIMPSE_GATEWAY", "127.0.0.1:7700"))
+    parser.add_argument("--gateway", default=os.environ.get("GLIMPSE_GATEWAY"),
+                        help="glimpse-gateway (default: $GLIMPSE_GATEWAY, else the stack's, else 127.0.0.1:7700)")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between pushes")
     parser.add_argument("--steps", type=step_range, default=(1, 5), help="which steps to send, e.g. 1-3 (default 1-5)")
     args = parser.parse_args()

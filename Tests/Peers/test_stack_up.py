@@ -2,13 +2,16 @@
 ports, started by the CLI as a user starts it (scripts/run.sh hands its arguments to it).
 Detached: it returns once the demo device is drawn; a second start is refused with a clear
 message, not a half-started stack; `glimpse down` stops every process. In the foreground,
-Ctrl-C (SIGINT) stops everything cleanly.
+Ctrl-C (SIGINT) stops everything cleanly. With --port-offset every port moves, so a stack
+runs beside another (or beside whatever holds the default ports).
 """
 import json
 import os
 import pathlib
 import signal
+import socket
 import subprocess
+import sys
 import time
 
 import pytest
@@ -40,11 +43,10 @@ def _alive(pid):
     return stat.exists() and stat.read_text().split(") ", 1)[1][0] != "Z"
 
 
-def _ports_free():
-    import socket
+def _ports_free(offset=0):
     for port in DEFAULT_PORTS:
         with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
+            if s.connect_ex(("127.0.0.1", port + offset)) == 0:
                 return False
     return True
 
@@ -137,3 +139,50 @@ def _peek(process, directory):
     """Whether the gateway answers: the stack printed its screens and runs."""
     result = subprocess.run([str(pathlib.Path(_binary("glimpse"))), "clock", "now"], capture_output=True, text=True)
     return "running" if result.returncode == 0 else ""
+
+
+def test_a_stack_on_moved_ports_runs_whole_and_says_where(tmp_path):
+    glimpse = _glimpse()
+    # Ports below the ephemeral range (32768 up), so no client socket of this machine holds one.
+    offset = next((o for o in range(11000, 24000, 1000) if _ports_free(o)), None)
+    if offset is None:
+        pytest.skip("no free block of ports below the ephemeral range")
+    directory = tmp_path / "moved"
+    gateway = f"127.0.0.1:{7700 + offset}"
+    bad = _run(glimpse, "up", "--detach", "--dir", str(directory), "--port-offset", "60000")
+    assert bad.returncode != 0 and "--port-offset" in bad.stderr
+    assert not (directory / "stack.json").exists()
+
+    up = _run(glimpse, "up", "--detach", "--dir", str(directory), "--port-offset", str(offset))
+    try:
+        assert up.returncode == 0, up.stderr
+        record = json.loads((directory / "stack.json").read_text())
+        assert f"{gateway} " in up.stdout and f"http://{gateway}/" in up.stdout
+        assert f"export GLIMPSE_GATEWAY={gateway}" in up.stdout
+        assert f"127.0.0.1:{7443 + offset}" in up.stdout
+        for port in (7700, 7701, 7702, 7703, 7704, 7710, 7711, 7712, 7713, 7714, 7443, 7444):
+            with socket.socket() as s:
+                assert s.connect_ex(("127.0.0.1", port + offset)) == 0, port + offset
+        provider = json.loads((directory / "apns" / "provider.json").read_text())
+        assert provider["tls"] == f"127.0.0.1:{7443 + offset}" and provider["gateway"] == gateway
+
+        env = dict(os.environ, GLIMPSE_GATEWAY=gateway)
+        home = subprocess.run([str(glimpse), "render", "home"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+        assert home.returncode == 0, home.stderr
+        # The apps' providers answer on their moved ports: their entries are on the screen.
+        assert "Coco" in home.stdout and "SFO" in home.stdout, home.stdout
+        # The pizza push server finds the endpoint, its key and the gateway in the stack's
+        # provider.json, and moves the delivery along over TLS on the moved APNs port.
+        pushed = subprocess.run(
+            [sys.executable, str(ROOT / "Demos" / "pizza" / "push_server.py"), "--stack", str(directory),
+             "--interval", "0", "--steps", "1-2"],
+            cwd=ROOT, env={k: v for k, v in os.environ.items() if k != "GLIMPSE_GATEWAY"},
+            capture_output=True, text=True, timeout=60)
+        assert pushed.returncode == 0, pushed.stdout + pushed.stderr
+        assert pushed.stdout.count("-> 200") == 2, pushed.stdout
+    finally:
+        down = _run(glimpse, "down", "--dir", str(directory))
+    assert down.returncode == 0, down.stderr
+    for process in record["processes"]:
+        assert not _alive(process["pid"]), process
+    assert _ports_free(offset)

@@ -1,5 +1,6 @@
-/// The processes of a local stack: the five Glimpse executables on their default ports and
-/// the seed demo apps, each with its data under the stack's directory.
+/// The processes of a local stack: the five Glimpse executables on their default ports (or
+/// all moved by one offset) and the seed demo apps, each with its data under the stack's
+/// directory.
 struct StackPlan: Sendable {
     struct Member: Sendable, Hashable {
         var name: String          // "glimpse-timeline", "demo-pizza"
@@ -18,6 +19,8 @@ struct StackPlan: Sendable {
         var device: String?
         var demoApps: [DemoApp] = []
         var apnsKey: (team: String, keyID: String, path: String)?
+        /// Added to every port: the services', the demo apps' and the APNs endpoint's.
+        var portOffset = 0
     }
 
     struct DemoApp: Sendable, Hashable {
@@ -28,11 +31,25 @@ struct StackPlan: Sendable {
     static let gatewayPort = 7700
     static let apnsTLSPort = 7443
     static let apnsH2CPort = 7444
+    /// The largest offset that keeps every default port (the apps' up to 7714) in range.
+    static let largestPortOffset = 65535 - 7714
 
     var members: [Member]
+    let gatewayPort: Int
+    let apnsTLSPort: Int
+    let apnsH2CPort: Int
+
+    /// The address on loopback of one of the plan's ports.
+    static func loopback(_ port: Int) -> String { "127.0.0.1:\(port)" }
 
     init(_ options: Options) {
         let dir = options.directory
+        let offset = options.portOffset
+        gatewayPort = Self.gatewayPort + offset
+        apnsTLSPort = Self.apnsTLSPort + offset
+        apnsH2CPort = Self.apnsH2CPort + offset
+        let timeline = Self.loopback(7701 + offset), intent = Self.loopback(7702 + offset)
+        let activity = Self.loopback(7703 + offset), asset = Self.loopback(7704 + offset)
         var clock: [String] = []
         if let start = options.manualStart { clock = ["--clock", "manual", "--start-time", start] }
         let device = options.device.map { ["--device", $0] } ?? []
@@ -42,22 +59,26 @@ struct StackPlan: Sendable {
                 arguments: ["--port", "\(port)", "--data-dir", "\(dir)/\(name)"] + clock + extra,
                 port: port, role: role, isService: true)
         }
-        let apns = options.apnsKey.map { ["--apns-key", "\($0.team):\($0.keyID):\($0.path)"] } ?? ["--apns-auth", "none"]
+        let apns = (options.apnsKey.map { ["--apns-key", "\($0.team):\($0.keyID):\($0.path)"] } ?? ["--apns-auth", "none"])
+            + ["--apns-tls-port", "\(apnsTLSPort)", "--apns-h2c-port", "\(apnsH2CPort)"]
+        // Every address is passed, so neither the defaults nor a GLIMPSE_*_ADDRESS left in
+        // the environment (from a compose setup, say) points a process elsewhere.
         members = [
-            service("timeline", 7701, "timeline scheduling: kinds, placements, timelines, reload budgets", device),
-            service("intent", 7702, "intent execution and the App Group store", ["--timeline-address", "127.0.0.1:7701"]),
-            service("activity", 7703, "Live Activities, push tokens and the APNs endpoint (7443 TLS, 7444 h2c)",
-                    ["--timeline-address", "127.0.0.1:7701"] + apns),
-            service("asset", 7704, "asset caching", []),
-            service("gateway", Self.gatewayPort, "the device: scripts and apps call it (gRPC and JSON)",
-                    device + (options.manualStart == nil ? [] : ["--follow-real-time", "true"])),
+            service("timeline", 7701 + offset, "timeline scheduling: kinds, placements, timelines, reload budgets", device),
+            service("intent", 7702 + offset, "intent execution and the App Group store", ["--timeline-address", timeline]),
+            service("activity", 7703 + offset, "Live Activities, push tokens and the APNs endpoint (\(apnsTLSPort) TLS, \(apnsH2CPort) h2c)",
+                    ["--timeline-address", timeline] + apns),
+            service("asset", 7704 + offset, "asset caching", []),
+            service("gateway", gatewayPort, "the device: scripts and apps call it (gRPC and JSON)",
+                    device + ["--timeline-address", timeline, "--intent-address", intent, "--activity-address", activity,
+                              "--asset-address", asset] + (options.manualStart == nil ? [] : ["--follow-real-time", "true"])),
         ]
         for app in options.demoApps {
             members.append(Member(
                 name: "demo-\(app.name)", executable: "\(options.binaries)/glimpse-demo",
-                arguments: [app.name, "--port", "\(app.port)", "--gateway", "127.0.0.1:\(Self.gatewayPort)",
+                arguments: [app.name, "--port", "\(app.port + offset)", "--gateway", Self.loopback(gatewayPort),
                             "--token-file", "\(dir)/tokens/\(app.name).token"],
-                port: app.port, role: "seed demo app \(app.name): provider, intent handler, Live Activity views",
+                port: app.port + offset, role: "seed demo app \(app.name): provider, intent handler, Live Activity views",
                 isService: false))
         }
     }

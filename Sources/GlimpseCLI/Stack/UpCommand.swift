@@ -46,6 +46,17 @@ struct Up: AsyncParsableCommand {
     @Option(help: "The screen model (iPhone393x852, iPhone430x932, iPhone375x812, iPhone375x667, iPad1024x1366).")
     var device: String?
 
+    @Option(name: .customLong("port-offset"), help: ArgumentHelp(
+        "Added to every port (gateway 7700, services 7701-7704, demo apps 7710-7714, APNs 7443/7444), to run beside another stack.",
+        valueName: "n"))
+    var portOffset = 0
+
+    func validate() throws {
+        guard (0...StackPlan.largestPortOffset).contains(portOffset) else {
+            throw ValidationError("--port-offset must be 0...\(StackPlan.largestPortOffset) (every port stays at or under 65535)")
+        }
+    }
+
     var context: CLIContext { Current.context }
 
     func run() async throws {
@@ -64,6 +75,7 @@ struct Up: AsyncParsableCommand {
         options.manualStart = manual
         options.device = device
         options.apnsKey = key
+        options.portOffset = portOffset
         options.demoApps = demoDevice?.apps.map { StackPlan.DemoApp(name: $0.name, port: $0.port) } ?? []
         let plan = StackPlan(options)
         try Self.refuseTakenPorts(plan)
@@ -76,12 +88,16 @@ struct Up: AsyncParsableCommand {
             try processes.start(plan, record: &record)
             try await processes.waitUntilListening()
             var shown = StackDemo(directory: dir, context: context)
+            shown.gateway = HostPort(host: "127.0.0.1", port: plan.gatewayPort)
+            if portOffset != 0, let demoDevice {
+                for app in demoDevice.apps { shown.endpoints[app.name] = StackPlan.loopback(app.port + portOffset) }
+            }
             if let demoDevice { try await shown.setUp(demoDevice) }
             try StackSignals.checkStop()
             let elapsed = ContinuousClock.now - began
             try await shown.printScreens()
             let caPath = Self.caPath(processes, plan)
-            try Self.writeProvider(key: key, caPath: caPath, in: "\(dir)/apns")
+            try Self.writeProvider(key: key, caPath: caPath, plan: plan, in: "\(dir)/apns")
             StackText.addresses(plan, directory: dir, key: key, caPath: caPath, context: context)
             context.note("glimpse up: \(plan.members.count) processes up and the first screens drawn in \(StackText.seconds(elapsed))")
         } catch {
@@ -117,10 +133,10 @@ struct Up: AsyncParsableCommand {
     }
 
     static func refuseTakenPorts(_ plan: StackPlan) throws(CLIFailure) {
-        let ports = plan.members.map(\.port) + [StackPlan.apnsTLSPort, StackPlan.apnsH2CPort]
+        let ports = plan.members.map(\.port) + [plan.apnsTLSPort, plan.apnsH2CPort]
         let taken = ports.filter(Ports.inUse)
         guard taken.isEmpty else {
-            throw CLIFailure.local("port(s) \(taken.map(String.init).joined(separator: ", ")) on 127.0.0.1 are taken: another stack (see `glimpse down --dir …`) or another program holds them")
+            throw CLIFailure.local("port(s) \(taken.map(String.init).joined(separator: ", ")) on 127.0.0.1 are taken: another stack (see `glimpse down --dir …`) or another program holds them; --port-offset N moves every port")
         }
     }
 
@@ -157,12 +173,13 @@ struct Up: AsyncParsableCommand {
 
     /// `<dir>/apns/provider.json`: what a push server needs to reach this stack's APNs
     /// endpoint (Demos/pizza/push_server.py reads it).
-    static func writeProvider(key: (team: String, keyID: String, path: String), caPath: String?, in folder: String) throws(CLIFailure) {
+    static func writeProvider(key: (team: String, keyID: String, path: String), caPath: String?, plan: StackPlan, in folder: String) throws(CLIFailure) {
         var members = [
             JSONMember("teamId", .string(key.team)), JSONMember("keyId", .string(key.keyID)),
             JSONMember("keyPath", .string(key.path)),
-            JSONMember("tls", .string("127.0.0.1:\(StackPlan.apnsTLSPort)")),
-            JSONMember("h2c", .string("127.0.0.1:\(StackPlan.apnsH2CPort)")),
+            JSONMember("tls", .string(StackPlan.loopback(plan.apnsTLSPort))),
+            JSONMember("h2c", .string(StackPlan.loopback(plan.apnsH2CPort))),
+            JSONMember("gateway", .string(StackPlan.loopback(plan.gatewayPort))),
         ]
         if let caPath { members.append(JSONMember("ca", .string(caPath))) }
         do { try Files.write(JSONValue.object(members).serialized() + [0x0A], to: "\(folder)/provider.json") } catch {
