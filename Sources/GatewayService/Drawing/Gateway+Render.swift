@@ -18,8 +18,9 @@ extension Gateway {
         let at = now()
         let scheme: GlimpseAppV1.ColorScheme = request.colorScheme == .dark ? .dark : .light
         let presentation = try Self.presentation(request.presentation)
-        if !request.presentation.isEmpty, request.target != .activity {
-            throw RPCError(code: .invalidArgument, message: "presentation: only the activity target takes one; the Lock Screen and the Dynamic Island show what the device shows (Activities.LongPress expands the island)")
+        // Other targets draw what the device shows; the default (lockScreen) asks for nothing else.
+        if presentation != .lockScreen, request.target != .activity {
+            throw RPCError(code: .invalidArgument, message: "presentation: \(request.presentation) is for the activity target; the Lock Screen and the Dynamic Island show what the device shows (Activities.LongPress expands the island)")
         }
         if case .unrecognized(let value) = request.target {
             throw RPCError(code: .invalidArgument, message: "target: \(value) is not a target this gateway knows")

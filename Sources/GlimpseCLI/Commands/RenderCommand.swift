@@ -67,7 +67,7 @@ struct Render: AsyncParsableCommand {
         if id != nil, what != .widget, what != .activity {
             throw ValidationError("only widget and activity take an id")
         }
-        if presentation != nil, what != .activity {
+        if let presentation, presentation != "lockScreen", what != .activity {
             throw ValidationError("only activity takes --presentation; \(what.rawValue) shows what the device shows (glimpse render activity [<id>] --presentation expanded)")
         }
         if format == .png, out == nil { throw ValidationError("png needs --out FILE") }

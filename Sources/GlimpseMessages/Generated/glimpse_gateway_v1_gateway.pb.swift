@@ -1052,7 +1052,7 @@ extension GlimpseGatewayV1 {
         public var placementId: Swift.UInt64 = 0
         /// empty: the most relevant activity
         public var activityId: Swift.String = ""
-        /// TARGET_ACTIVITY only (other targets refuse it): lockScreen (default), compact, minimal, expanded.
+        /// lockScreen (default), compact, minimal, expanded: TARGET_ACTIVITY's; other targets refuse all but lockScreen.
         public var presentation: Swift.String = ""
         /// Home Screen page
         public var page: Swift.UInt32 = 0

@@ -698,7 +698,7 @@ struct  Glimpse__Gateway__V1__RenderRequest
    */
   char *activity_id;
   /*
-   * TARGET_ACTIVITY only (other targets refuse it): lockScreen (default), compact, minimal, expanded.
+   * lockScreen (default), compact, minimal, expanded: TARGET_ACTIVITY's; other targets refuse all but lockScreen.
    */
   char *presentation;
   /*
