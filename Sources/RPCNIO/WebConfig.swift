@@ -12,11 +12,16 @@
 public struct WebConfig: Sendable {
     public var staticFiles: StaticFiles
     /// How long an event stream may stay silent before a `: keepalive` comment goes out
-    /// (proxies and browsers drop connections that say nothing for long).
-    public var eventStreamKeepalive: Duration
+    /// (proxies and browsers drop connections that say nothing for long). At least
+    /// `shortestKeepalive`: zero would send nothing but comments, as fast as the loop turns.
+    public var eventStreamKeepalive: Duration {
+        didSet { eventStreamKeepalive = max(eventStreamKeepalive, Self.shortestKeepalive) }
+    }
+
+    public static let shortestKeepalive: Duration = .milliseconds(10)
 
     public init(staticFiles: StaticFiles, eventStreamKeepalive: Duration = .seconds(15)) {
         self.staticFiles = staticFiles
-        self.eventStreamKeepalive = eventStreamKeepalive
+        self.eventStreamKeepalive = max(eventStreamKeepalive, Self.shortestKeepalive)
     }
 }

@@ -252,4 +252,12 @@ struct WebUnitTests {
         #expect(WebConfig(staticFiles: Self.files).eventStreamKeepalive == .seconds(15))
         #expect(NIOServerConfig.defaults.web == nil)
     }
+
+    @Test func aKeepaliveOfZeroOrLessIsTheShortestOne() {
+        #expect(WebConfig(staticFiles: Self.files, eventStreamKeepalive: .zero).eventStreamKeepalive == WebConfig.shortestKeepalive)
+        var config = WebConfig(staticFiles: Self.files, eventStreamKeepalive: .seconds(1))
+        #expect(config.eventStreamKeepalive == .seconds(1))
+        config.eventStreamKeepalive = .seconds(-3)
+        #expect(config.eventStreamKeepalive == WebConfig.shortestKeepalive)
+    }
 }
