@@ -117,6 +117,7 @@ let package = Package(
             name: "glimpse-timeline",
             dependencies: [
                 "TimelineService", "TimelineEngine", "EngineHost", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/Timeline"),

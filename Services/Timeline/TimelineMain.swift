@@ -2,6 +2,7 @@
 // per-widget budget, spacing), calling each app's WidgetProvider.
 //
 //     glimpse-timeline [--port 7701] [--data-dir ./.glimpse/timeline] [--clock system|manual]
+//                      [--asset-address 127.0.0.1:7704]
 //
 // Every flag falls back to GLIMPSE_<FLAG>. Prints `listening on port N` once bound.
 import ArgumentParser
@@ -9,6 +10,7 @@ import EngineHost
 import Foundation
 import GlimpseMessages
 import GlimpseRPC
+import Logging
 import ServiceKit
 import ServiceLifecycle
 import TimelineEngine
@@ -22,6 +24,8 @@ struct TimelineMain: AsyncParsableCommand {
     @OptionGroup var service: ServiceOptions
     @Option(help: "The screen model: iPhone393x852 (default), iPhone430x932, iPhone375x812, iPhone375x667 or iPad1024x1366 (GLIMPSE_DEVICE). The same as glimpse-gateway's.")
     var device: String?
+    @Option(name: .customLong("asset-address"), help: "glimpse-asset, told which images the widgets show (pinned while shown) and will show (prefetched) (GLIMPSE_ASSET_ADDRESS); without it nothing is sent.")
+    var asset: String?
 
     func run() async throws {
         var settings = TimelineSettings.defaults
@@ -29,12 +33,16 @@ struct TimelineMain: AsyncParsableCommand {
         var defaults = ServiceConfig.defaults(service: "timeline")
         defaults.port = 7701
         let config = try service.resolve(service: "timeline", defaults: defaults)
+        let assetAddress = try service.source().optionalAddress("asset-address", asset)
         let logger = ServiceLogging.bootstrap(config)
         let clock: HostClock = switch config.clock {
         case .system: HostClock(.system)
         case .manual(let start): HostClock(.manual(start: start))
         }
-        let server = try TimelineServer.open(directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings)
+        let outbound = AssetOutbound(
+            assetAddress: assetAddress.map { "\($0.host):\($0.port)" }, log: { message in logger.notice("\(message)") })
+        let server = try TimelineServer.open(
+            directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings, outbound: outbound)
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: [GlimpseTimelineV1.TimelineService.name, GlimpseClockV1.Clock.name],

@@ -2938,5 +2938,184 @@ enum EmbeddedContracts {
 }
 
 """#),
+        ("timeline-asset/pin.json", #"""
+{
+  "consumer": "glimpse-timeline",
+  "provider": "glimpse-asset",
+  "interaction": "The names the current entry shows are pinned by its widget (widget:<placement id>), so they are not evicted while shown",
+  "relies": "AssetHints.send: an OK status; the answer (names evicted before the pin) is not read",
+  "setup": [
+    {
+      "call": "glimpse.asset.v1.AssetService/RegisterApp",
+      "request": {
+        "manifest": {
+          "bundleId": "contracts.timeline.${run}"
+        }
+      }
+    },
+    {
+      "call": "glimpse.asset.v1.AssetService/Put",
+      "requests": [
+        {
+          "header": {
+            "bundleId": "contracts.timeline.${run}",
+            "name": "posters/now",
+            "use": "USE_WIDGET",
+            "sha256": "c56c0f5b175e2582b69e42b3b148c1ac3b43ea361e939dddbdb5c6f4f7f3fbfc",
+            "size": "74"
+          }
+        },
+        {
+          "chunk": "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAEUlEQVR4nGP438DwH4QZYAwAWsoJ+e+uaqEAAAAASUVORK5CYII="
+        }
+      ]
+    }
+  ],
+  "call": "glimpse.asset.v1.AssetService/Pin",
+  "request": {
+    "bundleId": "contracts.timeline.${run}",
+    "holder": "widget:${run}",
+    "names": [
+      "posters/now"
+    ]
+  },
+  "expect": {},
+  "example": {},
+  "teardown": [
+    {
+      "call": "glimpse.asset.v1.AssetService/UnregisterApp",
+      "request": {
+        "bundleId": "contracts.timeline.${run}"
+      }
+    }
+  ]
+}
+
+"""#),
+        ("timeline-asset/prefetch.json", #"""
+{
+  "consumer": "glimpse-timeline",
+  "provider": "glimpse-asset",
+  "interaction": "An entry shown: the names the current and upcoming entries show are prefetched, as the device (no token); the answer says which the app never put",
+  "relies": "AssetHints.send: unknown (never pinned, logged) and evicted (logged); present is not read",
+  "setup": [
+    {
+      "call": "glimpse.asset.v1.AssetService/RegisterApp",
+      "request": {
+        "manifest": {
+          "bundleId": "contracts.timeline.${run}"
+        }
+      }
+    },
+    {
+      "call": "glimpse.asset.v1.AssetService/Put",
+      "requests": [
+        {
+          "header": {
+            "bundleId": "contracts.timeline.${run}",
+            "name": "posters/now",
+            "use": "USE_WIDGET",
+            "sha256": "c56c0f5b175e2582b69e42b3b148c1ac3b43ea361e939dddbdb5c6f4f7f3fbfc",
+            "size": "74"
+          }
+        },
+        {
+          "chunk": "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAEUlEQVR4nGP438DwH4QZYAwAWsoJ+e+uaqEAAAAASUVORK5CYII="
+        }
+      ]
+    }
+  ],
+  "call": "glimpse.asset.v1.AssetService/Prefetch",
+  "request": {
+    "bundleId": "contracts.timeline.${run}",
+    "names": [
+      "posters/next",
+      "posters/now"
+    ]
+  },
+  "expect": {
+    "fields": {
+      "unknown": {
+        "contains": "posters/next"
+      }
+    }
+  },
+  "example": {
+    "unknown": [
+      "posters/next"
+    ]
+  },
+  "teardown": [
+    {
+      "call": "glimpse.asset.v1.AssetService/UnregisterApp",
+      "request": {
+        "bundleId": "contracts.timeline.${run}"
+      }
+    }
+  ]
+}
+
+"""#),
+        ("timeline-asset/unpin.json", #"""
+{
+  "consumer": "glimpse-timeline",
+  "provider": "glimpse-asset",
+  "interaction": "A removed widget (or one whose entry shows no stored image any more) releases what it pinned",
+  "relies": "AssetHints.send: an OK status; the count released is not read",
+  "setup": [
+    {
+      "call": "glimpse.asset.v1.AssetService/RegisterApp",
+      "request": {
+        "manifest": {
+          "bundleId": "contracts.timeline.${run}"
+        }
+      }
+    },
+    {
+      "call": "glimpse.asset.v1.AssetService/Put",
+      "requests": [
+        {
+          "header": {
+            "bundleId": "contracts.timeline.${run}",
+            "name": "posters/now",
+            "use": "USE_WIDGET",
+            "sha256": "c56c0f5b175e2582b69e42b3b148c1ac3b43ea361e939dddbdb5c6f4f7f3fbfc",
+            "size": "74"
+          }
+        },
+        {
+          "chunk": "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAEUlEQVR4nGP438DwH4QZYAwAWsoJ+e+uaqEAAAAASUVORK5CYII="
+        }
+      ]
+    },
+    {
+      "call": "glimpse.asset.v1.AssetService/Pin",
+      "request": {
+        "bundleId": "contracts.timeline.${run}",
+        "holder": "widget:${run}",
+        "names": [
+          "posters/now"
+        ]
+      }
+    }
+  ],
+  "call": "glimpse.asset.v1.AssetService/Unpin",
+  "request": {
+    "bundleId": "contracts.timeline.${run}",
+    "holder": "widget:${run}"
+  },
+  "expect": {},
+  "example": {},
+  "teardown": [
+    {
+      "call": "glimpse.asset.v1.AssetService/UnregisterApp",
+      "request": {
+        "bundleId": "contracts.timeline.${run}"
+      }
+    }
+  ]
+}
+
+"""#),
     ]
 }

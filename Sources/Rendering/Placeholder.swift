@@ -34,24 +34,3 @@ enum Placeholder {
         return v
     }
 }
-
-/// The app images a view tree names, so a caller can fetch them before rendering.
-enum AssetNames {
-    static func collect(_ view: GlimpseWidgetV1.View?, into names: inout Set<String>) {
-        guard let view else { return }
-        switch view.kind {
-        case .image(let image)?: if !image.assetName.isEmpty { names.insert(image.assetName) }
-        case .stack(let stack)?: for child in stack.children { collect(child, into: &names) }
-        case .gauge(let g)?:
-            for v in [g.label, g.currentValueLabel, g.minimumValueLabel, g.maximumValueLabel] { collect(v, into: &names) }
-        case .progress(let p)?: collect(p.label, into: &names)
-        case .label(let l)?:
-            collect(l.title, into: &names)
-            collect(l.icon, into: &names)
-        case .button(let b)?: collect(b.label, into: &names)
-        case .toggle(let t)?: collect(t.label, into: &names)
-        case .link(let l)?: collect(l.label, into: &names)
-        default: break
-        }
-    }
-}

@@ -51,9 +51,7 @@ public struct Renderer: Sendable {
 
     /// Asset names an entry's view tree uses (so the caller can resolve them first).
     public static func assetNames(in view: GlimpseWidgetV1.View) -> Set<String> {
-        var names = Set<String>()
-        AssetNames.collect(view, into: &names)
-        return names
+        view.assetNames
     }
 
     // MARK: Shared by the screens

@@ -19,31 +19,50 @@ public struct TimelineServer: Sendable {
     public let clients: Connections
     public let handlers: TimelineHandlers
     public let clock: ClockService<TimelineState, TimelineCommand>
+    /// The image hints for glimpse-asset; nil without `outbound.assetAddress`.
+    let hints: AssetHints?
+    let assetConnections: Connections
 
     /// Opens (and replays) the journal `<directory>/timeline.sqlite`, or an in-memory one.
+    /// With `outbound.assetAddress`, the images widgets show are pinned and prefetched there.
     public static func open(
-        directory: URL?, clock: HostClock, settings: TimelineSettings = .defaults
+        directory: URL?, clock: HostClock, settings: TimelineSettings = .defaults,
+        outbound: AssetOutbound = AssetOutbound(assetAddress: nil)
     ) throws -> TimelineServer {
         let journal = try directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
         let feed = EntryFeed()
         let clients = Connections()
+        let assetConnections = Connections()
+        let hintsBox = HintsBox()
         let host = try TimelineHandlers.Host(
             engine: TimelineState(scheduler: TimelineScheduler(clock: clock, settings: settings)),
             clock: clock, journal: journal, apply: TimelineState.apply,
             perform: { host, effects in
                 await Self.perform(effects, host: host, feed: feed, clients: clients, timeout: settings.providerTimeout,
-                                   scale: settings.deviceScreen.scale)
+                                   scale: settings.deviceScreen.scale, hints: hintsBox.hints)
             })
+        let hints = AssetHints(outbound: outbound, connections: assetConnections, host: host)
+        hintsBox.hints = hints
         return TimelineServer(
             host: host, feed: feed, clients: clients,
-            handlers: TimelineHandlers(host: host, feed: feed), clock: ClockService(host: host, watermark: { feed.sequence }))
+            handlers: TimelineHandlers(host: host, feed: feed, hints: hints), clock: ClockService(host: host, watermark: { feed.sequence }),
+            hints: hints, assetConnections: assetConnections)
+    }
+
+    /// The hints, set once the host they read exists (the host's effects need them first).
+    final class HintsBox: Sendable {
+        private let value = Mutex<AssetHints?>(nil)
+        var hints: AssetHints? {
+            get { value.withLock { $0 } }
+            set { value.withLock { $0 = newValue } }
+        }
     }
 
     /// Carries out the engine's effects: entry changes go to the watchers, provider calls go
     /// out together and each answer comes back through the host (journaled like any input).
     static func perform(
         _ effects: [TimelineEffect], host: TimelineHandlers.Host, feed: EntryFeed, clients: Connections,
-        timeout: TimeInterval, scale: Double = DeviceScreen.default.scale
+        timeout: TimeInterval, scale: Double = DeviceScreen.default.scale, hints: AssetHints? = nil
     ) async {
         var fetches: [(FetchRequest, String?)] = []
         var changes: [GlimpseTimelineV1.EntryChange] = []
@@ -88,6 +107,7 @@ public struct TimelineServer: Sendable {
             }
         }
         feed.publish(contentsOf: changes)
+        hints?.take(changes)
         guard !fetches.isEmpty else { return }
         let now = host.clock.now
         // The calls go out together; their answers go in in the order the engine asked,
@@ -102,6 +122,8 @@ public struct TimelineServer: Sendable {
 
     public func close() async throws {
         feed.finish()
+        await hints?.finish()
+        await assetConnections.shutdown()
         await clients.shutdown()
         try await host.close()
     }

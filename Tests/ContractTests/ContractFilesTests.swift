@@ -16,6 +16,7 @@ struct ContractFilesTests {
         #expect(pairs == [
             "glimpse-activity → glimpse-timeline", "glimpse-gateway → glimpse-activity", "glimpse-gateway → glimpse-asset",
             "glimpse-gateway → glimpse-intent", "glimpse-gateway → glimpse-timeline", "glimpse-intent → glimpse-timeline",
+            "glimpse-timeline → glimpse-asset",
         ])
     }
 

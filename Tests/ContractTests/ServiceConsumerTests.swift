@@ -8,12 +8,13 @@ import IntentService
 import RPCCore
 import ServiceKit
 import Testing
+import TimelineService
 
-/// The consumer side for the services that call glimpse-timeline: glimpse-intent (the
+/// The consumer side for the services that call another service: glimpse-intent (the
 /// reloads a tap asks for) and glimpse-activity (a widget push's reload), each the real
 /// service with its outbound calls going to a stub of glimpse-timeline made from its own
-/// contract.
-@Suite("glimpse-intent and glimpse-activity work with what their contracts with glimpse-timeline promise")
+/// contract; and glimpse-timeline, whose image hints go to a stub of glimpse-asset.
+@Suite("glimpse-intent, glimpse-activity and glimpse-timeline work with what their contracts promise")
 struct ServiceConsumerTests {
     /// Serves `services` in memory while `body` runs with a client.
     static func inProcess<Result: Sendable>(
@@ -116,5 +117,77 @@ struct ServiceConsumerTests {
         }
         #expect(stub.unmatched.isEmpty, "\(stub.unmatched)")
         #expect(stub.served == ["reload-all-timelines": 1])
+    }
+
+    /// An app's provider whose timeline shows one image now and another in an hour.
+    struct PosterProvider: GlimpseAppV1.WidgetProvider.Handler {
+        static func entry(_ date: Date, _ image: String) -> GlimpseWidgetV1.TimelineEntry {
+            var view = GlimpseWidgetV1.View()
+            view.kind = .image(GlimpseWidgetV1.Image(assetName: image))
+            var entry = GlimpseWidgetV1.TimelineEntry()
+            entry.date = GoogleProtobuf.Timestamp(seconds: Int64(date.timeIntervalSince1970), nanos: 0)
+            entry.view = view
+            return entry
+        }
+
+        func placeholder(
+            request: ServerRequest<GlimpseAppV1.PlaceholderRequest>, context: ServerContext
+        ) async throws -> ServerResponse<GlimpseAppV1.PlaceholderResponse> {
+            ServerResponse(message: .init(entry: Self.entry(start, "posters/now")))
+        }
+
+        func snapshot(
+            request: ServerRequest<GlimpseAppV1.SnapshotRequest>, context: ServerContext
+        ) async throws -> ServerResponse<GlimpseAppV1.SnapshotResponse> {
+            ServerResponse(message: .init(entry: Self.entry(start, "posters/now")))
+        }
+
+        func timeline(
+            request: ServerRequest<GlimpseAppV1.TimelineRequest>, context: ServerContext
+        ) async throws -> ServerResponse<GlimpseAppV1.TimelineResponse> {
+            let now = request.message.now.map { Date(timeIntervalSince1970: Double($0.seconds)) } ?? start
+            var timeline = GlimpseWidgetV1.Timeline()
+            timeline.entries = [Self.entry(now, "posters/now"), Self.entry(now.addingTimeInterval(3600), "posters/next")]
+            timeline.reloadPolicy = .never
+            return ServerResponse(message: .init(timeline: timeline))
+        }
+    }
+
+    @Test("glimpse-timeline → glimpse-asset: a shown entry's images are prefetched and pinned, a removed widget's released")
+    func timeline() async throws {
+        let stub = ContractStub(try Repository.contracts(), consumer: "glimpse-timeline", provider: "glimpse-asset")
+        let scratch = try Scratch("timeline-consumer")
+        defer { scratch.remove() }
+        let bundle = "contracts.timeline.consumer"
+        func served(_ name: String) async throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while stub.served[name] == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            return stub.served[name] != nil
+        }
+        try await LoopbackServer.serving([stub, PosterProvider()]) { port in
+            let server = try TimelineServer.open(
+                directory: scratch.url, clock: HostClock(.manual(start: start)),
+                outbound: AssetOutbound(assetAddress: "127.0.0.1:\(port)"))
+            try await Self.inProcess([server.handlers]) { client in
+                let timeline = GlimpseTimelineV1.TimelineService.Client(wrapping: client)
+                var manifest = GlimpseAppV1.AppManifest()
+                manifest.bundleId = bundle
+                manifest.defaultEndpoint = "127.0.0.1:\(port)"
+                manifest.widgets = [GlimpseAppV1.WidgetKindDeclaration(kind: "Posters")]
+                _ = try await timeline.installApp(ClientRequest(message: .init(manifest: manifest)))
+                var place = GlimpseTimelineV1.PlaceRequest()
+                place.bundleId = bundle
+                place.kind = "Posters"
+                place.family = .systemSmall
+                let placement = try await timeline.place(ClientRequest(message: place)).message.placement?.placementId ?? 0
+                #expect(try await served("pin"))
+                _ = try await timeline.remove(ClientRequest(message: .init(placementId: placement)))
+                #expect(try await served("unpin"))
+            }
+            try await server.close()
+        }
+        #expect(stub.unmatched.isEmpty, "\(stub.unmatched)")
+        // Once each: the second change (the placeholder, then the entry) names the same images.
+        #expect(stub.served == ["prefetch": 1, "pin": 1, "unpin": 1])
     }
 }

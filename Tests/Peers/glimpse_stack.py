@@ -89,6 +89,8 @@ class Stack:
                 "--clock", "manual", "--start-time", START_TIME]
         if service in ("intent", "activity"):
             argv += ["--timeline-address", f"127.0.0.1:{self.ports['timeline']}"]
+        if service == "timeline":
+            argv += ["--asset-address", f"127.0.0.1:{self.ports.setdefault('asset', free_port())}"]
         if service == "activity":
             h2c = self.ports.setdefault("apns-h2c", free_port())
             tls = self.ports.setdefault("apns-tls", free_port()) if self.apns_tls else "0"

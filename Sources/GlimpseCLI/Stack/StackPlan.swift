@@ -64,7 +64,8 @@ struct StackPlan: Sendable {
         // Every address is passed, so neither the defaults nor a GLIMPSE_*_ADDRESS left in
         // the environment (from a compose setup, say) points a process elsewhere.
         members = [
-            service("timeline", 7701 + offset, "timeline scheduling: kinds, placements, timelines, reload budgets", device),
+            service("timeline", 7701 + offset, "timeline scheduling: kinds, placements, timelines, reload budgets",
+                    device + ["--asset-address", asset]),
             service("intent", 7702 + offset, "intent execution and the App Group store", ["--timeline-address", timeline]),
             service("activity", 7703 + offset, "Live Activities, push tokens and the APNs endpoint (\(apnsTLSPort) TLS, \(apnsH2CPort) h2c)",
                     ["--timeline-address", timeline] + apns),

@@ -19,10 +19,19 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     public typealias Host = EngineHost<TimelineState, TimelineCommand>
     let host: Host
     let feed: EntryFeed
+    /// Told of removed placements (their images' pins go); nil without glimpse-asset.
+    let hints: AssetHints?
 
-    public init(host: Host, feed: EntryFeed) {
+    public init(host: Host, feed: EntryFeed, hints: AssetHints? = nil) {
         self.host = host
         self.feed = feed
+        self.hints = hints
+    }
+
+    /// Publishes `changes` to the watchers and gives glimpse-asset their hints.
+    func publish(_ changes: [GlimpseTimelineV1.EntryChange]) {
+        feed.publish(contentsOf: changes)
+        hints?.take(changes)
     }
 
     /// The app a placement belongs to, checked against the caller.
@@ -49,7 +58,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
         let answer = try await host.submit(TimelineCommand(.uninstall(request.message)))
         guard case .removed(let removed) = answer else { return ServerResponse(message: .init()) }
-        for id in removed { feed.publish(Self.removal(id, app: request.message.bundleId)) }
+        publish(removed.map { Self.removal($0, app: request.message.bundleId) })
         return ServerResponse(message: GlimpseTimelineV1.UninstallAppResponse(removedPlacements: removed))
     }
 
@@ -79,7 +88,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         try await host.caller(request.metadata).requireDevice("removing a widget")
         let app = try await owner(of: request.message.placementId, .device)
         _ = try await host.submit(TimelineCommand(.remove(request.message)))
-        feed.publish(Self.removal(request.message.placementId, app: app.rawValue))
+        publish([Self.removal(request.message.placementId, app: app.rawValue)])
         return ServerResponse(message: GlimpseTimelineV1.RemoveResponse())
     }
 
