@@ -16,6 +16,7 @@ from test_timeline_service import RPC_TIMEOUT, _bearer
 
 glimpse_modules()
 from glimpse.activity.v1 import activity_pb2 as a  # noqa: E402
+from glimpse.asset.v1 import asset_pb2, asset_pb2_grpc  # noqa: E402
 from glimpse.app.v1 import activity_configuration_pb2 as ac, activity_configuration_pb2_grpc  # noqa: E402
 from glimpse.app.v1 import provider_pb2, provider_pb2_grpc  # noqa: E402
 from glimpse.gateway.v1 import gateway_pb2 as g  # noqa: E402
@@ -251,6 +252,35 @@ def test_pizza_delivery_pushed_along_by_its_push_server(tmp_path, apps):
         assert a.ACTIVITY_STATE_ENDED in states and states[-1] == a.ACTIVITY_STATE_DISMISSED
     finally:
         stack.stop()
+
+
+def test_the_posters_a_widget_shows_are_pinned_at_glimpse_asset(stack, apps):
+    """glimpse-timeline pins the images of each widget's current entry at glimpse-asset (so
+    the byte budget's LRU never evicts what is on screen) and releases them as the entry
+    moves on or the widget goes."""
+    movies = start(apps, "movieplanner", stack)
+    movies.install()
+    small = place(stack, movies.bundle_id, "MoviePlannerwidget", f.WIDGET_FAMILY_SYSTEM_SMALL)
+    with grpc.insecure_channel(f"127.0.0.1:{stack.ports['asset']}") as channel:
+        assets = asset_pb2_grpc.AssetServiceStub(channel)
+
+        def pinned():
+            return {name for name in ("infinity", "endgame", "gog3")
+                    if assets.Stat(asset_pb2.StatRequest(bundle_id=movies.bundle_id, name=name),
+                                   timeout=RPC_TIMEOUT).asset.pinned}
+
+        def wait_pinned(expected):
+            deadline = time.monotonic() + 10
+            while (now := pinned()) != expected:
+                assert time.monotonic() < deadline, (now, expected)
+                time.sleep(0.02)
+
+        wait_pinned({"infinity"})
+        stack.clock.Advance(g.AdvanceRequest(by={"seconds": 60}), timeout=60)
+        wait_texts(stack, small.placement_id, "Avengers: End Game")
+        wait_pinned({"endgame"})
+        stack.widgets.Remove(g.RemoveRequest(placement_id=small.placement_id), timeout=RPC_TIMEOUT)
+        wait_pinned(set())
 
 
 def test_the_python_provider_answers_a_placement_as_the_swift_one_does(stack, apps, tmp_path):
