@@ -37,8 +37,8 @@ struct IntentMain: AsyncParsableCommand {
         case .system: HostClock(.system)
         case .manual(let start): HostClock(.manual(start: start))
         }
-        let outbound = IntentServer.Outbound(
-            timelineAddress: timelineAddress.map { "\($0.host):\($0.port)" },
+        let outbound = Outbound(
+            address: timelineAddress.map { "\($0.host):\($0.port)" },
             log: { message in logger.notice("\(message)") })
         let server = try IntentServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, outbound: outbound)

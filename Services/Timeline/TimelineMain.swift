@@ -39,8 +39,8 @@ struct TimelineMain: AsyncParsableCommand {
         case .system: HostClock(.system)
         case .manual(let start): HostClock(.manual(start: start))
         }
-        let outbound = AssetOutbound(
-            assetAddress: assetAddress.map { "\($0.host):\($0.port)" }, log: { message in logger.notice("\(message)") })
+        let outbound = Outbound(
+            address: assetAddress.map { "\($0.host):\($0.port)" }, log: { message in logger.notice("\(message)") })
         let server = try TimelineServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings, outbound: outbound)
         var runner = ServiceRunner(

@@ -24,7 +24,6 @@ public struct ActivityServer: Sendable {
     public let endpoint: APNsEndpoint
 
     /// Where widget pushes' reloads go (glimpse-timeline).
-    public typealias Outbound = TimelineOutbound
 
     /// Opens (and replays) the journal `<directory>/activity.sqlite`, or an in-memory one; a
     /// new journal starts with a random seed for ids and tokens.
@@ -74,7 +73,7 @@ public struct ActivityServer: Sendable {
         }
         feed.publish(contentsOf: changes)
         guard !reloads.isEmpty else { return }
-        guard let timeline = outbound.timeline(connections) else {
+        guard let timeline = outbound.client(connections).map(GlimpseTimelineV1.TimelineService.Client.init(wrapping:)) else {
             for app in reloads { outbound.log("no --timeline-address: widget push for \(app) dropped") }
             return
         }

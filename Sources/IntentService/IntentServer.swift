@@ -26,7 +26,6 @@ public struct IntentServer: Sendable {
     public let clock: ClockService<IntentState, IntentCommand>
 
     /// Where reload requests go (glimpse-timeline).
-    public typealias Outbound = TimelineOutbound
 
     /// Opens (and replays) the journal `<directory>/intent.sqlite`, or an in-memory one.
     public static func open(
@@ -130,7 +129,7 @@ public struct IntentServer: Sendable {
     /// the executor's order: the tapped widget's own reload (`ReloadPlacement`, free), then
     /// what the intent declares (by kind, or every timeline of the app).
     static func reload(_ effects: [IntentEffect], connections: Connections, outbound: Outbound) async {
-        guard let timeline = outbound.timeline(connections) else {
+        guard let timeline = outbound.client(connections).map(GlimpseTimelineV1.TimelineService.Client.init(wrapping:)) else {
             for effect in effects { outbound.log("no --timeline-address: dropped \(effect)") }
             return
         }

@@ -19,20 +19,18 @@ public struct TimelineServer: Sendable {
     public let clients: Connections
     public let handlers: TimelineHandlers
     public let clock: ClockService<TimelineState, TimelineCommand>
-    /// The image hints for glimpse-asset; nil without `outbound.assetAddress`.
+    /// The image hints for glimpse-asset; nil without `outbound.address`.
     let hints: AssetHints?
-    let assetConnections: Connections
 
     /// Opens (and replays) the journal `<directory>/timeline.sqlite`, or an in-memory one.
-    /// With `outbound.assetAddress`, the images widgets show are pinned and prefetched there.
+    /// With `outbound.address` (glimpse-asset's), the images widgets show are pinned and prefetched there.
     public static func open(
         directory: URL?, clock: HostClock, settings: TimelineSettings = .defaults,
-        outbound: AssetOutbound = AssetOutbound(assetAddress: nil)
+        outbound: Outbound = Outbound(address: nil)
     ) throws -> TimelineServer {
         let journal = try directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
         let feed = EntryFeed()
         let clients = Connections()
-        let assetConnections = Connections()
         let hintsBox = HintsBox()
         let host = try TimelineHandlers.Host(
             engine: TimelineState(scheduler: TimelineScheduler(clock: clock, settings: settings)),
@@ -41,12 +39,12 @@ public struct TimelineServer: Sendable {
                 await Self.perform(effects, host: host, feed: feed, clients: clients, timeout: settings.providerTimeout,
                                    scale: settings.deviceScreen.scale, hints: hintsBox.hints)
             })
-        let hints = AssetHints(outbound: outbound, connections: assetConnections, host: host)
+        let hints = AssetHints(outbound: outbound, connections: clients, host: host)
         hintsBox.hints = hints
         return TimelineServer(
             host: host, feed: feed, clients: clients,
             handlers: TimelineHandlers(host: host, feed: feed, hints: hints), clock: ClockService(host: host, watermark: { feed.sequence }),
-            hints: hints, assetConnections: assetConnections)
+            hints: hints)
     }
 
     /// The hints, set once the host they read exists (the host's effects need them first).
@@ -123,7 +121,6 @@ public struct TimelineServer: Sendable {
     public func close() async throws {
         feed.finish()
         await hints?.finish()
-        await assetConnections.shutdown()
         await clients.shutdown()
         try await host.close()
     }

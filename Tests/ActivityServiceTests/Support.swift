@@ -27,7 +27,7 @@ struct Fixture {
     ) async throws -> Fixture {
         let server = try await ActivityServer.open(
             directory: nil, clock: HostClock(.manual(start: start)), settings: settings, authentication: authentication,
-            outbound: .init(timelineAddress: nil), tokenClock: tokenClock)
+            outbound: .init(address: nil), tokenClock: tokenClock)
         var manifest = GlimpseAppV1.AppManifest()
         manifest.bundleId = app
         manifest.activityAttributes = [GlimpseAppV1.ActivityAttributesDeclaration(typeName: "PizzaDeliveryAttributes")]

@@ -36,8 +36,8 @@ public final class AssetHints: Sendable {
     private let worker: Task<Void, Never>
 
     /// Nil without an address: no hint is ever sent.
-    init?(outbound: AssetOutbound, connections: Connections, host: TimelineHandlers.Host) {
-        guard outbound.assetAddress != nil else { return nil }
+    init?(outbound: Outbound, connections: Connections, host: TimelineHandlers.Host) {
+        guard outbound.address != nil else { return nil }
         let (stream, continuation) = AsyncStream<Hint>.makeStream()
         self.continuation = continuation
         worker = Task {
@@ -74,10 +74,10 @@ public final class AssetHints: Sendable {
     }
 
     private static func send(
-        _ hint: Hint, sent: inout [PlacementID: Sent], outbound: AssetOutbound, connections: Connections,
+        _ hint: Hint, sent: inout [PlacementID: Sent], outbound: Outbound, connections: Connections,
         host: TimelineHandlers.Host
     ) async {
-        guard let asset = outbound.asset(connections) else { return }
+        guard let asset = outbound.client(connections).map(GlimpseAssetV1.AssetService.Client.init(wrapping:)) else { return }
         let options = CallOptions(timeout: .seconds(5))
         switch hint {
         case .removed(let id, let app):
@@ -131,9 +131,9 @@ public final class AssetHints: Sendable {
 
     static func holder(_ id: PlacementID) -> String { "widget:\(id.rawValue)" }
 
-    private static func failed(_ error: any Error, _ what: String, outbound: AssetOutbound, connections: Connections) {
+    private static func failed(_ error: any Error, _ what: String, outbound: Outbound, connections: Connections) {
         outbound.log("glimpse-asset: \(what) failed: \(error)")
         // A connection that failed stays failed: the next hint makes a new one.
-        if let address = outbound.assetAddress, (error as? RPCError)?.code == .unavailable { connections.reset(address) }
+        if let address = outbound.address, (error as? RPCError)?.code == .unavailable { connections.reset(address) }
     }
 }
