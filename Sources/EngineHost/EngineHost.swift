@@ -37,6 +37,8 @@ public actor EngineHost<E: Engine, C: HostCommand> {
     let apply: Apply
     let perform: Perform
     let wakeup = Wakeup()
+    /// Calls to apps on a system clock (`callOut`), which nobody on the host's path awaits.
+    nonisolated let background = Background()
     var failure: EngineHostError?
     var closed = false
     /// Submitted commands waiting for the next group commit, in arrival order.
@@ -176,6 +178,7 @@ public actor EngineHost<E: Engine, C: HostCommand> {
         guard !closed else { return }
         closed = true
         wakeup.signal()
+        background.stop()
         try journal.close()
     }
 

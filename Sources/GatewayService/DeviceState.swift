@@ -20,6 +20,8 @@ public actor DeviceState {
 
     enum Condition {
         case entry(UInt64, after: UInt64)
+        /// The placement's provider has answered once: a timeline, or an error.
+        case provided(UInt64)
         case sequence(Upstreams.Service, atLeast: UInt64)
         /// The activity shows this content (or is gone).
         case activityContent(String, GlimpseActivityV1.Content?)
@@ -43,6 +45,8 @@ public actor DeviceState {
     private var nextOrder: UInt64 = 1
     private(set) var settings: GlimpseGatewayV1.Settings
     private var entries: [UInt64: CachedEntry] = [:]
+    /// Placements whose provider has answered at least once (a timeline or an error).
+    private var provided: Set<UInt64> = []
     private(set) var activities: [String: GlimpseActivityV1.Activity] = [:]
     private var lastSequence: [Upstreams.Service: UInt64] = [:]
     private(set) var unreachable: [Upstreams.Service: String] = [:]
@@ -240,6 +244,7 @@ public actor DeviceState {
         placements.removeValue(forKey: id)
         unindexHome(placement)
         entries.removeValue(forKey: id)
+        provided.remove(id)
     }
 
     /// Keys sort as numbers.
@@ -255,10 +260,13 @@ public actor DeviceState {
     func entryChanged(_ change: GlimpseTimelineV1.EntryChange) -> Bool {
         lastSequence[.timeline] = max(lastSequence[.timeline] ?? 0, change.sequence)
         defer { checkWaiters() }
+        if change.providerError != nil { provided.insert(change.placementId) }
         if change.reload != nil || change.providerError != nil { return true }
         if change.removed {
+            provided.remove(change.placementId)
             return entries.removeValue(forKey: change.placementId) != nil
         }
+        if change.entry != nil { provided.insert(change.placementId) }
         let old = entries[change.placementId]
         entries[change.placementId] = CachedEntry(entry: change.entry, sequence: change.sequence)
         return old == nil || old?.entry != change.entry
@@ -337,6 +345,7 @@ public actor DeviceState {
         pageCells = [:]
         pageNextSlot = [:]
         entries = [:]
+        provided = []
         settings = Self.defaultSettings
         longPressed = nil
     }
@@ -364,6 +373,7 @@ public actor DeviceState {
     private func satisfied(_ condition: Condition) -> Bool {
         switch condition {
         case .entry(let id, let after): (entries[id]?.sequence ?? 0) > after
+        case .provided(let id): provided.contains(id)
         case .sequence(let service, let atLeast): (lastSequence[service] ?? 0) >= atLeast
         case .activityContent(let id, let content): activities[id].map { $0.content == content } ?? true
         }

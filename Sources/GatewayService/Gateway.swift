@@ -218,8 +218,9 @@ public final class Gateway: Sendable {
         // One at a time up to the moment the device keeps the placement: two widgets
         // placed together must not be given the same slot.
         let id = try await placing.run { () async throws(RPCError) -> UInt64 in try await self.addPlacement(request) }
-        // The placeholder shows at once; answer with the provider's first timeline.
-        _ = await device.wait(for: .entry(id, after: 0), timeout: settleTimeout)
+        // The placeholder shows at once; answer with the provider's first timeline (or its
+        // error), or with the placeholder if the provider has not answered within the settle time.
+        _ = await device.wait(for: .provided(id), timeout: settleTimeout)
         return try await widget(id, detailed: true)
     }
 

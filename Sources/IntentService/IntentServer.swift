@@ -77,8 +77,11 @@ public struct IntentServer: Sendable {
         if !reloads.isEmpty { await reload(reloads, connections: connections, outbound: outbound) }
         for completion in completions { waiters.resolve(completion) }
         guard !calls.isEmpty else { return }
-        // The calls go out together; their answers go in in the order the executor asked.
-        await inOrderBatches(calls) { call in
+        // One app's slow handler never holds up another's (see `callOut`); each app's
+        // answers go in in the order the executor asked.
+        await host.callOut(calls) { call in
+            call.0.app.rawValue
+        } call: { call in
             await handlerAnswer(call.0, endpoint: call.endpoint, kind: call.kind, key: call.key,
                                 connections: connections, timeout: timeout)
         } take: { answers in

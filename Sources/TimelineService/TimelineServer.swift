@@ -108,9 +108,11 @@ public struct TimelineServer: Sendable {
         hints?.take(changes)
         guard !fetches.isEmpty else { return }
         let now = host.clock.now
-        // The calls go out together; their answers go in in the order the engine asked,
-        // as many at once as have arrived (one journal transaction per batch).
-        await inOrderBatches(fetches) { request, endpoint in
+        // One app's slow provider never holds up another's (see `callOut`); each app's
+        // answers go in in the order the engine asked, as many at once as have arrived.
+        await host.callOut(fetches) { request, _ in
+            request.app.rawValue
+        } call: { request, endpoint in
             await ProviderCall.timeline(request, endpoint: endpoint, clients: clients, timeout: timeout, now: now, scale: scale)
         } take: { answers in
             // A refusal of one answer means its call was abandoned meanwhile (removed, timed out).

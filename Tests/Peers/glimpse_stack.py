@@ -52,9 +52,11 @@ def free_port():
 
 
 class Stack:
-    def __init__(self, tmp_path, gateway_args=(), activity_args=(), apns_tls=False, extra=None, gateway_first=False):
+    def __init__(self, tmp_path, gateway_args=(), activity_args=(), apns_tls=False, extra=None, gateway_first=False,
+                 clock="manual"):
         """`gateway_first`: the gateway starts alone, pointed at free ports the services
-        take when `start_services()` is called."""
+        take when `start_services()` is called. `clock="system"`: every process follows the
+        system clock (real time), as a stack deployed for manual use does."""
         tmp_path.mkdir(parents=True, exist_ok=True)
         self.tmp_path = tmp_path
         self.processes = {}
@@ -63,6 +65,7 @@ class Stack:
         self.apns_tls = apns_tls
         self.extra = extra or {}      # service -> extra flags, e.g. {"timeline": ["--device", …]}
         self.ca = None
+        self.clock_mode = clock
         if gateway_first:
             self.ports = {service: free_port() for service in SERVICES}
         else:
@@ -85,8 +88,9 @@ class Stack:
 
     def argv(self, service, extra=()):
         port = str(self.ports[service])
-        argv = [_binary(f"glimpse-{service}"), "--port", port, "--data-dir", str(self.tmp_path / service),
-                "--clock", "manual", "--start-time", START_TIME]
+        argv = [_binary(f"glimpse-{service}"), "--port", port, "--data-dir", str(self.tmp_path / service)]
+        if self.clock_mode == "manual":
+            argv += ["--clock", "manual", "--start-time", START_TIME]
         if service in ("intent", "activity"):
             argv += ["--timeline-address", f"127.0.0.1:{self.ports['timeline']}"]
         if service == "timeline":

@@ -31,12 +31,30 @@ final class ActivityViewsSource: Sendable {
     }
 
     private let cache = Mutex<[Key: Outcome]>([:])
+    /// The calls out now, by key: renders that need the same views share one call.
+    private let inFlight = Mutex<[Key: Task<Outcome, Never>]>([:])
     private let connections: Connections
     static let retryAfter: Duration = .seconds(5)
     static let timeout = ActivityViewsDeadline.timeout
     static let capacity = 1_024
 
     init(connections: Connections) { self.connections = connections }
+
+    /// The views of several activities at once: one app's slow endpoint holds up only its own
+    /// activities (each call is bounded by the device's deadline), never the others'.
+    func views(
+        of activities: [GlimpseActivityV1.Activity], endpoints: [String: String], now: Date, scheme: GlimpseAppV1.ColorScheme
+    ) async -> [String: Result<GlimpseWidgetV1.ActivityViews, RPCError>] {
+        await withTaskGroup(of: (String, Result<GlimpseWidgetV1.ActivityViews, RPCError>?).self) { group in
+            for activity in activities {
+                guard let endpoint = endpoints[activity.activityId] else { continue }
+                group.addTask { (activity.activityId, await self.views(of: activity, endpoint: endpoint, now: now, scheme: scheme)) }
+            }
+            var results: [String: Result<GlimpseWidgetV1.ActivityViews, RPCError>] = [:]
+            for await (id, result) in group { results[id] = result }
+            return results
+        }
+    }
 
     /// The views of `activity`, or why there are none.
     func views(
@@ -63,6 +81,21 @@ final class ActivityViewsSource: Sendable {
         request.isStale = stale
         request.now = GoogleProtobuf.Timestamp(now)
         request.colorScheme = scheme
+        let asked = request
+        let call = inFlight.withLock { inFlight in
+            if let running = inFlight[key] { return running }
+            // Shared by every render that needs these views; it ends within the deadline.
+            let task = Task { [self, asked, key, endpoint] in await fetch(asked, key: key, endpoint: endpoint) }
+            inFlight[key] = task
+            return task
+        }
+        switch await call.value {
+        case .views(let views): return .success(views)
+        case .failed(let message, _): return .failure(RPCError(code: .unavailable, message: message))
+        }
+    }
+
+    private func fetch(_ request: GlimpseAppV1.ActivityViewsRequest, key: Key, endpoint: String) async -> Outcome {
         let outcome: Outcome
         do {
             guard let client = connections.client(for: endpoint) else {
@@ -80,9 +113,7 @@ final class ActivityViewsSource: Sendable {
             if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
             cache[key] = outcome
         }
-        switch outcome {
-        case .views(let views): return .success(views)
-        case .failed(let message, _): return .failure(RPCError(code: .unavailable, message: message))
-        }
+        inFlight.withLock { _ = $0.removeValue(forKey: key) }
+        return outcome
     }
 }

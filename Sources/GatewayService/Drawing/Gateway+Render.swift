@@ -65,13 +65,19 @@ extension Gateway {
         let activities = await device.activities
         var views: [String: GlimpseWidgetV1.ActivityViews] = [:]
         var failures: [String: String] = [:]
+        var asked: [GlimpseActivityV1.Activity] = []
+        var endpoints: [String: String] = [:]
         for id in Set(activityIDs) {
             guard let activity = activities[id] else { continue }
             guard let endpoint = await viewsEndpoint(of: activity) else {
                 failures[id] = "\(activity.bundleId) declares no endpoint for \(activity.attributesType)'s views"
                 continue
             }
-            switch await liveActivityViews.views(of: activity, endpoint: endpoint, now: at, scheme: scheme) {
+            asked.append(activity)
+            endpoints[id] = endpoint
+        }
+        for (id, result) in await liveActivityViews.views(of: asked, endpoints: endpoints, now: at, scheme: scheme) {
+            switch result {
             case .success(let found): views[id] = found
             case .failure(let error): failures[id] = error.message
             }

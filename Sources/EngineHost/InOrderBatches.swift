@@ -5,7 +5,8 @@ import Synchronization
 /// arrived. Engine hosts use it for outbound calls (provider timelines, intent handlers):
 /// the calls overlap, the answers go in in the order the engine asked (so a script gives
 /// the same event log whatever order peers answer in), and many answers share one journal
-/// transaction while a slow peer holds up only the answers behind it.
+/// transaction while a slow peer holds up only the answers behind it. `callOut` uses it
+/// per lane.
 public func inOrderBatches<Item: Sendable, Answer: Sendable>(
     _ items: [Item],
     call: @escaping @Sendable (Item) async -> Answer,

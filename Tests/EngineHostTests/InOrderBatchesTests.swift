@@ -1,4 +1,4 @@
-import ServiceKit
+import EngineHost
 import Synchronization
 import Testing
 
