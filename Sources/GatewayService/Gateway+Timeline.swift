@@ -8,8 +8,10 @@ extension Gateway {
     /// device does not have, UNAVAILABLE naming glimpse-timeline when it cannot be reached.
     func timeline(_ id: UInt64) async throws(RPCError) -> GlimpseTimelineV1.PlacementStatus {
         _ = try await device.placement(id)
-        return try await upstreams.call(.timeline) { options in
+        var status = try await upstreams.call(.timeline) { options in
             try await upstreams.timeline().getPlacement(ClientRequest(message: .init(placementId: id)), options: options).message
         }
+        AnswerBudget.fit(&status)
+        return status
     }
 }

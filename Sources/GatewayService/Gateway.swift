@@ -328,6 +328,7 @@ public final class Gateway: Sendable {
         for id in ids {
             if let widget = try? await widget(id, detailed: false) { result.append(widget) }
         }
+        AnswerBudget.fit(&result)
         return result
     }
 

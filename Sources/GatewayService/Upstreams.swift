@@ -2,6 +2,7 @@ public import GlimpseMessages
 public import GlimpseRPC
 public import RPCCore
 public import ServiceKit
+import ProtoMapping
 
 /// The four services behind the gateway, by address, over one kept connection each.
 public final class Upstreams: Sendable {
@@ -30,7 +31,8 @@ public final class Upstreams: Sendable {
     }
 
     public let addresses: Addresses
-    public let connections = Connections()
+    /// glimpse-timeline answers a placement's whole timeline (up to 10 MiB).
+    public let connections = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes)
 
     public init(addresses: Addresses) {
         self.addresses = addresses

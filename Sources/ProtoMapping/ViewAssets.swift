@@ -1,6 +1,21 @@
 public import GlimpseMessages
 
 extension GlimpseWidgetV1.View {
+    /// The views nested directly in this one: a stack's children, the labels of gauges,
+    /// progress views, labels, buttons, toggles and links.
+    public var nestedViews: [GlimpseWidgetV1.View] {
+        switch kind {
+        case .stack(let stack)?: stack.children
+        case .gauge(let g)?: [g.label, g.currentValueLabel, g.minimumValueLabel, g.maximumValueLabel].compactMap { $0 }
+        case .progress(let p)?: p.label.map { [$0] } ?? []
+        case .label(let l)?: [l.title, l.icon].compactMap { $0 }
+        case .button(let b)?: b.label.map { [$0] } ?? []
+        case .toggle(let t)?: t.label.map { [$0] } ?? []
+        case .link(let l)?: l.label.map { [$0] } ?? []
+        default: []
+        }
+    }
+
     /// The app images (glimpse-asset names) this view tree shows: what the gateway fetches
     /// before drawing it, and what glimpse-timeline pins and prefetches for an entry.
     public var assetNames: Set<String> {
@@ -9,21 +24,8 @@ extension GlimpseWidgetV1.View {
         return names
     }
 
-    private static func collect(_ view: GlimpseWidgetV1.View?, into names: inout Set<String>) {
-        guard let view else { return }
-        switch view.kind {
-        case .image(let image)?: if !image.assetName.isEmpty { names.insert(image.assetName) }
-        case .stack(let stack)?: for child in stack.children { collect(child, into: &names) }
-        case .gauge(let g)?:
-            for v in [g.label, g.currentValueLabel, g.minimumValueLabel, g.maximumValueLabel] { collect(v, into: &names) }
-        case .progress(let p)?: collect(p.label, into: &names)
-        case .label(let l)?:
-            collect(l.title, into: &names)
-            collect(l.icon, into: &names)
-        case .button(let b)?: collect(b.label, into: &names)
-        case .toggle(let t)?: collect(t.label, into: &names)
-        case .link(let l)?: collect(l.label, into: &names)
-        default: break
-        }
+    private static func collect(_ view: GlimpseWidgetV1.View, into names: inout Set<String>) {
+        if case .image(let image)? = view.kind, !image.assetName.isEmpty { names.insert(image.assetName) }
+        for child in view.nestedViews { collect(child, into: &names) }
     }
 }

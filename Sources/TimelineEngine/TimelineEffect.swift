@@ -87,7 +87,17 @@ public enum ReloadReason: UInt8, Sendable, Hashable, Comparable {
 }
 
 /// Why a provider's timeline was not taken.
-public enum TimelineRejection: Error, Sendable, Hashable {
+public enum TimelineRejection: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyEntries(count: Int, limit: Int)
     case tooManyBytes(count: Int, limit: Int)
+
+    /// The reason as a sentence, for the event log and `Widgets.Get`.
+    public var description: String {
+        switch self {
+        case .tooManyEntries(let count, let limit):
+            "the timeline has \(count) entries; the limit is \(limit)"
+        case .tooManyBytes(let count, let limit):
+            "the timeline's views and URLs take \(count) bytes; the limit is \(limit) (\(limit / (1024 * 1024)) MiB)"
+        }
+    }
 }

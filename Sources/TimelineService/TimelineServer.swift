@@ -30,7 +30,8 @@ public struct TimelineServer: Sendable {
     ) throws -> TimelineServer {
         let journal = try directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
         let feed = EntryFeed()
-        let clients = Connections()
+        // Providers answer timelines of up to 10 MiB.
+        let clients = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes)
         let hintsBox = HintsBox()
         let host = try TimelineHandlers.Host(
             engine: TimelineState(scheduler: TimelineScheduler(clock: clock, settings: settings)),

@@ -103,7 +103,11 @@ final class ActivityViewsSource: Sendable {
             }
             let response = try await GlimpseAppV1.ActivityConfiguration.Client(wrapping: client)
                 .views(ClientRequest(message: request), options: CallOptions(timeout: Self.timeout)).message
-            outcome = .views(response.views ?? .init())
+            let views = response.views ?? .init()
+            if let violation = ContentLimits.violation(of: views) {
+                throw RPCError(code: .resourceExhausted, message: violation)
+            }
+            outcome = .views(views)
         } catch {
             if let rpc = error as? RPCError, rpc.code != .unavailable {} else { connections.reset(endpoint) }
             let reason = (error as? RPCError).map { "\($0.code): \($0.message)" } ?? "\(error)"

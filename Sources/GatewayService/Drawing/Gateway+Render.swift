@@ -5,6 +5,7 @@ import Foundation
 #endif
 internal import GlimpseMessages
 internal import GlimpseVocabulary
+internal import ProtoMapping
 internal import Rendering
 internal import RPCCore
 
@@ -89,7 +90,7 @@ extension Gateway {
         }
         for (id, found) in views {
             let bundle = activities[id]?.bundleId ?? ""
-            for view in Self.trees(of: found) {
+            for view in found.trees {
                 for name in Renderer.assetNames(in: view) { keys.insert(AssetKey(bundleID: bundle, name: name)) }
             }
         }
@@ -156,15 +157,5 @@ extension Gateway {
             throw RPCError(code: .invalidArgument, message: "presentation: \(name) is not one of \(ActivityPresentationKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return kind
-    }
-
-    /// Every view tree of an activity's views.
-    static func trees(of views: GlimpseWidgetV1.ActivityViews) -> [GlimpseWidgetV1.View] {
-        var trees = [views.lockScreen].compactMap { $0 }
-        if let island = views.dynamicIsland {
-            trees += [island.compactLeading, island.compactTrailing, island.minimal].compactMap { $0 }
-            trees += [island.expandedLeading, island.expandedTrailing, island.expandedCenter, island.expandedBottom].compactMap { $0?.view }
-        }
-        return trees
     }
 }

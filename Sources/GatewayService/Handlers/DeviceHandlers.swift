@@ -207,8 +207,8 @@ public struct EventsHandler: GlimpseGatewayV1.Events.Handler {
             after: message.afterSequence, limit: message.limit == 0 ? 1_000 : Int(message.limit),
             filter: EventLog.Filter(kinds: message.kinds, bundleID: message.bundleId))
         var response = GlimpseGatewayV1.ListEventsResponse()
-        response.events = events
-        response.lastSequence = events.last?.sequence ?? message.afterSequence
+        response.events = AnswerBudget.prefix(events)
+        response.lastSequence = response.events.last?.sequence ?? message.afterSequence
         return ServerResponse(message: response)
     }
 

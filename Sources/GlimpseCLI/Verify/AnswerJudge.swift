@@ -360,6 +360,9 @@ struct AnswerJudge {
                 add(.error, "views", "answered without views: the gateway has nothing to draw")
                 return finish(saved)
             }
+            if let violation = ContentLimits.violation(of: views) {
+                add(.error, "views", "\(violation): the gateway refuses them and draws the activity without them")
+            }
             let island = views.dynamicIsland
             var missing: [String] = []
             if views.lockScreen == nil {

@@ -7,6 +7,7 @@ import Foundation
 import GlimpseJSON
 import GlimpseMessages
 import GlimpseRPC
+import ProtoMapping
 import RPCCore
 import RPCNIO
 import TimelineEngine
@@ -133,6 +134,7 @@ public enum VerifyRun {
             var config = NIOClientConfig.defaults
             config.connectTimeout = deadline
             config.userAgent = "glimpse-verify/0.1"
+            config.maxReceiveMessageSize = ContentLimits.timelineMessageBytes  // timelines of up to 10 MiB, as glimpse-timeline takes
             let client = GRPCClient(transport: NIOClientTransport(host: address.host, port: address.port, config: config))
             running.append(Task { try? await client.run() })
             clients[endpoint] = client

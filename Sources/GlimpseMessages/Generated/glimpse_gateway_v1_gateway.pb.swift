@@ -485,6 +485,9 @@ extension GlimpseGatewayV1 {
         public var entrySequence: Swift.UInt64 = 0
         /// glimpse-timeline is unreachable: last known state
         public var stale: Swift.Bool = false
+        /// The entry (and its elements) is left out of this answer, which lists many widgets and
+        /// would otherwise pass 4 MiB (stock gRPC clients' receive limit); Widgets.Get has it.
+        public var entryLeftOut: Swift.Bool = false
 
         public init() {}
 
@@ -502,7 +505,8 @@ extension GlimpseGatewayV1 {
             lastError: GlimpseTimelineV1.ProviderError? = nil,
             elements: [GlimpseGatewayV1.Element] = [],
             entrySequence: Swift.UInt64 = 0,
-            stale: Swift.Bool = false
+            stale: Swift.Bool = false,
+            entryLeftOut: Swift.Bool = false
         ) {
             self.placementId = placementId
             self.bundleId = bundleId
@@ -518,6 +522,7 @@ extension GlimpseGatewayV1 {
             self.elements = elements
             self.entrySequence = entrySequence
             self.stale = stale
+            self.entryLeftOut = entryLeftOut
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -2918,6 +2923,7 @@ extension GlimpseGatewayV1.Widget: _ProtoCBacked {
         }
         self.entrySequence = c.pointee.entry_sequence
         self.stale = (c.pointee.stale != 0)
+        self.entryLeftOut = (c.pointee.entry_left_out != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -2950,6 +2956,7 @@ extension GlimpseGatewayV1.Widget: _ProtoCBacked {
         }
         c.pointee.entry_sequence = self.entrySequence
         c.pointee.stale = (self.stale ? 1 : 0)
+        c.pointee.entry_left_out = (self.entryLeftOut ? 1 : 0)
     }
 }
 
@@ -4887,6 +4894,7 @@ extension GlimpseGatewayV1.Widget: ProtoJSONMessage, _ProtoJSONField {
         w.repeated("elements", self.elements)
         w.field("entrySequence", self.entrySequence)
         w.field("stale", self.stale)
+        w.field("entryLeftOut", self.entryLeftOut)
         return w.value
     }
 
@@ -4909,12 +4917,13 @@ extension GlimpseGatewayV1.Widget: ProtoJSONMessage, _ProtoJSONField {
             case 12: try r.readRepeated(&self.elements)
             case 13: try r.read(&self.entrySequence)
             case 14: try r.read(&self.stale)
+            case 15: try r.read(&self.entryLeftOut)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Widget", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,family,family 5,location,location 6,displaySize,display_size 7,entry,entry 8,placeholder,placeholder 9,configuration,configuration 10,budget,budget 11,lastError,last_error 12,elements,elements 13,entrySequence,entry_sequence 14,stale,stale")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Widget", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,family,family 5,location,location 6,displaySize,display_size 7,entry,entry 8,placeholder,placeholder 9,configuration,configuration 10,budget,budget 11,lastError,last_error 12,elements,elements 13,entrySequence,entry_sequence 14,stale,stale 15,entryLeftOut,entry_left_out")
 }
 
 extension GlimpseGatewayV1.Element: ProtoJSONMessage, _ProtoJSONField {

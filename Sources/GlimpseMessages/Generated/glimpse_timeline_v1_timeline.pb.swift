@@ -955,6 +955,9 @@ extension GlimpseTimelineV1 {
         public var lastError: GlimpseTimelineV1.ProviderError? = nil
         public var budget: GlimpseTimelineV1.BudgetStatus? = nil
         public var displaySize: GlimpseWidgetV1.DisplaySize? = nil
+        /// Widgets.Timeline at the gateway: how many entries, from the last back, are sent without
+        /// their view so that the answer stays under 4 MiB (their dates and URLs stay).
+        public var viewsLeftOut: Swift.UInt32 = 0
 
         public init() {}
 
@@ -969,7 +972,8 @@ extension GlimpseTimelineV1 {
             timeline: GlimpseWidgetV1.Timeline? = nil,
             lastError: GlimpseTimelineV1.ProviderError? = nil,
             budget: GlimpseTimelineV1.BudgetStatus? = nil,
-            displaySize: GlimpseWidgetV1.DisplaySize? = nil
+            displaySize: GlimpseWidgetV1.DisplaySize? = nil,
+            viewsLeftOut: Swift.UInt32 = 0
         ) {
             self.placementId = placementId
             self.bundleId = bundleId
@@ -982,6 +986,7 @@ extension GlimpseTimelineV1 {
             self.lastError = lastError
             self.budget = budget
             self.displaySize = displaySize
+            self.viewsLeftOut = viewsLeftOut
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1870,6 +1875,7 @@ extension GlimpseTimelineV1.PlacementStatus: _ProtoCBacked {
         if let v = c.pointee.last_error { self.lastError = try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) }
         if let v = c.pointee.budget { self.budget = try GlimpseTimelineV1.BudgetStatus(_c: v, depth: depth &+ 1) }
         if let v = c.pointee.display_size { self.displaySize = try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) }
+        self.viewsLeftOut = c.pointee.views_left_out
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1896,6 +1902,7 @@ extension GlimpseTimelineV1.PlacementStatus: _ProtoCBacked {
         if let v = self.lastError { c.pointee.last_error = try arena.lower(v, depth: depth) }
         if let v = self.budget { c.pointee.budget = try arena.lower(v, depth: depth) }
         if let v = self.displaySize { c.pointee.display_size = try arena.lower(v, depth: depth) }
+        c.pointee.views_left_out = self.viewsLeftOut
     }
 }
 
@@ -2593,6 +2600,7 @@ extension GlimpseTimelineV1.PlacementStatus: ProtoJSONMessage, _ProtoJSONField {
         w.optional("lastError", self.lastError)
         w.optional("budget", self.budget)
         w.optional("displaySize", self.displaySize)
+        w.field("viewsLeftOut", self.viewsLeftOut)
         return w.value
     }
 
@@ -2612,12 +2620,13 @@ extension GlimpseTimelineV1.PlacementStatus: ProtoJSONMessage, _ProtoJSONField {
             case 9: try r.readOptional(&self.lastError)
             case 10: try r.readOptional(&self.budget)
             case 11: try r.readOptional(&self.displaySize)
+            case 12: try r.read(&self.viewsLeftOut)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.PlacementStatus", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,family,family 5,screen,screen 6,configuration,configuration 7,currentEntry,current_entry 8,timeline,timeline 9,lastError,last_error 10,budget,budget 11,displaySize,display_size")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.PlacementStatus", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,family,family 5,screen,screen 6,configuration,configuration 7,currentEntry,current_entry 8,timeline,timeline 9,lastError,last_error 10,budget,budget 11,displaySize,display_size 12,viewsLeftOut,views_left_out")
 }
 
 extension GlimpseTimelineV1.WatchEntriesRequest: ProtoJSONMessage, _ProtoJSONField {

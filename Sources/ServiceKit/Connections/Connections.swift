@@ -13,8 +13,13 @@ public final class Connections: Sendable {
 
     private let clients = Mutex<[String: Entry]>([:])
     private let closed = Mutex(false)
+    private let config: NIOClientConfig
 
-    public init() {}
+    /// `maxReceiveMessageSize`: the largest answer a call takes (4 MiB, gRPC's default; a
+    /// pool that carries timelines takes `ContentLimits.timelineMessageBytes`).
+    public init(maxReceiveMessageSize: Int = 4 * 1024 * 1024) {
+        config = NIOClientConfig(maxReceiveMessageSize: maxReceiveMessageSize)
+    }
 
     /// The connection to `endpoint`; nil when it is not `host:port` or the pool is closed.
     public func client(for endpoint: String) -> GRPCClient? {
@@ -26,7 +31,7 @@ public final class Connections: Sendable {
         guard !closed.withLock({ $0 }) else { return nil }
         return clients.withLock { clients -> GRPCClient in
             if let entry = clients[endpoint] { return entry.client }
-            let client = GRPCClient(transport: NIOClientTransport(host: hostName, port: port))
+            let client = GRPCClient(transport: NIOClientTransport(host: hostName, port: port, config: config))
             // The connection's lifetime is the pool's, which `shutdown()` ends.
             let running = Task { _ = try? await client.run() }
             clients[endpoint] = Entry(client: client, running: running)

@@ -52,6 +52,10 @@ extension TimelineEngine.TimelineEntry {
         do { content = try wire.view.map { try $0.serializedBytes() } ?? [] } catch {
             throw InvalidField(field + ".view", "cannot be encoded: \(error)")
         }
+        if let view = wire.view,
+           let violation = ContentLimits.violation(of: view, bytes: content.count + wire.widgetUrl.utf8.count) {
+            throw InvalidField(field + ".view", violation)
+        }
         self.init(date: try date.date(field: field + ".date"), relevance: relevance, content: content,
                   url: wire.widgetUrl.isEmpty ? nil : wire.widgetUrl)
     }

@@ -3392,7 +3392,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__widget__configuration_ent
   (ProtobufCMessageInit) glimpse__gateway__v1__widget__configuration_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__widget__field_descriptors[14] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__widget__field_descriptors[15] =
 {
   {
     "placement_id",
@@ -3562,6 +3562,18 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__widget__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "entry_left_out",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__Widget, entry_left_out),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__widget__field_indices_by_name[] = {
   9,   /* field[9] = budget */
@@ -3570,6 +3582,7 @@ static const unsigned glimpse__gateway__v1__widget__field_indices_by_name[] = {
   5,   /* field[5] = display_size */
   11,   /* field[11] = elements */
   6,   /* field[6] = entry */
+  14,   /* field[14] = entry_left_out */
   12,   /* field[12] = entry_sequence */
   3,   /* field[3] = family */
   2,   /* field[2] = kind */
@@ -3582,7 +3595,7 @@ static const unsigned glimpse__gateway__v1__widget__field_indices_by_name[] = {
 static const ProtobufCIntRange glimpse__gateway__v1__widget__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 14 }
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__widget__descriptor =
 {
@@ -3592,7 +3605,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__widget__descriptor =
   "Glimpse__Gateway__V1__Widget",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__Widget),
-  14,
+  15,
   glimpse__gateway__v1__widget__field_descriptors,
   glimpse__gateway__v1__widget__field_indices_by_name,
   1,  glimpse__gateway__v1__widget__number_ranges,

@@ -2865,7 +2865,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status__config
   (ProtobufCMessageInit) glimpse__timeline__v1__placement_status__configuration_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__placement_status__field_descriptors[11] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__placement_status__field_descriptors[12] =
 {
   {
     "placement_id",
@@ -2999,6 +2999,18 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__placement_status__f
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "views_left_out",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__PlacementStatus, views_left_out),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__placement_status__field_indices_by_name[] = {
   9,   /* field[9] = budget */
@@ -3012,11 +3024,12 @@ static const unsigned glimpse__timeline__v1__placement_status__field_indices_by_
   0,   /* field[0] = placement_id */
   4,   /* field[4] = screen */
   7,   /* field[7] = timeline */
+  11,   /* field[11] = views_left_out */
 };
 static const ProtobufCIntRange glimpse__timeline__v1__placement_status__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status__descriptor =
 {
@@ -3026,7 +3039,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status__descri
   "Glimpse__Timeline__V1__PlacementStatus",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__PlacementStatus),
-  11,
+  12,
   glimpse__timeline__v1__placement_status__field_descriptors,
   glimpse__timeline__v1__placement_status__field_indices_by_name,
   1,  glimpse__timeline__v1__placement_status__number_ranges,

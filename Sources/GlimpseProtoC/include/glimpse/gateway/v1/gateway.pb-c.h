@@ -402,10 +402,15 @@ struct  Glimpse__Gateway__V1__Widget
    * glimpse-timeline is unreachable: last known state
    */
   protobuf_c_boolean stale;
+  /*
+   * The entry (and its elements) is left out of this answer, which lists many widgets and
+   * would otherwise pass 4 MiB (stock gRPC clients' receive limit); Widgets.Get has it.
+   */
+  protobuf_c_boolean entry_left_out;
 };
 #define GLIMPSE__GATEWAY__V1__WIDGET__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__widget__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL, NULL, NULL, 0, 0,NULL, NULL, NULL, 0,NULL, 0, 0 }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL, NULL, NULL, 0, 0,NULL, NULL, NULL, 0,NULL, 0, 0, 0 }
 
 
 typedef enum {

@@ -582,10 +582,15 @@ struct  Glimpse__Timeline__V1__PlacementStatus
   Glimpse__Timeline__V1__ProviderError *last_error;
   Glimpse__Timeline__V1__BudgetStatus *budget;
   Glimpse__Widget__V1__DisplaySize *display_size;
+  /*
+   * Widgets.Timeline at the gateway: how many entries, from the last back, are sent without
+   * their view so that the answer stays under 4 MiB (their dates and URLs stay).
+   */
+  uint32_t views_left_out;
 };
 #define GLIMPSE__TIMELINE__V1__PLACEMENT_STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__placement_status__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, GLIMPSE__TIMELINE__V1__SCREEN__SCREEN_UNSPECIFIED, 0,NULL, NULL, NULL, NULL, NULL, NULL }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, GLIMPSE__TIMELINE__V1__SCREEN__SCREEN_UNSPECIFIED, 0,NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 
 
 struct  Glimpse__Timeline__V1__WatchEntriesRequest
