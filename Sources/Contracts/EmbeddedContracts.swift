@@ -1731,7 +1731,7 @@ enum EmbeddedContracts {
       "reloadedPlacements": {"contains": "${runId}"}
     }
   },
-  "example": {"performed": {"value": {"boolValue": true}}, "replayed": true, "reloadedPlacements": ["7"]},
+  "example": {"performed": {"value": {"boolValue": true}}, "replayed": true, "reloadedPlacements": ["1"]},
   "teardown": [
     {"call": "glimpse.intent.v1.IntentService/PlacementRemoved", "request": {"placementId": "${runId}"}},
     {
@@ -1832,7 +1832,7 @@ enum EmbeddedContracts {
       "reloadedPlacements": {"contains": "${runId}"}
     }
   },
-  "example": {"performed": {"value": {"boolValue": true}}, "reloadedPlacements": ["7"]},
+  "example": {"performed": {"value": {"boolValue": true}}, "reloadedPlacements": ["1"]},
   "teardown": [
     {"call": "glimpse.intent.v1.IntentService/PlacementRemoved", "request": {"placementId": "${runId}"}},
     {
@@ -2109,7 +2109,7 @@ enum EmbeddedContracts {
       {
         "kind": "ContractWidget",
         "family": "WIDGET_FAMILY_SYSTEM_SMALL",
-        "placementId": "7",
+        "placementId": "1",
         "configuration": {"city": {"stringValue": "Paris"}}
       }
     ]
@@ -2187,9 +2187,9 @@ enum EmbeddedContracts {
     }
   },
   "example": {
-    "placementId": "7",
+    "placementId": "1",
     "budget": {
-      "placementId": "7",
+      "placementId": "1",
       "used": 0,
       "limit": 70,
       "remaining": 70,
@@ -2274,6 +2274,7 @@ enum EmbeddedContracts {
   ],
   "call": "glimpse.timeline.v1.TimelineService/Place",
   "request": {
+    "placementId": "${runId}",
     "bundleId": "contracts.gateway.${run}",
     "kind": "NoSuchWidget",
     "family": "WIDGET_FAMILY_SYSTEM_SMALL",
@@ -2294,7 +2295,7 @@ enum EmbeddedContracts {
   "consumer": "glimpse-gateway",
   "provider": "glimpse-timeline",
   "interaction": "Widgets.Place places a widget: its id and its configuration with the defaults filled in",
-  "relies": "Gateway.addPlacement: place(...).placement.placementId (the device's id for the widget) and .configuration (kept on the device)",
+  "relies": "Gateway.addPlacement: the placement takes the id the gateway names (so a failed Place knows what to take back), and place(...).placement.configuration (kept on the device)",
   "setup": [
     {
       "call": "glimpse.timeline.v1.TimelineService/InstallApp",
@@ -2314,6 +2315,7 @@ enum EmbeddedContracts {
   ],
   "call": "glimpse.timeline.v1.TimelineService/Place",
   "request": {
+    "placementId": "${runId}",
     "bundleId": "contracts.gateway.${run}",
     "kind": "ContractWidget",
     "family": "WIDGET_FAMILY_SYSTEM_SMALL",
@@ -2321,11 +2323,11 @@ enum EmbeddedContracts {
   },
   "expect": {
     "fields": {
-      "placement.placementId": {"type": "number", "min": 1},
+      "placement.placementId": {"equals": "${runId}"},
       "placement.configuration[\"city\"].stringValue": {"equals": "Paris"}
     }
   },
-  "example": {"placement": {"placementId": "7", "configuration": {"city": {"stringValue": "Paris"}}}},
+  "example": {"placement": {"placementId": "1", "configuration": {"city": {"stringValue": "Paris"}}}},
   "teardown": [
     {
       "call": "glimpse.timeline.v1.TimelineService/UninstallApp",
@@ -2430,7 +2432,7 @@ enum EmbeddedContracts {
   "example": {
     "placements": [
       {
-        "placementId": "7",
+        "placementId": "1",
         "used": 1,
         "limit": 70,
         "nextReloadAt": "2026-01-01T09:05:00Z",
@@ -2500,7 +2502,7 @@ enum EmbeddedContracts {
   "example": {
     "placements": [
       {
-        "placementId": "7",
+        "placementId": "1",
         "used": 1,
         "limit": 70,
         "nextReloadAt": "2026-01-01T09:05:00Z",
@@ -2650,7 +2652,7 @@ enum EmbeddedContracts {
   "call": "glimpse.timeline.v1.TimelineService/UninstallApp",
   "request": {"bundleId": "contracts.gateway.${run}"},
   "expect": {"fields": {"removedPlacements": {"contains": "${placement}"}}},
-  "example": {"removedPlacements": ["7"]}
+  "example": {"removedPlacements": ["1"]}
 }
 
 """#),
@@ -2720,7 +2722,7 @@ enum EmbeddedContracts {
   "example": {
     "messages": [
       {
-        "placementId": "7",
+        "placementId": "1",
         "bundleId": "contracts.gateway.example",
         "kind": "ContractWidget",
         "sequence": "1",
@@ -2742,7 +2744,7 @@ enum EmbeddedContracts {
         }
       },
       {
-        "placementId": "7",
+        "placementId": "1",
         "bundleId": "contracts.gateway.example",
         "kind": "ContractWidget",
         "sequence": "2",
@@ -2750,7 +2752,7 @@ enum EmbeddedContracts {
         "reload": {"reason": "RELOAD_REASON_PLACED", "retry": 0, "budget": {"used": 0, "limit": 70}}
       },
       {
-        "placementId": "7",
+        "placementId": "1",
         "bundleId": "contracts.gateway.example",
         "kind": "ContractWidget",
         "sequence": "3",

@@ -31,6 +31,14 @@ public actor DeviceState {
     private(set) var apps: [String: GlimpseGatewayV1.StoredApp] = [:]
     private var bundleByToken: [String: String] = [:]
     private(set) var placements: [UInt64: GlimpseGatewayV1.StoredPlacement] = [:]
+    /// Placements being added (Place in progress, or failed and not yet taken back from the
+    /// services): kept in the store so that none is left behind at a service.
+    var pending: [UInt64: GlimpseGatewayV1.StoredPlacement] = [:]
+    /// The next id a new placement gets: the gateway names placements, so that a Place that
+    /// fails half-way knows what to take back.
+    var nextPlacementID: UInt64 = 1
+    /// Pending placements whose Place is still running (the sweeper leaves them alone).
+    var placing: Set<UInt64> = []
     /// The Home Screen's slots (a slot with several placements is a Smart Stack), the
     /// cells each page's slots cover and the next free slot number of each page: kept as
     /// placements come and go, so placing stays cheap with thousands of widgets.
@@ -65,6 +73,10 @@ public actor DeviceState {
             placements[placement.placementId] = placement
             nextOrder = max(nextOrder, placement.addedOrder + 1)
         }
+        for placement in try store.all(.pending, as: GlimpseGatewayV1.StoredPlacement.self) {
+            pending[placement.placementId] = placement
+        }
+        nextPlacementID = (Array(placements.keys) + Array(pending.keys)).max().map { $0 + 1 } ?? 1
         for placement in placements.values.sorted(by: { $0.addedOrder < $1.addedOrder }) {
             Self.index(placement, slots: &homeSlots, cells: &pageCells, next: &pageNextSlot)
         }
@@ -229,6 +241,7 @@ public actor DeviceState {
         try store.put(.placement, Self.key(placement.placementId), placement)
         placements[placement.placementId] = placement
         indexHome(placement)
+        try settled(placement.placementId)
     }
 
     func reconfigured(_ id: UInt64, _ configuration: [String: GlimpseWidgetV1.ParameterValue]) throws {
@@ -338,6 +351,7 @@ public actor DeviceState {
 
     func reset() throws {
         try store.deleteAll([.app, .placement, .settings])
+        nextPlacementID = max(nextPlacementID, (placements.keys.max() ?? 0) + 1)
         apps = [:]
         bundleByToken = [:]
         placements = [:]

@@ -14,7 +14,8 @@ public final class DeviceStore: Sendable {
     private let queue: DatabaseQueue
 
     public enum Kind: String, Sendable {
-        case app, placement, settings
+        /// `pending`: a placement being added, until every service has it or none does.
+        case app, placement, settings, pending
     }
 
     public init(directory: URL) throws {

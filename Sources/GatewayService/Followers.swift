@@ -38,6 +38,14 @@ public final class Followers: Service {
                 }
             }
             group.addTask { [self] in await gateway.conductor.runFollowing(tick: .milliseconds(100)) }
+            group.addTask { [self] in
+                // Placements a failed Place left at the services (at start: a gateway killed
+                // in the middle of one) are taken back as soon as the services answer.
+                while !Task.isCancelled {
+                    await gateway.takeBackPending()
+                    try? await Task.sleep(for: .milliseconds(500))
+                }
+            }
             try? await gracefulShutdown()
             group.cancelAll()
         }

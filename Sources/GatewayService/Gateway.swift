@@ -234,43 +234,52 @@ public final class Gateway: Sendable {
             throw RPCError(code: .invalidArgument, message: "family: \(family) does not exist on \(await device.screen.rawValue)")
         }
         let location = try await device.location(for: request, family: family)
-        var place = GlimpseTimelineV1.PlaceRequest()
-        place.bundleId = request.bundleId
-        place.kind = request.kind
-        place.family = request.family
-        place.screen = location.screen
-        place.configuration = request.configuration
-        let status = try await upstreams.call(.timeline) { options in
-            try await upstreams.timeline().place(ClientRequest(message: place), options: options).message.placement ?? .init()
-        }
-        var added = GlimpseIntentV1.PlacementAddedRequest()
-        added.placementId = status.placementId
-        added.bundleId = request.bundleId
-        added.kind = request.kind
-        added.family = request.family
-        do {
-            _ = try await upstreams.call(.intent) { options in
-                try await upstreams.intent().placementAdded(ClientRequest(message: added), options: options)
-            }
-        } catch {
-            // Not half placed: glimpse-timeline gives the placement back.
-            _ = try? await upstreams.timeline().remove(ClientRequest(message: .init(placementId: status.placementId)))
-            throw error
-        }
         var stored = GlimpseGatewayV1.StoredPlacement()
-        stored.placementId = status.placementId
         stored.bundleId = request.bundleId
         stored.kind = request.kind
         stored.family = request.family
         stored.location = location
-        stored.configuration = status.configuration
-        do { try await device.placed(stored) } catch {
+        let id: UInt64
+        do { id = try await device.reserve(stored) } catch {
             throw RPCError(code: .internal, message: "the device store: \(error)")
         }
+        stored.placementId = id
+        do {
+            var place = GlimpseTimelineV1.PlaceRequest()
+            place.placementId = id
+            place.bundleId = request.bundleId
+            place.kind = request.kind
+            place.family = request.family
+            place.screen = location.screen
+            place.configuration = request.configuration
+            let status = try await upstreams.call(.timeline) { options in
+                try await upstreams.timeline().place(ClientRequest(message: place), options: options).message.placement ?? .init()
+            }
+            var added = GlimpseIntentV1.PlacementAddedRequest()
+            added.placementId = id
+            added.bundleId = request.bundleId
+            added.kind = request.kind
+            added.family = request.family
+            _ = try await upstreams.call(.intent) { options in
+                try await upstreams.intent().placementAdded(ClientRequest(message: added), options: options)
+            }
+            stored.configuration = status.configuration
+            do { try await device.placed(stored) } catch {
+                throw RPCError(code: .internal, message: "the device store: \(error)")
+            }
+            await device.placeEnded(id)
+        } catch {
+            await device.placeEnded(id)
+            // Not half placed: what the services took is taken back, even if this call was
+            // cancelled (its caller gone); what cannot be now, the sweeper takes back later.
+            let gateway = self
+            await Task.detached { _ = await gateway.takeBack(id, loud: true) }.value
+            throw error as? RPCError ?? RPCError(code: .internal, message: "\(error)")
+        }
         event("widget_placed", bundle: request.bundleId,
-              summary: "placed \(request.kind) (\(family)) as placement \(status.placementId) on the \(location.screen == .lock ? "Lock Screen" : "Home Screen page \(location.page)")",
-              .widgetPlaced(.init(placementId: status.placementId, kind: request.kind, family: request.family, location: location)))
-        return status.placementId
+              summary: "placed \(request.kind) (\(family)) as placement \(id) on the \(location.screen == .lock ? "Lock Screen" : "Home Screen page \(location.page)")",
+              .widgetPlaced(.init(placementId: id, kind: request.kind, family: request.family, location: location)))
+        return id
     }
 
     public func remove(_ id: UInt64) async throws(RPCError) {

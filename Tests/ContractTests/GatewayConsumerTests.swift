@@ -29,7 +29,7 @@ struct GatewayConsumerTests {
         try await GatewayAgainstStubs.run { g in
             let token = try await g.install()
             let widget = try await Self.place(g)
-            #expect(widget.placementId == 7)
+            #expect(widget.placementId == 1)
             #expect(widget.configuration["city"] == Self.paris())
             // The entry came through WatchEntries; its Button is tappable by id.
             #expect(widget.elements.contains { $0.id == "done" })
@@ -39,7 +39,7 @@ struct GatewayConsumerTests {
             var kind = GlimpseTimelineV1.ReloadTimelinesRequest()
             kind.kind = "ContractWidget"
             let reloaded = try await g.widgetCenter.reloadTimelines(GatewayAgainstStubs.app(kind, token: token)).message
-            #expect(reloaded.placements.map(\.placementId) == [7])
+            #expect(reloaded.placements.map(\.placementId) == [1])
             let all = try await g.widgetCenter.reloadAllTimelines(GatewayAgainstStubs.app(GlimpseTimelineV1.ReloadAllTimelinesRequest(), token: token)).message
             #expect(all.placements.first?.waitingFor == .spacing)
             let configurations = try await g.widgetCenter.getCurrentConfigurations(
@@ -49,14 +49,14 @@ struct GatewayConsumerTests {
             foreground.foreground = true
             _ = try await g.appLifecycle.setState(GatewayAgainstStubs.app(foreground, token: token))
 
-            #expect(try await g.widgets.budget(ClientRequest(message: G.BudgetRequest(placementId: 7))).message.remaining == 70)
-            #expect(try await g.widgets.timeline(ClientRequest(message: G.GetWidgetRequest(placementId: 7))).message.placementId == 7)
+            #expect(try await g.widgets.budget(ClientRequest(message: G.BudgetRequest(placementId: 1))).message.remaining == 70)
+            #expect(try await g.widgets.timeline(ClientRequest(message: G.GetWidgetRequest(placementId: 1))).message.placementId == 1)
             var settings = G.UpdateSettingsRequest()
             settings.lowPowerMode = false
             _ = try await g.device.updateSettings(ClientRequest(message: settings))
 
             var reconfigure = G.ReconfigureRequest()
-            reconfigure.placementId = 7
+            reconfigure.placementId = 1
             reconfigure.configuration = ["city": Self.paris("Lyon")]
             #expect(try await g.widgets.reconfigure(ClientRequest(message: reconfigure)).message.configuration["city"] == Self.paris("Lyon"))
 
@@ -68,9 +68,9 @@ struct GatewayConsumerTests {
             let refused = await #expect(throws: RPCError.self) { try await g.widgets.place(ClientRequest(message: unknown)) }
             #expect(refused?.code == .notFound)
 
-            _ = try await g.widgets.remove(ClientRequest(message: G.RemoveRequest(placementId: 7)))
+            _ = try await g.widgets.remove(ClientRequest(message: G.RemoveRequest(placementId: 1)))
             let uninstalled = try await g.apps.uninstall(ClientRequest(message: G.UninstallRequest(bundleId: Self.bundle))).message
-            #expect(uninstalled.removedPlacements == [7])
+            #expect(uninstalled.removedPlacements == [1])
             g.expectNothingUnmatched()
             #expect(Set(g.stubs[.timeline]!.served.keys).isSuperset(of: [
                 "install-app", "place", "place-unknown-kind", "get-placement", "watch-entries", "clock-now", "reload-timelines",
@@ -85,12 +85,12 @@ struct GatewayConsumerTests {
         try await GatewayAgainstStubs.run { g in
             let token = try await g.install()
             _ = try await Self.place(g)
-            let tapped = try await g.widgets.tap(ClientRequest(message: G.TapRequest(placementId: 7, element: "done"))).message
+            let tapped = try await g.widgets.tap(ClientRequest(message: G.TapRequest(placementId: 1, element: "done"))).message
             guard case .performed(let performed)? = tapped.result, case .performed? = performed.result else {
                 Issue.record("the tap was not performed: \(tapped)")
                 return
             }
-            #expect(performed.reloadedPlacements == [7] && !performed.replayed)
+            #expect(performed.reloadedPlacements == [1] && !performed.replayed)
 
             let group = "group.contracts.gateway.\(GatewayAgainstStubs.run)"
             let done = GlimpseWidgetV1.ParameterValue(kind: .boolValue(true))
@@ -111,7 +111,7 @@ struct GatewayConsumerTests {
             var unlocked = G.UpdateSettingsRequest()
             unlocked.locked = false
             #expect(try await g.device.updateSettings(ClientRequest(message: unlocked)).message.locked == false)
-            _ = try await g.widgets.remove(ClientRequest(message: G.RemoveRequest(placementId: 7)))
+            _ = try await g.widgets.remove(ClientRequest(message: G.RemoveRequest(placementId: 1)))
             _ = try await g.apps.uninstall(ClientRequest(message: G.UninstallRequest(bundleId: Self.bundle)))
             g.expectNothingUnmatched()
             #expect(Set(g.stubs[.intent]!.served.keys).isSuperset(of: [
@@ -174,7 +174,7 @@ struct GatewayConsumerTests {
             _ = try await Self.place(g)
             var render = G.RenderRequest()
             render.target = .widget
-            render.placementId = 7
+            render.placementId = 1
             render.svg = true
             render.embedImages = true
             let svg = try await g.device.render(ClientRequest(message: render)).message.svg

@@ -1,0 +1,138 @@
+"""Nothing acknowledged is lost, and nothing refused is left behind: through the real
+processes, with services killed and callers that give up.
+"""
+import threading
+import time
+from concurrent import futures
+
+import grpc
+import pytest
+
+from glimpse_protos import glimpse_modules
+from glimpse_stack import Stack
+from test_timeline_service import RPC_TIMEOUT
+
+glimpse_modules()
+from glimpse.app.v1 import manifest_pb2, provider_pb2, provider_pb2_grpc  # noqa: E402
+from glimpse.gateway.v1 import gateway_pb2 as g  # noqa: E402
+from glimpse.timeline.v1 import timeline_pb2 as t, timeline_pb2_grpc  # noqa: E402
+from glimpse.widget.v1 import family_pb2, timeline_pb2, view_pb2  # noqa: E402
+
+SMALL = family_pb2.WIDGET_FAMILY_SYSTEM_SMALL
+APP = "com.example.held"
+HELD = 120     # bound on a held call, far past any step of a test
+SETTLE = 60    # bound on waiting for something that must happen
+
+
+class HeldProvider(provider_pb2_grpc.WidgetProviderServicer):
+    """Answers one entry; while `hold` is set, each call first waits for `release`."""
+
+    def __init__(self):
+        self.hold = threading.Event()
+        self.release = threading.Event()
+        self.called = threading.Event()
+        self.calls = 0
+
+    def Timeline(self, request, context):
+        self.calls += 1
+        self.called.set()
+        if self.hold.is_set():
+            self.release.wait(HELD)
+        entry = timeline_pb2.TimelineEntry(date=request.now, view=view_pb2.View(text=view_pb2.Text(content="hi")))
+        return provider_pb2.TimelineResponse(timeline=timeline_pb2.Timeline(entries=[entry], never=timeline_pb2.Timeline.Never()))
+
+
+@pytest.fixture
+def held(tmp_path):
+    provider = HeldProvider()
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    provider_pb2_grpc.add_WidgetProviderServicer_to_server(provider, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    stack = Stack(tmp_path)
+    manifest = manifest_pb2.AppManifest(
+        bundle_id=APP, display_name="Held", default_endpoint=f"127.0.0.1:{port}",
+        widgets=[manifest_pb2.WidgetKindDeclaration(kind="W", display_name="W", supported_families=[SMALL])])
+    stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT)
+    yield stack, provider
+    provider.release.set()
+    stack.stop()
+    server.stop(None)
+
+
+def _until(condition, what, bound=SETTLE):
+    deadline = time.monotonic() + bound
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def _timeline_placements(stack):
+    with grpc.insecure_channel(f"127.0.0.1:{stack.ports['timeline']}") as channel:
+        stub = timeline_pb2_grpc.TimelineServiceStub(channel)
+        return [p.placement_id for p in stub.ListPlacements(t.ListPlacementsRequest(), timeout=RPC_TIMEOUT).placements]
+
+
+def _gateway_placements(stack):
+    return [w.placement_id for w in stack.widgets.List(g.ListWidgetsRequest(), timeout=RPC_TIMEOUT).widgets]
+
+
+def test_a_place_whose_caller_gives_up_leaves_nothing_behind(held):
+    """The caller's deadline passes while the provider is still out (on a manual clock the
+    timeline's Place waits for it): the placement must not stay at glimpse-timeline,
+    invisible, undeletable and costing provider calls."""
+    stack, provider = held
+    provider.hold.set()
+    with pytest.raises(grpc.RpcError) as failed:
+        stack.widgets.Place(g.PlaceRequest(bundle_id=APP, kind="W", family=SMALL), timeout=1)
+    assert failed.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert provider.called.wait(SETTLE)
+    provider.release.set()
+    _until(lambda: _timeline_placements(stack) == [], "the abandoned placement stayed at glimpse-timeline")
+    assert _gateway_placements(stack) == []
+    # The device works on: the next Place is whole.
+    provider.hold.clear()
+    placed = stack.widgets.Place(g.PlaceRequest(bundle_id=APP, kind="W", family=SMALL), timeout=RPC_TIMEOUT)
+    assert placed.entry.view.text.content == "hi"
+    assert _timeline_placements(stack) == [placed.placement_id] == _gateway_placements(stack)
+
+
+def test_a_place_with_a_service_down_leaves_nothing_behind(held):
+    """glimpse-intent is down: the Place fails with the service named, and glimpse-timeline
+    gives back what it took; the gateway restarted meanwhile changes nothing."""
+    stack, _ = held
+    stack.kill("intent")
+    with pytest.raises(grpc.RpcError) as failed:
+        stack.widgets.Place(g.PlaceRequest(bundle_id=APP, kind="W", family=SMALL), timeout=RPC_TIMEOUT)
+    assert failed.value.code() == grpc.StatusCode.UNAVAILABLE and "glimpse-intent" in failed.value.details()
+    _until(lambda: _timeline_placements(stack) == [], "the placement stayed at glimpse-timeline")
+    stack.start("intent")
+    placed = stack.widgets.Place(g.PlaceRequest(bundle_id=APP, kind="W", family=SMALL), timeout=RPC_TIMEOUT)
+    assert _timeline_placements(stack) == [placed.placement_id] == _gateway_placements(stack)
+
+
+def test_a_place_that_glimpse_timeline_cannot_take_back_yet_is_taken_back_later(held):
+    """Both glimpse-intent and glimpse-timeline go down in the middle of a Place; once they
+    are back, the gateway takes the half-made placement back by itself."""
+    stack, provider = held
+    provider.hold.set()
+    placing = threading.Thread(target=lambda: _swallow(lambda: stack.widgets.Place(
+        g.PlaceRequest(bundle_id=APP, kind="W", family=SMALL), timeout=RPC_TIMEOUT)))
+    placing.start()
+    assert provider.called.wait(SETTLE)
+    stack.kill("intent")
+    stack.kill("timeline")
+    placing.join(SETTLE)
+    provider.hold.clear()
+    provider.release.set()
+    stack.start("timeline")
+    stack.start("intent")
+    _until(lambda: _timeline_placements(stack) == [], "the half-made placement stayed at glimpse-timeline")
+    assert _gateway_placements(stack) == []
+
+
+def _swallow(call):
+    try:
+        call()
+    except grpc.RpcError:
+        pass
