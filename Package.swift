@@ -111,7 +111,7 @@ let package = Package(
             name: "TimelineService",
             dependencies: [
                 "TimelineEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
-                "GlimpseVocabulary", "AppIntentValues", "RPCCore", "RPCNIO",
+                "GlimpseVocabulary", "AppIntentValues", "RPCCore", "RPCNIO", collections,
             ]),
         .executableTarget(
             name: "glimpse-timeline",

@@ -5,7 +5,8 @@
 //                    [--timeline-address host:port]
 //
 // Every flag falls back to GLIMPSE_<FLAG>. Without --timeline-address (or
-// GLIMPSE_TIMELINE_ADDRESS) the reloads a tap asks for are logged and dropped. Prints
+// GLIMPSE_TIMELINE_ADDRESS) the reloads a tap asks for are logged and dropped; with it, they
+// are kept until glimpse-timeline has them. Prints
 // `listening on port N` once bound.
 import ArgumentParser
 import EngineHost
@@ -47,6 +48,8 @@ struct IntentMain: AsyncParsableCommand {
             serviceNames: [GlimpseIntentV1.IntentService.name, GlimpseClockV1.Clock.name],
             descriptors: GlimpseMessagesDescriptors.files)
         runner.addBackground(EngineHostTimer(host: server.host))
+        // Reloads taps asked for while glimpse-timeline was down (or before a restart) go when it answers.
+        runner.addBackground(ReloadDeliveryService(delivery: server.delivery, host: server.host))
         runner.onShutdown("intent store") { try await server.close() }
         runner.markReady()  // the journal is open and replayed
         try await runner.run()

@@ -1678,7 +1678,7 @@ enum EmbeddedContracts {
   "consumer": "glimpse-gateway",
   "provider": "glimpse-intent",
   "interaction": "Widgets.Tap retried with the same idempotency key: the first answer, replayed, nothing run again",
-  "relies": "Gateway.tap: a retried tap reuses its key; replayed says so in the event log",
+  "relies": "Gateway.tap: a retried tap reuses its key; replayed says so in the event log, and it reloads nothing (the gateway waits for no new entry)",
   "stubbed": false,
   "setup": [
     {
@@ -1728,10 +1728,10 @@ enum EmbeddedContracts {
     "fields": {
       "performed": "object",
       "replayed": {"equals": true},
-      "reloadedPlacements": {"contains": "${runId}"}
+      "reloadedPlacements": {"absent": true}
     }
   },
-  "example": {"performed": {"value": {"boolValue": true}}, "replayed": true, "reloadedPlacements": ["1"]},
+  "example": {"performed": {"value": {"boolValue": true}}, "replayed": true},
   "teardown": [
     {"call": "glimpse.intent.v1.IntentService/PlacementRemoved", "request": {"placementId": "${runId}"}},
     {
@@ -2780,7 +2780,7 @@ enum EmbeddedContracts {
   "consumer": "glimpse-intent",
   "provider": "glimpse-timeline",
   "interaction": "An intent that declares reloadAllTimelines(): every timeline of its app, as the device (no token)",
-  "relies": "IntentServer.reload: reloadAllTimelines(...) with reason INTENT_PERFORMED; the answer is not read",
+  "relies": "ReloadDelivery: reloadAllTimelines(...) with reason INTENT_PERFORMED and the outbox entry's requestId; the answer is not read",
   "setup": [
     {
       "call": "glimpse.timeline.v1.TimelineService/InstallApp",
@@ -2803,7 +2803,7 @@ enum EmbeddedContracts {
     }
   ],
   "call": "glimpse.timeline.v1.TimelineService/ReloadAllTimelines",
-  "request": {"bundleId": "contracts.intent.${run}", "reason": "RELOAD_REASON_INTENT_PERFORMED"},
+  "request": {"bundleId": "contracts.intent.${run}", "reason": "RELOAD_REASON_INTENT_PERFORMED", "requestId": "${run}"},
   "expect": {},
   "example": {},
   "teardown": [
@@ -2820,7 +2820,7 @@ enum EmbeddedContracts {
   "consumer": "glimpse-intent",
   "provider": "glimpse-timeline",
   "interaction": "After a tap on a widget removed meanwhile: NOT_FOUND, which glimpse-intent logs (the tap is still answered)",
-  "relies": "IntentServer.reload: any error is logged and the next reload goes on",
+  "relies": "ReloadDelivery: NOT_FOUND (the placement is gone) drops the reload from the outbox; the next one goes on",
   "stubbed": false,
   "setup": [
     {
@@ -2845,7 +2845,7 @@ enum EmbeddedContracts {
     {"call": "glimpse.timeline.v1.TimelineService/Remove", "request": {"placementId": "${placement}"}}
   ],
   "call": "glimpse.timeline.v1.TimelineService/ReloadPlacement",
-  "request": {"placementId": "${placement}", "reason": "RELOAD_REASON_INTENT_PERFORMED"},
+  "request": {"placementId": "${placement}", "reason": "RELOAD_REASON_INTENT_PERFORMED", "requestId": "${run}"},
   "expect": {"status": "NOT_FOUND"},
   "teardown": [
     {
@@ -2861,7 +2861,7 @@ enum EmbeddedContracts {
   "consumer": "glimpse-intent",
   "provider": "glimpse-timeline",
   "interaction": "After a tap: the tapped widget's own reload, as the device (no token)",
-  "relies": "IntentServer.reload: reloadPlacement(...) with reason INTENT_PERFORMED; the answer is not read, a failure is logged",
+  "relies": "ReloadDelivery: reloadPlacement(...) with reason INTENT_PERFORMED; with the outbox entry's requestId, so a retry is applied once; a failure keeps it in the outbox, NOT_FOUND drops it",
   "setup": [
     {
       "call": "glimpse.timeline.v1.TimelineService/InstallApp",
@@ -2884,7 +2884,7 @@ enum EmbeddedContracts {
     }
   ],
   "call": "glimpse.timeline.v1.TimelineService/ReloadPlacement",
-  "request": {"placementId": "${placement}", "reason": "RELOAD_REASON_INTENT_PERFORMED"},
+  "request": {"placementId": "${placement}", "reason": "RELOAD_REASON_INTENT_PERFORMED", "requestId": "${run}"},
   "expect": {},
   "example": {},
   "teardown": [
@@ -2901,7 +2901,7 @@ enum EmbeddedContracts {
   "consumer": "glimpse-intent",
   "provider": "glimpse-timeline",
   "interaction": "An intent that declares reloadTimelines(ofKind:): its kind reloaded, as the device (no token)",
-  "relies": "IntentServer.reload: reloadTimelines(...) with reason INTENT_PERFORMED; the answer is not read",
+  "relies": "ReloadDelivery: reloadTimelines(...) with reason INTENT_PERFORMED and the outbox entry's requestId; the answer is not read",
   "setup": [
     {
       "call": "glimpse.timeline.v1.TimelineService/InstallApp",
@@ -2927,7 +2927,8 @@ enum EmbeddedContracts {
   "request": {
     "bundleId": "contracts.intent.${run}",
     "kind": "ContractWidget",
-    "reason": "RELOAD_REASON_INTENT_PERFORMED"
+    "reason": "RELOAD_REASON_INTENT_PERFORMED",
+    "requestId": "${run}"
   },
   "expect": {},
   "example": {},

@@ -84,9 +84,37 @@ extension Gateway {
         log.hold()
         defer { log.release() }
         let message = perform
-        let performed = try await upstreams.call(.intent) { options in
-            try await upstreams.intent().perform(ClientRequest(message: message), options: options).message
+        let performed: GlimpseIntentV1.PerformResponse
+        do {
+            performed = try await upstreams.call(.intent) { options in
+                try await upstreams.intent().perform(ClientRequest(message: message), options: options).message
+            }
+        } catch {
+            // A refusal glimpse-intent answers with a status (the device locked, a family that
+            // is not interactive) is a tap that happened: it is in the event log too.
+            if let refused = Self.refusal(error) {
+                logPerformed(perform, element: element, intent: intent, GlimpseIntentV1.PerformResponse(result: .refused(refused)))
+            }
+            throw error
         }
+        logPerformed(perform, element: element, intent: intent, performed)
+        return (performed, perform.idempotencyKey)
+    }
+
+    /// The refusal an error from glimpse-intent's Perform stands for, if it is one.
+    static func refusal(_ error: RPCError) -> GlimpseIntentV1.PerformResponse.Refused? {
+        guard error.code == .failedPrecondition else { return nil }
+        var refused = GlimpseIntentV1.PerformResponse.Refused()
+        refused.message = error.message
+        if error.message.hasPrefix("DEVICE_LOCKED") { refused.reason = .deviceLocked }
+        if error.message.hasPrefix("NOT_INTERACTIVE") { refused.reason = .notInteractive }
+        return refused
+    }
+
+    private func logPerformed(
+        _ perform: GlimpseIntentV1.PerformRequest, element: GlimpseGatewayV1.Element,
+        intent: GlimpseWidgetV1.IntentInvocation, _ performed: GlimpseIntentV1.PerformResponse
+    ) {
         let outcome: String = switch performed.result {
         case .performed?: performed.replayed ? "replayed" : "performed"
         case .failed(let failed)?: "failed: \(failed.message)"
@@ -105,6 +133,5 @@ extension Gateway {
             at: now(), kind: "intent_performed", bundleID: perform.bundleId,
             summary: "tap \(tapped)/\(elementName): \(intent.intentType) \(outcome)",
             detail: .intentPerformed(detail)), source: .gateway, leads: true)
-        return (performed, perform.idempotencyKey)
     }
 }

@@ -38,6 +38,9 @@ public struct TapCompletion: Sendable, Hashable {
     public var result: TapResult
     /// True when this is a replay answered from the idempotency record.
     public var replayed: Bool
+    /// Every placement the tap reloads (the tapped one, and those of the kinds or app the
+    /// intent asks `WidgetCenter` to reload), in id order; none for a refusal or a replay.
+    public var reloaded: [PlacementID]
 
     /// The tapped placement; nil for a Live Activity.
     public var placement: PlacementID? { target.placement }

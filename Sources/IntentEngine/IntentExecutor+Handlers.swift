@@ -60,8 +60,8 @@ extension IntentExecutor {
     mutating func complete(_ call: Call, result: TapResult, effects: inout [IntentEffect]) {
         let target = call.job.tap.target
         busy[target] = nil
-        appendReloads(of: call.job, result: result, effects: &effects)
-        finish(key: call.job.key, tap: call.job.tap, result: result, effects: &effects)
+        let reloaded = appendReloads(of: call.job, result: result, effects: &effects)
+        finish(key: call.job.key, tap: call.job.tap, result: result, reloaded: reloaded, effects: &effects)
         runWaiting(on: target, effects: &effects)
     }
 

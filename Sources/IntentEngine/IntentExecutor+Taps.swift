@@ -10,7 +10,9 @@ extension IntentExecutor {
         var effects: [IntentEffect] = []
         let key = IdempotencyLedger.Key(app: tap.app, key: tap.idempotencyKey)
         if var first = ledger.result(for: key) {
+            // A replay runs nothing: it reloads nothing either.
             first.replayed = true
+            first.reloaded = []
             effects.append(.completed(first))
         } else if ledger.isRunning(key) {
             effects.append(.alreadyRunning(idempotencyKey: tap.idempotencyKey, app: tap.app))
@@ -71,8 +73,8 @@ extension IntentExecutor {
             } catch {
                 result = .failed(.store(error))
             }
-            appendReloads(of: job, result: result, effects: &effects)
-            finish(key: job.key, tap: job.tap, result: result, effects: &effects)
+            let reloaded = appendReloads(of: job, result: result, effects: &effects)
+            finish(key: job.key, tap: job.tap, result: result, reloaded: reloaded, effects: &effects)
         case .handler:
             callCounter += 1
             let id = CallID(rawValue: callCounter)
@@ -90,22 +92,39 @@ extension IntentExecutor {
     /// widget (every timeline, or its kind), that is its reload. A Live Activity has no
     /// timeline: its intent updates it through ActivityKit; only what the intent asks
     /// `WidgetCenter` for is reloaded.
-    func appendReloads(of job: Job, result: TapResult, effects: inout [IntentEffect]) {
+    func appendReloads(of job: Job, result: TapResult, effects: inout [IntentEffect]) -> [PlacementID] {
         let tapped = job.tap.placement
+        let app = job.tap.app
         guard case .performed = result else {
-            if let tapped { effects.append(.reloadPlacement(tapped)) }
-            return
+            guard let tapped else { return [] }
+            effects.append(.reloadPlacement(tapped))
+            return [tapped]
         }
         let tappedKind = tapped.flatMap { placements[$0]?.kind }
+        var reloaded: [PlacementID] = []
         switch job.definition.reloads {
         case .tappedWidget:
-            if let tapped { effects.append(.reloadPlacement(tapped)) }
+            if let tapped {
+                effects.append(.reloadPlacement(tapped))
+                reloaded = [tapped]
+            }
         case .kinds(let kinds):
-            if let tapped, tappedKind.map({ !kinds.contains($0) }) ?? true { effects.append(.reloadPlacement(tapped)) }
-            for kind in kinds.sorted() { effects.append(.reloadTimelines(ofKind: kind, app: job.tap.app)) }
+            if let tapped, tappedKind.map({ !kinds.contains($0) }) ?? true {
+                effects.append(.reloadPlacement(tapped))
+                reloaded = [tapped]
+            }
+            for kind in kinds.sorted() { effects.append(.reloadTimelines(ofKind: kind, app: app)) }
+            reloaded += placements(of: app) { kinds.contains($0.kind) }
         case .allTimelines:
-            effects.append(.reloadAllTimelines(app: job.tap.app))
+            effects.append(.reloadAllTimelines(app: app))
+            reloaded = placements(of: app) { _ in true }
         }
+        return reloaded
+    }
+
+    /// `app`'s placements that `include`, in id order.
+    private func placements(of app: AppID, _ include: (PlacedWidget) -> Bool) -> [PlacementID] {
+        placements.filter { $0.value.app == app && include($0.value) }.keys.sorted { $0.rawValue < $1.rawValue }
     }
 
     /// Runs the target's waiting taps until one holds it (a handler call) or none are left.
@@ -116,10 +135,12 @@ extension IntentExecutor {
         if waiting[target]?.isEmpty == true { waiting[target] = nil }
     }
 
-    mutating func finish(key: IdempotencyLedger.Key, tap: WidgetTap, result: TapResult, effects: inout [IntentEffect]) {
+    mutating func finish(
+        key: IdempotencyLedger.Key, tap: WidgetTap, result: TapResult, reloaded: [PlacementID] = [], effects: inout [IntentEffect]
+    ) {
         let completion = TapCompletion(
             idempotencyKey: tap.idempotencyKey, app: tap.app, target: tap.target, intent: tap.intent,
-            result: result, replayed: false)
+            result: result, replayed: false, reloaded: reloaded)
         ledger.finish(key, completion, expiresAt: now + settings.idempotencyWindow)
         effects.append(.completed(completion))
     }

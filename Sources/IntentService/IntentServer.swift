@@ -24,8 +24,8 @@ public struct IntentServer: Sendable {
     public let connections: Connections
     public let handlers: IntentHandlers
     public let clock: ClockService<IntentState, IntentCommand>
-
-    /// Where reload requests go (glimpse-timeline).
+    /// Takes the reloads taps ask for to glimpse-timeline (run `ReloadDeliveryService` for its retries).
+    public let delivery: ReloadDelivery
 
     /// Opens (and replays) the journal `<directory>/intent.sqlite`, or an in-memory one.
     public static func open(
@@ -35,30 +35,34 @@ public struct IntentServer: Sendable {
         let feed = StoreFeed()
         let waiters = TapWaiters()
         let connections = Connections()
+        let delivery = ReloadDelivery(outbound: outbound, connections: connections)
         let host = try IntentHandlers.Host(
             engine: IntentState(executor: IntentExecutor(clock: clock, settings: settings)),
             clock: clock, journal: journal, apply: IntentState.apply,
             perform: { host, effects in
                 await Self.perform(
                     effects, host: host, feed: feed, waiters: waiters, connections: connections,
-                    timeout: settings.handlerTimeout, outbound: outbound)
+                    timeout: settings.handlerTimeout, delivery: delivery)
             })
         return IntentServer(
             host: host, feed: feed, waiters: waiters, connections: connections,
-            handlers: IntentHandlers(host: host, feed: feed, waiters: waiters), clock: ClockService(host: host, watermark: { feed.sequence }))
+            handlers: IntentHandlers(host: host, feed: feed, waiters: waiters), clock: ClockService(host: host, watermark: { feed.sequence }),
+            delivery: delivery)
     }
 
     /// Carries out the executor's effects in the executor's order: store changes go to the
-    /// watchers, reloads go to glimpse-timeline, and only then do completions answer their
-    /// waiting Perform calls (so when a tap is answered its reloads have been requested, and
-    /// a script on a manual clock sees them before its next step); handler calls go out
-    /// together (each answer comes back through the host, journaled as a `HandlerAnswer`).
+    /// watchers, reloads (kept in the outbox with the tap that asked) go to glimpse-timeline,
+    /// and only then do completions answer their waiting Perform calls (so when a tap is
+    /// answered its reloads have been requested, and a script on a manual clock sees them
+    /// before its next step; with glimpse-timeline down the tap is answered and its reloads
+    /// wait in the outbox); handler calls go out together (each answer comes back through
+    /// the host, journaled as a `HandlerAnswer`).
     static func perform(
         _ effects: [IntentEffect], host: IntentHandlers.Host, feed: StoreFeed, waiters: TapWaiters,
-        connections: Connections, timeout: TimeInterval, outbound: Outbound
+        connections: Connections, timeout: TimeInterval, delivery: ReloadDelivery
     ) async {
         var calls: [(HandlerCall, endpoint: String?, kind: String, key: String)] = []
-        var reloads: [IntentEffect] = []
+        var reloads = false
         var completions: [TapCompletion] = []
         for effect in effects {
             switch effect {
@@ -70,11 +74,11 @@ public struct IntentServer: Sendable {
                      call.placement.flatMap { state.executor.placement($0)?.kind } ?? "", state.callKeys[call.id] ?? "")
                 }
                 calls.append((call, endpoint, kind, key))
-            case .reloadPlacement, .reloadTimelines, .reloadAllTimelines: reloads.append(effect)
+            case .reloadPlacement, .reloadTimelines, .reloadAllTimelines: reloads = true
             case .alreadyRunning, .cancelHandlerCall, .nextWakeUp: break
             }
         }
-        if !reloads.isEmpty { await reload(reloads, connections: connections, outbound: outbound) }
+        if reloads { await delivery.deliver(host) }
         for completion in completions { waiters.resolve(completion) }
         guard !calls.isEmpty else { return }
         // One app's slow handler never holds up another's (see `callOut`); each app's
@@ -126,45 +130,6 @@ public struct IntentServer: Sendable {
             answer.outcome = failed("UNAVAILABLE: \(error)")
         }
         return answer
-    }
-
-    /// Asks glimpse-timeline for the reloads (reason INTENT_PERFORMED), one after another in
-    /// the executor's order: the tapped widget's own reload (`ReloadPlacement`, free), then
-    /// what the intent declares (by kind, or every timeline of the app).
-    static func reload(_ effects: [IntentEffect], connections: Connections, outbound: Outbound) async {
-        guard let timeline = outbound.client(connections).map(GlimpseTimelineV1.TimelineService.Client.init(wrapping:)) else {
-            for effect in effects { outbound.log("no --timeline-address: dropped \(effect)") }
-            return
-        }
-        // A reload is asked of a service on this host or next to it: a few seconds is ample,
-        // and a hung glimpse-timeline must not hold the tapper's answer for ever.
-        let options = CallOptions(timeout: .seconds(5))
-        for effect in effects {
-            do {
-                switch effect {
-                case .reloadTimelines(let kind, let app):
-                    var request = GlimpseTimelineV1.ReloadTimelinesRequest()
-                    request.bundleId = app.rawValue
-                    request.kind = kind
-                    request.reason = .intentPerformed
-                    _ = try await timeline.reloadTimelines(ClientRequest(message: request), options: options)
-                case .reloadAllTimelines(let app):
-                    var request = GlimpseTimelineV1.ReloadAllTimelinesRequest()
-                    request.bundleId = app.rawValue
-                    request.reason = .intentPerformed
-                    _ = try await timeline.reloadAllTimelines(ClientRequest(message: request), options: options)
-                case .reloadPlacement(let placement):
-                    var request = GlimpseTimelineV1.ReloadPlacementRequest()
-                    request.placementId = placement.rawValue
-                    request.reason = .intentPerformed
-                    _ = try await timeline.reloadPlacement(ClientRequest(message: request), options: options)
-                default:
-                    break
-                }
-            } catch {
-                outbound.log("reload at glimpse-timeline failed: \(effect): \(error)")
-            }
-        }
     }
 
     public func close() async throws {

@@ -136,3 +136,61 @@ def _swallow(call):
         call()
     except grpc.RpcError:
         pass
+
+
+# Taps: an acknowledged tap's reloads are never lost, and refused taps are on the record.
+
+from rtl_air import _install, _place_both, _shown, _wait_shows, provider  # noqa: E402,F401  (fixture)
+from test_intent_service import GROUP  # noqa: E402
+from glimpse.intent.v1 import intent_pb2  # noqa: E402
+
+
+def test_a_tap_while_glimpse_timeline_is_down_keeps_its_reloads_until_it_is_back(tmp_path, provider):
+    """The tap performs (the App Group changes) and names every widget it reloads; its
+    reloads wait at glimpse-intent, through a kill -9 of glimpse-intent itself, and are
+    applied once when glimpse-timeline is back."""
+    stack = Stack(tmp_path)
+    try:
+        installed = _install(stack, provider)
+        small, lock = _place_both(stack)
+        calls = provider.calls
+        stack.kill("timeline")
+        tapped = stack.widgets.Tap(g.TapRequest(placement_id=small.placement_id, element="checkin"), timeout=RPC_TIMEOUT)
+        assert tapped.performed.HasField("performed")
+        # CheckInIntent reloads all the app's timelines: both widgets.
+        assert sorted(tapped.performed.reloaded_placements) == sorted([small.placement_id, lock.placement_id])
+        status = stack.app_group.Get(intent_pb2.GetRequest(app_group=GROUP, key="flightStatus"),
+                                     metadata=[("authorization", f"Bearer {installed.app_token}")], timeout=RPC_TIMEOUT)
+        assert status.entry.value.string_value == "checkedIn"
+        assert _shown(stack.widgets.Get(g.GetWidgetRequest(placement_id=small.placement_id), timeout=RPC_TIMEOUT)) \
+            == ["RTL 001 SFO → JFK", "Not checked in"]
+        stack.kill("intent")
+        stack.start("intent")
+        stack.start("timeline")
+        _wait_shows(stack, small.placement_id, "Checked in", timeout=SETTLE)
+        _wait_shows(stack, lock.placement_id, "Checked in", timeout=SETTLE)
+        # Applied once: one provider call for each widget, however often it was sent.
+        stack.clock.Advance(g.AdvanceRequest(by={"seconds": 60}), timeout=SETTLE)
+        assert provider.calls == calls + 2
+        # A replay of the tap reloads nothing.
+        again = stack.widgets.Tap(g.TapRequest(placement_id=small.placement_id, element="checkin",
+                                               idempotency_key=tapped.idempotency_key), timeout=RPC_TIMEOUT)
+        assert again.performed.replayed and list(again.performed.reloaded_placements) == []
+    finally:
+        stack.stop()
+
+
+def test_a_tap_refused_because_the_device_is_locked_is_in_the_event_log(tmp_path, provider):
+    stack = Stack(tmp_path)
+    try:
+        _install(stack, provider)
+        small, _ = _place_both(stack)
+        stack.device.UpdateSettings(g.UpdateSettingsRequest(locked=True), timeout=RPC_TIMEOUT)
+        with pytest.raises(grpc.RpcError) as refused:
+            stack.widgets.Tap(g.TapRequest(placement_id=small.placement_id, element="checkin"), timeout=RPC_TIMEOUT)
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        events = stack.events.List(g.ListEventsRequest(kinds=["intent_performed"]), timeout=RPC_TIMEOUT).events
+        assert len(events) == 1 and "refused" in events[0].summary
+        assert events[0].intent_performed.response.refused.reason == intent_pb2.REFUSAL_DEVICE_LOCKED
+    finally:
+        stack.stop()

@@ -33,6 +33,7 @@ extension GlimpseIntentV1 {
             case remove(GlimpseIntentV1.RemoveRequest)
             case compareAndSet(GlimpseIntentV1.CompareAndSetRequest)
             case handlerAnswer(GlimpseIntentV1.HandlerAnswer)
+            case reloadsDelivered(GlimpseIntentV1.ReloadsDelivered)
         }
 
         public init() {}
@@ -93,6 +94,37 @@ extension GlimpseIntentV1 {
     }
 }
 
+extension GlimpseIntentV1 {
+    /// Reloads that taps asked for and glimpse-timeline has taken (or that no longer apply):
+    /// they leave the service's outbox, which keeps every other one until it is delivered.
+    public struct ReloadsDelivered: GlimpseMessage {
+        public static let protoMessageName = "glimpse.intent.v1.ReloadsDelivered"
+
+        /// the outbox's ids, in the order they were asked
+        public var ids: [Swift.UInt64] = []
+
+        public init() {}
+
+        public init(
+            ids: [Swift.UInt64] = []
+        ) {
+            self.ids = ids
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
 extension GlimpseIntentV1.JournalRecord: _ProtoCBacked {
     package static var _isRecursive: Swift.Bool { false }
     package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
@@ -118,6 +150,7 @@ extension GlimpseIntentV1.JournalRecord: _ProtoCBacked {
         case 8: if let v = c.pointee.remove { self.input = .remove(try GlimpseIntentV1.RemoveRequest(_c: v, depth: depth &+ 1)) }
         case 9: if let v = c.pointee.compare_and_set { self.input = .compareAndSet(try GlimpseIntentV1.CompareAndSetRequest(_c: v, depth: depth &+ 1)) }
         case 10: if let v = c.pointee.handler_answer { self.input = .handlerAnswer(try GlimpseIntentV1.HandlerAnswer(_c: v, depth: depth &+ 1)) }
+        case 12: if let v = c.pointee.reloads_delivered { self.input = .reloadsDelivered(try GlimpseIntentV1.ReloadsDelivered(_c: v, depth: depth &+ 1)) }
         default: break
         }
     }
@@ -157,6 +190,9 @@ extension GlimpseIntentV1.JournalRecord: _ProtoCBacked {
         case .handlerAnswer(let v)?:
             c.pointee.input_case = .init(rawValue: 10)
             c.pointee.handler_answer = try arena.lower(v, depth: depth)
+        case .reloadsDelivered(let v)?:
+            c.pointee.input_case = .init(rawValue: 12)
+            c.pointee.reloads_delivered = try arena.lower(v, depth: depth)
         }
     }
 }
@@ -185,6 +221,31 @@ extension GlimpseIntentV1.HandlerAnswer: _ProtoCBacked {
     }
 }
 
+extension GlimpseIntentV1.ReloadsDelivered: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Intent__V1__ReloadsDelivered.self, count: 1)
+        glimpse__intent__v1__reloads_delivered__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__intent__v1__reloads_delivered__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.ReloadsDelivered") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__ReloadsDelivered.self)
+        self.init()
+        self.ids = _liftScalars(c.pointee.ids, c.pointee.n_ids)
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__ReloadsDelivered.self)
+        if !self.ids.isEmpty {
+            c.pointee.ids = arena.lowerScalars(self.ids)
+            c.pointee.n_ids = self.ids.count
+        }
+    }
+}
+
 // MARK: - proto3 JSON
 
 extension GlimpseIntentV1.JournalRecord: ProtoJSONMessage, _ProtoJSONField {
@@ -201,6 +262,7 @@ extension GlimpseIntentV1.JournalRecord: ProtoJSONMessage, _ProtoJSONField {
         if case .compareAndSet(let v)? = self.input { w.member("compareAndSet", v) }
         if case .handlerAnswer(let v)? = self.input { w.member("handlerAnswer", v) }
         w.field("appToken", self.appToken)
+        if case .reloadsDelivered(let v)? = self.input { w.member("reloadsDelivered", v) }
         return w.value
     }
 
@@ -220,12 +282,13 @@ extension GlimpseIntentV1.JournalRecord: ProtoJSONMessage, _ProtoJSONField {
             case 9: if let v = try r.value(GlimpseIntentV1.CompareAndSetRequest.self) { self.input = .compareAndSet(v) }
             case 10: if let v = try r.value(GlimpseIntentV1.HandlerAnswer.self) { self.input = .handlerAnswer(v) }
             case 11: try r.read(&self.appToken)
+            case 12: if let v = try r.value(GlimpseIntentV1.ReloadsDelivered.self) { self.input = .reloadsDelivered(v) }
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.JournalRecord", "1,registerApp,register_app,input 2,unregister,unregister,input 3,placementAdded,placement_added,input 4,placementRemoved,placement_removed,input 5,deviceLocked,device_locked,input 6,perform,perform,input 7,set,set,input 8,remove,remove,input 9,compareAndSet,compare_and_set,input 10,handlerAnswer,handler_answer,input 11,appToken,app_token")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.JournalRecord", "1,registerApp,register_app,input 2,unregister,unregister,input 3,placementAdded,placement_added,input 4,placementRemoved,placement_removed,input 5,deviceLocked,device_locked,input 6,perform,perform,input 7,set,set,input 8,remove,remove,input 9,compareAndSet,compare_and_set,input 10,handlerAnswer,handler_answer,input 11,appToken,app_token 12,reloadsDelivered,reloads_delivered,input")
 }
 
 extension GlimpseIntentV1.HandlerAnswer: ProtoJSONMessage, _ProtoJSONField {
@@ -249,4 +312,25 @@ extension GlimpseIntentV1.HandlerAnswer: ProtoJSONMessage, _ProtoJSONField {
     }
 
     private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.HandlerAnswer", "1,callId,call_id 2,outcome,outcome")
+}
+
+extension GlimpseIntentV1.ReloadsDelivered: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("ids", self.ids)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.ids)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.intent.v1.ReloadsDelivered", "1,ids,ids")
 }

@@ -431,17 +431,22 @@ extension GlimpseTimelineV1 {
         public var kind: Swift.String = ""
         /// Why: an app's WidgetCenter call (budgeted) or an intent's perform() (as the tap's reload).
         public var reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0)
+        /// Set by a service that retries until it is answered (glimpse-intent's outbox): a request
+        /// with an id glimpse-timeline has applied before reloads nothing again (the last 10,000).
+        public var requestId: Swift.String = ""
 
         public init() {}
 
         public init(
             bundleId: Swift.String = "",
             kind: Swift.String = "",
-            reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0)
+            reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0),
+            requestId: Swift.String = ""
         ) {
             self.bundleId = bundleId
             self.kind = kind
             self.reason = reason
+            self.requestId = requestId
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -464,15 +469,19 @@ extension GlimpseTimelineV1 {
 
         public var bundleId: Swift.String = ""
         public var reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0)
+        /// as ReloadTimelinesRequest.request_id
+        public var requestId: Swift.String = ""
 
         public init() {}
 
         public init(
             bundleId: Swift.String = "",
-            reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0)
+            reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0),
+            requestId: Swift.String = ""
         ) {
             self.bundleId = bundleId
             self.reason = reason
+            self.requestId = requestId
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -496,15 +505,19 @@ extension GlimpseTimelineV1 {
         public var placementId: Swift.UInt64 = 0
         /// INTENT_PERFORMED (also when unspecified) or APP_REQUEST.
         public var reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0)
+        /// as ReloadTimelinesRequest.request_id
+        public var requestId: Swift.String = ""
 
         public init() {}
 
         public init(
             placementId: Swift.UInt64 = 0,
-            reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0)
+            reason: GlimpseTimelineV1.ReloadReason = .init(rawValue: 0),
+            requestId: Swift.String = ""
         ) {
             self.placementId = placementId
             self.reason = reason
+            self.requestId = requestId
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1421,6 +1434,7 @@ extension GlimpseTimelineV1.ReloadTimelinesRequest: _ProtoCBacked {
         self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.ReloadTimelinesRequest", "bundle_id")
         self.kind = try _liftString(c.pointee.kind, "glimpse.timeline.v1.ReloadTimelinesRequest", "kind")
         self.reason = GlimpseTimelineV1.ReloadReason(rawValue: .init(truncatingIfNeeded: c.pointee.reason.rawValue))
+        self.requestId = try _liftString(c.pointee.request_id, "glimpse.timeline.v1.ReloadTimelinesRequest", "request_id")
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1428,6 +1442,7 @@ extension GlimpseTimelineV1.ReloadTimelinesRequest: _ProtoCBacked {
         if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.ReloadTimelinesRequest", "bundle_id") }
         if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.timeline.v1.ReloadTimelinesRequest", "kind") }
         c.pointee.reason = Glimpse__Timeline__V1__ReloadReason(rawValue: .init(truncatingIfNeeded: self.reason.rawValue))
+        if !self.requestId.isEmpty { c.pointee.request_id = try arena.lowerString(self.requestId, "glimpse.timeline.v1.ReloadTimelinesRequest", "request_id") }
     }
 }
 
@@ -1446,12 +1461,14 @@ extension GlimpseTimelineV1.ReloadAllTimelinesRequest: _ProtoCBacked {
         self.init()
         self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "bundle_id")
         self.reason = GlimpseTimelineV1.ReloadReason(rawValue: .init(truncatingIfNeeded: c.pointee.reason.rawValue))
+        self.requestId = try _liftString(c.pointee.request_id, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "request_id")
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadAllTimelinesRequest.self)
         if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "bundle_id") }
         c.pointee.reason = Glimpse__Timeline__V1__ReloadReason(rawValue: .init(truncatingIfNeeded: self.reason.rawValue))
+        if !self.requestId.isEmpty { c.pointee.request_id = try arena.lowerString(self.requestId, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "request_id") }
     }
 }
 
@@ -1470,12 +1487,14 @@ extension GlimpseTimelineV1.ReloadPlacementRequest: _ProtoCBacked {
         self.init()
         self.placementId = c.pointee.placement_id
         self.reason = GlimpseTimelineV1.ReloadReason(rawValue: .init(truncatingIfNeeded: c.pointee.reason.rawValue))
+        self.requestId = try _liftString(c.pointee.request_id, "glimpse.timeline.v1.ReloadPlacementRequest", "request_id")
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadPlacementRequest.self)
         c.pointee.placement_id = self.placementId
         c.pointee.reason = Glimpse__Timeline__V1__ReloadReason(rawValue: .init(truncatingIfNeeded: self.reason.rawValue))
+        if !self.requestId.isEmpty { c.pointee.request_id = try arena.lowerString(self.requestId, "glimpse.timeline.v1.ReloadPlacementRequest", "request_id") }
     }
 }
 
@@ -2230,6 +2249,7 @@ extension GlimpseTimelineV1.ReloadTimelinesRequest: ProtoJSONMessage, _ProtoJSON
         w.field("bundleId", self.bundleId)
         w.field("kind", self.kind)
         w.field("reason", self.reason)
+        w.field("requestId", self.requestId)
         return w.value
     }
 
@@ -2241,12 +2261,13 @@ extension GlimpseTimelineV1.ReloadTimelinesRequest: ProtoJSONMessage, _ProtoJSON
             case 1: try r.read(&self.bundleId)
             case 2: try r.read(&self.kind)
             case 3: try r.read(&self.reason)
+            case 4: try r.read(&self.requestId)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadTimelinesRequest", "1,bundleId,bundle_id 2,kind,kind 3,reason,reason")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadTimelinesRequest", "1,bundleId,bundle_id 2,kind,kind 3,reason,reason 4,requestId,request_id")
 }
 
 extension GlimpseTimelineV1.ReloadAllTimelinesRequest: ProtoJSONMessage, _ProtoJSONField {
@@ -2254,6 +2275,7 @@ extension GlimpseTimelineV1.ReloadAllTimelinesRequest: ProtoJSONMessage, _ProtoJ
         var w = _ProtoJSONWriter()
         w.field("bundleId", self.bundleId)
         w.field("reason", self.reason)
+        w.field("requestId", self.requestId)
         return w.value
     }
 
@@ -2264,12 +2286,13 @@ extension GlimpseTimelineV1.ReloadAllTimelinesRequest: ProtoJSONMessage, _ProtoJ
             switch number {
             case 1: try r.read(&self.bundleId)
             case 2: try r.read(&self.reason)
+            case 3: try r.read(&self.requestId)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadAllTimelinesRequest", "1,bundleId,bundle_id 2,reason,reason")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadAllTimelinesRequest", "1,bundleId,bundle_id 2,reason,reason 3,requestId,request_id")
 }
 
 extension GlimpseTimelineV1.ReloadPlacementRequest: ProtoJSONMessage, _ProtoJSONField {
@@ -2277,6 +2300,7 @@ extension GlimpseTimelineV1.ReloadPlacementRequest: ProtoJSONMessage, _ProtoJSON
         var w = _ProtoJSONWriter()
         w.field("placementId", self.placementId)
         w.field("reason", self.reason)
+        w.field("requestId", self.requestId)
         return w.value
     }
 
@@ -2287,12 +2311,13 @@ extension GlimpseTimelineV1.ReloadPlacementRequest: ProtoJSONMessage, _ProtoJSON
             switch number {
             case 1: try r.read(&self.placementId)
             case 2: try r.read(&self.reason)
+            case 3: try r.read(&self.requestId)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadPlacementRequest", "1,placementId,placement_id 2,reason,reason")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ReloadPlacementRequest", "1,placementId,placement_id 2,reason,reason 3,requestId,request_id")
 }
 
 extension GlimpseTimelineV1.ReloadResponse: ProtoJSONMessage, _ProtoJSONField {

@@ -118,10 +118,10 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         switch completion.result {
         case .performed(let value):
             response.result = .performed(GlimpseIntentV1.PerformResponse.Performed(value: value?.wire))
-            response.reloadedPlacements = completion.placement.map { [$0.rawValue] } ?? []
+            response.reloadedPlacements = completion.reloaded.map(\.rawValue)
         case .failed(let failure):
             response.result = .failed(GlimpseIntentV1.PerformResponse.Failed(message: "\(failure)"))
-            response.reloadedPlacements = completion.placement.map { [$0.rawValue] } ?? []
+            response.reloadedPlacements = completion.reloaded.map(\.rawValue)
         case .refused(let refusal):
             let reason: GlimpseIntentV1.Refusal
             switch refusal {

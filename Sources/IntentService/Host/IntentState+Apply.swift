@@ -26,6 +26,10 @@ extension IntentState {
                 state.apps[app] = nil
                 state.tokens[registered.token] = nil
                 return Step(.none)
+            case .reloadsDelivered(let delivered)?:
+                let ids = Set(delivered.ids)
+                state.outbox.removeAll { ids.contains($0.id) }
+                return Step(.none)
             case .placementAdded(let request)?:
                 guard !request.bundleId.isEmpty else { throw InvalidField("bundle_id", "a bundle id is required") }
                 guard !request.kind.isEmpty else { throw InvalidField("kind", "a widget kind is required") }

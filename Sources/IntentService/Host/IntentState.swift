@@ -25,6 +25,11 @@ public struct IntentState: Engine, AppTokenIndex {
     var pendingHandlerKeys: [TapTarget: [String]] = [:]
     /// The idempotency key of each handler call out.
     public internal(set) var callKeys: [CallID: String] = [:]
+    /// The reloads taps asked for that glimpse-timeline has not taken yet, oldest first: kept
+    /// (journaled with the tap that asked) until `reloadsDelivered`, so none is lost while
+    /// glimpse-timeline is down or glimpse-intent restarts.
+    public internal(set) var outbox: [PendingReload] = []
+    var nextOutboxID: UInt64 = 1
 
     public init(executor: IntentExecutor) {
         self.executor = executor
@@ -51,17 +56,26 @@ public struct IntentState: Engine, AppTokenIndex {
 
     public mutating func fireDue() -> [IntentEffect] { noted(executor.fireDue()) }
 
-    /// Keeps the idempotency keys of handler calls in step with the effects.
+    /// Keeps the idempotency keys of handler calls, and the outbox of reloads, in step with
+    /// the effects.
     mutating func noted(_ effects: [IntentEffect]) -> [IntentEffect] {
+        // A tap's reloads come just before its completion, which names the tap.
+        var asked: [Int] = []
         for effect in effects {
             switch effect {
+            case .reloadPlacement, .reloadTimelines, .reloadAllTimelines:
+                asked.append(outbox.count)
+                outbox.append(PendingReload(id: nextOutboxID, reload: effect, tap: ""))
+                nextOutboxID += 1
+            case .completed(let completion) where !completion.replayed:
+                for index in asked { outbox[index].tap = "\(completion.app)/\(completion.idempotencyKey)" }
+                asked = []
+                callKeys = callKeys.filter { $0.value != completion.idempotencyKey }
             case .callHandler(let call):
                 if var keys = pendingHandlerKeys[call.target], !keys.isEmpty {
                     callKeys[call.id] = keys.removeFirst()
                     pendingHandlerKeys[call.target] = keys.isEmpty ? nil : keys
                 }
-            case .completed(let completion) where !completion.replayed:
-                callKeys = callKeys.filter { $0.value != completion.idempotencyKey }
             case .cancelHandlerCall(let id):
                 callKeys[id] = nil
             default: break
@@ -69,4 +83,16 @@ public struct IntentState: Engine, AppTokenIndex {
         }
         return effects
     }
+}
+
+/// A reload a tap asked for, waiting for glimpse-timeline to take it.
+public struct PendingReload: Sendable, Hashable {
+    public var id: UInt64
+    /// `.reloadPlacement`, `.reloadTimelines` or `.reloadAllTimelines`.
+    public var reload: IntentEffect
+    /// The tap that asked ("app/idempotency key").
+    public var tap: String
+
+    /// What glimpse-timeline knows the request by, so that a retry is applied once.
+    public var requestID: String { "intent/\(tap)/\(id)" }
 }

@@ -44,14 +44,16 @@ extension TimelineState {
                 return Step(.none, effects: effects)
             case .reloadTimelines(let request)?:
                 let reason = try ReloadReason(request.reason, field: "reason")
-                return Step(.none, effects: state.scheduler.reloadTimelines(ofKind: request.kind, app: AppID(request.bundleId), reason: reason))
+                return state.once(request.requestId) {
+                    $0.scheduler.reloadTimelines(ofKind: request.kind, app: AppID(request.bundleId), reason: reason)
+                }
             case .reloadAllTimelines(let request)?:
                 let reason = try ReloadReason(request.reason, field: "reason")
-                return Step(.none, effects: state.scheduler.reloadAllTimelines(app: AppID(request.bundleId), reason: reason))
+                return state.once(request.requestId) { $0.scheduler.reloadAllTimelines(app: AppID(request.bundleId), reason: reason) }
             case .reloadPlacement(let request)?:
                 let reason = try ReloadReason(
                     request.reason == .unspecified ? .intentPerformed : request.reason, field: "reason")
-                return Step(.none, effects: try state.scheduler.reload(PlacementID(request.placementId), reason: reason))
+                return try state.once(request.requestId) { try $0.scheduler.reload(PlacementID(request.placementId), reason: reason) }
             case .appState(let request)?:
                 return Step(.none, effects: state.scheduler.setAppActive(AppID(request.bundleId), request.active))
             case .deviceSettings(let request)?:
@@ -98,6 +100,16 @@ extension TimelineState {
             configuration: configuration, screen: screen))
         nextPlacementID = max(nextPlacementID, placementID + 1)
         return Step(.placed(placementID), effects: effects)
+    }
+
+    /// Applies a reload unless a request with `id` was applied before (a retry): then nothing.
+    mutating func once(
+        _ id: String, _ reload: (inout TimelineState) throws -> [TimelineEffect]
+    ) rethrows -> Step<TimelineAnswer, TimelineEffect> {
+        guard !appliedReloads.contains(id) else { return Step(.none) }
+        let effects = try reload(&self)
+        appliedReloads.insert(id)
+        return Step(.none, effects: effects)
     }
 
     mutating func providerAnswered(_ answer: GlimpseTimelineV1.ProviderAnswer) throws -> Step<TimelineAnswer, TimelineEffect> {

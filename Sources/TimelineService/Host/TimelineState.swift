@@ -24,6 +24,8 @@ public struct TimelineState: Engine, AppTokenIndex {
     public internal(set) var lastErrors: [PlacementID: GlimpseTimelineV1.ProviderError] = [:]
     /// Provider calls out, by fetch id: whose answer a `ProviderAnswer` is.
     var inFlight: [UInt64: PlacementID] = [:]
+    /// The request ids of the last reloads applied (`request_id`): a retried one reloads nothing again.
+    var appliedReloads = RecentIDs(capacity: 10_000)
 
     public init(scheduler: TimelineScheduler) {
         self.scheduler = scheduler

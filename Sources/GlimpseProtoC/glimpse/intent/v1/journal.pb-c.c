@@ -98,7 +98,52 @@ void   glimpse__intent__v1__handler_answer__free_unpacked
   assert(message->base.descriptor == &glimpse__intent__v1__handler_answer__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor glimpse__intent__v1__journal_record__field_descriptors[11] =
+void   glimpse__intent__v1__reloads_delivered__init
+                     (Glimpse__Intent__V1__ReloadsDelivered         *message)
+{
+  static const Glimpse__Intent__V1__ReloadsDelivered init_value = GLIMPSE__INTENT__V1__RELOADS_DELIVERED__INIT;
+  *message = init_value;
+}
+size_t glimpse__intent__v1__reloads_delivered__get_packed_size
+                     (const Glimpse__Intent__V1__ReloadsDelivered *message)
+{
+  assert(message->base.descriptor == &glimpse__intent__v1__reloads_delivered__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__intent__v1__reloads_delivered__pack
+                     (const Glimpse__Intent__V1__ReloadsDelivered *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__intent__v1__reloads_delivered__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__intent__v1__reloads_delivered__pack_to_buffer
+                     (const Glimpse__Intent__V1__ReloadsDelivered *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__intent__v1__reloads_delivered__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Intent__V1__ReloadsDelivered *
+       glimpse__intent__v1__reloads_delivered__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Intent__V1__ReloadsDelivered *)
+     protobuf_c_message_unpack (&glimpse__intent__v1__reloads_delivered__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__intent__v1__reloads_delivered__free_unpacked
+                     (Glimpse__Intent__V1__ReloadsDelivered *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__intent__v1__reloads_delivered__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+static const ProtobufCFieldDescriptor glimpse__intent__v1__journal_record__field_descriptors[12] =
 {
   {
     "register_app",
@@ -232,6 +277,18 @@ static const ProtobufCFieldDescriptor glimpse__intent__v1__journal_record__field
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "reloads_delivered",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Glimpse__Intent__V1__JournalRecord, input_case),
+    offsetof(Glimpse__Intent__V1__JournalRecord, reloads_delivered),
+    &glimpse__intent__v1__reloads_delivered__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__intent__v1__journal_record__field_indices_by_name[] = {
   10,   /* field[10] = app_token */
@@ -242,6 +299,7 @@ static const unsigned glimpse__intent__v1__journal_record__field_indices_by_name
   2,   /* field[2] = placement_added */
   3,   /* field[3] = placement_removed */
   0,   /* field[0] = register_app */
+  11,   /* field[11] = reloads_delivered */
   7,   /* field[7] = remove */
   6,   /* field[6] = set */
   1,   /* field[1] = unregister */
@@ -249,7 +307,7 @@ static const unsigned glimpse__intent__v1__journal_record__field_indices_by_name
 static const ProtobufCIntRange glimpse__intent__v1__journal_record__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor glimpse__intent__v1__journal_record__descriptor =
 {
@@ -259,7 +317,7 @@ const ProtobufCMessageDescriptor glimpse__intent__v1__journal_record__descriptor
   "Glimpse__Intent__V1__JournalRecord",
   "glimpse.intent.v1",
   sizeof(Glimpse__Intent__V1__JournalRecord),
-  11,
+  12,
   glimpse__intent__v1__journal_record__field_descriptors,
   glimpse__intent__v1__journal_record__field_indices_by_name,
   1,  glimpse__intent__v1__journal_record__number_ranges,
@@ -315,5 +373,43 @@ const ProtobufCMessageDescriptor glimpse__intent__v1__handler_answer__descriptor
   glimpse__intent__v1__handler_answer__field_indices_by_name,
   1,  glimpse__intent__v1__handler_answer__number_ranges,
   (ProtobufCMessageInit) glimpse__intent__v1__handler_answer__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__intent__v1__reloads_delivered__field_descriptors[1] =
+{
+  {
+    "ids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Glimpse__Intent__V1__ReloadsDelivered, n_ids),
+    offsetof(Glimpse__Intent__V1__ReloadsDelivered, ids),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__intent__v1__reloads_delivered__field_indices_by_name[] = {
+  0,   /* field[0] = ids */
+};
+static const ProtobufCIntRange glimpse__intent__v1__reloads_delivered__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor glimpse__intent__v1__reloads_delivered__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.intent.v1.ReloadsDelivered",
+  "ReloadsDelivered",
+  "Glimpse__Intent__V1__ReloadsDelivered",
+  "glimpse.intent.v1",
+  sizeof(Glimpse__Intent__V1__ReloadsDelivered),
+  1,
+  glimpse__intent__v1__reloads_delivered__field_descriptors,
+  glimpse__intent__v1__reloads_delivered__field_indices_by_name,
+  1,  glimpse__intent__v1__reloads_delivered__number_ranges,
+  (ProtobufCMessageInit) glimpse__intent__v1__reloads_delivered__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -1922,7 +1922,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__remove_response__descrip
   (ProtobufCMessageInit) glimpse__timeline__v1__remove_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_timelines_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_timelines_request__field_descriptors[4] =
 {
   {
     "bundle_id",
@@ -1960,16 +1960,29 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_timelines_re
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "request_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ReloadTimelinesRequest, request_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__reload_timelines_request__field_indices_by_name[] = {
   0,   /* field[0] = bundle_id */
   1,   /* field[1] = kind */
   2,   /* field[2] = reason */
+  3,   /* field[3] = request_id */
 };
 static const ProtobufCIntRange glimpse__timeline__v1__reload_timelines_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_timelines_request__descriptor =
 {
@@ -1979,14 +1992,14 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_timelines_request
   "Glimpse__Timeline__V1__ReloadTimelinesRequest",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__ReloadTimelinesRequest),
-  3,
+  4,
   glimpse__timeline__v1__reload_timelines_request__field_descriptors,
   glimpse__timeline__v1__reload_timelines_request__field_indices_by_name,
   1,  glimpse__timeline__v1__reload_timelines_request__number_ranges,
   (ProtobufCMessageInit) glimpse__timeline__v1__reload_timelines_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_all_timelines_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_all_timelines_request__field_descriptors[3] =
 {
   {
     "bundle_id",
@@ -2012,15 +2025,28 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_all_timeline
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "request_id",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ReloadAllTimelinesRequest, request_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__reload_all_timelines_request__field_indices_by_name[] = {
   0,   /* field[0] = bundle_id */
   1,   /* field[1] = reason */
+  2,   /* field[2] = request_id */
 };
 static const ProtobufCIntRange glimpse__timeline__v1__reload_all_timelines_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_all_timelines_request__descriptor =
 {
@@ -2030,14 +2056,14 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_all_timelines_req
   "Glimpse__Timeline__V1__ReloadAllTimelinesRequest",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__ReloadAllTimelinesRequest),
-  2,
+  3,
   glimpse__timeline__v1__reload_all_timelines_request__field_descriptors,
   glimpse__timeline__v1__reload_all_timelines_request__field_indices_by_name,
   1,  glimpse__timeline__v1__reload_all_timelines_request__number_ranges,
   (ProtobufCMessageInit) glimpse__timeline__v1__reload_all_timelines_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_placement_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_placement_request__field_descriptors[3] =
 {
   {
     "placement_id",
@@ -2063,15 +2089,28 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_placement_re
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "request_id",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ReloadPlacementRequest, request_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__reload_placement_request__field_indices_by_name[] = {
   0,   /* field[0] = placement_id */
   1,   /* field[1] = reason */
+  2,   /* field[2] = request_id */
 };
 static const ProtobufCIntRange glimpse__timeline__v1__reload_placement_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_placement_request__descriptor =
 {
@@ -2081,7 +2120,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_placement_request
   "Glimpse__Timeline__V1__ReloadPlacementRequest",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__ReloadPlacementRequest),
-  2,
+  3,
   glimpse__timeline__v1__reload_placement_request__field_descriptors,
   glimpse__timeline__v1__reload_placement_request__field_indices_by_name,
   1,  glimpse__timeline__v1__reload_placement_request__number_ranges,

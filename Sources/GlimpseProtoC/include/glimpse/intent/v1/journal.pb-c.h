@@ -23,6 +23,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 typedef struct Glimpse__Intent__V1__JournalRecord Glimpse__Intent__V1__JournalRecord;
 typedef struct Glimpse__Intent__V1__HandlerAnswer Glimpse__Intent__V1__HandlerAnswer;
+typedef struct Glimpse__Intent__V1__ReloadsDelivered Glimpse__Intent__V1__ReloadsDelivered;
 
 
 /* --- enums --- */
@@ -41,7 +42,8 @@ typedef enum {
   GLIMPSE__INTENT__V1__JOURNAL_RECORD__INPUT_SET = 7,
   GLIMPSE__INTENT__V1__JOURNAL_RECORD__INPUT_REMOVE = 8,
   GLIMPSE__INTENT__V1__JOURNAL_RECORD__INPUT_COMPARE_AND_SET = 9,
-  GLIMPSE__INTENT__V1__JOURNAL_RECORD__INPUT_HANDLER_ANSWER = 10
+  GLIMPSE__INTENT__V1__JOURNAL_RECORD__INPUT_HANDLER_ANSWER = 10,
+  GLIMPSE__INTENT__V1__JOURNAL_RECORD__INPUT_RELOADS_DELIVERED = 12
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__INTENT__V1__JOURNAL_RECORD__INPUT__CASE)
 } Glimpse__Intent__V1__JournalRecord__InputCase;
 
@@ -69,6 +71,7 @@ struct  Glimpse__Intent__V1__JournalRecord
     Glimpse__Intent__V1__RemoveRequest *remove;
     Glimpse__Intent__V1__CompareAndSetRequest *compare_and_set;
     Glimpse__Intent__V1__HandlerAnswer *handler_answer;
+    Glimpse__Intent__V1__ReloadsDelivered *reloads_delivered;
   };
 };
 #define GLIMPSE__INTENT__V1__JOURNAL_RECORD__INIT \
@@ -94,6 +97,24 @@ struct  Glimpse__Intent__V1__HandlerAnswer
 #define GLIMPSE__INTENT__V1__HANDLER_ANSWER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__handler_answer__descriptor) \
     , 0, NULL }
+
+
+/*
+ * Reloads that taps asked for and glimpse-timeline has taken (or that no longer apply):
+ * they leave the service's outbox, which keeps every other one until it is delivered.
+ */
+struct  Glimpse__Intent__V1__ReloadsDelivered
+{
+  ProtobufCMessage base;
+  /*
+   * the outbox's ids, in the order they were asked
+   */
+  size_t n_ids;
+  uint64_t *ids;
+};
+#define GLIMPSE__INTENT__V1__RELOADS_DELIVERED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__reloads_delivered__descriptor) \
+    , 0,NULL }
 
 
 /* Glimpse__Intent__V1__JournalRecord methods */
@@ -134,6 +155,25 @@ Glimpse__Intent__V1__HandlerAnswer *
 void   glimpse__intent__v1__handler_answer__free_unpacked
                      (Glimpse__Intent__V1__HandlerAnswer *message,
                       ProtobufCAllocator *allocator);
+/* Glimpse__Intent__V1__ReloadsDelivered methods */
+void   glimpse__intent__v1__reloads_delivered__init
+                     (Glimpse__Intent__V1__ReloadsDelivered         *message);
+size_t glimpse__intent__v1__reloads_delivered__get_packed_size
+                     (const Glimpse__Intent__V1__ReloadsDelivered   *message);
+size_t glimpse__intent__v1__reloads_delivered__pack
+                     (const Glimpse__Intent__V1__ReloadsDelivered   *message,
+                      uint8_t             *out);
+size_t glimpse__intent__v1__reloads_delivered__pack_to_buffer
+                     (const Glimpse__Intent__V1__ReloadsDelivered   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Intent__V1__ReloadsDelivered *
+       glimpse__intent__v1__reloads_delivered__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__intent__v1__reloads_delivered__free_unpacked
+                     (Glimpse__Intent__V1__ReloadsDelivered *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Glimpse__Intent__V1__JournalRecord_Closure)
@@ -141,6 +181,9 @@ typedef void (*Glimpse__Intent__V1__JournalRecord_Closure)
                   void *closure_data);
 typedef void (*Glimpse__Intent__V1__HandlerAnswer_Closure)
                  (const Glimpse__Intent__V1__HandlerAnswer *message,
+                  void *closure_data);
+typedef void (*Glimpse__Intent__V1__ReloadsDelivered_Closure)
+                 (const Glimpse__Intent__V1__ReloadsDelivered *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -150,6 +193,7 @@ typedef void (*Glimpse__Intent__V1__HandlerAnswer_Closure)
 
 extern const ProtobufCMessageDescriptor glimpse__intent__v1__journal_record__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__intent__v1__handler_answer__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__intent__v1__reloads_delivered__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -286,10 +286,15 @@ struct  Glimpse__Timeline__V1__ReloadTimelinesRequest
    * Why: an app's WidgetCenter call (budgeted) or an intent's perform() (as the tap's reload).
    */
   Glimpse__Timeline__V1__ReloadReason reason;
+  /*
+   * Set by a service that retries until it is answered (glimpse-intent's outbox): a request
+   * with an id glimpse-timeline has applied before reloads nothing again (the last 10,000).
+   */
+  char *request_id;
 };
 #define GLIMPSE__TIMELINE__V1__RELOAD_TIMELINES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__reload_timelines_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED, (char *)protobuf_c_empty_string }
 
 
 struct  Glimpse__Timeline__V1__ReloadAllTimelinesRequest
@@ -297,10 +302,14 @@ struct  Glimpse__Timeline__V1__ReloadAllTimelinesRequest
   ProtobufCMessage base;
   char *bundle_id;
   Glimpse__Timeline__V1__ReloadReason reason;
+  /*
+   * as ReloadTimelinesRequest.request_id
+   */
+  char *request_id;
 };
 #define GLIMPSE__TIMELINE__V1__RELOAD_ALL_TIMELINES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__reload_all_timelines_request__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED }
+    , (char *)protobuf_c_empty_string, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED, (char *)protobuf_c_empty_string }
 
 
 struct  Glimpse__Timeline__V1__ReloadPlacementRequest
@@ -311,10 +320,14 @@ struct  Glimpse__Timeline__V1__ReloadPlacementRequest
    * INTENT_PERFORMED (also when unspecified) or APP_REQUEST.
    */
   Glimpse__Timeline__V1__ReloadReason reason;
+  /*
+   * as ReloadTimelinesRequest.request_id
+   */
+  char *request_id;
 };
 #define GLIMPSE__TIMELINE__V1__RELOAD_PLACEMENT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__reload_placement_request__descriptor) \
-    , 0, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED }
+    , 0, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED, (char *)protobuf_c_empty_string }
 
 
 struct  Glimpse__Timeline__V1__ReloadResponse
