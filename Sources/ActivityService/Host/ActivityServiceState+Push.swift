@@ -95,10 +95,7 @@ extension ActivityServiceState {
     func transportCheck(
         _ push: GlimpseActivityV1.ReceivedPush, headers: [(name: String, value: String)], limit: Int
     ) -> (status: Int32, reason: String)? {
-        var seen = Set<String>()
-        for (name, _) in headers where name.hasPrefix("apns-") || name == "authorization" {
-            guard seen.insert(name).inserted else { return (400, "DuplicateHeaders") }
-        }
+        if APNsHeaders.duplicated(in: headers) != nil { return (400, "DuplicateHeaders") }
         func header(_ name: String) -> String? { headers.last(where: { $0.name == name })?.value }
         if let id = header("apns-id"), UUID(uuidString: id) == nil || id.count != 36 { return (400, "BadMessageId") }
         if let priority = header("apns-priority"), !["1", "5", "10"].contains(priority) { return (400, "BadPriority") }
