@@ -6,7 +6,10 @@ over real HTTP/2 (Python's `h2` on a plain socket, h2c) against the real executa
 - with token authentication a connection carries one stream (SETTINGS_MAX_CONCURRENT_STREAMS
   1) until a valid token has been posted, then more; a stream past the limit is refused
   (REFUSED_STREAM, safe to retry); with `--apns-auth none` the limit is the full one at once;
-- a duplicated `authorization` header is 400 DuplicateHeaders.
+- a duplicated `authorization` header is 400 DuplicateHeaders;
+- broadcast bodies up to 5,120 bytes are taken, and a channel with message storage policy 1
+  gives its latest message to an activity that subscribes later (within 8 h, on the
+  service's manual clock).
 """
 import contextlib
 import json
@@ -21,11 +24,15 @@ from h2.settings import SettingCodes
 
 from glimpse_protos import glimpse_modules
 from test_activity_service import (  # noqa: F401 (team_key: the fixture)
-    TOPIC, Activity, install, live_payload, provider_token, request_activity, team_key)
+    APP, TOPIC, Activity, install, live_payload, provider_token, request_activity, team_key)
 from test_timeline_service import RPC_TIMEOUT, _bearer
 
 glimpse_modules()
 from glimpse.activity.v1 import activity_pb2 as a  # noqa: E402
+from glimpse.clock.v1 import clock_pb2, clock_pb2_grpc  # noqa: E402
+from google.protobuf import timestamp_pb2  # noqa: E402
+
+START = 1767258000  # 2026-01-01T09:00:00Z, the manual clock's start
 # Connections, and pushes in each one's first flight: the race used to show in some of
 # them (it needs two handlers checking the token at the same moment), never in all.
 ROUNDS, PER = 40, 12
@@ -177,3 +184,78 @@ def test_a_duplicated_authorization_header_is_400_duplicate_headers(tmp_path, te
         connection.close()
         log = service.stub.ListPushes(a.ListPushesRequest(), timeout=RPC_TIMEOUT).pushes
         assert [(p.status, p.reason) for p in log] == [(400, "DuplicateHeaders")] * 2
+
+
+class Broadcaster:
+    """glimpse-activity on a manual clock without provider tokens, an app, and an h2c
+    connection for channel management and broadcasts."""
+
+    def __init__(self, tmp_path, key_path):
+        self.service = Activity(tmp_path, key_path, tls=False,
+                                extra=["--apns-auth", "none", "--clock", "manual", "--start-time", "2026-01-01T09:00:00Z"])
+        self.token = install(self.service)
+        self.connection = Connection(self.service.ports["apns-h2c"])
+
+    def channel(self, policy):
+        """Channel management: POST /1/apps/<bundle>/channels; the new channel's id."""
+        stream = self.connection.push(
+            f"/1/apps/{APP}/channels", json.dumps({"message-storage-policy": policy, "push-type": "LiveActivity"}).encode(), [])
+        assert self.connection.answer(stream) == (201, "")
+        return self.connection.headers[stream]["apns-channel-id"]
+
+    def broadcast(self, channel_id, body):
+        stream = self.connection.push(f"/4/broadcasts/apps/{APP}", body,
+                                      [("apns-push-type", "LiveActivity"), ("apns-channel-id", channel_id)])
+        return self.connection.answer(stream)
+
+    def subscribe(self, channel_id):
+        """A new activity following the channel (its own content: eta 20); its content now."""
+        activity = self.service.stub.Request(a.RequestActivityRequest(
+            bundle_id=APP, attributes_type="PizzaDeliveryAttributes", content=a.Content(state_json='{"eta":20}'),
+            channel_id=channel_id), metadata=_bearer(self.token), timeout=RPC_TIMEOUT).activity
+        return activity.activity_id, json.loads(activity.content.state_json)
+
+    def content(self, activity_id):
+        return json.loads(self.service.stub.GetActivity(a.GetActivityRequest(activity_id=activity_id),
+                                                        timeout=RPC_TIMEOUT).content.state_json)
+
+    def advance_to(self, seconds):
+        clock_pb2_grpc.ClockStub(self.service.channel).AdvanceTo(
+            clock_pb2.AdvanceToRequest(to=timestamp_pb2.Timestamp(seconds=seconds)), timeout=RPC_TIMEOUT)
+
+    def stop(self):
+        self.connection.close()
+        assert self.service.stop() == 0, self.service.process.stderr()
+
+
+UPDATE = json.dumps({"aps": {"timestamp": START, "event": "update", "content-state": {"eta": 7}}}, separators=(",", ":"))
+
+
+def test_broadcast_bodies_up_to_5120_bytes(tmp_path, team_key):
+    apns = Broadcaster(tmp_path, team_key[0])
+    try:
+        channel = apns.channel(0)
+        follower, _ = apns.subscribe(channel)
+        padded = UPDATE[:-1] + ',"p":"' + "x" * (5120 - len(UPDATE) - 7) + '"}'
+        assert len(padded) == 5120
+        assert apns.broadcast(channel, padded.encode()) == (200, "")
+        assert apns.content(follower) == {"eta": 7}
+        assert apns.broadcast(channel, (padded[:-2] + 'x"}').encode()) == (413, "PayloadTooLarge")
+    finally:
+        apns.stop()
+
+
+def test_a_channel_with_storage_policy_1_gives_its_latest_message_to_later_subscribers(tmp_path, team_key):
+    apns = Broadcaster(tmp_path, team_key[0])
+    try:
+        kept, plain = apns.channel(1), apns.channel(0)
+        # Nobody follows either yet; Apple takes both.
+        assert apns.broadcast(kept, UPDATE.encode()) == (200, "")
+        assert apns.broadcast(plain, UPDATE.encode()) == (200, "")
+        apns.advance_to(START + 8 * 3600)
+        assert apns.subscribe(kept)[1] == {"eta": 7}
+        assert apns.subscribe(plain)[1] == {"eta": 20}  # policy 0 keeps nothing
+        apns.advance_to(START + 8 * 3600 + 1)
+        assert apns.subscribe(kept)[1] == {"eta": 20}  # past 8 h: gone
+    finally:
+        apns.stop()
