@@ -175,7 +175,7 @@ let package = Package(
             name: "GatewayService",
             dependencies: [
                 "ServiceKit", "ActivityEngine", "ProtoMapping", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
-                "Rendering", "RPCCore", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Rendering", "RPCCore", "EngineHost", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The device in a browser (`GET /`, `/web/<file>`): the page, built into the binary.

@@ -245,8 +245,11 @@ pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
     serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
 open(sys.argv[1], "wb").write(pem)
 PY
-chmod 0755 "$WORK" "$WORK/keys"
-chmod 0644 "$WORK/keys/AuthKey_DEMOKEY001.p8"   # the container's user (uid 10001) reads it
+# The container's user (uid 10001) reads it: its own, 0600 in a 0700 folder.
+chmod 0755 "$WORK"
+chown -R 10001:10001 "$WORK/keys"
+chmod 0700 "$WORK/keys"
+chmod 0600 "$WORK/keys/AuthKey_DEMOKEY001.p8"
 export GLIMPSE_APNS_KEYS_DIR="$WORK/keys" GLIMPSE_APNS_AUTH=jwt
 export GLIMPSE_APNS_KEY="GLIMPSEDEV:DEMOKEY001:/etc/glimpse/apns-keys/AuthKey_DEMOKEY001.p8"
 

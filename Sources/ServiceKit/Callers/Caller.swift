@@ -19,6 +19,15 @@ public enum Caller: Sendable, Hashable {
         return String(parts[1])
     }
 
+    /// Refuses a call that carries an app token where only the device may call: writes
+    /// (installing, placing, settings, the clock) and reads of what the device shows of
+    /// every app (the screen, push tokens, the event log).
+    public static func requireDevice(_ metadata: Metadata, _ what: String) throws(RPCError) {
+        if try token(in: metadata) != nil {
+            throw RPCError(code: .permissionDenied, message: "\(what) is the device's to do; an app token does not reach it")
+        }
+    }
+
     /// Refuses an app that asks about another app.
     public func authorize(_ app: AppID) throws(RPCError) {
         if case .app(let caller) = self, caller != app {
