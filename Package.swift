@@ -253,6 +253,7 @@ let package = Package(
             name: "GlimpseCLI",
             dependencies: [
                 "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "CNghttp2", "Contracts",
+                "ServiceKit",  // the device key (`--device-key`), as the services read it
                 // `glimpse verify` checks an app with the engines' and services' own rules.
                 "TimelineEngine", "TimelineService", "IntentEngine", "IntentService", "ActivityEngine", "AssetEngine", "AssetService",
                 "GlimpseVocabulary", "AppIntentValues", "GlimpseClock",

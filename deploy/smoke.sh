@@ -282,6 +282,16 @@ podman logs "$setup" 2>&1 | sed 's/^/  | /'
 check "setup: apps installed, widgets placed, pizza activity started (exit 0)"
 stop_health_driver
 
+# The stack requires its device key for device calls (the `device-key` container made it):
+# the host's glimpse, contracts and the push server send it from GLIMPSE_DEVICE_KEY.
+status="$(GLIMPSE_GATEWAY="$GATEWAY" GLIMPSE_DEVICE_KEY= "$BIN/glimpse" clock now 2>&1 >/dev/null || true)"
+case "$status" in *UNAUTHENTICATED*) ;; *) fail "the gateway answered a device call without the device key: $status";; esac
+podman exec "$(container glimpse-gateway)" cat /var/lib/glimpse/keys/device-key >"$WORK/device-key" \
+    || fail "no device key in the keys volume"
+chmod 0600 "$WORK/device-key"
+export GLIMPSE_DEVICE_KEY="$WORK/device-key"
+check "device calls without the device key are UNAUTHENTICATED; the host's glimpse sends it (GLIMPSE_DEVICE_KEY)"
+
 apps="$(glimpse apps --json)"
 count="$(python3 -c 'import json,sys; print(len(json.loads(sys.argv[1]).get("apps", [])))' "$apps")"
 [ "$count" = 5 ] || fail "the gateway at $GATEWAY lists $count apps, not 5"

@@ -82,7 +82,7 @@ struct ActivityMain: AsyncParsableCommand {
             directory: dataDirectory, clock: clock,
             authentication: auth == "none" ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
             outbound: .init(
-                address: timelineAddress.map { "\($0.host):\($0.port)" },
+                address: timelineAddress.map { "\($0.host):\($0.port)" }, deviceKey: config.deviceKey,
                 log: { message in logger.notice("\(message)") }))
 
         // The APNs endpoint's listeners.

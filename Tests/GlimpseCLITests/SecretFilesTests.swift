@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// What the CLI writes that is a secret — the demo APNs signing key of `glimpse up`, the apps'
-/// token files — is 0600 from its first byte, in a 0700 folder.
+/// token files, a device key — is 0600 from its first byte, in a 0700 folder.
 @Suite("Secret files: 0600 in 0700 folders")
 struct SecretFilesTests {
     func scratch() -> String {
@@ -36,5 +36,22 @@ struct SecretFilesTests {
         #expect(try mode(folder) == 0o700)
         try Files.writeSecret("token", to: folder + "/pizza.token")
         #expect(try mode(folder + "/pizza.token") == 0o600)
+    }
+
+    @Test("glimpse device-key: a new key 0600 in a folder made 0700; kept when there; refused over something else")
+    func deviceKey() async throws {
+        let path = scratch() + "/keys/device-key"
+        func run(_ arguments: [String]) async -> Int32 {
+            await GlimpseCLI.run(arguments: arguments, output: CapturedOutput(), errorOutput: CapturedOutput())
+        }
+        #expect(await run(["device-key", path]) == 0)
+        #expect(try mode(path) == 0o600)
+        #expect(try mode((path as NSString).deletingLastPathComponent) == 0o700)
+        let key = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(key.count == 65)  // 64 hex digits and a newline
+        #expect(await run(["device-key", path]) == 0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == key)
+        try "not a key".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(await run(["device-key", path]) == 1)
     }
 }
