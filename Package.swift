@@ -175,7 +175,7 @@ let package = Package(
             name: "GatewayService",
             dependencies: [
                 "ServiceKit", "ActivityEngine", "ProtoMapping", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
-                "Rendering", "RPCCore", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Rendering", "RPCCore", "EngineHost", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The device in a browser (`GET /`, `/web/<file>`): the page, built into the binary.
@@ -253,6 +253,7 @@ let package = Package(
             name: "GlimpseCLI",
             dependencies: [
                 "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "CNghttp2", "Contracts",
+                "ServiceKit",  // the device key (`--device-key`), as the services read it
                 // `glimpse verify` checks an app with the engines' and services' own rules.
                 "TimelineEngine", "TimelineService", "IntentEngine", "IntentService", "ActivityEngine", "AssetEngine", "AssetService",
                 "GlimpseVocabulary", "AppIntentValues", "GlimpseClock",

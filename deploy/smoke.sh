@@ -245,8 +245,11 @@ pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
     serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
 open(sys.argv[1], "wb").write(pem)
 PY
-chmod 0755 "$WORK" "$WORK/keys"
-chmod 0644 "$WORK/keys/AuthKey_DEMOKEY001.p8"   # the container's user (uid 10001) reads it
+# The container's user (uid 10001) reads it: its own, 0600 in a 0700 folder.
+chmod 0755 "$WORK"
+chown -R 10001:10001 "$WORK/keys"
+chmod 0700 "$WORK/keys"
+chmod 0600 "$WORK/keys/AuthKey_DEMOKEY001.p8"
 export GLIMPSE_APNS_KEYS_DIR="$WORK/keys" GLIMPSE_APNS_AUTH=jwt
 export GLIMPSE_APNS_KEY="GLIMPSEDEV:DEMOKEY001:/etc/glimpse/apns-keys/AuthKey_DEMOKEY001.p8"
 
@@ -278,6 +281,16 @@ podman logs "$setup" 2>&1 | sed 's/^/  | /'
 [ "$code" = 0 ] || fail "setup exited $code"
 check "setup: apps installed, widgets placed, pizza activity started (exit 0)"
 stop_health_driver
+
+# The stack requires its device key for device calls (the `device-key` container made it):
+# the host's glimpse, contracts and the push server send it from GLIMPSE_DEVICE_KEY.
+status="$(GLIMPSE_GATEWAY="$GATEWAY" GLIMPSE_DEVICE_KEY= "$BIN/glimpse" clock now 2>&1 >/dev/null || true)"
+case "$status" in *UNAUTHENTICATED*) ;; *) fail "the gateway answered a device call without the device key: $status";; esac
+podman exec "$(container glimpse-gateway)" cat /var/lib/glimpse/keys/device-key >"$WORK/device-key" \
+    || fail "no device key in the keys volume"
+chmod 0600 "$WORK/device-key"
+export GLIMPSE_DEVICE_KEY="$WORK/device-key"
+check "device calls without the device key are UNAUTHENTICATED; the host's glimpse sends it (GLIMPSE_DEVICE_KEY)"
 
 apps="$(glimpse apps --json)"
 count="$(python3 -c 'import json,sys; print(len(json.loads(sys.argv[1]).get("apps", [])))' "$apps")"

@@ -74,10 +74,14 @@ def steps(now):
     ]
 
 
-def gateway(address, path, body=None):
-    """One call to glimpse-gateway's JSON API."""
+def gateway(address, path, body=None, device_key=None):
+    """One call to glimpse-gateway's JSON API (a device call: with the stack's device key,
+    when it has one)."""
+    headers = {"content-type": "application/json"}
+    if device_key:
+        headers["authorization"] = f"Device {device_key}"
     request = urllib.request.Request(f"http://{address}/v1/{path}", data=json.dumps(body or {}).encode(),
-                                     headers={"content-type": "application/json"})
+                                     headers=headers)
     with urllib.request.urlopen(request, timeout=10) as answer:
         return json.loads(answer.read() or b"{}")
 
@@ -97,8 +101,12 @@ def from_stack(args):
     args.gateway = args.gateway or "127.0.0.1:7700"
     args.key_id = args.key_id or "KEY1234567"
     args.team_id = args.team_id or "TEAM123456"
+    key = None
+    if args.device_key:
+        with open(args.device_key) as f:
+            key = f.read().strip()
     if args.device_token is None:
-        listed = gateway(args.gateway, "activities", {"bundleId": BUNDLE})
+        listed = gateway(args.gateway, "activities", {"bundleId": BUNDLE}, key)
         tokens = [a["activity"].get("pushToken") for a in listed.get("activities", [])
                   if a["activity"].get("state") == "ACTIVITY_STATE_ACTIVE" and a["activity"].get("pushToken")]
         if not tokens:
@@ -106,7 +114,7 @@ def from_stack(args):
         args.device_token = tokens[0]
     if args.now is None:
         from datetime import datetime
-        now = gateway(args.gateway, "clock/now")["now"]
+        now = gateway(args.gateway, "clock/now", device_key=key)["now"]
         args.now = int(datetime.fromisoformat(now.replace("Z", "+00:00")).timestamp())
 
 
@@ -164,6 +172,9 @@ def main():
     parser.add_argument("--stack", default=".glimpse", help="the directory of a `glimpse up` stack (default .glimpse)")
     parser.add_argument("--gateway", default=os.environ.get("GLIMPSE_GATEWAY"),
                         help="glimpse-gateway (default: $GLIMPSE_GATEWAY, else the stack's, else 127.0.0.1:7700)")
+    parser.add_argument("--device-key", default=os.environ.get("GLIMPSE_DEVICE_KEY") or None,
+                        help="a file holding the stack's device key, for its gateway calls (default: $GLIMPSE_DEVICE_KEY; "
+                             "a stack on loopback needs none)")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between pushes")
     parser.add_argument("--steps", type=step_range, default=(1, 5), help="which steps to send, e.g. 1-3 (default 1-5)")
     args = parser.parse_args()

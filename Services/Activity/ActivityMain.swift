@@ -82,7 +82,7 @@ struct ActivityMain: AsyncParsableCommand {
             directory: dataDirectory, clock: clock,
             authentication: auth == "none" ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
             outbound: .init(
-                address: timelineAddress.map { "\($0.host):\($0.port)" },
+                address: timelineAddress.map { "\($0.host):\($0.port)" }, deviceKey: config.deviceKey,
                 log: { message in logger.notice("\(message)") }))
 
         // The APNs endpoint's listeners.
@@ -116,7 +116,10 @@ struct ActivityMain: AsyncParsableCommand {
         runner.addBackground(EngineHostTimer(host: server.host))
         if !listeners.isEmpty {
             let caPath = caPath
-            let apns = HTTP2Server(listeners: listeners, handler: APNsHTTP2Handler(endpoint: server.endpoint))
+            var http2 = HTTP2ServerConfig.defaults
+            // As Apple's: one stream until a valid provider token has been posted.
+            if auth == "jwt" { http2.maxConcurrentStreamsUntilTrusted = 1 }
+            let apns = HTTP2Server(listeners: listeners, config: http2, handler: APNsHTTP2Handler(endpoint: server.endpoint))
             runner.addBackground(APNsServerService(server: apns, names: names, logger: logger) { ports in
                 for await _ in grpcBound {}  // after the `listening on port N` line
                 for (name, port) in ports {

@@ -63,6 +63,7 @@ struct DemoMain: AsyncParsableCommand {
         var runner = ServiceRunner(
             config: config, logger: logger, services: demo.services(gateway: link),
             serviceNames: demo.serviceNames, descriptors: DemoApp.descriptors)
+        runner.servesDeviceScope = false  // an app's provider: Glimpse's services call it, as a phone calls an app
         if let link { runner.addBackground(GatewayLinkService(link: link)) }
         runner.markReady()
         try await runner.run()

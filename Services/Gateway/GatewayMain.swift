@@ -59,7 +59,7 @@ struct GatewayMain: AsyncParsableCommand {
         case .manual(let start): .manual(start: start, follow: follow)
         }
         let server = try GatewayServer.open(
-            directory: URL(fileURLWithPath: config.dataDirectory), upstreams: Upstreams(addresses: addresses),
+            directory: URL(fileURLWithPath: config.dataDirectory), upstreams: Upstreams(addresses: addresses, deviceKey: config.deviceKey),
             clock: mode, logger: logger, eventLogCapacity: capacity, device: screen.rawValue)
         var runner = ServiceRunner(
             config: config, logger: logger, services: server.handlers,

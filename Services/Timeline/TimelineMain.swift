@@ -40,7 +40,8 @@ struct TimelineMain: AsyncParsableCommand {
         case .manual(let start): HostClock(.manual(start: start))
         }
         let outbound = Outbound(
-            address: assetAddress.map { "\($0.host):\($0.port)" }, log: { message in logger.notice("\(message)") })
+            address: assetAddress.map { "\($0.host):\($0.port)" }, deviceKey: config.deviceKey,
+            log: { message in logger.notice("\(message)") })
         let server = try TimelineServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings, outbound: outbound)
         var runner = ServiceRunner(

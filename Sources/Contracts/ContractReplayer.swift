@@ -22,17 +22,18 @@ public struct ContractReplayer: Sendable {
     }
 
     /// Replays `interactions` against `host:port`, one after another; `each` sees every
-    /// verdict as it is made.
+    /// verdict as it is made. `metadata` goes with every call that lacks its keys (a stack's
+    /// device key: `authorization: Device <key>`, where a step brings no app token).
     public static func verify(
         _ interactions: [Interaction], host: String, port: Int, timeout: Duration = .seconds(10),
-        each: (Verdict) -> Void = { _ in }
+        metadata: Metadata = Metadata(), each: (Verdict) -> Void = { _ in }
     ) async -> [Verdict] {
         var config = NIOClientConfig.defaults
         config.connectTimeout = .seconds(5)
         config.userAgent = "glimpse-contracts/0.1"
         let client = GRPCClient(transport: NIOClientTransport(host: host, port: port, config: config))
         let running = Task { try? await client.run() }
-        let replayer = ContractReplayer(client: client, timeout: timeout)
+        let replayer = ContractReplayer(client: client.adding(metadata), timeout: timeout)
         var verdicts: [Verdict] = []
         for interaction in interactions {
             let verdict = await replayer.verify(interaction)

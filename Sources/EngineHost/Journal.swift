@@ -20,14 +20,15 @@ public final class Journal: Sendable {
     /// The file, or nil in memory.
     public let path: String?
 
-    /// Opens (creating if needed) `<directory>/<name>.sqlite`.
+    /// Opens (creating if needed) `<directory>/<name>.sqlite`; a folder it makes is 0700.
     public convenience init(directory: URL, name: String, settings: JournalSettings = .defaults) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PrivateStore.makeDirectory(directory.path)
         try self.init(path: directory.appendingPathComponent("\(name).sqlite").path, settings: settings)
     }
 
-    /// Opens (creating if needed) the journal at `path`.
+    /// Opens (creating if needed) the journal at `path`, 0600: it holds the apps' tokens.
     public init(path: String, settings: JournalSettings = .defaults) throws {
+        try PrivateStore.prepareDatabase(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.label = "journal"

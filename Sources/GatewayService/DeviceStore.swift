@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import EngineHost
 import GRDB
 public import GlimpseMessages
 
@@ -18,11 +19,15 @@ public final class DeviceStore: Sendable {
         case app, placement, settings, pending
     }
 
+    /// Opens `<directory>/gateway.sqlite`, 0600 in a folder made 0700: it holds every
+    /// app's tokens.
     public init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PrivateStore.makeDirectory(directory.path)
+        let path = directory.appendingPathComponent("gateway.sqlite").path
+        try PrivateStore.prepareDatabase(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
-        queue = try DatabaseQueue(path: directory.appendingPathComponent("gateway.sqlite").path, configuration: configuration)
+        queue = try DatabaseQueue(path: path, configuration: configuration)
         try prepare()
     }
 

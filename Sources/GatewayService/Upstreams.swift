@@ -33,16 +33,20 @@ public final class Upstreams: Sendable {
     public let addresses: Addresses
     /// glimpse-timeline answers a placement's whole timeline (up to 10 MiB).
     public let connections = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes)
+    /// Carried by every device call to the services (an app's call carries the app's
+    /// token for that service instead).
+    public let deviceKey: DeviceKey?
 
-    public init(addresses: Addresses) {
+    public init(addresses: Addresses, deviceKey: DeviceKey? = nil) {
         self.addresses = addresses
+        self.deviceKey = deviceKey
     }
 
     func connection(_ service: Service) throws(RPCError) -> GRPCClient {
         guard let client = connections.client(for: addresses[service]) else {
             throw RPCError(code: .unavailable, message: "glimpse-\(service.rawValue): no usable address (\(addresses[service]))")
         }
-        return client
+        return client.adding(deviceKey?.metadata ?? Metadata())
     }
 
     public func timeline() throws(RPCError) -> GlimpseTimelineV1.TimelineService.Client { .init(wrapping: try connection(.timeline)) }

@@ -46,10 +46,14 @@ public enum GlimpseCLI {
     private static func execute(_ arguments: [String], _ context: CLIContext) async -> Int32 {
         do {
             var command = try GlimpseCommand.parseAsRoot(arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+            var keyed = context
+            keyed.deviceKey = try DeviceKeyOption.resolve(command, context)
+            try await Current.$context.withValue(keyed) {
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
             }
             return 0
         } catch {
@@ -105,7 +109,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             Place.self, Remove.self, Widgets.self, Show.self, Tap.self, Reload.self, Budget.self,
             ClockCommand.self, Activities.self, TapActivity.self, Push.self, Events.self, SettingsCommand.self, Reset.self,
             Export.self, ImportCommand.self, AppCommand.self, Render.self, Up.self, Down.self,
-            HealthCheck.self, DemoSetup.self,
+            HealthCheck.self, DemoSetup.self, DeviceKeyCommand.self,
             Verify.self,
             ContractsCommand.self,
         ])

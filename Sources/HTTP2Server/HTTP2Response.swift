@@ -13,12 +13,21 @@ public struct HTTP2Response: Sendable {
     /// open no new stream there, the streams already open finish, then the connection
     /// closes. For fault injection ("the next push gets a 503 and a GOAWAY").
     public var goAway: HTTP2GoAway?
+    /// The request proved the client (APNs: a valid provider token): its connection's
+    /// stream limit rises from `HTTP2ServerConfig.maxConcurrentStreamsUntilTrusted` to
+    /// `http2.maxConcurrentStreams`, announced in a SETTINGS frame sent before this
+    /// response. Once per connection; nothing without that setting.
+    public var trustsConnection: Bool
 
-    public init(status: Int, headers: HTTP2Headers = [], body: [UInt8] = [], goAway: HTTP2GoAway? = nil) {
+    public init(
+        status: Int, headers: HTTP2Headers = [], body: [UInt8] = [], goAway: HTTP2GoAway? = nil,
+        trustsConnection: Bool = false
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.goAway = goAway
+        self.trustsConnection = trustsConnection
     }
 }
 

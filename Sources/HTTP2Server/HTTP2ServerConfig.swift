@@ -19,17 +19,24 @@ public struct HTTP2ServerConfig: Sendable {
     /// How long graceful shutdown waits for the PING that follows its GOAWAY notice
     /// before sending the final GOAWAY anyway.
     public var shutdownPingTimeout: Duration
+    /// The SETTINGS_MAX_CONCURRENT_STREAMS a connection starts with, until a response
+    /// trusts it (`HTTP2Response.trustsConnection`): then a new SETTINGS raises it to
+    /// `http2.maxConcurrentStreams`. APNs with token authentication allows one stream
+    /// until a valid provider token has been posted. nil: `http2.maxConcurrentStreams`
+    /// from the start.
+    public var maxConcurrentStreamsUntilTrusted: Int?
 
     public init(
         http2: HTTP2Config = Self.defaultHTTP2, maxRequestBody: Int = 8 * 1024,
         keepalive: KeepaliveConfig? = .serverDefaults, resetRateLimit: ResetRateLimit = .defaults,
-        shutdownPingTimeout: Duration = .seconds(1)
+        shutdownPingTimeout: Duration = .seconds(1), maxConcurrentStreamsUntilTrusted: Int? = nil
     ) {
         self.http2 = http2
         self.maxRequestBody = maxRequestBody
         self.keepalive = keepalive
         self.resetRateLimit = resetRateLimit
         self.shutdownPingTimeout = shutdownPingTimeout
+        self.maxConcurrentStreamsUntilTrusted = maxConcurrentStreamsUntilTrusted
     }
 
     public static var defaults: Self { Self() }

@@ -42,7 +42,22 @@ extension HTTP2ServerConnection {
     private func respond(_ stream: RequestStream, _ response: HTTP2Response) {
         guard stream.phase == .handling, let session else { return }
         stream.goAwayAfter = response.goAway
+        if response.trustsConnection { trust(session) }
         submit(stream, response, to: session)
+    }
+
+    /// Raises the stream limit from the untrusted one, once: a SETTINGS frame that goes out
+    /// before the response that earned it. nghttp2 refuses streams past the new limit only
+    /// once the client has acknowledged it, and past the old one until then.
+    private func trust(_ session: NGHTTP2Session) {
+        guard !trusted, config.maxConcurrentStreamsUntilTrusted != nil else { return }
+        trusted = true
+        var raised = [nghttp2_settings_entry(
+            settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+            value: UInt32(clamping: config.http2.maxConcurrentStreams))]
+        // Fails only without memory; the connection then keeps the lower limit, which is
+        // still correct, only slower.
+        _ = nghttp2_submit_settings(session.pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), &raised, raised.count)
     }
 
     private func submit(_ stream: RequestStream, _ response: HTTP2Response, to session: NGHTTP2Session) {

@@ -70,6 +70,9 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
     @exclusivity(unchecked) var lingerTimer: Scheduled<Void>?
     var started = false
     private var closed = false
+    /// A response trusted the connection: its stream limit was raised (see
+    /// `HTTP2ServerConfig.maxConcurrentStreamsUntilTrusted`).
+    @exclusivity(unchecked) var trusted = false
 
     /// How long a connection whose last frames went out waits for the client to close.
     static let lingerTimeout: TimeAmount = .seconds(2)
@@ -83,7 +86,13 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
         self.receiveWindow = max(65_535, min(config.http2.connectionWindowSize, config.http2.receiveBudget))
     }
 
-    var http2: HTTP2Config { config.http2 }
+    /// The settings the session starts with: the stream limit is the untrusted one until
+    /// a response trusts the connection.
+    var http2: HTTP2Config {
+        var settings = config.http2
+        if let untrusted = config.maxConcurrentStreamsUntilTrusted, !trusted { settings.maxConcurrentStreams = untrusted }
+        return settings
+    }
     var keepaliveConfig: KeepaliveConfig? { config.keepalive }
     var resetRateLimit: ResetRateLimit { config.resetRateLimit }
     var shutdownPingTimeout: Duration { config.shutdownPingTimeout }

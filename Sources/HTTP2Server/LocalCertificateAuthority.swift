@@ -27,6 +27,9 @@ public enum LocalCertificateAuthority {
     public static func prepare(in directory: String, now: Date = Date()) throws -> Files {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // One made by an older version may be open to all. Not ours to change (another
+        // owner's): the key file itself stays 0600.
+        try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
         let files = Files(
             caCertificate: directory + "/ca.pem",
             server: TLSCertificateFiles(certificateChain: directory + "/server.pem", privateKey: directory + "/server-key.pem"))

@@ -137,15 +137,7 @@ struct APNsEndpointTests {
         let listed = await f.push("/1/apps/\(app)/all-channels", body: "", method: "GET")
         #expect(try JSONParser.parse(listed.body)["channels"] == .array([.string(channel)]))
 
-        var request = GlimpseActivityV1.RequestActivityRequest()
-        request.bundleId = app
-        request.attributesType = "PizzaDeliveryAttributes"
-        request.content = GlimpseActivityV1.Content(stateJson: #"{"eta":10}"#, staleDate: nil, relevanceScore: 0)
-        request.pushType = .channelId(channel)
-        guard case .activity(let activity) = try await f.server.host.submit(ActivityCommand(.request(request))) else {
-            Issue.record("not requested")
-            return
-        }
+        let activity = try await f.subscribe(to: channel)
         let sent = await f.push("/4/broadcasts/apps/\(app)", body: update(4, at: start),
                                 headers: [("apns-push-type", "LiveActivity"), ("apns-channel-id", channel)])
         #expect(sent.status == 200 && sent.headers["apns-request-id"] != nil)

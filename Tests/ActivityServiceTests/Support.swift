@@ -56,6 +56,19 @@ struct Fixture {
         return (activity.activityId, token)
     }
 
+    /// Requests an activity that follows broadcast `channel` (`.channel(id)`).
+    func subscribe(to channel: String, eta: Int = 10) async throws -> GlimpseActivityV1.Activity {
+        var request = GlimpseActivityV1.RequestActivityRequest()
+        request.bundleId = app
+        request.attributesType = "PizzaDeliveryAttributes"
+        request.content = GlimpseActivityV1.Content(stateJson: #"{"eta":\#(eta)}"#, staleDate: nil, relevanceScore: 0)
+        request.pushType = .channelId(channel)
+        guard case .activity(let activity) = try await server.host.submit(ActivityCommand(.request(request))) else {
+            fatalError("not requested")
+        }
+        return activity
+    }
+
     func push(
         _ path: String, body: String, headers: [(String, String)] = [], connection: String = "c1", method: String = "POST"
     ) async -> APNsResponse {

@@ -6,7 +6,11 @@ every one on `--clock manual` from START, the gateway conducting.
     stack.widgets.Place(...)
     stack.kill("timeline"); stack.start("timeline")    # kill -9, then back on the same port
     stack.stop()
+
+With `device_key=<file>` every process gets `--device-key <file>` and the stack's stubs send
+`authorization: Device <key>` on each call that brings no app token.
 """
+import collections
 import random
 import socket
 
@@ -51,14 +55,49 @@ def free_port():
     raise RuntimeError("no free port below the ephemeral range")
 
 
+class _CallDetails(collections.namedtuple("_CallDetails", ("method", "timeout", "metadata", "credentials",
+                                                          "wait_for_ready", "compression")),
+                   grpc.ClientCallDetails):
+    pass
+
+
+class DeviceKeyInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+    """Adds `authorization: Device <key>` to calls that carry no `authorization`."""
+
+    def __init__(self, key):
+        self.key = key
+
+    def _details(self, details):
+        metadata = list(details.metadata or [])
+        if not any(name == "authorization" for name, _ in metadata):
+            metadata.append(("authorization", f"Device {self.key}"))
+        return _CallDetails(details.method, details.timeout, metadata, details.credentials,
+                            details.wait_for_ready, details.compression)
+
+    def intercept_unary_unary(self, continuation, details, request):
+        return continuation(self._details(details), request)
+
+    def intercept_unary_stream(self, continuation, details, request):
+        return continuation(self._details(details), request)
+
+
+def device_channel(address, key=None):
+    """A channel to `address`; with `key`, its device calls carry the device key."""
+    channel = grpc.insecure_channel(address)
+    return grpc.intercept_channel(channel, DeviceKeyInterceptor(key)) if key else channel
+
+
 class Stack:
     def __init__(self, tmp_path, gateway_args=(), activity_args=(), apns_tls=False, extra=None, gateway_first=False,
-                 clock="manual"):
+                 clock="manual", device_key=None):
         """`gateway_first`: the gateway starts alone, pointed at free ports the services
         take when `start_services()` is called. `clock="system"`: every process follows the
-        system clock (real time), as a stack deployed for manual use does."""
+        system clock (real time), as a stack deployed for manual use does. `device_key`: a
+        file holding the device key."""
         tmp_path.mkdir(parents=True, exist_ok=True)
         self.tmp_path = tmp_path
+        self.device_key_file = device_key
+        self.device_key = open(device_key).read().strip() if device_key else None
         self.processes = {}
         self.ports = {}
         self.activity_args = list(activity_args)
@@ -71,7 +110,7 @@ class Stack:
         else:
             self.start_services()
         self.start("gateway", extra=list(gateway_args))
-        self.channel = grpc.insecure_channel(f"127.0.0.1:{self.ports['gateway']}")
+        self.channel = device_channel(f"127.0.0.1:{self.ports['gateway']}", self.device_key)
         self.apps = gateway_pb2_grpc.AppsStub(self.channel)
         self.widgets = gateway_pb2_grpc.WidgetsStub(self.channel)
         self.device = gateway_pb2_grpc.DeviceStub(self.channel)
@@ -104,6 +143,8 @@ class Stack:
         if service == "gateway":
             for upstream in SERVICES:
                 argv += [f"--{upstream}-address", f"127.0.0.1:{self.ports[upstream]}"]
+        if self.device_key_file:
+            argv += ["--device-key", str(self.device_key_file)]
         return argv + list(self.extra.get(service, ())) + list(extra)
 
     def start(self, service, extra=()):

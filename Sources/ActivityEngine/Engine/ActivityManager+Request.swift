@@ -59,6 +59,8 @@ extension ActivityManager {
         activities[id] = record
         for t in transitions { self.record(t, of: id, app: app) }
         queueTimers(at: activities.index(forKey: id)!)
+        // A push-to-start subscriber gets the channel's message once its start is applied.
+        if case .channel(let channel)? = pushType, origin != .pushToStart { deliverStoredBroadcast(on: channel, to: id) }
         return .success(id)
     }
 

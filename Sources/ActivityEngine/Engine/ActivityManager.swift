@@ -35,6 +35,9 @@ public struct ActivityManager: Engine {
     var updateTokens: [PushToken: ActivityID] = [:]
     var pushToStart = PushToStartRegistry()
     var channels: [ChannelID: Set<ActivityID>] = [:]
+    /// The latest broadcast of each channel with message storage policy 1, for the
+    /// activities that subscribe within `broadcastStorageDuration`.
+    var storedBroadcasts: [ChannelID: StoredBroadcast] = [:]
     /// Priority-5 pushes held for `lowPriorityDelay`, one per activity (the newest).
     var deferredPushes: [ActivityID: LiveActivityPush] = [:]
     var ongoing = 0

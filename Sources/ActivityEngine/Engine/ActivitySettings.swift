@@ -25,6 +25,11 @@ public struct ActivitySettings: Sendable, Hashable {
     public var globalMaximum: Int?
     /// Largest APNs body for a Live Activity push, in bytes (APNs: 4 KB).
     public var pushPayloadLimit: Int
+    /// Largest APNs body for a broadcast push, in bytes (APNs: 5,120).
+    public var broadcastPayloadLimit: Int
+    /// How long a channel with message storage policy 1 keeps its latest message for
+    /// activities that subscribe later (APNs: 8 h).
+    public var broadcastStorageDuration: TimeInterval
     /// Priority-10 pushes per activity per hour (C2 community ≈15/h; UNCONFIRMED).
     public var hourlyPushBudget: Int
     /// The same with frequent updates on (C2: "sub-minute delivery"; Glimpse's guess 120/h).
@@ -52,6 +57,8 @@ public struct ActivitySettings: Sendable, Hashable {
         targetMaximum: Int = 5,
         globalMaximum: Int? = nil,
         pushPayloadLimit: Int = 4096,
+        broadcastPayloadLimit: Int = 5120,
+        broadcastStorageDuration: TimeInterval = 8 * 3600,
         hourlyPushBudget: Int = 15,
         frequentHourlyPushBudget: Int = 120,
         pushToStartBurst: Int = 10,
@@ -68,6 +75,8 @@ public struct ActivitySettings: Sendable, Hashable {
         self.targetMaximum = targetMaximum
         self.globalMaximum = globalMaximum
         self.pushPayloadLimit = pushPayloadLimit
+        self.broadcastPayloadLimit = broadcastPayloadLimit
+        self.broadcastStorageDuration = broadcastStorageDuration
         self.hourlyPushBudget = hourlyPushBudget
         self.frequentHourlyPushBudget = frequentHourlyPushBudget
         self.pushToStartBurst = pushToStartBurst

@@ -52,6 +52,7 @@ extension ActivityManager {
                 activities.values[i].lastAlert = alert.configuration
                 activities.values[i].lastAlertAt = now
             }
+            if let channel = push.inputPushChannel { deliverStoredBroadcast(on: channel, to: id) }
             return .started(id)
         }
     }

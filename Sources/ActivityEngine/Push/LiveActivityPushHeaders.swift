@@ -17,12 +17,18 @@ public struct LiveActivityPushHeaders: Sendable, Hashable {
     /// `apns-channel-id` on a broadcast push.
     public var channelID: ChannelID?
     public var apnsID: String?
+    /// A broadcast on a channel with message storage policy 1: the channel keeps it for
+    /// activities that subscribe later (`ActivitySettings.broadcastStorageDuration`).
+    public var storesMessage: Bool
 
-    public init(app: AppID, priority: Int = 10, channelID: ChannelID? = nil, apnsID: String? = nil) {
+    public init(
+        app: AppID, priority: Int = 10, channelID: ChannelID? = nil, apnsID: String? = nil, storesMessage: Bool = false
+    ) {
         self.app = app
         self.priority = priority
         self.channelID = channelID
         self.apnsID = apnsID
+        self.storesMessage = storesMessage
     }
 
     /// Whether the push counts against the hourly budget (priority 10, the default).

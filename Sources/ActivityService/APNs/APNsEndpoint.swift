@@ -44,12 +44,18 @@ public struct APNsResponse: Sendable, Equatable {
     public var headers: [String: String]
     public var body: [UInt8]
     public var goaway: Bool
+    /// The request carried a provider token the endpoint accepted: Apple's connection then
+    /// carries more than one stream.
+    public var tokenAccepted: Bool
 
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], goaway: Bool = false) {
+    public init(
+        status: Int, headers: [String: String] = [:], body: [UInt8] = [], goaway: Bool = false, tokenAccepted: Bool = false
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.goaway = goaway
+        self.tokenAccepted = tokenAccepted
     }
 
     static func reason(_ status: Int, _ reason: String, apnsID: String? = nil) -> APNsResponse {
@@ -92,15 +98,25 @@ public struct APNsEndpoint: Sendable {
         let isChannels = segments.count == 5 && segments[1] == "1" && segments[2] == "apps"
             && (segments[4] == "channels" || segments[4] == "all-channels")
         var refusal: (status: Int32, reason: String)?
-        if case .providerTokens(let tokens) = authentication,
-           let refused = tokens.check(
-               authorization: request.header("authorization"), connection: request.connection,
-               now: (tokenClock ?? host.clock).now) {
-            refusal = (refused.status, refused.reason)
+        var tokenAccepted = false
+        if APNsHeaders.duplicated(in: request.headers) != nil {
+            // Before the token: which of two `authorization` headers would count is no
+            // question to answer.
+            refusal = (400, "DuplicateHeaders")
+        } else if case .providerTokens(let tokens) = authentication {
+            if let refused = tokens.check(
+                authorization: request.header("authorization"), connection: request.connection,
+                now: (tokenClock ?? host.clock).now) {
+                refusal = (refused.status, refused.reason)
+            } else {
+                tokenAccepted = true
+            }
         }
         if isChannels {
             if let refusal { return .reason(Int(refusal.status), refusal.reason) }
-            return await channels(request, bundle: segments[3], all: segments[4] == "all-channels")
+            var answer = await channels(request, bundle: segments[3], all: segments[4] == "all-channels")
+            answer.tokenAccepted = tokenAccepted
+            return answer
         }
         var push = GlimpseActivityV1.ReceivedPush()
         push.method = request.method
@@ -124,10 +140,13 @@ public struct APNsEndpoint: Sendable {
             guard case .push(let record, let headers, let body, let goaway) = answer else {
                 return .reason(500, "InternalServerError", apnsID: apnsID)
             }
-            return APNsResponse(status: Int(record.status), headers: headers, body: body, goaway: goaway)
+            return APNsResponse(
+                status: Int(record.status), headers: headers, body: body, goaway: goaway, tokenAccepted: tokenAccepted)
         } catch {
             // Not journaled (a closed or failed store): nothing was accepted.
-            return .reason(503, "ServiceUnavailable", apnsID: apnsID)
+            var answer = APNsResponse.reason(503, "ServiceUnavailable", apnsID: apnsID)
+            answer.tokenAccepted = tokenAccepted
+            return answer
         }
     }
 

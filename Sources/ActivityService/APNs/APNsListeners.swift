@@ -22,7 +22,9 @@ public struct APNsHTTP2Handler: HTTP2Handler {
         if !answer.body.isEmpty { headers.append(name: "content-type", value: "application/json") }
         // Apple's GOAWAY carries the reason as JSON too.
         let goAway = answer.goaway ? HTTP2GoAway(errorCode: 0, debugData: answer.body) : nil
-        return HTTP2Response(status: answer.status, headers: headers, body: answer.body, goAway: goAway)
+        return HTTP2Response(
+            status: answer.status, headers: headers, body: answer.body, goAway: goAway,
+            trustsConnection: answer.tokenAccepted)
     }
 
     public func connectionClosed(_ connection: HTTP2ConnectionInfo) {

@@ -87,8 +87,11 @@ public final class ProviderTokens: Sendable {
         let age = now.timeIntervalSince1970 - claims.issuedAt
         guard age <= settings.maximumAge else { return Refusal(status: 403, reason: "ExpiredProviderToken") }
         guard age >= -settings.allowedClockSkew else { return Refusal(status: 403, reason: "InvalidProviderToken") }
+        // Read and written under one lock: pushes that arrive at once with the same new
+        // token all verify it before any stores it, and all but the first find it stored.
         return connections.withLock { table in
             if let known = table[connection] {
+                if known.token == token { return nil }
                 guard known.teamID == claims.teamID else { return Refusal(status: 403, reason: "UnrelatedKeyIdInToken") }
                 if settings.minimumRefreshInterval > 0, claims.issuedAt - known.issuedAt < settings.minimumRefreshInterval {
                     return Refusal(status: 429, reason: "TooManyProviderTokenUpdates")

@@ -164,6 +164,7 @@ extension ActivityServiceState {
             pushToStartTokens[key] = nil
             pushToStartOwners[token] = nil
         }
+        for (channel, known) in channels where known.app == app { manager.forgetChannel(channel) }
         channels = channels.filter { $0.value.app != app }
         manager.setActivitiesEnabled(false, for: app)
         apps[app] = nil

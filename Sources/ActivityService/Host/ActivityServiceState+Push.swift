@@ -95,10 +95,7 @@ extension ActivityServiceState {
     func transportCheck(
         _ push: GlimpseActivityV1.ReceivedPush, headers: [(name: String, value: String)], limit: Int
     ) -> (status: Int32, reason: String)? {
-        var seen = Set<String>()
-        for (name, _) in headers where name.hasPrefix("apns-") || name == "authorization" {
-            guard seen.insert(name).inserted else { return (400, "DuplicateHeaders") }
-        }
+        if APNsHeaders.duplicated(in: headers) != nil { return (400, "DuplicateHeaders") }
         func header(_ name: String) -> String? { headers.last(where: { $0.name == name })?.value }
         if let id = header("apns-id"), UUID(uuidString: id) == nil || id.count != 36 { return (400, "BadMessageId") }
         if let priority = header("apns-priority"), !["1", "5", "10"].contains(priority) { return (400, "BadPriority") }
@@ -219,7 +216,7 @@ extension ActivityServiceState {
         var record = record
         record.bundleId = bundle
         guard push.method == "POST" else { return finish(record, status: 405, reason: "MethodNotAllowed") }
-        if let refusal = transportCheck(push, headers: headers, limit: 5120) {
+        if let refusal = transportCheck(push, headers: headers, limit: manager.config.broadcastPayloadLimit) {
             return finish(record, status: refusal.status, reason: refusal.reason)
         }
         guard let pushType = headers.last(where: { $0.name == "apns-push-type" })?.value else {
@@ -237,11 +234,12 @@ extension ActivityServiceState {
            expiration != "0" {
             return finish(record, status: 400, reason: "BadExpirationDate")
         }
-        let parsed = parse(push.body, limit: manager.config.pushPayloadLimit)
+        let parsed = parse(push.body, limit: manager.config.broadcastPayloadLimit)
         record.event = parsed.event
         let priority = Int(headers.last(where: { $0.name == "apns-priority" })?.value ?? "10") ?? 10
         let checked = LiveActivityPushHeaders(
-            app: AppID(bundle), priority: priority == 10 ? 10 : 5, channelID: channel, apnsID: record.apnsId)
+            app: AppID(bundle), priority: priority == 10 ? 10 : 5, channelID: channel, apnsID: record.apnsId,
+            storesMessage: known.messageStoragePolicy == 1)
         let members = manager.allActivities.filter {
             if case .channel(channel)? = $0.pushType { true } else { false }
         }
@@ -264,8 +262,11 @@ extension ActivityServiceState {
                 states: states, events: step.effects, answerHeaders: requestID)
         case .failure(.unknownChannel):
             // A registered channel nobody follows yet: Apple accepts it; nothing shows.
+            let kept = checked.storesMessage && parsed.push.map { $0.event != .start } == true
             return finish(record, status: 200, outcomes: [GlimpseActivityV1.Outcome(
-                .rejected, "no activity follows this channel")], events: step.effects, answerHeaders: requestID)
+                .rejected, kept ? "no activity follows this channel yet; kept for those that subscribe within "
+                    + "\(Int(manager.config.broadcastStorageDuration / 3600)) h (message storage policy 1)"
+                    : "no activity follows this channel")], events: step.effects, answerHeaders: requestID)
         case .failure(.invalidPayload(.payloadTooLarge)):
             return finish(record, status: 413, reason: "PayloadTooLarge", events: step.effects)
         case .failure(let rejection):
@@ -291,6 +292,7 @@ extension ActivityServiceState {
                 throw InvalidField("channel_id", "no channel \(id) for \(app)")
             }
             channels[ChannelID(id)] = nil
+            manager.forgetChannel(ChannelID(id))
             return Step(.none)
         case nil:
             throw InvalidField("action", "create or delete")

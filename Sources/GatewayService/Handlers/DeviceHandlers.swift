@@ -10,11 +10,10 @@ public import RPCCore
 import ServiceKit
 
 /// The device-scope API (scripts, tests, the CLI): no token. An app token is refused here,
-/// since these are the user's and the device's actions, not an app's.
+/// reads included: these are the user's and the device's actions and what the device
+/// shows of every app (push tokens, images, the event log), not an app's.
 func requireDevice(_ context: ServerContext, _ what: String) throws(RPCError) {
-    if try Caller.token(in: context.requestMetadata) != nil {
-        throw RPCError(code: .permissionDenied, message: "\(what) is the device's to do; an app token does not reach it")
-    }
+    try Caller.requireDevice(context.requestMetadata, what)
 }
 
 public struct AppsHandler: GlimpseGatewayV1.Apps.Handler {
@@ -32,7 +31,8 @@ public struct AppsHandler: GlimpseGatewayV1.Apps.Handler {
     }
 
     public func list(request: ServerRequest<GlimpseGatewayV1.ListAppsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListAppsResponse> {
-        ServerResponse(message: .init(apps: await gateway.apps()))
+        try requireDevice(context, "listing the installed apps")
+        return ServerResponse(message: .init(apps: await gateway.apps()))
     }
 }
 
@@ -52,11 +52,13 @@ public struct WidgetsHandler: GlimpseGatewayV1.Widgets.Handler {
     }
 
     public func list(request: ServerRequest<GlimpseGatewayV1.ListWidgetsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListWidgetsResponse> {
-        ServerResponse(message: .init(widgets: await gateway.widgets(bundle: request.message.bundleId)))
+        try requireDevice(context, "listing the placed widgets")
+        return ServerResponse(message: .init(widgets: await gateway.widgets(bundle: request.message.bundleId)))
     }
 
     public func get(request: ServerRequest<GlimpseGatewayV1.GetWidgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Widget> {
-        ServerResponse(message: try await gateway.widget(request.message.placementId, detailed: true))
+        try requireDevice(context, "reading a widget")
+        return ServerResponse(message: try await gateway.widget(request.message.placementId, detailed: true))
     }
 
     public func tap(request: ServerRequest<GlimpseGatewayV1.TapRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.TapResponse> {
@@ -75,11 +77,13 @@ public struct WidgetsHandler: GlimpseGatewayV1.Widgets.Handler {
     }
 
     public func budget(request: ServerRequest<GlimpseGatewayV1.BudgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.BudgetStatus> {
-        ServerResponse(message: try await gateway.budget(request.message.placementId))
+        try requireDevice(context, "reading a widget's budget")
+        return ServerResponse(message: try await gateway.budget(request.message.placementId))
     }
 
     public func timeline(request: ServerRequest<GlimpseGatewayV1.GetWidgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.PlacementStatus> {
-        ServerResponse(message: try await gateway.timeline(request.message.placementId))
+        try requireDevice(context, "reading a widget's timeline")
+        return ServerResponse(message: try await gateway.timeline(request.message.placementId))
     }
 }
 
@@ -88,15 +92,18 @@ public struct DeviceHandler: GlimpseGatewayV1.Device.Handler {
     public init(gateway: Gateway) { self.gateway = gateway }
 
     public func show(request: ServerRequest<GlimpseGatewayV1.ShowRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Screen> {
-        ServerResponse(message: await gateway.screen())
+        try requireDevice(context, "reading the screen")
+        return ServerResponse(message: await gateway.screen())
     }
 
     public func render(request: ServerRequest<GlimpseGatewayV1.RenderRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Rendering> {
-        ServerResponse(message: try await gateway.render(request.message))
+        try requireDevice(context, "drawing the screen")
+        return ServerResponse(message: try await gateway.render(request.message))
     }
 
     public func getSettings(request: ServerRequest<GlimpseGatewayV1.GetSettingsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Settings> {
-        ServerResponse(message: await gateway.device.settings)
+        try requireDevice(context, "reading the settings")
+        return ServerResponse(message: await gateway.device.settings)
     }
 
     public func updateSettings(request: ServerRequest<GlimpseGatewayV1.UpdateSettingsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Settings> {
@@ -115,7 +122,8 @@ public struct ClockHandler: GlimpseGatewayV1.Clock.Handler {
     public init(gateway: Gateway) { self.gateway = gateway }
 
     public func now(request: ServerRequest<GlimpseGatewayV1.NowRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ClockState> {
-        ServerResponse(message: gateway.conductor.clockState())
+        try requireDevice(context, "reading the clock conductor")
+        return ServerResponse(message: gateway.conductor.clockState())
     }
 
     public func advance(request: ServerRequest<GlimpseGatewayV1.AdvanceRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ClockState> {
@@ -150,11 +158,13 @@ public struct ActivitiesHandler: GlimpseGatewayV1.Activities.Handler {
     public init(gateway: Gateway) { self.gateway = gateway }
 
     public func list(request: ServerRequest<GlimpseGatewayV1.ListActivitiesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListActivitiesResponse> {
-        ServerResponse(message: .init(activities: await gateway.activityViews(bundle: request.message.bundleId)))
+        try requireDevice(context, "listing every app's Live Activities")
+        return ServerResponse(message: .init(activities: await gateway.activityViews(bundle: request.message.bundleId)))
     }
 
     public func get(request: ServerRequest<GlimpseGatewayV1.GetActivityRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ActivityView> {
-        ServerResponse(message: try await gateway.activityView(request.message.activityId))
+        try requireDevice(context, "reading a Live Activity as the device shows it")
+        return ServerResponse(message: try await gateway.activityView(request.message.activityId))
     }
 
     public func longPress(request: ServerRequest<GlimpseGatewayV1.LongPressRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Screen> {
@@ -177,6 +187,7 @@ public struct ActivitiesHandler: GlimpseGatewayV1.Activities.Handler {
     }
 
     public func pushes(request: ServerRequest<GlimpseGatewayV1.PushesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ListPushesResponse> {
+        try requireDevice(context, "reading the push log")
         var list = GlimpseActivityV1.ListPushesRequest()
         list.bundleId = request.message.bundleId
         list.afterSequence = request.message.afterSequence
@@ -199,6 +210,7 @@ public struct EventsHandler: GlimpseGatewayV1.Events.Handler {
     public init(gateway: Gateway) { self.gateway = gateway }
 
     public func list(request: ServerRequest<GlimpseGatewayV1.ListEventsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListEventsResponse> {
+        try requireDevice(context, "reading the event log")
         let message = request.message
         guard message.limit <= 10_000 else {
             throw RPCError(code: .invalidArgument, message: "limit: at most 10,000 events per page")
@@ -213,6 +225,7 @@ public struct EventsHandler: GlimpseGatewayV1.Events.Handler {
     }
 
     public func follow(request: ServerRequest<GlimpseGatewayV1.FollowEventsRequest>, response: ResponseWriter<GlimpseGatewayV1.Event>, context: ServerContext) async throws -> Metadata {
+        try requireDevice(context, "following the event log")
         let message = request.message
         let stream = gateway.log.follow(after: message.afterSequence, filter: EventLog.Filter(kinds: message.kinds, bundleID: message.bundleId))
         var last = message.afterSequence

@@ -22,6 +22,22 @@ const state = {
 // ---------------------------------------------------------------------------------------
 // The JSON API
 
+// A stack with a device key (--device-key) is opened as http://host:7700/#device-key=<key>:
+// the key moves to this tab's session storage (and out of the address bar) and goes with
+// every call as `authorization: Device <key>`. On loopback without a key, nothing changes.
+const deviceKey = (() => {
+  const given = new URLSearchParams(location.hash.slice(1)).get('device-key');
+  if (given) {
+    sessionStorage.setItem('glimpse.deviceKey', given);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  return sessionStorage.getItem('glimpse.deviceKey') || '';
+})();
+
+function credentials(headers) {
+  return deviceKey ? { ...headers, authorization: 'Device ' + deviceKey } : headers;
+}
+
 class ApiError extends Error {
   constructor(status, body) {
     super(body && body.message ? `${body.status || status}: ${body.message}` : `HTTP ${status}`);
@@ -33,7 +49,7 @@ class ApiError extends Error {
 async function api(path, body = {}) {
   const answer = await fetch('/v1/' + path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: credentials({ 'content-type': 'application/json' }),
     body: JSON.stringify(body),
   });
   const text = await answer.text();
@@ -494,9 +510,37 @@ function onEvent(event) {
   requestRefresh('full');
 }
 
+// EventSource cannot send a header: with a device key, the same stream through fetch.
+function keyedEventSource(url) {
+  const source = { close() { controller.abort(); } };
+  const controller = new AbortController();
+  (async () => {
+    const answer = await fetch(url, { headers: credentials({ accept: 'text/event-stream' }), signal: controller.signal });
+    if (!answer.ok || !answer.body) throw new Error(`HTTP ${answer.status}`);
+    source.onopen();
+    const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the event stream ended');
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const lines = buffer.slice(0, end).split('\n');
+        buffer = buffer.slice(end + 2);
+        if (lines.some((line) => line.startsWith('event: error'))) throw new Error('the event stream failed');
+        const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart());
+        if (data.length) source.onmessage({ data: data.join('\n') });
+      }
+    }
+  })().catch(() => { if (!controller.signal.aborted) source.onerror(); });
+  return source;
+}
+
 function follow() {
   const query = encodeURIComponent(JSON.stringify({ afterSequence: String(state.lastSequence) }));
-  const source = new EventSource('/v1/events/follow?json=' + query);
+  const url = '/v1/events/follow?json=' + query;
+  const source = deviceKey ? keyedEventSource(url) : new EventSource(url);
   const pill = $('#connection');
   source.onopen = () => { pill.dataset.state = 'live'; pill.textContent = 'live'; };
   source.onmessage = (message) => {

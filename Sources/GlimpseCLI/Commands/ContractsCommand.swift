@@ -1,6 +1,8 @@
 import ArgumentParser
 import Contracts
 import GlimpseJSON
+import RPCCore
+import ServiceKit
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -52,6 +54,8 @@ struct VerifyContracts: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds any one call may take (default 10).", valueName: "seconds"))
     var timeout: Double = 10
 
+    @OptionGroup var credentials: DeviceKeyOptions
+
     var context: CLIContext { Current.context }
 
     func validate() throws {
@@ -71,7 +75,8 @@ struct VerifyContracts: AsyncParsableCommand {
         guard !interactions.isEmpty else { throw CLIFailure.usage("no contract in \(contracts.source) has \(service) as its provider") }
         context.note("replaying \(interactions.count) interactions of \(service)'s consumers (contracts: \(contracts.source)) against \(address)")
         let verdicts = await ContractReplayer.verify(
-            interactions, host: address.host, port: address.port, timeout: .milliseconds(Int64(timeout * 1000))
+            interactions, host: address.host, port: address.port, timeout: .milliseconds(Int64(timeout * 1000)),
+            metadata: context.deviceKey?.metadata ?? Metadata()
         ) { verdict in
             guard !verdict.unreachable else { return }
             context.say(json ? String(decoding: verdict.json.serialized(), as: UTF8.self) : verdict.line)

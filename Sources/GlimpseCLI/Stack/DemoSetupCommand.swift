@@ -66,7 +66,7 @@ struct DemoSetup: AsyncParsableCommand {
         if let unknown = endpoints.keys.sorted().first(where: { name in !device.apps.contains { $0.name == name } }) {
             throw CLIFailure.usage("--app \(unknown): no such app in the demo device (\(device.apps.map(\.name).joined(separator: ", ")))")
         }
-        do { try Files.makeDirectory(tokens) } catch { throw CLIFailure.local("cannot make \(error.description)") }
+        do { try Files.makePrivateDirectory(tokens) } catch { throw CLIFailure.local("cannot make \(error.description)") }
         let until = ContinuousClock.now + .milliseconds(Int64(waiting * 1000))
         try await Self.waitForGateway(gateway, until: until)
 

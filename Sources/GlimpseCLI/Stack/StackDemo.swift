@@ -46,6 +46,7 @@ struct StackDemo {
             let tokenFile = "\(tokens)/\(app.name).token"
             if installed.contains(loaded.manifest.bundleId), Files.exists(tokenFile) {
                 context.note("\(app.name): \(loaded.manifest.bundleId) is installed already; left as it is")
+                Files.makePrivate(tokenFile)
                 continue
             }
             let placedBefore = placed.count
@@ -72,7 +73,7 @@ struct StackDemo {
             try await gateway.apps.install(.init(message: loaded.installRequest)).message
         }
         do {
-            try Files.write(Array(installed.appToken.utf8), to: tokenFile)
+            try Files.writeSecret(installed.appToken, to: tokenFile)
         } catch { throw CLIFailure.local("cannot write \(error.description)") }
         for var place in app.widgets {
             place.bundleId = installed.bundleId

@@ -65,9 +65,12 @@ struct Up: AsyncParsableCommand {
         let binaries = bin ?? Self.ownFolder()
         let demoFile = demos ?? Self.defaultDemoFile(binaries: binaries)
         let demoDevice: DemoDevice? = noDemos ? nil : try DemoDevice.load(demoFile)
-        for sub in ["logs", "tokens", "screens", "apns"] {
-            do { try Files.makeDirectory("\(dir)/\(sub)") } catch { throw CLIFailure.local("cannot make \(error.description)") }
-        }
+        do {
+            // The stack's folder holds tokens, keys and the services' stores: made 0700.
+            try Files.makeDirectory(dir, mode: 0o700)
+            for sub in ["logs", "screens"] { try Files.makeDirectory("\(dir)/\(sub)", mode: 0o700) }
+            for sub in ["tokens", "apns"] { try Files.makePrivateDirectory("\(dir)/\(sub)") }
+        } catch { throw CLIFailure.local("cannot make \(error.description)") }
         let key = try Self.demoSigningKey(in: "\(dir)/apns")
         var options = StackPlan.Options()
         options.directory = dir
@@ -164,9 +167,11 @@ struct Up: AsyncParsableCommand {
     static func demoSigningKey(in folder: String) throws(CLIFailure) -> (team: String, keyID: String, path: String) {
         let (team, keyID) = ("GLIMPSEDEV", "DEMOKEY001")
         let path = "\(folder)/AuthKey_\(keyID).p8"
-        if !Files.exists(path) {
+        if Files.exists(path) {
+            Files.makePrivate(path)
+        } else {
             let pem = P256.Signing.PrivateKey().pemRepresentation + "\n"
-            do { try Files.write(Array(pem.utf8), to: path) } catch { throw CLIFailure.local("cannot write \(error.description)") }
+            do { try Files.writeSecret(pem, to: path) } catch { throw CLIFailure.local("cannot write \(error.description)") }
         }
         return (team, keyID, path)
     }

@@ -1,3 +1,5 @@
+import ServiceKit
+
 /// What a command run writes to and reads its defaults from: set per run by
 /// `GlimpseCLI.run`, so commands (ArgumentParser values) need no globals.
 struct CLIContext: Sendable {
@@ -6,6 +8,8 @@ struct CLIContext: Sendable {
     var environment: [String: String]
     /// Progress lines go to standard error when it is a terminal (or with `--progress`).
     var errorIsTerminal: Bool
+    /// Sent on every call that carries no app token (`--device-key`, `GLIMPSE_DEVICE_KEY`).
+    var deviceKey: DeviceKey?
 
     static let standard = CLIContext(
         output: FileDescriptorOutput.standardOutput, errorOutput: FileDescriptorOutput.standardError,

@@ -37,10 +37,13 @@ enum Files {
     }
 
     /// Writes through a temporary file renamed over `path`, so a reader never sees half.
-    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+    /// `mode` holds from the first byte (0o600 for a secret: a token, a key).
+    static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(Failure) {
         let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        unlink(temporary)  // one a crash left: O_EXCL below must create the file, with `mode`
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw Failure(path: path, reason: lastError()) }
+        fchmod(fd, mode)  // open's mode is masked by the umask
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, bytes.count - offset) }
@@ -104,15 +107,35 @@ extension Files {
     @discardableResult
     static func remove(_ path: String) -> Bool { unlink(path) == 0 }
 
-    /// Makes a directory and its parents (like mkdir -p).
-    static func makeDirectory(_ path: String) throws(Failure) {
+    /// Makes a directory and its parents (like mkdir -p); those it makes get `mode`.
+    static func makeDirectory(_ path: String, mode: mode_t = 0o755) throws(Failure) {
         var built = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             built += "/" + part
-            if mkdir(built, 0o755) != 0, errno != EEXIST {
+            if mkdir(built, mode) == 0 {
+                chmod(built, mode)  // mkdir's mode is masked by the umask
+            } else if errno != EEXIST {
                 throw Failure(path: built, reason: String(cString: strerror(errno)))
             }
         }
+    }
+
+    /// A folder for secrets (tokens, keys): made 0700 with any missing parents, and an
+    /// existing one closed to group and others. Only for folders that hold secrets and
+    /// nothing else (`<stack>/tokens`, `--tokens`, `<stack>/apns`).
+    static func makePrivateDirectory(_ path: String) throws(Failure) {
+        try makeDirectory(path, mode: 0o700)
+        guard chmod(path, 0o700) == 0 else { throw Failure(path: path, reason: lastError()) }
+    }
+
+    /// Closes an existing file to group and others (one an older glimpse wrote 0644).
+    static func makePrivate(_ path: String) {
+        chmod(path, 0o600)
+    }
+
+    /// Writes a secret: 0600, through a temporary file (see `write`).
+    static func writeSecret(_ text: String, to path: String) throws(Failure) {
+        try write(Array(text.utf8), to: path, mode: 0o600)
     }
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

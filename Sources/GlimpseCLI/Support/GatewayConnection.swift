@@ -2,6 +2,7 @@ public import GlimpseMessages
 public import GlimpseRPC
 public import RPCCore
 import RPCNIO
+import ServiceKit
 
 /// One gRPC connection to glimpse-gateway for the length of a command, with the typed
 /// clients of its services. Use `GatewayConnection.with(_:appToken:_:)`: it runs the
@@ -40,7 +41,10 @@ public struct GatewayConnection: Sendable {
         let client = GRPCClient(transport: NIOClientTransport(host: address.host, port: address.port, config: config))
         let running = Task { try? await client.run() }
         defer { client.beginGracefulShutdown() }
-        let connection = GatewayConnection(address: address, client: client, appToken: appToken)
+        // Calls made with `request(_:)` carry the app's token; every other call is the
+        // device's, with the device key when there is one.
+        let connection = GatewayConnection(
+            address: address, client: client.adding(Current.context.deviceKey?.metadata ?? Metadata()), appToken: appToken)
         do {
             let result = try await body(connection)
             client.beginGracefulShutdown()

@@ -11,6 +11,8 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Print the gateway's answer as proto3 JSON, one object per line.")
     var json = false
 
+    @OptionGroup var credentials: DeviceKeyOptions
+
     static let defaultGateway = "127.0.0.1:7700"
 
     var context: CLIContext { Current.context }

@@ -9,14 +9,48 @@ public enum Caller: Sendable, Hashable {
     case device
     case app(AppID)
 
-    /// The bearer token of a request, if it carries one.
-    public static func token(in metadata: Metadata) throws(RPCError) -> String? {
-        guard let value = metadata[stringValues: "authorization"].first else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
-            throw RPCError(code: .unauthenticated, message: "authorization: expected \"Bearer <app token>\"")
+    /// What a request's `authorization` carries.
+    public enum Credential: Sendable, Hashable {
+        /// Nothing: the device's call on a stack without a device key.
+        case none
+        /// `Bearer <app token>`: an app.
+        case appToken(String)
+        /// `Device <key>`: the device, on a stack with a device key (see `DeviceKey`).
+        case deviceKey(Substring)
+    }
+
+    /// The credential of a request; an `authorization` of another form is UNAUTHENTICATED.
+    public static func credential(in metadata: Metadata) throws(RPCError) -> Credential {
+        let values = metadata[stringValues: "authorization"]
+        guard let value = values.first else { return .none }
+        guard values.count == 1 else {
+            throw RPCError(code: .unauthenticated, message: "authorization: given \(values.count) times; send one")
         }
-        return String(parts[1])
+        let parts = value.split(separator: " ", maxSplits: 1)
+        if parts.count == 2, !parts[1].isEmpty {
+            switch parts[0].lowercased() {
+            case "bearer": return .appToken(String(parts[1]))
+            case DeviceKey.scheme.lowercased(): return .deviceKey(parts[1])
+            default: break
+            }
+        }
+        throw RPCError(
+            code: .unauthenticated, message: "authorization: expected \"Bearer <app token>\" or \"Device <device key>\"")
+    }
+
+    /// The bearer token of a request, if it carries one (a device key is no app's token).
+    public static func token(in metadata: Metadata) throws(RPCError) -> String? {
+        if case .appToken(let token) = try credential(in: metadata) { return token }
+        return nil
+    }
+
+    /// Refuses a call that carries an app token where only the device may call: writes
+    /// (installing, placing, settings, the clock) and reads of what the device shows of
+    /// every app (the screen, push tokens, the event log).
+    public static func requireDevice(_ metadata: Metadata, _ what: String) throws(RPCError) {
+        if try token(in: metadata) != nil {
+            throw RPCError(code: .permissionDenied, message: "\(what) is the device's to do; an app token does not reach it")
+        }
     }
 
     /// Refuses an app that asks about another app.

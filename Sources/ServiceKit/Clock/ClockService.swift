@@ -39,6 +39,7 @@ public struct ClockService<E: Engine, C: HostCommand>: GlimpseClockV1.Clock.Hand
     public func advanceTo(
         request: ServerRequest<GlimpseClockV1.AdvanceToRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseClockV1.AdvanceToResponse> {
+        try Caller.requireDevice(context.requestMetadata, "moving the clock")
         guard host.clock.isManual else {
             throw RPCError(code: .failedPrecondition, message: "this service follows the system clock (start it with --clock manual)")
         }

@@ -83,3 +83,21 @@ extension ConfigSource {
                   default: DeviceScreen.default, parse: DeviceScreen.init(rawValue:))
     }
 }
+
+extension ConfigSource {
+    /// `--device-key FILE` (or `GLIMPSE_DEVICE_KEY`): the key in that file, nil when neither
+    /// is given. A file that cannot be read or holds no key stops the service at once.
+    public func deviceKey(_ commandLine: String?) throws(ConfigError) -> DeviceKey? {
+        guard let (path, origin) = raw("device-key", commandLine) else { return nil }
+        switch DeviceKey.load(path: path) {
+        case .success(let key):
+            return key
+        case .failure(.unreadable):
+            throw ConfigError("--device-key: cannot read \(path) (\(origin))")
+        case .failure(.malformed):
+            throw ConfigError(
+                "--device-key: \(path) holds no device key (\(origin)): 16 to 1,024 visible ASCII characters without spaces, "
+                    + "e.g. made by `glimpse device-key \(path)`")
+        }
+    }
+}

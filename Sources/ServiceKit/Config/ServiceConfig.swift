@@ -28,6 +28,9 @@ public struct ServiceConfig: Sendable, Hashable {
     public var logLevel: Logger.Level
     /// Prometheus metrics over HTTP on this port (0: a free one); nil: off.
     public var metricsPort: Int?
+    /// Device-scope calls must carry it (`authorization: Device <key>`; `DeviceKeyGate`),
+    /// and the service sends it on its own calls to other services. nil: off (loopback).
+    public var deviceKey: DeviceKey?
     /// How long in-flight calls may take to finish after SIGTERM before they are cancelled.
     public var shutdownGrace: Duration = .seconds(30)
     /// Where a manual clock starts when `--start-time` is not given.
@@ -45,6 +48,11 @@ public struct ServiceConfig: Sendable, Hashable {
         self.logFormat = logFormat
         self.logLevel = logLevel
         self.metricsPort = metricsPort
+    }
+
+    /// Whether `host` is a loopback address or name: nobody else can connect.
+    public var listensOnLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// 127.0.0.1, a free port, `./.glimpse/<service>`, the system clock, text logs at

@@ -58,6 +58,9 @@ public struct ServiceRunner: Sendable {
     /// `Accept: text/event-stream`, server-sent events (see RPCNIO's `WebConfig`). nil: no
     /// browser face (JSON by POST only).
     public var webFiles: [String: [UInt8]]?
+    /// Whether this process serves device-scope calls (a Glimpse service; not a demo app's
+    /// provider): then listening beyond loopback without `--device-key` is warned about.
+    public var servesDeviceScope = true
 
     private let services: [any RPCService]
     private let readiness: Readiness
@@ -114,6 +117,12 @@ public struct ServiceRunner: Sendable {
             host: config.host, port: config.port, config: transportConfig, group: eventLoopGroup,
             handlerExecutor: handlerExecutor, jsonRoutes: router.jsonRoutes)
         rpcTransport = transport
+        if let key = config.deviceKey {
+            rpcTransport = DeviceKeyGate(rpcTransport, key: key)
+            logger.info("device-scope calls need the device key (--device-key); health and reflection stay open")
+        } else if servesDeviceScope, !config.listensOnLoopback {
+            logger.warning("listening on \(config.host) without --device-key: whoever reaches this port makes device calls (install, place, read every app's data); give --device-key FILE")
+        }
         if !router.jsonRoutes.isEmpty {
             logger.info("serving JSON", metadata: ["routes": "\(router.jsonRoutes.all.map(\.route).joined(separator: " "))"])
         }
