@@ -25,6 +25,9 @@ public actor DeviceState {
         case sequence(Upstreams.Service, atLeast: UInt64)
         /// The activity shows this content (or is gone).
         case activityContent(String, GlimpseActivityV1.Content?)
+        /// The activity is as `activity` says, or further along (ended, dismissed, gone):
+        /// what an ActivityKit call answered is on the screen.
+        case activityShows(GlimpseActivityV1.Activity)
     }
 
     let store: DeviceStore
@@ -390,6 +393,20 @@ public actor DeviceState {
         case .provided(let id): provided.contains(id)
         case .sequence(let service, let atLeast): (lastSequence[service] ?? 0) >= atLeast
         case .activityContent(let id, let content): activities[id].map { $0.content == content } ?? true
+        case .activityShows(let target):
+            activities[target.activityId].map { shown in
+                Self.stage(shown.state) > Self.stage(target.state)
+                    || (Self.stage(shown.state) == Self.stage(target.state) && shown.content == target.content)
+            } ?? true
+        }
+    }
+
+    /// How far along a Live Activity is: a later stage is never undone.
+    static func stage(_ state: GlimpseActivityV1.ActivityState) -> Int {
+        switch state {
+        case .ended: 2
+        case .dismissed: 3
+        default: 1
         }
     }
 

@@ -194,3 +194,36 @@ def test_a_tap_refused_because_the_device_is_locked_is_in_the_event_log(tmp_path
         assert events[0].intent_performed.response.refused.reason == intent_pb2.REFUSAL_DEVICE_LOCKED
     finally:
         stack.stop()
+
+
+def test_a_script_reading_right_after_activitykit_update_and_end_sees_their_effect(tmp_path):
+    """ActivityKit.Update and End answer once the device shows what they did, as Request
+    does: a Device.Show right after never shows the state before."""
+    import json
+    from glimpse.activity.v1 import activity_pb2 as a
+    stack = Stack(tmp_path)
+    try:
+        manifest = manifest_pb2.AppManifest(
+            bundle_id="com.example.trip", display_name="Trip",
+            activity_attributes=[manifest_pb2.ActivityAttributesDeclaration(type_name="TripAttributes")])
+        token = stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT).app_token
+        app = [("authorization", f"Bearer {token}")]
+        requested = stack.activity_kit.Request(a.RequestActivityRequest(
+            attributes_type="TripAttributes", attributes_json="{}", content=a.Content(state_json=json.dumps({"stop": 0}))),
+            metadata=app, timeout=RPC_TIMEOUT)
+        activity_id = requested.activity.activity_id
+        for stop in range(1, 21):
+            stack.activity_kit.Update(a.UpdateActivityRequest(
+                activity_id=activity_id, content=a.Content(state_json=json.dumps({"stop": stop}))),
+                metadata=app, timeout=RPC_TIMEOUT)
+            shown = stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).lock_screen.activities
+            assert [json.loads(v.activity.content.state_json)["stop"] for v in shown] == [stop]
+        ended = stack.activity_kit.End(a.EndActivityRequest(
+            activity_id=activity_id, content=a.Content(state_json=json.dumps({"stop": 99}))),
+            metadata=app, timeout=RPC_TIMEOUT)
+        assert ended.activity.state == a.ACTIVITY_STATE_ENDED
+        shown = stack.activities.Get(g.GetActivityRequest(activity_id=activity_id), timeout=RPC_TIMEOUT).activity
+        assert shown.state in (a.ACTIVITY_STATE_ENDED, a.ACTIVITY_STATE_DISMISSED)
+        assert json.loads(shown.content.state_json)["stop"] == 99
+    finally:
+        stack.stop()

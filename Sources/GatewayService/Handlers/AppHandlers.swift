@@ -83,15 +83,26 @@ public struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
     }
 
     public func update(request: ServerRequest<GlimpseActivityV1.UpdateActivityRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ChangeResponse> {
-        ServerResponse(message: try await forward(context) { client, _, options, metadata in
+        let answer = try await forward(context) { client, _, options, metadata in
             try await client.update(ClientRequest(message: request.message, metadata: metadata), options: options).message
-        })
+        }
+        return ServerResponse(message: await shown(answer))
     }
 
     public func end(request: ServerRequest<GlimpseActivityV1.EndActivityRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ChangeResponse> {
-        ServerResponse(message: try await forward(context) { client, _, options, metadata in
+        let answer = try await forward(context) { client, _, options, metadata in
             try await client.end(ClientRequest(message: request.message, metadata: metadata), options: options).message
-        })
+        }
+        return ServerResponse(message: await shown(answer))
+    }
+
+    /// Answers once the screen shows what the call did (reads follow writes: a
+    /// `Device.Show` right after sees it), or after the settle time with what it shows.
+    private func shown(_ answer: GlimpseActivityV1.ChangeResponse) async -> GlimpseActivityV1.ChangeResponse {
+        if let activity = answer.activity {
+            _ = await gateway.device.wait(for: .activityShows(activity), timeout: gateway.settleTimeout)
+        }
+        return answer
     }
 
     public func list(request: ServerRequest<GlimpseActivityV1.ListActivitiesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ListActivitiesResponse> {
