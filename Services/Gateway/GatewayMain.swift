@@ -35,6 +35,10 @@ struct GatewayMain: AsyncParsableCommand {
     var device: String?
     @Option(name: .customLong("event-log-capacity"), help: "Events kept in memory (default 100000; GLIMPSE_EVENT_LOG_CAPACITY).")
     var eventLogCapacity: String?
+    @Option(name: .customLong("settle-timeout"), help: "How long a call waits for the screen to show its effect (a new widget's first timeline, a tap's reload) before it answers with what is shown (default 5s; GLIMPSE_SETTLE_TIMEOUT).")
+    var settleTimeout: String?
+    @Option(name: .customLong("views-deadline"), help: "How long the device waits for an app's Live Activity views (default 2s, ActivityViewsDeadline; GLIMPSE_VIEWS_DEADLINE).")
+    var viewsDeadline: String?
 
     func run() async throws {
         var defaults = ServiceConfig.defaults(service: "gateway")
@@ -52,6 +56,12 @@ struct GatewayMain: AsyncParsableCommand {
         let capacity = try source.value("event-log-capacity", eventLogCapacity, expected: "a number of events ≥ 1", default: 100_000) {
             Int($0).flatMap { $0 >= 1 ? $0 : nil }
         }
+        let settle = try source.value("settle-timeout", settleTimeout, expected: "a duration such as 5s or 500ms", default: 5.0) {
+            (try? DurationText.parse($0)).flatMap { $0 > 0 ? $0 : nil }
+        }
+        let views = try source.value("views-deadline", viewsDeadline, expected: "a duration such as 2s or 500ms", default: 2.0) {
+            (try? DurationText.parse($0)).flatMap { $0 > 0 ? $0 : nil }
+        }
         let screen = try source.device(device)
         let logger = ServiceLogging.bootstrap(config)
         let mode: Conductor.Mode = switch config.clock {
@@ -60,7 +70,8 @@ struct GatewayMain: AsyncParsableCommand {
         }
         let server = try GatewayServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), upstreams: Upstreams(addresses: addresses, deviceKey: config.deviceKey),
-            clock: mode, logger: logger, eventLogCapacity: capacity, device: screen.rawValue)
+            clock: mode, logger: logger, eventLogCapacity: capacity, settleTimeout: .milliseconds(Int64(settle * 1000)),
+            viewsDeadline: .milliseconds(Int64(views * 1000)), device: screen.rawValue)
         var runner = ServiceRunner(
             config: config, logger: logger, services: server.handlers,
             serviceNames: GatewayServer.serviceNames, descriptors: GlimpseMessagesDescriptors.files)

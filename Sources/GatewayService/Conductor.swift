@@ -50,7 +50,9 @@ public final class Conductor: Sendable {
     /// Runs after each step, before its events are committed (the push log poll).
     let afterStep = Mutex<(@Sendable () async -> Void)?>(nil)
     /// How long a step waits for a service's watermark to arrive before it goes on.
-    public let watermarkTimeout: Duration = .seconds(10)
+    /// A safety valve only (a service's events normally follow its AdvanceTo at once): long
+    /// enough that a busy machine never trips it.
+    public let watermarkTimeout: Duration = .seconds(120)
 
     init(mode: Mode, upstreams: Upstreams, device: DeviceState, log: EventLog, logger: Logger) {
         switch mode {

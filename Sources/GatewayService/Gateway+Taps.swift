@@ -44,7 +44,7 @@ extension Gateway {
             response.result = .performed(performed)
             response.idempotencyKey = key
             // The tapped widget reloads once; answer with the entry that reload brought.
-            if performed.reloadedPlacements.contains(placement.placementId) {
+            if performed.reloadedPlacements.contains(placement.placementId), await device.unreachable[.timeline] == nil {
                 _ = await device.wait(for: .entry(placement.placementId, after: sequence), timeout: settleTimeout)
             }
         }

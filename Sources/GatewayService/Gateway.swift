@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import ActivityEngine
 import Crypto
 import DequeModule
 public import GlimpseMessages
@@ -46,14 +47,15 @@ public final class Gateway: Sendable {
     }
 
     public init(store: DeviceStore, upstreams: Upstreams, log: EventLog = EventLog(), clock: Conductor.Mode,
-                logger: Logger, settleTimeout: Duration = .seconds(5), device screen: String? = nil) throws {
+                logger: Logger, settleTimeout: Duration = .seconds(5), viewsDeadline: Duration? = nil,
+                device screen: String? = nil) throws {
         let device = try DeviceState(store: store, screen: screen)
         self.device = device
         self.upstreams = upstreams
         self.log = log
         self.logger = logger
         self.settleTimeout = settleTimeout
-        liveActivityViews = ActivityViewsSource(connections: upstreams.connections)
+        liveActivityViews = ActivityViewsSource(connections: upstreams.connections, timeout: viewsDeadline ?? ActivityViewsDeadline.timeout)
         assets = AssetSource(upstreams: upstreams)
         conductor = Conductor(mode: clock, upstreams: upstreams, device: device, log: log, logger: logger)
     }

@@ -1,6 +1,7 @@
 import GlimpseCLI
 import GlimpseMessages
 import Testing
+import GlimpseVocabulary
 
 @Suite("Durations, dates, names and --config values")
 struct ParsingTests {

@@ -61,7 +61,12 @@ struct VerifyAppTests {
     func seedApp(_ app: DemoApp) async throws {
         try await Self.serving(app.services(gateway: nil)) { endpoint in
             let samples = Self.samples(app).flatMap { ["--activity", $0] }
-            let result = await run(["verify", "\(Self.demos)/\(app.rawValue)/app.json", "--endpoint", endpoint, "--timeout", "10s"] + samples)
+            // The views' deadline is a rule of its own (below, with an app that never
+            // answers): here the rules of what the apps answer, however busy the machine.
+            let result = await run([
+                "verify", "\(Self.demos)/\(app.rawValue)/app.json", "--endpoint", endpoint, "--timeout", "120s",
+                "--views-deadline", "120s",
+            ] + samples)
             #expect(result.status == 0, "\(result.out)\n\(result.err)")
             #expect(Self.lines(result.out, "error").isEmpty, "\(result.out)")
             #expect(result.err.isEmpty)
@@ -84,6 +89,30 @@ struct VerifyAppTests {
             case .rtlair:
                 #expect(result.out.contains("intent: Button \"checkin\" → CheckInIntent: declared, parameters set"), "\(result.out)")
             }
+        }
+    }
+
+    /// An ActivityConfiguration that never answers: the device's deadline for views.
+    struct SilentViews: GlimpseAppV1.ActivityConfiguration.Handler {
+        func views(
+            request: ServerRequest<GlimpseAppV1.ActivityViewsRequest>, context: ServerContext
+        ) async throws -> ServerResponse<GlimpseAppV1.ActivityViewsResponse> {
+            try await Task.sleep(for: .seconds(3600))
+            throw RPCError(code: .internal, message: "unreachable")
+        }
+    }
+
+    @Test("views that never come break the device's deadline, named")
+    func silentViews() async throws {
+        try await Self.serving([SilentViews()]) { endpoint in
+            let result = await run([
+                "verify", "\(Self.demos)/pizza/app.json", "--endpoint", endpoint, "--timeout", "3s",
+                "--activity", "\(Self.demos)/pizza/delivery.json",
+            ])
+            #expect(result.status == 1)
+            #expect(Self.lines(result.out, "error").contains { line in
+                line.contains("views: no answer within 3s: Glimpse gives up after 2s (the device's deadline for an activity's views)")
+            }, "\(result.out)")
         }
     }
 

@@ -51,5 +51,5 @@ def swift_server():
 @pytest.fixture()
 def channel(swift_server):
     with grpc.insecure_channel(swift_server) as channel:
-        grpc.channel_ready_future(channel).result(timeout=10)
+        grpc.channel_ready_future(channel).result(timeout=60)
         yield channel

@@ -104,7 +104,7 @@ def place(stack, bundle_id, kind, family):
     return stack.widgets.Place(g.PlaceRequest(bundle_id=bundle_id, kind=kind, family=family), timeout=RPC_TIMEOUT)
 
 
-def wait_texts(stack, placement_id, wanted, timeout=5):
+def wait_texts(stack, placement_id, wanted, timeout=60):
     """The widget once its entry shows `wanted` among its texts."""
     deadline = time.monotonic() + timeout
     while True:

@@ -23,6 +23,8 @@ glimpse_modules()
 from glimpse.gateway.v1 import gateway_pb2_grpc  # noqa: E402
 
 START_TIME = "2026-01-01T09:00:00Z"
+# How long the gateway may wait for the screen or an app's views in a test stack.
+PATIENCE = "60s"
 SERVICES = ("timeline", "intent", "activity", "asset")
 
 
@@ -141,6 +143,9 @@ class Stack:
             # carries wall-clock time, so provider tokens are not checked here.
             argv += ["--apns-tls-port", str(tls), "--apns-h2c-port", str(h2c), "--apns-auth", "none", *self.activity_args]
         if service == "gateway":
+            # The device's waits are rules with tests of their own; here they must never run
+            # out on a busy machine.
+            argv += ["--settle-timeout", PATIENCE, "--views-deadline", PATIENCE]
             for upstream in SERVICES:
                 argv += [f"--{upstream}-address", f"127.0.0.1:{self.ports[upstream]}"]
         if self.device_key_file:
@@ -156,7 +161,7 @@ class Stack:
         self.ports[service] = process.port
         if service == "activity":
             for _ in range(2 if self.apns_tls else 1):
-                line = process.lines.get(timeout=10)
+                line = process.lines.get(timeout=60)
                 assert line and " listening on port " in line, line
                 words = line.split()
                 self.ports[words[0]] = int(words[4])
@@ -168,7 +173,7 @@ class Stack:
         """kill -9: nothing gets a chance to shut down cleanly."""
         process = self.processes.pop(service)
         process.process.kill()
-        process.process.wait(timeout=10)
+        process.process.wait(timeout=60)
         process.stop()
 
     def stop(self):

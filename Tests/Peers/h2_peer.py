@@ -17,7 +17,7 @@ import h2.connection
 import h2.events
 from h2.connection import ConnectionInputs, ConnectionState
 
-TIMEOUT = 30  # a server that stops answering fails the scenario instead of hanging it
+TIMEOUT = 60  # a server that stops answering fails the scenario instead of hanging it
 
 
 class Stream:

@@ -122,7 +122,7 @@ def _shown(widget):
     return [child.text.content for child in widget.entry.view.stack.children if child.HasField("text")]
 
 
-def _wait_shows(stack, placement_id, label, timeout=5):
+def _wait_shows(stack, placement_id, label, timeout=60):
     deadline = time.monotonic() + timeout
     while True:
         widget = stack.widgets.Get(g.GetWidgetRequest(placement_id=placement_id), timeout=RPC_TIMEOUT)

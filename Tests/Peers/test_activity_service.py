@@ -30,7 +30,7 @@ from glimpse.app.v1 import manifest_pb2  # noqa: E402
 APP = "com.example.pizza"
 TOPIC = f"{APP}.push-type.liveactivity"
 TEAM, KEY_ID = "TEAM123456", "KEY1234567"
-LINE_TIMEOUT = 10
+LINE_TIMEOUT = 60
 
 
 class Activity:
@@ -65,7 +65,7 @@ class Activity:
     def kill(self):
         self.channel.close()
         self.process.process.kill()
-        self.process.process.wait(timeout=10)
+        self.process.process.wait(timeout=60)
 
 
 @pytest.fixture

@@ -246,7 +246,7 @@ def test_acknowledged_writes_survive_kill_9(tmp_path):
             files = blob_files(tmp_path)
 
         service.process.kill()  # SIGKILL: no shutdown, no checkpoint
-        service.process.wait(timeout=10)
+        service.process.wait(timeout=60)
         service.stop()
         service = start(tmp_path, "--budget-bytes", "200000")
 

@@ -191,7 +191,7 @@ def test_pizza_delivery_pushed_along_by_its_push_server(tmp_path, apps):
             content=a.Content(state_json=state_json("Tim", now, 15, "preparing")), token=True),
             metadata=_bearer(pizza.token), timeout=RPC_TIMEOUT)
         activity_id = requested.activity.activity_id
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + RPC_TIMEOUT
         while not (device_token := stack.activities.Get(g.GetActivityRequest(activity_id=activity_id),
                                                          timeout=RPC_TIMEOUT).activity.push_token):
             assert time.monotonic() < deadline, "no push token for the activity"
@@ -209,7 +209,7 @@ def test_pizza_delivery_pushed_along_by_its_push_server(tmp_path, apps):
         sent = push_server("1-3")   # baking, on the way, driver changed (with an alert)
         assert sent.returncode == 0, sent.stdout + sent.stderr
         assert sent.stdout.count("-> 200") == 3, sent.stdout
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + RPC_TIMEOUT
         while json.loads(activity().content.state_json)["driverName"] != "John":
             assert time.monotonic() < deadline, activity()
             time.sleep(0.02)
@@ -239,7 +239,7 @@ def test_pizza_delivery_pushed_along_by_its_push_server(tmp_path, apps):
 
         ended = push_server("4-5")  # almost there, then delivered and dismissed
         assert ended.returncode == 0, ended.stdout + ended.stderr
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + RPC_TIMEOUT
         while stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).lock_screen.activities:
             assert time.monotonic() < deadline, "the delivered pizza stayed on the Lock Screen"
             time.sleep(0.02)
@@ -270,7 +270,7 @@ def test_the_posters_a_widget_shows_are_pinned_at_glimpse_asset(stack, apps):
                                    timeout=RPC_TIMEOUT).asset.pinned}
 
         def wait_pinned(expected):
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + RPC_TIMEOUT
             while (now := pinned()) != expected:
                 assert time.monotonic() < deadline, (now, expected)
                 time.sleep(0.02)

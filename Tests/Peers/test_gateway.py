@@ -98,7 +98,7 @@ def test_a_service_killed_mid_flow_loses_nothing(stack, provider):
     _wait_shows(stack, lock.placement_id, "Checked in")
 
     stack.kill("timeline")
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + RPC_TIMEOUT
     while "glimpse-timeline" not in stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).unreachable_services:
         assert time.monotonic() < deadline, "the gateway never noticed glimpse-timeline is down"
         time.sleep(0.05)
@@ -107,7 +107,7 @@ def test_a_service_killed_mid_flow_loses_nothing(stack, provider):
     assert shown.stale and _shown(shown) == ["RTL 001 SFO → JFK", "Checked in"]
 
     stack.start("timeline")
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + RPC_TIMEOUT
     while stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).unreachable_services:
         assert time.monotonic() < deadline, "the gateway never reconnected to glimpse-timeline"
         time.sleep(0.05)
@@ -152,7 +152,7 @@ def test_the_ipad_screen_has_system_extra_large(tmp_path, provider):
 def test_the_gateway_started_first_catches_up_when_the_services_arrive(tmp_path, provider):
     stack = Stack(tmp_path, gateway_first=True)
     try:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + RPC_TIMEOUT
         while len(stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).unreachable_services) < 2:
             assert time.monotonic() < deadline
             time.sleep(0.05)
@@ -163,7 +163,7 @@ def test_the_gateway_started_first_catches_up_when_the_services_arrive(tmp_path,
 
         time.sleep(1)
         stack.start_services()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + RPC_TIMEOUT
         while unreachable := stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).unreachable_services:
             assert time.monotonic() < deadline, unreachable
             time.sleep(0.05)

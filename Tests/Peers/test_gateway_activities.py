@@ -43,7 +43,7 @@ def test_pizza_delivery_with_a_stock_apns_client(tmp_path):
             attributes_type="PizzaDeliveryAttributes", attributes_json=json.dumps({"numberOfPizzas": 2}),
             content=a.Content(state_json=json.dumps(tim)), token=True), metadata=_bearer(token), timeout=RPC_TIMEOUT)
         activity_id = requested.activity.activity_id
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + RPC_TIMEOUT
         while not (device_token := stack.activities.Get(g.GetActivityRequest(activity_id=activity_id),
                                                          timeout=RPC_TIMEOUT).activity.push_token):
             assert time.monotonic() < deadline, "no pushTokenUpdates for the activity"
@@ -70,7 +70,7 @@ def test_pizza_delivery_with_a_stock_apns_client(tmp_path):
         sent = push({"timestamp": now + 1, "event": "update", "content-state": john,
                      "alert": {"title": "Driver changed", "body": "John is on the way"}})
         assert sent.is_successful, sent.description
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + RPC_TIMEOUT
         while True:
             view = stack.activities.Get(g.GetActivityRequest(activity_id=activity_id), timeout=RPC_TIMEOUT)
             if json.loads(view.activity.content.state_json)["driverName"] == "John":
@@ -87,7 +87,7 @@ def test_pizza_delivery_with_a_stock_apns_client(tmp_path):
         ended = push({"timestamp": now + 120, "event": "end", "content-state": john,
                       "dismissal-date": now + 60})
         assert ended.is_successful, ended.description
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + RPC_TIMEOUT
         while stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).lock_screen.activities:
             assert time.monotonic() < deadline, "the ended activity stayed on the Lock Screen"
             time.sleep(0.02)

@@ -83,7 +83,7 @@ def _start_pizza(stack, pizza_app):
         attributes_type="PizzaDeliveryAttributes", attributes_json=json.dumps({"numberOfPizzas": 2}),
         content=a.Content(state_json=json.dumps({"driverName": "Tim"}))), metadata=_bearer(token), timeout=RPC_TIMEOUT)
     activity_id = requested.activity.activity_id
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + RPC_TIMEOUT
     while not stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).lock_screen.activities:
         assert time.monotonic() < deadline, "the activity never reached the Lock Screen"
         time.sleep(0.02)
@@ -91,7 +91,7 @@ def _start_pizza(stack, pizza_app):
 
 
 def _wait_rendered(stack, text, **fields):
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + RPC_TIMEOUT
     while True:
         rendering = _render(stack, **fields)
         if any(n.text == text for n in _nodes(rendering.layout.root)):

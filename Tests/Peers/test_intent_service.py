@@ -51,7 +51,7 @@ class Handler(intent_handler_pb2_grpc.IntentHandlerServicer):
 
     def Perform(self, request, context):
         self.calls.append((request.intent_type, request.idempotency_key, request.kind, request.placement_id))
-        self.release.wait(timeout=10)
+        self.release.wait(timeout=60)
         return intent_handler_pb2.PerformResponse(
             succeeded=intent_handler_pb2.PerformResponse.Succeeded(value=_string("seat 14C")))
 

@@ -52,7 +52,7 @@ def interop_server_address():
 @pytest.fixture()
 def channel(interop_server_address):
     with grpc.insecure_channel(interop_server_address) as channel:
-        grpc.channel_ready_future(channel).result(timeout=10)
+        grpc.channel_ready_future(channel).result(timeout=60)
         yield channel
 
 

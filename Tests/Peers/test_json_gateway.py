@@ -66,7 +66,7 @@ def port():
 @pytest.fixture()
 def channel(port):
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-        grpc.channel_ready_future(channel).result(timeout=10)
+        grpc.channel_ready_future(channel).result(timeout=60)
         yield channel
 
 
@@ -77,7 +77,7 @@ def test_grpcio_interop_case_with_json_served_too(channel, case):
 
 @pytest.mark.parametrize("http2", [False, True])
 def test_httpx_unary_calls(port, http2):
-    with httpx.Client(http1=not http2, http2=http2, base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+    with httpx.Client(http1=not http2, http2=http2, base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
         response = client.post("/v1/test_service/unary_call", json={"responseSize": 4})
         assert response.http_version == ("HTTP/2" if http2 else "HTTP/1.1")
         assert response.status_code == 200
@@ -106,7 +106,7 @@ def test_httpx_unary_calls(port, http2):
 @pytest.mark.parametrize("http2", [False, True])
 def test_httpx_streams_lines(port, http2):
     body = {"responseParameters": [{"size": 1}, {"size": 2, "intervalUs": 50_000}, {"size": 3}]}
-    with httpx.Client(http1=not http2, http2=http2, timeout=10) as client:
+    with httpx.Client(http1=not http2, http2=http2, timeout=60) as client:
         with client.stream("POST", f"http://127.0.0.1:{port}/v1/test_service/streaming_output_call",
                            json=body) as response:
             assert response.status_code == 200
@@ -118,13 +118,13 @@ def test_httpx_streams_lines(port, http2):
 def test_urllib_from_the_standard_library(port):
     request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/test_service/unary_call",
                                      data=b'{"responseSize": 2}', headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=60) as response:
         assert response.status == 200
         assert json.loads(response.read()) == {"payload": {"body": "AAA="}}
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(urllib.request.Request(
             f"http://127.0.0.1:{port}/v1/test_service/unary_call",
-            data=b'{"responseStatus": {"code": 7, "message": "no"}}'), timeout=10)
+            data=b'{"responseStatus": {"code": 7, "message": "no"}}'), timeout=60)
     assert refused.value.code == 403
     assert json.loads(refused.value.read()) == {"code": 7, "status": "PERMISSION_DENIED", "message": "no"}
 
@@ -132,7 +132,7 @@ def test_urllib_from_the_standard_library(port):
 def test_grpc_and_json_on_one_http2_connection(port):
     messages_pb2, _, _ = modules()
     grpc_request = messages_pb2.SimpleRequest(response_size=5).SerializeToString()
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=60)
     connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
     connection.initiate_connection()
     base = [(":scheme", "http"), (":authority", f"127.0.0.1:{port}"), (":method", "POST")]
@@ -187,7 +187,7 @@ def test_grpcio_and_json_clients_at_once(port, channel):
     def grpc_calls():
         try:
             for size in range(1, 50):
-                reply = stub.UnaryCall(messages_pb2.SimpleRequest(response_size=size), timeout=10)
+                reply = stub.UnaryCall(messages_pb2.SimpleRequest(response_size=size), timeout=60)
                 assert len(reply.payload.body) == size
         except Exception as error:  # noqa: BLE001 (reported below)
             failures.append(error)
@@ -195,7 +195,7 @@ def test_grpcio_and_json_clients_at_once(port, channel):
     threads = [threading.Thread(target=grpc_calls) for _ in range(2)]
     for thread in threads:
         thread.start()
-    with httpx.Client(timeout=10) as http1, httpx.Client(http1=False, http2=True, timeout=10) as http2:
+    with httpx.Client(timeout=60) as http1, httpx.Client(http1=False, http2=True, timeout=60) as http2:
         for size in range(1, 50):
             for client in (http1, http2):
                 response = client.post(f"http://127.0.0.1:{port}/v1/test_service/unary_call",

@@ -112,7 +112,7 @@ def films(stack):  # noqa: F811
         content=a.Content(state_json=json.dumps({"elapsedMinutes": 42, "isPlaying": True}))),
         metadata=_bearer(app.token), timeout=RPC_TIMEOUT)
     app.activity_id = requested.activity.activity_id
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + RPC_TIMEOUT
     while not stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).lock_screen.activities:
         assert time.monotonic() < deadline, "the activity never reached the Lock Screen"
         time.sleep(0.02)
@@ -231,7 +231,7 @@ def test_the_user_swipes_the_activity_away(stack, films):
     assert dismissed.activity.activity_id == films.activity_id
     assert dismissed.activity.state == a.ACTIVITY_STATE_DISMISSED
     assert dismissed.activity.attributes_type == ATTRIBUTES and _state(dismissed.activity)["elapsedMinutes"] == 42
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + RPC_TIMEOUT
     while stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT).lock_screen.activities:
         assert time.monotonic() < deadline, "the dismissed activity stayed on the Lock Screen"
         time.sleep(0.02)

@@ -23,7 +23,7 @@ from glimpse.intent.v1 import intent_pb2, intent_pb2_grpc  # noqa: E402
 from glimpse.timeline.v1 import timeline_pb2 as service_pb2, timeline_pb2_grpc  # noqa: E402
 from glimpse.widget.v1 import family_pb2  # noqa: E402
 
-WATERMARK_TIMEOUT = 10  # seconds for the watcher to catch up with an advance
+WATERMARK_TIMEOUT = 60  # seconds for the watcher to catch up with an advance
 TAP_HOURS = (3, 9, 15)  # a tap on the first two widgets at these hours (and a retry of each)
 FAVORITE = manifest_pb2.IntentDeclaration(
     type="FavoriteFilmIntent", title="Favorite", widget_kinds=["PixarFilmWidget"],

@@ -22,7 +22,7 @@ import pytest
 
 from glimpse_stack import START_TIME, Stack
 
-TIMEOUT = 30          # seconds a read may wait before the test fails (not a measurement)
+TIMEOUT = 60          # seconds a read may wait before the test fails (not a measurement)
 TYPES = {"html": "text/html", "js": "text/javascript", "css": "text/css", "svg": "image/svg+xml",
          "png": "image/png", "json": "application/json", "ico": "image/x-icon"}
 

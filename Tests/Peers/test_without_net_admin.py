@@ -26,7 +26,7 @@ def test_grpc_server_and_cli_client_without_cap_net_admin(tmp_path):
         _binary("glimpse-timeline"), "--port", "0", "--data-dir", str(tmp_path / "timeline")], tmp_path)
     try:
         with grpc.insecure_channel(f"127.0.0.1:{timeline.port}") as channel:
-            answer = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
+            answer = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=60)
         assert answer.status == health_pb2.HealthCheckResponse.SERVING
         checked = subprocess.run(WITHOUT_NET_ADMIN + [_binary("glimpse"), "health", "--target", f"127.0.0.1:{timeline.port}"],
                                  capture_output=True, text=True, timeout=30)
@@ -40,7 +40,7 @@ def test_apns_endpoint_without_cap_net_admin(tmp_path):
         _binary("glimpse-activity"), "--port", "0", "--data-dir", str(tmp_path / "activity"),
         "--apns-auth", "none", "--apns-tls-port", "0", "--apns-h2c-port", "auto"], tmp_path)
     try:
-        line = activity.lines.get(timeout=10)
+        line = activity.lines.get(timeout=60)
         assert line.startswith("apns-h2c listening on port "), line
         port = int(line.rsplit(" ", 1)[1])
         answered = subprocess.run(

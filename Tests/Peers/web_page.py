@@ -89,7 +89,7 @@ def chrome(width=1500, height=1150):
     return webdriver.Chrome(service=service, options=options)
 
 
-def wait_for(predicate, timeout=10.0, interval=0.02, message="condition"):
+def wait_for(predicate, timeout=60.0, interval=0.02, message="condition"):
     """Polls `predicate` until it returns something truthy; returns it or raises."""
     deadline = time.monotonic() + timeout
     last_error = None

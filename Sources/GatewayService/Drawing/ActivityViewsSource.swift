@@ -35,10 +35,14 @@ final class ActivityViewsSource: Sendable {
     private let inFlight = Mutex<[Key: Task<Outcome, Never>]>([:])
     private let connections: Connections
     static let retryAfter: Duration = .seconds(5)
-    static let timeout = ActivityViewsDeadline.timeout
+    /// The device's deadline for an app's views (`ActivityViewsDeadline`, `--views-deadline`).
+    let timeout: Duration
     static let capacity = 1_024
 
-    init(connections: Connections) { self.connections = connections }
+    init(connections: Connections, timeout: Duration = ActivityViewsDeadline.timeout) {
+        self.connections = connections
+        self.timeout = timeout
+    }
 
     /// The views of several activities at once: one app's slow endpoint holds up only its own
     /// activities (each call is bounded by the device's deadline), never the others'.
@@ -102,7 +106,7 @@ final class ActivityViewsSource: Sendable {
                 throw RPCError(code: .unavailable, message: "no usable address")
             }
             let response = try await GlimpseAppV1.ActivityConfiguration.Client(wrapping: client)
-                .views(ClientRequest(message: request), options: CallOptions(timeout: Self.timeout)).message
+                .views(ClientRequest(message: request), options: CallOptions(timeout: timeout)).message
             let views = response.views ?? .init()
             if let violation = ContentLimits.violation(of: views) {
                 throw RPCError(code: .resourceExhausted, message: violation)

@@ -3,6 +3,7 @@ import GlimpseMessages
 import ProtoMapping
 import GlimpseRPC
 import RPCCore
+import GlimpseVocabulary
 
 struct ClockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

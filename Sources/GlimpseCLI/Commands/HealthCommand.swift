@@ -3,6 +3,7 @@ import GlimpseMessages
 import GlimpseRPC
 import RPCCore
 import RPCNIO
+import GlimpseVocabulary
 
 /// `glimpse health --target host:port`: `grpc.health.v1.Health/Check` against any Glimpse
 /// server (a service, the gateway, a demo app), for container healthchecks and scripts.

@@ -1,4 +1,5 @@
 public import GlimpseMessages
+import GlimpseVocabulary
 
 public enum ActivityText {
     public static func state(_ state: GlimpseActivityV1.ActivityState) -> String {

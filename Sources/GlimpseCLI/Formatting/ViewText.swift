@@ -1,4 +1,5 @@
 public import GlimpseMessages
+import GlimpseVocabulary
 
 /// A widget's view tree as text, the way a person reads the widget: Text contents and
 /// labels as they are, a VStack one line per child, an HStack one line of its children,

@@ -1,4 +1,5 @@
 public import GlimpseMessages
+import GlimpseVocabulary
 
 /// Widgets, budgets and reloads as text.
 public enum WidgetText {

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import GlimpseJSON
 import GlimpseMessages
+import GlimpseVocabulary
 
 /// `Demos/device.json`: the seed demo apps `glimpse up` starts, installs and shows: each
 /// app's process port and manifest, the widgets to place and the Live Activities to start.

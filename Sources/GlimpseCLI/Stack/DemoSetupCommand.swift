@@ -3,6 +3,7 @@ import GlimpseJSON
 import GlimpseMessages
 import GlimpseRPC
 import RPCCore
+import GlimpseVocabulary
 
 /// `glimpse demo-setup`: what `glimpse up` does once its processes listen — install the
 /// seed apps of Demos/device.json, write their tokens, place their widgets, start their

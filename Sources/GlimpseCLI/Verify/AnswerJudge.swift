@@ -352,7 +352,7 @@ struct AnswerJudge {
             add(.error, "content state", "not a JSON object (\(error)): \(decoder)")
         }
         let method = "ActivityConfiguration.Views"
-        let deadline = (ActivityViewsDeadline.seconds, "the device's deadline for an activity's views", "draws the activity without them")
+        let deadline = (verifier.inputs.viewsDeadline, "the device's deadline for an activity's views", "draws the activity without them")
         if let response = answered(
             "views", subject: subject, family: sample.source, endpoint: probe.endpoint, method: method, outcome, deadline: deadline) {
             let elapsed = if case .answered(_, let seconds) = outcome { seconds } else { 0.0 }

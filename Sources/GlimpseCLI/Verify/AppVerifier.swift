@@ -83,6 +83,9 @@ public struct AppVerifier: Sendable {
         public var endpoint: String?
         /// The deadline of each call, in seconds (`--timeout`).
         public var timeout: Double
+        /// How long an activity's views may take, in seconds (`--views-deadline`; default the
+        /// device's, `ActivityViewsDeadline`).
+        public var viewsDeadline: Double = ActivityViewsDeadline.seconds
         public var timelineSettings: TimelineSettings = .defaults
         public var activitySettings: ActivitySettings = .defaults
         public var assetLimits: AssetLimits = .defaults

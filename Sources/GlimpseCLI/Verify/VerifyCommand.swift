@@ -8,9 +8,11 @@ import GlimpseJSON
 import GlimpseMessages
 import GlimpseRPC
 import ProtoMapping
+import ActivityEngine
 import RPCCore
 import RPCNIO
 import TimelineEngine
+import GlimpseVocabulary
 
 /// `glimpse verify app.json`: checks a team's app against what Glimpse relies on, by
 /// calling the app's own endpoints (no Glimpse stack needed).
@@ -49,6 +51,12 @@ struct Verify: AsyncParsableCommand {
         valueName: "duration"))
     var timeout: String?
 
+    @Option(name: .customLong("views-deadline"), help: ArgumentHelp(
+        "How long a Live Activity's views may take (default: the device's deadline, \(Int(ActivityViewsDeadline.seconds))s). "
+            + "A longer one judges the views' content on a machine too busy to answer in time.",
+        valueName: "duration"))
+    var viewsDeadline: String?
+
     @Option(help: ArgumentHelp("The instant the calls carry as now (ISO 8601; default: the wall clock).", valueName: "instant"))
     var now: String?
 
@@ -57,7 +65,7 @@ struct Verify: AsyncParsableCommand {
 
     /// The flags, checked (in `run`, so that a bad one is a usage error, exit 2): the
     /// endpoint, the deadline in seconds and the clock.
-    func inputsFromFlags() throws(CLIFailure) -> (endpoint: String?, timeout: Double, now: Date) {
+    func inputsFromFlags() throws(CLIFailure) -> (endpoint: String?, timeout: Double, now: Date, viewsDeadline: Double) {
         let address = try endpoint.map { text throws(CLIFailure) in try HostPort(parsing: text, what: "--endpoint").description }
         var seconds = TimelineSettings.defaults.providerTimeout
         if let timeout {
@@ -71,13 +79,19 @@ struct Verify: AsyncParsableCommand {
             do { stamp = try ISO8601Text.parse(now) } catch { throw .usage("--now: \(error.description)") }
             instant = Date(timeIntervalSince1970: Double(stamp.seconds) + Double(stamp.nanos) / 1e9)
         }
-        return (address, seconds, instant)
+        var views = ActivityViewsDeadline.seconds
+        if let viewsDeadline {
+            do { views = try DurationText.parse(viewsDeadline) } catch { throw .usage("--views-deadline: \(error.description)") }
+            guard views > 0 else { throw .usage("--views-deadline: must be more than 0, got \"\(viewsDeadline)\"") }
+        }
+        return (address, seconds, instant, views)
     }
 
     func run() async throws {
         let flags = try inputsFromFlags()
-        let inputs = try Self.inputs(
+        var inputs = try Self.inputs(
             manifest: manifest, samples: activities, now: flags.now, endpoint: flags.endpoint, timeout: flags.timeout)
+        inputs.viewsDeadline = flags.viewsDeadline
         let report = await VerifyRun.run(inputs)
         let context = Current.context
         if json {

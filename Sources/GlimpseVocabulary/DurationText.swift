@@ -11,7 +11,9 @@ public enum DurationText {
 
     /// The duration in seconds. A leading `-` is accepted only with `allowNegative`.
     public static func parse(_ text: String, allowNegative: Bool = false) throws(Invalid) -> Double {
-        var rest = Substring(text.trimmingCharacters(in: " "))
+        var rest = Substring(text)
+        while rest.first == " " { rest = rest.dropFirst() }
+        while rest.last == " " { rest = rest.dropLast() }
         var sign = 1.0
         if rest.first == "-" {
             guard allowNegative else { throw Invalid(text: text, reason: "a duration cannot be negative here") }
