@@ -391,7 +391,7 @@ let package = Package(
             path: "Tests/HostProbe"),
         .testTarget(
             name: "EngineHostTests",
-            dependencies: ["EngineHost", "EngineHostToys", "GlimpseClock"]),
+            dependencies: ["EngineHost", "EngineHostToys", "GlimpseClock", grdb]),
         .testTarget(
             name: "RPCNIOTests",
             dependencies: ["RPCCore", "RPCNIO", "RPCTestService", "CNghttp2", nioCore, nioPosix, nioEmbedded]),

@@ -14,9 +14,11 @@ public import GlimpseVocabulary
 ///   with the instant the clock was pinned to while it applied: a command (`submit`) or a
 ///   firing (`fireDue()` at t). Its row and the engine change commit together: a command
 ///   `apply` rejects (throws) leaves no row, and `submit` returns only after the commit.
-/// - Opening a host replays the journal into the fresh engine it is given, each entry with
-///   the clock pinned to its instant and its effects discarded, so the engine ends in the
-///   state it had when the journal was last written.
+/// - Opening a host restores the journal's snapshot (if any) into the fresh engine it is
+///   given, then replays the entries after it, each with the clock pinned to its instant and
+///   its effects discarded, so the engine ends in the state it had when the journal was last
+///   written. A snapshot is the engine as of one entry, written with the deletion of the
+///   entries up to it in one transaction (see `EngineHost+Snapshots`).
 /// - Effects go to `perform` after their input is journaled, batch by batch in journal
 ///   order. `perform` may submit later commands; it runs on the host's executor until it
 ///   suspends, and while it is suspended other inputs may be applied.
@@ -43,40 +45,45 @@ public actor EngineHost<E: Engine, C: HostCommand> {
     var closed = false
     /// Submitted commands waiting for the next group commit, in arrival order.
     var waiting: [(command: C, continuation: CheckedContinuation<C.Answer, any Error>)] = []
-    /// The sequence of the last journaled input (0 for an empty journal).
+    /// The sequence of the last journaled input (0 for an empty journal); it keeps counting
+    /// when snapshots drop old entries.
     public internal(set) var lastSequence: Int64
+    /// The instant of that input.
+    var lastInstant: Date?
+    let snapshotting: Snapshotting<E>?
+    /// How the host started: from which snapshot, how many entries it replayed.
+    public nonisolated let opening: Opening
+    /// What was journaled since the last snapshot (or the start).
+    var sinceSnapshot = JournalGrowth()
+    var lastSnapshotBytes = 0
+    /// Why the last snapshot failed; nil once one succeeds. A failed snapshot changes
+    /// nothing: the journal keeps its entries and the host serves on.
+    public internal(set) var snapshotFailure: String?
+    /// Snapshots this host has written.
+    public internal(set) var snapshotsTaken = 0
 
     /// How many firings in a row at one instant make the host give up on an engine as stuck.
     public static var sameInstantLimit: Int { 10_000 }
 
-    /// Replays `journal` into `engine` (fresh, constructed with `clock`), then serves.
+    /// Restores the journal's snapshot into `engine` (fresh, constructed with `clock`) when
+    /// there is one, replays the entries after it, then serves. With `snapshotting`, the host
+    /// saves the engine's state as its policy says and drops the entries it covers.
     public init(
-        engine: E, clock: HostClock, journal: Journal,
+        engine: E, clock: HostClock, journal: Journal, snapshotting: Snapshotting<E>? = nil,
         apply: @escaping Apply, perform: @escaping Perform
     ) throws {
-        var engine = engine
-        var last: Int64 = 0
-        try journal.forEach { entry in
-            clock.pin(entry.instant)
-            defer { clock.unpin() }
-            switch entry.kind {
-            case .command:
-                do {
-                    _ = try apply(&engine, try C.decode(entry.payload))
-                } catch {
-                    throw EngineHostError.replayDiverged(sequence: entry.sequence)
-                }
-            case .fireDue:
-                _ = engine.fireDue()
-            }
-            last = entry.sequence
-        }
-        self.engine = engine
+        let opened = try Self.open(engine, clock: clock, journal: journal, snapshotting: snapshotting, apply: apply)
+        self.engine = opened.engine
         self.clock = clock
         self.journal = journal
         self.apply = apply
         self.perform = perform
-        lastSequence = last
+        self.snapshotting = snapshotting
+        opening = opened.opening
+        lastSequence = opened.lastSequence
+        lastInstant = opened.lastInstant
+        sinceSnapshot = opened.growth
+        lastSnapshotBytes = opened.snapshotBytes
     }
 
     /// Journals `command` at the clock's `now`, applies it, performs its effects, and
@@ -143,15 +150,18 @@ public actor EngineHost<E: Engine, C: HostCommand> {
                 throw failure
             }
             lastSequence = written.sequence
-            for (index, result) in zip(encoded, written.results) {
+            var growth = JournalGrowth()
+            for (position, (index, result)) in zip(encoded, written.results).enumerated() {
                 switch result {
                 case .success(let step):
                     effects += step.effects
                     results[index] = .success(step.answer)
+                    growth.add(payloadBytes: payloads[position].count)
                 case .failure(let error):
                     results[index] = .failure(error)
                 }
             }
+            if growth.inputs > 0 { journaled(growth, at: instant) }
         }
         wakeup.signal()
         await perform(self, effects)
@@ -173,9 +183,14 @@ public actor EngineHost<E: Engine, C: HostCommand> {
         engine.nextDeadline()
     }
 
-    /// Stops the timer and checkpoints and closes the journal; later inputs throw `.closed`.
+    /// Takes a last snapshot (as the policy says), stops the timer, and checkpoints and
+    /// closes the journal; later inputs throw `.closed`.
     public func close() throws {
         guard !closed else { return }
+        if failure == nil, let snapshotting, snapshotting.policy.isOn, snapshotting.policy.atClose,
+           sinceSnapshot.inputs > 0 {
+            takeSnapshot()
+        }
         closed = true
         wakeup.signal()
         background.stop()
@@ -195,6 +210,9 @@ public actor EngineHost<E: Engine, C: HostCommand> {
         (lastSequence, effects) = try journaled(.fireDue, instant: instant, payload: []) { engine in
             engine.fireDue()
         }
+        var growth = JournalGrowth()
+        growth.add(payloadBytes: 0)
+        journaled(growth, at: instant)
         return effects
     }
 
@@ -226,12 +244,12 @@ public actor EngineHost<E: Engine, C: HostCommand> {
 extension EngineHost where C.Answer == Void {
     /// A host whose commands answer nothing: `apply` returns only effects.
     public init(
-        engine: E, clock: HostClock, journal: Journal,
+        engine: E, clock: HostClock, journal: Journal, snapshotting: Snapshotting<E>? = nil,
         apply: @escaping @Sendable (inout E, C) throws -> [E.Effect],
         perform: @escaping Perform
     ) throws {
         try self.init(
-            engine: engine, clock: clock, journal: journal,
+            engine: engine, clock: clock, journal: journal, snapshotting: snapshotting,
             apply: { engine, command in Step((), effects: try apply(&engine, command)) },
             perform: perform)
     }

@@ -30,4 +30,24 @@ public enum EngineHostError: Error, Equatable {
     case noProgress(at: Date, firings: Int)
     /// The host was closed.
     case closed
+    /// The journal's snapshot cannot be read (another format, or bytes that do not decode)
+    /// and the entries before it are gone, so there is nothing to start from.
+    case snapshotUnreadable(path: String, sequence: Int64, reason: String)
+}
+
+extension EngineHostError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .replayDiverged(let sequence):
+            "journal entry \(sequence) no longer applies: the engine or the command encoding changed incompatibly"
+        case .journalFailed(let reason): "the journal could not take a write: \(reason)"
+        case .notManual: "the clock follows the system; only a manual clock advances"
+        case .wouldGoBackwards(let now, let requested): "cannot move the clock back from \(now) to \(requested)"
+        case .noProgress(let at, let firings): "work stayed due at \(at) after \(firings) firings"
+        case .closed: "the engine host is closed"
+        case .snapshotUnreadable(let path, let sequence, let reason):
+            "\(path): the snapshot of the state at entry \(sequence) cannot be read (\(reason)), and the entries "
+                + "before it were compacted away. Run the version that wrote it, or move the file aside to start empty."
+        }
+    }
 }

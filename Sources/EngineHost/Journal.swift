@@ -15,7 +15,7 @@ import GRDB
 ///   `append(_:instant:payload:applying:)` rolls the row back when the change throws.
 /// - An append has returned only once its transaction committed (see `JournalSettings`).
 public final class Journal: Sendable {
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
     public let settings: JournalSettings
     /// The file, or nil in memory.
     public let path: String?
@@ -56,7 +56,17 @@ public final class Journal: Sendable {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
-        try Self.migrator.migrate(queue)
+        let migrator = Self.migrator
+        // A newer build may keep state this one cannot read (a journal it compacted differently).
+        if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
+            throw SupersededJournal(path: path ?? ":memory:")
+        }
+        try migrator.migrate(queue)
+    }
+
+    public struct SupersededJournal: Error, CustomStringConvertible {
+        public var path: String
+        public var description: String { "\(path): written by a newer version of Glimpse; this one cannot read it" }
     }
 
     static var migrator: DatabaseMigrator {
@@ -70,6 +80,7 @@ public final class Journal: Sendable {
                 table.column("payload", .blob).notNull()
             }
         }
+        registerSnapshots(&migrator)
         return migrator
     }
 
@@ -136,11 +147,12 @@ public final class Journal: Sendable {
         var error: any Error
     }
 
-    /// Visits every entry in order without loading the journal into memory.
-    public func forEach(_ body: (JournalEntry) throws -> Void) throws {
+    /// Visits every entry after `sequence`, in order, without loading the journal into memory.
+    public func forEach(after sequence: Int64 = 0, _ body: (JournalEntry) throws -> Void) throws {
         try queue.read { db in
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT sequence, instant, kind, payload FROM journal ORDER BY sequence")
+                db, sql: "SELECT sequence, instant, kind, payload FROM journal WHERE sequence > ? ORDER BY sequence",
+                arguments: [sequence])
             while let row = try rows.next() {
                 try body(try Self.entry(row))
             }

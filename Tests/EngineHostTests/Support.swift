@@ -16,10 +16,12 @@ func scratchDirectory() throws -> URL {
 }
 
 func openCounterHost(
-    _ journal: Journal, mode: HostClock.Mode = .manual(start: start), log: EffectLog = EffectLog()
+    _ journal: Journal, mode: HostClock.Mode = .manual(start: start), log: EffectLog = EffectLog(),
+    snapshots: SnapshotPolicy? = nil
 ) throws -> CounterHost {
     let clock = HostClock(mode)
     return try CounterHost(
         engine: Counter(clock: clock), clock: clock, journal: journal,
+        snapshotting: snapshots.map { Snapshotting(policy: $0) },
         apply: CounterCommand.apply, perform: { _, effects in await log.perform(effects) })
 }

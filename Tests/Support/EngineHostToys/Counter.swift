@@ -7,7 +7,7 @@ public import GlimpseVocabulary
 /// A toy engine for the host's tests: a counter with timers. A timer, when it fires, adds
 /// its amount and may schedule its successor (work scheduled by fired work).
 public struct Counter: Engine, Equatable {
-    public struct Timer: Equatable, Sendable {
+    public struct Timer: Equatable, Sendable, Codable {
         public var due: Date
         public var label: String
         public var amount: Int
@@ -75,6 +75,29 @@ public struct Counter: Engine, Equatable {
             }
         }
         return effects
+    }
+}
+
+/// The counter's state is everything but its clock.
+extension Counter: SnapshotState {
+    public static var snapshotFormat: Int { 1 }
+
+    enum CodingKeys: String, CodingKey {
+        case count, timers, seen
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(count, forKey: .count)
+        try container.encode(timers, forKey: .timers)
+        try container.encode(seen, forKey: .seen)
+    }
+
+    public mutating func restore(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        count = try container.decode(Int.self, forKey: .count)
+        timers = try container.decode([Timer].self, forKey: .timers)
+        seen = try container.decode([Date].self, forKey: .seen)
     }
 }
 

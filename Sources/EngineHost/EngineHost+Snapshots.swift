@@ -1,0 +1,147 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GlimpseVocabulary
+
+/// Snapshots: the engine's state as of a journal entry, stored with the deletion of the
+/// entries up to it, so a start restores O(state) and replays only what came after.
+///
+/// Crash safety: a snapshot is encoded from the engine between two inputs (the actor runs
+/// nothing else meanwhile), so it is exactly the state after entry `lastSequence`; the
+/// snapshot row and the deletion of entries ≤ that sequence commit in one SQLite
+/// transaction. A kill at any point leaves the previous snapshot and all entries after it,
+/// or the new one and all entries after it; either restores the same engine.
+///
+/// Formats: a start reads only a snapshot of the engine's own `snapshotFormat`. A snapshot
+/// it cannot read (another format, or bytes that do not decode) is set aside when the journal
+/// still holds every entry since the first (then it replays them all, as before snapshots);
+/// otherwise the start fails with `EngineHostError.snapshotUnreadable`, naming the file.
+extension EngineHost {
+    /// How a host started.
+    public struct Opening: Sendable, Equatable {
+        /// The sequence of the snapshot restored; nil when the start replayed from the first entry.
+        public var restored: Int64?
+        /// Journal entries replayed after it.
+        public var replayed: Int
+        /// Why a snapshot in the journal was not used (the journal was complete without it).
+        public var setAside: String?
+    }
+
+    struct Opened {
+        var engine: E
+        var opening = Opening(restored: nil, replayed: 0, setAside: nil)
+        var lastSequence: Int64 = 0
+        var lastInstant: Date?
+        var growth = JournalGrowth()
+        var snapshotBytes = 0
+    }
+
+    static func open(
+        _ engine: E, clock: HostClock, journal: Journal, snapshotting: Snapshotting<E>?, apply: Apply
+    ) throws -> Opened {
+        var opened = Opened(engine: engine)
+        if let saved = try journal.latestSnapshot() {
+            do {
+                opened.engine = try restore(saved, into: engine, snapshotting: snapshotting)
+                // Restoring reads no clock; the clock then resumes no earlier than the state.
+                clock.pin(saved.instant)
+                clock.unpin()
+                opened.opening.restored = saved.sequence
+                opened.lastSequence = saved.sequence
+                opened.lastInstant = saved.instant
+                opened.snapshotBytes = saved.state.count
+            } catch {
+                guard try journal.isComplete(through: saved.sequence) else {
+                    throw EngineHostError.snapshotUnreadable(
+                        path: journal.path ?? ":memory:", sequence: saved.sequence, reason: String(describing: error))
+                }
+                opened.opening.setAside = String(describing: error)
+            }
+        }
+        try journal.forEach(after: opened.opening.restored ?? 0) { entry in
+            clock.pin(entry.instant)
+            defer { clock.unpin() }
+            switch entry.kind {
+            case .command:
+                do {
+                    _ = try apply(&opened.engine, try C.decode(entry.payload))
+                } catch {
+                    throw EngineHostError.replayDiverged(sequence: entry.sequence)
+                }
+            case .fireDue:
+                _ = opened.engine.fireDue()
+            }
+            opened.lastSequence = entry.sequence
+            opened.lastInstant = entry.instant
+            opened.opening.replayed += 1
+            opened.growth.add(payloadBytes: entry.payload.count)
+        }
+        return opened
+    }
+
+    private static func restore(_ saved: JournalSnapshot, into fresh: E, snapshotting: Snapshotting<E>?) throws -> E {
+        guard let snapshotting else { throw SnapshotMismatch(reason: "this engine keeps no snapshots") }
+        guard saved.format == snapshotting.format else {
+            throw SnapshotMismatch(reason: "it has format \(saved.format) and this build reads format \(snapshotting.format)")
+        }
+        var engine = fresh
+        try snapshotting.restore(&engine, saved.state)
+        return engine
+    }
+
+    struct SnapshotMismatch: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { reason }
+    }
+
+    /// Counts what was journaled and takes a snapshot when the policy says it is time.
+    /// Called right after the journal commit, before anything else runs on the host.
+    func journaled(_ growth: JournalGrowth, at instant: Date) {
+        lastInstant = instant
+        sinceSnapshot.inputs += growth.inputs
+        sinceSnapshot.bytes += growth.bytes
+        guard let policy = snapshotting?.policy, policy.isOn, sinceSnapshot.inputs >= policy.every,
+              sinceSnapshot.bytes >= lastSnapshotBytes else { return }
+        takeSnapshot()
+    }
+
+    /// Saves the engine as of `lastSequence` and drops the entries it covers. A failure
+    /// leaves the journal as it was (one transaction) and is kept in `snapshotFailure`;
+    /// the next try comes after another `every` inputs.
+    func takeSnapshot() {
+        guard let snapshotting, let instant = lastInstant, lastSequence > 0 else { return }
+        do {
+            let state = try snapshotting.encode(engine)
+            try journal.writeSnapshot(
+                JournalSnapshot(sequence: lastSequence, instant: instant, format: snapshotting.format, state: state))
+            lastSnapshotBytes = state.count
+            snapshotFailure = nil
+            snapshotsTaken += 1
+        } catch {
+            snapshotFailure = String(describing: error)
+        }
+        sinceSnapshot = JournalGrowth()
+    }
+
+    /// Takes a snapshot now, whatever the policy (tests, tools). Throws when the host keeps
+    /// none, or what the snapshot failed with.
+    public func snapshotNow() throws {
+        try checkOpen()
+        guard snapshotting != nil else { throw SnapshotMismatch(reason: "this host keeps no snapshots") }
+        takeSnapshot()
+        if let snapshotFailure { throw SnapshotMismatch(reason: snapshotFailure) }
+    }
+}
+
+/// Inputs journaled, and roughly the bytes they take in the journal.
+struct JournalGrowth: Sendable, Equatable {
+    var inputs = 0
+    var bytes = 0
+
+    mutating func add(payloadBytes: Int) {
+        inputs += 1
+        bytes += payloadBytes + SnapshotPolicy.entryOverhead
+    }
+}

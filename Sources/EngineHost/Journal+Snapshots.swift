@@ -1,0 +1,79 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import GRDB
+
+/// An engine's state as of a journal position: what a start restores before it replays
+/// the entries after `sequence`.
+public struct JournalSnapshot: Sendable, Equatable {
+    /// The last entry the state includes; entries up to it are gone from the journal.
+    public var sequence: Int64
+    /// That entry's instant: a restored clock resumes no earlier.
+    public var instant: Date
+    /// The engine's `snapshotFormat` when it was written.
+    public var format: Int
+    public var state: [UInt8]
+
+    public init(sequence: Int64, instant: Date, format: Int, state: [UInt8]) {
+        self.sequence = sequence
+        self.instant = instant
+        self.format = format
+        self.state = state
+    }
+}
+
+/// Invariants (with those of `Journal`):
+/// - The `snapshots` table holds at most one row, the latest snapshot, and the journal holds
+///   no entry at or before its sequence: the row and the deletion commit together, so after
+///   any crash the file holds either the old snapshot and every entry after it, or the new
+///   one and every entry after that.
+/// - Sequences keep counting across compaction (AUTOINCREMENT never reuses a number).
+extension Journal {
+    static func registerSnapshots(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v2: snapshots") { db in
+            try db.create(table: "snapshots") { table in
+                table.primaryKey("sequence", .integer)
+                table.column("instant", .double).notNull()
+                table.column("format", .integer).notNull()
+                table.column("state", .blob).notNull()
+            }
+        }
+    }
+
+    /// The latest snapshot, if one was written.
+    public func latestSnapshot() throws -> JournalSnapshot? {
+        try queue.read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT sequence, instant, format, state FROM snapshots ORDER BY sequence DESC LIMIT 1")
+            else { return nil }
+            let seconds: Double = row["instant"]
+            let state: Data = row["state"]
+            return JournalSnapshot(
+                sequence: row["sequence"], instant: Date(timeIntervalSinceReferenceDate: seconds),
+                format: row["format"], state: [UInt8](state))
+        }
+    }
+
+    /// Stores `snapshot` in place of the previous one and deletes the entries it covers, in
+    /// one transaction: if any part fails, nothing changes.
+    public func writeSnapshot(_ snapshot: JournalSnapshot) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM snapshots")
+            try db.execute(
+                sql: "INSERT INTO snapshots (sequence, instant, format, state) VALUES (?, ?, ?, ?)",
+                arguments: [snapshot.sequence, snapshot.instant.timeIntervalSinceReferenceDate, snapshot.format,
+                            Data(snapshot.state)])
+            try db.execute(sql: "DELETE FROM journal WHERE sequence <= ?", arguments: [snapshot.sequence])
+        }
+    }
+
+    /// Whether the journal still holds every entry up to `sequence` (nothing compacted):
+    /// then a start can replay the journal alone, setting aside a snapshot it cannot read.
+    public func isComplete(through sequence: Int64) throws -> Bool {
+        guard sequence > 0 else { return true }
+        // Compaction deletes a prefix, so while entry 1 is here no entry has gone.
+        return try queue.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(sequence) FROM journal") == 1 }
+    }
+}

@@ -1,0 +1,46 @@
+public import GlimpseVocabulary
+
+/// An engine whose state its host can save as of a journal position and start from, so a
+/// start restores the state and replays only the entries after it (O(state), not O(history)).
+///
+/// Requirements:
+/// - `encode(to:)` writes everything replay would rebuild: what the engine's calls, answers,
+///   effects and deadlines depend on, down to internal order (heaps, queues, counters). It
+///   leaves out what a start gives the engine (the clock, settings from flags).
+/// - `restore(from:)` runs on a fresh engine, made as for replay, and makes it the engine
+///   that was saved: from there it must act exactly as the saved one would have.
+/// - `snapshotFormat` changes whenever the bytes `encode(to:)` writes change meaning. A host
+///   reads only snapshots of the format it knows (see `EngineHost`).
+public protocol SnapshotState: Engine, Encodable {
+    static var snapshotFormat: Int { get }
+    mutating func restore(from decoder: any Decoder) throws
+}
+
+/// How a host saves and restores its engine, made from a `SnapshotState` (or by hand in tests).
+public struct Snapshotting<E: Engine>: Sendable {
+    public var format: Int
+    public var policy: SnapshotPolicy
+    public var encode: @Sendable (E) throws -> [UInt8]
+    public var restore: @Sendable (inout E, [UInt8]) throws -> Void
+
+    public init(
+        format: Int, policy: SnapshotPolicy,
+        encode: @escaping @Sendable (E) throws -> [UInt8],
+        restore: @escaping @Sendable (inout E, [UInt8]) throws -> Void
+    ) {
+        self.format = format
+        self.policy = policy
+        self.encode = encode
+        self.restore = restore
+    }
+}
+
+extension Snapshotting where E: SnapshotState {
+    /// The engine's own encoding, in the snapshot format (`SnapshotEncoder`).
+    public init(policy: SnapshotPolicy) {
+        self.init(
+            format: E.snapshotFormat, policy: policy,
+            encode: { engine in try SnapshotEncoder().encode(engine) },
+            restore: { engine, bytes in try SnapshotDecoder().read(bytes) { try engine.restore(from: $0) } })
+    }
+}
