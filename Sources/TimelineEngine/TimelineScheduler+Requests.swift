@@ -65,7 +65,7 @@ extension TimelineScheduler {
     public mutating func systemChanged(_ change: SystemChange) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         let reason: ReloadReason = change == .locale ? .localeChanged : .accessibilityChanged
-        requestAll(in: slotOf.values, reason: reason)
+        requestAll(in: liveSlots, reason: reason)
         finish(&effects)
         return effects
     }
@@ -77,10 +77,18 @@ extension TimelineScheduler {
         if on != lowPowerMode {
             lowPowerMode = on
             let rules = rules
-            for slot in slotOf.values { reschedule(slot, rules: rules) }
+            for slot in liveSlots { reschedule(slot, rules: rules) }
         }
         finish(&effects)
         return effects
+    }
+
+    /// Every live placement's slot, in slot order. Not `slotOf.values`: a dictionary's order
+    /// follows its hash seed, which differs from process to process, and the order work is
+    /// queued in decides which placement's call goes first and gets which fetch id; a
+    /// replay or a restored snapshot in another process must queue it the same way.
+    var liveSlots: [UInt32] {
+        records.indices.filter { records[$0].live }.map { UInt32($0) }
     }
 
     mutating func requestAll(in slots: some Sequence<UInt32>, reason: ReloadReason) {
