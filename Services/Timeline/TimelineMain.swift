@@ -22,6 +22,7 @@ struct TimelineMain: AsyncParsableCommand {
         commandName: "glimpse-timeline", abstract: "Widget timelines and reload scheduling, as WidgetKit does them.")
 
     @OptionGroup var service: ServiceOptions
+    @OptionGroup var snapshots: SnapshotOptions
     @Option(help: "The screen model: iPhone393x852 (default), iPhone430x932, iPhone375x812, iPhone375x667 or iPad1024x1366 (GLIMPSE_DEVICE). The same as glimpse-gateway's.")
     var device: String?
     @Option(name: .customLong("asset-address"), help: "glimpse-asset, told which images the widgets show (pinned while shown) and will show (prefetched) (GLIMPSE_ASSET_ADDRESS); without it nothing is sent.")
@@ -34,6 +35,7 @@ struct TimelineMain: AsyncParsableCommand {
         defaults.port = 7701
         let config = try service.resolve(service: "timeline", defaults: defaults)
         let assetAddress = try service.source().optionalAddress("asset-address", asset)
+        let policy = try snapshots.policy()
         let logger = ServiceLogging.bootstrap(config)
         let clock: HostClock = switch config.clock {
         case .system: HostClock(.system)
@@ -43,7 +45,9 @@ struct TimelineMain: AsyncParsableCommand {
             address: assetAddress.map { "\($0.host):\($0.port)" }, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })
         let server = try TimelineServer.open(
-            directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings, outbound: outbound)
+            directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings, outbound: outbound,
+            snapshots: policy, report: { message in logger.warning("\(message)") })
+        logger.info("timeline store: \(server.host.opening)")
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: [GlimpseTimelineV1.TimelineService.name, GlimpseClockV1.Clock.name],

@@ -6,7 +6,7 @@ public import Foundation
 
 /// A typed value: an App Intent parameter's (an action intent's or a widget configuration
 /// intent's), or a value in the App Group store.
-public enum TypedValue: Sendable, Hashable {
+public enum TypedValue: Sendable, Hashable, Codable {
     case string(String)
     case int(Int64)
     case double(Double)
@@ -27,14 +27,14 @@ public enum TypedValue: Sendable, Hashable {
 }
 
 /// The type of a `TypedValue`.
-public enum ValueType: String, Sendable, Hashable, CaseIterable {
+public enum ValueType: String, Sendable, Hashable, CaseIterable, Codable {
     case string, int, double, bool, date, bytes
 }
 
 /// An `@Parameter` of an App Intent: of an action intent (buttons, toggles) or of a widget's
 /// configuration intent. Widgets do not prompt: a parameter without a default must come
 /// with the tap or the placement.
-public struct IntentParameter: Sendable, Hashable {
+public struct IntentParameter: Sendable, Hashable, Codable {
     public var name: String
     public var type: ValueType
     public var defaultValue: TypedValue?

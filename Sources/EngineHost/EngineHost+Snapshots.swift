@@ -20,13 +20,19 @@ import GlimpseVocabulary
 /// otherwise the start fails with `EngineHostError.snapshotUnreadable`, naming the file.
 extension EngineHost {
     /// How a host started.
-    public struct Opening: Sendable, Equatable {
+    public struct Opening: Sendable, Equatable, CustomStringConvertible {
         /// The sequence of the snapshot restored; nil when the start replayed from the first entry.
         public var restored: Int64?
         /// Journal entries replayed after it.
         public var replayed: Int
         /// Why a snapshot in the journal was not used (the journal was complete without it).
         public var setAside: String?
+
+        public var description: String {
+            let start = restored.map { "restored the snapshot at journal entry \($0), then replayed \(replayed) entries" }
+                ?? "replayed \(replayed) journal entries"
+            return start + (setAside.map { " (a snapshot was set aside: \($0))" } ?? "")
+        }
     }
 
     struct Opened {
@@ -121,6 +127,7 @@ extension EngineHost {
             snapshotsTaken += 1
         } catch {
             snapshotFailure = String(describing: error)
+            snapshotting.report("the snapshot at journal entry \(lastSequence) failed (the journal keeps its entries): \(error)")
         }
         sinceSnapshot = JournalGrowth()
     }

@@ -4,7 +4,7 @@ import GlimpseVocabulary
 /// sift within few cache lines (4 × 16-byte items = 64 B).
 ///
 /// Invariant: `items[i].time >= items[(i - 1) / 4].time`.
-struct MinHeap {
+struct MinHeap: Codable {
     private(set) var items: ContiguousArray<WakeQueue.Item> = []
 
     var count: Int { items.count }

@@ -8,7 +8,7 @@ import GlimpseVocabulary
 /// before dispatch merge into `requestedAt`/`freeRequestedAt`; requests made while a call
 /// is in flight wait for it and then cause one more call. After a failure `retryAt` holds
 /// the retry of the same (already charged) reload.
-struct PlacementRecord {
+struct PlacementRecord: Codable {
     var id: PlacementID
 
     /// Last dispatch of a reload that was not a retry; `-infinity` before the first.

@@ -5,7 +5,7 @@ import GlimpseVocabulary
 /// Invariants: `charges` is in time order; a charge at t counts while now < t + window,
 /// so with `limit` charges inside the window the next charged reload may happen exactly
 /// when the oldest of the last `limit` ages out — deferred, never refused.
-struct ReloadBudget {
+struct ReloadBudget: Codable {
     private var charges: ContiguousArray<Seconds> = []
 
     /// Charged reloads inside the window ending at `now`.

@@ -7,7 +7,7 @@ import AppIntentValues
 import GlimpseVocabulary
 
 /// What a provider returns: entries and when to ask again (`Timeline(entries:policy:)`).
-public struct Timeline: Sendable, Hashable {
+public struct Timeline: Sendable, Hashable, Codable {
     public var entries: [TimelineEntry]
     public var policy: ReloadPolicy
 
@@ -33,7 +33,7 @@ public struct Timeline: Sendable, Hashable {
 }
 
 /// One state of a widget, shown from `date` until the next entry's date.
-public struct TimelineEntry: Sendable, Hashable {
+public struct TimelineEntry: Sendable, Hashable, Codable {
     public var date: Date
     public var relevance: EntryRelevance?
     /// The serialized view tree. Opaque: the engine stores, counts and hands it back.
@@ -54,7 +54,7 @@ public struct TimelineEntry: Sendable, Hashable {
 
 /// `TimelineEntryRelevance(score:duration:)`: from the entry's date, for `duration`
 /// seconds, the widget may rotate to the top of a Smart Stack.
-public struct EntryRelevance: Sendable, Hashable {
+public struct EntryRelevance: Sendable, Hashable, Codable {
     public var score: Float
     /// Seconds after the entry's date. 0 (WidgetKit's default) is read as "while this
     /// entry is current" — a default that made relevance vanish at once would be useless.
@@ -67,7 +67,7 @@ public struct EntryRelevance: Sendable, Hashable {
 }
 
 /// `TimelineReloadPolicy`.
-public enum ReloadPolicy: Sendable, Hashable {
+public enum ReloadPolicy: Sendable, Hashable, Codable {
     /// Ask again once the last entry's date has come (the default).
     case atEnd
     /// Ask again no earlier than this date (before or after the last entry).

@@ -66,7 +66,7 @@ public struct TimelineContext: Sendable, Hashable {
 }
 
 /// Why a provider is being asked for a timeline.
-public enum ReloadReason: UInt8, Sendable, Hashable, Comparable {
+public enum ReloadReason: UInt8, Sendable, Hashable, Comparable, Codable {
     /// The timeline's policy (`atEnd`, `after`) came due. Charged.
     case policy
     /// `reloadTimelines(ofKind:)` or `reloadAllTimelines()`. Charged unless the app is active.

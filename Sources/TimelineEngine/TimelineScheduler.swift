@@ -33,19 +33,19 @@ public struct TimelineScheduler: Engine {
     public let settings: TimelineSettings
     public internal(set) var lowPowerMode = false
 
-    struct AppState {
+    struct AppState: Codable {
         var id: AppID
         var kinds: [UInt32] = []
         var installed = true
     }
 
-    struct KindRecord {
+    struct KindRecord: Codable {
         var app: UInt32
         var widget: WidgetKind
         var members: [UInt32] = []
     }
 
-    struct KindKey: Hashable {
+    struct KindKey: Hashable, Codable {
         var app: AppID
         var kind: String
     }

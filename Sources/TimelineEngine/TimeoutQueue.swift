@@ -9,8 +9,8 @@ import GlimpseVocabulary
 /// Invariants: times are nondecreasing front to back; an item is live iff its placement
 /// is live and still has that call in flight. Answered calls leave stale items that are
 /// dropped when they reach the front.
-struct TimeoutQueue {
-    struct Item {
+struct TimeoutQueue: Codable {
+    struct Item: Codable {
         var time: Seconds
         var slot: UInt32
         var sequence: UInt32

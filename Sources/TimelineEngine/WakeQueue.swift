@@ -15,8 +15,8 @@ import GlimpseVocabulary
 ///   index ≥ `cursor`. So `current`'s minimum, when there is one, is the global minimum.
 /// - an item is live iff its generation equals its placement's current generation and the
 ///   placement is live; each placement has at most one live item.
-struct WakeQueue {
-    struct Item {
+struct WakeQueue: Codable {
+    struct Item: Codable {
         var time: Seconds
         var slot: UInt32
         var generation: UInt32

@@ -3,7 +3,7 @@ public import GlimpseVocabulary
 
 /// A widget an app declares: `StaticConfiguration` or `AppIntentConfiguration` with its
 /// display name, description, supported families and (for the latter) `@Parameter`s.
-public struct WidgetKind: Sendable, Hashable {
+public struct WidgetKind: Sendable, Hashable, Codable {
     public var kind: String
     public var displayName: String
     public var description: String

@@ -22,11 +22,13 @@ public struct TimelineServer: Sendable {
     /// The image hints for glimpse-asset; nil without `outbound.address`.
     let hints: AssetHints?
 
-    /// Opens (and replays) the journal `<directory>/timeline.sqlite`, or an in-memory one.
-    /// With `outbound.address` (glimpse-asset's), the images widgets show are pinned and prefetched there.
+    /// Opens (restores and replays) the journal `<directory>/timeline.sqlite`, or an in-memory
+    /// one, saving snapshots as `snapshots` says (failures go to `report`). With
+    /// `outbound.address` (glimpse-asset's), the images widgets show are pinned and prefetched there.
     public static func open(
         directory: URL?, clock: HostClock, settings: TimelineSettings = .defaults,
-        outbound: Outbound = Outbound(address: nil)
+        outbound: Outbound = Outbound(address: nil), snapshots: SnapshotPolicy = .defaults,
+        report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> TimelineServer {
         let journal = try directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
         let feed = EntryFeed()
@@ -35,7 +37,8 @@ public struct TimelineServer: Sendable {
         let hintsBox = HintsBox()
         let host = try TimelineHandlers.Host(
             engine: TimelineState(scheduler: TimelineScheduler(clock: clock, settings: settings)),
-            clock: clock, journal: journal, apply: TimelineState.apply,
+            clock: clock, journal: journal, snapshotting: Snapshotting(policy: snapshots, report: report),
+            apply: TimelineState.apply,
             perform: { host, effects in
                 await Self.perform(effects, host: host, feed: feed, clients: clients, timeout: settings.providerTimeout,
                                    scale: settings.deviceScreen.scale, hints: hintsBox.hints)

@@ -22,25 +22,30 @@ public struct Snapshotting<E: Engine>: Sendable {
     public var policy: SnapshotPolicy
     public var encode: @Sendable (E) throws -> [UInt8]
     public var restore: @Sendable (inout E, [UInt8]) throws -> Void
+    /// Told when a snapshot fails (the host serves on; the journal keeps its entries).
+    public var report: @Sendable (String) -> Void
 
     public init(
         format: Int, policy: SnapshotPolicy,
         encode: @escaping @Sendable (E) throws -> [UInt8],
-        restore: @escaping @Sendable (inout E, [UInt8]) throws -> Void
+        restore: @escaping @Sendable (inout E, [UInt8]) throws -> Void,
+        report: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.format = format
         self.policy = policy
         self.encode = encode
         self.restore = restore
+        self.report = report
     }
 }
 
 extension Snapshotting where E: SnapshotState {
     /// The engine's own encoding, in the snapshot format (`SnapshotEncoder`).
-    public init(policy: SnapshotPolicy) {
+    public init(policy: SnapshotPolicy, report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.init(
             format: E.snapshotFormat, policy: policy,
             encode: { engine in try SnapshotEncoder().encode(engine) },
-            restore: { engine, bytes in try SnapshotDecoder().read(bytes) { try engine.restore(from: $0) } })
+            restore: { engine, bytes in try SnapshotDecoder().read(bytes) { try engine.restore(from: $0) } },
+            report: report)
     }
 }

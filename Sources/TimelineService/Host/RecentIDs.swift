@@ -2,7 +2,7 @@ import DequeModule
 
 /// The last `capacity` request ids seen, to apply a retried request once. An empty id is
 /// never remembered: a caller that does not retry sends none.
-struct RecentIDs: Sendable, Hashable {
+struct RecentIDs: Sendable, Hashable, Codable {
     let capacity: Int
     private var ids: Set<String> = []
     private var order: Deque<String> = []
