@@ -1,41 +1,33 @@
 public import EngineHost
 import GlimpseMessages
-import GlimpseVocabulary
+public import GlimpseVocabulary
 import ServiceKit
 import TimelineEngine
 
 /// glimpse-timeline's snapshot: the scheduler (see `TimelineScheduler+Snapshot`) and all the
 /// service keeps beside it. Manifests and provider errors are kept as their protobuf bytes.
-extension TimelineState: SnapshotState {
+extension TimelineState: SnapshotState, SnapshotFields {
     /// Change it with anything the snapshot holds (here or in the scheduler).
     public static var snapshotFormat: Int { 1 }
 
-    enum CodingKeys: String, CodingKey {
+    public enum FieldKey: String, CodingKey {
         case scheduler, apps, tokens, nextPlacementID, lastErrors, inFlight, appliedReloads
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(scheduler, forKey: .scheduler)
-        try container.encode(apps, forKey: .apps)
-        try container.encode(tokens, forKey: .tokens)
-        try container.encode(nextPlacementID, forKey: .nextPlacementID)
-        try container.encode(lastErrors.mapValues(SnapshotMessage.init), forKey: .lastErrors)
-        try container.encode(inFlight, forKey: .inFlight)
-        try container.encode(appliedReloads, forKey: .appliedReloads)
+    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+        try fields.visitNested(.scheduler, &scheduler)
+        try fields.visit(.apps, &apps)
+        try fields.visit(.tokens, &tokens)
+        try fields.visit(.nextPlacementID, &nextPlacementID)
+        var errors = lastErrors.mapValues(SnapshotMessage.init)
+        try fields.visit(.lastErrors, &errors)
+        if fields.isRestoring { lastErrors = errors.mapValues(\.message) }
+        try fields.visit(.inFlight, &inFlight)
+        try fields.visit(.appliedReloads, &appliedReloads)
     }
 
-    public mutating func restore(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try scheduler.restore(from: try container.superDecoder(forKey: .scheduler))
-        apps = try container.decode([AppID: InstalledApp].self, forKey: .apps)
-        tokens = try container.decode([String: AppID].self, forKey: .tokens)
-        nextPlacementID = try container.decode(UInt64.self, forKey: .nextPlacementID)
-        lastErrors = try container.decode(
-            [PlacementID: SnapshotMessage<GlimpseTimelineV1.ProviderError>].self, forKey: .lastErrors).mapValues(\.message)
-        inFlight = try container.decode([UInt64: PlacementID].self, forKey: .inFlight)
-        appliedReloads = try container.decode(RecentIDs.self, forKey: .appliedReloads)
-    }
+    public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
+    public mutating func restore(from decoder: any Decoder) throws { try restoreFields(from: decoder) }
 }
 
 extension TimelineState.InstalledApp: Codable {

@@ -79,26 +79,21 @@ public struct Counter: Engine, Equatable {
 }
 
 /// The counter's state is everything but its clock.
-extension Counter: SnapshotState {
+extension Counter: SnapshotState, SnapshotFields {
     public static var snapshotFormat: Int { 1 }
 
-    enum CodingKeys: String, CodingKey {
+    public enum FieldKey: String, CodingKey {
         case count, timers, seen
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(count, forKey: .count)
-        try container.encode(timers, forKey: .timers)
-        try container.encode(seen, forKey: .seen)
+    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+        try fields.visit(.count, &count)
+        try fields.visit(.timers, &timers)
+        try fields.visit(.seen, &seen)
     }
 
-    public mutating func restore(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        count = try container.decode(Int.self, forKey: .count)
-        timers = try container.decode([Timer].self, forKey: .timers)
-        seen = try container.decode([Date].self, forKey: .seen)
-    }
+    public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
+    public mutating func restore(from decoder: any Decoder) throws { try restoreFields(from: decoder) }
 }
 
 /// The toy service's commands, journaled as JSON.
