@@ -24,6 +24,7 @@ struct IntentMain: AsyncParsableCommand {
         commandName: "glimpse-intent", abstract: "Widget taps, App Intents and the App Group store, as WidgetKit does them.")
 
     @OptionGroup var service: ServiceOptions
+    @OptionGroup var snapshots: SnapshotOptions
 
     @Option(name: .customLong("timeline-address"), help: "glimpse-timeline, for the reloads taps ask for (GLIMPSE_TIMELINE_ADDRESS); without it they are logged and dropped.")
     var timeline: String?
@@ -33,6 +34,7 @@ struct IntentMain: AsyncParsableCommand {
         defaults.port = 7702
         let config = try service.resolve(service: "intent", defaults: defaults)
         let timelineAddress = try service.source().optionalAddress("timeline-address", timeline)
+        let policy = try snapshots.policy()
         let logger = ServiceLogging.bootstrap(config)
         let clock: HostClock = switch config.clock {
         case .system: HostClock(.system)
@@ -42,7 +44,9 @@ struct IntentMain: AsyncParsableCommand {
             address: timelineAddress.map { "\($0.host):\($0.port)" }, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })
         let server = try IntentServer.open(
-            directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, outbound: outbound)
+            directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, outbound: outbound,
+            snapshots: policy, report: { message in logger.warning("\(message)") })
+        logger.info("intent store: \(server.host.opening)")
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: [GlimpseIntentV1.IntentService.name, GlimpseClockV1.Clock.name],

@@ -2,8 +2,6 @@
 /// property replay would rebuild, in a fixed order, and that one list both saves
 /// (`encodeFields`) and restores (`restoreFields`), so the two cannot drift apart.
 ///
-/// A field kept in another shape than it is saved (a packed buffer, a generated message)
-/// converts before the visit when saving and after it when restoring (`isRestoring`).
 public protocol SnapshotFields {
     associatedtype FieldKey: CodingKey
     mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws
@@ -12,10 +10,25 @@ public protocol SnapshotFields {
 public protocol SnapshotFieldVisitor<Key> {
     associatedtype Key: CodingKey
     var isRestoring: Bool { get }
-    /// Saves `value` under `key`, or replaces it with what was saved there.
-    mutating func visit<T: Codable>(_ key: Key, _ value: inout T) throws
-    /// The same for a field that is itself a `SnapshotFields` (it keeps what a start gives it).
+    mutating func save<T: Encodable>(_ key: Key, _ value: T) throws
+    mutating func restored<T: Decodable>(_ key: Key, as type: T.Type) throws -> T
+    /// Saves or restores a field that is itself a `SnapshotFields` (it keeps what a start gives it).
     mutating func visitNested<T: SnapshotFields>(_ key: Key, _ value: inout T) throws
+}
+
+extension SnapshotFieldVisitor {
+    /// Saves `value` under `key`, or replaces it with what was saved there.
+    public mutating func visit<T: Codable>(_ key: Key, _ value: inout T) throws {
+        if isRestoring { value = try restored(key, as: T.self) } else { try save(key, value) }
+    }
+
+    /// The same for a field kept in another shape than it is saved in (packed memory,
+    /// generated messages): `saving` gives the saved shape, `restoring` takes it back.
+    public mutating func visit<Kept, Saved: Codable>(
+        _ key: Key, _ value: inout Kept, saving: (Kept) throws -> Saved, restoring: (Saved) throws -> Kept
+    ) throws {
+        if isRestoring { value = try restoring(try restored(key, as: Saved.self)) } else { try save(key, try saving(value)) }
+    }
 }
 
 extension SnapshotFields {
@@ -36,8 +49,12 @@ struct FieldSaver<Key: CodingKey>: SnapshotFieldVisitor {
     var container: KeyedEncodingContainer<Key>
     var isRestoring: Bool { false }
 
-    mutating func visit<T: Codable>(_ key: Key, _ value: inout T) throws {
+    mutating func save<T: Encodable>(_ key: Key, _ value: T) throws {
         try container.encode(value, forKey: key)
+    }
+
+    func restored<T: Decodable>(_ key: Key, as type: T.Type) throws -> T {
+        preconditionFailure("a saver restores nothing")
     }
 
     mutating func visitNested<T: SnapshotFields>(_ key: Key, _ value: inout T) throws {
@@ -49,8 +66,12 @@ struct FieldRestorer<Key: CodingKey>: SnapshotFieldVisitor {
     let container: KeyedDecodingContainer<Key>
     var isRestoring: Bool { true }
 
-    mutating func visit<T: Codable>(_ key: Key, _ value: inout T) throws {
-        value = try container.decode(T.self, forKey: key)
+    func save<T: Encodable>(_ key: Key, _ value: T) throws {
+        preconditionFailure("a restorer saves nothing")
+    }
+
+    func restored<T: Decodable>(_ key: Key, as type: T.Type) throws -> T {
+        try container.decode(T.self, forKey: key)
     }
 
     mutating func visitNested<T: SnapshotFields>(_ key: Key, _ value: inout T) throws {

@@ -13,12 +13,12 @@ public import GlimpseVocabulary
 ///   reader further behind is told to resync from a snapshot.
 /// - `apply` (a declarative action) is atomic: every operation or none.
 public struct AppGroupStore: Sendable {
-    public struct Entry: Sendable, Hashable {
+    public struct Entry: Sendable, Hashable, Codable {
         public var value: TypedValue
         public var version: UInt64
     }
 
-    struct Group {
+    struct Group: Codable {
         var entries: [String: Entry] = [:]
         var sequence: UInt64 = 0
         var log = Deque<StoreChange>()
@@ -90,7 +90,7 @@ public struct AppGroupStore: Sendable {
 }
 
 /// One write to a group: the key's new value, or nil when it was removed.
-public struct StoreChange: Sendable, Hashable {
+public struct StoreChange: Sendable, Hashable, Codable {
     public var sequence: UInt64
     public var key: String
     public var value: TypedValue?
@@ -105,7 +105,7 @@ public enum ChangeFeed: Sendable, Hashable {
 }
 
 /// Why a store write was refused.
-public enum StoreError: Error, Sendable, Hashable {
+public enum StoreError: Error, Sendable, Hashable, Codable {
     case versionMismatch(key: String, expected: UInt64?, actual: UInt64?)
     case typeMismatch(key: String, expected: ValueType, found: ValueType)
     /// An increment past Int64's range; nothing is written.

@@ -8,14 +8,20 @@ import GlimpseVocabulary
 /// Invariants: `expiries` is in completion order, which is expiry order (the clock never
 /// goes back and the window is fixed); a key has at most one record; a key is never both
 /// running and recorded.
-struct IdempotencyLedger {
-    struct Key: Hashable {
+struct IdempotencyLedger: Codable {
+    struct Key: Hashable, Codable {
         var app: AppID
         var key: String
     }
 
+    /// When a record's window ends.
+    struct Expiry: Codable {
+        var at: Double
+        var key: Key
+    }
+
     private var records: [Key: TapCompletion] = [:]
-    private var expiries = Deque<(at: Double, key: Key)>()
+    private var expiries = Deque<Expiry>()
     private var running: Set<Key> = []
 
     var recordCount: Int { records.count }
@@ -31,7 +37,7 @@ struct IdempotencyLedger {
     mutating func finish(_ key: Key, _ completion: TapCompletion, expiresAt: Double) {
         running.remove(key)
         records[key] = completion
-        expiries.append((expiresAt, key))
+        expiries.append(Expiry(at: expiresAt, key: key))
     }
 
     /// Forgets records whose window has passed.

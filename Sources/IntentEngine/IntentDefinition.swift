@@ -2,7 +2,7 @@ public import AppIntentValues
 public import GlimpseVocabulary
 
 /// An `AppIntent` an app declares for its widgets' and Live Activities' buttons and toggles.
-public struct IntentDefinition: Sendable, Hashable {
+public struct IntentDefinition: Sendable, Hashable, Codable {
     /// The intent's type name, e.g. `CheckInIntent`.
     public var type: String
     public var title: String
@@ -58,7 +58,7 @@ extension IntentDefinition {
 }
 
 /// The reloads a performed intent asks for, beyond the tapped widget's own.
-public enum IntentReloads: Sendable, Hashable {
+public enum IntentReloads: Sendable, Hashable, Codable {
     /// Only the tapped widget (the system's one reload per tap).
     case tappedWidget
     /// `WidgetCenter.reloadTimelines(ofKind:)` for each kind.
@@ -68,7 +68,7 @@ public enum IntentReloads: Sendable, Hashable {
 }
 
 /// What `perform()` does.
-public enum IntentAction: Sendable, Hashable {
+public enum IntentAction: Sendable, Hashable, Codable {
     /// Declarative: these operations on one App Group, in order, atomically.
     case store(group: GroupID, operations: [StoreOperation])
     /// The app's own code: the engine asks the service to call the app's intent handler.

@@ -7,7 +7,7 @@ public import AppIntentValues
 public import GlimpseVocabulary
 
 /// What the service must do after a call into the executor.
-public enum IntentEffect: Sendable, Hashable {
+public enum IntentEffect: Sendable, Hashable, Codable {
     /// Answer the tapper (and anyone replaying the key) with this result.
     case completed(TapCompletion)
     /// A replay arrived while the first tap with its key is still running; its
@@ -30,7 +30,7 @@ public enum IntentEffect: Sendable, Hashable {
 }
 
 /// The end of one tap.
-public struct TapCompletion: Sendable, Hashable {
+public struct TapCompletion: Sendable, Hashable, Codable {
     public var idempotencyKey: String
     public var app: AppID
     public var target: TapTarget
@@ -47,14 +47,14 @@ public struct TapCompletion: Sendable, Hashable {
 }
 
 /// Identity of one handler call; `rawValue` can travel over the wire as a correlation id.
-public struct CallID: Hashable, Sendable, CustomStringConvertible {
+public struct CallID: Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
     public var description: String { "C\(rawValue)" }
 }
 
 /// "Call the app's handler for intent X with params".
-public struct HandlerCall: Sendable, Hashable {
+public struct HandlerCall: Sendable, Hashable, Codable {
     public var id: CallID
     public var app: AppID
     public var intent: String

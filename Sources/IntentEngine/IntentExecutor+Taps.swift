@@ -81,7 +81,7 @@ extension IntentExecutor {
             let deadline = now + settings.handlerTimeout
             calls[id] = Call(job: job)
             busy[job.tap.target] = id
-            deadlines.append((deadline, id))
+            deadlines.append(Deadline(at: deadline, call: id))
             effects.append(.callHandler(HandlerCall(
                 id: id, app: job.tap.app, intent: job.tap.intent, parameters: job.parameters, target: job.tap.target)))
         }

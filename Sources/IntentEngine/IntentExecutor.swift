@@ -32,15 +32,15 @@ public struct IntentExecutor: Engine {
     public let settings: IntentSettings
     /// The App Group store. Apps and providers read and write it directly too.
     public var store: AppGroupStore
-    public private(set) var deviceLocked = false
+    public internal(set) var deviceLocked = false
 
-    struct App {
+    struct App: Codable {
         var groups: Set<GroupID>
         var intents: [String: IntentDefinition]
     }
 
     /// A validated tap waiting for, or holding, its placement's turn.
-    struct Job {
+    struct Job: Codable {
         var tap: WidgetTap
         var definition: IntentDefinition
         /// The tap's parameters with defaults filled in.
@@ -48,8 +48,14 @@ public struct IntentExecutor: Engine {
         var key: IdempotencyLedger.Key { .init(app: tap.app, key: tap.idempotencyKey) }
     }
 
-    struct Call {
+    struct Call: Codable {
         var job: Job
+    }
+
+    /// When a handler call times out.
+    struct Deadline: Codable {
+        var at: Double
+        var call: CallID
     }
 
     var apps: [AppID: App] = [:]
@@ -62,7 +68,7 @@ public struct IntentExecutor: Engine {
     var busy: [TapTarget: CallID] = [:]
     var calls: [CallID: Call] = [:]
     /// Handler deadlines in call order (= deadline order, the timeout being fixed).
-    var deadlines = Deque<(at: Double, call: CallID)>()
+    var deadlines = Deque<Deadline>()
     var callCounter: UInt64 = 0
     var announcedWake: Double = .nan
 

@@ -1,7 +1,7 @@
 public import AppIntentValues
 import GlimpseVocabulary
 /// One step of a declarative intent action on the App Group store.
-public enum StoreOperation: Sendable, Hashable {
+public enum StoreOperation: Sendable, Hashable, Codable {
     /// Sets `key` to a literal or to one of the intent's parameters.
     case set(key: String, to: ValueSource)
     /// Flips a bool; an absent key counts as false.
@@ -11,7 +11,7 @@ public enum StoreOperation: Sendable, Hashable {
 }
 
 /// Where a `set` takes its value from.
-public enum ValueSource: Sendable, Hashable {
+public enum ValueSource: Sendable, Hashable, Codable {
     case literal(TypedValue)
     case parameter(String)
 }

@@ -6,7 +6,7 @@ public import GlimpseVocabulary
 /// placement's kind and family are the executor's own record of it (from
 /// `placementAdded`), never the tapper's word, so a tap cannot claim to come from an
 /// interactive family.
-public struct WidgetTap: Sendable, Hashable {
+public struct WidgetTap: Sendable, Hashable, Codable {
     /// Chosen by the tapper (one per physical tap); a replay returns the first result.
     public var idempotencyKey: String
     public var app: AppID
@@ -36,7 +36,7 @@ public struct WidgetTap: Sendable, Hashable {
 }
 
 /// What was tapped: taps on one target run one at a time, in arrival order.
-public enum TapTarget: Sendable, Hashable, CustomStringConvertible {
+public enum TapTarget: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A placed widget.
     case placement(PlacementID)
     /// A Live Activity, by its id and the `ActivityAttributes` type it was started with
@@ -60,7 +60,7 @@ public enum TapTarget: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What the executor knows of a placed widget: whose it is, its kind and its family.
-public struct PlacedWidget: Sendable, Hashable {
+public struct PlacedWidget: Sendable, Hashable, Codable {
     public var app: AppID
     public var kind: String
     public var family: WidgetFamily
@@ -73,7 +73,7 @@ public struct PlacedWidget: Sendable, Hashable {
 }
 
 /// How a tap ended.
-public enum TapResult: Sendable, Hashable {
+public enum TapResult: Sendable, Hashable, Codable {
     /// `perform()` succeeded; a handler may return a value.
     case performed(TypedValue?)
     /// `perform()` ran and failed (a widget is still reloaded, to show the true state).
@@ -83,7 +83,7 @@ public enum TapResult: Sendable, Hashable {
 }
 
 /// Why a tap was refused before anything ran.
-public enum TapRefusal: Error, Sendable, Hashable {
+public enum TapRefusal: Error, Sendable, Hashable, Codable {
     case unknownApp(AppID)
     /// No such placement on the device.
     case unknownPlacement(PlacementID)
@@ -106,7 +106,7 @@ public enum TapRefusal: Error, Sendable, Hashable {
 }
 
 /// Why `perform()` failed.
-public enum IntentFailure: Error, Sendable, Hashable {
+public enum IntentFailure: Error, Sendable, Hashable, Codable {
     case store(StoreError)
     case handler(message: String)
     case handlerTimedOut

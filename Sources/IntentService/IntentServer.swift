@@ -27,9 +27,11 @@ public struct IntentServer: Sendable {
     /// Takes the reloads taps ask for to glimpse-timeline (run `ReloadDeliveryService` for its retries).
     public let delivery: ReloadDelivery
 
-    /// Opens (and replays) the journal `<directory>/intent.sqlite`, or an in-memory one.
+    /// Opens (restores and replays) the journal `<directory>/intent.sqlite`, or an in-memory
+    /// one, saving snapshots as `snapshots` says (failures go to `report`).
     public static func open(
-        directory: URL?, clock: HostClock, settings: IntentSettings = .defaults, outbound: Outbound
+        directory: URL?, clock: HostClock, settings: IntentSettings = .defaults, outbound: Outbound,
+        snapshots: SnapshotPolicy = .defaults, report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> IntentServer {
         let journal = try directory.map { try Journal(directory: $0, name: "intent") } ?? Journal.inMemory()
         let feed = StoreFeed()
@@ -38,7 +40,8 @@ public struct IntentServer: Sendable {
         let delivery = ReloadDelivery(outbound: outbound, connections: connections)
         let host = try IntentHandlers.Host(
             engine: IntentState(executor: IntentExecutor(clock: clock, settings: settings)),
-            clock: clock, journal: journal, apply: IntentState.apply,
+            clock: clock, journal: journal, snapshotting: Snapshotting(policy: snapshots, report: report),
+            apply: IntentState.apply,
             perform: { host, effects in
                 await Self.perform(
                     effects, host: host, feed: feed, waiters: waiters, connections: connections,

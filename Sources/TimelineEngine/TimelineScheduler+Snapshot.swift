@@ -6,7 +6,7 @@ public import GlimpseVocabulary
 /// that restores it. The queues are saved as they are (buckets, heaps, stale items and
 /// all), so a restored scheduler fires, coalesces and compacts exactly as the saved one.
 extension TimelineScheduler: SnapshotFields {
-    public enum FieldKey: String, CodingKey {
+    public enum FieldKey: String, CodingKey, CaseIterable {
         case lowPowerMode, apps, appActive, appIndex, kinds, freeKindSlots, kindIndex, records, timelines
         case configurations, budgets, freeSlots, slotOf, queue, timeouts, fetchCounter, announcedWake
         case handledWakeUps, warmth
@@ -23,13 +23,11 @@ extension TimelineScheduler: SnapshotFields {
         try fields.visit(.records, &records)
         // A stored timeline is packed memory: saved as its entries, which are sorted and
         // were within the caps, so they pack back to the same whatever the caps are now.
-        var saved = fields.isRestoring ? [] : timelines.map { $0?.timeline }
-        try fields.visit(.timelines, &saved)
-        if fields.isRestoring {
-            timelines = ContiguousArray(try saved.map { timeline in
+        try fields.visit(.timelines, &timelines, saving: { $0.map { $0?.timeline } }, restoring: { saved in
+            ContiguousArray(try saved.map { timeline in
                 try timeline.map { try StoredTimeline.make($0, maxEntries: .max, maxBytes: .max) }
             })
-        }
+        })
         try fields.visit(.configurations, &configurations)
         try fields.visit(.budgets, &budgets)
         try fields.visit(.freeSlots, &freeSlots)

@@ -178,6 +178,17 @@ struct TimelineSnapshotTests {
     }
 }
 
+extension TimelineSnapshotTests {
+    @Test("the snapshot covers every stored property but those a start gives")
+    func everyFieldIsSaved() {
+        let scheduler = TimelineScheduler(clock: HostClock(.manual(start: Self.start)))
+        #expect(Set(Mirror(reflecting: scheduler).children.compactMap(\.label))
+            == Set(TimelineScheduler.FieldKey.allCases.map(\.stringValue)).union(["clock", "settings", "familySizes"]))
+        #expect(Set(Mirror(reflecting: TimelineState(scheduler: scheduler)).children.compactMap(\.label))
+            == Set(TimelineState.FieldKey.allCases.map(\.stringValue)))
+    }
+}
+
 extension TimelineSnapshotTests.Recorder {
     func opening() -> Int64? { host.opening.restored }
 }

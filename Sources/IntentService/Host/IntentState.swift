@@ -86,7 +86,7 @@ public struct IntentState: Engine, AppTokenIndex {
 }
 
 /// A reload a tap asked for, waiting for glimpse-timeline to take it.
-public struct PendingReload: Sendable, Hashable {
+public struct PendingReload: Sendable, Hashable, Codable {
     public var id: UInt64
     /// `.reloadPlacement`, `.reloadTimelines` or `.reloadAllTimelines`.
     public var reload: IntentEffect

@@ -82,7 +82,7 @@ public struct Counter: Engine, Equatable {
 extension Counter: SnapshotState, SnapshotFields {
     public static var snapshotFormat: Int { 1 }
 
-    public enum FieldKey: String, CodingKey {
+    public enum FieldKey: String, CodingKey, CaseIterable {
         case count, timers, seen
     }
 
