@@ -28,6 +28,7 @@ struct ActivityMain: AsyncParsableCommand {
         abstract: "Live Activities, their push tokens and an APNs-compatible push endpoint, as ActivityKit and APNs do them.")
 
     @OptionGroup var service: ServiceOptions
+    @OptionGroup var snapshots: SnapshotOptions
 
     @Option(name: .customLong("apns-tls-port"), help: "The APNs endpoint over TLS (HTTP/2, with or without ALPN); 0 turns it off, `auto` picks a free port (default 7443; GLIMPSE_APNS_TLS_PORT).")
     var apnsTLSPort: String?
@@ -59,6 +60,7 @@ struct ActivityMain: AsyncParsableCommand {
         let config = try service.resolve(service: "activity", defaults: defaults)
         let source = service.source()
         let timelineAddress = try source.optionalAddress("timeline-address", timeline)
+        let policy = try snapshots.policy()
         let tlsPort = try source.value("apns-tls-port", apnsTLSPort, expected: "a port, 0 (off) or auto", default: 7443, parse: Self.port)
         let h2cPort = try source.value("apns-h2c-port", apnsH2CPort, expected: "a port, 0 (off) or auto", default: 7444, parse: Self.port)
         let auth = try source.value("apns-auth", apnsAuth, expected: "jwt or none", default: "jwt") { ["jwt", "none"].contains($0) ? $0 : nil }
@@ -83,7 +85,9 @@ struct ActivityMain: AsyncParsableCommand {
             authentication: auth == "none" ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
             outbound: .init(
                 address: timelineAddress.map { "\($0.host):\($0.port)" }, deviceKey: config.deviceKey,
-                log: { message in logger.notice("\(message)") }))
+                log: { message in logger.notice("\(message)") }),
+            snapshots: policy, report: { message in logger.warning("\(message)") })
+        logger.info("activity store: \(server.host.opening)")
 
         // The APNs endpoint's listeners.
         var listeners: [HTTP2Listener] = []

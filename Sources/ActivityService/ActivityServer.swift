@@ -25,12 +25,14 @@ public struct ActivityServer: Sendable {
 
     /// Where widget pushes' reloads go (glimpse-timeline).
 
-    /// Opens (and replays) the journal `<directory>/activity.sqlite`, or an in-memory one; a
-    /// new journal starts with a random seed for ids and tokens.
+    /// Opens (restores and replays) the journal `<directory>/activity.sqlite`, or an in-memory
+    /// one, saving snapshots as `snapshots` says (failures go to `report`); a new journal
+    /// starts with a random seed for ids and tokens.
     public static func open(
         directory: URL?, clock: HostClock, settings: ActivitySettings = .defaults,
         authentication: APNsEndpoint.Authentication, outbound: Outbound,
-        tokenClock: (any WallClock)? = SystemClock()
+        tokenClock: (any WallClock)? = SystemClock(), snapshots: SnapshotPolicy = .defaults,
+        report: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ActivityServer {
         let journal = try directory.map { try Journal(directory: $0, name: "activity") } ?? Journal.inMemory()
         let feed = ActivityFeed()
@@ -38,9 +40,13 @@ public struct ActivityServer: Sendable {
         var seed = [UInt8](repeating: 0, count: 32)
         var generator = SystemRandomNumberGenerator()
         for index in seed.indices { seed[index] = generator.next() }
+        // The manager hands out ids from the seed the journal keeps (the genesis input sets
+        // it); made with that kind of source from the start, a snapshot restores into it.
+        let manager = ActivityManager(clock: clock, config: settings, identifiers: HashedIdentifiers(seed: seed))
         let host = try ActivityHandlers.Host(
-            engine: ActivityServiceState(manager: ActivityManager(clock: clock, config: settings), seed: seed),
-            clock: clock, journal: journal, apply: ActivityServiceState.apply,
+            engine: ActivityServiceState(manager: manager, seed: seed),
+            clock: clock, journal: journal, snapshotting: Snapshotting(policy: snapshots, report: report),
+            apply: ActivityServiceState.apply,
             perform: { host, effects in
                 await Self.perform(effects, host: host, feed: feed, connections: connections, outbound: outbound)
             })

@@ -46,3 +46,15 @@ public struct JSONObjectBytes: Sendable, Hashable {
     /// The decoded value (parses again; for callers that need the fields).
     public var value: JSONValue { (try? JSONParser.parse(bytes)) ?? .object([]) }
 }
+
+/// Decoded as it is made: the bytes are checked to be one JSON object.
+extension JSONObjectBytes: Codable {
+    public init(from decoder: any Decoder) throws {
+        try self.init(validating: try decoder.singleValueContainer().decode([UInt8].self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(bytes)
+    }
+}

@@ -43,7 +43,7 @@ public struct PlacementID: RawRepresentable, Hashable, Comparable, Sendable, Cod
 }
 
 /// A Live Activity's identity, a UUID as ActivityKit's `Activity.id` is.
-public struct ActivityID: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct ActivityID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public let uuid: UUID
     public init(_ uuid: UUID) { self.uuid = uuid }
     public init?(_ string: String) {
@@ -55,7 +55,7 @@ public struct ActivityID: Sendable, Hashable, Comparable, CustomStringConvertibl
 }
 
 /// An APNs device token (a Live Activity's update token or a push-to-start token), as lowercase hex.
-public struct PushToken: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct PushToken: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public let hex: String
     /// Accepts hex in either case; nil when not a non-empty, even-length hex string.
     public init?(hex: String) {
@@ -74,10 +74,24 @@ public struct PushToken: Sendable, Hashable, Comparable, CustomStringConvertible
     }
     public var description: String { hex }
     public static func < (a: Self, b: Self) -> Bool { a.hex < b.hex }
+
+    /// Decoded as it is made: from hex, checked.
+    public init(from decoder: any Decoder) throws {
+        let hex = try decoder.singleValueContainer().decode(String.self)
+        guard let token = PushToken(hex: hex) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a push token: \(hex)"))
+        }
+        self = token
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(hex)
+    }
 }
 
 /// A broadcast channel (iOS 18 `PushType.channel`), base64 as APNs gives it.
-public struct ChannelID: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct ChannelID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public let base64: String
     public init(_ base64: String) { self.base64 = base64 }
     public var description: String { base64 }

@@ -16,7 +16,7 @@ import GlimpseVocabulary
 /// - `ended`/`dismissed` activities take no content changes.
 /// - Timers wanted: `scheduledStart` while pending; `stale` while pending/active with
 ///   a stale date; `maximumDuration` while active/stale; `dismissal` while ended.
-struct ActivityRecord: Sendable {
+struct ActivityRecord: Sendable, Codable {
     struct Transition: Sendable, Hashable {
         var from: ActivityState
         var to: ActivityState

@@ -8,7 +8,7 @@ import GlimpseJSON
 import GlimpseVocabulary
 
 /// The timers an activity can have; at most one of each is wanted at a time.
-enum TimerKind: UInt8, Sendable, CaseIterable {
+enum TimerKind: UInt8, Sendable, CaseIterable, Codable {
     case scheduledStart, stale, maximumDuration, dismissal, pushToken, deferredPush
 }
 
@@ -22,8 +22,8 @@ struct TimerSlot: Sendable, Hashable {
 
 /// An activity's six timer slots, stored inline (no heap allocation per activity):
 /// each instant as seconds since the reference date, NaN for none.
-struct ActivityTimers: Sendable {
-    private struct Packed: Sendable {
+struct ActivityTimers: Sendable, Codable {
+    private struct Packed: Sendable, Codable {
         var due = Double.nan
         var queued = Double.nan
         var slot: TimerSlot {
@@ -75,7 +75,7 @@ struct ActivityTimers: Sendable {
 ///   grow the heap; `compact(liveCount:)` is the backstop when it grows anyway.
 /// - Equal instants pop in insertion order.
 struct DeadlineQueue: Sendable {
-    struct Entry: Comparable, Sendable {
+    struct Entry: Comparable, Sendable, Codable {
         var at: Date
         var order: UInt64
         var id: ActivityID
@@ -106,5 +106,25 @@ struct DeadlineQueue: Sendable {
     /// Drops entries `isLive` rejects, rebuilding the heap in O(n).
     mutating func compact(isLive: (Entry) -> Bool) {
         heap = Heap(heap.unordered.filter(isLive))
+    }
+}
+
+/// Saved as the heap's array as it is: building a heap from an array that already is one
+/// moves nothing, so a restored queue pops (and compacts) exactly as the saved one.
+extension DeadlineQueue: Codable {
+    enum CodingKeys: String, CodingKey {
+        case heap, order
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        heap = Heap(try container.decode([Entry].self, forKey: .heap))
+        order = try container.decode(UInt64.self, forKey: .order)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(heap.unordered, forKey: .heap)
+        try container.encode(order, forKey: .order)
     }
 }

@@ -2,7 +2,7 @@ import GlimpseJSON
 import GlimpseVocabulary
 /// What the device knows about Live Activities, set by the gateway (the device's
 /// settings screen) and read by every request.
-public struct DeviceSettings: Sendable, Hashable {
+public struct DeviceSettings: Sendable, Hashable, Codable {
     /// False on a device without Live Activity support → `unsupported`.
     public var supportsLiveActivities: Bool
     /// The device-wide switch; off → `denied`.
@@ -15,7 +15,7 @@ public struct DeviceSettings: Sendable, Hashable {
 }
 
 /// An installed app as the activity engine sees it.
-public struct InstalledApp: Sendable, Hashable {
+public struct InstalledApp: Sendable, Hashable, Codable {
     /// The `ActivityAttributes` type names the app's widget extension configures.
     public var attributeTypes: Set<String>
     /// `NSSupportsLiveActivitiesFrequentUpdates` in its Info.plist.

@@ -7,7 +7,7 @@ public import GlimpseJSON
 public import GlimpseVocabulary
 
 /// ActivityKit's `ActivityContent` (S17): the dynamic part of an activity.
-public struct ActivityContent: Sendable, Hashable {
+public struct ActivityContent: Sendable, Hashable, Codable {
     /// The encoded `ContentState`.
     public var state: JSONObjectBytes
     /// When the content goes out of date (the activity becomes `stale`).
@@ -23,7 +23,7 @@ public struct ActivityContent: Sendable, Hashable {
 }
 
 /// The static part: the `ActivityAttributes` type's name and its encoded value.
-public struct ActivityAttributesPayload: Sendable, Hashable {
+public struct ActivityAttributesPayload: Sendable, Hashable, Codable {
     /// The Swift type's name, as `attributes-type` names it in a push (e.g.
     /// `PizzaDeliveryAttributes`).
     public var typeName: String
@@ -36,7 +36,7 @@ public struct ActivityAttributesPayload: Sendable, Hashable {
 }
 
 /// ActivityKit's `AlertConfiguration`: an update that lights the device.
-public struct AlertConfiguration: Sendable, Hashable {
+public struct AlertConfiguration: Sendable, Hashable, Codable {
     public var title: String
     public var body: String
     public var sound: String?
@@ -49,7 +49,7 @@ public struct AlertConfiguration: Sendable, Hashable {
 }
 
 /// ActivityKit's `PushType` (S22): one of the two, or none (local updates only).
-public enum PushType: Sendable, Hashable {
+public enum PushType: Sendable, Hashable, Codable {
     case token
     case channel(ChannelID)
 }

@@ -5,7 +5,7 @@ import GlimpseVocabulary
 /// `pending` (iOS 26 scheduled start) → `active` ⇄ `stale` (at the stale date; a
 /// newer update with a later or no stale date makes it active again) → `ended`
 /// (still on the Lock Screen, takes no updates) → `dismissed` (removed).
-public enum ActivityState: String, Sendable, Hashable, CaseIterable {
+public enum ActivityState: String, Sendable, Hashable, CaseIterable, Codable {
     case pending
     case active
     case stale

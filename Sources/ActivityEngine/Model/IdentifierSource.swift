@@ -9,7 +9,7 @@ public import GlimpseVocabulary
 /// Where new activity ids and push tokens come from. Randomness is the only outside
 /// input the engine has besides the clock, so it is injectable like the clock:
 /// tests and benchmarks use `SequentialIdentifiers` and get the same ids every run.
-public protocol IdentifierSource: Sendable {
+public protocol IdentifierSource: Sendable, Codable {
     mutating func nextActivityID() -> ActivityID
     mutating func nextPushToken() -> PushToken
 }

@@ -8,7 +8,7 @@ public import GlimpseVocabulary
 import GlimpseClock
 
 /// A channel's latest message, kept for the activities that subscribe after it was sent.
-struct StoredBroadcast: Sendable, Hashable {
+struct StoredBroadcast: Sendable, Hashable, Codable {
     var push: LiveActivityPush
     var priority: Int
     var storedAt: Date

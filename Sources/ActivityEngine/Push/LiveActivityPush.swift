@@ -10,8 +10,8 @@ public import GlimpseVocabulary
 /// checked. A value of this type always satisfies the per-event rules: `update` and
 /// `start` carry a content state; `start` carries `alert`, `attributes-type` and
 /// `attributes`; every date is UNIX seconds.
-public struct LiveActivityPush: Sendable, Hashable {
-    public enum Event: String, Sendable, Hashable { case start, update, end }
+public struct LiveActivityPush: Sendable, Hashable, Codable {
+    public enum Event: String, Sendable, Hashable, Codable { case start, update, end }
 
     public var event: Event
     public var timestamp: Date
@@ -49,8 +49,8 @@ public struct LiveActivityPush: Sendable, Hashable {
 
 /// The `alert` of a push: title, subtitle and body, each plain text or a localization
 /// key with arguments; and the sound's name.
-public struct PushAlert: Sendable, Hashable {
-    public enum Text: Sendable, Hashable {
+public struct PushAlert: Sendable, Hashable, Codable {
+    public enum Text: Sendable, Hashable, Codable {
         case plain(String)
         case localized(key: String, arguments: [String])
         /// The text to show when no localization table is at hand: the key itself.

@@ -11,8 +11,8 @@ import GlimpseVocabulary
 ///
 /// Invariants: `byToken` and `byKey` are inverse maps; a rotated token no longer starts
 /// anything.
-struct PushToStartRegistry: Sendable {
-    struct Key: Sendable, Hashable {
+struct PushToStartRegistry: Sendable, Codable {
+    struct Key: Sendable, Hashable, Codable {
         var app: AppID
         var attributesType: String
     }
@@ -30,7 +30,7 @@ struct PushToStartRegistry: Sendable {
 
 /// A burst budget: `capacity` uses at once, one earned back per `refillInterval`.
 /// Invariant: `available` is in 0...capacity after `refill(now:)`.
-public struct TokenBucket: Sendable, Hashable {
+public struct TokenBucket: Sendable, Hashable, Codable {
     public private(set) var available: Double
     public let capacity: Int
     public let refillInterval: TimeInterval

@@ -1,21 +1,21 @@
 #if canImport(FoundationEssentials)
-import ServiceKit
 import FoundationEssentials
 #else
 import Foundation
 #endif
+public import ServiceKit
 import ActivityEngine
 import GlimpseMessages
 import GlimpseClock
 import GlimpseJSON
-import GlimpseVocabulary
+public import GlimpseVocabulary
 import ProtoMapping
 import RPCCore
 
 extension ActivityServiceState {
     /// Applies one journaled input; throws (leaving the state unchanged) when it is refused.
     @Sendable
-    static func apply(
+    public static func apply(
         _ state: inout ActivityServiceState, _ command: ActivityCommand
     ) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
         do {

@@ -21,14 +21,14 @@ public struct ActivityServiceState: Engine, AppTokenIndex {
     }
 
     /// A broadcast channel made through channel management.
-    public struct Channel: Sendable, Hashable {
+    public struct Channel: Sendable, Hashable, Codable {
         public var app: AppID
         public var messageStoragePolicy: Int32
     }
 
     /// Why a token answers 410, and since when.
-    public struct RetiredToken: Sendable, Hashable {
-        public enum Reason: String, Sendable, Hashable {
+    public struct RetiredToken: Sendable, Hashable, Codable {
+        public enum Reason: String, Sendable, Hashable, Codable {
             /// Replaced by a newer token (rotation): APNs's ExpiredToken.
             case expiredToken = "ExpiredToken"
             /// Its activity is gone or its app was uninstalled: APNs's Unregistered.
@@ -40,8 +40,8 @@ public struct ActivityServiceState: Engine, AppTokenIndex {
     }
 
     /// An injected fault: the next `remaining` pushes for the target answer it.
-    public struct Fault: Sendable, Hashable {
-        public enum Target: Sendable, Hashable {
+    public struct Fault: Sendable, Hashable, Codable {
+        public enum Target: Sendable, Hashable, Codable {
             case deviceToken(String)
             case topic(String)
         }

@@ -1,0 +1,47 @@
+import ActivityEngine
+import DequeModule
+public import EngineHost
+import GlimpseMessages
+public import GlimpseVocabulary
+public import ServiceKit
+
+/// glimpse-activity's snapshot: the manager (see `ActivityManager+Snapshot`: activities,
+/// their timers and the deadline heap, tokens, channels, budgets) and what the service keeps
+/// beside it, the push log included. Manifests and push records are kept as protobuf bytes;
+/// `pushLogLimit` is the run's.
+extension ActivityServiceState: SnapshotState, SnapshotFields {
+    /// Change it with anything the snapshot holds (here or in the manager).
+    public static var snapshotFormat: Int { 1 }
+
+    public enum FieldKey: String, CodingKey, CaseIterable {
+        case manager, apps, tokens, channels, widgetTokens, widgetTokenOfApp, retired, activityTokens
+        case pushToStartTokens, pushToStartOwners, faults, nextFaultID, pushLog, pushSequence, identifiers
+    }
+
+    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+        try fields.visitNested(.manager, &manager)
+        try fields.visit(.apps, &apps, saving: { $0.mapValues(SavedApp.init) }, restoring: {
+            $0.mapValues { InstalledRecord(manifest: $0.manifest, token: $0.token) }
+        })
+        try fields.visit(.tokens, &tokens)
+        try fields.visit(.channels, &channels)
+        try fields.visit(.widgetTokens, &widgetTokens)
+        try fields.visit(.widgetTokenOfApp, &widgetTokenOfApp)
+        try fields.visit(.retired, &retired)
+        try fields.visit(.activityTokens, &activityTokens)
+        try fields.visit(.pushToStartTokens, &pushToStartTokens)
+        try fields.visit(.pushToStartOwners, &pushToStartOwners)
+        try fields.visit(.faults, &faults)
+        try fields.visit(.nextFaultID, &nextFaultID)
+        try fields.visit(.pushLog, &pushLog, saving: { $0.map(SnapshotMessage.init) }, restoring: {
+            Deque($0.map(\.message))
+        })
+        try fields.visit(.pushSequence, &pushSequence)
+        try fields.visit(.identifiers, &identifiers)
+    }
+
+    public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
+    public mutating func restore(from decoder: any Decoder) throws { try restoreFields(from: decoder) }
+}
+
+extension ActivityServiceState.InstalledRecord: InstalledAppRecord {}
