@@ -22,6 +22,7 @@ struct AssetMain: AsyncParsableCommand {
         commandName: "glimpse-asset", abstract: "App-scoped widget and Live Activity images over a content-addressed store.")
 
     @OptionGroup var service: ServiceOptions
+    @OptionGroup var snapshots: SnapshotOptions
 
     @Option(name: .customLong("budget-bytes"), help: "The store's byte budget: least recently used unpinned blobs are evicted past it (default 268435456, 256 MiB; GLIMPSE_BUDGET_BYTES).")
     var budgetBytes: String?
@@ -34,6 +35,7 @@ struct AssetMain: AsyncParsableCommand {
         settings.limits.byteBudget = try service.source().value(
             "budget-bytes", budgetBytes, expected: "a positive number of bytes", default: settings.limits.byteBudget
         ) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        let policy = try snapshots.policy()
         let logger = ServiceLogging.bootstrap(config)
         let clock: HostClock = switch config.clock {
         case .system: HostClock(.system)
@@ -41,7 +43,8 @@ struct AssetMain: AsyncParsableCommand {
         }
         let server = try await AssetServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings,
-            log: { message in logger.notice("\(message)") })
+            log: { message in logger.notice("\(message)") }, snapshots: policy)
+        logger.info("asset store: \(server.host.opening)")
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: [GlimpseAssetV1.AssetService.name, GlimpseClockV1.Clock.name],

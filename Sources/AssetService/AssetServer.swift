@@ -27,21 +27,22 @@ public struct AssetServer: Sendable {
     public let handlers: AssetHandlers
     public let clock: ClockService<AssetState, AssetCommand>
 
-    /// Opens (and replays) the journal and the blob files under `directory`, reconciles
-    /// them, and moves the catalog to `settings.limits.byteBudget` (journaled, evicting
+    /// Opens (restores and replays) the journal and the blob files under `directory`,
+    /// reconciles them, saves snapshots as `snapshots` says (failures go to `log`), and moves the catalog to `settings.limits.byteBudget` (journaled, evicting
     /// down to it) when the service last ran with another budget.
     public static func open(
         directory: URL, clock: HostClock, settings: AssetSettings = .defaults,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        log: @escaping @Sendable (String) -> Void = { _ in }, snapshots: SnapshotPolicy = .defaults
     ) async throws -> AssetServer {
         let journal = try Journal(directory: directory, name: "asset")
         let blobs = try BlobFiles(directory: directory)
-        // Replay starts from the default budget: the journal records every change of it.
+        // Replay starts from the default budget: the journal (or its snapshot) records every change of it.
         var initial = settings.limits
         initial.byteBudget = AssetLimits.defaults.byteBudget
         let host = try AssetHandlers.Host(
             engine: AssetState(catalog: AssetCatalog(clock: clock, limits: initial)),
-            clock: clock, journal: journal, apply: AssetState.apply,
+            clock: clock, journal: journal, snapshotting: Snapshotting(policy: snapshots, report: log),
+            apply: AssetState.apply,
             perform: { _, effects in Self.perform(effects, blobs: blobs, log: log) })
         let reads = RecentReads()
         let handlers = AssetHandlers(host: host, blobs: blobs, reads: reads, settings: settings)

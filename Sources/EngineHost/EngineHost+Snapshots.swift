@@ -142,6 +142,19 @@ extension EngineHost {
     }
 }
 
+extension EngineHost {
+    /// Writes the engine as it is now into another journal, as its snapshot at this clock's
+    /// `now`: a host opened on that journal starts where this one is (tools, and tests that
+    /// compare the two).
+    public func copySnapshot(into other: Journal) throws {
+        try checkOpen()
+        guard let snapshotting else { throw SnapshotMismatch(reason: "this host keeps no snapshots") }
+        try other.writeSnapshot(JournalSnapshot(
+            sequence: lastSequence, instant: clock.now, format: snapshotting.format,
+            state: try snapshotting.encode(engine)))
+    }
+}
+
 /// Inputs journaled, and roughly the bytes they take in the journal.
 struct JournalGrowth: Sendable, Equatable {
     var inputs = 0

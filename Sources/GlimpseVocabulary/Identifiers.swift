@@ -55,7 +55,7 @@ public struct ActivityID: Sendable, Hashable, Comparable, Codable, CustomStringC
 }
 
 /// An APNs device token (a Live Activity's update token or a push-to-start token), as lowercase hex.
-public struct PushToken: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+public struct PushToken: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let hex: String
     /// Accepts hex in either case; nil when not a non-empty, even-length hex string.
     public init?(hex: String) {
@@ -73,21 +73,11 @@ public struct PushToken: Sendable, Hashable, Comparable, Codable, CustomStringCo
         hex = String(decoding: out, as: UTF8.self)
     }
     public var description: String { hex }
-    public static func < (a: Self, b: Self) -> Bool { a.hex < b.hex }
+    public static func < (a: Self, b: Self) -> Bool { a.hex < b.hex }}
 
-    /// Decoded as it is made: from hex, checked.
-    public init(from decoder: any Decoder) throws {
-        let hex = try decoder.singleValueContainer().decode(String.self)
-        guard let token = PushToken(hex: hex) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a push token: \(hex)"))
-        }
-        self = token
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(hex)
-    }
+extension PushToken: StringCoded {
+    public var codedString: String { hex }
+    public init?(codedString: String) { self.init(hex: codedString) }
 }
 
 /// A broadcast channel (iOS 18 `PushType.channel`), base64 as APNs gives it.

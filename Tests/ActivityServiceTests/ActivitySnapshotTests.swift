@@ -132,14 +132,12 @@ struct ActivitySnapshotTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("activity-snapshot-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let original = try Recorder(journal: Journal(directory: directory, name: "original"))
+        let original = try Recorder(journal: Journal(directory: directory, name: "original"), snapshotting: Snapshotting(policy: .off))
         try await Self.build(original)
         let saved = try await original.state()
 
         let journal = try Journal(directory: directory, name: "restored")
-        try journal.writeSnapshot(JournalSnapshot(
-            sequence: await original.host.lastSequence, instant: original.host.clock.now,
-            format: ActivityServiceState.snapshotFormat, state: saved))
+        try await original.host.copySnapshot(into: journal)
         let restored = try Recorder(journal: journal, snapshotting: Snapshotting(policy: .defaults))
         #expect(restored.host.opening.restored != nil)
         #expect(try await restored.state() == saved)

@@ -137,15 +137,13 @@ struct IntentSnapshotTests {
     func roundTrip() async throws {
         let directory = try IntentHostTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let original = try Recorder(journal: Journal(directory: directory, name: "original"))
+        let original = try Recorder(journal: Journal(directory: directory, name: "original"), snapshotting: Snapshotting(policy: .off))
         try await Self.build(original)
         #expect(await original.host.read { !$0.callKeys.isEmpty && !$0.outbox.isEmpty })
         let saved = try await original.state()
 
         let journal = try Journal(directory: directory, name: "restored")
-        try journal.writeSnapshot(JournalSnapshot(
-            sequence: await original.host.lastSequence, instant: original.host.clock.now,
-            format: IntentState.snapshotFormat, state: saved))
+        try await original.host.copySnapshot(into: journal)
         let restored = try Recorder(journal: journal, snapshotting: Snapshotting(policy: .defaults))
         #expect(restored.host.opening.restored != nil)
         #expect(try await restored.state() == saved)

@@ -146,16 +146,14 @@ struct TimelineSnapshotTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-snapshot-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let original = try Recorder(journal: Journal(directory: directory, name: "original"))
+        let original = try Recorder(journal: Journal(directory: directory, name: "original"), snapshotting: Snapshotting(policy: .off))
         try await Self.build(original)
         #expect(original.fetches.withLock { !$0.isEmpty })
         let saved = try await original.state()
 
         // The snapshot in a journal of its own; a fresh host starts from it.
         let journal = try Journal(directory: directory, name: "restored")
-        try journal.writeSnapshot(JournalSnapshot(
-            sequence: await original.host.lastSequence, instant: original.host.clock.now,
-            format: TimelineState.snapshotFormat, state: saved))
+        try await original.host.copySnapshot(into: journal)
         let restored = try Recorder(journal: journal, snapshotting: Snapshotting(policy: .defaults))
         #expect(restored.opening() != nil)
         #expect(try await restored.state() == saved)

@@ -26,7 +26,7 @@ public struct AssetCatalog: Engine {
     var lru = LRUList<ContentHash>()
     var pins: [HolderID: Set<AssetName>] = [:]
     var pinCounts: [AssetName: Int] = [:]
-    public private(set) var usedBytes = 0
+    public internal(set) var usedBytes = 0
 
     public init(clock: any WallClock, limits: AssetLimits = .defaults) {
         self.clock = clock

@@ -5,7 +5,7 @@ import GlimpseVocabulary
 /// Invariant: `nodes` holds exactly the listed keys; following `next` from `head`
 /// visits each once and ends at `tail`.
 struct LRUList<Key: Hashable & Sendable>: Sendable {
-    private struct Node: Sendable {
+    struct Node: Sendable {
         var previous: Key?
         var next: Key?
     }
@@ -47,3 +47,7 @@ struct LRUList<Key: Hashable & Sendable>: Sendable {
         return out
     }
 }
+
+/// Saved as it is: the links, head and tail (recency order is state eviction depends on).
+extension LRUList: Codable where Key: Codable {}
+extension LRUList.Node: Codable where Key: Codable {}

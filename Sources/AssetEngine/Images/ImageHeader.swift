@@ -1,7 +1,7 @@
 import GlimpseVocabulary
 /// What a header tells without decoding: the format and the pixel dimensions.
-public struct ImageInfo: Sendable, Hashable {
-    public enum Format: String, Sendable, Hashable { case png, jpeg }
+public struct ImageInfo: Sendable, Hashable, Codable {
+    public enum Format: String, Sendable, Hashable, Codable { case png, jpeg }
     public var format: Format
     public var width: Int
     public var height: Int

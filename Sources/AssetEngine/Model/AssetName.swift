@@ -1,4 +1,4 @@
-import GlimpseVocabulary
+public import GlimpseVocabulary
 /// An asset's name, `app/name` with optional further segments (`app/posters/coco`).
 ///
 /// Invariants, checked once at construction:
@@ -63,4 +63,10 @@ public enum AssetNameError: Error, Sendable, Hashable, CustomStringConvertible {
         case .dotSegment(let s): "the name has a '\(s)' segment"
         }
     }
+}
+
+/// Read back under no length limit: a name stored under a larger limit stays readable.
+extension AssetName: StringCoded {
+    public var codedString: String { description }
+    public init?(codedString: String) { try? self.init(codedString, maximumLength: .max) }
 }

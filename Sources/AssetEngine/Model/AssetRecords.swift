@@ -7,7 +7,7 @@ import GlimpseVocabulary
 
 /// Who holds a pin: a current widget entry, a live activity (any stable string the
 /// service chooses, e.g. `activity:<uuid>` or `widget:<placement>`).
-public struct HolderID: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct HolderID: Sendable, Hashable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let value: String
     public init(_ value: String) { self.value = value }
     public init(stringLiteral value: String) { self.value = value }
@@ -78,14 +78,14 @@ public struct PrefetchHint: Sendable, Hashable {
     public var missing: [AssetName] { unknown + evicted }
 }
 
-struct NameRecord: Sendable {
+struct NameRecord: Sendable, Codable {
     var hash: ContentHash
     var use: AssetUse
     var image: ImageInfo
     var storedAt: Date
 }
 
-struct BlobRecord: Sendable {
+struct BlobRecord: Sendable, Codable {
     var size: Int
     var names: Set<AssetName>
 }

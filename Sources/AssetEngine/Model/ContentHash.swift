@@ -1,5 +1,5 @@
 public import Crypto
-import GlimpseVocabulary
+public import GlimpseVocabulary
 
 /// A SHA-256 digest naming a blob in the content-addressed store. Its lowercase hex
 /// form is the blob's key and, quoted, its HTTP ETag.
@@ -47,4 +47,9 @@ public struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertib
         default: nil
         }
     }
+}
+
+extension ContentHash: StringCoded {
+    public var codedString: String { hex }
+    public init?(codedString: String) { self.init(hex: codedString) }
 }

@@ -14,7 +14,7 @@ public import ServiceKit
 /// Invariants: `names[app]` is exactly the catalog's names whose app segment is `app`
 /// (present or evicted); an app's holders pin only that app's names.
 public struct AssetState: Engine, AppTokenIndex {
-    public struct RegisteredApp: Sendable, Hashable {
+    public struct RegisteredApp: Sendable, Hashable, Codable {
         public var token: String
         /// The holders (as the app named them) that pin something now.
         public var holders: Set<String> = []
