@@ -15,7 +15,7 @@ import GlimpseVocabulary
 ///   index ≥ `cursor`. So `current`'s minimum, when there is one, is the global minimum.
 /// - an item is live iff its generation equals its placement's current generation and the
 ///   placement is live; each placement has at most one live item.
-struct WakeQueue: Codable {
+struct WakeQueue {
     struct Item: Codable {
         var time: Seconds
         var slot: UInt32
@@ -154,5 +154,50 @@ struct WakeQueue: Codable {
             if word == start >> 6 { bits &= (1 << UInt64(start & 63)) &- 1 }  // wrapped: only slots before start
         }
         return nil
+    }
+}
+
+/// Saved as it is, but for the ring's empty buckets (most of its 16,384 seconds): only the
+/// buckets that hold items are written, with their place in the ring.
+extension WakeQueue: Codable {
+    enum CodingKeys: String, CodingKey {
+        case ring, filled, occupied, cursor, current, far, count
+    }
+
+    struct Bucket: Codable {
+        var slot: Int
+        var items: ContiguousArray<Item>
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if try container.decode(Bool.self, forKey: .ring) {
+            buckets = Array(repeating: [], count: Self.ringSize)
+            for bucket in try container.decode([Bucket].self, forKey: .filled) {
+                guard buckets.indices.contains(bucket.slot) else {
+                    throw DecodingError.dataCorruptedError(forKey: .filled, in: container, debugDescription: "bucket \(bucket.slot)")
+                }
+                buckets[bucket.slot] = bucket.items
+            }
+        } else {
+            _ = try container.decode([Bucket].self, forKey: .filled)
+        }
+        occupied = try container.decode([UInt64].self, forKey: .occupied)
+        cursor = try container.decode(Int64.self, forKey: .cursor)
+        current = try container.decode(MinHeap.self, forKey: .current)
+        far = try container.decode(MinHeap.self, forKey: .far)
+        count = try container.decode(Int.self, forKey: .count)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(!buckets.isEmpty, forKey: .ring)
+        try container.encode(
+            buckets.indices.filter { !buckets[$0].isEmpty }.map { Bucket(slot: $0, items: buckets[$0]) }, forKey: .filled)
+        try container.encode(occupied, forKey: .occupied)
+        try container.encode(cursor, forKey: .cursor)
+        try container.encode(current, forKey: .current)
+        try container.encode(far, forKey: .far)
+        try container.encode(count, forKey: .count)
     }
 }
