@@ -1071,6 +1071,9 @@ extension GlimpseTimelineV1 {
         public var providerError: GlimpseTimelineV1.ProviderError? = nil
         /// include_reloads: a provider call went out
         public var reload: GlimpseTimelineV1.ReloadStarted? = nil
+        /// include_reloads: a provider answered with a timeline whose entry now is the one shown:
+        /// the reload is done and nothing changes on screen.
+        public var unchanged: Swift.Bool = false
 
         public init() {}
 
@@ -1083,7 +1086,8 @@ extension GlimpseTimelineV1 {
             sequence: Swift.UInt64 = 0,
             removed: Swift.Bool = false,
             providerError: GlimpseTimelineV1.ProviderError? = nil,
-            reload: GlimpseTimelineV1.ReloadStarted? = nil
+            reload: GlimpseTimelineV1.ReloadStarted? = nil,
+            unchanged: Swift.Bool = false
         ) {
             self.placementId = placementId
             self.bundleId = bundleId
@@ -1094,6 +1098,7 @@ extension GlimpseTimelineV1 {
             self.removed = removed
             self.providerError = providerError
             self.reload = reload
+            self.unchanged = unchanged
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1971,6 +1976,7 @@ extension GlimpseTimelineV1.EntryChange: _ProtoCBacked {
         self.removed = (c.pointee.removed != 0)
         if let v = c.pointee.provider_error { self.providerError = try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) }
         if let v = c.pointee.reload { self.reload = try GlimpseTimelineV1.ReloadStarted(_c: v, depth: depth &+ 1) }
+        self.unchanged = (c.pointee.unchanged != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1984,6 +1990,7 @@ extension GlimpseTimelineV1.EntryChange: _ProtoCBacked {
         c.pointee.removed = (self.removed ? 1 : 0)
         if let v = self.providerError { c.pointee.provider_error = try arena.lower(v, depth: depth) }
         if let v = self.reload { c.pointee.reload = try arena.lower(v, depth: depth) }
+        c.pointee.unchanged = (self.unchanged ? 1 : 0)
     }
 }
 
@@ -2689,6 +2696,7 @@ extension GlimpseTimelineV1.EntryChange: ProtoJSONMessage, _ProtoJSONField {
         w.field("removed", self.removed)
         w.optional("providerError", self.providerError)
         w.optional("reload", self.reload)
+        w.field("unchanged", self.unchanged)
         return w.value
     }
 
@@ -2706,12 +2714,13 @@ extension GlimpseTimelineV1.EntryChange: ProtoJSONMessage, _ProtoJSONField {
             case 7: try r.read(&self.removed)
             case 8: try r.readOptional(&self.providerError)
             case 9: try r.readOptional(&self.reload)
+            case 10: try r.read(&self.unchanged)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.EntryChange", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,entry,entry 5,at,at 6,sequence,sequence 7,removed,removed 8,providerError,provider_error 9,reload,reload")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.EntryChange", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,entry,entry 5,at,at 6,sequence,sequence 7,removed,removed 8,providerError,provider_error 9,reload,reload 10,unchanged,unchanged")
 }
 
 extension GlimpseTimelineV1.ReloadStarted: ProtoJSONMessage, _ProtoJSONField {

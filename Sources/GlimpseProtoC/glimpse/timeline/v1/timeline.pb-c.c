@@ -3136,7 +3136,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__watch_entries_request__d
   (ProtobufCMessageInit) glimpse__timeline__v1__watch_entries_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field_descriptors[9] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field_descriptors[10] =
 {
   {
     "placement_id",
@@ -3246,6 +3246,18 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "unchanged",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__EntryChange, unchanged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__entry_change__field_indices_by_name[] = {
   4,   /* field[4] = at */
@@ -3257,11 +3269,12 @@ static const unsigned glimpse__timeline__v1__entry_change__field_indices_by_name
   8,   /* field[8] = reload */
   6,   /* field[6] = removed */
   5,   /* field[5] = sequence */
+  9,   /* field[9] = unchanged */
 };
 static const ProtobufCIntRange glimpse__timeline__v1__entry_change__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor =
 {
@@ -3271,7 +3284,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor
   "Glimpse__Timeline__V1__EntryChange",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__EntryChange),
-  9,
+  10,
   glimpse__timeline__v1__entry_change__field_descriptors,
   glimpse__timeline__v1__entry_change__field_indices_by_name,
   1,  glimpse__timeline__v1__entry_change__number_ranges,

@@ -656,10 +656,15 @@ struct  Glimpse__Timeline__V1__EntryChange
    * include_reloads: a provider call went out
    */
   Glimpse__Timeline__V1__ReloadStarted *reload;
+  /*
+   * include_reloads: a provider answered with a timeline whose entry now is the one shown:
+   * the reload is done and nothing changes on screen.
+   */
+  protobuf_c_boolean unchanged;
 };
 #define GLIMPSE__TIMELINE__V1__ENTRY_CHANGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__entry_change__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, 0, 0, NULL, NULL }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, 0, 0, NULL, NULL, 0 }
 
 
 /*
