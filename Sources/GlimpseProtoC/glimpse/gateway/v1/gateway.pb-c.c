@@ -2480,11 +2480,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__install_request__ass
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__InstallRequest__AssetDataEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2582,11 +2582,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__install_response__fi
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__InstallResponse, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2594,11 +2594,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__install_response__fi
     "app_token",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__InstallResponse, app_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2672,11 +2672,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__uninstall_request__f
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__UninstallRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2722,11 +2722,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__uninstall_response__
     "ended_activities",
     2,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__UninstallResponse, n_ended_activities),
     offsetof(Glimpse__Gateway__V1__UninstallResponse, ended_activities),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2779,11 +2779,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__installed_app__field
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__InstalledApp, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2791,11 +2791,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__installed_app__field
     "display_name",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__InstalledApp, display_name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2803,11 +2803,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__installed_app__field
     "widget_kinds",
     3,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__InstalledApp, n_widget_kinds),
     offsetof(Glimpse__Gateway__V1__InstalledApp, widget_kinds),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2815,11 +2815,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__installed_app__field
     "intents",
     4,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__InstalledApp, n_intents),
     offsetof(Glimpse__Gateway__V1__InstalledApp, intents),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2827,11 +2827,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__installed_app__field
     "activity_attributes",
     5,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__InstalledApp, n_activity_attributes),
     offsetof(Glimpse__Gateway__V1__InstalledApp, activity_attributes),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3010,11 +3010,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__place_request__confi
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__PlaceRequest__ConfigurationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3061,11 +3061,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__place_request__field
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__PlaceRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3073,11 +3073,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__place_request__field
     "kind",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__PlaceRequest, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3233,11 +3233,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__list_widgets_request
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ListWidgetsRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3347,11 +3347,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__widget__configuratio
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Widget__ConfigurationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3410,11 +3410,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__widget__field_descri
     "bundle_id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Widget, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3422,11 +3422,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__widget__field_descri
     "kind",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Widget, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3605,11 +3605,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__element__field_descr
     "path",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Element, path),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3617,11 +3617,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__element__field_descr
     "id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Element, id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3653,11 +3653,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__element__field_descr
     "link",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__Element, kind_case),
     offsetof(Glimpse__Gateway__V1__Element, link),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3665,11 +3665,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__element__field_descr
     "label",
     6,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Element, label),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3733,11 +3733,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__tap_request__field_d
     "element",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__TapRequest, element),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3745,11 +3745,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__tap_request__field_d
     "idempotency_key",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__TapRequest, idempotency_key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3797,11 +3797,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__tap_response__field_
     "opened_url",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__TapResponse, result_case),
     offsetof(Glimpse__Gateway__V1__TapResponse, opened_url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3833,11 +3833,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__tap_response__field_
     "idempotency_key",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__TapResponse, idempotency_key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3875,11 +3875,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__reconfigure_request_
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ReconfigureRequest__ConfigurationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3989,11 +3989,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__reload_request__fiel
     "bundle_id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ReloadRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4001,11 +4001,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__reload_request__fiel
     "kind",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ReloadRequest, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4224,11 +4224,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__screen__field_descri
     "device",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Screen, device),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4308,11 +4308,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__screen__field_descri
     "unreachable_services",
     8,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__Screen, n_unreachable_services),
     offsetof(Glimpse__Gateway__V1__Screen, unreachable_services),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4399,11 +4399,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__dynamic_island__fiel
     "activity_id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__DynamicIsland, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4411,11 +4411,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__dynamic_island__fiel
     "detached_activity_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__DynamicIsland, detached_activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4423,11 +4423,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__dynamic_island__fiel
     "reason",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__DynamicIsland, reason),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4489,11 +4489,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_view__field
     "presentations",
     2,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__ActivityView, n_presentations),
     offsetof(Glimpse__Gateway__V1__ActivityView, presentations),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4601,11 +4601,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__render_request__fiel
     "activity_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__RenderRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4613,11 +4613,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__render_request__fiel
     "presentation",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__RenderRequest, presentation),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4721,11 +4721,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__render_request__fiel
     "device",
     13,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__RenderRequest, device),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4771,11 +4771,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__rendering__field_des
     "text",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Rendering, text),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4783,11 +4783,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__rendering__field_des
     "svg",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Rendering, svg),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4835,11 +4835,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__settings__app_switch
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Settings__AppSwitchesEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4886,11 +4886,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__settings__field_desc
     "device",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Settings, device),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4922,11 +4922,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__settings__field_desc
     "locale",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Settings, locale),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4934,11 +4934,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__settings__field_desc
     "dynamic_type_size",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Settings, dynamic_type_size),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5013,11 +5013,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__update_settings_requ
     "locale",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__UpdateSettingsRequest, _locale_case),
     offsetof(Glimpse__Gateway__V1__UpdateSettingsRequest, locale),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5025,11 +5025,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__update_settings_requ
     "dynamic_type_size",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__UpdateSettingsRequest, _dynamic_type_size_case),
     offsetof(Glimpse__Gateway__V1__UpdateSettingsRequest, dynamic_type_size),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5037,11 +5037,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__update_settings_requ
     "bundle_id",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__UpdateSettingsRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5432,11 +5432,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__list_activities_requ
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ListActivitiesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5521,11 +5521,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__get_activity_request
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__GetActivityRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5559,11 +5559,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__long_press_request__
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__LongPressRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5597,11 +5597,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__dismiss_request__fie
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__DismissRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5635,11 +5635,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5647,11 +5647,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request
     "presentation",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapRequest, presentation),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5659,11 +5659,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request
     "element",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapRequest, element),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5671,11 +5671,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request
     "idempotency_key",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapRequest, idempotency_key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5712,11 +5712,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_respons
     "opened_url",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapResponse, opened_url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5748,11 +5748,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_respons
     "idempotency_key",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapResponse, idempotency_key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5802,11 +5802,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__pushes_request__fiel
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__PushesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5890,11 +5890,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__list_events_request_
     "kinds",
     3,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__ListEventsRequest, n_kinds),
     offsetof(Glimpse__Gateway__V1__ListEventsRequest, kinds),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5902,11 +5902,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__list_events_request_
     "bundle_id",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ListEventsRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6006,11 +6006,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__follow_events_reques
     "kinds",
     2,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__FollowEventsRequest, n_kinds),
     offsetof(Glimpse__Gateway__V1__FollowEventsRequest, kinds),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6018,11 +6018,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__follow_events_reques
     "bundle_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__FollowEventsRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6058,11 +6058,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__set_app_state_reques
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__SetAppStateRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6139,11 +6139,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__entry_changed
     "kind",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__EntryChanged, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6369,11 +6369,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__intent_perfor
     "element",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__IntentPerformed, element),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6381,11 +6381,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__intent_perfor
     "intent_type",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__IntentPerformed, intent_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6405,11 +6405,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__intent_perfor
     "activity_id",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__IntentPerformed, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6459,11 +6459,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__url_opened__f
     "url",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__UrlOpened, url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6471,11 +6471,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__url_opened__f
     "activity_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__UrlOpened, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6511,11 +6511,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__app_installed
     "display_name",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__AppInstalled, display_name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6579,11 +6579,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__widget_placed
     "kind",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__WidgetPlaced, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6733,11 +6733,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__service_reach
     "service",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__ServiceReachability, service),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6757,11 +6757,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__service_reach
     "detail",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__ServiceReachability, detail),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6859,11 +6859,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__field_descrip
     "kind",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6871,11 +6871,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__field_descrip
     "bundle_id",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6883,11 +6883,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__field_descrip
     "summary",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event, summary),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
