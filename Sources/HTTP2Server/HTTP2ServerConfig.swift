@@ -19,6 +19,9 @@ public struct HTTP2ServerConfig: Sendable {
     /// How long graceful shutdown waits for the PING that follows its GOAWAY notice
     /// before sending the final GOAWAY anyway.
     public var shutdownPingTimeout: Duration
+    /// Where the server reports what it did about peers (GOAWAYs, idle connections closed,
+    /// TLS handshakes timed out, failed accepts); nil: nowhere.
+    public var events: ConnectionEventSink?
 
     public init(
         http2: HTTP2Config = Self.defaultHTTP2, maxRequestBody: Int = 8 * 1024,

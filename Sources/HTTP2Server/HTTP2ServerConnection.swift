@@ -89,6 +89,8 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
     var shutdownPingTimeout: Duration { config.shutdownPingTimeout }
     var hasQueuedActions: Bool { !actions.isEmpty || !credit.isEmpty }
     func queueFinalGoAway() { actions.append(.finalGoAway) }
+    var peerDescription: String { PeerAddress.describe(info.peer) }
+    var events: ConnectionEventSink? { config.events }
 
     // MARK: Channel events (handlerAdded and channelActive: NGHTTP2ServerConnection's)
 

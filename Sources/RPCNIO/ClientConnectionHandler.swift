@@ -89,7 +89,7 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
         do {
             try session.receive(unwrapInboundIn(data))
         } catch {
-            session.terminate(errorCode: fault ?? HTTP2ErrorCode.protocolError)
+            try? session.terminate(errorCode: fault ?? HTTP2ErrorCode.protocolError)  // closing either way
             flushOutput()
             context.close(promise: nil)
             return
@@ -127,12 +127,13 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
 
     func runActions() {
         guard let session else { return }
-        for action in actions {
+        let pending = actions
+        actions.removeAll(keepingCapacity: true)
+        for action in pending {
             switch action {
-            case .reset(let id, let errorCode): session.resetStream(id, errorCode: errorCode)
+            case .reset(let id, let errorCode): submit { session throws(NGHTTP2Error) in try session.resetStream(id, errorCode: errorCode) }
             }
         }
-        actions.removeAll(keepingCapacity: true)
         credit.give(to: session)
     }
 

@@ -64,7 +64,7 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        remotePeer = context.channel.remoteAddress.map(ServerConnectionHandler.describe) ?? "unknown"
+        remotePeer = PeerAddress.describe(context.channel.remoteAddress)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

@@ -25,6 +25,10 @@ package protocol NGHTTP2ServerConnection: NGHTTP2ConnectionHandler, SendableMeta
     var timers: ConnectionTimers { get set }
     /// Queues the final GOAWAY, for `runActions` to submit outside nghttp2's callbacks.
     func queueFinalGoAway()
+    /// The peer's address, for reports (`ipv4:127.0.0.1:51234`).
+    var peerDescription: String { get }
+    /// Where reports go (nil: nowhere).
+    var events: ConnectionEventSink? { get }
 }
 
 /// The session's start.
@@ -80,15 +84,16 @@ extension NGHTTP2ServerConnection {
     }
 
     private func sendKeepalivePing() {
-        guard let config = keepaliveConfig, let context, let session else { return }
+        guard let config = keepaliveConfig, let context, session != nil else { return }
         if let payload = keepalive.pingDue() {
-            session.ping(payload)
+            submit { session throws(NGHTTP2Error) in try session.ping(payload) }
             flushOutput()
             timers.pingTimeout = context.eventLoop.assumeIsolated().scheduleTask(
                 in: .nanoseconds(config.timeout.nanosecondsClamped)
             ) { [self] in
                 if keepalive.timedOut(payload) {
-                    self.session?.terminate(errorCode: HTTP2ErrorCode.noError)
+                    report(.goAwaySent(peer: peerDescription, errorCode: HTTP2ErrorCode.noError, reason: "keepalive PING unanswered"))
+                    try? self.session?.terminate(errorCode: HTTP2ErrorCode.noError)  // closing either way
                     flushOutput()
                     self.context?.close(promise: nil)
                 }
@@ -107,19 +112,25 @@ extension NGHTTP2ServerConnection {
     /// GOAWAY notice and PING now; the final GOAWAY when the PING returns (or after
     /// `shutdownPingTimeout`); the connection closes once its streams are done.
     package func beginGracefulShutdown() {
-        guard let context, let session else { return }
+        guard let context, session != nil else { return }
         guard case .sendNoticeAndPing(let payload) = shutdown.begin() else { return }
-        session.shutdownNotice()
-        session.ping(payload)
+        submit { session throws(NGHTTP2Error) in
+            try session.shutdownNotice()
+            try session.ping(payload)
+        }
         flushOutput()
         timers.shutdown = context.eventLoop.assumeIsolated().scheduleTask(
             in: .nanoseconds(shutdownPingTimeout.nanosecondsClamped)
         ) { [self] in
             if shutdown.pingAcknowledged(payload) == .sendFinalGoAway {
-                self.session?.finalGoAway()
+                submit { session throws(NGHTTP2Error) in try session.finalGoAway() }
                 flushOutput()
             }
         }
+    }
+
+    package func report(_ event: ConnectionEvent) {
+        events?(event)
     }
 
     /// After a failed `mem_recv`: GOAWAY with the reason, then close.
@@ -132,7 +143,9 @@ extension NGHTTP2ServerConnection {
         } else {
             code = HTTP2ErrorCode.protocolError
         }
-        session?.terminate(errorCode: code)
+        let reason = code == HTTP2ErrorCode.enhanceYourCalm ? "flood cut (\(error))" : "\(error)"
+        report(.goAwaySent(peer: peerDescription, errorCode: code, reason: reason))
+        try? session?.terminate(errorCode: code)  // closing either way
         flushOutput()
         context?.close(promise: nil)
     }

@@ -16,6 +16,9 @@ public struct NIOServerConfig: Sendable {
     /// What a browser gets on HTTP/1.1 beside the JSON routes (static files, GET of the
     /// JSON methods, server-sent events); nil: JSON by POST only. See `WebConfig`.
     public var web: WebConfig?
+    /// Where the transport reports what it did about peers (GOAWAYs, idle connections
+    /// closed, failed accepts); nil: nowhere.
+    public var events: ConnectionEventSink?
 
     public init(
         http2: HTTP2Config = .defaults, maxReceiveMessageSize: Int = 4 * 1024 * 1024,

@@ -31,6 +31,9 @@ extension ServerConnectionHandler {
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, userData in
             ServerConnectionHandler.with(userData) { $0.onStreamClosed(stream, errorCode: errorCode) }
         }
+        nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, errorCode, userData in
+            ServerConnectionHandler.with(userData) { $0.onFrameNotSent(frame!, errorCode: errorCode) }
+        }
     }
 
     static let dataProvider = nghttp2_data_provider(
@@ -181,6 +184,18 @@ extension ServerConnectionHandler {
         if stream.resetAfterStatus || (!stream.isJSON && !(session?.isRemoteClosed(header.stream_id) ?? true)) {
             actions.append(.reset(stream: header.stream_id, errorCode: HTTP2ErrorCode.noError))
         }
+        return 0
+    }
+
+    /// nghttp2 dropped a frame it had queued. A header block of an open stream it could not
+    /// send (too large) leaves the client waiting: `headersNotSent` answers it, after the
+    /// callbacks. A stream that is closing or gone waits for nothing.
+    func onFrameNotSent(_ frame: UnsafePointer<nghttp2_frame>, errorCode: Int32) -> Int32 {
+        let header = frame.pointee.hd
+        guard UInt32(header.type) == NGHTTP2_HEADERS.rawValue, streams[header.stream_id] != nil,
+              errorCode != NGHTTP2_ERR_SESSION_CLOSING.rawValue, errorCode != NGHTTP2_ERR_STREAM_CLOSED.rawValue,
+              errorCode != NGHTTP2_ERR_STREAM_CLOSING.rawValue else { return 0 }
+        actions.append(.headersNotSent(stream: header.stream_id, trailers: frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS))
         return 0
     }
 

@@ -100,7 +100,8 @@ extension ServerConnectionHandler {
                 ? nghttp2_submit_response(session.pointer, stream.id, fields, count, &provider)
                 : nghttp2_submit_response(session.pointer, stream.id, fields, count, nil)
         }
-        stream.headersSent = result == 0
+        stream.headersSent = true
+        if result != 0 { streamSubmitFailed(stream, NGHTTP2Error(code: result, operation: "nghttp2_submit_response")) }
     }
 
     static let newline: [UInt8] = [0x0A]

@@ -80,16 +80,20 @@ extension ServerConnectionHandler {
                         sendTrailersOnly(stream, rejection.status, Metadata(), rejection)
                     }
                 case .reset(let id, let errorCode):
-                    session.resetStream(id, errorCode: errorCode)
+                    submit { session throws(NGHTTP2Error) in try session.resetStream(id, errorCode: errorCode) }
                 case .finalGoAway:
-                    session.finalGoAway()
+                    submit { session throws(NGHTTP2Error) in try session.finalGoAway() }
+                case .headersNotSent(let id, let trailers):
+                    if let stream = streams[id] { headersNotSent(stream, trailers: trailers) }
                 }
             }
         }
         credit.give(to: session)
         // Held bytes past half the window: nghttp2 would wait for half the window of credit
         // before sending any, and the rest of the window may never get there.
-        if receiveHeld > receiveWindow / 2 { session.sendConnectionCredit(keeping: receiveHeld) }
+        if receiveHeld > receiveWindow / 2 {
+            submit { session throws(NGHTTP2Error) in try session.sendConnectionCredit(keeping: receiveHeld) }
+        }
     }
 
     private func sendHeaders(_ stream: ServerStreamState, _ metadata: Metadata) {
@@ -102,7 +106,8 @@ extension ServerConnectionHandler {
         let result = encoder.withFields { fields, count in
             nghttp2_submit_response(session.pointer, stream.id, fields, count, &provider)
         }
-        stream.headersSent = result == 0
+        stream.headersSent = true
+        if result != 0 { streamSubmitFailed(stream, NGHTTP2Error(code: result, operation: "nghttp2_submit_response")) }
     }
 
     /// The final status: trailers after the queued messages, or trailers-only.
@@ -131,10 +136,11 @@ extension ServerConnectionHandler {
             encoder.addStatic("grpc-accept-encoding", "identity")
         }
         encoder.add(trailers)
-        _ = encoder.withFields { fields, count in
+        let result = encoder.withFields { fields, count in
             nghttp2_submit_response(session.pointer, stream.id, fields, count, nil)
         }
         stream.headersSent = true
+        if result != 0 { streamSubmitFailed(stream, NGHTTP2Error(code: result, operation: "nghttp2_submit_response")) }
     }
 
     /// Inside the data read callback, as nghttp2 allows for trailers.
@@ -143,15 +149,54 @@ extension ServerConnectionHandler {
         encoder.reset()
         encoder.addStatus(status)
         encoder.add(trailers)
-        _ = encoder.withFields { fields, count in
+        let result = encoder.withFields { fields, count in
             nghttp2_submit_trailer(session.pointer, stream.id, fields, count)
         }
+        if result != 0 { streamSubmitFailed(stream, NGHTTP2Error(code: result, operation: "nghttp2_submit_trailer")) }
+    }
+
+    /// nghttp2 took a stream's header block but could not send it (over its 64 KiB limit for
+    /// a header block: large custom metadata): without this the client would wait for the
+    /// response until its deadline. Once, the status goes out alone instead, as INTERNAL
+    /// with the reason (trailers-only if the response headers were the ones refused); if
+    /// that cannot be sent either, the stream is reset.
+    func headersNotSent(_ stream: ServerStreamState, trailers: Bool) {
+        guard let session, !stream.isJSON, !stream.sentFallbackStatus else {
+            streamSubmitFailed(stream, NGHTTP2Error(code: NGHTTP2_ERR_FRAME_SIZE_ERROR.rawValue, operation: "sending a header block"))
+            return
+        }
+        stream.sentFallbackStatus = true
+        report(.streamReset(peer: remotePeer, stream: stream.id, reason: "its \(trailers ? "trailers" : "response headers") were too large to send; answered INTERNAL instead"))
+        encoder.reset()
+        if !trailers {
+            encoder.addStatic(":status", "200")
+            encoder.addStatic("content-type", "application/grpc")
+        }
+        encoder.addStatus(Status(
+            code: .internal, message: "The server's response \(trailers ? "trailers" : "headers") were too large to send"))
+        let result = encoder.withFields { fields, count in
+            trailers
+                ? nghttp2_submit_trailer(session.pointer, stream.id, fields, count)
+                : nghttp2_submit_response(session.pointer, stream.id, fields, count, nil)
+        }
+        if result != 0 { streamSubmitFailed(stream, NGHTTP2Error(code: result, operation: "nghttp2_submit_trailer")) }
+    }
+
+    /// What was submitted for `stream` will not reach the client (a submit failed, or its
+    /// fallback was not sent either): the call ends and the stream is reset
+    /// (INTERNAL_ERROR), after the callbacks, so the client sees its end at once.
+    func streamSubmitFailed(_ stream: ServerStreamState, _ error: NGHTTP2Error) {
+        stream.statusQueued = true
+        stream.answeredByTransport = true
+        stream.abandonCall(RPCError(code: .internal, message: "The response could not be sent: \(error)"))
+        report(.streamReset(peer: remotePeer, stream: stream.id, reason: "\(error)"))
+        actions.append(.reset(stream: stream.id, errorCode: HTTP2ErrorCode.internalError))
     }
 
     func resumeIfDeferred(_ stream: ServerStreamState) {
-        guard stream.dataDeferred, let session else { return }
+        guard stream.dataDeferred else { return }
         stream.dataDeferred = false
-        session.resumeData(stream: stream.id)
+        submit { session throws(NGHTTP2Error) in try session.resumeData(stream: stream.id) }
     }
 
     /// The client's deadline passed: DEADLINE_EXCEEDED, then RST_STREAM(NO_ERROR), and

@@ -61,6 +61,8 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
         case answer(stream: Int32, RequestRejection)
         case reset(stream: Int32, errorCode: UInt32)
         case finalGoAway
+        /// nghttp2 could not send a stream's header block (see `headersNotSent`).
+        case headersNotSent(stream: Int32, trailers: Bool)
     }
 
     let config: NIOServerConfig
@@ -105,7 +107,7 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     // (handlerAdded and channelActive: NGHTTP2ServerConnection's.)
 
     func sessionStarting(_ context: ChannelHandlerContext) {
-        remotePeer = context.channel.remoteAddress.map(Self.describe) ?? "unknown"
+        remotePeer = PeerAddress.describe(context.channel.remoteAddress)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -154,18 +156,12 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     var resetRateLimit: ResetRateLimit { config.resetRateLimit }
     var shutdownPingTimeout: Duration { config.shutdownPingTimeout }
     func queueFinalGoAway() { actions.append(.finalGoAway) }
+    var peerDescription: String { remotePeer }
+    var events: ConnectionEventSink? { config.events }
 
     /// Request bytes this connection holds in memory: messages queued for their calls and
     /// messages still arriving (for tests; walks every stream).
     var bufferedRequestBytes: Int {
         streams.values.reduce(0) { $0 + $1.deframer.bufferedBytes + $1.jsonBody.count + $1.queuedRequestBytes }
-    }
-
-    static func describe(_ address: SocketAddress) -> String {
-        switch address {
-        case .v4(let a): "ipv4:\(a.host):\(address.port ?? 0)"
-        case .v6(let a): "ipv6:[\(a.host)]:\(address.port ?? 0)"
-        case .unixDomainSocket: "unix:\(address.pathname ?? "")"
-        }
     }
 }

@@ -60,6 +60,8 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
     @exclusivity(unchecked) var outbox: OutboundMessages
     @exclusivity(unchecked) var pendingTrailers: (status: Status, metadata: Metadata)?
     @exclusivity(unchecked) var dataDeferred = false
+    /// A header block of this stream could not be sent and the status went out alone instead.
+    @exclusivity(unchecked) var sentFallbackStatus = false
 
     @exclusivity(unchecked) var unreleased = 0
     @exclusivity(unchecked) var queuedHeld = 0
