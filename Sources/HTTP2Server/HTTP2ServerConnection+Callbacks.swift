@@ -164,6 +164,7 @@ extension HTTP2ServerConnection {
 
     func onStreamClosed(_ id: Int32) -> Int32 {
         guard let stream = streams.removeValue(forKey: id) else { return 0 }
+        streamClosed()
         credit.forget(stream)
         releaseHeld(stream)
         if let goAway = stream.goAwayAfter { actions.append(.goAway(goAway)) }

@@ -91,6 +91,8 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
     func queueFinalGoAway() { actions.append(.finalGoAway) }
     var peerDescription: String { PeerAddress.describe(info.peer) }
     var events: ConnectionEventSink? { config.events }
+    var idleTimeout: Duration? { config.idleTimeout }
+    var hasOpenStreams: Bool { !streams.isEmpty }
 
     // MARK: Channel events (handlerAdded and channelActive: NGHTTP2ServerConnection's)
 
@@ -140,7 +142,11 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
     /// the last stream is done).
     func flushOutput() {
         guard !lingering, let session = writeReadyFrames() else { return }
-        if !session.wantsReadOrWrite { closeAfterLastFrames() }
+        if !session.wantsReadOrWrite {
+            closeAfterLastFrames()
+            return
+        }
+        watchIdleness()
     }
 
     /// FIN after the frames written, then the client's late bytes (a WINDOW_UPDATE, a

@@ -29,6 +29,10 @@ package protocol NGHTTP2ServerConnection: NGHTTP2ConnectionHandler, SendableMeta
     var peerDescription: String { get }
     /// Where reports go (nil: nowhere).
     var events: ConnectionEventSink? { get }
+    /// A connection without a stream open this long is closed (GOAWAY); nil: never.
+    var idleTimeout: Duration? { get }
+    /// Whether any stream is open (a long watch keeps a connection from being idle).
+    var hasOpenStreams: Bool { get }
 }
 
 /// The session's start.
@@ -68,7 +72,43 @@ extension NGHTTP2ServerConnection {
             return
         }
         scheduleKeepalive()
+        timers.idleSince = .now()
         flushOutput()
+    }
+}
+
+/// Idle connections: gRPC's `max_connection_idle`. A connection whose last stream closed
+/// `idleTimeout` ago (or that never opened one) gets GOAWAY and closes; a connection with
+/// a stream open, however quiet (a watch), is never idle. Keepalive PINGs do not count.
+extension NGHTTP2ServerConnection {
+    /// After every burst of work (`flushOutput`): arms the idle timer while no stream is
+    /// open, disarms it while one is.
+    package func watchIdleness() {
+        guard let timeout = idleTimeout, let context else { return }
+        if hasOpenStreams || shutdown.isShuttingDown {
+            timers.idle?.cancel()
+            timers.idle = nil
+            return
+        }
+        guard timers.idle == nil else { return }
+        timers.idle = context.eventLoop.assumeIsolated().scheduleTask(
+            deadline: timers.idleSince + .nanoseconds(timeout.nanosecondsClamped)
+        ) { [self] in
+            timers.idle = nil
+            guard !hasOpenStreams, !shutdown.isShuttingDown else { return }
+            // A call opened and closed since the timer was armed: idle only from its end.
+            if timers.idleSince + .nanoseconds(timeout.nanosecondsClamped) > .now() {
+                watchIdleness()
+                return
+            }
+            report(.idleClosed(peer: peerDescription, after: timeout))
+            beginGracefulShutdown()
+        }
+    }
+
+    /// A stream closed: with none left, the connection is idle from now.
+    package func streamClosed() {
+        if !hasOpenStreams { timers.idleSince = .now() }
     }
 }
 

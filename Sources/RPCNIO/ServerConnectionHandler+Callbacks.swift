@@ -201,6 +201,9 @@ extension ServerConnectionHandler {
 
     func onStreamClosed(_ id: Int32, errorCode: UInt32) -> Int32 {
         guard let stream = streams.removeValue(forKey: id) else { return 0 }
+        streamClosed()
+        dropOutbox(of: stream)
+        stream.closeRoom()
         credit.forget(stream)
         receiveHeld &-= stream.held
         credit.releaseConnection(stream.held)
@@ -221,7 +224,10 @@ extension ServerConnectionHandler {
     ) -> Int {
         guard let stream = streams[id] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
         let count = stream.outbox.copy(into: buffer, capacity: length)
-        if count > 0, stream.started { stream.releaseOutbound(count) }
+        if count > 0 {
+            outbound.give(count)
+            if stream.started { stream.releaseOutbound(count) }
+        }
         if stream.outbox.isEmpty {
             if let trailers = stream.pendingTrailers {
                 stream.pendingTrailers = nil
@@ -249,13 +255,14 @@ extension ServerConnectionHandler {
         case .failure(let rejection):
             let stream = ServerStreamState(
                 id: id, head: RequestHead(path: "", format: rejection.format), remotePeer: remotePeer, config: config,
-                mailbox: mailbox)
+                mailbox: mailbox, outboundBudget: outbound)
             streams[id] = stream
             answer(stream, rejection)
         case .success(let head):
             // The stream's deadline is `head.timeout` from now, as the timer's below.
             let timeout = head.timeout
-            let stream = ServerStreamState(id: id, head: head, remotePeer: remotePeer, config: config, mailbox: mailbox)
+            let stream = ServerStreamState(
+                id: id, head: head, remotePeer: remotePeer, config: config, mailbox: mailbox, outboundBudget: outbound)
             streams[id] = stream
             stream.started = true
             if let timeout, let context {

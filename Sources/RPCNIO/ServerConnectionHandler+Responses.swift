@@ -16,6 +16,12 @@ extension ServerConnectionHandler {
             switch command {
             case .part(let id, let part):
                 if let stream = streams[id] { apply(part, to: stream) }
+            case .written(let id, let message, let room):
+                if let stream = streams[id], !stream.statusQueued {
+                    apply(.message(message), to: stream, prepaid: true)
+                } else {
+                    outbound.give(room)  // the stream is over: the room its writer took goes back
+                }
             case .taken(let id, let owed, let taken, let waiting):
                 if let stream = streams[id] { requestBytesTaken(stream, owed: owed, taken: taken, waiting: waiting) }
             case .single(let id, let metadata, let message, let trailers):
@@ -25,10 +31,11 @@ extension ServerConnectionHandler {
         flushOutput()
     }
 
-    private func apply(_ part: RPCResponsePart, to stream: ServerStreamState) {
+    /// `prepaid`: a message whose room in the outbound budget its writer took.
+    private func apply(_ part: RPCResponsePart, to stream: ServerStreamState, prepaid: Bool = false) {
         guard !stream.statusQueued else { return }
         if stream.isJSON {
-            applyJSON(part, to: stream)
+            applyJSON(part, to: stream, prepaid: prepaid)
             return
         }
         switch part {
@@ -36,7 +43,7 @@ extension ServerConnectionHandler {
             if !stream.headersSent { sendHeaders(stream, metadata) }
         case .message(let bytes):
             if !stream.headersSent { sendHeaders(stream, Metadata()) }
-            stream.outbox.append(bytes)
+            queue(bytes, on: stream, prepaid: prepaid)
             resumeIfDeferred(stream)
         case .status(let status, let trailers):
             stream.statusQueued = true
@@ -54,12 +61,27 @@ extension ServerConnectionHandler {
             return
         }
         if !stream.headersSent { sendHeaders(stream, metadata) }
-        stream.outbox.append(message)
+        queue(message, on: stream, prepaid: false)
         resumeIfDeferred(stream)
         stream.statusQueued = true
         stream.deadlineTimer?.cancel()
         stream.deadlineTimer = nil
         sendStatus(stream, .ok, trailers)
+    }
+
+    /// Puts `bytes` in the stream's outbox, counted in the connection's outbound budget
+    /// (`prepaid`: its writer took the room already; otherwise it is counted now, without
+    /// waiting: parts that end a call are not held back).
+    func queue(_ bytes: [UInt8], on stream: ServerStreamState, prepaid: Bool) {
+        let before = stream.outbox.count
+        stream.outbox.append(bytes)
+        if !prepaid { outbound.takeWithoutWaiting(stream.outbox.count - before) }
+    }
+
+    /// Drops what the stream still had to send; its room in the budget goes back.
+    func dropOutbox(of stream: ServerStreamState) {
+        outbound.give(stream.outbox.count)
+        stream.outbox.removeAll()
     }
 
     /// Runs what nghttp2's callbacks queued (outside of them).
@@ -206,7 +228,7 @@ extension ServerConnectionHandler {
         stream.deadlineTimer = nil
         stream.resetAfterStatus = true
         // JSON lines already queued go out whole, so that the error line is a line of its own.
-        if !stream.isJSON { stream.outbox.removeAll() }
+        if !stream.isJSON { dropOutbox(of: stream) }
         answer(stream, RequestRejection(status: Status(code: .deadlineExceeded, message: "Deadline exceeded")))
         flushOutput()
     }

@@ -84,6 +84,9 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     @exclusivity(unchecked) var credit = ReceiveCredit(connectionCredit: .separate)
     /// The connection's receive window: the receive budget (see `HTTP2Config.receiveBudget`).
     let receiveWindow: Int
+    /// Response bytes queued on all streams (see `HTTP2Config.connectionOutboundLimit`):
+    /// every byte in an outbox is counted here until nghttp2 takes it or it is dropped.
+    let outbound: OutboundBudget
     /// Request bytes of active calls the connection window has not had back.
     @exclusivity(unchecked) var receiveHeld = 0
     @exclusivity(unchecked) var fault: UInt32?
@@ -100,6 +103,7 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
         self.jsonRoutes = jsonRoutes
         self.headerBlock = HeaderBlock(maxHeaderListSize: config.http2.maxHeaderListSize)
         self.receiveWindow = max(65_535, min(config.http2.connectionWindowSize, config.http2.receiveBudget))
+        self.outbound = OutboundBudget(limit: config.http2.connectionOutboundLimit)
     }
 
     // MARK: Channel events
@@ -132,6 +136,7 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     /// The connection is gone: every call still running is cancelled.
     func tearDown() {
         let error = RPCError(code: .cancelled, message: "The connection closed")
+        outbound.close(error)
         for stream in streams.values { stream.abandonCall(error) }
         streams.removeAll()
         // Started calls always reach the handlers, which see them abandoned and end.
@@ -147,7 +152,11 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     /// connection once nghttp2 wants neither to read nor to write.
     func flushOutput() {
         guard let session = writeReadyFrames() else { return }
-        if !session.wantsReadOrWrite { context?.close(promise: nil) }
+        if !session.wantsReadOrWrite {
+            context?.close(promise: nil)
+            return
+        }
+        watchIdleness()
     }
 
     var hasQueuedActions: Bool { !actions.isEmpty || !credit.isEmpty }
@@ -158,6 +167,8 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     func queueFinalGoAway() { actions.append(.finalGoAway) }
     var peerDescription: String { remotePeer }
     var events: ConnectionEventSink? { config.events }
+    var idleTimeout: Duration? { config.idleTimeout }
+    var hasOpenStreams: Bool { !streams.isEmpty }
 
     /// Request bytes this connection holds in memory: messages queued for their calls and
     /// messages still arriving (for tests; walks every stream).

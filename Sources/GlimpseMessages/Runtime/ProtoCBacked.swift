@@ -49,10 +49,12 @@ package enum _ProtoWire {
         let base = UnsafeRawPointer(c).assumingMemoryBound(to: ProtobufCMessage.self)
         let size = protobuf_c_message_get_packed_size(base)
         guard size > 0 else { return }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: size))
-        buffer.withUnsafeMutableBufferPointer { all in
-            _ = protobuf_c_message_pack(base, all.baseAddress! + start)
+        // Packed into scratch space (the stack, for small messages) and appended as one block:
+        // appending `size` zeros to pack over went element by element where the stdlib is not
+        // specialized (debug builds), about a second per hundred 1 MiB messages.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { scratch in
+            _ = protobuf_c_message_pack(base, scratch.baseAddress!)
+            buffer.append(contentsOf: UnsafeBufferPointer(scratch))
         }
     }
 

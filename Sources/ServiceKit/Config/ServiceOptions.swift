@@ -38,6 +38,9 @@ public struct ServiceOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("metrics-port"), help: "Serve Prometheus metrics at GET /metrics on this port; off unless given (GLIMPSE_METRICS_PORT).")
     public var metricsPort: String?
 
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay without a call open before it is closed (GOAWAY); 0 never (default 300; GLIMPSE_IDLE_TIMEOUT).")
+    public var idleTimeout: String?
+
     public init() {}
 
     /// Flags, then `environment` (the process's by default), for service-specific
@@ -66,7 +69,7 @@ public struct ServiceOptions: ParsableArguments, Sendable {
             throw ConfigError("--start-time: only with --clock manual (\(origin))")
         case (.manual, let start): clock = .manual(start: start ?? defaults.manualStart)
         }
-        return ServiceConfig(
+        var config = ServiceConfig(
             service: service,
             host: try source.value("host", host, expected: "a host name or address", default: defaults.host) {
                 $0.isEmpty || $0.contains(where: \.isWhitespace) ? nil : $0
@@ -84,5 +87,9 @@ public struct ServiceOptions: ParsableArguments, Sendable {
                 default: defaults.logLevel, parse: LogLevelName.parse),
             metricsPort: try source.optional("metrics-port", metricsPort, expected: "a port number 0...65535",
                                              parse: ConfigSource.port) ?? defaults.metricsPort)
+        config.idleTimeout = try source.value(
+            "idle-timeout", idleTimeout, expected: "seconds, 0 (never) or more", default: defaults.idleTimeout,
+            parse: ConfigSource.timeout)
+        return config
     }
 }
