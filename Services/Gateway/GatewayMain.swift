@@ -35,6 +35,8 @@ struct GatewayMain: AsyncParsableCommand {
     var device: String?
     @Option(name: .customLong("event-log-capacity"), help: "Events kept in memory (default 100000; GLIMPSE_EVENT_LOG_CAPACITY).")
     var eventLogCapacity: String?
+    @Option(name: .customLong("follow-max-lag"), help: "Events an Events.Follow stream may leave unread (committed since it began) before it ends with RESOURCE_EXHAUSTED (default 10000; GLIMPSE_FOLLOW_MAX_LAG).")
+    var followMaxLag: String?
 
     func run() async throws {
         var defaults = ServiceConfig.defaults(service: "gateway")
@@ -52,6 +54,9 @@ struct GatewayMain: AsyncParsableCommand {
         let capacity = try source.value("event-log-capacity", eventLogCapacity, expected: "a number of events ≥ 1", default: 100_000) {
             Int($0).flatMap { $0 >= 1 ? $0 : nil }
         }
+        let maxLag = try source.value("follow-max-lag", followMaxLag, expected: "a number of events ≥ 1", default: EventsHandler.defaultFollowMaxLag) {
+            Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        }
         let screen = try source.device(device)
         let logger = ServiceLogging.bootstrap(config)
         let mode: Conductor.Mode = switch config.clock {
@@ -60,7 +65,7 @@ struct GatewayMain: AsyncParsableCommand {
         }
         let server = try GatewayServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), upstreams: Upstreams(addresses: addresses),
-            clock: mode, logger: logger, eventLogCapacity: capacity, device: screen.rawValue)
+            clock: mode, logger: logger, eventLogCapacity: capacity, followMaxLag: maxLag, device: screen.rawValue)
         var runner = ServiceRunner(
             config: config, logger: logger, services: server.handlers,
             serviceNames: GatewayServer.serviceNames, descriptors: GlimpseMessagesDescriptors.files)
