@@ -25,11 +25,18 @@ public struct GRPCClient: Sendable {
         options: CallOptions = .defaults
     ) async throws -> ClientResponse<Response> {
         let bytes = try Self.serialize(request.message, serializer)
-        let stream = try await transport.openStream(
-            ClientRequestHead(method: method, metadata: request.metadata, timeout: options.timeout))
-        return try await Self.withCancellation(of: stream) {
-            try await Self.sendOnly(bytes, on: stream)
-            return try await Self.readSingleResponse(stream, deserializer)
+        let head = ClientRequestHead(method: method, metadata: request.metadata, timeout: options.timeout)
+        var retried = false
+        while true {
+            let stream = try await transport.openStream(head)
+            do {
+                return try await Self.withCancellation(of: stream) {
+                    try await Self.sendOnly(bytes, on: stream)
+                    return try await Self.readSingleResponse(stream, deserializer)
+                }
+            } catch let error as RPCError where !retried && RequestNotSent.marks(error) {
+                retried = true  // the request never left: once more, on a new connection
+            }
         }
     }
 

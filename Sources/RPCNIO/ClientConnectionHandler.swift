@@ -109,7 +109,8 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
         byToken.removeAll()
         byID.removeAll()
         mailbox?.close(returningPending: &spare)
-        for case .open(_, _, let queues) in spare { queues.fail(status) }
+        // Calls still in the mailbox never left: they may be made again elsewhere.
+        for case .open(_, _, let queues) in spare { queues.fail(status, trailers: RequestNotSent.trailers) }
         spare.removeAll()
         timers.cancelAll()
     }
