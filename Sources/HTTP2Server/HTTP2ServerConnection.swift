@@ -71,9 +71,6 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
     var started = false
     private var closed = false
 
-    /// How long a connection whose last frames went out waits for the client to close.
-    static let lingerTimeout: TimeAmount = .seconds(2)
-
     init(config: HTTP2ServerConfig, info: HTTP2ConnectionInfo, requests: InboundQueue<PendingRequest>, handler: any HTTP2Handler) {
         self.config = config
         self.info = info
@@ -147,19 +144,5 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
             return
         }
         watchIdleness()
-    }
-
-    /// FIN after the frames written, then the client's late bytes (a WINDOW_UPDATE, a
-    /// SETTINGS ACK) are read and dropped until it closes too, or for `lingerTimeout`.
-    /// Closing at once would make the kernel answer such bytes with a reset, which can
-    /// destroy our last frames (the answer, the GOAWAY) before the client reads them.
-    private func closeAfterLastFrames() {
-        guard let context else { return }
-        lingering = true
-        timers.cancelAll()
-        context.close(mode: .output, promise: nil)
-        lingerTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerTimeout) { [self] in
-            self.context?.close(promise: nil)
-        }
     }
 }

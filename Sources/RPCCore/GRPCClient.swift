@@ -26,7 +26,7 @@ public struct GRPCClient: Sendable {
     ) async throws -> ClientResponse<Response> {
         let bytes = try Self.serialize(request.message, serializer)
         let head = ClientRequestHead(method: method, metadata: request.metadata, timeout: options.timeout)
-        var retried = false
+        var attempts = 1
         while true {
             let stream = try await transport.openStream(head)
             do {
@@ -34,8 +34,8 @@ public struct GRPCClient: Sendable {
                     try await Self.sendOnly(bytes, on: stream)
                     return try await Self.readSingleResponse(stream, deserializer)
                 }
-            } catch let error as RPCError where !retried && RequestNotSent.marks(error) {
-                retried = true  // the request never left: once more, on a new connection
+            } catch let error as RPCError where attempts < RequestNotSent.maximumAttempts && RequestNotSent.marks(error) {
+                attempts += 1  // the request never left: again, on a new connection
             }
         }
     }

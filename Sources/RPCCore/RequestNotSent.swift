@@ -7,6 +7,10 @@
 public enum RequestNotSent {
     public static let key = "glimpse-request-not-sent"
 
+    /// How many times a call is made in all while its request never leaves: bounded, so a
+    /// server that closes every connection at once cannot keep a call going forever.
+    public static let maximumAttempts = 3
+
     /// The trailing metadata of such an ending.
     public static var trailers: Metadata { Metadata([key: "1"]) }
 

@@ -110,7 +110,9 @@ extension ClientConnectionHandler {
             let status = errorCode == HTTP2ErrorCode.noError
                 ? Status(code: .internal, message: "The stream closed without a status")
                 : HTTP2ErrorMapping.status(forResetCode: errorCode)
-            stream.finish(status, Metadata())
+            // REFUSED_STREAM: closed before any processing (RFC 9113 §8.7), e.g. past the
+            // last stream a GOAWAY named: safe to make again.
+            stream.finish(status, errorCode == HTTP2ErrorCode.refusedStream ? RequestNotSent.trailers : Metadata())
         }
         return 0
     }

@@ -33,6 +33,31 @@ package protocol NGHTTP2ServerConnection: NGHTTP2ConnectionHandler, SendableMeta
     var idleTimeout: Duration? { get }
     /// Whether any stream is open (a long watch keeps a connection from being idle).
     var hasOpenStreams: Bool { get }
+    /// Our side is closed (FIN sent); what the client still sends is dropped.
+    var lingering: Bool { get set }
+    var lingerTimer: Scheduled<Void>? { get set }
+}
+
+/// The end of a connection.
+extension NGHTTP2ServerConnection {
+    /// How long a connection whose last frames went out waits for the client to close.
+    package static var lingerTimeout: TimeAmount { .seconds(2) }
+
+    /// FIN after the frames written, then the client's late bytes (a WINDOW_UPDATE, a
+    /// SETTINGS ACK, a request it sent before our GOAWAY reached it) are read and dropped
+    /// until it closes too, or for `lingerTimeout`. Closing at once would make the kernel
+    /// answer such bytes with a reset, which can destroy our last frames (an answer, the
+    /// GOAWAY) before the client reads them; with the GOAWAY read, the client knows which
+    /// of its requests were never taken (REFUSED_STREAM) and can make them again.
+    package func closeAfterLastFrames() {
+        guard let context, !lingering else { return }
+        lingering = true
+        timers.cancelAll()
+        context.close(mode: .output, promise: nil)
+        lingerTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerTimeout) { [self] in
+            self.context?.close(promise: nil)
+        }
+    }
 }
 
 /// The session's start.

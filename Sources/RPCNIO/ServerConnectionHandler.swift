@@ -95,6 +95,8 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     @exclusivity(unchecked) var keepalive = KeepaliveState()
     @exclusivity(unchecked) var shutdown = GracefulShutdownState()
     @exclusivity(unchecked) var timers = ConnectionTimers()
+    @exclusivity(unchecked) var lingering = false
+    @exclusivity(unchecked) var lingerTimer: Scheduled<Void>?
     var started = false
 
     init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, jsonRoutes: JSONRoutes? = nil) {
@@ -115,7 +117,7 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let session else { return }
+        guard let session, !lingering else { return }
         let buffer = unwrapInboundIn(data)
         do {
             try session.receive(buffer)
@@ -144,6 +146,8 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
         mailbox?.close(returningPending: &spare)
         spare.removeAll()
         timers.cancelAll()
+        lingerTimer?.cancel()
+        lingerTimer = nil
     }
 
     // MARK: Output
@@ -151,9 +155,9 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     /// Runs what callbacks queued, turns every ready frame into one write, and closes the
     /// connection once nghttp2 wants neither to read nor to write.
     func flushOutput() {
-        guard let session = writeReadyFrames() else { return }
+        guard !lingering, let session = writeReadyFrames() else { return }
         if !session.wantsReadOrWrite {
-            context?.close(promise: nil)
+            closeAfterLastFrames()
             return
         }
         watchIdleness()
