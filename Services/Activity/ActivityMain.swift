@@ -5,7 +5,7 @@
 //                      [--apns-tls-port 7443] [--apns-h2c-port 7444]
 //                      [--apns-auth jwt|none] [--apns-key TEAM:KEYID:PATH ...] [--apns-token-refresh 1200]
 //                      [--apns-certificate PATH --apns-private-key PATH]
-//                      [--timeline-address host:port]
+//                      [--timeline-address host:port] [--apns-tls-handshake-timeout 10]
 //
 // Every flag falls back to GLIMPSE_<FLAG> (GLIMPSE_APNS_KEY takes several, comma-separated).
 // Prints `listening on port N` (gRPC) first, then `apns-tls listening on port N (CA: path)`
@@ -54,6 +54,9 @@ struct ActivityMain: AsyncParsableCommand {
     @Option(name: .customLong("timeline-address"), help: "glimpse-timeline, for widget pushes' reloadAllTimelines() (GLIMPSE_TIMELINE_ADDRESS); without it they are logged and dropped.")
     var timeline: String?
 
+    @Option(name: .customLong("apns-tls-handshake-timeout"), help: "Seconds a connection to the TLS port has to complete its handshake before it is closed (default 10; GLIMPSE_APNS_TLS_HANDSHAKE_TIMEOUT).")
+    var handshakeTimeout: String?
+
     func run() async throws {
         var defaults = ServiceConfig.defaults(service: "activity")
         defaults.port = 7703
@@ -71,6 +74,12 @@ struct ActivityMain: AsyncParsableCommand {
         tokenSettings.minimumRefreshInterval = try source.value(
             "apns-token-refresh", tokenRefresh, expected: "seconds, 0 or more", default: tokenSettings.minimumRefreshInterval
         ) { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }
+        var apnsConfig = HTTP2ServerConfig.defaults
+        apnsConfig.idleTimeout = config.idleTimeout
+        apnsConfig.tlsHandshakeTimeout = try source.value(
+            "apns-tls-handshake-timeout", handshakeTimeout, expected: "seconds, more than 0",
+            default: apnsConfig.tlsHandshakeTimeout
+        ) { ConfigSource.timeout($0).flatMap { $0 } }
         let logger = ServiceLogging.bootstrap(config)
         if auth == "jwt", keys.isEmpty {
             logger.warning("--apns-auth jwt without --apns-key: every push will be refused 403 InvalidProviderToken")
@@ -120,10 +129,10 @@ struct ActivityMain: AsyncParsableCommand {
         runner.addBackground(EngineHostTimer(host: server.host))
         if !listeners.isEmpty {
             let caPath = caPath
-            var http2 = HTTP2ServerConfig.defaults
             // As Apple's: one stream until a valid provider token has been posted.
-            if auth == "jwt" { http2.maxConcurrentStreamsUntilTrusted = 1 }
-            let apns = HTTP2Server(listeners: listeners, config: http2, handler: APNsHTTP2Handler(endpoint: server.endpoint))
+            if auth == "jwt" { apnsConfig.maxConcurrentStreamsUntilTrusted = 1 }
+            apnsConfig.events = runner.connectionLog.connectionEvents
+            let apns = HTTP2Server(listeners: listeners, config: apnsConfig, handler: APNsHTTP2Handler(endpoint: server.endpoint))
             runner.addBackground(APNsServerService(server: apns, names: names, logger: logger) { ports in
                 for await _ in grpcBound {}  // after the `listening on port N` line
                 for (name, port) in ports {

@@ -39,6 +39,8 @@ struct GatewayMain: AsyncParsableCommand {
     var settleTimeout: String?
     @Option(name: .customLong("views-deadline"), help: "How long the device waits for an app's Live Activity views (default 2s, ActivityViewsDeadline; GLIMPSE_VIEWS_DEADLINE).")
     var viewsDeadline: String?
+    @Option(name: .customLong("follow-max-lag"), help: "Events an Events.Follow stream may leave unread (committed since it began) before it ends with RESOURCE_EXHAUSTED (default 10000; GLIMPSE_FOLLOW_MAX_LAG).")
+    var followMaxLag: String?
 
     func run() async throws {
         var defaults = ServiceConfig.defaults(service: "gateway")
@@ -62,6 +64,9 @@ struct GatewayMain: AsyncParsableCommand {
         let views = try source.value("views-deadline", viewsDeadline, expected: "a duration such as 2s or 500ms", default: 2.0) {
             (try? DurationText.parse($0)).flatMap { $0 > 0 ? $0 : nil }
         }
+        let maxLag = try source.value("follow-max-lag", followMaxLag, expected: "a number of events ≥ 1", default: EventsHandler.defaultFollowMaxLag) {
+            Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        }
         let screen = try source.device(device)
         let logger = ServiceLogging.bootstrap(config)
         let mode: Conductor.Mode = switch config.clock {
@@ -70,8 +75,9 @@ struct GatewayMain: AsyncParsableCommand {
         }
         let server = try GatewayServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), upstreams: Upstreams(addresses: addresses, deviceKey: config.deviceKey),
-            clock: mode, logger: logger, eventLogCapacity: capacity, settleTimeout: .milliseconds(Int64(settle * 1000)),
-            viewsDeadline: .milliseconds(Int64(views * 1000)), device: screen.rawValue)
+            clock: mode, logger: logger, eventLogCapacity: capacity, followMaxLag: maxLag,
+            settleTimeout: .milliseconds(Int64(settle * 1000)), viewsDeadline: .milliseconds(Int64(views * 1000)),
+            device: screen.rawValue)
         var runner = ServiceRunner(
             config: config, logger: logger, services: server.handlers,
             serviceNames: GatewayServer.serviceNames, descriptors: GlimpseMessagesDescriptors.files)

@@ -22,6 +22,9 @@ public actor DeviceState {
         case entry(UInt64, after: UInt64)
         /// The placement's provider has answered once: a timeline, or an error.
         case provided(UInt64)
+        /// The placement's provider answered (a new entry, the same one, or an error) after
+        /// `timelineChanges` was at this count: a reload asked for then is done.
+        case answered(UInt64, after: UInt64)
         case sequence(Upstreams.Service, atLeast: UInt64)
         /// The activity shows this content (or is gone).
         case activityContent(String, GlimpseActivityV1.Content?)
@@ -56,8 +59,12 @@ public actor DeviceState {
     private var nextOrder: UInt64 = 1
     private(set) var settings: GlimpseGatewayV1.Settings
     private var entries: [UInt64: CachedEntry] = [:]
-    /// Placements whose provider has answered at least once (a timeline or an error).
-    private var provided: Set<UInt64> = []
+    /// When each placement's provider last answered (a timeline or an error), counted in
+    /// changes received from glimpse-timeline (`timelineChanges`).
+    private var answered: [UInt64: UInt64] = [:]
+    /// Every change received from glimpse-timeline, counted here: unlike the service's own
+    /// sequence, it never starts again when glimpse-timeline restarts.
+    private(set) var timelineChanges: UInt64 = 0
     private(set) var activities: [String: GlimpseActivityV1.Activity] = [:]
     private var lastSequence: [Upstreams.Service: UInt64] = [:]
     private(set) var unreachable: [Upstreams.Service: String] = [:]
@@ -260,7 +267,7 @@ public actor DeviceState {
         placements.removeValue(forKey: id)
         unindexHome(placement)
         entries.removeValue(forKey: id)
-        provided.remove(id)
+        answered.removeValue(forKey: id)
     }
 
     /// Keys sort as numbers.
@@ -275,14 +282,17 @@ public actor DeviceState {
     /// reconnection repeats the current entries: those are not news).
     func entryChanged(_ change: GlimpseTimelineV1.EntryChange) -> Bool {
         lastSequence[.timeline] = max(lastSequence[.timeline] ?? 0, change.sequence)
+        timelineChanges += 1
         defer { checkWaiters() }
-        if change.providerError != nil { provided.insert(change.placementId) }
+        if change.providerError != nil || change.unchanged { answered[change.placementId] = timelineChanges }
+        // Not news for the screen: the same entry, answered again.
+        if change.unchanged { return false }
         if change.reload != nil || change.providerError != nil { return true }
         if change.removed {
-            provided.remove(change.placementId)
+            answered.removeValue(forKey: change.placementId)
             return entries.removeValue(forKey: change.placementId) != nil
         }
-        if change.entry != nil { provided.insert(change.placementId) }
+        if change.entry != nil { answered[change.placementId] = timelineChanges }
         let old = entries[change.placementId]
         entries[change.placementId] = CachedEntry(entry: change.entry, sequence: change.sequence)
         return old == nil || old?.entry != change.entry
@@ -362,7 +372,7 @@ public actor DeviceState {
         pageCells = [:]
         pageNextSlot = [:]
         entries = [:]
-        provided = []
+        answered = [:]
         settings = Self.defaultSettings
         longPressed = nil
     }
@@ -390,7 +400,8 @@ public actor DeviceState {
     private func satisfied(_ condition: Condition) -> Bool {
         switch condition {
         case .entry(let id, let after): (entries[id]?.sequence ?? 0) > after
-        case .provided(let id): provided.contains(id)
+        case .provided(let id): answered[id] != nil
+        case .answered(let id, let after): (answered[id] ?? 0) > after
         case .sequence(let service, let atLeast): (lastSequence[service] ?? 0) >= atLeast
         case .activityContent(let id, let content): activities[id].map { $0.content == content } ?? true
         case .activityShows(let target):

@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// Invariants:
 /// - Sequences are 1, 2, 3… in the order events are committed; a follower sees every
-///   committed event once, in that order (its backlog is taken and it is registered under
-///   one lock).
+///   committed event once, in that order, or is told it fell behind (see `EventFollower`):
+///   it is a cursor into this log, which it reads page by page, and holds no copy of it.
 /// - While the clock conductor holds the log (`hold()`), events wait; `commitHeld()`
 ///   commits them ordered by their instant, then by source (timeline, activity,
 ///   gateway), then as they arrived from that source — so a clock step whose services
@@ -24,28 +24,26 @@ public final class EventLog: Sendable {
         public static func < (a: Source, b: Source) -> Bool { a.rawValue < b.rawValue }
     }
 
-    private struct Pending {
+    struct Pending {
         var event: GlimpseGatewayV1.Event
         var source: Source
         var instant: Date
         var leads: Bool
     }
 
-    private struct State {
+    struct State {
         var events: [GlimpseGatewayV1.Event] = []
         var first = 0                     // index of the oldest kept event in `events`
         var lastSequence: UInt64 = 0
         var holds = 0
         var pending: [Pending] = []
-        var followers: [Int: Follower] = [:]
+        var followers: [Int: FollowerState] = [:]
         var nextFollower = 0
-        /// `finish()` was called (shutdown): a new follower gets the backlog, then the end.
+        /// `finish()` was called (shutdown): a follower gets what was committed before, then the end.
         var finished = false
-    }
 
-    private struct Follower {
-        var continuation: AsyncStream<GlimpseGatewayV1.Event>.Continuation
-        var filter: Filter
+        /// The sequence of the oldest event kept, or of the next one when none is.
+        var firstKeptSequence: UInt64 { events[first...].first?.sequence ?? lastSequence + 1 }
     }
 
     public struct Filter: Sendable {
@@ -63,7 +61,7 @@ public final class EventLog: Sendable {
     }
 
     public let capacity: Int
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
     public init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)
@@ -76,17 +74,16 @@ public final class EventLog: Sendable {
     /// meanwhile (a tap's intent before the entries its reload brought).
     public func append(_ event: GlimpseGatewayV1.Event, source: Source, leads: Bool = false) {
         let instant = event.at.map(Date.init) ?? .distantPast
-        let behind = state.withLock { state -> [AsyncStream<GlimpseGatewayV1.Event>.Continuation] in
+        let woken = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
             if state.holds > 0 {
                 state.pending.append(Pending(event: event, source: source, instant: instant, leads: leads))
                 return []
             }
-            var behind: [AsyncStream<GlimpseGatewayV1.Event>.Continuation] = []
-            commit(event, in: &state, behind: &behind)
-            return behind
+            var woken: [UnsafeContinuation<Void, any Error>] = []
+            commit(event, in: &state, waking: &woken)
+            return woken
         }
-        // Outside the lock: ending a stream runs its termination handler, which takes it.
-        for continuation in behind { continuation.finish() }
+        for follower in woken { follower.resume() }  // outside the lock: they take it at once
     }
 
     /// Events wait until `commitHeld()`/`release()`.
@@ -94,17 +91,17 @@ public final class EventLog: Sendable {
 
     /// Commits the events held so far in their canonical order; the log stays held.
     public func commitHeld() {
-        let behind = state.withLock { state -> [AsyncStream<GlimpseGatewayV1.Event>.Continuation] in
+        let woken = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
             let held = state.pending.enumerated().sorted { a, b in
                 if a.element.leads != b.element.leads { return a.element.leads }
                 return (a.element.instant, a.element.source, a.offset) < (b.element.instant, b.element.source, b.offset)
             }
             state.pending = []
-            var behind: [AsyncStream<GlimpseGatewayV1.Event>.Continuation] = []
-            for item in held { commit(item.element.event, in: &state, behind: &behind) }
-            return behind
+            var woken: [UnsafeContinuation<Void, any Error>] = []
+            for item in held { commit(item.element.event, in: &state, waking: &woken) }
+            return woken
         }
-        for continuation in behind { continuation.finish() }
+        for follower in woken { follower.resume() }
     }
 
     /// Commits what is held and stops holding.
@@ -113,11 +110,11 @@ public final class EventLog: Sendable {
         state.withLock { $0.holds = max(0, $0.holds - 1) }
     }
 
-    /// Numbers and keeps `event` and hands it to the followers; a follower whose backlog
-    /// is full is removed and goes to `behind`, to be ended once the lock is released.
+    /// Numbers and keeps `event`; followers waiting for one it matches go to `waking`, to
+    /// be resumed once the lock is released, and a follower now too far behind is marked
+    /// (see `FollowerState.committed`).
     private func commit(
-        _ event: GlimpseGatewayV1.Event, in state: inout State,
-        behind: inout [AsyncStream<GlimpseGatewayV1.Event>.Continuation]
+        _ event: GlimpseGatewayV1.Event, in state: inout State, waking: inout [UnsafeContinuation<Void, any Error>]
     ) {
         var event = event
         state.lastSequence += 1
@@ -128,12 +125,8 @@ public final class EventLog: Sendable {
             state.events.removeFirst(state.first)
             state.first = 0
         }
-        for (id, follower) in state.followers where follower.filter.matches(event) {
-            // A follower whose backlog is full is ended, never silently skipped.
-            if case .dropped = follower.continuation.yield(event) {
-                state.followers.removeValue(forKey: id)
-                behind.append(follower.continuation)
-            }
+        for id in state.followers.keys {
+            if let waiter = state.followers[id]!.committed(event, lastSequence: state.lastSequence) { waking.append(waiter) }
         }
     }
 
@@ -149,46 +142,20 @@ public final class EventLog: Sendable {
         }
     }
 
-    private static func startIndex(after: UInt64, in state: State) -> Int {
+    static func startIndex(after: UInt64, in state: State) -> Int {
         guard let firstKept = state.events[state.first...].first?.sequence else { return state.events.count }
         guard after >= firstKept else { return state.first }
         return min(state.events.count, state.first + Int(after - firstKept) + 1)
     }
 
-    /// The events after `after`, then every event committed from now on, until the
-    /// consumer stops iterating. A follower further than `backlogLimit` events behind is
-    /// ended (it can list and follow again from where it was).
-    public func follow(after: UInt64, filter: Filter, backlogLimit: Int = 1_000_000) -> AsyncStream<GlimpseGatewayV1.Event> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: GlimpseGatewayV1.Event.self, bufferingPolicy: .bufferingOldest(backlogLimit))
-        let id = state.withLock { state -> Int? in
-            for event in state.events[Self.startIndex(after: after, in: state)...] where filter.matches(event) {
-                continuation.yield(event)
-            }
-            if state.finished { return nil }
-            let id = state.nextFollower
-            state.nextFollower += 1
-            state.followers[id] = Follower(continuation: continuation, filter: filter)
-            return id
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.followers.removeValue(forKey: id) }
-        }
-        return stream
-    }
-
-    /// Ends every follower, and every one that comes later (shutdown).
+    /// Ends every follower once it has what was committed so far, and every one that
+    /// comes later likewise (shutdown).
     public func finish() {
-        let followers = state.withLock { state in
-            defer { state.followers = [:] }
+        let waiting = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
             state.finished = true
-            return Array(state.followers.values)
+            return state.followers.keys.compactMap { state.followers[$0]!.takeWaiter() }
         }
-        for follower in followers { follower.continuation.finish() }
+        for follower in waiting { follower.resume() }
     }
 
     /// True once `finish()` ended the followers: a follower's end is the gateway stopping,

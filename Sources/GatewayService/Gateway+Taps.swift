@@ -14,7 +14,8 @@ import Synchronization
 extension Gateway {
     public func tap(_ request: GlimpseGatewayV1.TapRequest) async throws(RPCError) -> GlimpseGatewayV1.TapResponse {
         let placement = try await device.placement(request.placementId)
-        let (entry, sequence) = await device.entry(request.placementId)
+        let (entry, _) = await device.entry(request.placementId)
+        let before = await device.timelineChanges
         let elements = Elements.collect(entry?.view)
         let widgetURL = entry?.widgetUrl ?? ""
         var element = retriedElement(request.idempotencyKey, target: "placement \(placement.placementId)")
@@ -43,9 +44,10 @@ extension Gateway {
                 perform, of: element, key: request.idempotencyKey, target: "placement \(placement.placementId)")
             response.result = .performed(performed)
             response.idempotencyKey = key
-            // The tapped widget reloads once; answer with the entry that reload brought.
+            // The tapped widget reloads once; answer with what that reload brought (a new
+            // entry, the same one, or the provider's failure). A replay reloads nothing.
             if performed.reloadedPlacements.contains(placement.placementId), await device.unreachable[.timeline] == nil {
-                _ = await device.wait(for: .entry(placement.placementId, after: sequence), timeout: settleTimeout)
+                _ = await device.wait(for: .answered(placement.placementId, after: before), timeout: settleTimeout)
             }
         }
         response.widget = try await widget(placement.placementId, detailed: false)

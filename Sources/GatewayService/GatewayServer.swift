@@ -26,8 +26,8 @@ public struct GatewayServer: Sendable {
     /// Opens `<directory>/gateway.sqlite` (or an in-memory store).
     public static func open(
         directory: URL?, upstreams: Upstreams, clock: Conductor.Mode, logger: Logger,
-        eventLogCapacity: Int = 100_000, settleTimeout: Duration = .seconds(5),
-        viewsDeadline: Duration? = nil, device: String? = nil
+        eventLogCapacity: Int = 100_000, followMaxLag: Int = EventsHandler.defaultFollowMaxLag,
+        settleTimeout: Duration = .seconds(5), viewsDeadline: Duration? = nil, device: String? = nil
     ) throws -> GatewayServer {
         let store = try directory.map { try DeviceStore(directory: $0) } ?? DeviceStore.inMemory()
         let gateway = try Gateway(store: store, upstreams: upstreams, log: EventLog(capacity: eventLogCapacity),
@@ -35,7 +35,7 @@ public struct GatewayServer: Sendable {
                                   device: device)
         let handlers: [any RPCJSONService] = [
             AppsHandler(gateway: gateway), WidgetsHandler(gateway: gateway), DeviceHandler(gateway: gateway),
-            ClockHandler(gateway: gateway), ActivitiesHandler(gateway: gateway), EventsHandler(gateway: gateway),
+            ClockHandler(gateway: gateway), ActivitiesHandler(gateway: gateway), EventsHandler(gateway: gateway, followMaxLag: followMaxLag),
             WidgetCenterHandler(gateway: gateway), ActivityKitHandler(gateway: gateway), AppGroupHandler(gateway: gateway),
             AppLifecycleHandler(gateway: gateway),
         ]

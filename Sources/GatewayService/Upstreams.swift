@@ -55,20 +55,31 @@ public final class Upstreams: Sendable {
     public func asset() throws(RPCError) -> GlimpseAssetV1.AssetService.Client { .init(wrapping: try connection(.asset)) }
     public func clock(_ service: Service) throws(RPCError) -> GlimpseClockV1.Clock.Client { .init(wrapping: try connection(service)) }
 
-    /// Runs one call to `service`, with a deadline; any failure becomes an `RPCError` that
-    /// names the service (a status the service answered keeps its code).
+    /// The longest the gateway waits for one service call (a ceiling: a caller's shorter
+    /// deadline flows on as it is).
+    public static let hopCeiling: Duration = .seconds(60)
+
+    /// Runs one call to `service` with what is left of the caller's deadline, `timeout` its
+    /// ceiling; any failure becomes an `RPCError` that names the service (a status the
+    /// service answered keeps its code), and a deadline says whose ran out.
     public func call<T: Sendable>(
-        _ service: Service, timeout: Duration = .seconds(10),
+        _ service: Service, timeout: Duration = Upstreams.hopCeiling,
         _ body: (CallOptions) async throws -> T
     ) async throws(RPCError) -> T {
+        let options = CallOptions(timeout: timeout)
+        let callersIsShorter = CallDeadline.remaining.map { $0 < timeout } ?? false
         do {
-            return try await body(CallOptions(timeout: timeout))
+            return try await body(options)
         } catch let error as RPCError {
             if error.code == .unavailable {
                 // A connection made while the service was down may stay failed: a new one next time.
                 connections.reset(addresses[service])
             }
-            if error.code == .unavailable || error.code == .deadlineExceeded {
+            if error.code == .deadlineExceeded {
+                let whose = callersIsShorter ? "the caller's deadline passed" : "no answer within the gateway's \(timeout) for this call"
+                throw RPCError(code: error.code, message: "glimpse-\(service.rawValue) at \(addresses[service]): \(whose) (\(error.message))")
+            }
+            if error.code == .unavailable {
                 throw RPCError(code: error.code, message: "glimpse-\(service.rawValue) at \(addresses[service]): \(error.message)")
             }
             throw error

@@ -22,3 +22,20 @@ public struct ProtoDeserializer<Message: GlimpseMessage>: MessageDeserializer {
         try Message(serializedBytes: bytes)
     }
 }
+
+/// A request whose bytes are protobuf but whose text Glimpse refuses (not UTF-8, or
+/// holding U+0000) is the client's fault: INVALID_ARGUMENT naming the field by its path
+/// (`entries[0].key`). Bytes that are not protobuf at all stay INTERNAL, as grpc-core
+/// answers them (see `ServerCallFailure`).
+extension ProtoDecodingError: RPCStatusConvertible {
+    public var rpcStatus: Status {
+        switch self {
+        case .stringContainsNUL(let message, let field):
+            Status(code: .invalidArgument, message: "\(field): text holding U+0000 (NUL) is refused (\(message))")
+        case .invalidUTF8(let message, let field):
+            Status(code: .invalidArgument, message: "\(field): text that is not UTF-8 is refused (\(message))")
+        case .malformed, .tooDeep:
+            Status(code: .internal, message: "Failed to deserialize the request: \(self)")
+        }
+    }
+}

@@ -184,9 +184,11 @@ public final class HTTP2Server: Sendable {
     }
 
     private func bootstrap(tls: NIOSSLContext?) -> ServerBootstrap {
-        ServerBootstrap(group: group)
+        let events = config.events
+        return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { AcceptBackoff.install(on: $0, events: events) }
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { [self] channel in
@@ -200,6 +202,8 @@ public final class HTTP2Server: Sendable {
     private func addConnection(to channel: any Channel, tls: NIOSSLContext?) throws {
         if let tls {
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+            try channel.pipeline.syncOperations.addHandler(
+                TLSHandshakeDeadline(timeout: config.tlsHandshakeTimeout, events: config.events))
         }
         let info = HTTP2ConnectionInfo(
             id: connectionIDs.wrappingAdd(1, ordering: .relaxed).newValue, peer: channel.remoteAddress, isTLS: tls != nil)

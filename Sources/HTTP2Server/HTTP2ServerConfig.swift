@@ -25,6 +25,15 @@ public struct HTTP2ServerConfig: Sendable {
     /// until a valid provider token has been posted. nil: `http2.maxConcurrentStreams`
     /// from the start.
     public var maxConcurrentStreamsUntilTrusted: Int?
+    /// Where the server reports what it did about peers (GOAWAYs, idle connections closed,
+    /// TLS handshakes timed out, failed accepts); nil: nowhere.
+    public var events: ConnectionEventSink?
+    /// A connection with no stream open for this long gets GOAWAY and closes (a push
+    /// server reconnects when it next pushes); nil: never.
+    public var idleTimeout: Duration? = NIOServerConfig.defaultIdleTimeout
+    /// A TLS connection whose handshake has not completed this long after it was accepted
+    /// is closed: a client that connects and says nothing holds no socket for long.
+    public var tlsHandshakeTimeout: Duration = .seconds(10)
 
     public init(
         http2: HTTP2Config = Self.defaultHTTP2, maxRequestBody: Int = 8 * 1024,

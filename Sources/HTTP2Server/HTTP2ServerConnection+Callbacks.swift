@@ -30,6 +30,9 @@ extension HTTP2ServerConnection {
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, _, userData in
             HTTP2ServerConnection.with(userData) { $0.onStreamClosed(stream) }
         }
+        nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, errorCode, userData in
+            HTTP2ServerConnection.with(userData) { $0.onFrameNotSent(frame!, errorCode: errorCode) }
+        }
     }
 
     static let bodyProvider = nghttp2_data_provider(
@@ -145,8 +148,23 @@ extension HTTP2ServerConnection {
         return 0
     }
 
+    /// nghttp2 dropped a response's HEADERS it had queued (too large to send): the client
+    /// would wait for an answer that never comes, so the stream is reset, after the callbacks.
+    func onFrameNotSent(_ frame: UnsafePointer<nghttp2_frame>, errorCode: Int32) -> Int32 {
+        let header = frame.pointee.hd
+        guard UInt32(header.type) == NGHTTP2_HEADERS.rawValue, streams[header.stream_id] != nil,
+              errorCode != NGHTTP2_ERR_SESSION_CLOSING.rawValue, errorCode != NGHTTP2_ERR_STREAM_CLOSED.rawValue,
+              errorCode != NGHTTP2_ERR_STREAM_CLOSING.rawValue else { return 0 }
+        report(.streamReset(
+            peer: peerDescription, stream: header.stream_id,
+            reason: "its response headers could not be sent: \(NGHTTP2Error(code: errorCode, operation: "sending HEADERS"))"))
+        actions.append(.reset(stream: header.stream_id, errorCode: HTTP2ErrorCode.internalError))
+        return 0
+    }
+
     func onStreamClosed(_ id: Int32) -> Int32 {
         guard let stream = streams.removeValue(forKey: id) else { return 0 }
+        streamClosed()
         credit.forget(stream)
         releaseHeld(stream)
         if let goAway = stream.goAwayAfter { actions.append(.goAway(goAway)) }

@@ -24,18 +24,20 @@ extension HTTP2ServerConnection {
                 case .answer(let id, let status):
                     if let stream = streams[id] { submit(stream, HTTP2Response(status: status), to: session) }
                 case .reset(let id, let errorCode):
-                    session.resetStream(id, errorCode: errorCode)
+                    submit { session throws(NGHTTP2Error) in try session.resetStream(id, errorCode: errorCode) }
                 case .finalGoAway:
-                    session.finalGoAway()
+                    submit { session throws(NGHTTP2Error) in try session.finalGoAway() }
                 case .goAway(let goAway):
-                    session.goAway(goAway)
+                    submit { session throws(NGHTTP2Error) in try session.goAway(goAway) }
                 }
             }
         }
         credit.give(to: session)
         // Held bytes past half the window: nghttp2 waits for half a window of credit before
         // it sends any, and the rest of the window may never get there.
-        if receiveHeld > receiveWindow / 2 { session.sendConnectionCredit(keeping: receiveHeld) }
+        if receiveHeld > receiveWindow / 2 {
+            submit { session throws(NGHTTP2Error) in try session.sendConnectionCredit(keeping: receiveHeld) }
+        }
     }
 
     /// The handler's answer for `stream` (once; a stream already answered keeps its answer).
@@ -76,12 +78,18 @@ extension HTTP2ServerConnection {
         stream.responseBody = body
         stream.responseSent = 0
         var provider = Self.bodyProvider
-        _ = encoder.withFields { fields, count in
+        let result = encoder.withFields { fields, count in
             if body.isEmpty {
                 nghttp2_submit_response(session.pointer, stream.id, fields, count, nil)
             } else {
                 nghttp2_submit_response(session.pointer, stream.id, fields, count, &provider)
             }
+        }
+        if result != 0 {
+            // The client would wait for this answer: the stream is reset instead.
+            let error = NGHTTP2Error(code: result, operation: "nghttp2_submit_response")
+            report(.streamReset(peer: peerDescription, stream: stream.id, reason: "\(error)"))
+            actions.append(.reset(stream: stream.id, errorCode: HTTP2ErrorCode.internalError))
         }
     }
 }
@@ -89,11 +97,12 @@ extension HTTP2ServerConnection {
 extension NGHTTP2Session {
     /// GOAWAY naming the last stream taken (the ones open still finish), with `goAway`'s
     /// error code and debug data.
-    func goAway(_ goAway: HTTP2GoAway) {
-        goAway.debugData.withUnsafeBufferPointer { data in
-            _ = nghttp2_submit_goaway(
+    func goAway(_ goAway: HTTP2GoAway) throws(NGHTTP2Error) {
+        let result = goAway.debugData.withUnsafeBufferPointer { data in
+            nghttp2_submit_goaway(
                 pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(pointer),
                 goAway.errorCode, data.baseAddress, data.count)
         }
+        try NGHTTP2Error.check(result, "nghttp2_submit_goaway")
     }
 }

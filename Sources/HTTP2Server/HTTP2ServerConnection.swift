@@ -74,9 +74,6 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
     /// `HTTP2ServerConfig.maxConcurrentStreamsUntilTrusted`).
     @exclusivity(unchecked) var trusted = false
 
-    /// How long a connection whose last frames went out waits for the client to close.
-    static let lingerTimeout: TimeAmount = .seconds(2)
-
     init(config: HTTP2ServerConfig, info: HTTP2ConnectionInfo, requests: InboundQueue<PendingRequest>, handler: any HTTP2Handler) {
         self.config = config
         self.info = info
@@ -98,6 +95,10 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
     var shutdownPingTimeout: Duration { config.shutdownPingTimeout }
     var hasQueuedActions: Bool { !actions.isEmpty || !credit.isEmpty }
     func queueFinalGoAway() { actions.append(.finalGoAway) }
+    var peerDescription: String { PeerAddress.describe(info.peer) }
+    var events: ConnectionEventSink? { config.events }
+    var idleTimeout: Duration? { config.idleTimeout }
+    var hasOpenStreams: Bool { !streams.isEmpty }
 
     // MARK: Channel events (handlerAdded and channelActive: NGHTTP2ServerConnection's)
 
@@ -147,20 +148,10 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
     /// the last stream is done).
     func flushOutput() {
         guard !lingering, let session = writeReadyFrames() else { return }
-        if !session.wantsReadOrWrite { closeAfterLastFrames() }
-    }
-
-    /// FIN after the frames written, then the client's late bytes (a WINDOW_UPDATE, a
-    /// SETTINGS ACK) are read and dropped until it closes too, or for `lingerTimeout`.
-    /// Closing at once would make the kernel answer such bytes with a reset, which can
-    /// destroy our last frames (the answer, the GOAWAY) before the client reads them.
-    private func closeAfterLastFrames() {
-        guard let context else { return }
-        lingering = true
-        timers.cancelAll()
-        context.close(mode: .output, promise: nil)
-        lingerTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerTimeout) { [self] in
-            self.context?.close(promise: nil)
+        if !session.wantsReadOrWrite {
+            closeAfterLastFrames()
+            return
         }
+        watchIdleness()
     }
 }

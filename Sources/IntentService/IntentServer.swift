@@ -125,7 +125,7 @@ public struct IntentServer: Sendable {
         request.idempotencyKey = key
         do {
             let response = try await GlimpseAppV1.IntentHandler.Client(wrapping: client).perform(
-                ClientRequest(message: request), options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000))))
+                ClientRequest(message: request), options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000)), inheritsDeadline: false))
             answer.outcome = response.message
         } catch let rpc as RPCError {
             answer.outcome = failed("\(rpc.code): \(rpc.message)")

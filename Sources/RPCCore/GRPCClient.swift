@@ -25,11 +25,18 @@ public struct GRPCClient: Sendable {
         options: CallOptions = .defaults
     ) async throws -> ClientResponse<Response> {
         let bytes = try Self.serialize(request.message, serializer)
-        let stream = try await transport.openStream(
-            ClientRequestHead(method: method, metadata: request.metadata, timeout: options.timeout))
-        return try await Self.withCancellation(of: stream) {
-            try await Self.sendOnly(bytes, on: stream)
-            return try await Self.readSingleResponse(stream, deserializer)
+        let head = ClientRequestHead(method: method, metadata: request.metadata, timeout: options.effectiveTimeout)
+        var attempts = 1
+        while true {
+            let stream = try await transport.openStream(head)
+            do {
+                return try await Self.withCancellation(of: stream) {
+                    try await Self.sendOnly(bytes, on: stream)
+                    return try await Self.readSingleResponse(stream, deserializer)
+                }
+            } catch let error as RPCError where attempts < RequestNotSent.maximumAttempts && RequestNotSent.marks(error) {
+                attempts += 1  // the request never left: again, on a new connection
+            }
         }
     }
 
@@ -41,7 +48,7 @@ public struct GRPCClient: Sendable {
     ) async throws -> Result {
         let bytes = try Self.serialize(request.message, serializer)
         let stream = try await transport.openStream(
-            ClientRequestHead(method: method, metadata: request.metadata, timeout: options.timeout))
+            ClientRequestHead(method: method, metadata: request.metadata, timeout: options.effectiveTimeout))
         return try await Self.withCancellation(of: stream) {
             try await Self.sendOnly(bytes, on: stream)
             let responses = ResponseStream(inbound: stream.inbound, deserializer: deserializer)
@@ -59,7 +66,7 @@ public struct GRPCClient: Sendable {
         requestProducer: (RequestWriter<Request>) async throws -> Void
     ) async throws -> ClientResponse<Response> {
         let stream = try await transport.openStream(
-            ClientRequestHead(method: method, metadata: metadata, timeout: options.timeout))
+            ClientRequestHead(method: method, metadata: metadata, timeout: options.effectiveTimeout))
         return try await Self.withCancellation(of: stream) {
             stream.outbound.flush()
             do {
@@ -81,7 +88,7 @@ public struct GRPCClient: Sendable {
         onResponse: (ResponseStream<Response>) async throws -> Result
     ) async throws -> Result {
         let stream = try await transport.openStream(
-            ClientRequestHead(method: method, metadata: metadata, timeout: options.timeout))
+            ClientRequestHead(method: method, metadata: metadata, timeout: options.effectiveTimeout))
         let writer = RequestWriter(outbound: stream.outbound, serializer: serializer)
         return try await Self.withCancellation(of: stream) {
             stream.outbound.flush()

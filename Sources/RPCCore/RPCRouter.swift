@@ -67,7 +67,10 @@ public struct RPCRouter: Sendable {
         let context = ServerContext(
             method: method.descriptor, requestMetadata: stream.head.metadata,
             fixedDeadline: stream.fixedDeadline, remotePeer: stream.remotePeer)
-        await method.run(stream, context)
+        // Deadlines flow: the calls the handler makes get what is left of this one's.
+        await CallDeadline.$current.withValue(context.deadline) {
+            await method.run(stream, context)
+        }
     }
 
     private func unknownMessage(_ path: String) -> String {

@@ -17,6 +17,14 @@ public struct ResponseWriter<Message: Sendable>: Sendable {
         try await write(message, flush: true)
     }
 
+    /// Waits until the connection can take a message of about `bytes` and holds that room
+    /// for the next `write`: a handler that produces large messages (a file's chunks) calls
+    /// it before reading the next one, so that a client that stops reading leaves it
+    /// waiting with nothing in hand. Room held beyond the message's size goes back.
+    public func reserveRoom(forMessageOf bytes: Int) async throws {
+        try await stream.reserveRoom(bytes)
+    }
+
     /// Sends each message of `messages` in order, flushing once after the last: many small
     /// messages share frames and system calls.
     public func write(contentsOf messages: some Collection<Message>) async throws {

@@ -38,6 +38,9 @@ open class ServerStream: @unchecked Sendable {
     /// when owed bytes are taken, and when the handler starts to wait); `.max`: only owed
     /// bytes are reported.
     public let takenReportThreshold: Int
+    /// The connection's budget for queued response bytes, shared by its streams (nil: the
+    /// transport has none; the stream's own watermarks still apply).
+    public let outboundBudget: OutboundBudget?
 
     private enum TaskState {
         case idle
@@ -59,6 +62,10 @@ open class ServerStream: @unchecked Sendable {
         var unreportedTaken = 0
         /// The transport asked to hear when the handler next waits for a request.
         var waitNoticeWanted = false
+        /// Room of the connection's outbound budget the handler took for its next message
+        /// (`reserveRoom`), and whether the stream is gone (room taken after that goes back).
+        var reservedRoom = 0
+        var roomClosed = false
 
         /// Counts a taken request; returns what to report, if a report is due.
         mutating func took(bytes: Int, owed: Int, threshold: Int) -> TakenReport? {
@@ -108,6 +115,7 @@ open class ServerStream: @unchecked Sendable {
         self.highWatermark = highWatermark
         self.lowWatermark = lowWatermark
         self.takenReportThreshold = takenReportThreshold
+        self.outboundBudget = nil
     }
 
     /// With the deadline the request asked for: `head.timeout` from now (what an HTTP/2
@@ -118,7 +126,7 @@ open class ServerStream: @unchecked Sendable {
     /// compiler diagnoses as infinite recursion (swiftlang/swift#92023).
     public init(
         head: RequestHead, remotePeer: String, eagerAllowance: Int, highWatermark: Int, lowWatermark: Int,
-        takenReportThreshold: Int = .max
+        takenReportThreshold: Int = .max, outboundBudget: OutboundBudget? = nil
     ) {
         self.head = head
         self.fixedDeadline = head.timeout.map(FixedInstant.after)
@@ -127,6 +135,7 @@ open class ServerStream: @unchecked Sendable {
         self.highWatermark = highWatermark
         self.lowWatermark = lowWatermark
         self.takenReportThreshold = takenReportThreshold
+        self.outboundBudget = outboundBudget
     }
 
     /// When the client stops waiting, if it said.
@@ -327,6 +336,55 @@ open class ServerStream: @unchecked Sendable {
 
     /// The error the call was abandoned with, if it was.
     public final var abandonment: RPCError? { shared.withLock { $0.outbound.closed } }
+
+    // MARK: The connection's outbound budget
+
+    /// Waits until the connection's budget has room for a message of `bytes` and holds it
+    /// for the next message written: for a handler that would otherwise read that message
+    /// into memory (a file's next chunk) only to wait with it. Without a budget, returns.
+    public final func reserveRoom(_ bytes: Int) async throws {
+        guard let budget = outboundBudget, bytes > 0 else { return }
+        try await budget.take(bytes)
+        let gone = shared.withLock { shared -> Bool in
+            if shared.roomClosed { return true }
+            shared.reservedRoom += bytes
+            return false
+        }
+        if gone {
+            budget.give(bytes)
+            throw abandonment ?? RPCError(code: .cancelled, message: "The call is over")
+        }
+    }
+
+    /// For the transport's `write`: takes room for a message of `size` bytes (what
+    /// `reserveRoom` holds first; what it held beyond the message goes back), waiting for
+    /// the rest.
+    package final func takeRoom(forMessageOf size: Int) async throws {
+        guard let budget = outboundBudget else { return }
+        let reserved = shared.withLock { shared -> Int in
+            defer { shared.reservedRoom = 0 }
+            return shared.reservedRoom
+        }
+        let covered = min(reserved, size)
+        budget.give(reserved - covered)
+        do {
+            try await budget.take(size - covered)
+        } catch {
+            budget.give(covered)
+            throw error
+        }
+    }
+
+    /// The stream is gone (on the transport's side): room the handler holds goes back now,
+    /// and room it takes later goes back at once.
+    package final func closeRoom() {
+        let reserved = shared.withLock { shared -> Int in
+            shared.roomClosed = true
+            defer { shared.reservedRoom = 0 }
+            return shared.reservedRoom
+        }
+        outboundBudget?.give(reserved)
+    }
 
     // MARK: Cancellation
 

@@ -110,7 +110,9 @@ extension ClientConnectionHandler {
             let status = errorCode == HTTP2ErrorCode.noError
                 ? Status(code: .internal, message: "The stream closed without a status")
                 : HTTP2ErrorMapping.status(forResetCode: errorCode)
-            stream.finish(status, Metadata())
+            // REFUSED_STREAM: closed before any processing (RFC 9113 §8.7), e.g. past the
+            // last stream a GOAWAY named: safe to make again.
+            stream.finish(status, errorCode == HTTP2ErrorCode.refusedStream ? RequestNotSent.trailers : Metadata())
         }
         return 0
     }
@@ -126,7 +128,7 @@ extension ClientConnectionHandler {
             code: .unavailable, message: "The server is going away (GOAWAY) and refused new calls; the request was not sent")
         for stream in byID.values where !session.streamExists(stream.id) {
             forget(stream)
-            stream.finish(status, Metadata())
+            stream.finish(status, RequestNotSent.trailers)
             actions.append(.reset(stream: stream.id, errorCode: HTTP2ErrorCode.cancel))
         }
     }
@@ -142,7 +144,7 @@ extension ClientConnectionHandler {
         let reason = errorCode == NGHTTP2_ERR_START_STREAM_NOT_ALLOWED.rawValue
             ? "The server is going away (GOAWAY) and refused new calls; the request was not sent"
             : "The request could not be sent: \(NGHTTP2Error(code: errorCode, operation: "sending its HEADERS"))"
-        stream.finish(Status(code: .unavailable, message: reason), Metadata())
+        stream.finish(Status(code: .unavailable, message: reason), RequestNotSent.trailers)
         return 0
     }
 

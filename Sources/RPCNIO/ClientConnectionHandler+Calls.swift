@@ -79,14 +79,14 @@ extension ClientConnectionHandler {
         stream.deadlineTimer = nil
         stream.finish(status, Metadata())
         guard let session, stream.id > 0 else { return }
-        session.resetStream(stream.id, errorCode: HTTP2ErrorCode.cancel)
+        submit { session throws(NGHTTP2Error) in try session.resetStream(stream.id, errorCode: HTTP2ErrorCode.cancel) }
         if !session.streamExists(stream.id) { forget(stream) }
     }
 
     private func resumeIfDeferred(_ stream: ClientStreamState) {
-        guard stream.dataDeferred, let session else { return }
+        guard stream.dataDeferred else { return }
         stream.dataDeferred = false
-        session.resumeData(stream: stream.id)
+        submit { session throws(NGHTTP2Error) in try session.resumeData(stream: stream.id) }
     }
 
     func scheduleKeepalive() {
@@ -94,8 +94,8 @@ extension ClientConnectionHandler {
         timers.keepalive = context.eventLoop.assumeIsolated().scheduleTask(
             in: .nanoseconds(keepaliveConfig.interval.nanosecondsClamped)
         ) { [self] in
-            if let payload = keepalive.pingDue(), let session {
-                session.ping(payload)
+            if let payload = keepalive.pingDue() {
+                submit { session throws(NGHTTP2Error) in try session.ping(payload) }
                 flushOutput()
                 timers.pingTimeout = self.context?.eventLoop.assumeIsolated().scheduleTask(
                     in: .nanoseconds(keepaliveConfig.timeout.nanosecondsClamped)

@@ -89,7 +89,7 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
         do {
             try session.receive(unwrapInboundIn(data))
         } catch {
-            session.terminate(errorCode: fault ?? HTTP2ErrorCode.protocolError)
+            try? session.terminate(errorCode: fault ?? HTTP2ErrorCode.protocolError)  // closing either way
             flushOutput()
             context.close(promise: nil)
             return
@@ -109,7 +109,8 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
         byToken.removeAll()
         byID.removeAll()
         mailbox?.close(returningPending: &spare)
-        for case .open(_, _, let queues) in spare { queues.fail(status) }
+        // Calls still in the mailbox never left: they may be made again elsewhere.
+        for case .open(_, _, let queues) in spare { queues.fail(status, trailers: RequestNotSent.trailers) }
         spare.removeAll()
         timers.cancelAll()
     }
@@ -127,12 +128,13 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
 
     func runActions() {
         guard let session else { return }
-        for action in actions {
+        let pending = actions
+        actions.removeAll(keepingCapacity: true)
+        for action in pending {
             switch action {
-            case .reset(let id, let errorCode): session.resetStream(id, errorCode: errorCode)
+            case .reset(let id, let errorCode): submit { session throws(NGHTTP2Error) in try session.resetStream(id, errorCode: errorCode) }
             }
         }
-        actions.removeAll(keepingCapacity: true)
         credit.give(to: session)
     }
 

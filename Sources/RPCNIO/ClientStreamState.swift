@@ -17,8 +17,8 @@ struct ClientCallQueues: Sendable {
     let gate: OutboundGate
 
     /// Ends the call with `status` from outside the event loop (nothing was sent).
-    func fail(_ status: Status) {
-        inbound.push(.status(status, Metadata()))
+    func fail(_ status: Status, trailers: Metadata = Metadata()) {
+        inbound.push(.status(status, trailers))
         inbound.finish()
         gate.close(RPCError(status: status))
     }

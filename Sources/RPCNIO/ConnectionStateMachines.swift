@@ -67,6 +67,10 @@ package struct ConnectionTimers {
     package var keepalive: Scheduled<Void>?
     package var pingTimeout: Scheduled<Void>?
     package var shutdown: Scheduled<Void>?
+    /// Armed while the connection has no stream open (see `NGHTTP2ServerConnection.watchIdleness`).
+    package var idle: Scheduled<Void>?
+    /// When the connection last had no stream open after having one (or started).
+    package var idleSince = NIODeadline.now()
 
     package init() {}
 
@@ -74,6 +78,7 @@ package struct ConnectionTimers {
         keepalive?.cancel()
         pingTimeout?.cancel()
         shutdown?.cancel()
+        idle?.cancel()
         self = ConnectionTimers()
     }
 }

@@ -55,6 +55,8 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
     /// Event streams: the next keepalive check, and when the stream last said something.
     var keepaliveTimer: Scheduled<Void>?
     var lastSent = NIODeadline.now()
+    /// Armed between requests (see `NIOServerConfig.idleTimeout`).
+    private var idle = IdleTimer()
 
     init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, routes: JSONRoutes) {
         self.config = config
@@ -64,12 +66,30 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        remotePeer = context.channel.remoteAddress.map(ServerConnectionHandler.describe) ?? "unknown"
+        remotePeer = PeerAddress.describe(context.channel.remoteAddress)
+        watchIdleness()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         endActiveCall(RPCError(code: .cancelled, message: "The connection closed"))
+        idle.disarm()
         self.context = nil
+    }
+
+    /// Arms the idle timer when no request is in progress (none being received, none being
+    /// answered: an event stream is a request in progress), disarms it otherwise.
+    private func watchIdleness() {
+        guard let context else { return }
+        guard active == nil, case .idle = receiving else {
+            idle.disarm()
+            return
+        }
+        let channel = context.channel
+        let (timeout, events, peer) = (config.idleTimeout, config.events, remotePeer)
+        idle.arm(timeout, on: context.eventLoop) {
+            if let timeout { events?(.idleClosed(peer: peer, after: timeout)) }
+            channel.close(promise: nil)
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -103,6 +123,7 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
     ]
 
     private func received(_ head: HTTPRequestHead) {
+        idle.disarm()
         version = head.version
         keepAlive = head.isKeepAlive
         eventStream = false
@@ -348,6 +369,7 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
             let channel = context.channel
             written.whenComplete { _ in channel.close(promise: nil) }
         }
+        watchIdleness()
     }
 
     private func endActiveCall(_ error: RPCError) {

@@ -38,12 +38,18 @@ public struct HTTP2Config: Sendable {
     /// `outboundLowWatermark`.
     public var outboundHighWatermark: Int
     public var outboundLowWatermark: Int
+    /// Server connections: response bytes one connection may hold queued, all its streams
+    /// together (see `OutboundBudget`): a writer waits for room before its message is
+    /// queued, so a client that reads nothing costs the server at most this per connection,
+    /// however many streams it opens.
+    public var connectionOutboundLimit: Int
 
     public init(
         maxConcurrentStreams: Int = 100, initialStreamWindowSize: Int = 1 << 20,
         connectionWindowSize: Int = 16 << 20, maxHeaderListSize: Int = 16 * 1024,
         headerFloodFactor: Int = 4, eagerReleaseAllowance: Int = 64 * 1024, receiveBudget: Int = 4 << 20,
-        outboundHighWatermark: Int = 256 * 1024, outboundLowWatermark: Int = 64 * 1024
+        outboundHighWatermark: Int = 256 * 1024, outboundLowWatermark: Int = 64 * 1024,
+        connectionOutboundLimit: Int = 4 << 20
     ) {
         self.maxConcurrentStreams = maxConcurrentStreams
         self.initialStreamWindowSize = initialStreamWindowSize
@@ -54,6 +60,7 @@ public struct HTTP2Config: Sendable {
         self.receiveBudget = receiveBudget
         self.outboundHighWatermark = outboundHighWatermark
         self.outboundLowWatermark = outboundLowWatermark
+        self.connectionOutboundLimit = connectionOutboundLimit
     }
 
     public static var defaults: Self { Self() }

@@ -66,9 +66,16 @@ package struct HeaderEncoder {
         }
     }
 
+    /// The longest `grpc-message` sent, encoded; longer ones are cut with a marker. nghttp2
+    /// sends no header block over 64 KiB (the call would never end), and grpc-core clients
+    /// refuse trailers past their 8 KiB metadata limit: 4 KiB leaves room for the rest.
+    package static let statusMessageLimit = 4096
+
     mutating func addStatus(_ status: Status) {
         addStatic("grpc-status", StatusStrings.value(status.code))
-        if !status.message.isEmpty { add("grpc-message", PercentEncoding.encode(status.message)) }
+        if !status.message.isEmpty {
+            add("grpc-message", PercentEncoding.encode(status.message, limit: Self.statusMessageLimit))
+        }
     }
 
     /// Calls `body` with the finished list; the pointers are valid only inside it.

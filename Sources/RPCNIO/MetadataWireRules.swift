@@ -1,7 +1,9 @@
 import RPCCore
 
 /// What custom metadata may go on the wire: lower-case names of `0-9 a-z - _ .`, not a
-/// pseudo-header or a header the transport writes itself; text values of printable ASCII.
+/// pseudo-header or a header the transport writes itself; text values of printable ASCII
+/// that neither begin nor end with a space (RFC 9113 §8.2.1: the peer would reset the
+/// stream).
 enum MetadataWireRules {
     private static let reserved: Set<String> = [
         "content-type", "te", "grpc-status", "grpc-message", "grpc-timeout", "grpc-encoding",
@@ -13,6 +15,7 @@ enum MetadataWireRules {
         guard isValidName(entry.key), !reserved.contains(entry.key) else { return false }
         if case .string(let value) = entry.value {
             return value.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+                && value.utf8.first != UInt8(ascii: " ") && value.utf8.last != UInt8(ascii: " ")
         }
         return true
     }

@@ -49,6 +49,24 @@ extension NGHTTP2ConnectionHandler {
         context.close(promise: nil)
     }
 
+    /// A connection-level submit failed (out of memory, or a broken invariant): what this
+    /// side meant to tell the peer (a reset, a PING, a GOAWAY, credit) will never reach
+    /// it, and the peer would wait for it; the connection closes instead.
+    package func connectionSubmitFailed(_ error: NGHTTP2Error) {
+        context?.close(promise: nil)
+    }
+
+    /// Runs a connection-level submit on the session (if there still is one); a failure
+    /// closes the connection (`connectionSubmitFailed`).
+    package func submit(_ body: (NGHTTP2Session) throws(NGHTTP2Error) -> Void) {
+        guard let session else { return }
+        do {
+            try body(session)
+        } catch {
+            connectionSubmitFailed(error)
+        }
+    }
+
     /// Runs queued actions and turns every frame nghttp2 has ready into one write (one
     /// buffer, one write per burst). Returns the session, or nil when there is nothing to
     /// write to or the session failed (then the connection is closing).

@@ -10,6 +10,11 @@ public struct NGHTTP2Error: Error, Hashable, CustomStringConvertible {
         "\(operation) failed: \(String(cString: nghttp2_strerror(code))) (\(code))"
     }
 
+    package init(code: Int32, operation: String) {
+        self.code = code
+        self.operation = operation
+    }
+
     /// True for the errors after which the session is unusable.
     public var isFatal: Bool { nghttp2_is_fatal(code) != 0 }
 

@@ -25,6 +25,39 @@ package protocol NGHTTP2ServerConnection: NGHTTP2ConnectionHandler, SendableMeta
     var timers: ConnectionTimers { get set }
     /// Queues the final GOAWAY, for `runActions` to submit outside nghttp2's callbacks.
     func queueFinalGoAway()
+    /// The peer's address, for reports (`ipv4:127.0.0.1:51234`).
+    var peerDescription: String { get }
+    /// Where reports go (nil: nowhere).
+    var events: ConnectionEventSink? { get }
+    /// A connection without a stream open this long is closed (GOAWAY); nil: never.
+    var idleTimeout: Duration? { get }
+    /// Whether any stream is open (a long watch keeps a connection from being idle).
+    var hasOpenStreams: Bool { get }
+    /// Our side is closed (FIN sent); what the client still sends is dropped.
+    var lingering: Bool { get set }
+    var lingerTimer: Scheduled<Void>? { get set }
+}
+
+/// The end of a connection.
+extension NGHTTP2ServerConnection {
+    /// How long a connection whose last frames went out waits for the client to close.
+    package static var lingerTimeout: TimeAmount { .seconds(2) }
+
+    /// FIN after the frames written, then the client's late bytes (a WINDOW_UPDATE, a
+    /// SETTINGS ACK, a request it sent before our GOAWAY reached it) are read and dropped
+    /// until it closes too, or for `lingerTimeout`. Closing at once would make the kernel
+    /// answer such bytes with a reset, which can destroy our last frames (an answer, the
+    /// GOAWAY) before the client reads them; with the GOAWAY read, the client knows which
+    /// of its requests were never taken (REFUSED_STREAM) and can make them again.
+    package func closeAfterLastFrames() {
+        guard let context, !lingering else { return }
+        lingering = true
+        timers.cancelAll()
+        context.close(mode: .output, promise: nil)
+        lingerTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerTimeout) { [self] in
+            self.context?.close(promise: nil)
+        }
+    }
 }
 
 /// The session's start.
@@ -64,7 +97,43 @@ extension NGHTTP2ServerConnection {
             return
         }
         scheduleKeepalive()
+        timers.idleSince = .now()
         flushOutput()
+    }
+}
+
+/// Idle connections: gRPC's `max_connection_idle`. A connection whose last stream closed
+/// `idleTimeout` ago (or that never opened one) gets GOAWAY and closes; a connection with
+/// a stream open, however quiet (a watch), is never idle. Keepalive PINGs do not count.
+extension NGHTTP2ServerConnection {
+    /// After every burst of work (`flushOutput`): arms the idle timer while no stream is
+    /// open, disarms it while one is.
+    package func watchIdleness() {
+        guard let timeout = idleTimeout, let context else { return }
+        if hasOpenStreams || shutdown.isShuttingDown {
+            timers.idle?.cancel()
+            timers.idle = nil
+            return
+        }
+        guard timers.idle == nil else { return }
+        timers.idle = context.eventLoop.assumeIsolated().scheduleTask(
+            deadline: timers.idleSince + .nanoseconds(timeout.nanosecondsClamped)
+        ) { [self] in
+            timers.idle = nil
+            guard !hasOpenStreams, !shutdown.isShuttingDown else { return }
+            // A call opened and closed since the timer was armed: idle only from its end.
+            if timers.idleSince + .nanoseconds(timeout.nanosecondsClamped) > .now() {
+                watchIdleness()
+                return
+            }
+            report(.idleClosed(peer: peerDescription, after: timeout))
+            beginGracefulShutdown()
+        }
+    }
+
+    /// A stream closed: with none left, the connection is idle from now.
+    package func streamClosed() {
+        if !hasOpenStreams { timers.idleSince = .now() }
     }
 }
 
@@ -80,15 +149,16 @@ extension NGHTTP2ServerConnection {
     }
 
     private func sendKeepalivePing() {
-        guard let config = keepaliveConfig, let context, let session else { return }
+        guard let config = keepaliveConfig, let context, session != nil else { return }
         if let payload = keepalive.pingDue() {
-            session.ping(payload)
+            submit { session throws(NGHTTP2Error) in try session.ping(payload) }
             flushOutput()
             timers.pingTimeout = context.eventLoop.assumeIsolated().scheduleTask(
                 in: .nanoseconds(config.timeout.nanosecondsClamped)
             ) { [self] in
                 if keepalive.timedOut(payload) {
-                    self.session?.terminate(errorCode: HTTP2ErrorCode.noError)
+                    report(.goAwaySent(peer: peerDescription, errorCode: HTTP2ErrorCode.noError, reason: "keepalive PING unanswered"))
+                    try? self.session?.terminate(errorCode: HTTP2ErrorCode.noError)  // closing either way
                     flushOutput()
                     self.context?.close(promise: nil)
                 }
@@ -107,19 +177,25 @@ extension NGHTTP2ServerConnection {
     /// GOAWAY notice and PING now; the final GOAWAY when the PING returns (or after
     /// `shutdownPingTimeout`); the connection closes once its streams are done.
     package func beginGracefulShutdown() {
-        guard let context, let session else { return }
+        guard let context, session != nil else { return }
         guard case .sendNoticeAndPing(let payload) = shutdown.begin() else { return }
-        session.shutdownNotice()
-        session.ping(payload)
+        submit { session throws(NGHTTP2Error) in
+            try session.shutdownNotice()
+            try session.ping(payload)
+        }
         flushOutput()
         timers.shutdown = context.eventLoop.assumeIsolated().scheduleTask(
             in: .nanoseconds(shutdownPingTimeout.nanosecondsClamped)
         ) { [self] in
             if shutdown.pingAcknowledged(payload) == .sendFinalGoAway {
-                self.session?.finalGoAway()
+                submit { session throws(NGHTTP2Error) in try session.finalGoAway() }
                 flushOutput()
             }
         }
+    }
+
+    package func report(_ event: ConnectionEvent) {
+        events?(event)
     }
 
     /// After a failed `mem_recv`: GOAWAY with the reason, then close.
@@ -132,7 +208,9 @@ extension NGHTTP2ServerConnection {
         } else {
             code = HTTP2ErrorCode.protocolError
         }
-        session?.terminate(errorCode: code)
+        let reason = code == HTTP2ErrorCode.enhanceYourCalm ? "flood cut (\(error))" : "\(error)"
+        report(.goAwaySent(peer: peerDescription, errorCode: code, reason: reason))
+        try? session?.terminate(errorCode: code)  // closing either way
         flushOutput()
         context?.close(promise: nil)
     }

@@ -130,19 +130,28 @@ package struct NGHTTP2Session {
     /// Sends the connection credit nghttp2 holds back until half the window is due: all
     /// the received bytes but the `held` ones. For when the held bytes take half the window
     /// or more, where the rest could never reach half and the peer would wait for good.
-    package func sendConnectionCredit(keeping held: Int) {
+    package func sendConnectionCredit(keeping held: Int) throws(NGHTTP2Error) {
         let unacknowledged = Int(nghttp2_session_get_effective_recv_data_length(pointer))
         let credit = unacknowledged - held
         guard credit > 0 else { return }
-        nghttp2_submit_window_update(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(credit))
+        try NGHTTP2Error.check(
+            nghttp2_submit_window_update(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(credit)),
+            "nghttp2_submit_window_update")
     }
 
-    package func resumeData(stream: Int32) {
-        nghttp2_session_resume_data(pointer, stream)
+    /// Asks nghttp2 to call the stream's data provider again. A stream that is gone or has
+    /// no deferred data is not an error here (its end raced the resumption); only a fatal
+    /// error (out of memory) is.
+    package func resumeData(stream: Int32) throws(NGHTTP2Error) {
+        let result = nghttp2_session_resume_data(pointer, stream)
+        if result < 0, nghttp2_is_fatal(result) != 0 {
+            throw NGHTTP2Error(code: result, operation: "nghttp2_session_resume_data")
+        }
     }
 
-    package func resetStream(_ stream: Int32, errorCode: UInt32) {
-        nghttp2_submit_rst_stream(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream, errorCode)
+    package func resetStream(_ stream: Int32, errorCode: UInt32) throws(NGHTTP2Error) {
+        try NGHTTP2Error.check(
+            nghttp2_submit_rst_stream(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream, errorCode), "nghttp2_submit_rst_stream")
     }
 
     package func streamExists(_ stream: Int32) -> Bool {
@@ -153,24 +162,27 @@ package struct NGHTTP2Session {
         nghttp2_session_get_stream_remote_close(pointer, stream) != 0
     }
 
-    package func ping(_ opaque: UInt64) {
+    package func ping(_ opaque: UInt64) throws(NGHTTP2Error) {
         var bytes = opaque.bigEndian
-        withUnsafeBytes(of: &bytes) { raw in
-            _ = nghttp2_submit_ping(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), raw.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        let result = withUnsafeBytes(of: &bytes) { raw in
+            nghttp2_submit_ping(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), raw.baseAddress?.assumingMemoryBound(to: UInt8.self))
         }
+        try NGHTTP2Error.check(result, "nghttp2_submit_ping")
     }
 
-    package func terminate(errorCode: UInt32) {
-        nghttp2_session_terminate_session(pointer, errorCode)
+    package func terminate(errorCode: UInt32) throws(NGHTTP2Error) {
+        try NGHTTP2Error.check(nghttp2_session_terminate_session(pointer, errorCode), "nghttp2_session_terminate_session")
     }
 
-    package func shutdownNotice() {
-        nghttp2_submit_shutdown_notice(pointer)
+    package func shutdownNotice() throws(NGHTTP2Error) {
+        try NGHTTP2Error.check(nghttp2_submit_shutdown_notice(pointer), "nghttp2_submit_shutdown_notice")
     }
 
-    package func finalGoAway() {
-        nghttp2_submit_goaway(
-            pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(pointer),
-            HTTP2ErrorCode.noError, nil, 0)
+    package func finalGoAway() throws(NGHTTP2Error) {
+        try NGHTTP2Error.check(
+            nghttp2_submit_goaway(
+                pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(pointer),
+                HTTP2ErrorCode.noError, nil, 0),
+            "nghttp2_submit_goaway")
     }
 }

@@ -160,7 +160,7 @@ struct ClientConnection: Sendable {
             highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark)
         let queues = ClientCallQueues(inbound: inbound, gate: gate)
         if !mailbox.send(.open(token: token, head, queues), flush: false) {
-            queues.fail(Status(code: .unavailable, message: "The connection closed"))
+            queues.fail(Status(code: .unavailable, message: "The connection closed"), trailers: RequestNotSent.trailers)
         }
         return ClientStream(inbound: inbound, outbound: ClientStreamWriter(token: token, mailbox: mailbox, gate: gate))
     }

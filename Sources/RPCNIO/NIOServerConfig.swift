@@ -16,6 +16,18 @@ public struct NIOServerConfig: Sendable {
     /// What a browser gets on HTTP/1.1 beside the JSON routes (static files, GET of the
     /// JSON methods, server-sent events); nil: JSON by POST only. See `WebConfig`.
     public var web: WebConfig?
+    /// Where the transport reports what it did about peers (GOAWAYs, idle connections
+    /// closed, failed accepts); nil: nowhere.
+    public var events: ConnectionEventSink?
+    /// A connection with no call open for this long is closed: HTTP/2 with GOAWAY (gRPC's
+    /// `max_connection_idle`; clients reconnect when they next call), HTTP/1.1 between
+    /// requests, and one that never said anything. A call open, however quiet (a watch, an
+    /// event stream), keeps it. nil: never.
+    public var idleTimeout: Duration? = NIOServerConfig.defaultIdleTimeout
+
+    /// Five minutes: long enough that a client between bursts of calls keeps its
+    /// connection, short enough that silent ones do not pile up.
+    public static let defaultIdleTimeout: Duration = .seconds(300)
 
     public init(
         http2: HTTP2Config = .defaults, maxReceiveMessageSize: Int = 4 * 1024 * 1024,

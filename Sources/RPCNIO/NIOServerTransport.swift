@@ -132,9 +132,11 @@ public final class NIOServerTransport: ServerTransport {
     }
 
     private func bootstrap() -> ServerBootstrap {
-        ServerBootstrap(group: group)
+        let events = config.events
+        return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { AcceptBackoff.install(on: $0, events: events) }
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { [self] channel in

@@ -28,11 +28,26 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
     private var buffered: ByteBuffer?
     private(set) var installed = Installed.undecided
     private var shuttingDown = false
+    /// A connection that says nothing (or not enough to tell) is closed after the idle timeout.
+    private var idle = IdleTimer()
 
     init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, routes: JSONRoutes) {
         self.config = config
         self.calls = calls
         self.routes = routes
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        let (timeout, events) = (config.idleTimeout, config.events)
+        idle.arm(timeout, on: context.eventLoop) {
+            if let timeout { events?(.idleClosed(peer: PeerAddress.describe(channel.remoteAddress), after: timeout)) }
+            channel.close(promise: nil)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idle.disarm()  // the protocol's handler keeps its own
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -31,6 +31,9 @@ extension ServerConnectionHandler {
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, userData in
             ServerConnectionHandler.with(userData) { $0.onStreamClosed(stream, errorCode: errorCode) }
         }
+        nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, errorCode, userData in
+            ServerConnectionHandler.with(userData) { $0.onFrameNotSent(frame!, errorCode: errorCode) }
+        }
     }
 
     static let dataProvider = nghttp2_data_provider(
@@ -184,8 +187,23 @@ extension ServerConnectionHandler {
         return 0
     }
 
+    /// nghttp2 dropped a frame it had queued. A header block of an open stream it could not
+    /// send (too large) leaves the client waiting: `headersNotSent` answers it, after the
+    /// callbacks. A stream that is closing or gone waits for nothing.
+    func onFrameNotSent(_ frame: UnsafePointer<nghttp2_frame>, errorCode: Int32) -> Int32 {
+        let header = frame.pointee.hd
+        guard UInt32(header.type) == NGHTTP2_HEADERS.rawValue, streams[header.stream_id] != nil,
+              errorCode != NGHTTP2_ERR_SESSION_CLOSING.rawValue, errorCode != NGHTTP2_ERR_STREAM_CLOSED.rawValue,
+              errorCode != NGHTTP2_ERR_STREAM_CLOSING.rawValue else { return 0 }
+        actions.append(.headersNotSent(stream: header.stream_id, trailers: frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS))
+        return 0
+    }
+
     func onStreamClosed(_ id: Int32, errorCode: UInt32) -> Int32 {
         guard let stream = streams.removeValue(forKey: id) else { return 0 }
+        streamClosed()
+        dropOutbox(of: stream)
+        stream.closeRoom()
         credit.forget(stream)
         receiveHeld &-= stream.held
         credit.releaseConnection(stream.held)
@@ -206,7 +224,10 @@ extension ServerConnectionHandler {
     ) -> Int {
         guard let stream = streams[id] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
         let count = stream.outbox.copy(into: buffer, capacity: length)
-        if count > 0, stream.started { stream.releaseOutbound(count) }
+        if count > 0 {
+            outbound.give(count)
+            if stream.started { stream.releaseOutbound(count) }
+        }
         if stream.outbox.isEmpty {
             if let trailers = stream.pendingTrailers {
                 stream.pendingTrailers = nil
@@ -234,13 +255,14 @@ extension ServerConnectionHandler {
         case .failure(let rejection):
             let stream = ServerStreamState(
                 id: id, head: RequestHead(path: "", format: rejection.format), remotePeer: remotePeer, config: config,
-                mailbox: mailbox)
+                mailbox: mailbox, outboundBudget: outbound)
             streams[id] = stream
             answer(stream, rejection)
         case .success(let head):
             // The stream's deadline is `head.timeout` from now, as the timer's below.
             let timeout = head.timeout
-            let stream = ServerStreamState(id: id, head: head, remotePeer: remotePeer, config: config, mailbox: mailbox)
+            let stream = ServerStreamState(
+                id: id, head: head, remotePeer: remotePeer, config: config, mailbox: mailbox, outboundBudget: outbound)
             streams[id] = stream
             stream.started = true
             if let timeout, let context {

@@ -17,7 +17,7 @@ import RPCCore
 /// metadata goes out as header fields, and so do a unary call's trailing metadata and an
 /// error's metadata.
 extension ServerConnectionHandler {
-    func applyJSON(_ part: RPCResponsePart, to stream: ServerStreamState) {
+    func applyJSON(_ part: RPCResponsePart, to stream: ServerStreamState, prepaid: Bool) {
         switch part {
         case .metadata(let metadata):
             if !stream.headersSent { stream.jsonMetadata = metadata }
@@ -26,8 +26,9 @@ extension ServerConnectionHandler {
                 sendJSONHeaders(stream, httpStatus: 200, contentType: "application/x-ndjson",
                                 metadata: stream.jsonMetadata, contentLength: nil, withBody: true)
             }
-            stream.outbox.append(bytes)
-            stream.outbox.append(Self.newline)
+            // The writer's room covers the line and its newline.
+            queue(bytes, on: stream, prepaid: prepaid)
+            queue(Self.newline, on: stream, prepaid: prepaid)
             resumeIfDeferred(stream)
         case .status(let status, let trailers):
             stream.statusQueued = true
@@ -46,7 +47,7 @@ extension ServerConnectionHandler {
         fields.append(contentsOf: trailers)
         sendJSONHeaders(stream, httpStatus: 200, contentType: "application/json", metadata: fields,
                         contentLength: message.count, withBody: true)
-        stream.outbox.append(message)
+        queue(message, on: stream, prepaid: false)
         stream.pendingTrailers = (.ok, Metadata())
         resumeIfDeferred(stream)
     }
@@ -63,7 +64,7 @@ extension ServerConnectionHandler {
 
     private func finishJSON(_ stream: ServerStreamState, _ status: Status, _ trailers: Metadata, httpStatus: Int) {
         if stream.headersSent {
-            if status.code != .ok { stream.outbox.append(JSONErrorBody.streamLine(status)) }
+            if status.code != .ok { queue(JSONErrorBody.streamLine(status), on: stream, prepaid: false) }
             stream.pendingTrailers = (status, trailers)  // read as "end the stream after the outbox"
             resumeIfDeferred(stream)
             return
@@ -78,7 +79,7 @@ extension ServerConnectionHandler {
         let body = JSONErrorBody.object(status)
         sendJSONHeaders(stream, httpStatus: httpStatus, contentType: "application/json", metadata: trailers,
                         contentLength: body.count, withBody: true)
-        stream.outbox.append(body)
+        queue(body, on: stream, prepaid: false)
         stream.pendingTrailers = (status, trailers)
         resumeIfDeferred(stream)
     }
@@ -100,7 +101,8 @@ extension ServerConnectionHandler {
                 ? nghttp2_submit_response(session.pointer, stream.id, fields, count, &provider)
                 : nghttp2_submit_response(session.pointer, stream.id, fields, count, nil)
         }
-        stream.headersSent = result == 0
+        stream.headersSent = true
+        if result != 0 { streamSubmitFailed(stream, NGHTTP2Error(code: result, operation: "nghttp2_submit_response")) }
     }
 
     static let newline: [UInt8] = [0x0A]

@@ -61,6 +61,8 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
         case answer(stream: Int32, RequestRejection)
         case reset(stream: Int32, errorCode: UInt32)
         case finalGoAway
+        /// nghttp2 could not send a stream's header block (see `headersNotSent`).
+        case headersNotSent(stream: Int32, trailers: Bool)
     }
 
     let config: NIOServerConfig
@@ -82,6 +84,9 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     @exclusivity(unchecked) var credit = ReceiveCredit(connectionCredit: .separate)
     /// The connection's receive window: the receive budget (see `HTTP2Config.receiveBudget`).
     let receiveWindow: Int
+    /// Response bytes queued on all streams (see `HTTP2Config.connectionOutboundLimit`):
+    /// every byte in an outbox is counted here until nghttp2 takes it or it is dropped.
+    let outbound: OutboundBudget
     /// Request bytes of active calls the connection window has not had back.
     @exclusivity(unchecked) var receiveHeld = 0
     @exclusivity(unchecked) var fault: UInt32?
@@ -90,6 +95,8 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     @exclusivity(unchecked) var keepalive = KeepaliveState()
     @exclusivity(unchecked) var shutdown = GracefulShutdownState()
     @exclusivity(unchecked) var timers = ConnectionTimers()
+    @exclusivity(unchecked) var lingering = false
+    @exclusivity(unchecked) var lingerTimer: Scheduled<Void>?
     var started = false
 
     init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, jsonRoutes: JSONRoutes? = nil) {
@@ -98,6 +105,7 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
         self.jsonRoutes = jsonRoutes
         self.headerBlock = HeaderBlock(maxHeaderListSize: config.http2.maxHeaderListSize)
         self.receiveWindow = max(65_535, min(config.http2.connectionWindowSize, config.http2.receiveBudget))
+        self.outbound = OutboundBudget(limit: config.http2.connectionOutboundLimit)
     }
 
     // MARK: Channel events
@@ -105,11 +113,11 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     // (handlerAdded and channelActive: NGHTTP2ServerConnection's.)
 
     func sessionStarting(_ context: ChannelHandlerContext) {
-        remotePeer = context.channel.remoteAddress.map(Self.describe) ?? "unknown"
+        remotePeer = PeerAddress.describe(context.channel.remoteAddress)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let session else { return }
+        guard let session, !lingering else { return }
         let buffer = unwrapInboundIn(data)
         do {
             try session.receive(buffer)
@@ -130,6 +138,7 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     /// The connection is gone: every call still running is cancelled.
     func tearDown() {
         let error = RPCError(code: .cancelled, message: "The connection closed")
+        outbound.close(error)
         for stream in streams.values { stream.abandonCall(error) }
         streams.removeAll()
         // Started calls always reach the handlers, which see them abandoned and end.
@@ -137,6 +146,8 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
         mailbox?.close(returningPending: &spare)
         spare.removeAll()
         timers.cancelAll()
+        lingerTimer?.cancel()
+        lingerTimer = nil
     }
 
     // MARK: Output
@@ -144,8 +155,12 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     /// Runs what callbacks queued, turns every ready frame into one write, and closes the
     /// connection once nghttp2 wants neither to read nor to write.
     func flushOutput() {
-        guard let session = writeReadyFrames() else { return }
-        if !session.wantsReadOrWrite { context?.close(promise: nil) }
+        guard !lingering, let session = writeReadyFrames() else { return }
+        if !session.wantsReadOrWrite {
+            closeAfterLastFrames()
+            return
+        }
+        watchIdleness()
     }
 
     var hasQueuedActions: Bool { !actions.isEmpty || !credit.isEmpty }
@@ -154,18 +169,14 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     var resetRateLimit: ResetRateLimit { config.resetRateLimit }
     var shutdownPingTimeout: Duration { config.shutdownPingTimeout }
     func queueFinalGoAway() { actions.append(.finalGoAway) }
+    var peerDescription: String { remotePeer }
+    var events: ConnectionEventSink? { config.events }
+    var idleTimeout: Duration? { config.idleTimeout }
+    var hasOpenStreams: Bool { !streams.isEmpty }
 
     /// Request bytes this connection holds in memory: messages queued for their calls and
     /// messages still arriving (for tests; walks every stream).
     var bufferedRequestBytes: Int {
         streams.values.reduce(0) { $0 + $1.deframer.bufferedBytes + $1.jsonBody.count + $1.queuedRequestBytes }
-    }
-
-    static func describe(_ address: SocketAddress) -> String {
-        switch address {
-        case .v4(let a): "ipv4:\(a.host):\(address.port ?? 0)"
-        case .v6(let a): "ipv6:[\(a.host)]:\(address.port ?? 0)"
-        case .unixDomainSocket: "unix:\(address.pathname ?? "")"
-        }
     }
 }

@@ -4,6 +4,8 @@ import RPCCore
 /// Commands from server calls to their connection's event loop.
 enum ServerCommand: Sendable {
     case part(stream: Int32, RPCResponsePart)
+    /// A message written by `write`: its room in the connection's outbound budget is taken.
+    case written(stream: Int32, message: [UInt8], room: Int)
     /// A call took request bytes (see `ServerStream.requestBytesTaken`): `owed` go back to
     /// the stream's window, `taken` leave the receive budget.
     case taken(stream: Int32, owed: Int, taken: Int, waiting: Bool)
@@ -60,6 +62,8 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
     @exclusivity(unchecked) var outbox: OutboundMessages
     @exclusivity(unchecked) var pendingTrailers: (status: Status, metadata: Metadata)?
     @exclusivity(unchecked) var dataDeferred = false
+    /// A header block of this stream could not be sent and the status went out alone instead.
+    @exclusivity(unchecked) var sentFallbackStatus = false
 
     @exclusivity(unchecked) var unreleased = 0
     @exclusivity(unchecked) var queuedHeld = 0
@@ -69,7 +73,7 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
 
     init(
         id: Int32, head: RequestHead, remotePeer: String,
-        config: NIOServerConfig, mailbox: Mailbox<ServerCommand>
+        config: NIOServerConfig, mailbox: Mailbox<ServerCommand>, outboundBudget: OutboundBudget
     ) {
         self.id = id
         self.mailbox = mailbox
@@ -80,8 +84,11 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
             head: head, remotePeer: remotePeer,
             eagerAllowance: config.http2.eagerReleaseAllowance,
             highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark,
-            takenReportThreshold: Self.takenReportThreshold)
+            takenReportThreshold: Self.takenReportThreshold, outboundBudget: outboundBudget)
     }
+
+    /// What `bytes` of a message take in the outbox: the gRPC prefix, or a JSON line's newline.
+    func queuedSize(ofMessage bytes: Int) -> Int { bytes + (isJSON ? 1 : MessagePrefix.size) }
 
     /// Taken request bytes a handler that never waits reports at the latest: what the
     /// connection may count as held after the handler took it, per stream.
@@ -104,10 +111,13 @@ final class ServerStreamState: ServerStream, CreditedStream, @unchecked Sendable
     override func write(_ part: RPCResponsePart, flush: Bool) async throws {
         if case .message(let bytes) = part {
             if let abandoned = abandonment { throw abandoned }  // the stream is gone
-            mailbox.send(.part(stream: id, part), flush: flush)
-            // Counted until nghttp2 frames them (`releaseOutbound` in the data callback);
-            // a JSON line is followed by its newline.
-            try await reserveOutbound(bytes.count + (isJSON ? 1 : MessagePrefix.size)) { mailbox.flush() }
+            let size = queuedSize(ofMessage: bytes.count)
+            // Room in the connection's budget first: a client that reads nothing makes the
+            // writer wait here, before its message is queued.
+            try await takeRoom(forMessageOf: size)
+            mailbox.send(.written(stream: id, message: bytes, room: size), flush: flush)
+            // Counted until nghttp2 frames them (`releaseOutbound` in the data callback).
+            try await reserveOutbound(size) { mailbox.flush() }
         } else {
             mailbox.send(.part(stream: id, part), flush: flush)
         }

@@ -14,6 +14,9 @@ public enum TimelineEffect: Sendable, Hashable {
     case cancelFetch(FetchID)
     /// The entry shown by a placement changed; nil means the placeholder.
     case entryChanged(PlacementID, TimelineEntry?)
+    /// A provider's new timeline shows the same entry as before: nothing to redraw, but the
+    /// reload is done (a tap's answer waits for this, or `entryChanged`, or a failure).
+    case timelineUnchanged(PlacementID)
     /// A provider call failed or timed out; the last timeline stays and the call is retried.
     case retryScheduled(PlacementID, at: Date, failures: Int)
     /// A provider's timeline broke a cap and was not taken (it counts as a failure).

@@ -41,7 +41,7 @@ extension TimelineScheduler {
         records[i].inFlightSince = .nan
         records[i].failures = 0
         records[i].retryAt = .infinity
-        if changed { effects.append(.entryChanged(records[i].id, shownEntry(slot))) }
+        effects.append(changed ? .entryChanged(records[i].id, shownEntry(slot)) : .timelineUnchanged(records[i].id))
         reschedule(slot, rules: rules)
         finish(&effects)
         return effects

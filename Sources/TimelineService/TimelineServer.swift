@@ -97,6 +97,10 @@ public struct TimelineServer: Sendable {
                     }
                     started.reload = reload
                     changes.append(started)
+                case .timelineUnchanged(let id):
+                    var unchanged = change(id)
+                    unchanged.unchanged = true
+                    changes.append(unchanged)
                 case .retryScheduled(let id, _, _), .timelineRejected(let id, _):
                     if let error = state.lastErrors[id] {
                         var failed = change(id)

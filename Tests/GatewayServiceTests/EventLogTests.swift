@@ -44,24 +44,84 @@ import Testing
         #expect(log.list(after: 8, limit: 100, filter: .init()).map(\.sequence) == [9, 10])
     }
 
+    /// Every event a follower reads until it ends (nil) or falls behind (the error).
+    static func drain(_ follower: EventFollower) async -> (events: [GlimpseGatewayV1.Event], behind: EventFollower.FellBehind?) {
+        var events: [GlimpseGatewayV1.Event] = []
+        do {
+            while let page = try await follower.next(limit: 2) { events += page }
+            return (events, nil)
+        } catch {
+            return (events, error as? EventFollower.FellBehind)
+        }
+    }
+
     @Test func followersGetTheBacklogThenLiveEventsFiltered() async {
         let log = EventLog()
         log.append(Self.event("a", at: 0, bundle: "x"), source: .gateway)
         log.append(Self.event("b", at: 0, bundle: "y"), source: .gateway)
-        let stream = log.follow(after: 0, filter: .init(bundleID: "x"))
+        let follower = log.follow(after: 0, filter: .init(bundleID: "x"))
         log.append(Self.event("c", at: 0, bundle: "x"), source: .gateway)
         log.finish()
-        var seen: [String] = []
-        for await event in stream { seen.append(event.kind) }
-        #expect(seen == ["a", "c"])
+        #expect(await Self.drain(follower).events.map(\.kind) == ["a", "c"])
     }
 
-    @Test func aFollowerTooFarBehindIsEndedNotSkipped() async {
+    @Test func aFollowerWaitsForTheNextEventItMatches() async throws {
         let log = EventLog()
-        let stream = log.follow(after: 0, filter: .init(), backlogLimit: 2)
-        for i in 0..<5 { log.append(Self.event("k\(i)", at: 0), source: .gateway) }
-        var seen: [UInt64] = []
-        for await event in stream { seen.append(event.sequence) }
-        #expect(seen == [1, 2])
+        let follower = log.follow(after: 0, filter: .init(kinds: ["wanted"]))
+        async let next = follower.next()
+        for i in 0..<3 { log.append(Self.event("other\(i)", at: 0), source: .gateway) }
+        log.append(Self.event("wanted", at: 0), source: .gateway)
+        #expect(try await next?.map(\.kind) == ["wanted"])
+    }
+
+    @Test("a follower more than its lag behind what came after it began is ended, not skipped: it reads what it had, then learns where to follow again")
+    func aFollowerTooFarBehindIsEndedNotSkipped() async {
+        let log = EventLog()
+        for i in 0..<10 { log.append(Self.event("history\(i)", at: 0), source: .gateway) }
+        let follower = log.follow(after: 0, filter: .init(), maxLag: 3)
+        // History is not lag: the ten events before it began are read whatever maxLag says.
+        let history = try? await follower.next(limit: 4)
+        #expect(history?.map(\.sequence) == [1, 2, 3, 4])
+        for i in 0..<4 { log.append(Self.event("live\(i)", at: 0), source: .gateway) }  // lag 4 > 3
+        let (events, behind) = await Self.drain(follower)
+        #expect(events.isEmpty)
+        #expect(behind == EventFollower.FellBehind(lastRead: 4))
+    }
+
+    @Test func aFollowerWithinItsLagReadsEverything() async {
+        let log = EventLog()
+        let follower = log.follow(after: 0, filter: .init(), maxLag: 3)
+        for i in 0..<3 { log.append(Self.event("k\(i)", at: 0), source: .gateway) }
+        log.finish()
+        let (events, behind) = await Self.drain(follower)
+        #expect(events.map(\.sequence) == [1, 2, 3])
+        #expect(behind == nil)
+    }
+
+    @Test("a follower whose unread events the log dropped is ended")
+    func eventsDroppedUnderAFollower() async throws {
+        let log = EventLog(capacity: 3)
+        for i in 0..<3 { log.append(Self.event("k\(i)", at: 0), source: .gateway) }
+        let follower = log.follow(after: 0, filter: .init(), maxLag: 100)
+        #expect(try await follower.next(limit: 1)?.map(\.sequence) == [1])
+        for i in 0..<3 { log.append(Self.event("more\(i)", at: 0), source: .gateway) }  // 2 and 3 are gone
+        #expect(await Self.drain(follower).behind == EventFollower.FellBehind(lastRead: 1))
+    }
+
+    @Test("a hundred followers of a full log hold no copy of it, and one that is cancelled stops waiting")
+    func followersShareTheLog() async throws {
+        let log = EventLog(capacity: 1000)
+        for i in 0..<1000 { log.append(Self.event("k\(i)", at: 0), source: .gateway) }
+        let followers = (0..<100).map { _ in log.follow(after: 0, filter: .init()) }
+        #expect(log.followerCount == 100)
+        let waiting = Task { try await followers[0].next(limit: 1) }
+        #expect(try await waiting.value?.first?.sequence == 1)
+        let caughtUp = log.follow(after: 1000, filter: .init())
+        let cancelled = Task { try await caughtUp.next() }
+        cancelled.cancel()
+        #expect(await (try? cancelled.value) == nil)
+        for follower in followers { follower.close() }
+        caughtUp.close()
+        #expect(log.followerCount == 0)
     }
 }

@@ -227,6 +227,13 @@ struct ProtoJSONTests {
         (#"{"mUint32Enum":{"-1":"MOOD_HAPPY"}}"#, #"mUint32Enum["-1"]"#),
         (#"{"mStringInt32":{"a":null}}"#, #"mStringInt32["a"]"#),
         (#"{"mInt64String":{"1":"a","01":"b"}}"#, #"mInt64String["01"]"#),
+        // Text holding U+0000: as a value, an element, a map key or value, deep inside.
+        (#"{"fString":"nul\u0000suffix"}"#, "fString"),
+        (#"{"rString":["ok","\u0000"]}"#, "rString[1]"),
+        (#"{"cString":"a\u0000"}"#, "cString"),
+        (#"{"mStringInt32":{"k\u0000":1}}"#, #"mStringInt32["k\u0000"]"#),
+        (#"{"mInt64String":{"1":"\u0000"}}"#, #"mInt64String["1"]"#),
+        (#"{"rMessage":[{},{"name":"x\u0000y"}]}"#, "rMessage[1].name"),
         // Not an object, not JSON.
         ("[]", ""),
         ("1", ""),
@@ -292,6 +299,26 @@ struct ProtoJSONTests {
         #expect(try ProtoJSONDeserializer<AllKinds>().deserialize(bytes) == m)
         #expect(try ProtoJSONDeserializer<AllKinds>().deserialize([]) == AllKinds())
         #expect(try ProtoJSONDeserializer<AllKinds>(ignoringUnknownFields: true).deserialize(Array(#"{"x":1}"#.utf8)) == AllKinds())
+    }
+
+    @Test("text holding U+0000 is refused with INVALID_ARGUMENT naming the field, as JSON and as protobuf")
+    func nulRefusedOnBothFaces() throws {
+        let json = #expect(throws: ProtoJSONError.self) {
+            try ProtoJSONDeserializer<AllKinds>().deserialize(Array(#"{"rMessage":[{"name":"a\u0000b"}]}"#.utf8))
+        }
+        #expect(json?.rpcStatus == Status(code: .invalidArgument, message: "rMessage[0].name: text holding U+0000 (NUL) is refused"))
+        // As protobuf: r_message (30) holding Leaf{name: "a\0b"}.
+        let proto = #expect(throws: ProtoDecodingError.self) {
+            try ProtoDeserializer<AllKinds>().deserialize([0xf2, 0x01, 0x05, 0x0a, 0x03, 0x61, 0x00, 0x62])
+        }
+        #expect(proto?.rpcStatus == Status(
+            code: .invalidArgument,
+            message: "r_message[0].name: text holding U+0000 (NUL) is refused (glimpse.testing.v1.AllKinds)"))
+        // Bytes that are not protobuf at all stay INTERNAL, as grpc-core answers them.
+        let malformed = #expect(throws: ProtoDecodingError.self) {
+            try ProtoDeserializer<AllKinds>().deserialize([0x0a])
+        }
+        #expect(malformed?.rpcStatus.code == .internal)
     }
 
     @Test("a request the JSON deserializer refuses carries INVALID_ARGUMENT and the error's description")

@@ -227,3 +227,68 @@ def test_a_script_reading_right_after_activitykit_update_and_end_sees_their_effe
         assert json.loads(shown.content.state_json)["stop"] == 99
     finally:
         stack.stop()
+
+
+# Deadlines flow: a hop never gives up before the work it started may finish.
+
+from glimpse.app.v1 import intent_handler_pb2 as ih, intent_handler_pb2_grpc  # noqa: E402
+from glimpse.widget.v1 import intent_pb2 as wi  # noqa: E402
+
+SLOW_HANDLER = 12   # seconds: past the 10 s the gateway used to give glimpse-intent, inside the 30 s an intent handler may take
+
+
+class SlowApp(provider_pb2_grpc.WidgetProviderServicer, intent_handler_pb2_grpc.IntentHandlerServicer):
+    """A widget with one Button whose IntentHandler takes SLOW_HANDLER seconds."""
+
+    def Timeline(self, request, context):
+        button = view_pb2.View(id="go", button=view_pb2.Button(
+            intent=wi.IntentInvocation(intent_type="SlowIntent"), label=view_pb2.View(text=view_pb2.Text(content="Go"))))
+        entry = timeline_pb2.TimelineEntry(date=request.now, view=button)
+        return provider_pb2.TimelineResponse(timeline=timeline_pb2.Timeline(entries=[entry], never=timeline_pb2.Timeline.Never()))
+
+    def Perform(self, request, context):
+        time.sleep(SLOW_HANDLER)
+        return ih.PerformResponse(succeeded=ih.PerformResponse.Succeeded())
+
+
+def test_a_slow_handler_inside_its_budget_answers_the_tap(tmp_path):
+    """The caller gives the tap a minute: each hop (gateway → glimpse-intent → the app) goes
+    on with what is left of it, so a handler that takes 12 s of its 30 s is answered."""
+    app = SlowApp()
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    provider_pb2_grpc.add_WidgetProviderServicer_to_server(app, server)
+    intent_handler_pb2_grpc.add_IntentHandlerServicer_to_server(app, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    stack = Stack(tmp_path)
+    try:
+        manifest = manifest_pb2.AppManifest(
+            bundle_id="com.example.slow", display_name="Slow", default_endpoint=f"127.0.0.1:{port}",
+            widgets=[manifest_pb2.WidgetKindDeclaration(kind="W", display_name="W", supported_families=[SMALL])],
+            intents=[manifest_pb2.IntentDeclaration(type="SlowIntent", title="Slow", widget_kinds=["W"],
+                                                    handler_endpoint="default")])
+        stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT)
+        placed = stack.widgets.Place(g.PlaceRequest(bundle_id="com.example.slow", kind="W", family=SMALL),
+                                     timeout=RPC_TIMEOUT)
+        tapped = stack.widgets.Tap(g.TapRequest(placement_id=placed.placement_id, element="go"), timeout=RPC_TIMEOUT)
+        assert tapped.performed.HasField("performed"), tapped.performed
+    finally:
+        stack.stop()
+        server.stop(None)
+
+
+def test_a_retried_tap_answers_at_once_with_what_the_first_brought(tmp_path, provider):
+    """A retry of a tap (same idempotency key) runs and reloads nothing, so it waits for no
+    new entry: it answers well inside a deadline far shorter than the gateway's settle time
+    (60 s in test stacks), where it used to wait for a change that never came."""
+    stack = Stack(tmp_path)
+    try:
+        _install(stack, provider)
+        small, _ = _place_both(stack)
+        first = stack.widgets.Tap(g.TapRequest(placement_id=small.placement_id, element="checkin"), timeout=RPC_TIMEOUT)
+        again = stack.widgets.Tap(g.TapRequest(placement_id=small.placement_id, element="checkin",
+                                               idempotency_key=first.idempotency_key), timeout=20)
+        assert again.performed.replayed and list(again.performed.reloaded_placements) == []
+        assert _shown(again.widget) == _shown(first.widget) == ["RTL 001 SFO → JFK", "Checked in"]
+    finally:
+        stack.stop()

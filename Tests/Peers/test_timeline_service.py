@@ -64,11 +64,11 @@ class Process:
     """A child that prints `listening on port N` first; the rest of its standard output is
     drained (so it never blocks on a full pipe), standard error goes to a file."""
 
-    def __init__(self, name, argv, log_dir):
+    def __init__(self, name, argv, log_dir, **popen):
         self.name = name
         self.stderr_path = log_dir / f"{name}.stderr"
         self._stderr = open(self.stderr_path, "w")
-        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self._stderr, text=True)
+        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self._stderr, text=True, **popen)
         self.lines = queue.Queue()
         threading.Thread(target=self._drain, daemon=True).start()
         self.port = self._port()

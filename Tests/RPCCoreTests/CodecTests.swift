@@ -53,6 +53,30 @@ struct PercentEncodingTests {
     @Test func replacesBytesThatAreNotUTF8() {
         #expect(PercentEncoding.decode("%FF") == "\u{FFFD}")
     }
+
+    @Test("a space at either end is escaped: a header value may not begin or end with one")
+    func spacesAtTheEnds() {
+        #expect(PercentEncoding.encode("ends with a space ") == "ends with a space%20")
+        #expect(PercentEncoding.encode(" starts") == "%20starts")
+        #expect(PercentEncoding.encode(" ") == "%20")
+        #expect(PercentEncoding.decode(PercentEncoding.encode("  both  ")) == "  both  ")
+    }
+
+    @Test("past the limit the message is cut between characters, never inside an escape, and marked")
+    func truncation() {
+        let limit = 64
+        for message in [String(repeating: "a", count: 100), String(repeating: "é", count: 100), String(repeating: "x😈", count: 50)] {
+            let encoded = PercentEncoding.encode(message, limit: limit)
+            #expect(encoded.utf8.count <= limit)
+            #expect(encoded.hasSuffix(PercentEncoding.truncationMarker))
+            let decoded = PercentEncoding.decode(encoded)
+            #expect(decoded.hasSuffix("…[truncated]"))
+            #expect(message.hasPrefix(decoded.dropLast("…[truncated]".count)))
+            #expect(!decoded.contains("\u{FFFD}"))
+        }
+        #expect(PercentEncoding.encode("short", limit: limit) == "short")
+        #expect(PercentEncoding.encode(String(repeating: "b", count: 64), limit: limit) == String(repeating: "b", count: 64))
+    }
 }
 
 @Suite("grpc-timeout")

@@ -6,6 +6,7 @@ struct Steering {
     var failCode: StatusCode?
     var failMessage = ""
     var failAfter = 0
+    var failMessageRepeat = 1
     var replyCount = 1
     var replySize: Int?
     var initialEcho = Metadata()
@@ -23,6 +24,9 @@ struct Steering {
             case "x-fail-after": failAfter = Int(text ?? "") ?? 0
             case "x-reply-count": replyCount = Int(text ?? "") ?? 1
             case "x-reply-size": replySize = Int(text ?? "")
+            case "x-fail-message-repeat": failMessageRepeat = Int(text ?? "") ?? 1
+            case "x-pad-initial": initialEcho.add(.string(String(repeating: "p", count: Int(text ?? "") ?? 0)), forKey: "x-padding")
+            case "x-pad-trailing": trailingEcho.add(.string(String(repeating: "p", count: Int(text ?? "") ?? 0)), forKey: "x-padding")
             default:
                 if entry.key.hasPrefix("x-echo-initial") { initialEcho.add(entry.value, forKey: entry.key) }
                 if entry.key.hasPrefix("x-echo-trailing") { trailingEcho.add(entry.value, forKey: entry.key) }
@@ -36,7 +40,7 @@ struct Steering {
 
     func failIfAsked(afterReplies sent: Int) throws {
         guard let failCode, failCode != .ok, sent >= failAfter else { return }
-        throw RPCError(code: failCode, message: failMessage, metadata: trailingEcho)
+        throw RPCError(code: failCode, message: String(repeating: failMessage, count: max(1, failMessageRepeat)), metadata: trailingEcho)
     }
 
     func reply(to request: [UInt8]) -> [UInt8] {

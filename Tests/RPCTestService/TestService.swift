@@ -14,7 +14,10 @@ import Synchronization
 /// Metadata that steers every method:
 /// - `x-sleep-ms: N` sleeps first (cancellable: a deadline or a client cancel ends it);
 /// - `x-fail-code: N` ends with status N, message `x-fail-message` or the UTF-8 of
-///   `x-fail-message-bin`; with `x-fail-after: K` (streaming) after K replies;
+///   `x-fail-message-bin` (`x-fail-message-repeat: R` times over); with `x-fail-after: K`
+///   (streaming) after K replies;
+/// - `x-pad-initial: N`, `x-pad-trailing: N` add an `x-padding` entry of N bytes to the
+///   initial or trailing metadata;
 /// - keys starting `x-echo-initial` come back in the initial metadata, keys starting
 ///   `x-echo-trailing` in the trailing metadata (`-bin` included).
 ///

@@ -13,26 +13,37 @@ class GlueWriter:
         for n in info.proto.nested_type:
             self.glue_tree(w, self.reg.message(f"{info.full}.{n.name}"))
 
-    def lift_value(self, fl, expr: str, info: MessageInfo) -> str:
-        """Swift expression turning the C value `expr` of field `fl` into its Swift value."""
+    def lift_value(self, fl, expr: str, info: MessageInfo, index: str = "-1") -> str:
+        """Swift expression turning the C value `expr` of field `fl` into its Swift value.
+        `index`: the element's index in a repeated field (-1 for a singular one), so that
+        a refusal names `field[i]`."""
         k = self.kind_of(fl)
         if k == "scalar":
             return SCALARS[fl.type][1].format(v=expr)
         if k == "string":
-            return f'try _liftString({expr}, "{info.full}", "{fl.name}")'
+            # protoc-gen-c-compat gives protobuf-c every string as bytes: length and all.
+            return f'try _liftString({expr}.data, {expr}.len, "{info.full}", "{fl.name}", {index})'
         if k == "bytes":
             return f"_liftBytes({expr}.data, {expr}.len)"
         if k == "enum":
             return f"{self.reg.enum(fl.type_name).swift}(rawValue: .init(truncatingIfNeeded: {expr}.rawValue))"
         target = self.reg.message(fl.type_name)
-        return f"try {target.swift}(_c: {expr}, depth: depth &+ 1)"
+        return self.nested(info, fl.name, index, target.swift, f"try {target.swift}(_c: {expr}, depth: depth &+ 1)")
+
+    @staticmethod
+    def nested(info: MessageInfo, field: str, index: str, result: str, body: str) -> str:
+        """`body` (lifting what field `field` holds) with a refusal inside it named from here:
+        `field[index].inner` of this message."""
+        return (f'try _liftNested("{info.full}", "{field}", {index}) '
+                f"{{ () throws(ProtoDecodingError) -> {result} in {body} }}")
 
     def lower_value(self, fl, expr: str, info: MessageInfo) -> str:
         k = self.kind_of(fl)
         if k == "scalar":
             return SCALARS[fl.type][2].format(v=expr)
         if k == "string":
-            return f'try arena.lowerString({expr}, "{info.full}", "{fl.name}")'
+            return (f"ProtobufCBinaryData(len: {expr}.utf8.count, "
+                    f'data: try arena.lowerString({expr}, "{info.full}", "{fl.name}"))')
         if k == "bytes":
             return f"ProtobufCBinaryData(len: {expr}.count, data: arena.lowerBytes({expr}))"
         if k == "enum":
@@ -82,7 +93,8 @@ class GlueWriter:
                 w(f"for i in 0..<{cf.replace(p.c_name, 'n_' + p.c_name)} {{")
                 w.indent()
                 w("guard let e = list[i] else { continue }")
-                w(f"map[{self.lift_value(key, 'e.pointee.key', entry)}] = {val_expr}")
+                w(self.nested(info, fl.name, "i", "Swift.Void",
+                              f"map[{self.lift_value(key, 'e.pointee.key', entry)}] = {val_expr}"))
                 w.close()
                 w(f"self.{p.swift_name} = map")
                 w.close()
@@ -95,7 +107,7 @@ class GlueWriter:
                     w.indent()
                     w(f"var out: {self.swift_type(p)} = []")
                     w(f"out.reserveCapacity({n})")
-                    w(f"for i in 0..<{n} {{ if let e = list[i] {{ out.append({self.lift_value(fl, 'e', info)}) }} }}")
+                    w(f"for i in 0..<{n} {{ if let e = list[i] {{ out.append({self.lift_value(fl, 'e', info, 'i')}) }} }}")
                     w(f"self.{p.swift_name} = out")
                     w.close()
                 else:
@@ -103,7 +115,7 @@ class GlueWriter:
                     w.indent()
                     w(f"var out: {self.swift_type(p)} = []")
                     w(f"out.reserveCapacity({n})")
-                    w(f"for i in 0..<{n} {{ out.append({self.lift_value(fl, 'list[i]', info)}) }}")
+                    w(f"for i in 0..<{n} {{ out.append({self.lift_value(fl, 'list[i]', info, 'i')}) }}")
                     w(f"self.{p.swift_name} = out")
                     w.close()
             elif p.optional:
@@ -168,7 +180,7 @@ class GlueWriter:
                 elif p.kind == "message":
                     w(f"{cf} = try arena.lowerMessages(self.{p.swift_name}, depth: depth)")
                 else:
-                    ctype = {"string": "Swift.UnsafeMutablePointer<CChar>?", "bytes": "ProtobufCBinaryData",
+                    ctype = {"string": "ProtobufCBinaryData", "bytes": "ProtobufCBinaryData",
                              "enum": self.reg.enum(fl.type_name).c_type if p.kind == "enum" else "",
                              "scalar": "protobuf_c_boolean"}[p.kind]
                     w(f"let list = arena.allocate({ctype}.self, count: self.{p.swift_name}.count)")

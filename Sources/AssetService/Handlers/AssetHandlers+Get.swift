@@ -51,7 +51,11 @@ extension AssetHandlers {
         var hasher = verify ? SHA256() : nil
         var offset = 0
         while offset < metadata.size {
-            let chunk = try reader.read(at: offset, count: min(chunkSize, metadata.size - offset))
+            let count = min(chunkSize, metadata.size - offset)
+            // Room on the connection first, the chunk then: a client that stops reading
+            // leaves this call waiting with nothing read.
+            try await response.reserveRoom(forMessageOf: count + Self.chunkFraming)
+            let chunk = try reader.read(at: offset, count: count)
             guard !chunk.isEmpty else { throw try await lost(metadata, because: "is shorter than its size") }
             offset += chunk.count
             if hasher != nil {
@@ -67,6 +71,10 @@ extension AssetHandlers {
         }
         return Metadata()
     }
+
+    /// What a chunk's message adds to its bytes on the wire, at most: the oneof's tag and
+    /// length (6) and gRPC's prefix (5).
+    static let chunkFraming = 16
 
     /// The header alone: the caller's copy is current.
     func notModified(

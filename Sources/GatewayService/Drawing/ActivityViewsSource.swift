@@ -106,7 +106,7 @@ final class ActivityViewsSource: Sendable {
                 throw RPCError(code: .unavailable, message: "no usable address")
             }
             let response = try await GlimpseAppV1.ActivityConfiguration.Client(wrapping: client)
-                .views(ClientRequest(message: request), options: CallOptions(timeout: timeout)).message
+                .views(ClientRequest(message: request), options: CallOptions(timeout: timeout, inheritsDeadline: false)).message
             let views = response.views ?? .init()
             if let violation = ContentLimits.violation(of: views) {
                 throw RPCError(code: .resourceExhausted, message: violation)

@@ -204,37 +204,3 @@ extension ActivitiesHandler {
         return ServerResponse(message: try await gateway.tapActivity(request.message))
     }
 }
-
-public struct EventsHandler: GlimpseGatewayV1.Events.Handler {
-    let gateway: Gateway
-    public init(gateway: Gateway) { self.gateway = gateway }
-
-    public func list(request: ServerRequest<GlimpseGatewayV1.ListEventsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListEventsResponse> {
-        try requireDevice(context, "reading the event log")
-        let message = request.message
-        guard message.limit <= 10_000 else {
-            throw RPCError(code: .invalidArgument, message: "limit: at most 10,000 events per page")
-        }
-        let events = gateway.log.list(
-            after: message.afterSequence, limit: message.limit == 0 ? 1_000 : Int(message.limit),
-            filter: EventLog.Filter(kinds: message.kinds, bundleID: message.bundleId))
-        var response = GlimpseGatewayV1.ListEventsResponse()
-        response.events = AnswerBudget.prefix(events)
-        response.lastSequence = response.events.last?.sequence ?? message.afterSequence
-        return ServerResponse(message: response)
-    }
-
-    public func follow(request: ServerRequest<GlimpseGatewayV1.FollowEventsRequest>, response: ResponseWriter<GlimpseGatewayV1.Event>, context: ServerContext) async throws -> Metadata {
-        try requireDevice(context, "following the event log")
-        let message = request.message
-        let stream = gateway.log.follow(after: message.afterSequence, filter: EventLog.Filter(kinds: message.kinds, bundleID: message.bundleId))
-        var last = message.afterSequence
-        for await event in stream {
-            try await response.write(event)
-            last = event.sequence
-        }
-        // Cancelled, or the gateway is stopping: the stream just ends.
-        if Task.isCancelled || gateway.log.isFinished { return Metadata() }
-        throw RPCError(code: .resourceExhausted, message: "the follower fell too far behind; follow again with after_sequence \(last)")
-    }
-}

@@ -188,7 +188,7 @@ final class H2RequestHandler: ChannelInboundHandler {
             } else {
                 promise.succeed(H2Response(status: status, headers: headers, body: body))
             }
-            session.finalGoAway()
+            try? session.finalGoAway()  // a courtesy: the connection closes next either way
             flush(context)
             context.close(promise: nil)
             return

@@ -4,32 +4,23 @@ import Glibc
 import Musl
 #endif
 
-/// Starts the members of a plan, waits until each says `listening on port N`, and stops
-/// them: the gateway and the apps first, the services last, SIGTERM then SIGKILL after a
-/// grace period. Every member runs in a session of its own, so Ctrl-C reaches `glimpse up`
-/// alone and the stop happens in that order.
+/// The members of a running stack (`StackSupervisor` starts them): waits until each says
+/// `listening on port N`, and stops them: the gateway and the apps first, the services last,
+/// SIGTERM then SIGKILL after a grace period. Every member runs in a session of its own, so
+/// Ctrl-C reaches `glimpse up` alone and the stop happens in that order.
 struct StackProcesses: Sendable {
     let directory: String
     var started: [(member: StackPlan.Member, pid: Int32)] = []
 
     init(directory: String) { self.directory = directory }
 
-    func log(of member: StackPlan.Member) -> String { "\(directory)/logs/\(member.name).log" }
+    func log(of member: StackPlan.Member) -> String { StackSupervisor.log(of: member, in: directory) }
 
-    mutating func start(_ plan: StackPlan, record: inout StackRecord) throws(CLIFailure) {
-        for member in plan.members {
-            guard Files.exists(member.executable) else {
-                throw CLIFailure.local("\(member.executable) is missing: build it first (swift build -c release), or point --bin at the folder that has it")
-            }
-            let logPath = log(of: member)
-            _ = Files.remove(logPath)
-            let pid: Int32
-            do { pid = try Processes.spawn(member.executable, member.arguments, log: logPath, newSession: true) } catch {
-                throw CLIFailure.local("cannot start \(member.name): \(error.description)")
-            }
-            started.append((member, pid))
-            record.processes.append(.init(name: member.name, pid: pid, port: member.port, executable: member.executable))
-            do { try record.write(to: directory) } catch { throw CLIFailure.local("cannot write \(error.description)") }
+    /// The processes a record names, as members of its plan.
+    init(directory: String, record: StackRecord) {
+        self.directory = directory
+        started = record.processes.compactMap { process in
+            record.plan.first { $0.name == process.name }.map { ($0, process.pid) }
         }
     }
 
@@ -61,14 +52,6 @@ struct StackProcesses: Sendable {
     func tail(of member: StackPlan.Member, lines: Int = 15) -> String {
         let text = (try? Files.read(log(of: member))).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).map { "  | \($0)" }.joined(separator: "\n")
-    }
-
-    /// The first member that has exited, if any (while the stack runs in the foreground).
-    func firstExited() -> (StackPlan.Member, Int32)? {
-        for entry in started {
-            if let status = Processes.exited(entry.pid) { return (entry.member, status) }
-        }
-        return nil
     }
 
     /// Stops recorded processes (this run's or an earlier, detached one's): apps and the

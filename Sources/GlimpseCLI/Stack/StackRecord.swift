@@ -1,7 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GlimpseJSON
 
-/// `<dir>/stack.json`: the processes of a running stack, so `glimpse down` (or a second
-/// `glimpse up`) finds them. Written as soon as the first process starts, so a stack that
+/// `<dir>/stack.json`: the plan of a running stack and its processes as its supervisor keeps
+/// them (pids, restarts, start times), so `glimpse status`, `restart`, `down` (or a second
+/// `glimpse up`) find them. Written as soon as the first process starts, so a stack that
 /// failed half-way can still be stopped.
 struct StackRecord: Sendable, Equatable {
     struct Process: Sendable, Equatable {
@@ -9,10 +13,15 @@ struct StackRecord: Sendable, Equatable {
         var pid: Int32
         var port: Int
         var executable: String
+        var restarts = 0
+        var started = ""
     }
 
     var processes: [Process]
     var started: String
+    /// The process that keeps the members running (`glimpse up` or `glimpse supervise`).
+    var supervisor: Int32 = 0
+    var plan: [StackPlan.Member] = []
 
     static func path(in directory: String) -> String { "\(directory)/stack.json" }
 
@@ -22,26 +31,57 @@ struct StackRecord: Sendable, Equatable {
         let processes = items.compactMap { item -> Process? in
             guard let name = item["name"]?.stringValue, let pid = item["pid"]?.doubleValue,
                   let port = item["port"]?.doubleValue, let executable = item["executable"]?.stringValue else { return nil }
-            return Process(name: name, pid: Int32(pid), port: Int(port), executable: executable)
+            return Process(name: name, pid: Int32(pid), port: Int(port), executable: executable,
+                           restarts: Int(item["restarts"]?.doubleValue ?? 0), started: item["started"]?.stringValue ?? "")
         }
-        return StackRecord(processes: processes, started: value["started"]?.stringValue ?? "")
+        var plan: [StackPlan.Member] = []
+        if case .array(let members)? = value["plan"] {
+            plan = members.compactMap { item -> StackPlan.Member? in
+                guard let name = item["name"]?.stringValue, let executable = item["executable"]?.stringValue,
+                      let port = item["port"]?.doubleValue, case .array(let arguments)? = item["arguments"] else { return nil }
+                return StackPlan.Member(
+                    name: name, executable: executable, arguments: arguments.compactMap(\.stringValue), port: Int(port),
+                    role: item["role"]?.stringValue ?? "", isService: item["service"] == .bool(true))
+            }
+        }
+        return StackRecord(
+            processes: processes, started: value["started"]?.stringValue ?? "",
+            supervisor: Int32(value["supervisor"]?.doubleValue ?? 0), plan: plan)
     }
 
     func write(to directory: String) throws(Files.Failure) {
         let value: JSONValue = .object([
             JSONMember("started", .string(started)),
+            JSONMember("supervisor", .number(Int(supervisor))),
             JSONMember("processes", .array(processes.map { process in
                 .object([
                     JSONMember("name", .string(process.name)), JSONMember("pid", .number(Int(process.pid))),
                     JSONMember("port", .number(process.port)), JSONMember("executable", .string(process.executable)),
+                    JSONMember("restarts", .number(process.restarts)), JSONMember("started", .string(process.started)),
+                ])
+            })),
+            JSONMember("plan", .array(plan.map { member in
+                .object([
+                    JSONMember("name", .string(member.name)), JSONMember("executable", .string(member.executable)),
+                    JSONMember("arguments", .array(member.arguments.map { .string($0) })),
+                    JSONMember("port", .number(member.port)), JSONMember("role", .string(member.role)),
+                    JSONMember("service", .bool(member.isService)),
                 ])
             })),
         ])
-        try Files.write(value.serialized() + [0x0A], to: Self.path(in: directory))
+        // Written aside and renamed, so a reader never sees half a file.
+        let path = Self.path(in: directory)
+        try Files.write(value.serialized() + [0x0A], to: path + ".new")
+        rename(path + ".new", path)
     }
 
     /// The recorded processes still running as what was started (a reused pid is not ours).
     var running: [Process] {
         processes.filter { Processes.alive($0.pid) && Processes.commandLine($0.pid).hasPrefix($0.executable) }
+    }
+
+    /// Whether the supervisor that wrote this record still runs.
+    var supervised: Bool {
+        supervisor > 0 && Processes.alive(supervisor) && Processes.commandLine(supervisor).contains("glimpse")
     }
 }

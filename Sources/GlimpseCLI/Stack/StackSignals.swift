@@ -28,15 +28,6 @@ enum StackSignals {
     static func checkStop() throws(CLIFailure) {
         if stopRequested { throw CLIFailure.local("interrupted while starting") }
     }
-
-    /// Returns when SIGINT or SIGTERM arrives (nil) or a member exits (that member).
-    static func waitForStopOrExit(_ processes: StackProcesses) async -> (StackPlan.Member, Int32)? {
-        while received.load(ordering: .relaxed) == 0 {
-            if let exited = processes.firstExited() { return exited }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return nil
-    }
 }
 
 /// Whether something listens on a loopback port.

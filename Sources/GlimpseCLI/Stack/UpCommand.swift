@@ -61,7 +61,7 @@ struct Up: AsyncParsableCommand {
 
     func run() async throws {
         let began = ContinuousClock.now
-        try Self.refuseIfRunning(dir)
+        try await Self.refuseIfRunning(dir)
         let binaries = bin ?? Self.ownFolder()
         let demoFile = demos ?? Self.defaultDemoFile(binaries: binaries)
         let demoDevice: DemoDevice? = noDemos ? nil : try DemoDevice.load(demoFile)
@@ -85,10 +85,18 @@ struct Up: AsyncParsableCommand {
 
         StackSignals.install()
         defer { StackSignals.restore() }
+        var supervisor = StackSupervisor(directory: dir, plan: plan.members)
+        supervisor.say = { context.note("glimpse up: \($0)") }
         var processes = StackProcesses(directory: dir)
-        var record = StackRecord(processes: [], started: Date().ISO8601Format())
         do {
-            try processes.start(plan, record: &record)
+            if detach {
+                // The stack's own supervisor, in a session of its own: it starts the members and
+                // keeps them running after this command returns.
+                processes = try await Self.startSupervisor(supervisor, directory: dir)
+            } else {
+                try supervisor.startAll()
+                processes = StackProcesses(directory: dir, record: supervisor.record)
+            }
             try await processes.waitUntilListening()
             var shown = StackDemo(directory: dir, context: context)
             shown.gateway = HostPort(host: "127.0.0.1", port: plan.gatewayPort)
@@ -105,34 +113,58 @@ struct Up: AsyncParsableCommand {
             context.note("glimpse up: \(plan.members.count) processes up and the first screens drawn in \(StackText.seconds(elapsed))")
         } catch {
             context.note("glimpse up: stopping what started")
-            _ = await StackProcesses.stop(record.processes)
-            Files.remove(StackRecord.path(in: dir))
+            _ = await Down.stop(dir)
             throw error
         }
         if detach {
-            context.note("detached: `glimpse down\(dir == "./.glimpse" ? "" : " --dir \(dir)")` stops it")
+            context.note("detached, supervised (a process that exits is started again): `glimpse status\(dirFlag)` shows it, `glimpse down\(dirFlag)` stops it")
             return
         }
-        context.note("running; Ctrl-C stops everything")
-        let ended = await StackSignals.waitForStopOrExit(processes)
-        if let (member, status) = ended {
-            context.note("\(member.name) exited (status \(status)):\n\(processes.tail(of: member))")
-        }
+        context.note("running, supervised (a process that exits is started again); Ctrl-C stops everything")
+        await supervisor.superviseUntilStopped()
         context.note("glimpse up: stopping")
-        let (stopped, killed) = await StackProcesses.stop(record.processes)
-        Files.remove(StackRecord.path(in: dir))
+        let (stopped, killed) = await supervisor.stopAll()
         context.note("stopped \(stopped) processes" + (killed > 0 ? " (\(killed) killed after the grace period)" : ""))
-        if ended != nil { throw CLIFailure.local("the stack stopped because a process exited") }
     }
 
-    static func refuseIfRunning(_ dir: String) throws(CLIFailure) {
-        guard let record = StackRecord.read(from: dir) else { return }
-        let running = record.running
-        guard running.isEmpty else {
-            let names = running.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", ")
-            throw CLIFailure.local("a stack is already running from \(dir), started \(record.started): \(names). `glimpse down\(dir == "./.glimpse" ? "" : " --dir \(dir)")` stops it")
+    var dirFlag: String { dir == "./.glimpse" ? "" : " --dir \(dir)" }
+
+    /// Starts `glimpse supervise` for the plan and waits until it has started every member.
+    static func startSupervisor(_ supervisor: StackSupervisor, directory: String) async throws(CLIFailure) -> StackProcesses {
+        var record = supervisor.record
+        record.supervisor = 0
+        do { try record.write(to: directory) } catch { throw CLIFailure.local("cannot write \(error.description)") }
+        let pid: Int32
+        do {
+            pid = try Processes.spawn(
+                ownExecutable(), ["supervise", "--dir", directory], log: "\(directory)/logs/supervisor.log", newSession: true)
+        } catch { throw CLIFailure.local("cannot start the supervisor: \(error.description)") }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            if let current = StackRecord.read(from: directory), current.supervisor == pid,
+               current.processes.count == supervisor.entries.count {
+                return StackProcesses(directory: directory, record: current)
+            }
+            if let status = Processes.exited(pid) {
+                let log = (try? Files.read("\(directory)/logs/supervisor.log")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                throw CLIFailure.local("the supervisor exited (status \(status)) before starting the stack:\n\(log)")
+            }
+            try StackSignals.checkStop()
+            guard ContinuousClock.now < deadline else { throw CLIFailure.local("the supervisor did not start the stack within 60s") }
+            try? await Task.sleep(for: .milliseconds(20))
         }
-        Files.remove(StackRecord.path(in: dir))
+    }
+
+    /// A stack whose supervisor runs is refused; what a dead one left running (its
+    /// supervisor killed) is stopped first, so a new start is never blocked by leftovers.
+    static func refuseIfRunning(_ dir: String) async throws(CLIFailure) {
+        guard let record = StackRecord.read(from: dir) else { return }
+        if record.supervised {
+            let names = record.running.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", ")
+            throw CLIFailure.local("a stack is already running from \(dir), started \(record.started): \(names). `glimpse status\(dir == "./.glimpse" ? "" : " --dir \(dir)")` shows it, `glimpse down\(dir == "./.glimpse" ? "" : " --dir \(dir)")` stops it")
+        }
+        let (stopped, _) = await Down.stop(dir)
+        if stopped > 0 { Current.context.note("glimpse up: stopped \(stopped) process(es) an earlier stack from \(dir) left running without its supervisor") }
     }
 
     static func refuseTakenPorts(_ plan: StackPlan) throws(CLIFailure) {
@@ -145,10 +177,15 @@ struct Up: AsyncParsableCommand {
 
     /// The folder of the running executable (where SwiftPM put its siblings).
     static func ownFolder() -> String {
+        Files.directory(of: ownExecutable())
+    }
+
+    /// The running executable's path (what `glimpse supervise` is started as).
+    static func ownExecutable() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return "." }
-        return Files.directory(of: String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        guard count > 0 else { return "./glimpse" }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Demos/device.json in the working directory, else in the checkout the binaries were built in.
@@ -205,19 +242,72 @@ struct Up: AsyncParsableCommand {
 
 struct Down: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Stop a stack started with `glimpse up --detach`.")
+        abstract: "Stop a stack started with `glimpse up --detach`: its supervisor and everything the stack runs.")
 
     @Option(help: ArgumentHelp("The stack's directory.", valueName: "dir"))
     var dir = "./.glimpse"
 
     func run() async throws {
-        guard let record = StackRecord.read(from: dir) else {
+        guard StackRecord.read(from: dir) != nil else {
             Current.context.note("no stack is running from \(dir)")
             return
         }
-        let running = record.running
-        let (stopped, killed) = await StackProcesses.stop(running)
-        Files.remove(StackRecord.path(in: dir))
+        let (stopped, killed) = await Self.stop(dir)
         Current.context.note("stopped \(stopped) processes" + (killed > 0 ? " (\(killed) killed after the grace period)" : ""))
+    }
+
+    /// Stops the supervisor first (so nothing is started again), then every process the
+    /// stack runs: the recorded ones, and a member started again by hand on the stack's
+    /// port from the stack's executables.
+    static func stop(_ dir: String) async -> (stopped: Int, killed: Int) {
+        guard let record = StackRecord.read(from: dir) else { return (0, 0) }
+        if record.supervised, record.supervisor != getpid() {
+            kill(record.supervisor, SIGTERM)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while Processes.alive(record.supervisor), ContinuousClock.now < deadline {
+                _ = Processes.exited(record.supervisor)
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        var remaining = StackRecord.read(from: dir)?.running ?? []
+        let known = Set(remaining.map(\.pid))
+        for member in record.plan {
+            for pid in PortOwners.pids(listeningOn: member.port)
+            where !known.contains(pid) && Processes.commandLine(pid).hasPrefix(member.executable) {
+                remaining.append(.init(name: member.name, pid: pid, port: member.port, executable: member.executable))
+            }
+        }
+        let result = await StackProcesses.stop(remaining)
+        _ = Files.remove(StackRecord.path(in: dir))
+        return (max(result.stopped, record.processes.count), result.killed)
+    }
+}
+
+/// `glimpse supervise`: the supervisor of a detached stack (`glimpse up --detach` starts it).
+struct Supervise: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a detached stack's supervisor (started by `glimpse up --detach`).", shouldDisplay: false)
+
+    @Option(help: ArgumentHelp("The stack's directory.", valueName: "dir"))
+    var dir = "./.glimpse"
+
+    func run() async throws {
+        guard let record = StackRecord.read(from: dir), !record.plan.isEmpty else {
+            throw CLIFailure.local("no stack plan in \(StackRecord.path(in: dir))")
+        }
+        StackSignals.install()
+        defer { StackSignals.restore() }
+        var supervisor = StackSupervisor(directory: dir, plan: record.plan, started: record.started)
+        supervisor.say = { line in
+            // Its standard output is its log file: each line is written out at once.
+            let text = Array("\(Date().ISO8601Format()) \(line)\n".utf8)
+            _ = text.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        }
+        do { try supervisor.startAll() } catch {
+            _ = await supervisor.stopAll()
+            throw error
+        }
+        await supervisor.superviseUntilStopped()
+        _ = await supervisor.stopAll()
     }
 }

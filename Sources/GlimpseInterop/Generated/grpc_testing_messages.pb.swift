@@ -975,13 +975,13 @@ extension GrpcTesting.EchoStatus: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Grpc__Testing__EchoStatus.self)
         self.init()
         self.code = c.pointee.code
-        self.message = try _liftString(c.pointee.message, "grpc.testing.EchoStatus", "message")
+        self.message = try _liftString(c.pointee.message.data, c.pointee.message.len, "grpc.testing.EchoStatus", "message", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Grpc__Testing__EchoStatus.self)
         c.pointee.code = self.code
-        if !self.message.isEmpty { c.pointee.message = try arena.lowerString(self.message, "grpc.testing.EchoStatus", "message") }
+        if !self.message.isEmpty { c.pointee.message = ProtobufCBinaryData(len: self.message.utf8.count, data: try arena.lowerString(self.message, "grpc.testing.EchoStatus", "message")) }
     }
 }
 
@@ -1000,16 +1000,16 @@ extension GrpcTesting.SimpleRequest: _ProtoCBacked {
         self.init()
         self.responseType = GrpcTesting.PayloadType(rawValue: .init(truncatingIfNeeded: c.pointee.response_type.rawValue))
         self.responseSize = c.pointee.response_size
-        if let v = c.pointee.payload { self.payload = try GrpcTesting.Payload(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.payload { self.payload = try _liftNested("grpc.testing.SimpleRequest", "payload", -1) { () throws(ProtoDecodingError) -> GrpcTesting.Payload in try GrpcTesting.Payload(_c: v, depth: depth &+ 1) } }
         self.fillUsername = (c.pointee.fill_username != 0)
         self.fillOauthScope = (c.pointee.fill_oauth_scope != 0)
-        if let v = c.pointee.response_compressed { self.responseCompressed = try GrpcTesting.BoolValue(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.response_status { self.responseStatus = try GrpcTesting.EchoStatus(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.expect_compressed { self.expectCompressed = try GrpcTesting.BoolValue(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.response_compressed { self.responseCompressed = try _liftNested("grpc.testing.SimpleRequest", "response_compressed", -1) { () throws(ProtoDecodingError) -> GrpcTesting.BoolValue in try GrpcTesting.BoolValue(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.response_status { self.responseStatus = try _liftNested("grpc.testing.SimpleRequest", "response_status", -1) { () throws(ProtoDecodingError) -> GrpcTesting.EchoStatus in try GrpcTesting.EchoStatus(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.expect_compressed { self.expectCompressed = try _liftNested("grpc.testing.SimpleRequest", "expect_compressed", -1) { () throws(ProtoDecodingError) -> GrpcTesting.BoolValue in try GrpcTesting.BoolValue(_c: v, depth: depth &+ 1) } }
         self.fillServerId = (c.pointee.fill_server_id != 0)
         self.fillGrpclbRouteType = (c.pointee.fill_grpclb_route_type != 0)
-        if let v = c.pointee.orca_per_query_report { self.orcaPerQueryReport = try GrpcTesting.TestOrcaReport(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.orca_oob_report { self.orcaOobReport = try GrpcTesting.TestOrcaReport(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.orca_per_query_report { self.orcaPerQueryReport = try _liftNested("grpc.testing.SimpleRequest", "orca_per_query_report", -1) { () throws(ProtoDecodingError) -> GrpcTesting.TestOrcaReport in try GrpcTesting.TestOrcaReport(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.orca_oob_report { self.orcaOobReport = try _liftNested("grpc.testing.SimpleRequest", "orca_oob_report", -1) { () throws(ProtoDecodingError) -> GrpcTesting.TestOrcaReport in try GrpcTesting.TestOrcaReport(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1042,22 +1042,22 @@ extension GrpcTesting.SimpleResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.SimpleResponse") }
         let c = raw.assumingMemoryBound(to: Grpc__Testing__SimpleResponse.self)
         self.init()
-        if let v = c.pointee.payload { self.payload = try GrpcTesting.Payload(_c: v, depth: depth &+ 1) }
-        self.username = try _liftString(c.pointee.username, "grpc.testing.SimpleResponse", "username")
-        self.oauthScope = try _liftString(c.pointee.oauth_scope, "grpc.testing.SimpleResponse", "oauth_scope")
-        self.serverId = try _liftString(c.pointee.server_id, "grpc.testing.SimpleResponse", "server_id")
+        if let v = c.pointee.payload { self.payload = try _liftNested("grpc.testing.SimpleResponse", "payload", -1) { () throws(ProtoDecodingError) -> GrpcTesting.Payload in try GrpcTesting.Payload(_c: v, depth: depth &+ 1) } }
+        self.username = try _liftString(c.pointee.username.data, c.pointee.username.len, "grpc.testing.SimpleResponse", "username", -1)
+        self.oauthScope = try _liftString(c.pointee.oauth_scope.data, c.pointee.oauth_scope.len, "grpc.testing.SimpleResponse", "oauth_scope", -1)
+        self.serverId = try _liftString(c.pointee.server_id.data, c.pointee.server_id.len, "grpc.testing.SimpleResponse", "server_id", -1)
         self.grpclbRouteType = GrpcTesting.GrpclbRouteType(rawValue: .init(truncatingIfNeeded: c.pointee.grpclb_route_type.rawValue))
-        self.hostname = try _liftString(c.pointee.hostname, "grpc.testing.SimpleResponse", "hostname")
+        self.hostname = try _liftString(c.pointee.hostname.data, c.pointee.hostname.len, "grpc.testing.SimpleResponse", "hostname", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Grpc__Testing__SimpleResponse.self)
         if let v = self.payload { c.pointee.payload = try arena.lower(v, depth: depth) }
-        if !self.username.isEmpty { c.pointee.username = try arena.lowerString(self.username, "grpc.testing.SimpleResponse", "username") }
-        if !self.oauthScope.isEmpty { c.pointee.oauth_scope = try arena.lowerString(self.oauthScope, "grpc.testing.SimpleResponse", "oauth_scope") }
-        if !self.serverId.isEmpty { c.pointee.server_id = try arena.lowerString(self.serverId, "grpc.testing.SimpleResponse", "server_id") }
+        if !self.username.isEmpty { c.pointee.username = ProtobufCBinaryData(len: self.username.utf8.count, data: try arena.lowerString(self.username, "grpc.testing.SimpleResponse", "username")) }
+        if !self.oauthScope.isEmpty { c.pointee.oauth_scope = ProtobufCBinaryData(len: self.oauthScope.utf8.count, data: try arena.lowerString(self.oauthScope, "grpc.testing.SimpleResponse", "oauth_scope")) }
+        if !self.serverId.isEmpty { c.pointee.server_id = ProtobufCBinaryData(len: self.serverId.utf8.count, data: try arena.lowerString(self.serverId, "grpc.testing.SimpleResponse", "server_id")) }
         c.pointee.grpclb_route_type = Grpc__Testing__GrpclbRouteType(rawValue: .init(truncatingIfNeeded: self.grpclbRouteType.rawValue))
-        if !self.hostname.isEmpty { c.pointee.hostname = try arena.lowerString(self.hostname, "grpc.testing.SimpleResponse", "hostname") }
+        if !self.hostname.isEmpty { c.pointee.hostname = ProtobufCBinaryData(len: self.hostname.utf8.count, data: try arena.lowerString(self.hostname, "grpc.testing.SimpleResponse", "hostname")) }
     }
 }
 
@@ -1074,8 +1074,8 @@ extension GrpcTesting.StreamingInputCallRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.StreamingInputCallRequest") }
         let c = raw.assumingMemoryBound(to: Grpc__Testing__StreamingInputCallRequest.self)
         self.init()
-        if let v = c.pointee.payload { self.payload = try GrpcTesting.Payload(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.expect_compressed { self.expectCompressed = try GrpcTesting.BoolValue(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.payload { self.payload = try _liftNested("grpc.testing.StreamingInputCallRequest", "payload", -1) { () throws(ProtoDecodingError) -> GrpcTesting.Payload in try GrpcTesting.Payload(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.expect_compressed { self.expectCompressed = try _liftNested("grpc.testing.StreamingInputCallRequest", "expect_compressed", -1) { () throws(ProtoDecodingError) -> GrpcTesting.BoolValue in try GrpcTesting.BoolValue(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1122,7 +1122,7 @@ extension GrpcTesting.ResponseParameters: _ProtoCBacked {
         self.init()
         self.size = c.pointee.size
         self.intervalUs = c.pointee.interval_us
-        if let v = c.pointee.compressed { self.compressed = try GrpcTesting.BoolValue(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.compressed { self.compressed = try _liftNested("grpc.testing.ResponseParameters", "compressed", -1) { () throws(ProtoDecodingError) -> GrpcTesting.BoolValue in try GrpcTesting.BoolValue(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1150,12 +1150,12 @@ extension GrpcTesting.StreamingOutputCallRequest: _ProtoCBacked {
         if c.pointee.n_response_parameters > 0, let list = c.pointee.response_parameters {
             var out: [GrpcTesting.ResponseParameters] = []
             out.reserveCapacity(c.pointee.n_response_parameters)
-            for i in 0..<c.pointee.n_response_parameters { if let e = list[i] { out.append(try GrpcTesting.ResponseParameters(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_response_parameters { if let e = list[i] { out.append(try _liftNested("grpc.testing.StreamingOutputCallRequest", "response_parameters", i) { () throws(ProtoDecodingError) -> GrpcTesting.ResponseParameters in try GrpcTesting.ResponseParameters(_c: e, depth: depth &+ 1) }) } }
             self.responseParameters = out
         }
-        if let v = c.pointee.payload { self.payload = try GrpcTesting.Payload(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.response_status { self.responseStatus = try GrpcTesting.EchoStatus(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.orca_oob_report { self.orcaOobReport = try GrpcTesting.TestOrcaReport(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.payload { self.payload = try _liftNested("grpc.testing.StreamingOutputCallRequest", "payload", -1) { () throws(ProtoDecodingError) -> GrpcTesting.Payload in try GrpcTesting.Payload(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.response_status { self.responseStatus = try _liftNested("grpc.testing.StreamingOutputCallRequest", "response_status", -1) { () throws(ProtoDecodingError) -> GrpcTesting.EchoStatus in try GrpcTesting.EchoStatus(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.orca_oob_report { self.orcaOobReport = try _liftNested("grpc.testing.StreamingOutputCallRequest", "orca_oob_report", -1) { () throws(ProtoDecodingError) -> GrpcTesting.TestOrcaReport in try GrpcTesting.TestOrcaReport(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1184,7 +1184,7 @@ extension GrpcTesting.StreamingOutputCallResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.testing.StreamingOutputCallResponse") }
         let c = raw.assumingMemoryBound(to: Grpc__Testing__StreamingOutputCallResponse.self)
         self.init()
-        if let v = c.pointee.payload { self.payload = try GrpcTesting.Payload(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.payload { self.payload = try _liftNested("grpc.testing.StreamingOutputCallResponse", "payload", -1) { () throws(ProtoDecodingError) -> GrpcTesting.Payload in try GrpcTesting.Payload(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1283,7 +1283,7 @@ extension GrpcTesting.LoadBalancerStatsResponse: _ProtoCBacked {
             var map = [Swift.String: Swift.Int32](minimumCapacity: c.pointee.n_rpcs_by_peer)
             for i in 0..<c.pointee.n_rpcs_by_peer {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "grpc.testing.LoadBalancerStatsResponse.RpcsByPeerEntry", "key")] = e.pointee.value
+                try _liftNested("grpc.testing.LoadBalancerStatsResponse", "rpcs_by_peer", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "grpc.testing.LoadBalancerStatsResponse.RpcsByPeerEntry", "key", -1)] = e.pointee.value }
             }
             self.rpcsByPeer = map
         }
@@ -1292,7 +1292,7 @@ extension GrpcTesting.LoadBalancerStatsResponse: _ProtoCBacked {
             var map = [Swift.String: GrpcTesting.LoadBalancerStatsResponse.RpcsByPeer](minimumCapacity: c.pointee.n_rpcs_by_method)
             for i in 0..<c.pointee.n_rpcs_by_method {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "grpc.testing.LoadBalancerStatsResponse.RpcsByMethodEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GrpcTesting.LoadBalancerStatsResponse.RpcsByPeer(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("grpc.testing.LoadBalancerStatsResponse", "rpcs_by_method", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "grpc.testing.LoadBalancerStatsResponse.RpcsByMethodEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("grpc.testing.LoadBalancerStatsResponse.RpcsByMethodEntry", "value", -1) { () throws(ProtoDecodingError) -> GrpcTesting.LoadBalancerStatsResponse.RpcsByPeer in try GrpcTesting.LoadBalancerStatsResponse.RpcsByPeer(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.rpcsByMethod = map
         }
@@ -1305,7 +1305,7 @@ extension GrpcTesting.LoadBalancerStatsResponse: _ProtoCBacked {
             for (i, (key, value)) in self.rpcsByPeer.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeerEntry.self, count: 1)
                 grpc__testing__load_balancer_stats_response__rpcs_by_peer_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "grpc.testing.LoadBalancerStatsResponse.RpcsByPeerEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "grpc.testing.LoadBalancerStatsResponse.RpcsByPeerEntry", "key"))
                 e.pointee.value = value
                 list[i] = e
             }
@@ -1318,7 +1318,7 @@ extension GrpcTesting.LoadBalancerStatsResponse: _ProtoCBacked {
             for (i, (key, value)) in self.rpcsByMethod.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Grpc__Testing__LoadBalancerStatsResponse__RpcsByMethodEntry.self, count: 1)
                 grpc__testing__load_balancer_stats_response__rpcs_by_method_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "grpc.testing.LoadBalancerStatsResponse.RpcsByMethodEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "grpc.testing.LoadBalancerStatsResponse.RpcsByMethodEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -1345,7 +1345,7 @@ extension GrpcTesting.LoadBalancerStatsResponse.RpcsByPeer: _ProtoCBacked {
             var map = [Swift.String: Swift.Int32](minimumCapacity: c.pointee.n_rpcs_by_peer)
             for i in 0..<c.pointee.n_rpcs_by_peer {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "grpc.testing.LoadBalancerStatsResponse.RpcsByPeer.RpcsByPeerEntry", "key")] = e.pointee.value
+                try _liftNested("grpc.testing.LoadBalancerStatsResponse.RpcsByPeer", "rpcs_by_peer", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "grpc.testing.LoadBalancerStatsResponse.RpcsByPeer.RpcsByPeerEntry", "key", -1)] = e.pointee.value }
             }
             self.rpcsByPeer = map
         }
@@ -1358,7 +1358,7 @@ extension GrpcTesting.LoadBalancerStatsResponse.RpcsByPeer: _ProtoCBacked {
             for (i, (key, value)) in self.rpcsByPeer.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer__RpcsByPeerEntry.self, count: 1)
                 grpc__testing__load_balancer_stats_response__rpcs_by_peer__rpcs_by_peer_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "grpc.testing.LoadBalancerStatsResponse.RpcsByPeer.RpcsByPeerEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "grpc.testing.LoadBalancerStatsResponse.RpcsByPeer.RpcsByPeerEntry", "key"))
                 e.pointee.value = value
                 list[i] = e
             }
@@ -1404,7 +1404,7 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
             var map = [Swift.String: Swift.Int32](minimumCapacity: c.pointee.n_num_rpcs_started_by_method)
             for i in 0..<c.pointee.n_num_rpcs_started_by_method {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsStartedByMethodEntry", "key")] = e.pointee.value
+                try _liftNested("grpc.testing.LoadBalancerAccumulatedStatsResponse", "num_rpcs_started_by_method", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsStartedByMethodEntry", "key", -1)] = e.pointee.value }
             }
             self.numRpcsStartedByMethod = map
         }
@@ -1412,7 +1412,7 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
             var map = [Swift.String: Swift.Int32](minimumCapacity: c.pointee.n_num_rpcs_succeeded_by_method)
             for i in 0..<c.pointee.n_num_rpcs_succeeded_by_method {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsSucceededByMethodEntry", "key")] = e.pointee.value
+                try _liftNested("grpc.testing.LoadBalancerAccumulatedStatsResponse", "num_rpcs_succeeded_by_method", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsSucceededByMethodEntry", "key", -1)] = e.pointee.value }
             }
             self.numRpcsSucceededByMethod = map
         }
@@ -1420,7 +1420,7 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
             var map = [Swift.String: Swift.Int32](minimumCapacity: c.pointee.n_num_rpcs_failed_by_method)
             for i in 0..<c.pointee.n_num_rpcs_failed_by_method {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsFailedByMethodEntry", "key")] = e.pointee.value
+                try _liftNested("grpc.testing.LoadBalancerAccumulatedStatsResponse", "num_rpcs_failed_by_method", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsFailedByMethodEntry", "key", -1)] = e.pointee.value }
             }
             self.numRpcsFailedByMethod = map
         }
@@ -1428,7 +1428,7 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
             var map = [Swift.String: GrpcTesting.LoadBalancerAccumulatedStatsResponse.MethodStats](minimumCapacity: c.pointee.n_stats_per_method)
             for i in 0..<c.pointee.n_stats_per_method {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.StatsPerMethodEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GrpcTesting.LoadBalancerAccumulatedStatsResponse.MethodStats(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("grpc.testing.LoadBalancerAccumulatedStatsResponse", "stats_per_method", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "grpc.testing.LoadBalancerAccumulatedStatsResponse.StatsPerMethodEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("grpc.testing.LoadBalancerAccumulatedStatsResponse.StatsPerMethodEntry", "value", -1) { () throws(ProtoDecodingError) -> GrpcTesting.LoadBalancerAccumulatedStatsResponse.MethodStats in try GrpcTesting.LoadBalancerAccumulatedStatsResponse.MethodStats(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.statsPerMethod = map
         }
@@ -1441,7 +1441,7 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
             for (i, (key, value)) in self.numRpcsStartedByMethod.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Grpc__Testing__LoadBalancerAccumulatedStatsResponse__NumRpcsStartedByMethodEntry.self, count: 1)
                 grpc__testing__load_balancer_accumulated_stats_response__num_rpcs_started_by_method_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsStartedByMethodEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsStartedByMethodEntry", "key"))
                 e.pointee.value = value
                 list[i] = e
             }
@@ -1453,7 +1453,7 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
             for (i, (key, value)) in self.numRpcsSucceededByMethod.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Grpc__Testing__LoadBalancerAccumulatedStatsResponse__NumRpcsSucceededByMethodEntry.self, count: 1)
                 grpc__testing__load_balancer_accumulated_stats_response__num_rpcs_succeeded_by_method_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsSucceededByMethodEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsSucceededByMethodEntry", "key"))
                 e.pointee.value = value
                 list[i] = e
             }
@@ -1465,7 +1465,7 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
             for (i, (key, value)) in self.numRpcsFailedByMethod.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Grpc__Testing__LoadBalancerAccumulatedStatsResponse__NumRpcsFailedByMethodEntry.self, count: 1)
                 grpc__testing__load_balancer_accumulated_stats_response__num_rpcs_failed_by_method_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsFailedByMethodEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.NumRpcsFailedByMethodEntry", "key"))
                 e.pointee.value = value
                 list[i] = e
             }
@@ -1477,7 +1477,7 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse: _ProtoCBacked {
             for (i, (key, value)) in self.statsPerMethod.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Grpc__Testing__LoadBalancerAccumulatedStatsResponse__StatsPerMethodEntry.self, count: 1)
                 grpc__testing__load_balancer_accumulated_stats_response__stats_per_method_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.StatsPerMethodEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "grpc.testing.LoadBalancerAccumulatedStatsResponse.StatsPerMethodEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -1505,7 +1505,7 @@ extension GrpcTesting.LoadBalancerAccumulatedStatsResponse.MethodStats: _ProtoCB
             var map = [Swift.Int32: Swift.Int32](minimumCapacity: c.pointee.n_result)
             for i in 0..<c.pointee.n_result {
                 guard let e = list[i] else { continue }
-                map[e.pointee.key] = e.pointee.value
+                try _liftNested("grpc.testing.LoadBalancerAccumulatedStatsResponse.MethodStats", "result", i) { () throws(ProtoDecodingError) -> Swift.Void in map[e.pointee.key] = e.pointee.value }
             }
             self.result = map
         }
@@ -1551,7 +1551,7 @@ extension GrpcTesting.ClientConfigureRequest: _ProtoCBacked {
         if c.pointee.n_metadata > 0, let list = c.pointee.metadata {
             var out: [GrpcTesting.ClientConfigureRequest.Metadata] = []
             out.reserveCapacity(c.pointee.n_metadata)
-            for i in 0..<c.pointee.n_metadata { if let e = list[i] { out.append(try GrpcTesting.ClientConfigureRequest.Metadata(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_metadata { if let e = list[i] { out.append(try _liftNested("grpc.testing.ClientConfigureRequest", "metadata", i) { () throws(ProtoDecodingError) -> GrpcTesting.ClientConfigureRequest.Metadata in try GrpcTesting.ClientConfigureRequest.Metadata(_c: e, depth: depth &+ 1) }) } }
             self.metadata = out
         }
         self.timeoutSec = c.pointee.timeout_sec
@@ -1587,15 +1587,15 @@ extension GrpcTesting.ClientConfigureRequest.Metadata: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Grpc__Testing__ClientConfigureRequest__Metadata.self)
         self.init()
         self.type = GrpcTesting.ClientConfigureRequest.RpcType(rawValue: .init(truncatingIfNeeded: c.pointee.type.rawValue))
-        self.key = try _liftString(c.pointee.key, "grpc.testing.ClientConfigureRequest.Metadata", "key")
-        self.value = try _liftString(c.pointee.value, "grpc.testing.ClientConfigureRequest.Metadata", "value")
+        self.key = try _liftString(c.pointee.key.data, c.pointee.key.len, "grpc.testing.ClientConfigureRequest.Metadata", "key", -1)
+        self.value = try _liftString(c.pointee.value.data, c.pointee.value.len, "grpc.testing.ClientConfigureRequest.Metadata", "value", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Grpc__Testing__ClientConfigureRequest__Metadata.self)
         c.pointee.type = Grpc__Testing__ClientConfigureRequest__RpcType(rawValue: .init(truncatingIfNeeded: self.type.rawValue))
-        if !self.key.isEmpty { c.pointee.key = try arena.lowerString(self.key, "grpc.testing.ClientConfigureRequest.Metadata", "key") }
-        if !self.value.isEmpty { c.pointee.value = try arena.lowerString(self.value, "grpc.testing.ClientConfigureRequest.Metadata", "value") }
+        if !self.key.isEmpty { c.pointee.key = ProtobufCBinaryData(len: self.key.utf8.count, data: try arena.lowerString(self.key, "grpc.testing.ClientConfigureRequest.Metadata", "key")) }
+        if !self.value.isEmpty { c.pointee.value = ProtobufCBinaryData(len: self.value.utf8.count, data: try arena.lowerString(self.value, "grpc.testing.ClientConfigureRequest.Metadata", "value")) }
     }
 }
 
@@ -1637,7 +1637,7 @@ extension GrpcTesting.TestOrcaReport: _ProtoCBacked {
             var map = [Swift.String: Swift.Double](minimumCapacity: c.pointee.n_request_cost)
             for i in 0..<c.pointee.n_request_cost {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "grpc.testing.TestOrcaReport.RequestCostEntry", "key")] = e.pointee.value
+                try _liftNested("grpc.testing.TestOrcaReport", "request_cost", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "grpc.testing.TestOrcaReport.RequestCostEntry", "key", -1)] = e.pointee.value }
             }
             self.requestCost = map
         }
@@ -1645,7 +1645,7 @@ extension GrpcTesting.TestOrcaReport: _ProtoCBacked {
             var map = [Swift.String: Swift.Double](minimumCapacity: c.pointee.n_utilization)
             for i in 0..<c.pointee.n_utilization {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "grpc.testing.TestOrcaReport.UtilizationEntry", "key")] = e.pointee.value
+                try _liftNested("grpc.testing.TestOrcaReport", "utilization", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "grpc.testing.TestOrcaReport.UtilizationEntry", "key", -1)] = e.pointee.value }
             }
             self.utilization = map
         }
@@ -1660,7 +1660,7 @@ extension GrpcTesting.TestOrcaReport: _ProtoCBacked {
             for (i, (key, value)) in self.requestCost.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Grpc__Testing__TestOrcaReport__RequestCostEntry.self, count: 1)
                 grpc__testing__test_orca_report__request_cost_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "grpc.testing.TestOrcaReport.RequestCostEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "grpc.testing.TestOrcaReport.RequestCostEntry", "key"))
                 e.pointee.value = value
                 list[i] = e
             }
@@ -1672,7 +1672,7 @@ extension GrpcTesting.TestOrcaReport: _ProtoCBacked {
             for (i, (key, value)) in self.utilization.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Grpc__Testing__TestOrcaReport__UtilizationEntry.self, count: 1)
                 grpc__testing__test_orca_report__utilization_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "grpc.testing.TestOrcaReport.UtilizationEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "grpc.testing.TestOrcaReport.UtilizationEntry", "key"))
                 e.pointee.value = value
                 list[i] = e
             }

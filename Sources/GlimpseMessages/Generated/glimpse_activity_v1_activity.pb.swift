@@ -1457,7 +1457,7 @@ extension GlimpseActivityV1.InstallAppRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.InstallAppRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__InstallAppRequest.self)
         self.init()
-        if let v = c.pointee.manifest { self.manifest = try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.manifest { self.manifest = try _liftNested("glimpse.activity.v1.InstallAppRequest", "manifest", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.AppManifest in try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1479,12 +1479,12 @@ extension GlimpseActivityV1.InstallAppResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.InstallAppResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__InstallAppResponse.self)
         self.init()
-        self.appToken = try _liftString(c.pointee.app_token, "glimpse.activity.v1.InstallAppResponse", "app_token")
+        self.appToken = try _liftString(c.pointee.app_token.data, c.pointee.app_token.len, "glimpse.activity.v1.InstallAppResponse", "app_token", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__InstallAppResponse.self)
-        if !self.appToken.isEmpty { c.pointee.app_token = try arena.lowerString(self.appToken, "glimpse.activity.v1.InstallAppResponse", "app_token") }
+        if !self.appToken.isEmpty { c.pointee.app_token = ProtobufCBinaryData(len: self.appToken.utf8.count, data: try arena.lowerString(self.appToken, "glimpse.activity.v1.InstallAppResponse", "app_token")) }
     }
 }
 
@@ -1501,12 +1501,12 @@ extension GlimpseActivityV1.UninstallAppRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.UninstallAppRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__UninstallAppRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.UninstallAppRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.UninstallAppRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__UninstallAppRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.UninstallAppRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.UninstallAppRequest", "bundle_id")) }
     }
 }
 
@@ -1526,7 +1526,7 @@ extension GlimpseActivityV1.UninstallAppResponse: _ProtoCBacked {
         if c.pointee.n_ended_activities > 0, let list = c.pointee.ended_activities {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_ended_activities)
-            for i in 0..<c.pointee.n_ended_activities { out.append(try _liftString(list[i], "glimpse.activity.v1.UninstallAppResponse", "ended_activities")) }
+            for i in 0..<c.pointee.n_ended_activities { out.append(try _liftString(list[i].data, list[i].len, "glimpse.activity.v1.UninstallAppResponse", "ended_activities", i)) }
             self.endedActivities = out
         }
     }
@@ -1534,8 +1534,8 @@ extension GlimpseActivityV1.UninstallAppResponse: _ProtoCBacked {
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__UninstallAppResponse.self)
         if !self.endedActivities.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.endedActivities.count)
-            for (i, v) in self.endedActivities.enumerated() { list[i] = try arena.lowerString(v, "glimpse.activity.v1.UninstallAppResponse", "ended_activities") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.endedActivities.count)
+            for (i, v) in self.endedActivities.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.activity.v1.UninstallAppResponse", "ended_activities")) }
             c.pointee.ended_activities = list
             c.pointee.n_ended_activities = self.endedActivities.count
         }
@@ -1555,14 +1555,14 @@ extension GlimpseActivityV1.Content: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.Content") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__Content.self)
         self.init()
-        self.stateJson = try _liftString(c.pointee.state_json, "glimpse.activity.v1.Content", "state_json")
-        if let v = c.pointee.stale_date { self.staleDate = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        self.stateJson = try _liftString(c.pointee.state_json.data, c.pointee.state_json.len, "glimpse.activity.v1.Content", "state_json", -1)
+        if let v = c.pointee.stale_date { self.staleDate = try _liftNested("glimpse.activity.v1.Content", "stale_date", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.relevanceScore = c.pointee.relevance_score
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__Content.self)
-        if !self.stateJson.isEmpty { c.pointee.state_json = try arena.lowerString(self.stateJson, "glimpse.activity.v1.Content", "state_json") }
+        if !self.stateJson.isEmpty { c.pointee.state_json = ProtobufCBinaryData(len: self.stateJson.utf8.count, data: try arena.lowerString(self.stateJson, "glimpse.activity.v1.Content", "state_json")) }
         if let v = self.staleDate { c.pointee.stale_date = try arena.lower(v, depth: depth) }
         c.pointee.relevance_score = self.relevanceScore
     }
@@ -1581,16 +1581,16 @@ extension GlimpseActivityV1.Alert: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.Alert") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__Alert.self)
         self.init()
-        self.title = try _liftString(c.pointee.title, "glimpse.activity.v1.Alert", "title")
-        self.body = try _liftString(c.pointee.body, "glimpse.activity.v1.Alert", "body")
-        self.sound = try _liftString(c.pointee.sound, "glimpse.activity.v1.Alert", "sound")
+        self.title = try _liftString(c.pointee.title.data, c.pointee.title.len, "glimpse.activity.v1.Alert", "title", -1)
+        self.body = try _liftString(c.pointee.body.data, c.pointee.body.len, "glimpse.activity.v1.Alert", "body", -1)
+        self.sound = try _liftString(c.pointee.sound.data, c.pointee.sound.len, "glimpse.activity.v1.Alert", "sound", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__Alert.self)
-        if !self.title.isEmpty { c.pointee.title = try arena.lowerString(self.title, "glimpse.activity.v1.Alert", "title") }
-        if !self.body.isEmpty { c.pointee.body = try arena.lowerString(self.body, "glimpse.activity.v1.Alert", "body") }
-        if !self.sound.isEmpty { c.pointee.sound = try arena.lowerString(self.sound, "glimpse.activity.v1.Alert", "sound") }
+        if !self.title.isEmpty { c.pointee.title = ProtobufCBinaryData(len: self.title.utf8.count, data: try arena.lowerString(self.title, "glimpse.activity.v1.Alert", "title")) }
+        if !self.body.isEmpty { c.pointee.body = ProtobufCBinaryData(len: self.body.utf8.count, data: try arena.lowerString(self.body, "glimpse.activity.v1.Alert", "body")) }
+        if !self.sound.isEmpty { c.pointee.sound = ProtobufCBinaryData(len: self.sound.utf8.count, data: try arena.lowerString(self.sound, "glimpse.activity.v1.Alert", "sound")) }
     }
 }
 
@@ -1607,25 +1607,25 @@ extension GlimpseActivityV1.RequestActivityRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.RequestActivityRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__RequestActivityRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.RequestActivityRequest", "bundle_id")
-        self.attributesType = try _liftString(c.pointee.attributes_type, "glimpse.activity.v1.RequestActivityRequest", "attributes_type")
-        self.attributesJson = try _liftString(c.pointee.attributes_json, "glimpse.activity.v1.RequestActivityRequest", "attributes_json")
-        if let v = c.pointee.content { self.content = try GlimpseActivityV1.Content(_c: v, depth: depth &+ 1) }
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.RequestActivityRequest", "bundle_id", -1)
+        self.attributesType = try _liftString(c.pointee.attributes_type.data, c.pointee.attributes_type.len, "glimpse.activity.v1.RequestActivityRequest", "attributes_type", -1)
+        self.attributesJson = try _liftString(c.pointee.attributes_json.data, c.pointee.attributes_json.len, "glimpse.activity.v1.RequestActivityRequest", "attributes_json", -1)
+        if let v = c.pointee.content { self.content = try _liftNested("glimpse.activity.v1.RequestActivityRequest", "content", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Content in try GlimpseActivityV1.Content(_c: v, depth: depth &+ 1) } }
         self.inBackground = (c.pointee.in_background != 0)
         self.fromLiveActivityIntent = (c.pointee.from_live_activity_intent != 0)
-        if let v = c.pointee.start_date { self.startDate = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.start_date { self.startDate = try _liftNested("glimpse.activity.v1.RequestActivityRequest", "start_date", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         switch Swift.Int(c.pointee.push_type_case.rawValue) {
         case 5: self.pushType = .token((c.pointee.token != 0))
-        case 6: self.pushType = .channelId(try _liftString(c.pointee.channel_id, "glimpse.activity.v1.RequestActivityRequest", "channel_id"))
+        case 6: self.pushType = .channelId(try _liftString(c.pointee.channel_id.data, c.pointee.channel_id.len, "glimpse.activity.v1.RequestActivityRequest", "channel_id", -1))
         default: break
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__RequestActivityRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.RequestActivityRequest", "bundle_id") }
-        if !self.attributesType.isEmpty { c.pointee.attributes_type = try arena.lowerString(self.attributesType, "glimpse.activity.v1.RequestActivityRequest", "attributes_type") }
-        if !self.attributesJson.isEmpty { c.pointee.attributes_json = try arena.lowerString(self.attributesJson, "glimpse.activity.v1.RequestActivityRequest", "attributes_json") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.RequestActivityRequest", "bundle_id")) }
+        if !self.attributesType.isEmpty { c.pointee.attributes_type = ProtobufCBinaryData(len: self.attributesType.utf8.count, data: try arena.lowerString(self.attributesType, "glimpse.activity.v1.RequestActivityRequest", "attributes_type")) }
+        if !self.attributesJson.isEmpty { c.pointee.attributes_json = ProtobufCBinaryData(len: self.attributesJson.utf8.count, data: try arena.lowerString(self.attributesJson, "glimpse.activity.v1.RequestActivityRequest", "attributes_json")) }
         if let v = self.content { c.pointee.content = try arena.lower(v, depth: depth) }
         c.pointee.in_background = (self.inBackground ? 1 : 0)
         c.pointee.from_live_activity_intent = (self.fromLiveActivityIntent ? 1 : 0)
@@ -1637,7 +1637,7 @@ extension GlimpseActivityV1.RequestActivityRequest: _ProtoCBacked {
             c.pointee.token = (v ? 1 : 0)
         case .channelId(let v)?:
             c.pointee.push_type_case = .init(rawValue: 6)
-            c.pointee.channel_id = try arena.lowerString(v, "glimpse.activity.v1.RequestActivityRequest", "channel_id")
+            c.pointee.channel_id = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.activity.v1.RequestActivityRequest", "channel_id"))
         }
     }
 }
@@ -1655,7 +1655,7 @@ extension GlimpseActivityV1.RequestActivityResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.RequestActivityResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__RequestActivityResponse.self)
         self.init()
-        if let v = c.pointee.activity { self.activity = try GlimpseActivityV1.Activity(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.activity { self.activity = try _liftNested("glimpse.activity.v1.RequestActivityResponse", "activity", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Activity in try GlimpseActivityV1.Activity(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1677,15 +1677,15 @@ extension GlimpseActivityV1.UpdateActivityRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.UpdateActivityRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__UpdateActivityRequest.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.activity.v1.UpdateActivityRequest", "activity_id")
-        if let v = c.pointee.content { self.content = try GlimpseActivityV1.Content(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.alert { self.alert = try GlimpseActivityV1.Alert(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.timestamp { self.timestamp = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.activity.v1.UpdateActivityRequest", "activity_id", -1)
+        if let v = c.pointee.content { self.content = try _liftNested("glimpse.activity.v1.UpdateActivityRequest", "content", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Content in try GlimpseActivityV1.Content(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.alert { self.alert = try _liftNested("glimpse.activity.v1.UpdateActivityRequest", "alert", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Alert in try GlimpseActivityV1.Alert(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.timestamp { self.timestamp = try _liftNested("glimpse.activity.v1.UpdateActivityRequest", "timestamp", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__UpdateActivityRequest.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.activity.v1.UpdateActivityRequest", "activity_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.activity.v1.UpdateActivityRequest", "activity_id")) }
         if let v = self.content { c.pointee.content = try arena.lower(v, depth: depth) }
         if let v = self.alert { c.pointee.alert = try arena.lower(v, depth: depth) }
         if let v = self.timestamp { c.pointee.timestamp = try arena.lower(v, depth: depth) }
@@ -1705,15 +1705,15 @@ extension GlimpseActivityV1.EndActivityRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.EndActivityRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__EndActivityRequest.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.activity.v1.EndActivityRequest", "activity_id")
-        if let v = c.pointee.content { self.content = try GlimpseActivityV1.Content(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.dismissal_policy { self.dismissalPolicy = try GlimpseActivityV1.DismissalPolicy(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.timestamp { self.timestamp = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.activity.v1.EndActivityRequest", "activity_id", -1)
+        if let v = c.pointee.content { self.content = try _liftNested("glimpse.activity.v1.EndActivityRequest", "content", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Content in try GlimpseActivityV1.Content(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.dismissal_policy { self.dismissalPolicy = try _liftNested("glimpse.activity.v1.EndActivityRequest", "dismissal_policy", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.DismissalPolicy in try GlimpseActivityV1.DismissalPolicy(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.timestamp { self.timestamp = try _liftNested("glimpse.activity.v1.EndActivityRequest", "timestamp", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__EndActivityRequest.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.activity.v1.EndActivityRequest", "activity_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.activity.v1.EndActivityRequest", "activity_id")) }
         if let v = self.content { c.pointee.content = try arena.lower(v, depth: depth) }
         if let v = self.dismissalPolicy { c.pointee.dismissal_policy = try arena.lower(v, depth: depth) }
         if let v = self.timestamp { c.pointee.timestamp = try arena.lower(v, depth: depth) }
@@ -1736,7 +1736,7 @@ extension GlimpseActivityV1.DismissalPolicy: _ProtoCBacked {
         switch Swift.Int(c.pointee.policy_case.rawValue) {
         case 1: self.policy = .defaultPolicy((c.pointee.default_policy != 0))
         case 2: self.policy = .immediate((c.pointee.immediate != 0))
-        case 3: if let v = c.pointee.after { self.policy = .after(try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1)) }
+        case 3: if let v = c.pointee.after { self.policy = .after(try _liftNested("glimpse.activity.v1.DismissalPolicy", "after", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -1771,12 +1771,12 @@ extension GlimpseActivityV1.DismissActivityRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.DismissActivityRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__DismissActivityRequest.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.activity.v1.DismissActivityRequest", "activity_id")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.activity.v1.DismissActivityRequest", "activity_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__DismissActivityRequest.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.activity.v1.DismissActivityRequest", "activity_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.activity.v1.DismissActivityRequest", "activity_id")) }
     }
 }
 
@@ -1793,8 +1793,8 @@ extension GlimpseActivityV1.ChangeResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.ChangeResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ChangeResponse.self)
         self.init()
-        if let v = c.pointee.outcome { self.outcome = try GlimpseActivityV1.Outcome(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.activity { self.activity = try GlimpseActivityV1.Activity(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.outcome { self.outcome = try _liftNested("glimpse.activity.v1.ChangeResponse", "outcome", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Outcome in try GlimpseActivityV1.Outcome(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.activity { self.activity = try _liftNested("glimpse.activity.v1.ChangeResponse", "activity", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Activity in try GlimpseActivityV1.Activity(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1817,12 +1817,12 @@ extension GlimpseActivityV1.GetActivityRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.GetActivityRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__GetActivityRequest.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.activity.v1.GetActivityRequest", "activity_id")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.activity.v1.GetActivityRequest", "activity_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__GetActivityRequest.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.activity.v1.GetActivityRequest", "activity_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.activity.v1.GetActivityRequest", "activity_id")) }
     }
 }
 
@@ -1839,13 +1839,13 @@ extension GlimpseActivityV1.ListActivitiesRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.ListActivitiesRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ListActivitiesRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.ListActivitiesRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.ListActivitiesRequest", "bundle_id", -1)
         self.includeDismissed = (c.pointee.include_dismissed != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ListActivitiesRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.ListActivitiesRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.ListActivitiesRequest", "bundle_id")) }
         c.pointee.include_dismissed = (self.includeDismissed ? 1 : 0)
     }
 }
@@ -1866,7 +1866,7 @@ extension GlimpseActivityV1.ListActivitiesResponse: _ProtoCBacked {
         if c.pointee.n_activities > 0, let list = c.pointee.activities {
             var out: [GlimpseActivityV1.Activity] = []
             out.reserveCapacity(c.pointee.n_activities)
-            for i in 0..<c.pointee.n_activities { if let e = list[i] { out.append(try GlimpseActivityV1.Activity(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_activities { if let e = list[i] { out.append(try _liftNested("glimpse.activity.v1.ListActivitiesResponse", "activities", i) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Activity in try GlimpseActivityV1.Activity(_c: e, depth: depth &+ 1) }) } }
             self.activities = out
         }
     }
@@ -1893,32 +1893,32 @@ extension GlimpseActivityV1.Activity: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.Activity") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__Activity.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.activity.v1.Activity", "activity_id")
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.Activity", "bundle_id")
-        self.attributesType = try _liftString(c.pointee.attributes_type, "glimpse.activity.v1.Activity", "attributes_type")
-        self.attributesJson = try _liftString(c.pointee.attributes_json, "glimpse.activity.v1.Activity", "attributes_json")
-        if let v = c.pointee.content { self.content = try GlimpseActivityV1.Content(_c: v, depth: depth &+ 1) }
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.activity.v1.Activity", "activity_id", -1)
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.Activity", "bundle_id", -1)
+        self.attributesType = try _liftString(c.pointee.attributes_type.data, c.pointee.attributes_type.len, "glimpse.activity.v1.Activity", "attributes_type", -1)
+        self.attributesJson = try _liftString(c.pointee.attributes_json.data, c.pointee.attributes_json.len, "glimpse.activity.v1.Activity", "attributes_json", -1)
+        if let v = c.pointee.content { self.content = try _liftNested("glimpse.activity.v1.Activity", "content", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Content in try GlimpseActivityV1.Content(_c: v, depth: depth &+ 1) } }
         self.state = GlimpseActivityV1.ActivityState(rawValue: .init(truncatingIfNeeded: c.pointee.state.rawValue))
-        self.pushToken = try _liftString(c.pointee.push_token, "glimpse.activity.v1.Activity", "push_token")
-        self.channelId = try _liftString(c.pointee.channel_id, "glimpse.activity.v1.Activity", "channel_id")
-        if let v = c.pointee.activated_at { self.activatedAt = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.ended_at { self.endedAt = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.dismissal_date { self.dismissalDate = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.last_alert { self.lastAlert = try GlimpseActivityV1.Alert(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.last_alert_at { self.lastAlertAt = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        self.pushToken = try _liftString(c.pointee.push_token.data, c.pointee.push_token.len, "glimpse.activity.v1.Activity", "push_token", -1)
+        self.channelId = try _liftString(c.pointee.channel_id.data, c.pointee.channel_id.len, "glimpse.activity.v1.Activity", "channel_id", -1)
+        if let v = c.pointee.activated_at { self.activatedAt = try _liftNested("glimpse.activity.v1.Activity", "activated_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.ended_at { self.endedAt = try _liftNested("glimpse.activity.v1.Activity", "ended_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.dismissal_date { self.dismissalDate = try _liftNested("glimpse.activity.v1.Activity", "dismissal_date", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.last_alert { self.lastAlert = try _liftNested("glimpse.activity.v1.Activity", "last_alert", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Alert in try GlimpseActivityV1.Alert(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.last_alert_at { self.lastAlertAt = try _liftNested("glimpse.activity.v1.Activity", "last_alert_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.startOrder = c.pointee.start_order
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__Activity.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.activity.v1.Activity", "activity_id") }
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.Activity", "bundle_id") }
-        if !self.attributesType.isEmpty { c.pointee.attributes_type = try arena.lowerString(self.attributesType, "glimpse.activity.v1.Activity", "attributes_type") }
-        if !self.attributesJson.isEmpty { c.pointee.attributes_json = try arena.lowerString(self.attributesJson, "glimpse.activity.v1.Activity", "attributes_json") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.activity.v1.Activity", "activity_id")) }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.Activity", "bundle_id")) }
+        if !self.attributesType.isEmpty { c.pointee.attributes_type = ProtobufCBinaryData(len: self.attributesType.utf8.count, data: try arena.lowerString(self.attributesType, "glimpse.activity.v1.Activity", "attributes_type")) }
+        if !self.attributesJson.isEmpty { c.pointee.attributes_json = ProtobufCBinaryData(len: self.attributesJson.utf8.count, data: try arena.lowerString(self.attributesJson, "glimpse.activity.v1.Activity", "attributes_json")) }
         if let v = self.content { c.pointee.content = try arena.lower(v, depth: depth) }
         c.pointee.state = Glimpse__Activity__V1__ActivityState(rawValue: .init(truncatingIfNeeded: self.state.rawValue))
-        if !self.pushToken.isEmpty { c.pointee.push_token = try arena.lowerString(self.pushToken, "glimpse.activity.v1.Activity", "push_token") }
-        if !self.channelId.isEmpty { c.pointee.channel_id = try arena.lowerString(self.channelId, "glimpse.activity.v1.Activity", "channel_id") }
+        if !self.pushToken.isEmpty { c.pointee.push_token = ProtobufCBinaryData(len: self.pushToken.utf8.count, data: try arena.lowerString(self.pushToken, "glimpse.activity.v1.Activity", "push_token")) }
+        if !self.channelId.isEmpty { c.pointee.channel_id = ProtobufCBinaryData(len: self.channelId.utf8.count, data: try arena.lowerString(self.channelId, "glimpse.activity.v1.Activity", "channel_id")) }
         if let v = self.activatedAt { c.pointee.activated_at = try arena.lower(v, depth: depth) }
         if let v = self.endedAt { c.pointee.ended_at = try arena.lower(v, depth: depth) }
         if let v = self.dismissalDate { c.pointee.dismissal_date = try arena.lower(v, depth: depth) }
@@ -1941,12 +1941,12 @@ extension GlimpseActivityV1.GetAuthorizationInfoRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.GetAuthorizationInfoRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__GetAuthorizationInfoRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.GetAuthorizationInfoRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.GetAuthorizationInfoRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__GetAuthorizationInfoRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.GetAuthorizationInfoRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.GetAuthorizationInfoRequest", "bundle_id")) }
     }
 }
 
@@ -1987,14 +1987,14 @@ extension GlimpseActivityV1.SetAppSwitchesRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.SetAppSwitchesRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__SetAppSwitchesRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.SetAppSwitchesRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.SetAppSwitchesRequest", "bundle_id", -1)
         if c.pointee._activities_enabled_case.rawValue == 2 { self.activitiesEnabled = (c.pointee.activities_enabled != 0) }
         if c.pointee._frequent_updates_enabled_case.rawValue == 3 { self.frequentUpdatesEnabled = (c.pointee.frequent_updates_enabled != 0) }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__SetAppSwitchesRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.SetAppSwitchesRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.SetAppSwitchesRequest", "bundle_id")) }
         if let v = self.activitiesEnabled {
             c.pointee._activities_enabled_case = .init(rawValue: 2)
             c.pointee.activities_enabled = (v ? 1 : 0)
@@ -2019,12 +2019,12 @@ extension GlimpseActivityV1.RotatePushTokenRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.RotatePushTokenRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__RotatePushTokenRequest.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.activity.v1.RotatePushTokenRequest", "activity_id")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.activity.v1.RotatePushTokenRequest", "activity_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__RotatePushTokenRequest.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.activity.v1.RotatePushTokenRequest", "activity_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.activity.v1.RotatePushTokenRequest", "activity_id")) }
     }
 }
 
@@ -2041,14 +2041,14 @@ extension GlimpseActivityV1.PushToStartTokenRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.PushToStartTokenRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__PushToStartTokenRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.PushToStartTokenRequest", "bundle_id")
-        self.attributesType = try _liftString(c.pointee.attributes_type, "glimpse.activity.v1.PushToStartTokenRequest", "attributes_type")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.PushToStartTokenRequest", "bundle_id", -1)
+        self.attributesType = try _liftString(c.pointee.attributes_type.data, c.pointee.attributes_type.len, "glimpse.activity.v1.PushToStartTokenRequest", "attributes_type", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__PushToStartTokenRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.PushToStartTokenRequest", "bundle_id") }
-        if !self.attributesType.isEmpty { c.pointee.attributes_type = try arena.lowerString(self.attributesType, "glimpse.activity.v1.PushToStartTokenRequest", "attributes_type") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.PushToStartTokenRequest", "bundle_id")) }
+        if !self.attributesType.isEmpty { c.pointee.attributes_type = ProtobufCBinaryData(len: self.attributesType.utf8.count, data: try arena.lowerString(self.attributesType, "glimpse.activity.v1.PushToStartTokenRequest", "attributes_type")) }
     }
 }
 
@@ -2065,12 +2065,12 @@ extension GlimpseActivityV1.WidgetPushTokenRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.WidgetPushTokenRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__WidgetPushTokenRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.WidgetPushTokenRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.WidgetPushTokenRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__WidgetPushTokenRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.WidgetPushTokenRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.WidgetPushTokenRequest", "bundle_id")) }
     }
 }
 
@@ -2087,12 +2087,12 @@ extension GlimpseActivityV1.PushTokenResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.PushTokenResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__PushTokenResponse.self)
         self.init()
-        self.pushToken = try _liftString(c.pointee.push_token, "glimpse.activity.v1.PushTokenResponse", "push_token")
+        self.pushToken = try _liftString(c.pointee.push_token.data, c.pointee.push_token.len, "glimpse.activity.v1.PushTokenResponse", "push_token", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__PushTokenResponse.self)
-        if !self.pushToken.isEmpty { c.pointee.push_token = try arena.lowerString(self.pushToken, "glimpse.activity.v1.PushTokenResponse", "push_token") }
+        if !self.pushToken.isEmpty { c.pointee.push_token = ProtobufCBinaryData(len: self.pushToken.utf8.count, data: try arena.lowerString(self.pushToken, "glimpse.activity.v1.PushTokenResponse", "push_token")) }
     }
 }
 
@@ -2109,12 +2109,12 @@ extension GlimpseActivityV1.WatchActivitiesRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.WatchActivitiesRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__WatchActivitiesRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.WatchActivitiesRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.WatchActivitiesRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__WatchActivitiesRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.WatchActivitiesRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.WatchActivitiesRequest", "bundle_id")) }
     }
 }
 
@@ -2132,15 +2132,15 @@ extension GlimpseActivityV1.ActivityChange: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ActivityChange.self)
         self.init()
         self.sequence = c.pointee.sequence
-        if let v = c.pointee.at { self.at = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.activity.v1.ActivityChange", "activity_id")
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.ActivityChange", "bundle_id")
+        if let v = c.pointee.at { self.at = try _liftNested("glimpse.activity.v1.ActivityChange", "at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.activity.v1.ActivityChange", "activity_id", -1)
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.ActivityChange", "bundle_id", -1)
         switch Swift.Int(c.pointee.change_case.rawValue) {
-        case 5: if let v = c.pointee.state { self.change = .state(try GlimpseActivityV1.ActivityChange.StateChange(_c: v, depth: depth &+ 1)) }
-        case 6: if let v = c.pointee.content { self.change = .content(try GlimpseActivityV1.ActivityChange.ContentChange(_c: v, depth: depth &+ 1)) }
-        case 7: if let v = c.pointee.push_token { self.change = .pushToken(try GlimpseActivityV1.ActivityChange.TokenIssued(_c: v, depth: depth &+ 1)) }
-        case 8: if let v = c.pointee.push_to_start_token { self.change = .pushToStartToken(try GlimpseActivityV1.ActivityChange.TokenIssued(_c: v, depth: depth &+ 1)) }
-        case 9: if let v = c.pointee.dropped { self.change = .dropped(try GlimpseActivityV1.Outcome(_c: v, depth: depth &+ 1)) }
+        case 5: if let v = c.pointee.state { self.change = .state(try _liftNested("glimpse.activity.v1.ActivityChange", "state", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ActivityChange.StateChange in try GlimpseActivityV1.ActivityChange.StateChange(_c: v, depth: depth &+ 1) }) }
+        case 6: if let v = c.pointee.content { self.change = .content(try _liftNested("glimpse.activity.v1.ActivityChange", "content", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ActivityChange.ContentChange in try GlimpseActivityV1.ActivityChange.ContentChange(_c: v, depth: depth &+ 1) }) }
+        case 7: if let v = c.pointee.push_token { self.change = .pushToken(try _liftNested("glimpse.activity.v1.ActivityChange", "push_token", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ActivityChange.TokenIssued in try GlimpseActivityV1.ActivityChange.TokenIssued(_c: v, depth: depth &+ 1) }) }
+        case 8: if let v = c.pointee.push_to_start_token { self.change = .pushToStartToken(try _liftNested("glimpse.activity.v1.ActivityChange", "push_to_start_token", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ActivityChange.TokenIssued in try GlimpseActivityV1.ActivityChange.TokenIssued(_c: v, depth: depth &+ 1) }) }
+        case 9: if let v = c.pointee.dropped { self.change = .dropped(try _liftNested("glimpse.activity.v1.ActivityChange", "dropped", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Outcome in try GlimpseActivityV1.Outcome(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -2149,8 +2149,8 @@ extension GlimpseActivityV1.ActivityChange: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ActivityChange.self)
         c.pointee.sequence = self.sequence
         if let v = self.at { c.pointee.at = try arena.lower(v, depth: depth) }
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.activity.v1.ActivityChange", "activity_id") }
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.ActivityChange", "bundle_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.activity.v1.ActivityChange", "activity_id")) }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.ActivityChange", "bundle_id")) }
         switch self.change {
         case nil: break
         case .state(let v)?:
@@ -2187,14 +2187,14 @@ extension GlimpseActivityV1.ActivityChange.StateChange: _ProtoCBacked {
         self.init()
         self.from = GlimpseActivityV1.ActivityState(rawValue: .init(truncatingIfNeeded: c.pointee.from.rawValue))
         self.to = GlimpseActivityV1.ActivityState(rawValue: .init(truncatingIfNeeded: c.pointee.to.rawValue))
-        self.reason = try _liftString(c.pointee.reason, "glimpse.activity.v1.ActivityChange.StateChange", "reason")
+        self.reason = try _liftString(c.pointee.reason.data, c.pointee.reason.len, "glimpse.activity.v1.ActivityChange.StateChange", "reason", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ActivityChange__StateChange.self)
         c.pointee.from = Glimpse__Activity__V1__ActivityState(rawValue: .init(truncatingIfNeeded: self.from.rawValue))
         c.pointee.to = Glimpse__Activity__V1__ActivityState(rawValue: .init(truncatingIfNeeded: self.to.rawValue))
-        if !self.reason.isEmpty { c.pointee.reason = try arena.lowerString(self.reason, "glimpse.activity.v1.ActivityChange.StateChange", "reason") }
+        if !self.reason.isEmpty { c.pointee.reason = ProtobufCBinaryData(len: self.reason.utf8.count, data: try arena.lowerString(self.reason, "glimpse.activity.v1.ActivityChange.StateChange", "reason")) }
     }
 }
 
@@ -2211,8 +2211,8 @@ extension GlimpseActivityV1.ActivityChange.ContentChange: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.ActivityChange.ContentChange") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ActivityChange__ContentChange.self)
         self.init()
-        if let v = c.pointee.content { self.content = try GlimpseActivityV1.Content(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.alert { self.alert = try GlimpseActivityV1.Alert(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.content { self.content = try _liftNested("glimpse.activity.v1.ActivityChange.ContentChange", "content", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Content in try GlimpseActivityV1.Content(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.alert { self.alert = try _liftNested("glimpse.activity.v1.ActivityChange.ContentChange", "alert", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Alert in try GlimpseActivityV1.Alert(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -2235,14 +2235,14 @@ extension GlimpseActivityV1.ActivityChange.TokenIssued: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.ActivityChange.TokenIssued") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ActivityChange__TokenIssued.self)
         self.init()
-        self.pushToken = try _liftString(c.pointee.push_token, "glimpse.activity.v1.ActivityChange.TokenIssued", "push_token")
-        self.attributesType = try _liftString(c.pointee.attributes_type, "glimpse.activity.v1.ActivityChange.TokenIssued", "attributes_type")
+        self.pushToken = try _liftString(c.pointee.push_token.data, c.pointee.push_token.len, "glimpse.activity.v1.ActivityChange.TokenIssued", "push_token", -1)
+        self.attributesType = try _liftString(c.pointee.attributes_type.data, c.pointee.attributes_type.len, "glimpse.activity.v1.ActivityChange.TokenIssued", "attributes_type", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ActivityChange__TokenIssued.self)
-        if !self.pushToken.isEmpty { c.pointee.push_token = try arena.lowerString(self.pushToken, "glimpse.activity.v1.ActivityChange.TokenIssued", "push_token") }
-        if !self.attributesType.isEmpty { c.pointee.attributes_type = try arena.lowerString(self.attributesType, "glimpse.activity.v1.ActivityChange.TokenIssued", "attributes_type") }
+        if !self.pushToken.isEmpty { c.pointee.push_token = ProtobufCBinaryData(len: self.pushToken.utf8.count, data: try arena.lowerString(self.pushToken, "glimpse.activity.v1.ActivityChange.TokenIssued", "push_token")) }
+        if !self.attributesType.isEmpty { c.pointee.attributes_type = ProtobufCBinaryData(len: self.attributesType.utf8.count, data: try arena.lowerString(self.attributesType, "glimpse.activity.v1.ActivityChange.TokenIssued", "attributes_type")) }
     }
 }
 
@@ -2260,17 +2260,17 @@ extension GlimpseActivityV1.Outcome: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__Outcome.self)
         self.init()
         self.kind = GlimpseActivityV1.Outcome.Kind(rawValue: .init(truncatingIfNeeded: c.pointee.kind.rawValue))
-        self.detail = try _liftString(c.pointee.detail, "glimpse.activity.v1.Outcome", "detail")
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.activity.v1.Outcome", "activity_id")
+        self.detail = try _liftString(c.pointee.detail.data, c.pointee.detail.len, "glimpse.activity.v1.Outcome", "detail", -1)
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.activity.v1.Outcome", "activity_id", -1)
         self.state = GlimpseActivityV1.ActivityState(rawValue: .init(truncatingIfNeeded: c.pointee.state.rawValue))
-        if let v = c.pointee.until { self.until = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.until { self.until = try _liftNested("glimpse.activity.v1.Outcome", "until", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__Outcome.self)
         c.pointee.kind = Glimpse__Activity__V1__Outcome__Kind(rawValue: .init(truncatingIfNeeded: self.kind.rawValue))
-        if !self.detail.isEmpty { c.pointee.detail = try arena.lowerString(self.detail, "glimpse.activity.v1.Outcome", "detail") }
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.activity.v1.Outcome", "activity_id") }
+        if !self.detail.isEmpty { c.pointee.detail = ProtobufCBinaryData(len: self.detail.utf8.count, data: try arena.lowerString(self.detail, "glimpse.activity.v1.Outcome", "detail")) }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.activity.v1.Outcome", "activity_id")) }
         c.pointee.state = Glimpse__Activity__V1__ActivityState(rawValue: .init(truncatingIfNeeded: self.state.rawValue))
         if let v = self.until { c.pointee.until = try arena.lower(v, depth: depth) }
     }
@@ -2289,14 +2289,14 @@ extension GlimpseActivityV1.ListPushesRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.ListPushesRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ListPushesRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.ListPushesRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.ListPushesRequest", "bundle_id", -1)
         self.afterSequence = c.pointee.after_sequence
         self.limit = c.pointee.limit
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ListPushesRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.ListPushesRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.ListPushesRequest", "bundle_id")) }
         c.pointee.after_sequence = self.afterSequence
         c.pointee.limit = self.limit
     }
@@ -2318,7 +2318,7 @@ extension GlimpseActivityV1.ListPushesResponse: _ProtoCBacked {
         if c.pointee.n_pushes > 0, let list = c.pointee.pushes {
             var out: [GlimpseActivityV1.PushRecord] = []
             out.reserveCapacity(c.pointee.n_pushes)
-            for i in 0..<c.pointee.n_pushes { if let e = list[i] { out.append(try GlimpseActivityV1.PushRecord(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_pushes { if let e = list[i] { out.append(try _liftNested("glimpse.activity.v1.ListPushesResponse", "pushes", i) { () throws(ProtoDecodingError) -> GlimpseActivityV1.PushRecord in try GlimpseActivityV1.PushRecord(_c: e, depth: depth &+ 1) }) } }
             self.pushes = out
         }
     }
@@ -2346,48 +2346,48 @@ extension GlimpseActivityV1.PushRecord: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__PushRecord.self)
         self.init()
         self.sequence = c.pointee.sequence
-        if let v = c.pointee.received_at { self.receivedAt = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
-        self.apnsId = try _liftString(c.pointee.apns_id, "glimpse.activity.v1.PushRecord", "apns_id")
-        self.path = try _liftString(c.pointee.path, "glimpse.activity.v1.PushRecord", "path")
-        self.pushType = try _liftString(c.pointee.push_type, "glimpse.activity.v1.PushRecord", "push_type")
-        self.topic = try _liftString(c.pointee.topic, "glimpse.activity.v1.PushRecord", "topic")
+        if let v = c.pointee.received_at { self.receivedAt = try _liftNested("glimpse.activity.v1.PushRecord", "received_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        self.apnsId = try _liftString(c.pointee.apns_id.data, c.pointee.apns_id.len, "glimpse.activity.v1.PushRecord", "apns_id", -1)
+        self.path = try _liftString(c.pointee.path.data, c.pointee.path.len, "glimpse.activity.v1.PushRecord", "path", -1)
+        self.pushType = try _liftString(c.pointee.push_type.data, c.pointee.push_type.len, "glimpse.activity.v1.PushRecord", "push_type", -1)
+        self.topic = try _liftString(c.pointee.topic.data, c.pointee.topic.len, "glimpse.activity.v1.PushRecord", "topic", -1)
         self.priority = c.pointee.priority
-        self.deviceToken = try _liftString(c.pointee.device_token, "glimpse.activity.v1.PushRecord", "device_token")
-        self.channelId = try _liftString(c.pointee.channel_id, "glimpse.activity.v1.PushRecord", "channel_id")
+        self.deviceToken = try _liftString(c.pointee.device_token.data, c.pointee.device_token.len, "glimpse.activity.v1.PushRecord", "device_token", -1)
+        self.channelId = try _liftString(c.pointee.channel_id.data, c.pointee.channel_id.len, "glimpse.activity.v1.PushRecord", "channel_id", -1)
         self.bodyBytes = c.pointee.body_bytes
-        self.event = try _liftString(c.pointee.event, "glimpse.activity.v1.PushRecord", "event")
+        self.event = try _liftString(c.pointee.event.data, c.pointee.event.len, "glimpse.activity.v1.PushRecord", "event", -1)
         self.status = c.pointee.status
-        self.reason = try _liftString(c.pointee.reason, "glimpse.activity.v1.PushRecord", "reason")
+        self.reason = try _liftString(c.pointee.reason.data, c.pointee.reason.len, "glimpse.activity.v1.PushRecord", "reason", -1)
         if c.pointee.n_outcomes > 0, let list = c.pointee.outcomes {
             var out: [GlimpseActivityV1.Outcome] = []
             out.reserveCapacity(c.pointee.n_outcomes)
-            for i in 0..<c.pointee.n_outcomes { if let e = list[i] { out.append(try GlimpseActivityV1.Outcome(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_outcomes { if let e = list[i] { out.append(try _liftNested("glimpse.activity.v1.PushRecord", "outcomes", i) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Outcome in try GlimpseActivityV1.Outcome(_c: e, depth: depth &+ 1) }) } }
             self.outcomes = out
         }
         if c.pointee.n_states > 0, let list = c.pointee.states {
             var out: [GlimpseActivityV1.PushRecord.StateBeforeAfter] = []
             out.reserveCapacity(c.pointee.n_states)
-            for i in 0..<c.pointee.n_states { if let e = list[i] { out.append(try GlimpseActivityV1.PushRecord.StateBeforeAfter(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_states { if let e = list[i] { out.append(try _liftNested("glimpse.activity.v1.PushRecord", "states", i) { () throws(ProtoDecodingError) -> GlimpseActivityV1.PushRecord.StateBeforeAfter in try GlimpseActivityV1.PushRecord.StateBeforeAfter(_c: e, depth: depth &+ 1) }) } }
             self.states = out
         }
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.PushRecord", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.PushRecord", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__PushRecord.self)
         c.pointee.sequence = self.sequence
         if let v = self.receivedAt { c.pointee.received_at = try arena.lower(v, depth: depth) }
-        if !self.apnsId.isEmpty { c.pointee.apns_id = try arena.lowerString(self.apnsId, "glimpse.activity.v1.PushRecord", "apns_id") }
-        if !self.path.isEmpty { c.pointee.path = try arena.lowerString(self.path, "glimpse.activity.v1.PushRecord", "path") }
-        if !self.pushType.isEmpty { c.pointee.push_type = try arena.lowerString(self.pushType, "glimpse.activity.v1.PushRecord", "push_type") }
-        if !self.topic.isEmpty { c.pointee.topic = try arena.lowerString(self.topic, "glimpse.activity.v1.PushRecord", "topic") }
+        if !self.apnsId.isEmpty { c.pointee.apns_id = ProtobufCBinaryData(len: self.apnsId.utf8.count, data: try arena.lowerString(self.apnsId, "glimpse.activity.v1.PushRecord", "apns_id")) }
+        if !self.path.isEmpty { c.pointee.path = ProtobufCBinaryData(len: self.path.utf8.count, data: try arena.lowerString(self.path, "glimpse.activity.v1.PushRecord", "path")) }
+        if !self.pushType.isEmpty { c.pointee.push_type = ProtobufCBinaryData(len: self.pushType.utf8.count, data: try arena.lowerString(self.pushType, "glimpse.activity.v1.PushRecord", "push_type")) }
+        if !self.topic.isEmpty { c.pointee.topic = ProtobufCBinaryData(len: self.topic.utf8.count, data: try arena.lowerString(self.topic, "glimpse.activity.v1.PushRecord", "topic")) }
         c.pointee.priority = self.priority
-        if !self.deviceToken.isEmpty { c.pointee.device_token = try arena.lowerString(self.deviceToken, "glimpse.activity.v1.PushRecord", "device_token") }
-        if !self.channelId.isEmpty { c.pointee.channel_id = try arena.lowerString(self.channelId, "glimpse.activity.v1.PushRecord", "channel_id") }
+        if !self.deviceToken.isEmpty { c.pointee.device_token = ProtobufCBinaryData(len: self.deviceToken.utf8.count, data: try arena.lowerString(self.deviceToken, "glimpse.activity.v1.PushRecord", "device_token")) }
+        if !self.channelId.isEmpty { c.pointee.channel_id = ProtobufCBinaryData(len: self.channelId.utf8.count, data: try arena.lowerString(self.channelId, "glimpse.activity.v1.PushRecord", "channel_id")) }
         c.pointee.body_bytes = self.bodyBytes
-        if !self.event.isEmpty { c.pointee.event = try arena.lowerString(self.event, "glimpse.activity.v1.PushRecord", "event") }
+        if !self.event.isEmpty { c.pointee.event = ProtobufCBinaryData(len: self.event.utf8.count, data: try arena.lowerString(self.event, "glimpse.activity.v1.PushRecord", "event")) }
         c.pointee.status = self.status
-        if !self.reason.isEmpty { c.pointee.reason = try arena.lowerString(self.reason, "glimpse.activity.v1.PushRecord", "reason") }
+        if !self.reason.isEmpty { c.pointee.reason = ProtobufCBinaryData(len: self.reason.utf8.count, data: try arena.lowerString(self.reason, "glimpse.activity.v1.PushRecord", "reason")) }
         if !self.outcomes.isEmpty {
             c.pointee.outcomes = try arena.lowerMessages(self.outcomes, depth: depth)
             c.pointee.n_outcomes = self.outcomes.count
@@ -2396,7 +2396,7 @@ extension GlimpseActivityV1.PushRecord: _ProtoCBacked {
             c.pointee.states = try arena.lowerMessages(self.states, depth: depth)
             c.pointee.n_states = self.states.count
         }
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.PushRecord", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.PushRecord", "bundle_id")) }
     }
 }
 
@@ -2413,14 +2413,14 @@ extension GlimpseActivityV1.PushRecord.StateBeforeAfter: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.PushRecord.StateBeforeAfter") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__PushRecord__StateBeforeAfter.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.activity.v1.PushRecord.StateBeforeAfter", "activity_id")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.activity.v1.PushRecord.StateBeforeAfter", "activity_id", -1)
         self.before = GlimpseActivityV1.ActivityState(rawValue: .init(truncatingIfNeeded: c.pointee.before.rawValue))
         self.after = GlimpseActivityV1.ActivityState(rawValue: .init(truncatingIfNeeded: c.pointee.after.rawValue))
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__PushRecord__StateBeforeAfter.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.activity.v1.PushRecord.StateBeforeAfter", "activity_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.activity.v1.PushRecord.StateBeforeAfter", "activity_id")) }
         c.pointee.before = Glimpse__Activity__V1__ActivityState(rawValue: .init(truncatingIfNeeded: self.before.rawValue))
         c.pointee.after = Glimpse__Activity__V1__ActivityState(rawValue: .init(truncatingIfNeeded: self.after.rawValue))
     }
@@ -2441,11 +2441,11 @@ extension GlimpseActivityV1.InjectFaultRequest: _ProtoCBacked {
         self.init()
         self.count = c.pointee.count
         self.status = c.pointee.status
-        self.reason = try _liftString(c.pointee.reason, "glimpse.activity.v1.InjectFaultRequest", "reason")
+        self.reason = try _liftString(c.pointee.reason.data, c.pointee.reason.len, "glimpse.activity.v1.InjectFaultRequest", "reason", -1)
         self.goaway = (c.pointee.goaway != 0)
         switch Swift.Int(c.pointee.target_case.rawValue) {
-        case 1: self.target = .deviceToken(try _liftString(c.pointee.device_token, "glimpse.activity.v1.InjectFaultRequest", "device_token"))
-        case 2: self.target = .topic(try _liftString(c.pointee.topic, "glimpse.activity.v1.InjectFaultRequest", "topic"))
+        case 1: self.target = .deviceToken(try _liftString(c.pointee.device_token.data, c.pointee.device_token.len, "glimpse.activity.v1.InjectFaultRequest", "device_token", -1))
+        case 2: self.target = .topic(try _liftString(c.pointee.topic.data, c.pointee.topic.len, "glimpse.activity.v1.InjectFaultRequest", "topic", -1))
         default: break
         }
     }
@@ -2454,16 +2454,16 @@ extension GlimpseActivityV1.InjectFaultRequest: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__InjectFaultRequest.self)
         c.pointee.count = self.count
         c.pointee.status = self.status
-        if !self.reason.isEmpty { c.pointee.reason = try arena.lowerString(self.reason, "glimpse.activity.v1.InjectFaultRequest", "reason") }
+        if !self.reason.isEmpty { c.pointee.reason = ProtobufCBinaryData(len: self.reason.utf8.count, data: try arena.lowerString(self.reason, "glimpse.activity.v1.InjectFaultRequest", "reason")) }
         c.pointee.goaway = (self.goaway ? 1 : 0)
         switch self.target {
         case nil: break
         case .deviceToken(let v)?:
             c.pointee.target_case = .init(rawValue: 1)
-            c.pointee.device_token = try arena.lowerString(v, "glimpse.activity.v1.InjectFaultRequest", "device_token")
+            c.pointee.device_token = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.activity.v1.InjectFaultRequest", "device_token"))
         case .topic(let v)?:
             c.pointee.target_case = .init(rawValue: 2)
-            c.pointee.topic = try arena.lowerString(v, "glimpse.activity.v1.InjectFaultRequest", "topic")
+            c.pointee.topic = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.activity.v1.InjectFaultRequest", "topic"))
         }
     }
 }

@@ -239,22 +239,22 @@ extension GlimpseActivityV1.JournalRecord: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.JournalRecord") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__JournalRecord.self)
         self.init()
-        self.appToken = try _liftString(c.pointee.app_token, "glimpse.activity.v1.JournalRecord", "app_token")
+        self.appToken = try _liftString(c.pointee.app_token.data, c.pointee.app_token.len, "glimpse.activity.v1.JournalRecord", "app_token", -1)
         switch Swift.Int(c.pointee.input_case.rawValue) {
-        case 1: if let v = c.pointee.install { self.input = .install(try GlimpseActivityV1.InstallAppRequest(_c: v, depth: depth &+ 1)) }
-        case 2: if let v = c.pointee.uninstall { self.input = .uninstall(try GlimpseActivityV1.UninstallAppRequest(_c: v, depth: depth &+ 1)) }
-        case 3: if let v = c.pointee.request { self.input = .request(try GlimpseActivityV1.RequestActivityRequest(_c: v, depth: depth &+ 1)) }
-        case 4: if let v = c.pointee.update { self.input = .update(try GlimpseActivityV1.UpdateActivityRequest(_c: v, depth: depth &+ 1)) }
-        case 5: if let v = c.pointee.end { self.input = .end(try GlimpseActivityV1.EndActivityRequest(_c: v, depth: depth &+ 1)) }
-        case 6: if let v = c.pointee.dismiss { self.input = .dismiss(try GlimpseActivityV1.DismissActivityRequest(_c: v, depth: depth &+ 1)) }
-        case 7: if let v = c.pointee.rotate_push_token { self.input = .rotatePushToken(try GlimpseActivityV1.RotatePushTokenRequest(_c: v, depth: depth &+ 1)) }
-        case 8: if let v = c.pointee.push_to_start_token { self.input = .pushToStartToken(try GlimpseActivityV1.PushToStartTokenRequest(_c: v, depth: depth &+ 1)) }
-        case 9: if let v = c.pointee.rotate_push_to_start_token { self.input = .rotatePushToStartToken(try GlimpseActivityV1.PushToStartTokenRequest(_c: v, depth: depth &+ 1)) }
-        case 10: if let v = c.pointee.widget_push_token { self.input = .widgetPushToken(try GlimpseActivityV1.WidgetPushTokenRequest(_c: v, depth: depth &+ 1)) }
-        case 11: if let v = c.pointee.app_switches { self.input = .appSwitches(try GlimpseActivityV1.SetAppSwitchesRequest(_c: v, depth: depth &+ 1)) }
-        case 12: if let v = c.pointee.push { self.input = .push(try GlimpseActivityV1.ReceivedPush(_c: v, depth: depth &+ 1)) }
-        case 13: if let v = c.pointee.channel { self.input = .channel(try GlimpseActivityV1.ChannelRequest(_c: v, depth: depth &+ 1)) }
-        case 14: if let v = c.pointee.inject_fault { self.input = .injectFault(try GlimpseActivityV1.InjectFaultRequest(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.install { self.input = .install(try _liftNested("glimpse.activity.v1.JournalRecord", "install", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.InstallAppRequest in try GlimpseActivityV1.InstallAppRequest(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.uninstall { self.input = .uninstall(try _liftNested("glimpse.activity.v1.JournalRecord", "uninstall", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.UninstallAppRequest in try GlimpseActivityV1.UninstallAppRequest(_c: v, depth: depth &+ 1) }) }
+        case 3: if let v = c.pointee.request { self.input = .request(try _liftNested("glimpse.activity.v1.JournalRecord", "request", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.RequestActivityRequest in try GlimpseActivityV1.RequestActivityRequest(_c: v, depth: depth &+ 1) }) }
+        case 4: if let v = c.pointee.update { self.input = .update(try _liftNested("glimpse.activity.v1.JournalRecord", "update", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.UpdateActivityRequest in try GlimpseActivityV1.UpdateActivityRequest(_c: v, depth: depth &+ 1) }) }
+        case 5: if let v = c.pointee.end { self.input = .end(try _liftNested("glimpse.activity.v1.JournalRecord", "end", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.EndActivityRequest in try GlimpseActivityV1.EndActivityRequest(_c: v, depth: depth &+ 1) }) }
+        case 6: if let v = c.pointee.dismiss { self.input = .dismiss(try _liftNested("glimpse.activity.v1.JournalRecord", "dismiss", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.DismissActivityRequest in try GlimpseActivityV1.DismissActivityRequest(_c: v, depth: depth &+ 1) }) }
+        case 7: if let v = c.pointee.rotate_push_token { self.input = .rotatePushToken(try _liftNested("glimpse.activity.v1.JournalRecord", "rotate_push_token", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.RotatePushTokenRequest in try GlimpseActivityV1.RotatePushTokenRequest(_c: v, depth: depth &+ 1) }) }
+        case 8: if let v = c.pointee.push_to_start_token { self.input = .pushToStartToken(try _liftNested("glimpse.activity.v1.JournalRecord", "push_to_start_token", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.PushToStartTokenRequest in try GlimpseActivityV1.PushToStartTokenRequest(_c: v, depth: depth &+ 1) }) }
+        case 9: if let v = c.pointee.rotate_push_to_start_token { self.input = .rotatePushToStartToken(try _liftNested("glimpse.activity.v1.JournalRecord", "rotate_push_to_start_token", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.PushToStartTokenRequest in try GlimpseActivityV1.PushToStartTokenRequest(_c: v, depth: depth &+ 1) }) }
+        case 10: if let v = c.pointee.widget_push_token { self.input = .widgetPushToken(try _liftNested("glimpse.activity.v1.JournalRecord", "widget_push_token", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.WidgetPushTokenRequest in try GlimpseActivityV1.WidgetPushTokenRequest(_c: v, depth: depth &+ 1) }) }
+        case 11: if let v = c.pointee.app_switches { self.input = .appSwitches(try _liftNested("glimpse.activity.v1.JournalRecord", "app_switches", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.SetAppSwitchesRequest in try GlimpseActivityV1.SetAppSwitchesRequest(_c: v, depth: depth &+ 1) }) }
+        case 12: if let v = c.pointee.push { self.input = .push(try _liftNested("glimpse.activity.v1.JournalRecord", "push", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ReceivedPush in try GlimpseActivityV1.ReceivedPush(_c: v, depth: depth &+ 1) }) }
+        case 13: if let v = c.pointee.channel { self.input = .channel(try _liftNested("glimpse.activity.v1.JournalRecord", "channel", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ChannelRequest in try GlimpseActivityV1.ChannelRequest(_c: v, depth: depth &+ 1) }) }
+        case 14: if let v = c.pointee.inject_fault { self.input = .injectFault(try _liftNested("glimpse.activity.v1.JournalRecord", "inject_fault", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.InjectFaultRequest in try GlimpseActivityV1.InjectFaultRequest(_c: v, depth: depth &+ 1) }) }
         case 15: self.input = .clearFaults
         case 17: self.input = .genesisSeed(_liftBytes(c.pointee.genesis_seed.data, c.pointee.genesis_seed.len))
         default: break
@@ -263,7 +263,7 @@ extension GlimpseActivityV1.JournalRecord: _ProtoCBacked {
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__JournalRecord.self)
-        if !self.appToken.isEmpty { c.pointee.app_token = try arena.lowerString(self.appToken, "glimpse.activity.v1.JournalRecord", "app_token") }
+        if !self.appToken.isEmpty { c.pointee.app_token = ProtobufCBinaryData(len: self.appToken.utf8.count, data: try arena.lowerString(self.appToken, "glimpse.activity.v1.JournalRecord", "app_token")) }
         switch self.input {
         case nil: break
         case .install(let v)?:
@@ -331,35 +331,35 @@ extension GlimpseActivityV1.ReceivedPush: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.ReceivedPush") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ReceivedPush.self)
         self.init()
-        self.method = try _liftString(c.pointee.method, "glimpse.activity.v1.ReceivedPush", "method")
-        self.path = try _liftString(c.pointee.path, "glimpse.activity.v1.ReceivedPush", "path")
+        self.method = try _liftString(c.pointee.method.data, c.pointee.method.len, "glimpse.activity.v1.ReceivedPush", "method", -1)
+        self.path = try _liftString(c.pointee.path.data, c.pointee.path.len, "glimpse.activity.v1.ReceivedPush", "path", -1)
         if c.pointee.n_headers > 0, let list = c.pointee.headers {
             var out: [GlimpseActivityV1.ReceivedPush.Header] = []
             out.reserveCapacity(c.pointee.n_headers)
-            for i in 0..<c.pointee.n_headers { if let e = list[i] { out.append(try GlimpseActivityV1.ReceivedPush.Header(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_headers { if let e = list[i] { out.append(try _liftNested("glimpse.activity.v1.ReceivedPush", "headers", i) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ReceivedPush.Header in try GlimpseActivityV1.ReceivedPush.Header(_c: e, depth: depth &+ 1) }) } }
             self.headers = out
         }
         self.body = _liftBytes(c.pointee.body.data, c.pointee.body.len)
         self.bodyTooLarge = (c.pointee.body_too_large != 0)
-        self.apnsId = try _liftString(c.pointee.apns_id, "glimpse.activity.v1.ReceivedPush", "apns_id")
+        self.apnsId = try _liftString(c.pointee.apns_id.data, c.pointee.apns_id.len, "glimpse.activity.v1.ReceivedPush", "apns_id", -1)
         self.refusedStatus = c.pointee.refused_status
-        self.refusedReason = try _liftString(c.pointee.refused_reason, "glimpse.activity.v1.ReceivedPush", "refused_reason")
+        self.refusedReason = try _liftString(c.pointee.refused_reason.data, c.pointee.refused_reason.len, "glimpse.activity.v1.ReceivedPush", "refused_reason", -1)
         self.bodySize = c.pointee.body_size
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ReceivedPush.self)
-        if !self.method.isEmpty { c.pointee.method = try arena.lowerString(self.method, "glimpse.activity.v1.ReceivedPush", "method") }
-        if !self.path.isEmpty { c.pointee.path = try arena.lowerString(self.path, "glimpse.activity.v1.ReceivedPush", "path") }
+        if !self.method.isEmpty { c.pointee.method = ProtobufCBinaryData(len: self.method.utf8.count, data: try arena.lowerString(self.method, "glimpse.activity.v1.ReceivedPush", "method")) }
+        if !self.path.isEmpty { c.pointee.path = ProtobufCBinaryData(len: self.path.utf8.count, data: try arena.lowerString(self.path, "glimpse.activity.v1.ReceivedPush", "path")) }
         if !self.headers.isEmpty {
             c.pointee.headers = try arena.lowerMessages(self.headers, depth: depth)
             c.pointee.n_headers = self.headers.count
         }
         if !self.body.isEmpty { c.pointee.body = ProtobufCBinaryData(len: self.body.count, data: arena.lowerBytes(self.body)) }
         c.pointee.body_too_large = (self.bodyTooLarge ? 1 : 0)
-        if !self.apnsId.isEmpty { c.pointee.apns_id = try arena.lowerString(self.apnsId, "glimpse.activity.v1.ReceivedPush", "apns_id") }
+        if !self.apnsId.isEmpty { c.pointee.apns_id = ProtobufCBinaryData(len: self.apnsId.utf8.count, data: try arena.lowerString(self.apnsId, "glimpse.activity.v1.ReceivedPush", "apns_id")) }
         c.pointee.refused_status = self.refusedStatus
-        if !self.refusedReason.isEmpty { c.pointee.refused_reason = try arena.lowerString(self.refusedReason, "glimpse.activity.v1.ReceivedPush", "refused_reason") }
+        if !self.refusedReason.isEmpty { c.pointee.refused_reason = ProtobufCBinaryData(len: self.refusedReason.utf8.count, data: try arena.lowerString(self.refusedReason, "glimpse.activity.v1.ReceivedPush", "refused_reason")) }
         c.pointee.body_size = self.bodySize
     }
 }
@@ -377,14 +377,14 @@ extension GlimpseActivityV1.ReceivedPush.Header: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.ReceivedPush.Header") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ReceivedPush__Header.self)
         self.init()
-        self.name = try _liftString(c.pointee.name, "glimpse.activity.v1.ReceivedPush.Header", "name")
-        self.value = try _liftString(c.pointee.value, "glimpse.activity.v1.ReceivedPush.Header", "value")
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.activity.v1.ReceivedPush.Header", "name", -1)
+        self.value = try _liftString(c.pointee.value.data, c.pointee.value.len, "glimpse.activity.v1.ReceivedPush.Header", "value", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ReceivedPush__Header.self)
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.activity.v1.ReceivedPush.Header", "name") }
-        if !self.value.isEmpty { c.pointee.value = try arena.lowerString(self.value, "glimpse.activity.v1.ReceivedPush.Header", "value") }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.activity.v1.ReceivedPush.Header", "name")) }
+        if !self.value.isEmpty { c.pointee.value = ProtobufCBinaryData(len: self.value.utf8.count, data: try arena.lowerString(self.value, "glimpse.activity.v1.ReceivedPush.Header", "value")) }
     }
 }
 
@@ -401,17 +401,17 @@ extension GlimpseActivityV1.ChannelRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.ChannelRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ChannelRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.activity.v1.ChannelRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.ChannelRequest", "bundle_id", -1)
         switch Swift.Int(c.pointee.action_case.rawValue) {
-        case 2: if let v = c.pointee.create { self.action = .create(try GlimpseActivityV1.ChannelRequest.CreateChannel(_c: v, depth: depth &+ 1)) }
-        case 3: self.action = .deleteChannelId(try _liftString(c.pointee.delete_channel_id, "glimpse.activity.v1.ChannelRequest", "delete_channel_id"))
+        case 2: if let v = c.pointee.create { self.action = .create(try _liftNested("glimpse.activity.v1.ChannelRequest", "create", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ChannelRequest.CreateChannel in try GlimpseActivityV1.ChannelRequest.CreateChannel(_c: v, depth: depth &+ 1) }) }
+        case 3: self.action = .deleteChannelId(try _liftString(c.pointee.delete_channel_id.data, c.pointee.delete_channel_id.len, "glimpse.activity.v1.ChannelRequest", "delete_channel_id", -1))
         default: break
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ChannelRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.activity.v1.ChannelRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.ChannelRequest", "bundle_id")) }
         switch self.action {
         case nil: break
         case .create(let v)?:
@@ -419,7 +419,7 @@ extension GlimpseActivityV1.ChannelRequest: _ProtoCBacked {
             c.pointee.create = try arena.lower(v, depth: depth)
         case .deleteChannelId(let v)?:
             c.pointee.action_case = .init(rawValue: 3)
-            c.pointee.delete_channel_id = try arena.lowerString(v, "glimpse.activity.v1.ChannelRequest", "delete_channel_id")
+            c.pointee.delete_channel_id = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.activity.v1.ChannelRequest", "delete_channel_id"))
         }
     }
 }
@@ -437,13 +437,13 @@ extension GlimpseActivityV1.ChannelRequest.CreateChannel: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.activity.v1.ChannelRequest.CreateChannel") }
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ChannelRequest__CreateChannel.self)
         self.init()
-        self.channelId = try _liftString(c.pointee.channel_id, "glimpse.activity.v1.ChannelRequest.CreateChannel", "channel_id")
+        self.channelId = try _liftString(c.pointee.channel_id.data, c.pointee.channel_id.len, "glimpse.activity.v1.ChannelRequest.CreateChannel", "channel_id", -1)
         self.messageStoragePolicy = c.pointee.message_storage_policy
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__ChannelRequest__CreateChannel.self)
-        if !self.channelId.isEmpty { c.pointee.channel_id = try arena.lowerString(self.channelId, "glimpse.activity.v1.ChannelRequest.CreateChannel", "channel_id") }
+        if !self.channelId.isEmpty { c.pointee.channel_id = ProtobufCBinaryData(len: self.channelId.utf8.count, data: try arena.lowerString(self.channelId, "glimpse.activity.v1.ChannelRequest.CreateChannel", "channel_id")) }
         c.pointee.message_storage_policy = self.messageStoragePolicy
     }
 }

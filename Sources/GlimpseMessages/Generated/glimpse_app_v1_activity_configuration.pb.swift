@@ -103,21 +103,21 @@ extension GlimpseAppV1.ActivityViewsRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.ActivityViewsRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__ActivityViewsRequest.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.app.v1.ActivityViewsRequest", "activity_id")
-        self.attributesType = try _liftString(c.pointee.attributes_type, "glimpse.app.v1.ActivityViewsRequest", "attributes_type")
-        self.attributesJson = try _liftString(c.pointee.attributes_json, "glimpse.app.v1.ActivityViewsRequest", "attributes_json")
-        self.stateJson = try _liftString(c.pointee.state_json, "glimpse.app.v1.ActivityViewsRequest", "state_json")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.app.v1.ActivityViewsRequest", "activity_id", -1)
+        self.attributesType = try _liftString(c.pointee.attributes_type.data, c.pointee.attributes_type.len, "glimpse.app.v1.ActivityViewsRequest", "attributes_type", -1)
+        self.attributesJson = try _liftString(c.pointee.attributes_json.data, c.pointee.attributes_json.len, "glimpse.app.v1.ActivityViewsRequest", "attributes_json", -1)
+        self.stateJson = try _liftString(c.pointee.state_json.data, c.pointee.state_json.len, "glimpse.app.v1.ActivityViewsRequest", "state_json", -1)
         self.isStale = (c.pointee.is_stale != 0)
-        if let v = c.pointee.now { self.now = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.now { self.now = try _liftNested("glimpse.app.v1.ActivityViewsRequest", "now", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.colorScheme = GlimpseAppV1.ColorScheme(rawValue: .init(truncatingIfNeeded: c.pointee.color_scheme.rawValue))
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__ActivityViewsRequest.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.app.v1.ActivityViewsRequest", "activity_id") }
-        if !self.attributesType.isEmpty { c.pointee.attributes_type = try arena.lowerString(self.attributesType, "glimpse.app.v1.ActivityViewsRequest", "attributes_type") }
-        if !self.attributesJson.isEmpty { c.pointee.attributes_json = try arena.lowerString(self.attributesJson, "glimpse.app.v1.ActivityViewsRequest", "attributes_json") }
-        if !self.stateJson.isEmpty { c.pointee.state_json = try arena.lowerString(self.stateJson, "glimpse.app.v1.ActivityViewsRequest", "state_json") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.app.v1.ActivityViewsRequest", "activity_id")) }
+        if !self.attributesType.isEmpty { c.pointee.attributes_type = ProtobufCBinaryData(len: self.attributesType.utf8.count, data: try arena.lowerString(self.attributesType, "glimpse.app.v1.ActivityViewsRequest", "attributes_type")) }
+        if !self.attributesJson.isEmpty { c.pointee.attributes_json = ProtobufCBinaryData(len: self.attributesJson.utf8.count, data: try arena.lowerString(self.attributesJson, "glimpse.app.v1.ActivityViewsRequest", "attributes_json")) }
+        if !self.stateJson.isEmpty { c.pointee.state_json = ProtobufCBinaryData(len: self.stateJson.utf8.count, data: try arena.lowerString(self.stateJson, "glimpse.app.v1.ActivityViewsRequest", "state_json")) }
         c.pointee.is_stale = (self.isStale ? 1 : 0)
         if let v = self.now { c.pointee.now = try arena.lower(v, depth: depth) }
         c.pointee.color_scheme = Glimpse__App__V1__ColorScheme(rawValue: .init(truncatingIfNeeded: self.colorScheme.rawValue))
@@ -137,7 +137,7 @@ extension GlimpseAppV1.ActivityViewsResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.ActivityViewsResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__ActivityViewsResponse.self)
         self.init()
-        if let v = c.pointee.views { self.views = try GlimpseWidgetV1.ActivityViews(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.views { self.views = try _liftNested("glimpse.app.v1.ActivityViewsResponse", "views", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ActivityViews in try GlimpseWidgetV1.ActivityViews(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {

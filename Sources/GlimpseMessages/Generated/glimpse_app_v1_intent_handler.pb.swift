@@ -168,31 +168,31 @@ extension GlimpseAppV1.PerformRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.PerformRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PerformRequest.self)
         self.init()
-        self.intentType = try _liftString(c.pointee.intent_type, "glimpse.app.v1.PerformRequest", "intent_type")
+        self.intentType = try _liftString(c.pointee.intent_type.data, c.pointee.intent_type.len, "glimpse.app.v1.PerformRequest", "intent_type", -1)
         if c.pointee.n_parameters > 0, let list = c.pointee.parameters {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_parameters)
             for i in 0..<c.pointee.n_parameters {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.app.v1.PerformRequest.ParametersEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.app.v1.PerformRequest", "parameters", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.app.v1.PerformRequest.ParametersEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.app.v1.PerformRequest.ParametersEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.parameters = map
         }
         self.placementId = c.pointee.placement_id
-        self.kind = try _liftString(c.pointee.kind, "glimpse.app.v1.PerformRequest", "kind")
-        self.idempotencyKey = try _liftString(c.pointee.idempotency_key, "glimpse.app.v1.PerformRequest", "idempotency_key")
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.app.v1.PerformRequest", "activity_id")
-        self.attributesType = try _liftString(c.pointee.attributes_type, "glimpse.app.v1.PerformRequest", "attributes_type")
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.app.v1.PerformRequest", "kind", -1)
+        self.idempotencyKey = try _liftString(c.pointee.idempotency_key.data, c.pointee.idempotency_key.len, "glimpse.app.v1.PerformRequest", "idempotency_key", -1)
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.app.v1.PerformRequest", "activity_id", -1)
+        self.attributesType = try _liftString(c.pointee.attributes_type.data, c.pointee.attributes_type.len, "glimpse.app.v1.PerformRequest", "attributes_type", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PerformRequest.self)
-        if !self.intentType.isEmpty { c.pointee.intent_type = try arena.lowerString(self.intentType, "glimpse.app.v1.PerformRequest", "intent_type") }
+        if !self.intentType.isEmpty { c.pointee.intent_type = ProtobufCBinaryData(len: self.intentType.utf8.count, data: try arena.lowerString(self.intentType, "glimpse.app.v1.PerformRequest", "intent_type")) }
         if !self.parameters.isEmpty {
             let list = arena.allocate(Swift.UnsafeMutablePointer<Glimpse__App__V1__PerformRequest__ParametersEntry>?.self, count: self.parameters.count)
             for (i, (key, value)) in self.parameters.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__App__V1__PerformRequest__ParametersEntry.self, count: 1)
                 glimpse__app__v1__perform_request__parameters_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.app.v1.PerformRequest.ParametersEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.app.v1.PerformRequest.ParametersEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -200,10 +200,10 @@ extension GlimpseAppV1.PerformRequest: _ProtoCBacked {
             c.pointee.parameters = list
         }
         c.pointee.placement_id = self.placementId
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.app.v1.PerformRequest", "kind") }
-        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = try arena.lowerString(self.idempotencyKey, "glimpse.app.v1.PerformRequest", "idempotency_key") }
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.app.v1.PerformRequest", "activity_id") }
-        if !self.attributesType.isEmpty { c.pointee.attributes_type = try arena.lowerString(self.attributesType, "glimpse.app.v1.PerformRequest", "attributes_type") }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.app.v1.PerformRequest", "kind")) }
+        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = ProtobufCBinaryData(len: self.idempotencyKey.utf8.count, data: try arena.lowerString(self.idempotencyKey, "glimpse.app.v1.PerformRequest", "idempotency_key")) }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.app.v1.PerformRequest", "activity_id")) }
+        if !self.attributesType.isEmpty { c.pointee.attributes_type = ProtobufCBinaryData(len: self.attributesType.utf8.count, data: try arena.lowerString(self.attributesType, "glimpse.app.v1.PerformRequest", "attributes_type")) }
     }
 }
 
@@ -221,8 +221,8 @@ extension GlimpseAppV1.PerformResponse: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PerformResponse.self)
         self.init()
         switch Swift.Int(c.pointee.outcome_case.rawValue) {
-        case 1: if let v = c.pointee.succeeded { self.outcome = .succeeded(try GlimpseAppV1.PerformResponse.Succeeded(_c: v, depth: depth &+ 1)) }
-        case 2: if let v = c.pointee.failed { self.outcome = .failed(try GlimpseAppV1.PerformResponse.Failed(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.succeeded { self.outcome = .succeeded(try _liftNested("glimpse.app.v1.PerformResponse", "succeeded", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.PerformResponse.Succeeded in try GlimpseAppV1.PerformResponse.Succeeded(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.failed { self.outcome = .failed(try _liftNested("glimpse.app.v1.PerformResponse", "failed", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.PerformResponse.Failed in try GlimpseAppV1.PerformResponse.Failed(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -254,7 +254,7 @@ extension GlimpseAppV1.PerformResponse.Succeeded: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.PerformResponse.Succeeded") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PerformResponse__Succeeded.self)
         self.init()
-        if let v = c.pointee.value { self.value = try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.value { self.value = try _liftNested("glimpse.app.v1.PerformResponse.Succeeded", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -276,12 +276,12 @@ extension GlimpseAppV1.PerformResponse.Failed: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.PerformResponse.Failed") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PerformResponse__Failed.self)
         self.init()
-        self.message = try _liftString(c.pointee.message, "glimpse.app.v1.PerformResponse.Failed", "message")
+        self.message = try _liftString(c.pointee.message.data, c.pointee.message.len, "glimpse.app.v1.PerformResponse.Failed", "message", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PerformResponse__Failed.self)
-        if !self.message.isEmpty { c.pointee.message = try arena.lowerString(self.message, "glimpse.app.v1.PerformResponse.Failed", "message") }
+        if !self.message.isEmpty { c.pointee.message = ProtobufCBinaryData(len: self.message.utf8.count, data: try arena.lowerString(self.message, "glimpse.app.v1.PerformResponse.Failed", "message")) }
     }
 }
 

@@ -589,55 +589,55 @@ extension GlimpseAppV1.AppManifest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.AppManifest") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__AppManifest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.app.v1.AppManifest", "bundle_id")
-        self.displayName = try _liftString(c.pointee.display_name, "glimpse.app.v1.AppManifest", "display_name")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.app.v1.AppManifest", "bundle_id", -1)
+        self.displayName = try _liftString(c.pointee.display_name.data, c.pointee.display_name.len, "glimpse.app.v1.AppManifest", "display_name", -1)
         if c.pointee.n_app_groups > 0, let list = c.pointee.app_groups {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_app_groups)
-            for i in 0..<c.pointee.n_app_groups { out.append(try _liftString(list[i], "glimpse.app.v1.AppManifest", "app_groups")) }
+            for i in 0..<c.pointee.n_app_groups { out.append(try _liftString(list[i].data, list[i].len, "glimpse.app.v1.AppManifest", "app_groups", i)) }
             self.appGroups = out
         }
         if c.pointee.n_widgets > 0, let list = c.pointee.widgets {
             var out: [GlimpseAppV1.WidgetKindDeclaration] = []
             out.reserveCapacity(c.pointee.n_widgets)
-            for i in 0..<c.pointee.n_widgets { if let e = list[i] { out.append(try GlimpseAppV1.WidgetKindDeclaration(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_widgets { if let e = list[i] { out.append(try _liftNested("glimpse.app.v1.AppManifest", "widgets", i) { () throws(ProtoDecodingError) -> GlimpseAppV1.WidgetKindDeclaration in try GlimpseAppV1.WidgetKindDeclaration(_c: e, depth: depth &+ 1) }) } }
             self.widgets = out
         }
         if c.pointee.n_intents > 0, let list = c.pointee.intents {
             var out: [GlimpseAppV1.IntentDeclaration] = []
             out.reserveCapacity(c.pointee.n_intents)
-            for i in 0..<c.pointee.n_intents { if let e = list[i] { out.append(try GlimpseAppV1.IntentDeclaration(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_intents { if let e = list[i] { out.append(try _liftNested("glimpse.app.v1.AppManifest", "intents", i) { () throws(ProtoDecodingError) -> GlimpseAppV1.IntentDeclaration in try GlimpseAppV1.IntentDeclaration(_c: e, depth: depth &+ 1) }) } }
             self.intents = out
         }
         if c.pointee.n_activity_attributes > 0, let list = c.pointee.activity_attributes {
             var out: [GlimpseAppV1.ActivityAttributesDeclaration] = []
             out.reserveCapacity(c.pointee.n_activity_attributes)
-            for i in 0..<c.pointee.n_activity_attributes { if let e = list[i] { out.append(try GlimpseAppV1.ActivityAttributesDeclaration(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_activity_attributes { if let e = list[i] { out.append(try _liftNested("glimpse.app.v1.AppManifest", "activity_attributes", i) { () throws(ProtoDecodingError) -> GlimpseAppV1.ActivityAttributesDeclaration in try GlimpseAppV1.ActivityAttributesDeclaration(_c: e, depth: depth &+ 1) }) } }
             self.activityAttributes = out
         }
         if c.pointee.n_assets > 0, let list = c.pointee.assets {
             var out: [GlimpseAppV1.AssetDeclaration] = []
             out.reserveCapacity(c.pointee.n_assets)
-            for i in 0..<c.pointee.n_assets { if let e = list[i] { out.append(try GlimpseAppV1.AssetDeclaration(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_assets { if let e = list[i] { out.append(try _liftNested("glimpse.app.v1.AppManifest", "assets", i) { () throws(ProtoDecodingError) -> GlimpseAppV1.AssetDeclaration in try GlimpseAppV1.AssetDeclaration(_c: e, depth: depth &+ 1) }) } }
             self.assets = out
         }
         if c.pointee.n_push_topics > 0, let list = c.pointee.push_topics {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_push_topics)
-            for i in 0..<c.pointee.n_push_topics { out.append(try _liftString(list[i], "glimpse.app.v1.AppManifest", "push_topics")) }
+            for i in 0..<c.pointee.n_push_topics { out.append(try _liftString(list[i].data, list[i].len, "glimpse.app.v1.AppManifest", "push_topics", i)) }
             self.pushTopics = out
         }
-        self.defaultEndpoint = try _liftString(c.pointee.default_endpoint, "glimpse.app.v1.AppManifest", "default_endpoint")
+        self.defaultEndpoint = try _liftString(c.pointee.default_endpoint.data, c.pointee.default_endpoint.len, "glimpse.app.v1.AppManifest", "default_endpoint", -1)
         self.supportsFrequentUpdates = (c.pointee.supports_frequent_updates != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__AppManifest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.app.v1.AppManifest", "bundle_id") }
-        if !self.displayName.isEmpty { c.pointee.display_name = try arena.lowerString(self.displayName, "glimpse.app.v1.AppManifest", "display_name") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.app.v1.AppManifest", "bundle_id")) }
+        if !self.displayName.isEmpty { c.pointee.display_name = ProtobufCBinaryData(len: self.displayName.utf8.count, data: try arena.lowerString(self.displayName, "glimpse.app.v1.AppManifest", "display_name")) }
         if !self.appGroups.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.appGroups.count)
-            for (i, v) in self.appGroups.enumerated() { list[i] = try arena.lowerString(v, "glimpse.app.v1.AppManifest", "app_groups") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.appGroups.count)
+            for (i, v) in self.appGroups.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.app.v1.AppManifest", "app_groups")) }
             c.pointee.app_groups = list
             c.pointee.n_app_groups = self.appGroups.count
         }
@@ -658,12 +658,12 @@ extension GlimpseAppV1.AppManifest: _ProtoCBacked {
             c.pointee.n_assets = self.assets.count
         }
         if !self.pushTopics.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.pushTopics.count)
-            for (i, v) in self.pushTopics.enumerated() { list[i] = try arena.lowerString(v, "glimpse.app.v1.AppManifest", "push_topics") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.pushTopics.count)
+            for (i, v) in self.pushTopics.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.app.v1.AppManifest", "push_topics")) }
             c.pointee.push_topics = list
             c.pointee.n_push_topics = self.pushTopics.count
         }
-        if !self.defaultEndpoint.isEmpty { c.pointee.default_endpoint = try arena.lowerString(self.defaultEndpoint, "glimpse.app.v1.AppManifest", "default_endpoint") }
+        if !self.defaultEndpoint.isEmpty { c.pointee.default_endpoint = ProtobufCBinaryData(len: self.defaultEndpoint.utf8.count, data: try arena.lowerString(self.defaultEndpoint, "glimpse.app.v1.AppManifest", "default_endpoint")) }
         c.pointee.supports_frequent_updates = (self.supportsFrequentUpdates ? 1 : 0)
     }
 }
@@ -681,18 +681,18 @@ extension GlimpseAppV1.ParameterDeclaration: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.ParameterDeclaration") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__ParameterDeclaration.self)
         self.init()
-        self.name = try _liftString(c.pointee.name, "glimpse.app.v1.ParameterDeclaration", "name")
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.app.v1.ParameterDeclaration", "name", -1)
         self.type = GlimpseAppV1.ValueType(rawValue: .init(truncatingIfNeeded: c.pointee.type.rawValue))
-        if let v = c.pointee.default_value { self.defaultValue = try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) }
-        self.title = try _liftString(c.pointee.title, "glimpse.app.v1.ParameterDeclaration", "title")
+        if let v = c.pointee.default_value { self.defaultValue = try _liftNested("glimpse.app.v1.ParameterDeclaration", "default_value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } }
+        self.title = try _liftString(c.pointee.title.data, c.pointee.title.len, "glimpse.app.v1.ParameterDeclaration", "title", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__ParameterDeclaration.self)
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.app.v1.ParameterDeclaration", "name") }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.app.v1.ParameterDeclaration", "name")) }
         c.pointee.type = Glimpse__App__V1__ValueType(rawValue: .init(truncatingIfNeeded: self.type.rawValue))
         if let v = self.defaultValue { c.pointee.default_value = try arena.lower(v, depth: depth) }
-        if !self.title.isEmpty { c.pointee.title = try arena.lowerString(self.title, "glimpse.app.v1.ParameterDeclaration", "title") }
+        if !self.title.isEmpty { c.pointee.title = ProtobufCBinaryData(len: self.title.utf8.count, data: try arena.lowerString(self.title, "glimpse.app.v1.ParameterDeclaration", "title")) }
     }
 }
 
@@ -709,9 +709,9 @@ extension GlimpseAppV1.WidgetKindDeclaration: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.WidgetKindDeclaration") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__WidgetKindDeclaration.self)
         self.init()
-        self.kind = try _liftString(c.pointee.kind, "glimpse.app.v1.WidgetKindDeclaration", "kind")
-        self.displayName = try _liftString(c.pointee.display_name, "glimpse.app.v1.WidgetKindDeclaration", "display_name")
-        self.description = try _liftString(c.pointee.description, "glimpse.app.v1.WidgetKindDeclaration", "description")
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.app.v1.WidgetKindDeclaration", "kind", -1)
+        self.displayName = try _liftString(c.pointee.display_name.data, c.pointee.display_name.len, "glimpse.app.v1.WidgetKindDeclaration", "display_name", -1)
+        self.description = try _liftString(c.pointee.description.data, c.pointee.description.len, "glimpse.app.v1.WidgetKindDeclaration", "description", -1)
         if c.pointee.n_supported_families > 0, let list = c.pointee.supported_families {
             var out: [GlimpseWidgetV1.WidgetFamily] = []
             out.reserveCapacity(c.pointee.n_supported_families)
@@ -721,17 +721,17 @@ extension GlimpseAppV1.WidgetKindDeclaration: _ProtoCBacked {
         if c.pointee.n_configuration > 0, let list = c.pointee.configuration {
             var out: [GlimpseAppV1.ParameterDeclaration] = []
             out.reserveCapacity(c.pointee.n_configuration)
-            for i in 0..<c.pointee.n_configuration { if let e = list[i] { out.append(try GlimpseAppV1.ParameterDeclaration(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_configuration { if let e = list[i] { out.append(try _liftNested("glimpse.app.v1.WidgetKindDeclaration", "configuration", i) { () throws(ProtoDecodingError) -> GlimpseAppV1.ParameterDeclaration in try GlimpseAppV1.ParameterDeclaration(_c: e, depth: depth &+ 1) }) } }
             self.configuration = out
         }
-        self.providerEndpoint = try _liftString(c.pointee.provider_endpoint, "glimpse.app.v1.WidgetKindDeclaration", "provider_endpoint")
+        self.providerEndpoint = try _liftString(c.pointee.provider_endpoint.data, c.pointee.provider_endpoint.len, "glimpse.app.v1.WidgetKindDeclaration", "provider_endpoint", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__WidgetKindDeclaration.self)
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.app.v1.WidgetKindDeclaration", "kind") }
-        if !self.displayName.isEmpty { c.pointee.display_name = try arena.lowerString(self.displayName, "glimpse.app.v1.WidgetKindDeclaration", "display_name") }
-        if !self.description.isEmpty { c.pointee.description = try arena.lowerString(self.description, "glimpse.app.v1.WidgetKindDeclaration", "description") }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.app.v1.WidgetKindDeclaration", "kind")) }
+        if !self.displayName.isEmpty { c.pointee.display_name = ProtobufCBinaryData(len: self.displayName.utf8.count, data: try arena.lowerString(self.displayName, "glimpse.app.v1.WidgetKindDeclaration", "display_name")) }
+        if !self.description.isEmpty { c.pointee.description = ProtobufCBinaryData(len: self.description.utf8.count, data: try arena.lowerString(self.description, "glimpse.app.v1.WidgetKindDeclaration", "description")) }
         if !self.supportedFamilies.isEmpty {
             let list = arena.allocate(Glimpse__Widget__V1__WidgetFamily.self, count: self.supportedFamilies.count)
             for (i, v) in self.supportedFamilies.enumerated() { list[i] = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: v.rawValue)) }
@@ -742,7 +742,7 @@ extension GlimpseAppV1.WidgetKindDeclaration: _ProtoCBacked {
             c.pointee.configuration = try arena.lowerMessages(self.configuration, depth: depth)
             c.pointee.n_configuration = self.configuration.count
         }
-        if !self.providerEndpoint.isEmpty { c.pointee.provider_endpoint = try arena.lowerString(self.providerEndpoint, "glimpse.app.v1.WidgetKindDeclaration", "provider_endpoint") }
+        if !self.providerEndpoint.isEmpty { c.pointee.provider_endpoint = ProtobufCBinaryData(len: self.providerEndpoint.utf8.count, data: try arena.lowerString(self.providerEndpoint, "glimpse.app.v1.WidgetKindDeclaration", "provider_endpoint")) }
     }
 }
 
@@ -760,9 +760,9 @@ extension GlimpseAppV1.StoreOperation: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__StoreOperation.self)
         self.init()
         switch Swift.Int(c.pointee.kind_case.rawValue) {
-        case 1: if let v = c.pointee.set { self.kind = .set(try GlimpseAppV1.StoreOperation.SetValue(_c: v, depth: depth &+ 1)) }
-        case 2: self.kind = .toggle(try _liftString(c.pointee.toggle, "glimpse.app.v1.StoreOperation", "toggle"))
-        case 3: if let v = c.pointee.increment { self.kind = .increment(try GlimpseAppV1.StoreOperation.Increment(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.set { self.kind = .set(try _liftNested("glimpse.app.v1.StoreOperation", "set", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.StoreOperation.SetValue in try GlimpseAppV1.StoreOperation.SetValue(_c: v, depth: depth &+ 1) }) }
+        case 2: self.kind = .toggle(try _liftString(c.pointee.toggle.data, c.pointee.toggle.len, "glimpse.app.v1.StoreOperation", "toggle", -1))
+        case 3: if let v = c.pointee.increment { self.kind = .increment(try _liftNested("glimpse.app.v1.StoreOperation", "increment", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.StoreOperation.Increment in try GlimpseAppV1.StoreOperation.Increment(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -776,7 +776,7 @@ extension GlimpseAppV1.StoreOperation: _ProtoCBacked {
             c.pointee.set = try arena.lower(v, depth: depth)
         case .toggle(let v)?:
             c.pointee.kind_case = .init(rawValue: 2)
-            c.pointee.toggle = try arena.lowerString(v, "glimpse.app.v1.StoreOperation", "toggle")
+            c.pointee.toggle = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.app.v1.StoreOperation", "toggle"))
         case .increment(let v)?:
             c.pointee.kind_case = .init(rawValue: 3)
             c.pointee.increment = try arena.lower(v, depth: depth)
@@ -797,17 +797,17 @@ extension GlimpseAppV1.StoreOperation.SetValue: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.StoreOperation.SetValue") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__StoreOperation__SetValue.self)
         self.init()
-        self.key = try _liftString(c.pointee.key, "glimpse.app.v1.StoreOperation.SetValue", "key")
+        self.key = try _liftString(c.pointee.key.data, c.pointee.key.len, "glimpse.app.v1.StoreOperation.SetValue", "key", -1)
         switch Swift.Int(c.pointee.source_case.rawValue) {
-        case 2: if let v = c.pointee.literal { self.source = .literal(try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1)) }
-        case 3: self.source = .parameter(try _liftString(c.pointee.parameter, "glimpse.app.v1.StoreOperation.SetValue", "parameter"))
+        case 2: if let v = c.pointee.literal { self.source = .literal(try _liftNested("glimpse.app.v1.StoreOperation.SetValue", "literal", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) }) }
+        case 3: self.source = .parameter(try _liftString(c.pointee.parameter.data, c.pointee.parameter.len, "glimpse.app.v1.StoreOperation.SetValue", "parameter", -1))
         default: break
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__StoreOperation__SetValue.self)
-        if !self.key.isEmpty { c.pointee.key = try arena.lowerString(self.key, "glimpse.app.v1.StoreOperation.SetValue", "key") }
+        if !self.key.isEmpty { c.pointee.key = ProtobufCBinaryData(len: self.key.utf8.count, data: try arena.lowerString(self.key, "glimpse.app.v1.StoreOperation.SetValue", "key")) }
         switch self.source {
         case nil: break
         case .literal(let v)?:
@@ -815,7 +815,7 @@ extension GlimpseAppV1.StoreOperation.SetValue: _ProtoCBacked {
             c.pointee.literal = try arena.lower(v, depth: depth)
         case .parameter(let v)?:
             c.pointee.source_case = .init(rawValue: 3)
-            c.pointee.parameter = try arena.lowerString(v, "glimpse.app.v1.StoreOperation.SetValue", "parameter")
+            c.pointee.parameter = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.app.v1.StoreOperation.SetValue", "parameter"))
         }
     }
 }
@@ -833,13 +833,13 @@ extension GlimpseAppV1.StoreOperation.Increment: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.StoreOperation.Increment") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__StoreOperation__Increment.self)
         self.init()
-        self.key = try _liftString(c.pointee.key, "glimpse.app.v1.StoreOperation.Increment", "key")
+        self.key = try _liftString(c.pointee.key.data, c.pointee.key.len, "glimpse.app.v1.StoreOperation.Increment", "key", -1)
         self.by = c.pointee.by
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__StoreOperation__Increment.self)
-        if !self.key.isEmpty { c.pointee.key = try arena.lowerString(self.key, "glimpse.app.v1.StoreOperation.Increment", "key") }
+        if !self.key.isEmpty { c.pointee.key = ProtobufCBinaryData(len: self.key.utf8.count, data: try arena.lowerString(self.key, "glimpse.app.v1.StoreOperation.Increment", "key")) }
         c.pointee.by = self.by
     }
 }
@@ -859,7 +859,7 @@ extension GlimpseAppV1.ReloadRequest: _ProtoCBacked {
         self.init()
         switch Swift.Int(c.pointee.scope_case.rawValue) {
         case 1: self.scope = .allTimelines((c.pointee.all_timelines != 0))
-        case 2: if let v = c.pointee.kinds { self.scope = .kinds(try GlimpseAppV1.ReloadRequest.KindList(_c: v, depth: depth &+ 1)) }
+        case 2: if let v = c.pointee.kinds { self.scope = .kinds(try _liftNested("glimpse.app.v1.ReloadRequest", "kinds", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.ReloadRequest.KindList in try GlimpseAppV1.ReloadRequest.KindList(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -894,7 +894,7 @@ extension GlimpseAppV1.ReloadRequest.KindList: _ProtoCBacked {
         if c.pointee.n_kinds > 0, let list = c.pointee.kinds {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_kinds)
-            for i in 0..<c.pointee.n_kinds { out.append(try _liftString(list[i], "glimpse.app.v1.ReloadRequest.KindList", "kinds")) }
+            for i in 0..<c.pointee.n_kinds { out.append(try _liftString(list[i].data, list[i].len, "glimpse.app.v1.ReloadRequest.KindList", "kinds", i)) }
             self.kinds = out
         }
     }
@@ -902,8 +902,8 @@ extension GlimpseAppV1.ReloadRequest.KindList: _ProtoCBacked {
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__ReloadRequest__KindList.self)
         if !self.kinds.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.kinds.count)
-            for (i, v) in self.kinds.enumerated() { list[i] = try arena.lowerString(v, "glimpse.app.v1.ReloadRequest.KindList", "kinds") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.kinds.count)
+            for (i, v) in self.kinds.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.app.v1.ReloadRequest.KindList", "kinds")) }
             c.pointee.kinds = list
             c.pointee.n_kinds = self.kinds.count
         }
@@ -923,19 +923,19 @@ extension GlimpseAppV1.StoreAction: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.StoreAction") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__StoreAction.self)
         self.init()
-        self.appGroup = try _liftString(c.pointee.app_group, "glimpse.app.v1.StoreAction", "app_group")
+        self.appGroup = try _liftString(c.pointee.app_group.data, c.pointee.app_group.len, "glimpse.app.v1.StoreAction", "app_group", -1)
         if c.pointee.n_operations > 0, let list = c.pointee.operations {
             var out: [GlimpseAppV1.StoreOperation] = []
             out.reserveCapacity(c.pointee.n_operations)
-            for i in 0..<c.pointee.n_operations { if let e = list[i] { out.append(try GlimpseAppV1.StoreOperation(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_operations { if let e = list[i] { out.append(try _liftNested("glimpse.app.v1.StoreAction", "operations", i) { () throws(ProtoDecodingError) -> GlimpseAppV1.StoreOperation in try GlimpseAppV1.StoreOperation(_c: e, depth: depth &+ 1) }) } }
             self.operations = out
         }
-        if let v = c.pointee.reloads { self.reloads = try GlimpseAppV1.ReloadRequest(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.reloads { self.reloads = try _liftNested("glimpse.app.v1.StoreAction", "reloads", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.ReloadRequest in try GlimpseAppV1.ReloadRequest(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__StoreAction.self)
-        if !self.appGroup.isEmpty { c.pointee.app_group = try arena.lowerString(self.appGroup, "glimpse.app.v1.StoreAction", "app_group") }
+        if !self.appGroup.isEmpty { c.pointee.app_group = ProtobufCBinaryData(len: self.appGroup.utf8.count, data: try arena.lowerString(self.appGroup, "glimpse.app.v1.StoreAction", "app_group")) }
         if !self.operations.isEmpty {
             c.pointee.operations = try arena.lowerMessages(self.operations, depth: depth)
             c.pointee.n_operations = self.operations.count
@@ -957,50 +957,50 @@ extension GlimpseAppV1.IntentDeclaration: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.IntentDeclaration") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__IntentDeclaration.self)
         self.init()
-        self.type = try _liftString(c.pointee.type, "glimpse.app.v1.IntentDeclaration", "type")
-        self.title = try _liftString(c.pointee.title, "glimpse.app.v1.IntentDeclaration", "title")
+        self.type = try _liftString(c.pointee.type.data, c.pointee.type.len, "glimpse.app.v1.IntentDeclaration", "type", -1)
+        self.title = try _liftString(c.pointee.title.data, c.pointee.title.len, "glimpse.app.v1.IntentDeclaration", "title", -1)
         if c.pointee.n_parameters > 0, let list = c.pointee.parameters {
             var out: [GlimpseAppV1.ParameterDeclaration] = []
             out.reserveCapacity(c.pointee.n_parameters)
-            for i in 0..<c.pointee.n_parameters { if let e = list[i] { out.append(try GlimpseAppV1.ParameterDeclaration(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_parameters { if let e = list[i] { out.append(try _liftNested("glimpse.app.v1.IntentDeclaration", "parameters", i) { () throws(ProtoDecodingError) -> GlimpseAppV1.ParameterDeclaration in try GlimpseAppV1.ParameterDeclaration(_c: e, depth: depth &+ 1) }) } }
             self.parameters = out
         }
         if c.pointee.n_widget_kinds > 0, let list = c.pointee.widget_kinds {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_widget_kinds)
-            for i in 0..<c.pointee.n_widget_kinds { out.append(try _liftString(list[i], "glimpse.app.v1.IntentDeclaration", "widget_kinds")) }
+            for i in 0..<c.pointee.n_widget_kinds { out.append(try _liftString(list[i].data, list[i].len, "glimpse.app.v1.IntentDeclaration", "widget_kinds", i)) }
             self.widgetKinds = out
         }
         if c.pointee.n_activity_attributes > 0, let list = c.pointee.activity_attributes {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_activity_attributes)
-            for i in 0..<c.pointee.n_activity_attributes { out.append(try _liftString(list[i], "glimpse.app.v1.IntentDeclaration", "activity_attributes")) }
+            for i in 0..<c.pointee.n_activity_attributes { out.append(try _liftString(list[i].data, list[i].len, "glimpse.app.v1.IntentDeclaration", "activity_attributes", i)) }
             self.activityAttributes = out
         }
         switch Swift.Int(c.pointee.action_case.rawValue) {
-        case 5: if let v = c.pointee.store { self.action = .store(try GlimpseAppV1.StoreAction(_c: v, depth: depth &+ 1)) }
-        case 6: self.action = .handlerEndpoint(try _liftString(c.pointee.handler_endpoint, "glimpse.app.v1.IntentDeclaration", "handler_endpoint"))
+        case 5: if let v = c.pointee.store { self.action = .store(try _liftNested("glimpse.app.v1.IntentDeclaration", "store", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.StoreAction in try GlimpseAppV1.StoreAction(_c: v, depth: depth &+ 1) }) }
+        case 6: self.action = .handlerEndpoint(try _liftString(c.pointee.handler_endpoint.data, c.pointee.handler_endpoint.len, "glimpse.app.v1.IntentDeclaration", "handler_endpoint", -1))
         default: break
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__IntentDeclaration.self)
-        if !self.type.isEmpty { c.pointee.type = try arena.lowerString(self.type, "glimpse.app.v1.IntentDeclaration", "type") }
-        if !self.title.isEmpty { c.pointee.title = try arena.lowerString(self.title, "glimpse.app.v1.IntentDeclaration", "title") }
+        if !self.type.isEmpty { c.pointee.type = ProtobufCBinaryData(len: self.type.utf8.count, data: try arena.lowerString(self.type, "glimpse.app.v1.IntentDeclaration", "type")) }
+        if !self.title.isEmpty { c.pointee.title = ProtobufCBinaryData(len: self.title.utf8.count, data: try arena.lowerString(self.title, "glimpse.app.v1.IntentDeclaration", "title")) }
         if !self.parameters.isEmpty {
             c.pointee.parameters = try arena.lowerMessages(self.parameters, depth: depth)
             c.pointee.n_parameters = self.parameters.count
         }
         if !self.widgetKinds.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.widgetKinds.count)
-            for (i, v) in self.widgetKinds.enumerated() { list[i] = try arena.lowerString(v, "glimpse.app.v1.IntentDeclaration", "widget_kinds") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.widgetKinds.count)
+            for (i, v) in self.widgetKinds.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.app.v1.IntentDeclaration", "widget_kinds")) }
             c.pointee.widget_kinds = list
             c.pointee.n_widget_kinds = self.widgetKinds.count
         }
         if !self.activityAttributes.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.activityAttributes.count)
-            for (i, v) in self.activityAttributes.enumerated() { list[i] = try arena.lowerString(v, "glimpse.app.v1.IntentDeclaration", "activity_attributes") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.activityAttributes.count)
+            for (i, v) in self.activityAttributes.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.app.v1.IntentDeclaration", "activity_attributes")) }
             c.pointee.activity_attributes = list
             c.pointee.n_activity_attributes = self.activityAttributes.count
         }
@@ -1011,7 +1011,7 @@ extension GlimpseAppV1.IntentDeclaration: _ProtoCBacked {
             c.pointee.store = try arena.lower(v, depth: depth)
         case .handlerEndpoint(let v)?:
             c.pointee.action_case = .init(rawValue: 6)
-            c.pointee.handler_endpoint = try arena.lowerString(v, "glimpse.app.v1.IntentDeclaration", "handler_endpoint")
+            c.pointee.handler_endpoint = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.app.v1.IntentDeclaration", "handler_endpoint"))
         }
     }
 }
@@ -1029,14 +1029,14 @@ extension GlimpseAppV1.ActivityAttributesDeclaration: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.ActivityAttributesDeclaration") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__ActivityAttributesDeclaration.self)
         self.init()
-        self.typeName = try _liftString(c.pointee.type_name, "glimpse.app.v1.ActivityAttributesDeclaration", "type_name")
-        self.viewsEndpoint = try _liftString(c.pointee.views_endpoint, "glimpse.app.v1.ActivityAttributesDeclaration", "views_endpoint")
+        self.typeName = try _liftString(c.pointee.type_name.data, c.pointee.type_name.len, "glimpse.app.v1.ActivityAttributesDeclaration", "type_name", -1)
+        self.viewsEndpoint = try _liftString(c.pointee.views_endpoint.data, c.pointee.views_endpoint.len, "glimpse.app.v1.ActivityAttributesDeclaration", "views_endpoint", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__ActivityAttributesDeclaration.self)
-        if !self.typeName.isEmpty { c.pointee.type_name = try arena.lowerString(self.typeName, "glimpse.app.v1.ActivityAttributesDeclaration", "type_name") }
-        if !self.viewsEndpoint.isEmpty { c.pointee.views_endpoint = try arena.lowerString(self.viewsEndpoint, "glimpse.app.v1.ActivityAttributesDeclaration", "views_endpoint") }
+        if !self.typeName.isEmpty { c.pointee.type_name = ProtobufCBinaryData(len: self.typeName.utf8.count, data: try arena.lowerString(self.typeName, "glimpse.app.v1.ActivityAttributesDeclaration", "type_name")) }
+        if !self.viewsEndpoint.isEmpty { c.pointee.views_endpoint = ProtobufCBinaryData(len: self.viewsEndpoint.utf8.count, data: try arena.lowerString(self.viewsEndpoint, "glimpse.app.v1.ActivityAttributesDeclaration", "views_endpoint")) }
     }
 }
 
@@ -1053,15 +1053,15 @@ extension GlimpseAppV1.AssetDeclaration: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.AssetDeclaration") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__AssetDeclaration.self)
         self.init()
-        self.name = try _liftString(c.pointee.name, "glimpse.app.v1.AssetDeclaration", "name")
-        self.path = try _liftString(c.pointee.path, "glimpse.app.v1.AssetDeclaration", "path")
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.app.v1.AssetDeclaration", "name", -1)
+        self.path = try _liftString(c.pointee.path.data, c.pointee.path.len, "glimpse.app.v1.AssetDeclaration", "path", -1)
         self.use = GlimpseAppV1.AssetDeclaration.Use(rawValue: .init(truncatingIfNeeded: c.pointee.use.rawValue))
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__AssetDeclaration.self)
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.app.v1.AssetDeclaration", "name") }
-        if !self.path.isEmpty { c.pointee.path = try arena.lowerString(self.path, "glimpse.app.v1.AssetDeclaration", "path") }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.app.v1.AssetDeclaration", "name")) }
+        if !self.path.isEmpty { c.pointee.path = ProtobufCBinaryData(len: self.path.utf8.count, data: try arena.lowerString(self.path, "glimpse.app.v1.AssetDeclaration", "path")) }
         c.pointee.use = Glimpse__App__V1__AssetDeclaration__Use(rawValue: .init(truncatingIfNeeded: self.use.rawValue))
     }
 }

@@ -328,13 +328,13 @@ extension GlimpseAppV1.TimelineProviderContext: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__TimelineProviderContext.self)
         self.init()
         self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
-        if let v = c.pointee.display_size { self.displaySize = try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.display_size { self.displaySize = try _liftNested("glimpse.app.v1.TimelineProviderContext", "display_size", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DisplaySize in try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) } }
         self.isPreview = (c.pointee.is_preview != 0)
         if c.pointee.n_configuration > 0, let list = c.pointee.configuration {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_configuration)
             for i in 0..<c.pointee.n_configuration {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.app.v1.TimelineProviderContext.ConfigurationEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.app.v1.TimelineProviderContext", "configuration", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.app.v1.TimelineProviderContext.ConfigurationEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.app.v1.TimelineProviderContext.ConfigurationEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.configuration = map
         }
@@ -353,7 +353,7 @@ extension GlimpseAppV1.TimelineProviderContext: _ProtoCBacked {
             for (i, (key, value)) in self.configuration.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__App__V1__TimelineProviderContext__ConfigurationEntry.self, count: 1)
                 glimpse__app__v1__timeline_provider_context__configuration_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.app.v1.TimelineProviderContext.ConfigurationEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.app.v1.TimelineProviderContext.ConfigurationEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -379,13 +379,13 @@ extension GlimpseAppV1.WidgetRef: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.WidgetRef") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__WidgetRef.self)
         self.init()
-        self.kind = try _liftString(c.pointee.kind, "glimpse.app.v1.WidgetRef", "kind")
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.app.v1.WidgetRef", "kind", -1)
         self.placementId = c.pointee.placement_id
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__WidgetRef.self)
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.app.v1.WidgetRef", "kind") }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.app.v1.WidgetRef", "kind")) }
         c.pointee.placement_id = self.placementId
     }
 }
@@ -403,8 +403,8 @@ extension GlimpseAppV1.PlaceholderRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.PlaceholderRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PlaceholderRequest.self)
         self.init()
-        if let v = c.pointee.widget { self.widget = try GlimpseAppV1.WidgetRef(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.context { self.context = try GlimpseAppV1.TimelineProviderContext(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.widget { self.widget = try _liftNested("glimpse.app.v1.PlaceholderRequest", "widget", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.WidgetRef in try GlimpseAppV1.WidgetRef(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.context { self.context = try _liftNested("glimpse.app.v1.PlaceholderRequest", "context", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.TimelineProviderContext in try GlimpseAppV1.TimelineProviderContext(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -427,7 +427,7 @@ extension GlimpseAppV1.PlaceholderResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.PlaceholderResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PlaceholderResponse.self)
         self.init()
-        if let v = c.pointee.entry { self.entry = try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.entry { self.entry = try _liftNested("glimpse.app.v1.PlaceholderResponse", "entry", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -449,8 +449,8 @@ extension GlimpseAppV1.SnapshotRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.SnapshotRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__SnapshotRequest.self)
         self.init()
-        if let v = c.pointee.widget { self.widget = try GlimpseAppV1.WidgetRef(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.context { self.context = try GlimpseAppV1.TimelineProviderContext(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.widget { self.widget = try _liftNested("glimpse.app.v1.SnapshotRequest", "widget", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.WidgetRef in try GlimpseAppV1.WidgetRef(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.context { self.context = try _liftNested("glimpse.app.v1.SnapshotRequest", "context", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.TimelineProviderContext in try GlimpseAppV1.TimelineProviderContext(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -473,7 +473,7 @@ extension GlimpseAppV1.SnapshotResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.SnapshotResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__SnapshotResponse.self)
         self.init()
-        if let v = c.pointee.entry { self.entry = try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.entry { self.entry = try _liftNested("glimpse.app.v1.SnapshotResponse", "entry", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -495,9 +495,9 @@ extension GlimpseAppV1.TimelineRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.TimelineRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__TimelineRequest.self)
         self.init()
-        if let v = c.pointee.widget { self.widget = try GlimpseAppV1.WidgetRef(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.context { self.context = try GlimpseAppV1.TimelineProviderContext(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.now { self.now = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.widget { self.widget = try _liftNested("glimpse.app.v1.TimelineRequest", "widget", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.WidgetRef in try GlimpseAppV1.WidgetRef(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.context { self.context = try _liftNested("glimpse.app.v1.TimelineRequest", "context", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.TimelineProviderContext in try GlimpseAppV1.TimelineProviderContext(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.now { self.now = try _liftNested("glimpse.app.v1.TimelineRequest", "now", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -521,7 +521,7 @@ extension GlimpseAppV1.TimelineResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.TimelineResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__TimelineResponse.self)
         self.init()
-        if let v = c.pointee.timeline { self.timeline = try GlimpseWidgetV1.Timeline(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.timeline { self.timeline = try _liftNested("glimpse.app.v1.TimelineResponse", "timeline", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Timeline in try GlimpseWidgetV1.Timeline(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {

@@ -854,7 +854,7 @@ extension GlimpseAssetV1.RegisterAppRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.RegisterAppRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__RegisterAppRequest.self)
         self.init()
-        if let v = c.pointee.manifest { self.manifest = try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.manifest { self.manifest = try _liftNested("glimpse.asset.v1.RegisterAppRequest", "manifest", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.AppManifest in try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -876,12 +876,12 @@ extension GlimpseAssetV1.RegisterAppResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.RegisterAppResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__RegisterAppResponse.self)
         self.init()
-        self.appToken = try _liftString(c.pointee.app_token, "glimpse.asset.v1.RegisterAppResponse", "app_token")
+        self.appToken = try _liftString(c.pointee.app_token.data, c.pointee.app_token.len, "glimpse.asset.v1.RegisterAppResponse", "app_token", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__RegisterAppResponse.self)
-        if !self.appToken.isEmpty { c.pointee.app_token = try arena.lowerString(self.appToken, "glimpse.asset.v1.RegisterAppResponse", "app_token") }
+        if !self.appToken.isEmpty { c.pointee.app_token = ProtobufCBinaryData(len: self.appToken.utf8.count, data: try arena.lowerString(self.appToken, "glimpse.asset.v1.RegisterAppResponse", "app_token")) }
     }
 }
 
@@ -898,12 +898,12 @@ extension GlimpseAssetV1.UnregisterAppRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.UnregisterAppRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__UnregisterAppRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.UnregisterAppRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.UnregisterAppRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__UnregisterAppRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.UnregisterAppRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.UnregisterAppRequest", "bundle_id")) }
     }
 }
 
@@ -942,26 +942,26 @@ extension GlimpseAssetV1.Asset: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.Asset") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__Asset.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.Asset", "bundle_id")
-        self.name = try _liftString(c.pointee.name, "glimpse.asset.v1.Asset", "name")
-        self.sha256 = try _liftString(c.pointee.sha256, "glimpse.asset.v1.Asset", "sha256")
-        self.etag = try _liftString(c.pointee.etag, "glimpse.asset.v1.Asset", "etag")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.Asset", "bundle_id", -1)
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.asset.v1.Asset", "name", -1)
+        self.sha256 = try _liftString(c.pointee.sha256.data, c.pointee.sha256.len, "glimpse.asset.v1.Asset", "sha256", -1)
+        self.etag = try _liftString(c.pointee.etag.data, c.pointee.etag.len, "glimpse.asset.v1.Asset", "etag", -1)
         self.size = c.pointee.size
         self.format = GlimpseAssetV1.ImageFormat(rawValue: .init(truncatingIfNeeded: c.pointee.format.rawValue))
         self.width = c.pointee.width
         self.height = c.pointee.height
         self.use = GlimpseAppV1.AssetDeclaration.Use(rawValue: .init(truncatingIfNeeded: c.pointee.use.rawValue))
-        if let v = c.pointee.stored_at { self.storedAt = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.stored_at { self.storedAt = try _liftNested("glimpse.asset.v1.Asset", "stored_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.pinned = (c.pointee.pinned != 0)
         self.evicted = (c.pointee.evicted != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__Asset.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.Asset", "bundle_id") }
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.asset.v1.Asset", "name") }
-        if !self.sha256.isEmpty { c.pointee.sha256 = try arena.lowerString(self.sha256, "glimpse.asset.v1.Asset", "sha256") }
-        if !self.etag.isEmpty { c.pointee.etag = try arena.lowerString(self.etag, "glimpse.asset.v1.Asset", "etag") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.Asset", "bundle_id")) }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.asset.v1.Asset", "name")) }
+        if !self.sha256.isEmpty { c.pointee.sha256 = ProtobufCBinaryData(len: self.sha256.utf8.count, data: try arena.lowerString(self.sha256, "glimpse.asset.v1.Asset", "sha256")) }
+        if !self.etag.isEmpty { c.pointee.etag = ProtobufCBinaryData(len: self.etag.utf8.count, data: try arena.lowerString(self.etag, "glimpse.asset.v1.Asset", "etag")) }
         c.pointee.size = self.size
         c.pointee.format = Glimpse__Asset__V1__ImageFormat(rawValue: .init(truncatingIfNeeded: self.format.rawValue))
         c.pointee.width = self.width
@@ -987,7 +987,7 @@ extension GlimpseAssetV1.PutRequest: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__PutRequest.self)
         self.init()
         switch Swift.Int(c.pointee.part_case.rawValue) {
-        case 1: if let v = c.pointee.header { self.part = .header(try GlimpseAssetV1.PutHeader(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.header { self.part = .header(try _liftNested("glimpse.asset.v1.PutRequest", "header", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.PutHeader in try GlimpseAssetV1.PutHeader(_c: v, depth: depth &+ 1) }) }
         case 2: self.part = .chunk(_liftBytes(c.pointee.chunk.data, c.pointee.chunk.len))
         default: break
         }
@@ -1020,19 +1020,19 @@ extension GlimpseAssetV1.PutHeader: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.PutHeader") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__PutHeader.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.PutHeader", "bundle_id")
-        self.name = try _liftString(c.pointee.name, "glimpse.asset.v1.PutHeader", "name")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.PutHeader", "bundle_id", -1)
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.asset.v1.PutHeader", "name", -1)
         self.use = GlimpseAppV1.AssetDeclaration.Use(rawValue: .init(truncatingIfNeeded: c.pointee.use.rawValue))
-        self.sha256 = try _liftString(c.pointee.sha256, "glimpse.asset.v1.PutHeader", "sha256")
+        self.sha256 = try _liftString(c.pointee.sha256.data, c.pointee.sha256.len, "glimpse.asset.v1.PutHeader", "sha256", -1)
         self.size = c.pointee.size
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__PutHeader.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.PutHeader", "bundle_id") }
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.asset.v1.PutHeader", "name") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.PutHeader", "bundle_id")) }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.asset.v1.PutHeader", "name")) }
         c.pointee.use = Glimpse__App__V1__AssetDeclaration__Use(rawValue: .init(truncatingIfNeeded: self.use.rawValue))
-        if !self.sha256.isEmpty { c.pointee.sha256 = try arena.lowerString(self.sha256, "glimpse.asset.v1.PutHeader", "sha256") }
+        if !self.sha256.isEmpty { c.pointee.sha256 = ProtobufCBinaryData(len: self.sha256.utf8.count, data: try arena.lowerString(self.sha256, "glimpse.asset.v1.PutHeader", "sha256")) }
         c.pointee.size = self.size
     }
 }
@@ -1050,7 +1050,7 @@ extension GlimpseAssetV1.PutResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.PutResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__PutResponse.self)
         self.init()
-        if let v = c.pointee.asset { self.asset = try GlimpseAssetV1.Asset(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.asset { self.asset = try _liftNested("glimpse.asset.v1.PutResponse", "asset", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.Asset in try GlimpseAssetV1.Asset(_c: v, depth: depth &+ 1) } }
         self.deduplicated = (c.pointee.deduplicated != 0)
     }
 
@@ -1074,17 +1074,17 @@ extension GlimpseAssetV1.GetRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.GetRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__GetRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.GetRequest", "bundle_id")
-        self.name = try _liftString(c.pointee.name, "glimpse.asset.v1.GetRequest", "name")
-        self.ifNoneMatch = try _liftString(c.pointee.if_none_match, "glimpse.asset.v1.GetRequest", "if_none_match")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.GetRequest", "bundle_id", -1)
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.asset.v1.GetRequest", "name", -1)
+        self.ifNoneMatch = try _liftString(c.pointee.if_none_match.data, c.pointee.if_none_match.len, "glimpse.asset.v1.GetRequest", "if_none_match", -1)
         self.chunkSize = c.pointee.chunk_size
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__GetRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.GetRequest", "bundle_id") }
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.asset.v1.GetRequest", "name") }
-        if !self.ifNoneMatch.isEmpty { c.pointee.if_none_match = try arena.lowerString(self.ifNoneMatch, "glimpse.asset.v1.GetRequest", "if_none_match") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.GetRequest", "bundle_id")) }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.asset.v1.GetRequest", "name")) }
+        if !self.ifNoneMatch.isEmpty { c.pointee.if_none_match = ProtobufCBinaryData(len: self.ifNoneMatch.utf8.count, data: try arena.lowerString(self.ifNoneMatch, "glimpse.asset.v1.GetRequest", "if_none_match")) }
         c.pointee.chunk_size = self.chunkSize
     }
 }
@@ -1103,7 +1103,7 @@ extension GlimpseAssetV1.GetResponse: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__GetResponse.self)
         self.init()
         switch Swift.Int(c.pointee.part_case.rawValue) {
-        case 1: if let v = c.pointee.header { self.part = .header(try GlimpseAssetV1.GetHeader(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.header { self.part = .header(try _liftNested("glimpse.asset.v1.GetResponse", "header", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.GetHeader in try GlimpseAssetV1.GetHeader(_c: v, depth: depth &+ 1) }) }
         case 2: self.part = .chunk(_liftBytes(c.pointee.chunk.data, c.pointee.chunk.len))
         default: break
         }
@@ -1136,7 +1136,7 @@ extension GlimpseAssetV1.GetHeader: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.GetHeader") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__GetHeader.self)
         self.init()
-        if let v = c.pointee.asset { self.asset = try GlimpseAssetV1.Asset(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.asset { self.asset = try _liftNested("glimpse.asset.v1.GetHeader", "asset", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.Asset in try GlimpseAssetV1.Asset(_c: v, depth: depth &+ 1) } }
         self.notModified = (c.pointee.not_modified != 0)
     }
 
@@ -1160,14 +1160,14 @@ extension GlimpseAssetV1.StatRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.StatRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__StatRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.StatRequest", "bundle_id")
-        self.name = try _liftString(c.pointee.name, "glimpse.asset.v1.StatRequest", "name")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.StatRequest", "bundle_id", -1)
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.asset.v1.StatRequest", "name", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__StatRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.StatRequest", "bundle_id") }
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.asset.v1.StatRequest", "name") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.StatRequest", "bundle_id")) }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.asset.v1.StatRequest", "name")) }
     }
 }
 
@@ -1184,7 +1184,7 @@ extension GlimpseAssetV1.StatResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.StatResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__StatResponse.self)
         self.init()
-        if let v = c.pointee.asset { self.asset = try GlimpseAssetV1.Asset(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.asset { self.asset = try _liftNested("glimpse.asset.v1.StatResponse", "asset", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.Asset in try GlimpseAssetV1.Asset(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1206,14 +1206,14 @@ extension GlimpseAssetV1.ListRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.ListRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__ListRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.ListRequest", "bundle_id")
-        self.prefix = try _liftString(c.pointee.prefix, "glimpse.asset.v1.ListRequest", "prefix")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.ListRequest", "bundle_id", -1)
+        self.prefix = try _liftString(c.pointee.prefix.data, c.pointee.prefix.len, "glimpse.asset.v1.ListRequest", "prefix", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__ListRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.ListRequest", "bundle_id") }
-        if !self.prefix.isEmpty { c.pointee.prefix = try arena.lowerString(self.prefix, "glimpse.asset.v1.ListRequest", "prefix") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.ListRequest", "bundle_id")) }
+        if !self.prefix.isEmpty { c.pointee.prefix = ProtobufCBinaryData(len: self.prefix.utf8.count, data: try arena.lowerString(self.prefix, "glimpse.asset.v1.ListRequest", "prefix")) }
     }
 }
 
@@ -1233,7 +1233,7 @@ extension GlimpseAssetV1.ListResponse: _ProtoCBacked {
         if c.pointee.n_assets > 0, let list = c.pointee.assets {
             var out: [GlimpseAssetV1.Asset] = []
             out.reserveCapacity(c.pointee.n_assets)
-            for i in 0..<c.pointee.n_assets { if let e = list[i] { out.append(try GlimpseAssetV1.Asset(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_assets { if let e = list[i] { out.append(try _liftNested("glimpse.asset.v1.ListResponse", "assets", i) { () throws(ProtoDecodingError) -> GlimpseAssetV1.Asset in try GlimpseAssetV1.Asset(_c: e, depth: depth &+ 1) }) } }
             self.assets = out
         }
     }
@@ -1260,14 +1260,14 @@ extension GlimpseAssetV1.DeleteRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.DeleteRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__DeleteRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.DeleteRequest", "bundle_id")
-        self.name = try _liftString(c.pointee.name, "glimpse.asset.v1.DeleteRequest", "name")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.DeleteRequest", "bundle_id", -1)
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.asset.v1.DeleteRequest", "name", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__DeleteRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.DeleteRequest", "bundle_id") }
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.asset.v1.DeleteRequest", "name") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.DeleteRequest", "bundle_id")) }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.asset.v1.DeleteRequest", "name")) }
     }
 }
 
@@ -1306,23 +1306,23 @@ extension GlimpseAssetV1.PinRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.PinRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__PinRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.PinRequest", "bundle_id")
-        self.holder = try _liftString(c.pointee.holder, "glimpse.asset.v1.PinRequest", "holder")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.PinRequest", "bundle_id", -1)
+        self.holder = try _liftString(c.pointee.holder.data, c.pointee.holder.len, "glimpse.asset.v1.PinRequest", "holder", -1)
         if c.pointee.n_names > 0, let list = c.pointee.names {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_names)
-            for i in 0..<c.pointee.n_names { out.append(try _liftString(list[i], "glimpse.asset.v1.PinRequest", "names")) }
+            for i in 0..<c.pointee.n_names { out.append(try _liftString(list[i].data, list[i].len, "glimpse.asset.v1.PinRequest", "names", i)) }
             self.names = out
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__PinRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.PinRequest", "bundle_id") }
-        if !self.holder.isEmpty { c.pointee.holder = try arena.lowerString(self.holder, "glimpse.asset.v1.PinRequest", "holder") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.PinRequest", "bundle_id")) }
+        if !self.holder.isEmpty { c.pointee.holder = ProtobufCBinaryData(len: self.holder.utf8.count, data: try arena.lowerString(self.holder, "glimpse.asset.v1.PinRequest", "holder")) }
         if !self.names.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.names.count)
-            for (i, v) in self.names.enumerated() { list[i] = try arena.lowerString(v, "glimpse.asset.v1.PinRequest", "names") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.names.count)
+            for (i, v) in self.names.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.asset.v1.PinRequest", "names")) }
             c.pointee.names = list
             c.pointee.n_names = self.names.count
         }
@@ -1345,7 +1345,7 @@ extension GlimpseAssetV1.PinResponse: _ProtoCBacked {
         if c.pointee.n_evicted > 0, let list = c.pointee.evicted {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_evicted)
-            for i in 0..<c.pointee.n_evicted { out.append(try _liftString(list[i], "glimpse.asset.v1.PinResponse", "evicted")) }
+            for i in 0..<c.pointee.n_evicted { out.append(try _liftString(list[i].data, list[i].len, "glimpse.asset.v1.PinResponse", "evicted", i)) }
             self.evicted = out
         }
     }
@@ -1353,8 +1353,8 @@ extension GlimpseAssetV1.PinResponse: _ProtoCBacked {
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__PinResponse.self)
         if !self.evicted.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.evicted.count)
-            for (i, v) in self.evicted.enumerated() { list[i] = try arena.lowerString(v, "glimpse.asset.v1.PinResponse", "evicted") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.evicted.count)
+            for (i, v) in self.evicted.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.asset.v1.PinResponse", "evicted")) }
             c.pointee.evicted = list
             c.pointee.n_evicted = self.evicted.count
         }
@@ -1374,14 +1374,14 @@ extension GlimpseAssetV1.UnpinRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.UnpinRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__UnpinRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.UnpinRequest", "bundle_id")
-        self.holder = try _liftString(c.pointee.holder, "glimpse.asset.v1.UnpinRequest", "holder")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.UnpinRequest", "bundle_id", -1)
+        self.holder = try _liftString(c.pointee.holder.data, c.pointee.holder.len, "glimpse.asset.v1.UnpinRequest", "holder", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__UnpinRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.UnpinRequest", "bundle_id") }
-        if !self.holder.isEmpty { c.pointee.holder = try arena.lowerString(self.holder, "glimpse.asset.v1.UnpinRequest", "holder") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.UnpinRequest", "bundle_id")) }
+        if !self.holder.isEmpty { c.pointee.holder = ProtobufCBinaryData(len: self.holder.utf8.count, data: try arena.lowerString(self.holder, "glimpse.asset.v1.UnpinRequest", "holder")) }
     }
 }
 
@@ -1420,21 +1420,21 @@ extension GlimpseAssetV1.PrefetchRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.PrefetchRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__PrefetchRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.PrefetchRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.PrefetchRequest", "bundle_id", -1)
         if c.pointee.n_names > 0, let list = c.pointee.names {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_names)
-            for i in 0..<c.pointee.n_names { out.append(try _liftString(list[i], "glimpse.asset.v1.PrefetchRequest", "names")) }
+            for i in 0..<c.pointee.n_names { out.append(try _liftString(list[i].data, list[i].len, "glimpse.asset.v1.PrefetchRequest", "names", i)) }
             self.names = out
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__PrefetchRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.PrefetchRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.PrefetchRequest", "bundle_id")) }
         if !self.names.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.names.count)
-            for (i, v) in self.names.enumerated() { list[i] = try arena.lowerString(v, "glimpse.asset.v1.PrefetchRequest", "names") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.names.count)
+            for (i, v) in self.names.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.asset.v1.PrefetchRequest", "names")) }
             c.pointee.names = list
             c.pointee.n_names = self.names.count
         }
@@ -1457,19 +1457,19 @@ extension GlimpseAssetV1.PrefetchResponse: _ProtoCBacked {
         if c.pointee.n_unknown > 0, let list = c.pointee.unknown {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_unknown)
-            for i in 0..<c.pointee.n_unknown { out.append(try _liftString(list[i], "glimpse.asset.v1.PrefetchResponse", "unknown")) }
+            for i in 0..<c.pointee.n_unknown { out.append(try _liftString(list[i].data, list[i].len, "glimpse.asset.v1.PrefetchResponse", "unknown", i)) }
             self.unknown = out
         }
         if c.pointee.n_evicted > 0, let list = c.pointee.evicted {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_evicted)
-            for i in 0..<c.pointee.n_evicted { out.append(try _liftString(list[i], "glimpse.asset.v1.PrefetchResponse", "evicted")) }
+            for i in 0..<c.pointee.n_evicted { out.append(try _liftString(list[i].data, list[i].len, "glimpse.asset.v1.PrefetchResponse", "evicted", i)) }
             self.evicted = out
         }
         if c.pointee.n_present > 0, let list = c.pointee.present {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_present)
-            for i in 0..<c.pointee.n_present { out.append(try _liftString(list[i], "glimpse.asset.v1.PrefetchResponse", "present")) }
+            for i in 0..<c.pointee.n_present { out.append(try _liftString(list[i].data, list[i].len, "glimpse.asset.v1.PrefetchResponse", "present", i)) }
             self.present = out
         }
     }
@@ -1477,20 +1477,20 @@ extension GlimpseAssetV1.PrefetchResponse: _ProtoCBacked {
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__PrefetchResponse.self)
         if !self.unknown.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.unknown.count)
-            for (i, v) in self.unknown.enumerated() { list[i] = try arena.lowerString(v, "glimpse.asset.v1.PrefetchResponse", "unknown") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.unknown.count)
+            for (i, v) in self.unknown.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.asset.v1.PrefetchResponse", "unknown")) }
             c.pointee.unknown = list
             c.pointee.n_unknown = self.unknown.count
         }
         if !self.evicted.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.evicted.count)
-            for (i, v) in self.evicted.enumerated() { list[i] = try arena.lowerString(v, "glimpse.asset.v1.PrefetchResponse", "evicted") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.evicted.count)
+            for (i, v) in self.evicted.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.asset.v1.PrefetchResponse", "evicted")) }
             c.pointee.evicted = list
             c.pointee.n_evicted = self.evicted.count
         }
         if !self.present.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.present.count)
-            for (i, v) in self.present.enumerated() { list[i] = try arena.lowerString(v, "glimpse.asset.v1.PrefetchResponse", "present") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.present.count)
+            for (i, v) in self.present.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.asset.v1.PrefetchResponse", "present")) }
             c.pointee.present = list
             c.pointee.n_present = self.present.count
         }

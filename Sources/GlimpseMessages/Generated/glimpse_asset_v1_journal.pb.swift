@@ -141,32 +141,32 @@ extension GlimpseAssetV1.JournalRecord: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.JournalRecord") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__JournalRecord.self)
         self.init()
-        self.appToken = try _liftString(c.pointee.app_token, "glimpse.asset.v1.JournalRecord", "app_token")
+        self.appToken = try _liftString(c.pointee.app_token.data, c.pointee.app_token.len, "glimpse.asset.v1.JournalRecord", "app_token", -1)
         if c.pointee.n_touched > 0, let list = c.pointee.touched {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_touched)
-            for i in 0..<c.pointee.n_touched { out.append(try _liftString(list[i], "glimpse.asset.v1.JournalRecord", "touched")) }
+            for i in 0..<c.pointee.n_touched { out.append(try _liftString(list[i].data, list[i].len, "glimpse.asset.v1.JournalRecord", "touched", i)) }
             self.touched = out
         }
         switch Swift.Int(c.pointee.input_case.rawValue) {
-        case 1: if let v = c.pointee.register_app { self.input = .registerApp(try GlimpseAssetV1.RegisterAppRequest(_c: v, depth: depth &+ 1)) }
-        case 2: if let v = c.pointee.unregister { self.input = .unregister(try GlimpseAssetV1.UnregisterAppRequest(_c: v, depth: depth &+ 1)) }
-        case 3: if let v = c.pointee.put { self.input = .put(try GlimpseAssetV1.StoredUpload(_c: v, depth: depth &+ 1)) }
-        case 4: if let v = c.pointee.remove { self.input = .remove(try GlimpseAssetV1.DeleteRequest(_c: v, depth: depth &+ 1)) }
-        case 5: if let v = c.pointee.pin { self.input = .pin(try GlimpseAssetV1.PinRequest(_c: v, depth: depth &+ 1)) }
-        case 6: if let v = c.pointee.unpin { self.input = .unpin(try GlimpseAssetV1.UnpinRequest(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.register_app { self.input = .registerApp(try _liftNested("glimpse.asset.v1.JournalRecord", "register_app", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.RegisterAppRequest in try GlimpseAssetV1.RegisterAppRequest(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.unregister { self.input = .unregister(try _liftNested("glimpse.asset.v1.JournalRecord", "unregister", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.UnregisterAppRequest in try GlimpseAssetV1.UnregisterAppRequest(_c: v, depth: depth &+ 1) }) }
+        case 3: if let v = c.pointee.put { self.input = .put(try _liftNested("glimpse.asset.v1.JournalRecord", "put", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.StoredUpload in try GlimpseAssetV1.StoredUpload(_c: v, depth: depth &+ 1) }) }
+        case 4: if let v = c.pointee.remove { self.input = .remove(try _liftNested("glimpse.asset.v1.JournalRecord", "remove", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.DeleteRequest in try GlimpseAssetV1.DeleteRequest(_c: v, depth: depth &+ 1) }) }
+        case 5: if let v = c.pointee.pin { self.input = .pin(try _liftNested("glimpse.asset.v1.JournalRecord", "pin", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.PinRequest in try GlimpseAssetV1.PinRequest(_c: v, depth: depth &+ 1) }) }
+        case 6: if let v = c.pointee.unpin { self.input = .unpin(try _liftNested("glimpse.asset.v1.JournalRecord", "unpin", -1) { () throws(ProtoDecodingError) -> GlimpseAssetV1.UnpinRequest in try GlimpseAssetV1.UnpinRequest(_c: v, depth: depth &+ 1) }) }
         case 7: self.input = .byteBudget(c.pointee.byte_budget)
-        case 8: self.input = .blobLost(try _liftString(c.pointee.blob_lost, "glimpse.asset.v1.JournalRecord", "blob_lost"))
+        case 8: self.input = .blobLost(try _liftString(c.pointee.blob_lost.data, c.pointee.blob_lost.len, "glimpse.asset.v1.JournalRecord", "blob_lost", -1))
         default: break
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__JournalRecord.self)
-        if !self.appToken.isEmpty { c.pointee.app_token = try arena.lowerString(self.appToken, "glimpse.asset.v1.JournalRecord", "app_token") }
+        if !self.appToken.isEmpty { c.pointee.app_token = ProtobufCBinaryData(len: self.appToken.utf8.count, data: try arena.lowerString(self.appToken, "glimpse.asset.v1.JournalRecord", "app_token")) }
         if !self.touched.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.touched.count)
-            for (i, v) in self.touched.enumerated() { list[i] = try arena.lowerString(v, "glimpse.asset.v1.JournalRecord", "touched") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.touched.count)
+            for (i, v) in self.touched.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.asset.v1.JournalRecord", "touched")) }
             c.pointee.touched = list
             c.pointee.n_touched = self.touched.count
         }
@@ -195,7 +195,7 @@ extension GlimpseAssetV1.JournalRecord: _ProtoCBacked {
             c.pointee.byte_budget = v
         case .blobLost(let v)?:
             c.pointee.input_case = .init(rawValue: 8)
-            c.pointee.blob_lost = try arena.lowerString(v, "glimpse.asset.v1.JournalRecord", "blob_lost")
+            c.pointee.blob_lost = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.asset.v1.JournalRecord", "blob_lost"))
         }
     }
 }
@@ -213,10 +213,10 @@ extension GlimpseAssetV1.StoredUpload: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.asset.v1.StoredUpload") }
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__StoredUpload.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.asset.v1.StoredUpload", "bundle_id")
-        self.name = try _liftString(c.pointee.name, "glimpse.asset.v1.StoredUpload", "name")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.asset.v1.StoredUpload", "bundle_id", -1)
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.asset.v1.StoredUpload", "name", -1)
         self.use = GlimpseAppV1.AssetDeclaration.Use(rawValue: .init(truncatingIfNeeded: c.pointee.use.rawValue))
-        self.sha256 = try _liftString(c.pointee.sha256, "glimpse.asset.v1.StoredUpload", "sha256")
+        self.sha256 = try _liftString(c.pointee.sha256.data, c.pointee.sha256.len, "glimpse.asset.v1.StoredUpload", "sha256", -1)
         self.size = c.pointee.size
         self.format = GlimpseAssetV1.ImageFormat(rawValue: .init(truncatingIfNeeded: c.pointee.format.rawValue))
         self.width = c.pointee.width
@@ -225,10 +225,10 @@ extension GlimpseAssetV1.StoredUpload: _ProtoCBacked {
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Asset__V1__StoredUpload.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.asset.v1.StoredUpload", "bundle_id") }
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.asset.v1.StoredUpload", "name") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.asset.v1.StoredUpload", "bundle_id")) }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.asset.v1.StoredUpload", "name")) }
         c.pointee.use = Glimpse__App__V1__AssetDeclaration__Use(rawValue: .init(truncatingIfNeeded: self.use.rawValue))
-        if !self.sha256.isEmpty { c.pointee.sha256 = try arena.lowerString(self.sha256, "glimpse.asset.v1.StoredUpload", "sha256") }
+        if !self.sha256.isEmpty { c.pointee.sha256 = ProtobufCBinaryData(len: self.sha256.utf8.count, data: try arena.lowerString(self.sha256, "glimpse.asset.v1.StoredUpload", "sha256")) }
         c.pointee.size = self.size
         c.pointee.format = Glimpse__Asset__V1__ImageFormat(rawValue: .init(truncatingIfNeeded: self.format.rawValue))
         c.pointee.width = self.width

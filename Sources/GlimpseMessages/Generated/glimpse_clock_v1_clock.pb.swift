@@ -206,7 +206,7 @@ extension GlimpseClockV1.NowResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.clock.v1.NowResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Clock__V1__NowResponse.self)
         self.init()
-        if let v = c.pointee.now { self.now = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.now { self.now = try _liftNested("glimpse.clock.v1.NowResponse", "now", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.manual = (c.pointee.manual != 0)
     }
 
@@ -249,7 +249,7 @@ extension GlimpseClockV1.NextDueResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.clock.v1.NextDueResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Clock__V1__NextDueResponse.self)
         self.init()
-        if let v = c.pointee.next_due { self.nextDue = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.next_due { self.nextDue = try _liftNested("glimpse.clock.v1.NextDueResponse", "next_due", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -271,7 +271,7 @@ extension GlimpseClockV1.AdvanceToRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.clock.v1.AdvanceToRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Clock__V1__AdvanceToRequest.self)
         self.init()
-        if let v = c.pointee.to { self.to = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.to { self.to = try _liftNested("glimpse.clock.v1.AdvanceToRequest", "to", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -293,7 +293,7 @@ extension GlimpseClockV1.AdvanceToResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.clock.v1.AdvanceToResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Clock__V1__AdvanceToResponse.self)
         self.init()
-        if let v = c.pointee.now { self.now = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.now { self.now = try _liftNested("glimpse.clock.v1.AdvanceToResponse", "now", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.watermark = c.pointee.watermark
     }
 

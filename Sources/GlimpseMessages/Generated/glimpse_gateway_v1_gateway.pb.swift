@@ -2458,12 +2458,12 @@ extension GlimpseGatewayV1.InstallRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.InstallRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__InstallRequest.self)
         self.init()
-        if let v = c.pointee.manifest { self.manifest = try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.manifest { self.manifest = try _liftNested("glimpse.gateway.v1.InstallRequest", "manifest", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.AppManifest in try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) } }
         if c.pointee.n_asset_data > 0, let list = c.pointee.asset_data {
             var map = [Swift.String: [Swift.UInt8]](minimumCapacity: c.pointee.n_asset_data)
             for i in 0..<c.pointee.n_asset_data {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.gateway.v1.InstallRequest.AssetDataEntry", "key")] = _liftBytes(e.pointee.value.data, e.pointee.value.len)
+                try _liftNested("glimpse.gateway.v1.InstallRequest", "asset_data", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.gateway.v1.InstallRequest.AssetDataEntry", "key", -1)] = _liftBytes(e.pointee.value.data, e.pointee.value.len) }
             }
             self.assetData = map
         }
@@ -2477,7 +2477,7 @@ extension GlimpseGatewayV1.InstallRequest: _ProtoCBacked {
             for (i, (key, value)) in self.assetData.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Gateway__V1__InstallRequest__AssetDataEntry.self, count: 1)
                 glimpse__gateway__v1__install_request__asset_data_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.gateway.v1.InstallRequest.AssetDataEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.gateway.v1.InstallRequest.AssetDataEntry", "key"))
                 e.pointee.value = ProtobufCBinaryData(len: value.count, data: arena.lowerBytes(value))
                 list[i] = e
             }
@@ -2500,8 +2500,8 @@ extension GlimpseGatewayV1.InstallResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.InstallResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__InstallResponse.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.InstallResponse", "bundle_id")
-        self.appToken = try _liftString(c.pointee.app_token, "glimpse.gateway.v1.InstallResponse", "app_token")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.InstallResponse", "bundle_id", -1)
+        self.appToken = try _liftString(c.pointee.app_token.data, c.pointee.app_token.len, "glimpse.gateway.v1.InstallResponse", "app_token", -1)
         self.widgetKinds = c.pointee.widget_kinds
         self.intents = c.pointee.intents
         self.assets = c.pointee.assets
@@ -2509,8 +2509,8 @@ extension GlimpseGatewayV1.InstallResponse: _ProtoCBacked {
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__InstallResponse.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.InstallResponse", "bundle_id") }
-        if !self.appToken.isEmpty { c.pointee.app_token = try arena.lowerString(self.appToken, "glimpse.gateway.v1.InstallResponse", "app_token") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.InstallResponse", "bundle_id")) }
+        if !self.appToken.isEmpty { c.pointee.app_token = ProtobufCBinaryData(len: self.appToken.utf8.count, data: try arena.lowerString(self.appToken, "glimpse.gateway.v1.InstallResponse", "app_token")) }
         c.pointee.widget_kinds = self.widgetKinds
         c.pointee.intents = self.intents
         c.pointee.assets = self.assets
@@ -2530,12 +2530,12 @@ extension GlimpseGatewayV1.UninstallRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.UninstallRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__UninstallRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.UninstallRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.UninstallRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__UninstallRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.UninstallRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.UninstallRequest", "bundle_id")) }
     }
 }
 
@@ -2556,7 +2556,7 @@ extension GlimpseGatewayV1.UninstallResponse: _ProtoCBacked {
         if c.pointee.n_ended_activities > 0, let list = c.pointee.ended_activities {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_ended_activities)
-            for i in 0..<c.pointee.n_ended_activities { out.append(try _liftString(list[i], "glimpse.gateway.v1.UninstallResponse", "ended_activities")) }
+            for i in 0..<c.pointee.n_ended_activities { out.append(try _liftString(list[i].data, list[i].len, "glimpse.gateway.v1.UninstallResponse", "ended_activities", i)) }
             self.endedActivities = out
         }
     }
@@ -2568,8 +2568,8 @@ extension GlimpseGatewayV1.UninstallResponse: _ProtoCBacked {
             c.pointee.n_removed_placements = self.removedPlacements.count
         }
         if !self.endedActivities.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.endedActivities.count)
-            for (i, v) in self.endedActivities.enumerated() { list[i] = try arena.lowerString(v, "glimpse.gateway.v1.UninstallResponse", "ended_activities") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.endedActivities.count)
+            for (i, v) in self.endedActivities.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.UninstallResponse", "ended_activities")) }
             c.pointee.ended_activities = list
             c.pointee.n_ended_activities = self.endedActivities.count
         }
@@ -2608,49 +2608,49 @@ extension GlimpseGatewayV1.InstalledApp: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.InstalledApp") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__InstalledApp.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.InstalledApp", "bundle_id")
-        self.displayName = try _liftString(c.pointee.display_name, "glimpse.gateway.v1.InstalledApp", "display_name")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.InstalledApp", "bundle_id", -1)
+        self.displayName = try _liftString(c.pointee.display_name.data, c.pointee.display_name.len, "glimpse.gateway.v1.InstalledApp", "display_name", -1)
         if c.pointee.n_widget_kinds > 0, let list = c.pointee.widget_kinds {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_widget_kinds)
-            for i in 0..<c.pointee.n_widget_kinds { out.append(try _liftString(list[i], "glimpse.gateway.v1.InstalledApp", "widget_kinds")) }
+            for i in 0..<c.pointee.n_widget_kinds { out.append(try _liftString(list[i].data, list[i].len, "glimpse.gateway.v1.InstalledApp", "widget_kinds", i)) }
             self.widgetKinds = out
         }
         if c.pointee.n_intents > 0, let list = c.pointee.intents {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_intents)
-            for i in 0..<c.pointee.n_intents { out.append(try _liftString(list[i], "glimpse.gateway.v1.InstalledApp", "intents")) }
+            for i in 0..<c.pointee.n_intents { out.append(try _liftString(list[i].data, list[i].len, "glimpse.gateway.v1.InstalledApp", "intents", i)) }
             self.intents = out
         }
         if c.pointee.n_activity_attributes > 0, let list = c.pointee.activity_attributes {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_activity_attributes)
-            for i in 0..<c.pointee.n_activity_attributes { out.append(try _liftString(list[i], "glimpse.gateway.v1.InstalledApp", "activity_attributes")) }
+            for i in 0..<c.pointee.n_activity_attributes { out.append(try _liftString(list[i].data, list[i].len, "glimpse.gateway.v1.InstalledApp", "activity_attributes", i)) }
             self.activityAttributes = out
         }
         self.active = (c.pointee.active != 0)
-        if let v = c.pointee.installed_at { self.installedAt = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.installed_at { self.installedAt = try _liftNested("glimpse.gateway.v1.InstalledApp", "installed_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__InstalledApp.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.InstalledApp", "bundle_id") }
-        if !self.displayName.isEmpty { c.pointee.display_name = try arena.lowerString(self.displayName, "glimpse.gateway.v1.InstalledApp", "display_name") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.InstalledApp", "bundle_id")) }
+        if !self.displayName.isEmpty { c.pointee.display_name = ProtobufCBinaryData(len: self.displayName.utf8.count, data: try arena.lowerString(self.displayName, "glimpse.gateway.v1.InstalledApp", "display_name")) }
         if !self.widgetKinds.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.widgetKinds.count)
-            for (i, v) in self.widgetKinds.enumerated() { list[i] = try arena.lowerString(v, "glimpse.gateway.v1.InstalledApp", "widget_kinds") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.widgetKinds.count)
+            for (i, v) in self.widgetKinds.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.InstalledApp", "widget_kinds")) }
             c.pointee.widget_kinds = list
             c.pointee.n_widget_kinds = self.widgetKinds.count
         }
         if !self.intents.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.intents.count)
-            for (i, v) in self.intents.enumerated() { list[i] = try arena.lowerString(v, "glimpse.gateway.v1.InstalledApp", "intents") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.intents.count)
+            for (i, v) in self.intents.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.InstalledApp", "intents")) }
             c.pointee.intents = list
             c.pointee.n_intents = self.intents.count
         }
         if !self.activityAttributes.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.activityAttributes.count)
-            for (i, v) in self.activityAttributes.enumerated() { list[i] = try arena.lowerString(v, "glimpse.gateway.v1.InstalledApp", "activity_attributes") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.activityAttributes.count)
+            for (i, v) in self.activityAttributes.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.InstalledApp", "activity_attributes")) }
             c.pointee.activity_attributes = list
             c.pointee.n_activity_attributes = self.activityAttributes.count
         }
@@ -2675,7 +2675,7 @@ extension GlimpseGatewayV1.ListAppsResponse: _ProtoCBacked {
         if c.pointee.n_apps > 0, let list = c.pointee.apps {
             var out: [GlimpseGatewayV1.InstalledApp] = []
             out.reserveCapacity(c.pointee.n_apps)
-            for i in 0..<c.pointee.n_apps { if let e = list[i] { out.append(try GlimpseGatewayV1.InstalledApp(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_apps { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.ListAppsResponse", "apps", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.InstalledApp in try GlimpseGatewayV1.InstalledApp(_c: e, depth: depth &+ 1) }) } }
             self.apps = out
         }
     }
@@ -2730,8 +2730,8 @@ extension GlimpseGatewayV1.PlaceRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.PlaceRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__PlaceRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.PlaceRequest", "bundle_id")
-        self.kind = try _liftString(c.pointee.kind, "glimpse.gateway.v1.PlaceRequest", "kind")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.PlaceRequest", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.gateway.v1.PlaceRequest", "kind", -1)
         self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
         self.screen = GlimpseTimelineV1.Screen(rawValue: .init(truncatingIfNeeded: c.pointee.screen.rawValue))
         self.page = c.pointee.page
@@ -2740,7 +2740,7 @@ extension GlimpseGatewayV1.PlaceRequest: _ProtoCBacked {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_configuration)
             for i in 0..<c.pointee.n_configuration {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.gateway.v1.PlaceRequest.ConfigurationEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.gateway.v1.PlaceRequest", "configuration", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.gateway.v1.PlaceRequest.ConfigurationEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.gateway.v1.PlaceRequest.ConfigurationEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.configuration = map
         }
@@ -2748,8 +2748,8 @@ extension GlimpseGatewayV1.PlaceRequest: _ProtoCBacked {
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__PlaceRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.PlaceRequest", "bundle_id") }
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.gateway.v1.PlaceRequest", "kind") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.PlaceRequest", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.gateway.v1.PlaceRequest", "kind")) }
         c.pointee.family = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: self.family.rawValue))
         c.pointee.screen = Glimpse__Timeline__V1__Screen(rawValue: .init(truncatingIfNeeded: self.screen.rawValue))
         c.pointee.page = self.page
@@ -2759,7 +2759,7 @@ extension GlimpseGatewayV1.PlaceRequest: _ProtoCBacked {
             for (i, (key, value)) in self.configuration.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Gateway__V1__PlaceRequest__ConfigurationEntry.self, count: 1)
                 glimpse__gateway__v1__place_request__configuration_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.gateway.v1.PlaceRequest.ConfigurationEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.gateway.v1.PlaceRequest.ConfigurationEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -2823,12 +2823,12 @@ extension GlimpseGatewayV1.ListWidgetsRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.ListWidgetsRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ListWidgetsRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.ListWidgetsRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.ListWidgetsRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ListWidgetsRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.ListWidgetsRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.ListWidgetsRequest", "bundle_id")) }
     }
 }
 
@@ -2848,7 +2848,7 @@ extension GlimpseGatewayV1.ListWidgetsResponse: _ProtoCBacked {
         if c.pointee.n_widgets > 0, let list = c.pointee.widgets {
             var out: [GlimpseGatewayV1.Widget] = []
             out.reserveCapacity(c.pointee.n_widgets)
-            for i in 0..<c.pointee.n_widgets { if let e = list[i] { out.append(try GlimpseGatewayV1.Widget(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_widgets { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.ListWidgetsResponse", "widgets", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Widget in try GlimpseGatewayV1.Widget(_c: e, depth: depth &+ 1) }) } }
             self.widgets = out
         }
     }
@@ -2898,27 +2898,27 @@ extension GlimpseGatewayV1.Widget: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Widget.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.Widget", "bundle_id")
-        self.kind = try _liftString(c.pointee.kind, "glimpse.gateway.v1.Widget", "kind")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.Widget", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.gateway.v1.Widget", "kind", -1)
         self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
-        if let v = c.pointee.location { self.location = try GlimpseGatewayV1.Location(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.display_size { self.displaySize = try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.entry { self.entry = try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.location { self.location = try _liftNested("glimpse.gateway.v1.Widget", "location", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Location in try GlimpseGatewayV1.Location(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.display_size { self.displaySize = try _liftNested("glimpse.gateway.v1.Widget", "display_size", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DisplaySize in try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.entry { self.entry = try _liftNested("glimpse.gateway.v1.Widget", "entry", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
         self.placeholder = (c.pointee.placeholder != 0)
         if c.pointee.n_configuration > 0, let list = c.pointee.configuration {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_configuration)
             for i in 0..<c.pointee.n_configuration {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.gateway.v1.Widget.ConfigurationEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.gateway.v1.Widget", "configuration", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.gateway.v1.Widget.ConfigurationEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.gateway.v1.Widget.ConfigurationEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.configuration = map
         }
-        if let v = c.pointee.budget { self.budget = try GlimpseTimelineV1.BudgetStatus(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.last_error { self.lastError = try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.budget { self.budget = try _liftNested("glimpse.gateway.v1.Widget", "budget", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.BudgetStatus in try GlimpseTimelineV1.BudgetStatus(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.last_error { self.lastError = try _liftNested("glimpse.gateway.v1.Widget", "last_error", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ProviderError in try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) } }
         if c.pointee.n_elements > 0, let list = c.pointee.elements {
             var out: [GlimpseGatewayV1.Element] = []
             out.reserveCapacity(c.pointee.n_elements)
-            for i in 0..<c.pointee.n_elements { if let e = list[i] { out.append(try GlimpseGatewayV1.Element(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_elements { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.Widget", "elements", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Element in try GlimpseGatewayV1.Element(_c: e, depth: depth &+ 1) }) } }
             self.elements = out
         }
         self.entrySequence = c.pointee.entry_sequence
@@ -2929,8 +2929,8 @@ extension GlimpseGatewayV1.Widget: _ProtoCBacked {
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Widget.self)
         c.pointee.placement_id = self.placementId
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.Widget", "bundle_id") }
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.gateway.v1.Widget", "kind") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.Widget", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.gateway.v1.Widget", "kind")) }
         c.pointee.family = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: self.family.rawValue))
         if let v = self.location { c.pointee.location = try arena.lower(v, depth: depth) }
         if let v = self.displaySize { c.pointee.display_size = try arena.lower(v, depth: depth) }
@@ -2941,7 +2941,7 @@ extension GlimpseGatewayV1.Widget: _ProtoCBacked {
             for (i, (key, value)) in self.configuration.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Gateway__V1__Widget__ConfigurationEntry.self, count: 1)
                 glimpse__gateway__v1__widget__configuration_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.gateway.v1.Widget.ConfigurationEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.gateway.v1.Widget.ConfigurationEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -2973,23 +2973,23 @@ extension GlimpseGatewayV1.Element: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.Element") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Element.self)
         self.init()
-        self.path = try _liftString(c.pointee.path, "glimpse.gateway.v1.Element", "path")
-        self.id = try _liftString(c.pointee.id, "glimpse.gateway.v1.Element", "id")
-        self.label = try _liftString(c.pointee.label, "glimpse.gateway.v1.Element", "label")
+        self.path = try _liftString(c.pointee.path.data, c.pointee.path.len, "glimpse.gateway.v1.Element", "path", -1)
+        self.id = try _liftString(c.pointee.id.data, c.pointee.id.len, "glimpse.gateway.v1.Element", "id", -1)
+        self.label = try _liftString(c.pointee.label.data, c.pointee.label.len, "glimpse.gateway.v1.Element", "label", -1)
         self.isOn = (c.pointee.is_on != 0)
         switch Swift.Int(c.pointee.kind_case.rawValue) {
-        case 3: if let v = c.pointee.button { self.kind = .button(try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1)) }
-        case 4: if let v = c.pointee.toggle { self.kind = .toggle(try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1)) }
-        case 5: self.kind = .link(try _liftString(c.pointee.link, "glimpse.gateway.v1.Element", "link"))
+        case 3: if let v = c.pointee.button { self.kind = .button(try _liftNested("glimpse.gateway.v1.Element", "button", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.IntentInvocation in try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1) }) }
+        case 4: if let v = c.pointee.toggle { self.kind = .toggle(try _liftNested("glimpse.gateway.v1.Element", "toggle", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.IntentInvocation in try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1) }) }
+        case 5: self.kind = .link(try _liftString(c.pointee.link.data, c.pointee.link.len, "glimpse.gateway.v1.Element", "link", -1))
         default: break
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Element.self)
-        if !self.path.isEmpty { c.pointee.path = try arena.lowerString(self.path, "glimpse.gateway.v1.Element", "path") }
-        if !self.id.isEmpty { c.pointee.id = try arena.lowerString(self.id, "glimpse.gateway.v1.Element", "id") }
-        if !self.label.isEmpty { c.pointee.label = try arena.lowerString(self.label, "glimpse.gateway.v1.Element", "label") }
+        if !self.path.isEmpty { c.pointee.path = ProtobufCBinaryData(len: self.path.utf8.count, data: try arena.lowerString(self.path, "glimpse.gateway.v1.Element", "path")) }
+        if !self.id.isEmpty { c.pointee.id = ProtobufCBinaryData(len: self.id.utf8.count, data: try arena.lowerString(self.id, "glimpse.gateway.v1.Element", "id")) }
+        if !self.label.isEmpty { c.pointee.label = ProtobufCBinaryData(len: self.label.utf8.count, data: try arena.lowerString(self.label, "glimpse.gateway.v1.Element", "label")) }
         c.pointee.is_on = (self.isOn ? 1 : 0)
         switch self.kind {
         case nil: break
@@ -3001,7 +3001,7 @@ extension GlimpseGatewayV1.Element: _ProtoCBacked {
             c.pointee.toggle = try arena.lower(v, depth: depth)
         case .link(let v)?:
             c.pointee.kind_case = .init(rawValue: 5)
-            c.pointee.link = try arena.lowerString(v, "glimpse.gateway.v1.Element", "link")
+            c.pointee.link = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.Element", "link"))
         }
     }
 }
@@ -3020,15 +3020,15 @@ extension GlimpseGatewayV1.TapRequest: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__TapRequest.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.element = try _liftString(c.pointee.element, "glimpse.gateway.v1.TapRequest", "element")
-        self.idempotencyKey = try _liftString(c.pointee.idempotency_key, "glimpse.gateway.v1.TapRequest", "idempotency_key")
+        self.element = try _liftString(c.pointee.element.data, c.pointee.element.len, "glimpse.gateway.v1.TapRequest", "element", -1)
+        self.idempotencyKey = try _liftString(c.pointee.idempotency_key.data, c.pointee.idempotency_key.len, "glimpse.gateway.v1.TapRequest", "idempotency_key", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__TapRequest.self)
         c.pointee.placement_id = self.placementId
-        if !self.element.isEmpty { c.pointee.element = try arena.lowerString(self.element, "glimpse.gateway.v1.TapRequest", "element") }
-        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = try arena.lowerString(self.idempotencyKey, "glimpse.gateway.v1.TapRequest", "idempotency_key") }
+        if !self.element.isEmpty { c.pointee.element = ProtobufCBinaryData(len: self.element.utf8.count, data: try arena.lowerString(self.element, "glimpse.gateway.v1.TapRequest", "element")) }
+        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = ProtobufCBinaryData(len: self.idempotencyKey.utf8.count, data: try arena.lowerString(self.idempotencyKey, "glimpse.gateway.v1.TapRequest", "idempotency_key")) }
     }
 }
 
@@ -3045,12 +3045,12 @@ extension GlimpseGatewayV1.TapResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.TapResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__TapResponse.self)
         self.init()
-        if let v = c.pointee.widget { self.widget = try GlimpseGatewayV1.Widget(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.element { self.element = try GlimpseGatewayV1.Element(_c: v, depth: depth &+ 1) }
-        self.idempotencyKey = try _liftString(c.pointee.idempotency_key, "glimpse.gateway.v1.TapResponse", "idempotency_key")
+        if let v = c.pointee.widget { self.widget = try _liftNested("glimpse.gateway.v1.TapResponse", "widget", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Widget in try GlimpseGatewayV1.Widget(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.element { self.element = try _liftNested("glimpse.gateway.v1.TapResponse", "element", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Element in try GlimpseGatewayV1.Element(_c: v, depth: depth &+ 1) } }
+        self.idempotencyKey = try _liftString(c.pointee.idempotency_key.data, c.pointee.idempotency_key.len, "glimpse.gateway.v1.TapResponse", "idempotency_key", -1)
         switch Swift.Int(c.pointee.result_case.rawValue) {
-        case 1: if let v = c.pointee.performed { self.result = .performed(try GlimpseIntentV1.PerformResponse(_c: v, depth: depth &+ 1)) }
-        case 2: self.result = .openedUrl(try _liftString(c.pointee.opened_url, "glimpse.gateway.v1.TapResponse", "opened_url"))
+        case 1: if let v = c.pointee.performed { self.result = .performed(try _liftNested("glimpse.gateway.v1.TapResponse", "performed", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.PerformResponse in try GlimpseIntentV1.PerformResponse(_c: v, depth: depth &+ 1) }) }
+        case 2: self.result = .openedUrl(try _liftString(c.pointee.opened_url.data, c.pointee.opened_url.len, "glimpse.gateway.v1.TapResponse", "opened_url", -1))
         default: break
         }
     }
@@ -3059,7 +3059,7 @@ extension GlimpseGatewayV1.TapResponse: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__TapResponse.self)
         if let v = self.widget { c.pointee.widget = try arena.lower(v, depth: depth) }
         if let v = self.element { c.pointee.element = try arena.lower(v, depth: depth) }
-        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = try arena.lowerString(self.idempotencyKey, "glimpse.gateway.v1.TapResponse", "idempotency_key") }
+        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = ProtobufCBinaryData(len: self.idempotencyKey.utf8.count, data: try arena.lowerString(self.idempotencyKey, "glimpse.gateway.v1.TapResponse", "idempotency_key")) }
         switch self.result {
         case nil: break
         case .performed(let v)?:
@@ -3067,7 +3067,7 @@ extension GlimpseGatewayV1.TapResponse: _ProtoCBacked {
             c.pointee.performed = try arena.lower(v, depth: depth)
         case .openedUrl(let v)?:
             c.pointee.result_case = .init(rawValue: 2)
-            c.pointee.opened_url = try arena.lowerString(v, "glimpse.gateway.v1.TapResponse", "opened_url")
+            c.pointee.opened_url = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.TapResponse", "opened_url"))
         }
     }
 }
@@ -3090,7 +3090,7 @@ extension GlimpseGatewayV1.ReconfigureRequest: _ProtoCBacked {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_configuration)
             for i in 0..<c.pointee.n_configuration {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.gateway.v1.ReconfigureRequest.ConfigurationEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.gateway.v1.ReconfigureRequest", "configuration", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.gateway.v1.ReconfigureRequest.ConfigurationEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.gateway.v1.ReconfigureRequest.ConfigurationEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.configuration = map
         }
@@ -3104,7 +3104,7 @@ extension GlimpseGatewayV1.ReconfigureRequest: _ProtoCBacked {
             for (i, (key, value)) in self.configuration.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Gateway__V1__ReconfigureRequest__ConfigurationEntry.self, count: 1)
                 glimpse__gateway__v1__reconfigure_request__configuration_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.gateway.v1.ReconfigureRequest.ConfigurationEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.gateway.v1.ReconfigureRequest.ConfigurationEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -3128,15 +3128,15 @@ extension GlimpseGatewayV1.ReloadRequest: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ReloadRequest.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.ReloadRequest", "bundle_id")
-        self.kind = try _liftString(c.pointee.kind, "glimpse.gateway.v1.ReloadRequest", "kind")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.ReloadRequest", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.gateway.v1.ReloadRequest", "kind", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ReloadRequest.self)
         c.pointee.placement_id = self.placementId
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.ReloadRequest", "bundle_id") }
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.gateway.v1.ReloadRequest", "kind") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.ReloadRequest", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.gateway.v1.ReloadRequest", "kind")) }
     }
 }
 
@@ -3194,29 +3194,29 @@ extension GlimpseGatewayV1.Screen: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.Screen") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Screen.self)
         self.init()
-        self.device = try _liftString(c.pointee.device, "glimpse.gateway.v1.Screen", "device")
-        if let v = c.pointee.size { self.size = try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) }
+        self.device = try _liftString(c.pointee.device.data, c.pointee.device.len, "glimpse.gateway.v1.Screen", "device", -1)
+        if let v = c.pointee.size { self.size = try _liftNested("glimpse.gateway.v1.Screen", "size", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DisplaySize in try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) } }
         self.locked = (c.pointee.locked != 0)
-        if let v = c.pointee.now { self.now = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.now { self.now = try _liftNested("glimpse.gateway.v1.Screen", "now", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         if c.pointee.n_home_pages > 0, let list = c.pointee.home_pages {
             var out: [GlimpseGatewayV1.Screen.HomePage] = []
             out.reserveCapacity(c.pointee.n_home_pages)
-            for i in 0..<c.pointee.n_home_pages { if let e = list[i] { out.append(try GlimpseGatewayV1.Screen.HomePage(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_home_pages { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.Screen", "home_pages", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Screen.HomePage in try GlimpseGatewayV1.Screen.HomePage(_c: e, depth: depth &+ 1) }) } }
             self.homePages = out
         }
-        if let v = c.pointee.lock_screen { self.lockScreen = try GlimpseGatewayV1.Screen.LockScreen(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.dynamic_island { self.dynamicIsland = try GlimpseGatewayV1.DynamicIsland(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.lock_screen { self.lockScreen = try _liftNested("glimpse.gateway.v1.Screen", "lock_screen", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Screen.LockScreen in try GlimpseGatewayV1.Screen.LockScreen(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.dynamic_island { self.dynamicIsland = try _liftNested("glimpse.gateway.v1.Screen", "dynamic_island", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.DynamicIsland in try GlimpseGatewayV1.DynamicIsland(_c: v, depth: depth &+ 1) } }
         if c.pointee.n_unreachable_services > 0, let list = c.pointee.unreachable_services {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_unreachable_services)
-            for i in 0..<c.pointee.n_unreachable_services { out.append(try _liftString(list[i], "glimpse.gateway.v1.Screen", "unreachable_services")) }
+            for i in 0..<c.pointee.n_unreachable_services { out.append(try _liftString(list[i].data, list[i].len, "glimpse.gateway.v1.Screen", "unreachable_services", i)) }
             self.unreachableServices = out
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Screen.self)
-        if !self.device.isEmpty { c.pointee.device = try arena.lowerString(self.device, "glimpse.gateway.v1.Screen", "device") }
+        if !self.device.isEmpty { c.pointee.device = ProtobufCBinaryData(len: self.device.utf8.count, data: try arena.lowerString(self.device, "glimpse.gateway.v1.Screen", "device")) }
         if let v = self.size { c.pointee.size = try arena.lower(v, depth: depth) }
         c.pointee.locked = (self.locked ? 1 : 0)
         if let v = self.now { c.pointee.now = try arena.lower(v, depth: depth) }
@@ -3227,8 +3227,8 @@ extension GlimpseGatewayV1.Screen: _ProtoCBacked {
         if let v = self.lockScreen { c.pointee.lock_screen = try arena.lower(v, depth: depth) }
         if let v = self.dynamicIsland { c.pointee.dynamic_island = try arena.lower(v, depth: depth) }
         if !self.unreachableServices.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.unreachableServices.count)
-            for (i, v) in self.unreachableServices.enumerated() { list[i] = try arena.lowerString(v, "glimpse.gateway.v1.Screen", "unreachable_services") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.unreachableServices.count)
+            for (i, v) in self.unreachableServices.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.Screen", "unreachable_services")) }
             c.pointee.unreachable_services = list
             c.pointee.n_unreachable_services = self.unreachableServices.count
         }
@@ -3251,7 +3251,7 @@ extension GlimpseGatewayV1.Screen.HomePage: _ProtoCBacked {
         if c.pointee.n_slots > 0, let list = c.pointee.slots {
             var out: [GlimpseGatewayV1.Screen.Slot] = []
             out.reserveCapacity(c.pointee.n_slots)
-            for i in 0..<c.pointee.n_slots { if let e = list[i] { out.append(try GlimpseGatewayV1.Screen.Slot(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_slots { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.Screen.HomePage", "slots", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Screen.Slot in try GlimpseGatewayV1.Screen.Slot(_c: e, depth: depth &+ 1) }) } }
             self.slots = out
         }
     }
@@ -3281,7 +3281,7 @@ extension GlimpseGatewayV1.Screen.Slot: _ProtoCBacked {
         if c.pointee.n_widgets > 0, let list = c.pointee.widgets {
             var out: [GlimpseGatewayV1.Widget] = []
             out.reserveCapacity(c.pointee.n_widgets)
-            for i in 0..<c.pointee.n_widgets { if let e = list[i] { out.append(try GlimpseGatewayV1.Widget(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_widgets { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.Screen.Slot", "widgets", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Widget in try GlimpseGatewayV1.Widget(_c: e, depth: depth &+ 1) }) } }
             self.widgets = out
         }
     }
@@ -3311,13 +3311,13 @@ extension GlimpseGatewayV1.Screen.LockScreen: _ProtoCBacked {
         if c.pointee.n_widgets > 0, let list = c.pointee.widgets {
             var out: [GlimpseGatewayV1.Widget] = []
             out.reserveCapacity(c.pointee.n_widgets)
-            for i in 0..<c.pointee.n_widgets { if let e = list[i] { out.append(try GlimpseGatewayV1.Widget(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_widgets { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.Screen.LockScreen", "widgets", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Widget in try GlimpseGatewayV1.Widget(_c: e, depth: depth &+ 1) }) } }
             self.widgets = out
         }
         if c.pointee.n_activities > 0, let list = c.pointee.activities {
             var out: [GlimpseGatewayV1.ActivityView] = []
             out.reserveCapacity(c.pointee.n_activities)
-            for i in 0..<c.pointee.n_activities { if let e = list[i] { out.append(try GlimpseGatewayV1.ActivityView(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_activities { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.Screen.LockScreen", "activities", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.ActivityView in try GlimpseGatewayV1.ActivityView(_c: e, depth: depth &+ 1) }) } }
             self.activities = out
         }
     }
@@ -3349,18 +3349,18 @@ extension GlimpseGatewayV1.DynamicIsland: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__DynamicIsland.self)
         self.init()
         self.mode = GlimpseGatewayV1.DynamicIsland.Mode(rawValue: .init(truncatingIfNeeded: c.pointee.mode.rawValue))
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.DynamicIsland", "activity_id")
-        self.detachedActivityId = try _liftString(c.pointee.detached_activity_id, "glimpse.gateway.v1.DynamicIsland", "detached_activity_id")
-        self.reason = try _liftString(c.pointee.reason, "glimpse.gateway.v1.DynamicIsland", "reason")
-        if let v = c.pointee.until { self.until = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.gateway.v1.DynamicIsland", "activity_id", -1)
+        self.detachedActivityId = try _liftString(c.pointee.detached_activity_id.data, c.pointee.detached_activity_id.len, "glimpse.gateway.v1.DynamicIsland", "detached_activity_id", -1)
+        self.reason = try _liftString(c.pointee.reason.data, c.pointee.reason.len, "glimpse.gateway.v1.DynamicIsland", "reason", -1)
+        if let v = c.pointee.until { self.until = try _liftNested("glimpse.gateway.v1.DynamicIsland", "until", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__DynamicIsland.self)
         c.pointee.mode = Glimpse__Gateway__V1__DynamicIsland__Mode(rawValue: .init(truncatingIfNeeded: self.mode.rawValue))
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.DynamicIsland", "activity_id") }
-        if !self.detachedActivityId.isEmpty { c.pointee.detached_activity_id = try arena.lowerString(self.detachedActivityId, "glimpse.gateway.v1.DynamicIsland", "detached_activity_id") }
-        if !self.reason.isEmpty { c.pointee.reason = try arena.lowerString(self.reason, "glimpse.gateway.v1.DynamicIsland", "reason") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.gateway.v1.DynamicIsland", "activity_id")) }
+        if !self.detachedActivityId.isEmpty { c.pointee.detached_activity_id = ProtobufCBinaryData(len: self.detachedActivityId.utf8.count, data: try arena.lowerString(self.detachedActivityId, "glimpse.gateway.v1.DynamicIsland", "detached_activity_id")) }
+        if !self.reason.isEmpty { c.pointee.reason = ProtobufCBinaryData(len: self.reason.utf8.count, data: try arena.lowerString(self.reason, "glimpse.gateway.v1.DynamicIsland", "reason")) }
         if let v = self.until { c.pointee.until = try arena.lower(v, depth: depth) }
     }
 }
@@ -3378,11 +3378,11 @@ extension GlimpseGatewayV1.ActivityView: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.ActivityView") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityView.self)
         self.init()
-        if let v = c.pointee.activity { self.activity = try GlimpseActivityV1.Activity(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.activity { self.activity = try _liftNested("glimpse.gateway.v1.ActivityView", "activity", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Activity in try GlimpseActivityV1.Activity(_c: v, depth: depth &+ 1) } }
         if c.pointee.n_presentations > 0, let list = c.pointee.presentations {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_presentations)
-            for i in 0..<c.pointee.n_presentations { out.append(try _liftString(list[i], "glimpse.gateway.v1.ActivityView", "presentations")) }
+            for i in 0..<c.pointee.n_presentations { out.append(try _liftString(list[i].data, list[i].len, "glimpse.gateway.v1.ActivityView", "presentations", i)) }
             self.presentations = out
         }
         self.stale = (c.pointee.stale != 0)
@@ -3392,8 +3392,8 @@ extension GlimpseGatewayV1.ActivityView: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityView.self)
         if let v = self.activity { c.pointee.activity = try arena.lower(v, depth: depth) }
         if !self.presentations.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.presentations.count)
-            for (i, v) in self.presentations.enumerated() { list[i] = try arena.lowerString(v, "glimpse.gateway.v1.ActivityView", "presentations") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.presentations.count)
+            for (i, v) in self.presentations.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.ActivityView", "presentations")) }
             c.pointee.presentations = list
             c.pointee.n_presentations = self.presentations.count
         }
@@ -3416,8 +3416,8 @@ extension GlimpseGatewayV1.RenderRequest: _ProtoCBacked {
         self.init()
         self.target = GlimpseGatewayV1.RenderRequest.Target(rawValue: .init(truncatingIfNeeded: c.pointee.target.rawValue))
         self.placementId = c.pointee.placement_id
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.RenderRequest", "activity_id")
-        self.presentation = try _liftString(c.pointee.presentation, "glimpse.gateway.v1.RenderRequest", "presentation")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.gateway.v1.RenderRequest", "activity_id", -1)
+        self.presentation = try _liftString(c.pointee.presentation.data, c.pointee.presentation.len, "glimpse.gateway.v1.RenderRequest", "presentation", -1)
         self.page = c.pointee.page
         self.colorScheme = GlimpseAppV1.ColorScheme(rawValue: .init(truncatingIfNeeded: c.pointee.color_scheme.rawValue))
         self.renderingMode = GlimpseWidgetV1.WidgetRenderingMode(rawValue: .init(truncatingIfNeeded: c.pointee.rendering_mode.rawValue))
@@ -3426,15 +3426,15 @@ extension GlimpseGatewayV1.RenderRequest: _ProtoCBacked {
         self.layout = (c.pointee.layout != 0)
         self.columns = c.pointee.columns
         self.embedImages = (c.pointee.embed_images != 0)
-        self.device = try _liftString(c.pointee.device, "glimpse.gateway.v1.RenderRequest", "device")
+        self.device = try _liftString(c.pointee.device.data, c.pointee.device.len, "glimpse.gateway.v1.RenderRequest", "device", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__RenderRequest.self)
         c.pointee.target = Glimpse__Gateway__V1__RenderRequest__Target(rawValue: .init(truncatingIfNeeded: self.target.rawValue))
         c.pointee.placement_id = self.placementId
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.RenderRequest", "activity_id") }
-        if !self.presentation.isEmpty { c.pointee.presentation = try arena.lowerString(self.presentation, "glimpse.gateway.v1.RenderRequest", "presentation") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.gateway.v1.RenderRequest", "activity_id")) }
+        if !self.presentation.isEmpty { c.pointee.presentation = ProtobufCBinaryData(len: self.presentation.utf8.count, data: try arena.lowerString(self.presentation, "glimpse.gateway.v1.RenderRequest", "presentation")) }
         c.pointee.page = self.page
         c.pointee.color_scheme = Glimpse__App__V1__ColorScheme(rawValue: .init(truncatingIfNeeded: self.colorScheme.rawValue))
         c.pointee.rendering_mode = Glimpse__Widget__V1__WidgetRenderingMode(rawValue: .init(truncatingIfNeeded: self.renderingMode.rawValue))
@@ -3443,7 +3443,7 @@ extension GlimpseGatewayV1.RenderRequest: _ProtoCBacked {
         c.pointee.layout = (self.layout ? 1 : 0)
         c.pointee.columns = self.columns
         c.pointee.embed_images = (self.embedImages ? 1 : 0)
-        if !self.device.isEmpty { c.pointee.device = try arena.lowerString(self.device, "glimpse.gateway.v1.RenderRequest", "device") }
+        if !self.device.isEmpty { c.pointee.device = ProtobufCBinaryData(len: self.device.utf8.count, data: try arena.lowerString(self.device, "glimpse.gateway.v1.RenderRequest", "device")) }
     }
 }
 
@@ -3460,15 +3460,15 @@ extension GlimpseGatewayV1.Rendering: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.Rendering") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Rendering.self)
         self.init()
-        self.text = try _liftString(c.pointee.text, "glimpse.gateway.v1.Rendering", "text")
-        self.svg = try _liftString(c.pointee.svg, "glimpse.gateway.v1.Rendering", "svg")
-        if let v = c.pointee.layout { self.layout = try GlimpseWidgetV1.Layout(_c: v, depth: depth &+ 1) }
+        self.text = try _liftString(c.pointee.text.data, c.pointee.text.len, "glimpse.gateway.v1.Rendering", "text", -1)
+        self.svg = try _liftString(c.pointee.svg.data, c.pointee.svg.len, "glimpse.gateway.v1.Rendering", "svg", -1)
+        if let v = c.pointee.layout { self.layout = try _liftNested("glimpse.gateway.v1.Rendering", "layout", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Layout in try GlimpseWidgetV1.Layout(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Rendering.self)
-        if !self.text.isEmpty { c.pointee.text = try arena.lowerString(self.text, "glimpse.gateway.v1.Rendering", "text") }
-        if !self.svg.isEmpty { c.pointee.svg = try arena.lowerString(self.svg, "glimpse.gateway.v1.Rendering", "svg") }
+        if !self.text.isEmpty { c.pointee.text = ProtobufCBinaryData(len: self.text.utf8.count, data: try arena.lowerString(self.text, "glimpse.gateway.v1.Rendering", "text")) }
+        if !self.svg.isEmpty { c.pointee.svg = ProtobufCBinaryData(len: self.svg.utf8.count, data: try arena.lowerString(self.svg, "glimpse.gateway.v1.Rendering", "svg")) }
         if let v = self.layout { c.pointee.layout = try arena.lower(v, depth: depth) }
     }
 }
@@ -3486,16 +3486,16 @@ extension GlimpseGatewayV1.Settings: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.Settings") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Settings.self)
         self.init()
-        self.device = try _liftString(c.pointee.device, "glimpse.gateway.v1.Settings", "device")
+        self.device = try _liftString(c.pointee.device.data, c.pointee.device.len, "glimpse.gateway.v1.Settings", "device", -1)
         self.locked = (c.pointee.locked != 0)
         self.lowPowerMode = (c.pointee.low_power_mode != 0)
-        self.locale = try _liftString(c.pointee.locale, "glimpse.gateway.v1.Settings", "locale")
-        self.dynamicTypeSize = try _liftString(c.pointee.dynamic_type_size, "glimpse.gateway.v1.Settings", "dynamic_type_size")
+        self.locale = try _liftString(c.pointee.locale.data, c.pointee.locale.len, "glimpse.gateway.v1.Settings", "locale", -1)
+        self.dynamicTypeSize = try _liftString(c.pointee.dynamic_type_size.data, c.pointee.dynamic_type_size.len, "glimpse.gateway.v1.Settings", "dynamic_type_size", -1)
         if c.pointee.n_app_switches > 0, let list = c.pointee.app_switches {
             var map = [Swift.String: GlimpseActivityV1.AuthorizationInfo](minimumCapacity: c.pointee.n_app_switches)
             for i in 0..<c.pointee.n_app_switches {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.gateway.v1.Settings.AppSwitchesEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseActivityV1.AuthorizationInfo(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.gateway.v1.Settings", "app_switches", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.gateway.v1.Settings.AppSwitchesEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.gateway.v1.Settings.AppSwitchesEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.AuthorizationInfo in try GlimpseActivityV1.AuthorizationInfo(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.appSwitches = map
         }
@@ -3503,17 +3503,17 @@ extension GlimpseGatewayV1.Settings: _ProtoCBacked {
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Settings.self)
-        if !self.device.isEmpty { c.pointee.device = try arena.lowerString(self.device, "glimpse.gateway.v1.Settings", "device") }
+        if !self.device.isEmpty { c.pointee.device = ProtobufCBinaryData(len: self.device.utf8.count, data: try arena.lowerString(self.device, "glimpse.gateway.v1.Settings", "device")) }
         c.pointee.locked = (self.locked ? 1 : 0)
         c.pointee.low_power_mode = (self.lowPowerMode ? 1 : 0)
-        if !self.locale.isEmpty { c.pointee.locale = try arena.lowerString(self.locale, "glimpse.gateway.v1.Settings", "locale") }
-        if !self.dynamicTypeSize.isEmpty { c.pointee.dynamic_type_size = try arena.lowerString(self.dynamicTypeSize, "glimpse.gateway.v1.Settings", "dynamic_type_size") }
+        if !self.locale.isEmpty { c.pointee.locale = ProtobufCBinaryData(len: self.locale.utf8.count, data: try arena.lowerString(self.locale, "glimpse.gateway.v1.Settings", "locale")) }
+        if !self.dynamicTypeSize.isEmpty { c.pointee.dynamic_type_size = ProtobufCBinaryData(len: self.dynamicTypeSize.utf8.count, data: try arena.lowerString(self.dynamicTypeSize, "glimpse.gateway.v1.Settings", "dynamic_type_size")) }
         if !self.appSwitches.isEmpty {
             let list = arena.allocate(Swift.UnsafeMutablePointer<Glimpse__Gateway__V1__Settings__AppSwitchesEntry>?.self, count: self.appSwitches.count)
             for (i, (key, value)) in self.appSwitches.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Gateway__V1__Settings__AppSwitchesEntry.self, count: 1)
                 glimpse__gateway__v1__settings__app_switches_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.gateway.v1.Settings.AppSwitchesEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.gateway.v1.Settings.AppSwitchesEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -3538,9 +3538,9 @@ extension GlimpseGatewayV1.UpdateSettingsRequest: _ProtoCBacked {
         self.init()
         if c.pointee._locked_case.rawValue == 1 { self.locked = (c.pointee.locked != 0) }
         if c.pointee._low_power_mode_case.rawValue == 2 { self.lowPowerMode = (c.pointee.low_power_mode != 0) }
-        if c.pointee._locale_case.rawValue == 3 { self.locale = try _liftString(c.pointee.locale, "glimpse.gateway.v1.UpdateSettingsRequest", "locale") }
-        if c.pointee._dynamic_type_size_case.rawValue == 4 { self.dynamicTypeSize = try _liftString(c.pointee.dynamic_type_size, "glimpse.gateway.v1.UpdateSettingsRequest", "dynamic_type_size") }
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.UpdateSettingsRequest", "bundle_id")
+        if c.pointee._locale_case.rawValue == 3 { self.locale = try _liftString(c.pointee.locale.data, c.pointee.locale.len, "glimpse.gateway.v1.UpdateSettingsRequest", "locale", -1) }
+        if c.pointee._dynamic_type_size_case.rawValue == 4 { self.dynamicTypeSize = try _liftString(c.pointee.dynamic_type_size.data, c.pointee.dynamic_type_size.len, "glimpse.gateway.v1.UpdateSettingsRequest", "dynamic_type_size", -1) }
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.UpdateSettingsRequest", "bundle_id", -1)
         if c.pointee._live_activities_enabled_case.rawValue == 6 { self.liveActivitiesEnabled = (c.pointee.live_activities_enabled != 0) }
         if c.pointee._frequent_updates_enabled_case.rawValue == 7 { self.frequentUpdatesEnabled = (c.pointee.frequent_updates_enabled != 0) }
     }
@@ -3557,13 +3557,13 @@ extension GlimpseGatewayV1.UpdateSettingsRequest: _ProtoCBacked {
         }
         if let v = self.locale {
             c.pointee._locale_case = .init(rawValue: 3)
-            c.pointee.locale = try arena.lowerString(v, "glimpse.gateway.v1.UpdateSettingsRequest", "locale")
+            c.pointee.locale = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.UpdateSettingsRequest", "locale"))
         }
         if let v = self.dynamicTypeSize {
             c.pointee._dynamic_type_size_case = .init(rawValue: 4)
-            c.pointee.dynamic_type_size = try arena.lowerString(v, "glimpse.gateway.v1.UpdateSettingsRequest", "dynamic_type_size")
+            c.pointee.dynamic_type_size = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.UpdateSettingsRequest", "dynamic_type_size"))
         }
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.UpdateSettingsRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.UpdateSettingsRequest", "bundle_id")) }
         if let v = self.liveActivitiesEnabled {
             c.pointee._live_activities_enabled_case = .init(rawValue: 6)
             c.pointee.live_activities_enabled = (v ? 1 : 0)
@@ -3667,10 +3667,10 @@ extension GlimpseGatewayV1.ClockState: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.ClockState") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ClockState.self)
         self.init()
-        if let v = c.pointee.now { self.now = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.now { self.now = try _liftNested("glimpse.gateway.v1.ClockState", "now", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.manual = (c.pointee.manual != 0)
         self.frozen = (c.pointee.frozen != 0)
-        if let v = c.pointee.offset { self.offset = try GoogleProtobuf.Duration(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.offset { self.offset = try _liftNested("glimpse.gateway.v1.ClockState", "offset", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Duration in try GoogleProtobuf.Duration(_c: v, depth: depth &+ 1) } }
         self.steps = c.pointee.steps
         self.events = c.pointee.events
     }
@@ -3699,7 +3699,7 @@ extension GlimpseGatewayV1.AdvanceRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.AdvanceRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__AdvanceRequest.self)
         self.init()
-        if let v = c.pointee.by { self.by = try GoogleProtobuf.Duration(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.by { self.by = try _liftNested("glimpse.gateway.v1.AdvanceRequest", "by", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Duration in try GoogleProtobuf.Duration(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -3721,7 +3721,7 @@ extension GlimpseGatewayV1.SetRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.SetRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__SetRequest.self)
         self.init()
-        if let v = c.pointee.to { self.to = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.to { self.to = try _liftNested("glimpse.gateway.v1.SetRequest", "to", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -3762,7 +3762,7 @@ extension GlimpseGatewayV1.FollowRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.FollowRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__FollowRequest.self)
         self.init()
-        if let v = c.pointee.offset { self.offset = try GoogleProtobuf.Duration(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.offset { self.offset = try _liftNested("glimpse.gateway.v1.FollowRequest", "offset", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Duration in try GoogleProtobuf.Duration(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -3784,13 +3784,13 @@ extension GlimpseGatewayV1.ListActivitiesRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.ListActivitiesRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ListActivitiesRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.ListActivitiesRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.ListActivitiesRequest", "bundle_id", -1)
         self.includeDismissed = (c.pointee.include_dismissed != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ListActivitiesRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.ListActivitiesRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.ListActivitiesRequest", "bundle_id")) }
         c.pointee.include_dismissed = (self.includeDismissed ? 1 : 0)
     }
 }
@@ -3811,7 +3811,7 @@ extension GlimpseGatewayV1.ListActivitiesResponse: _ProtoCBacked {
         if c.pointee.n_activities > 0, let list = c.pointee.activities {
             var out: [GlimpseGatewayV1.ActivityView] = []
             out.reserveCapacity(c.pointee.n_activities)
-            for i in 0..<c.pointee.n_activities { if let e = list[i] { out.append(try GlimpseGatewayV1.ActivityView(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_activities { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.ListActivitiesResponse", "activities", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.ActivityView in try GlimpseGatewayV1.ActivityView(_c: e, depth: depth &+ 1) }) } }
             self.activities = out
         }
     }
@@ -3838,12 +3838,12 @@ extension GlimpseGatewayV1.GetActivityRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.GetActivityRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__GetActivityRequest.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.GetActivityRequest", "activity_id")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.gateway.v1.GetActivityRequest", "activity_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__GetActivityRequest.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.GetActivityRequest", "activity_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.gateway.v1.GetActivityRequest", "activity_id")) }
     }
 }
 
@@ -3860,12 +3860,12 @@ extension GlimpseGatewayV1.LongPressRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.LongPressRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__LongPressRequest.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.LongPressRequest", "activity_id")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.gateway.v1.LongPressRequest", "activity_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__LongPressRequest.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.LongPressRequest", "activity_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.gateway.v1.LongPressRequest", "activity_id")) }
     }
 }
 
@@ -3882,12 +3882,12 @@ extension GlimpseGatewayV1.DismissRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.DismissRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__DismissRequest.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.DismissRequest", "activity_id")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.gateway.v1.DismissRequest", "activity_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__DismissRequest.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.DismissRequest", "activity_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.gateway.v1.DismissRequest", "activity_id")) }
     }
 }
 
@@ -3904,18 +3904,18 @@ extension GlimpseGatewayV1.ActivityTapRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.ActivityTapRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityTapRequest.self)
         self.init()
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.ActivityTapRequest", "activity_id")
-        self.presentation = try _liftString(c.pointee.presentation, "glimpse.gateway.v1.ActivityTapRequest", "presentation")
-        self.element = try _liftString(c.pointee.element, "glimpse.gateway.v1.ActivityTapRequest", "element")
-        self.idempotencyKey = try _liftString(c.pointee.idempotency_key, "glimpse.gateway.v1.ActivityTapRequest", "idempotency_key")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.gateway.v1.ActivityTapRequest", "activity_id", -1)
+        self.presentation = try _liftString(c.pointee.presentation.data, c.pointee.presentation.len, "glimpse.gateway.v1.ActivityTapRequest", "presentation", -1)
+        self.element = try _liftString(c.pointee.element.data, c.pointee.element.len, "glimpse.gateway.v1.ActivityTapRequest", "element", -1)
+        self.idempotencyKey = try _liftString(c.pointee.idempotency_key.data, c.pointee.idempotency_key.len, "glimpse.gateway.v1.ActivityTapRequest", "idempotency_key", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityTapRequest.self)
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.ActivityTapRequest", "activity_id") }
-        if !self.presentation.isEmpty { c.pointee.presentation = try arena.lowerString(self.presentation, "glimpse.gateway.v1.ActivityTapRequest", "presentation") }
-        if !self.element.isEmpty { c.pointee.element = try arena.lowerString(self.element, "glimpse.gateway.v1.ActivityTapRequest", "element") }
-        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = try arena.lowerString(self.idempotencyKey, "glimpse.gateway.v1.ActivityTapRequest", "idempotency_key") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.gateway.v1.ActivityTapRequest", "activity_id")) }
+        if !self.presentation.isEmpty { c.pointee.presentation = ProtobufCBinaryData(len: self.presentation.utf8.count, data: try arena.lowerString(self.presentation, "glimpse.gateway.v1.ActivityTapRequest", "presentation")) }
+        if !self.element.isEmpty { c.pointee.element = ProtobufCBinaryData(len: self.element.utf8.count, data: try arena.lowerString(self.element, "glimpse.gateway.v1.ActivityTapRequest", "element")) }
+        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = ProtobufCBinaryData(len: self.idempotencyKey.utf8.count, data: try arena.lowerString(self.idempotencyKey, "glimpse.gateway.v1.ActivityTapRequest", "idempotency_key")) }
     }
 }
 
@@ -3932,19 +3932,19 @@ extension GlimpseGatewayV1.ActivityTapResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.ActivityTapResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityTapResponse.self)
         self.init()
-        self.openedUrl = try _liftString(c.pointee.opened_url, "glimpse.gateway.v1.ActivityTapResponse", "opened_url")
-        if let v = c.pointee.element { self.element = try GlimpseGatewayV1.Element(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.performed { self.performed = try GlimpseIntentV1.PerformResponse(_c: v, depth: depth &+ 1) }
-        self.idempotencyKey = try _liftString(c.pointee.idempotency_key, "glimpse.gateway.v1.ActivityTapResponse", "idempotency_key")
-        if let v = c.pointee.activity { self.activity = try GlimpseActivityV1.Activity(_c: v, depth: depth &+ 1) }
+        self.openedUrl = try _liftString(c.pointee.opened_url.data, c.pointee.opened_url.len, "glimpse.gateway.v1.ActivityTapResponse", "opened_url", -1)
+        if let v = c.pointee.element { self.element = try _liftNested("glimpse.gateway.v1.ActivityTapResponse", "element", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Element in try GlimpseGatewayV1.Element(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.performed { self.performed = try _liftNested("glimpse.gateway.v1.ActivityTapResponse", "performed", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.PerformResponse in try GlimpseIntentV1.PerformResponse(_c: v, depth: depth &+ 1) } }
+        self.idempotencyKey = try _liftString(c.pointee.idempotency_key.data, c.pointee.idempotency_key.len, "glimpse.gateway.v1.ActivityTapResponse", "idempotency_key", -1)
+        if let v = c.pointee.activity { self.activity = try _liftNested("glimpse.gateway.v1.ActivityTapResponse", "activity", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Activity in try GlimpseActivityV1.Activity(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ActivityTapResponse.self)
-        if !self.openedUrl.isEmpty { c.pointee.opened_url = try arena.lowerString(self.openedUrl, "glimpse.gateway.v1.ActivityTapResponse", "opened_url") }
+        if !self.openedUrl.isEmpty { c.pointee.opened_url = ProtobufCBinaryData(len: self.openedUrl.utf8.count, data: try arena.lowerString(self.openedUrl, "glimpse.gateway.v1.ActivityTapResponse", "opened_url")) }
         if let v = self.element { c.pointee.element = try arena.lower(v, depth: depth) }
         if let v = self.performed { c.pointee.performed = try arena.lower(v, depth: depth) }
-        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = try arena.lowerString(self.idempotencyKey, "glimpse.gateway.v1.ActivityTapResponse", "idempotency_key") }
+        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = ProtobufCBinaryData(len: self.idempotencyKey.utf8.count, data: try arena.lowerString(self.idempotencyKey, "glimpse.gateway.v1.ActivityTapResponse", "idempotency_key")) }
         if let v = self.activity { c.pointee.activity = try arena.lower(v, depth: depth) }
     }
 }
@@ -3962,14 +3962,14 @@ extension GlimpseGatewayV1.PushesRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.PushesRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__PushesRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.PushesRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.PushesRequest", "bundle_id", -1)
         self.afterSequence = c.pointee.after_sequence
         self.limit = c.pointee.limit
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__PushesRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.PushesRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.PushesRequest", "bundle_id")) }
         c.pointee.after_sequence = self.afterSequence
         c.pointee.limit = self.limit
     }
@@ -3993,10 +3993,10 @@ extension GlimpseGatewayV1.ListEventsRequest: _ProtoCBacked {
         if c.pointee.n_kinds > 0, let list = c.pointee.kinds {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_kinds)
-            for i in 0..<c.pointee.n_kinds { out.append(try _liftString(list[i], "glimpse.gateway.v1.ListEventsRequest", "kinds")) }
+            for i in 0..<c.pointee.n_kinds { out.append(try _liftString(list[i].data, list[i].len, "glimpse.gateway.v1.ListEventsRequest", "kinds", i)) }
             self.kinds = out
         }
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.ListEventsRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.ListEventsRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -4004,12 +4004,12 @@ extension GlimpseGatewayV1.ListEventsRequest: _ProtoCBacked {
         c.pointee.after_sequence = self.afterSequence
         c.pointee.limit = self.limit
         if !self.kinds.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.kinds.count)
-            for (i, v) in self.kinds.enumerated() { list[i] = try arena.lowerString(v, "glimpse.gateway.v1.ListEventsRequest", "kinds") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.kinds.count)
+            for (i, v) in self.kinds.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.ListEventsRequest", "kinds")) }
             c.pointee.kinds = list
             c.pointee.n_kinds = self.kinds.count
         }
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.ListEventsRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.ListEventsRequest", "bundle_id")) }
     }
 }
 
@@ -4029,7 +4029,7 @@ extension GlimpseGatewayV1.ListEventsResponse: _ProtoCBacked {
         if c.pointee.n_events > 0, let list = c.pointee.events {
             var out: [GlimpseGatewayV1.Event] = []
             out.reserveCapacity(c.pointee.n_events)
-            for i in 0..<c.pointee.n_events { if let e = list[i] { out.append(try GlimpseGatewayV1.Event(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_events { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.ListEventsResponse", "events", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event in try GlimpseGatewayV1.Event(_c: e, depth: depth &+ 1) }) } }
             self.events = out
         }
         self.lastSequence = c.pointee.last_sequence
@@ -4062,22 +4062,22 @@ extension GlimpseGatewayV1.FollowEventsRequest: _ProtoCBacked {
         if c.pointee.n_kinds > 0, let list = c.pointee.kinds {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_kinds)
-            for i in 0..<c.pointee.n_kinds { out.append(try _liftString(list[i], "glimpse.gateway.v1.FollowEventsRequest", "kinds")) }
+            for i in 0..<c.pointee.n_kinds { out.append(try _liftString(list[i].data, list[i].len, "glimpse.gateway.v1.FollowEventsRequest", "kinds", i)) }
             self.kinds = out
         }
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.FollowEventsRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.FollowEventsRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__FollowEventsRequest.self)
         c.pointee.after_sequence = self.afterSequence
         if !self.kinds.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.kinds.count)
-            for (i, v) in self.kinds.enumerated() { list[i] = try arena.lowerString(v, "glimpse.gateway.v1.FollowEventsRequest", "kinds") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.kinds.count)
+            for (i, v) in self.kinds.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.gateway.v1.FollowEventsRequest", "kinds")) }
             c.pointee.kinds = list
             c.pointee.n_kinds = self.kinds.count
         }
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.FollowEventsRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.FollowEventsRequest", "bundle_id")) }
     }
 }
 
@@ -4094,13 +4094,13 @@ extension GlimpseGatewayV1.SetAppStateRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.SetAppStateRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__SetAppStateRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.SetAppStateRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.SetAppStateRequest", "bundle_id", -1)
         self.foreground = (c.pointee.foreground != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__SetAppStateRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.SetAppStateRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.SetAppStateRequest", "bundle_id")) }
         c.pointee.foreground = (self.foreground ? 1 : 0)
     }
 }
@@ -4138,26 +4138,26 @@ extension GlimpseGatewayV1.Event: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event.self)
         self.init()
         self.sequence = c.pointee.sequence
-        if let v = c.pointee.at { self.at = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
-        self.kind = try _liftString(c.pointee.kind, "glimpse.gateway.v1.Event", "kind")
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.Event", "bundle_id")
-        self.summary = try _liftString(c.pointee.summary, "glimpse.gateway.v1.Event", "summary")
+        if let v = c.pointee.at { self.at = try _liftNested("glimpse.gateway.v1.Event", "at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.gateway.v1.Event", "kind", -1)
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.Event", "bundle_id", -1)
+        self.summary = try _liftString(c.pointee.summary.data, c.pointee.summary.len, "glimpse.gateway.v1.Event", "summary", -1)
         switch Swift.Int(c.pointee.detail_case.rawValue) {
-        case 10: if let v = c.pointee.entry_changed { self.detail = .entryChanged(try GlimpseGatewayV1.Event.EntryChanged(_c: v, depth: depth &+ 1)) }
-        case 11: if let v = c.pointee.reload_requested { self.detail = .reloadRequested(try GlimpseGatewayV1.Event.ReloadRequested(_c: v, depth: depth &+ 1)) }
-        case 12: if let v = c.pointee.provider_failed { self.detail = .providerFailed(try GlimpseGatewayV1.Event.ProviderFailed(_c: v, depth: depth &+ 1)) }
-        case 13: if let v = c.pointee.intent_performed { self.detail = .intentPerformed(try GlimpseGatewayV1.Event.IntentPerformed(_c: v, depth: depth &+ 1)) }
-        case 14: if let v = c.pointee.push_received { self.detail = .pushReceived(try GlimpseActivityV1.PushRecord(_c: v, depth: depth &+ 1)) }
-        case 15: if let v = c.pointee.activity_changed { self.detail = .activityChanged(try GlimpseActivityV1.ActivityChange(_c: v, depth: depth &+ 1)) }
-        case 16: if let v = c.pointee.url_opened { self.detail = .urlOpened(try GlimpseGatewayV1.Event.UrlOpened(_c: v, depth: depth &+ 1)) }
-        case 17: if let v = c.pointee.app_installed { self.detail = .appInstalled(try GlimpseGatewayV1.Event.AppInstalled(_c: v, depth: depth &+ 1)) }
+        case 10: if let v = c.pointee.entry_changed { self.detail = .entryChanged(try _liftNested("glimpse.gateway.v1.Event", "entry_changed", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.EntryChanged in try GlimpseGatewayV1.Event.EntryChanged(_c: v, depth: depth &+ 1) }) }
+        case 11: if let v = c.pointee.reload_requested { self.detail = .reloadRequested(try _liftNested("glimpse.gateway.v1.Event", "reload_requested", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.ReloadRequested in try GlimpseGatewayV1.Event.ReloadRequested(_c: v, depth: depth &+ 1) }) }
+        case 12: if let v = c.pointee.provider_failed { self.detail = .providerFailed(try _liftNested("glimpse.gateway.v1.Event", "provider_failed", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.ProviderFailed in try GlimpseGatewayV1.Event.ProviderFailed(_c: v, depth: depth &+ 1) }) }
+        case 13: if let v = c.pointee.intent_performed { self.detail = .intentPerformed(try _liftNested("glimpse.gateway.v1.Event", "intent_performed", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.IntentPerformed in try GlimpseGatewayV1.Event.IntentPerformed(_c: v, depth: depth &+ 1) }) }
+        case 14: if let v = c.pointee.push_received { self.detail = .pushReceived(try _liftNested("glimpse.gateway.v1.Event", "push_received", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.PushRecord in try GlimpseActivityV1.PushRecord(_c: v, depth: depth &+ 1) }) }
+        case 15: if let v = c.pointee.activity_changed { self.detail = .activityChanged(try _liftNested("glimpse.gateway.v1.Event", "activity_changed", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ActivityChange in try GlimpseActivityV1.ActivityChange(_c: v, depth: depth &+ 1) }) }
+        case 16: if let v = c.pointee.url_opened { self.detail = .urlOpened(try _liftNested("glimpse.gateway.v1.Event", "url_opened", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.UrlOpened in try GlimpseGatewayV1.Event.UrlOpened(_c: v, depth: depth &+ 1) }) }
+        case 17: if let v = c.pointee.app_installed { self.detail = .appInstalled(try _liftNested("glimpse.gateway.v1.Event", "app_installed", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.AppInstalled in try GlimpseGatewayV1.Event.AppInstalled(_c: v, depth: depth &+ 1) }) }
         case 18: self.detail = .appUninstalled
-        case 19: if let v = c.pointee.widget_placed { self.detail = .widgetPlaced(try GlimpseGatewayV1.Event.WidgetPlaced(_c: v, depth: depth &+ 1)) }
-        case 20: if let v = c.pointee.widget_removed { self.detail = .widgetRemoved(try GlimpseGatewayV1.Event.WidgetRemoved(_c: v, depth: depth &+ 1)) }
-        case 21: if let v = c.pointee.clock_moved { self.detail = .clockMoved(try GlimpseGatewayV1.Event.ClockMoved(_c: v, depth: depth &+ 1)) }
-        case 22: if let v = c.pointee.service_reachability { self.detail = .serviceReachability(try GlimpseGatewayV1.Event.ServiceReachability(_c: v, depth: depth &+ 1)) }
-        case 23: if let v = c.pointee.settings_changed { self.detail = .settingsChanged(try GlimpseGatewayV1.Event.SettingsChanged(_c: v, depth: depth &+ 1)) }
-        case 24: if let v = c.pointee.reload_performed { self.detail = .reloadPerformed(try GlimpseGatewayV1.Event.ReloadPerformed(_c: v, depth: depth &+ 1)) }
+        case 19: if let v = c.pointee.widget_placed { self.detail = .widgetPlaced(try _liftNested("glimpse.gateway.v1.Event", "widget_placed", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.WidgetPlaced in try GlimpseGatewayV1.Event.WidgetPlaced(_c: v, depth: depth &+ 1) }) }
+        case 20: if let v = c.pointee.widget_removed { self.detail = .widgetRemoved(try _liftNested("glimpse.gateway.v1.Event", "widget_removed", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.WidgetRemoved in try GlimpseGatewayV1.Event.WidgetRemoved(_c: v, depth: depth &+ 1) }) }
+        case 21: if let v = c.pointee.clock_moved { self.detail = .clockMoved(try _liftNested("glimpse.gateway.v1.Event", "clock_moved", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.ClockMoved in try GlimpseGatewayV1.Event.ClockMoved(_c: v, depth: depth &+ 1) }) }
+        case 22: if let v = c.pointee.service_reachability { self.detail = .serviceReachability(try _liftNested("glimpse.gateway.v1.Event", "service_reachability", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.ServiceReachability in try GlimpseGatewayV1.Event.ServiceReachability(_c: v, depth: depth &+ 1) }) }
+        case 23: if let v = c.pointee.settings_changed { self.detail = .settingsChanged(try _liftNested("glimpse.gateway.v1.Event", "settings_changed", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.SettingsChanged in try GlimpseGatewayV1.Event.SettingsChanged(_c: v, depth: depth &+ 1) }) }
+        case 24: if let v = c.pointee.reload_performed { self.detail = .reloadPerformed(try _liftNested("glimpse.gateway.v1.Event", "reload_performed", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Event.ReloadPerformed in try GlimpseGatewayV1.Event.ReloadPerformed(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -4166,9 +4166,9 @@ extension GlimpseGatewayV1.Event: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event.self)
         c.pointee.sequence = self.sequence
         if let v = self.at { c.pointee.at = try arena.lower(v, depth: depth) }
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.gateway.v1.Event", "kind") }
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.Event", "bundle_id") }
-        if !self.summary.isEmpty { c.pointee.summary = try arena.lowerString(self.summary, "glimpse.gateway.v1.Event", "summary") }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.gateway.v1.Event", "kind")) }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.Event", "bundle_id")) }
+        if !self.summary.isEmpty { c.pointee.summary = ProtobufCBinaryData(len: self.summary.utf8.count, data: try arena.lowerString(self.summary, "glimpse.gateway.v1.Event", "summary")) }
         switch self.detail {
         case nil: break
         case .entryChanged(let v)?:
@@ -4234,15 +4234,15 @@ extension GlimpseGatewayV1.Event.EntryChanged: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__EntryChanged.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.kind = try _liftString(c.pointee.kind, "glimpse.gateway.v1.Event.EntryChanged", "kind")
-        if let v = c.pointee.entry { self.entry = try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) }
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.gateway.v1.Event.EntryChanged", "kind", -1)
+        if let v = c.pointee.entry { self.entry = try _liftNested("glimpse.gateway.v1.Event.EntryChanged", "entry", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
         self.serviceSequence = c.pointee.service_sequence
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__EntryChanged.self)
         c.pointee.placement_id = self.placementId
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.gateway.v1.Event.EntryChanged", "kind") }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.gateway.v1.Event.EntryChanged", "kind")) }
         if let v = self.entry { c.pointee.entry = try arena.lower(v, depth: depth) }
         c.pointee.service_sequence = self.serviceSequence
     }
@@ -4265,7 +4265,7 @@ extension GlimpseGatewayV1.Event.ReloadRequested: _ProtoCBacked {
         if c.pointee.n_placements > 0, let list = c.pointee.placements {
             var out: [GlimpseTimelineV1.BudgetStatus] = []
             out.reserveCapacity(c.pointee.n_placements)
-            for i in 0..<c.pointee.n_placements { if let e = list[i] { out.append(try GlimpseTimelineV1.BudgetStatus(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_placements { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.Event.ReloadRequested", "placements", i) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.BudgetStatus in try GlimpseTimelineV1.BudgetStatus(_c: e, depth: depth &+ 1) }) } }
             self.placements = out
         }
     }
@@ -4294,7 +4294,7 @@ extension GlimpseGatewayV1.Event.ReloadPerformed: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__ReloadPerformed.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        if let v = c.pointee.reload { self.reload = try GlimpseTimelineV1.ReloadStarted(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.reload { self.reload = try _liftNested("glimpse.gateway.v1.Event.ReloadPerformed", "reload", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ReloadStarted in try GlimpseTimelineV1.ReloadStarted(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -4318,7 +4318,7 @@ extension GlimpseGatewayV1.Event.ProviderFailed: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__ProviderFailed.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        if let v = c.pointee.error { self.error = try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.error { self.error = try _liftNested("glimpse.gateway.v1.Event.ProviderFailed", "error", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ProviderError in try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -4342,19 +4342,19 @@ extension GlimpseGatewayV1.Event.IntentPerformed: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__IntentPerformed.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.element = try _liftString(c.pointee.element, "glimpse.gateway.v1.Event.IntentPerformed", "element")
-        self.intentType = try _liftString(c.pointee.intent_type, "glimpse.gateway.v1.Event.IntentPerformed", "intent_type")
-        if let v = c.pointee.response { self.response = try GlimpseIntentV1.PerformResponse(_c: v, depth: depth &+ 1) }
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.Event.IntentPerformed", "activity_id")
+        self.element = try _liftString(c.pointee.element.data, c.pointee.element.len, "glimpse.gateway.v1.Event.IntentPerformed", "element", -1)
+        self.intentType = try _liftString(c.pointee.intent_type.data, c.pointee.intent_type.len, "glimpse.gateway.v1.Event.IntentPerformed", "intent_type", -1)
+        if let v = c.pointee.response { self.response = try _liftNested("glimpse.gateway.v1.Event.IntentPerformed", "response", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.PerformResponse in try GlimpseIntentV1.PerformResponse(_c: v, depth: depth &+ 1) } }
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.gateway.v1.Event.IntentPerformed", "activity_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__IntentPerformed.self)
         c.pointee.placement_id = self.placementId
-        if !self.element.isEmpty { c.pointee.element = try arena.lowerString(self.element, "glimpse.gateway.v1.Event.IntentPerformed", "element") }
-        if !self.intentType.isEmpty { c.pointee.intent_type = try arena.lowerString(self.intentType, "glimpse.gateway.v1.Event.IntentPerformed", "intent_type") }
+        if !self.element.isEmpty { c.pointee.element = ProtobufCBinaryData(len: self.element.utf8.count, data: try arena.lowerString(self.element, "glimpse.gateway.v1.Event.IntentPerformed", "element")) }
+        if !self.intentType.isEmpty { c.pointee.intent_type = ProtobufCBinaryData(len: self.intentType.utf8.count, data: try arena.lowerString(self.intentType, "glimpse.gateway.v1.Event.IntentPerformed", "intent_type")) }
         if let v = self.response { c.pointee.response = try arena.lower(v, depth: depth) }
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.Event.IntentPerformed", "activity_id") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.gateway.v1.Event.IntentPerformed", "activity_id")) }
     }
 }
 
@@ -4372,15 +4372,15 @@ extension GlimpseGatewayV1.Event.UrlOpened: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__UrlOpened.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.url = try _liftString(c.pointee.url, "glimpse.gateway.v1.Event.UrlOpened", "url")
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.gateway.v1.Event.UrlOpened", "activity_id")
+        self.url = try _liftString(c.pointee.url.data, c.pointee.url.len, "glimpse.gateway.v1.Event.UrlOpened", "url", -1)
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.gateway.v1.Event.UrlOpened", "activity_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__UrlOpened.self)
         c.pointee.placement_id = self.placementId
-        if !self.url.isEmpty { c.pointee.url = try arena.lowerString(self.url, "glimpse.gateway.v1.Event.UrlOpened", "url") }
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.gateway.v1.Event.UrlOpened", "activity_id") }
+        if !self.url.isEmpty { c.pointee.url = ProtobufCBinaryData(len: self.url.utf8.count, data: try arena.lowerString(self.url, "glimpse.gateway.v1.Event.UrlOpened", "url")) }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.gateway.v1.Event.UrlOpened", "activity_id")) }
     }
 }
 
@@ -4397,12 +4397,12 @@ extension GlimpseGatewayV1.Event.AppInstalled: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.Event.AppInstalled") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__AppInstalled.self)
         self.init()
-        self.displayName = try _liftString(c.pointee.display_name, "glimpse.gateway.v1.Event.AppInstalled", "display_name")
+        self.displayName = try _liftString(c.pointee.display_name.data, c.pointee.display_name.len, "glimpse.gateway.v1.Event.AppInstalled", "display_name", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__AppInstalled.self)
-        if !self.displayName.isEmpty { c.pointee.display_name = try arena.lowerString(self.displayName, "glimpse.gateway.v1.Event.AppInstalled", "display_name") }
+        if !self.displayName.isEmpty { c.pointee.display_name = ProtobufCBinaryData(len: self.displayName.utf8.count, data: try arena.lowerString(self.displayName, "glimpse.gateway.v1.Event.AppInstalled", "display_name")) }
     }
 }
 
@@ -4439,15 +4439,15 @@ extension GlimpseGatewayV1.Event.WidgetPlaced: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__WidgetPlaced.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.kind = try _liftString(c.pointee.kind, "glimpse.gateway.v1.Event.WidgetPlaced", "kind")
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.gateway.v1.Event.WidgetPlaced", "kind", -1)
         self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
-        if let v = c.pointee.location { self.location = try GlimpseGatewayV1.Location(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.location { self.location = try _liftNested("glimpse.gateway.v1.Event.WidgetPlaced", "location", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Location in try GlimpseGatewayV1.Location(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__WidgetPlaced.self)
         c.pointee.placement_id = self.placementId
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.gateway.v1.Event.WidgetPlaced", "kind") }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.gateway.v1.Event.WidgetPlaced", "kind")) }
         c.pointee.family = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: self.family.rawValue))
         if let v = self.location { c.pointee.location = try arena.lower(v, depth: depth) }
     }
@@ -4488,8 +4488,8 @@ extension GlimpseGatewayV1.Event.ClockMoved: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.Event.ClockMoved") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__ClockMoved.self)
         self.init()
-        if let v = c.pointee.from { self.from = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.to { self.to = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.from { self.from = try _liftNested("glimpse.gateway.v1.Event.ClockMoved", "from", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.to { self.to = try _liftNested("glimpse.gateway.v1.Event.ClockMoved", "to", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -4512,16 +4512,16 @@ extension GlimpseGatewayV1.Event.ServiceReachability: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.Event.ServiceReachability") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__ServiceReachability.self)
         self.init()
-        self.service = try _liftString(c.pointee.service, "glimpse.gateway.v1.Event.ServiceReachability", "service")
+        self.service = try _liftString(c.pointee.service.data, c.pointee.service.len, "glimpse.gateway.v1.Event.ServiceReachability", "service", -1)
         self.reachable = (c.pointee.reachable != 0)
-        self.detail = try _liftString(c.pointee.detail, "glimpse.gateway.v1.Event.ServiceReachability", "detail")
+        self.detail = try _liftString(c.pointee.detail.data, c.pointee.detail.len, "glimpse.gateway.v1.Event.ServiceReachability", "detail", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__ServiceReachability.self)
-        if !self.service.isEmpty { c.pointee.service = try arena.lowerString(self.service, "glimpse.gateway.v1.Event.ServiceReachability", "service") }
+        if !self.service.isEmpty { c.pointee.service = ProtobufCBinaryData(len: self.service.utf8.count, data: try arena.lowerString(self.service, "glimpse.gateway.v1.Event.ServiceReachability", "service")) }
         c.pointee.reachable = (self.reachable ? 1 : 0)
-        if !self.detail.isEmpty { c.pointee.detail = try arena.lowerString(self.detail, "glimpse.gateway.v1.Event.ServiceReachability", "detail") }
+        if !self.detail.isEmpty { c.pointee.detail = ProtobufCBinaryData(len: self.detail.utf8.count, data: try arena.lowerString(self.detail, "glimpse.gateway.v1.Event.ServiceReachability", "detail")) }
     }
 }
 
@@ -4538,7 +4538,7 @@ extension GlimpseGatewayV1.Event.SettingsChanged: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.Event.SettingsChanged") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__Event__SettingsChanged.self)
         self.init()
-        if let v = c.pointee.settings { self.settings = try GlimpseGatewayV1.Settings(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.settings { self.settings = try _liftNested("glimpse.gateway.v1.Event.SettingsChanged", "settings", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Settings in try GlimpseGatewayV1.Settings(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {

@@ -118,23 +118,23 @@ extension GlimpseGatewayV1.StoredApp: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.StoredApp") }
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__StoredApp.self)
         self.init()
-        if let v = c.pointee.manifest { self.manifest = try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) }
-        self.appToken = try _liftString(c.pointee.app_token, "glimpse.gateway.v1.StoredApp", "app_token")
-        self.timelineToken = try _liftString(c.pointee.timeline_token, "glimpse.gateway.v1.StoredApp", "timeline_token")
-        self.intentToken = try _liftString(c.pointee.intent_token, "glimpse.gateway.v1.StoredApp", "intent_token")
-        self.activityToken = try _liftString(c.pointee.activity_token, "glimpse.gateway.v1.StoredApp", "activity_token")
-        self.assetToken = try _liftString(c.pointee.asset_token, "glimpse.gateway.v1.StoredApp", "asset_token")
-        if let v = c.pointee.installed_at { self.installedAt = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.manifest { self.manifest = try _liftNested("glimpse.gateway.v1.StoredApp", "manifest", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.AppManifest in try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) } }
+        self.appToken = try _liftString(c.pointee.app_token.data, c.pointee.app_token.len, "glimpse.gateway.v1.StoredApp", "app_token", -1)
+        self.timelineToken = try _liftString(c.pointee.timeline_token.data, c.pointee.timeline_token.len, "glimpse.gateway.v1.StoredApp", "timeline_token", -1)
+        self.intentToken = try _liftString(c.pointee.intent_token.data, c.pointee.intent_token.len, "glimpse.gateway.v1.StoredApp", "intent_token", -1)
+        self.activityToken = try _liftString(c.pointee.activity_token.data, c.pointee.activity_token.len, "glimpse.gateway.v1.StoredApp", "activity_token", -1)
+        self.assetToken = try _liftString(c.pointee.asset_token.data, c.pointee.asset_token.len, "glimpse.gateway.v1.StoredApp", "asset_token", -1)
+        if let v = c.pointee.installed_at { self.installedAt = try _liftNested("glimpse.gateway.v1.StoredApp", "installed_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__StoredApp.self)
         if let v = self.manifest { c.pointee.manifest = try arena.lower(v, depth: depth) }
-        if !self.appToken.isEmpty { c.pointee.app_token = try arena.lowerString(self.appToken, "glimpse.gateway.v1.StoredApp", "app_token") }
-        if !self.timelineToken.isEmpty { c.pointee.timeline_token = try arena.lowerString(self.timelineToken, "glimpse.gateway.v1.StoredApp", "timeline_token") }
-        if !self.intentToken.isEmpty { c.pointee.intent_token = try arena.lowerString(self.intentToken, "glimpse.gateway.v1.StoredApp", "intent_token") }
-        if !self.activityToken.isEmpty { c.pointee.activity_token = try arena.lowerString(self.activityToken, "glimpse.gateway.v1.StoredApp", "activity_token") }
-        if !self.assetToken.isEmpty { c.pointee.asset_token = try arena.lowerString(self.assetToken, "glimpse.gateway.v1.StoredApp", "asset_token") }
+        if !self.appToken.isEmpty { c.pointee.app_token = ProtobufCBinaryData(len: self.appToken.utf8.count, data: try arena.lowerString(self.appToken, "glimpse.gateway.v1.StoredApp", "app_token")) }
+        if !self.timelineToken.isEmpty { c.pointee.timeline_token = ProtobufCBinaryData(len: self.timelineToken.utf8.count, data: try arena.lowerString(self.timelineToken, "glimpse.gateway.v1.StoredApp", "timeline_token")) }
+        if !self.intentToken.isEmpty { c.pointee.intent_token = ProtobufCBinaryData(len: self.intentToken.utf8.count, data: try arena.lowerString(self.intentToken, "glimpse.gateway.v1.StoredApp", "intent_token")) }
+        if !self.activityToken.isEmpty { c.pointee.activity_token = ProtobufCBinaryData(len: self.activityToken.utf8.count, data: try arena.lowerString(self.activityToken, "glimpse.gateway.v1.StoredApp", "activity_token")) }
+        if !self.assetToken.isEmpty { c.pointee.asset_token = ProtobufCBinaryData(len: self.assetToken.utf8.count, data: try arena.lowerString(self.assetToken, "glimpse.gateway.v1.StoredApp", "asset_token")) }
         if let v = self.installedAt { c.pointee.installed_at = try arena.lower(v, depth: depth) }
     }
 }
@@ -153,15 +153,15 @@ extension GlimpseGatewayV1.StoredPlacement: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__StoredPlacement.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.gateway.v1.StoredPlacement", "bundle_id")
-        self.kind = try _liftString(c.pointee.kind, "glimpse.gateway.v1.StoredPlacement", "kind")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.StoredPlacement", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.gateway.v1.StoredPlacement", "kind", -1)
         self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
-        if let v = c.pointee.location { self.location = try GlimpseGatewayV1.Location(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.location { self.location = try _liftNested("glimpse.gateway.v1.StoredPlacement", "location", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Location in try GlimpseGatewayV1.Location(_c: v, depth: depth &+ 1) } }
         if c.pointee.n_configuration > 0, let list = c.pointee.configuration {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_configuration)
             for i in 0..<c.pointee.n_configuration {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.gateway.v1.StoredPlacement.ConfigurationEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.gateway.v1.StoredPlacement", "configuration", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.gateway.v1.StoredPlacement.ConfigurationEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.gateway.v1.StoredPlacement.ConfigurationEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.configuration = map
         }
@@ -171,8 +171,8 @@ extension GlimpseGatewayV1.StoredPlacement: _ProtoCBacked {
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__StoredPlacement.self)
         c.pointee.placement_id = self.placementId
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.gateway.v1.StoredPlacement", "bundle_id") }
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.gateway.v1.StoredPlacement", "kind") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.StoredPlacement", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.gateway.v1.StoredPlacement", "kind")) }
         c.pointee.family = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: self.family.rawValue))
         if let v = self.location { c.pointee.location = try arena.lower(v, depth: depth) }
         if !self.configuration.isEmpty {
@@ -180,7 +180,7 @@ extension GlimpseGatewayV1.StoredPlacement: _ProtoCBacked {
             for (i, (key, value)) in self.configuration.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Gateway__V1__StoredPlacement__ConfigurationEntry.self, count: 1)
                 glimpse__gateway__v1__stored_placement__configuration_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.gateway.v1.StoredPlacement.ConfigurationEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.gateway.v1.StoredPlacement.ConfigurationEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }

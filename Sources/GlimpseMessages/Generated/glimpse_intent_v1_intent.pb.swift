@@ -875,7 +875,7 @@ extension GlimpseIntentV1.RegisterAppRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.RegisterAppRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__RegisterAppRequest.self)
         self.init()
-        if let v = c.pointee.manifest { self.manifest = try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.manifest { self.manifest = try _liftNested("glimpse.intent.v1.RegisterAppRequest", "manifest", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.AppManifest in try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -897,12 +897,12 @@ extension GlimpseIntentV1.RegisterAppResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.RegisterAppResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__RegisterAppResponse.self)
         self.init()
-        self.appToken = try _liftString(c.pointee.app_token, "glimpse.intent.v1.RegisterAppResponse", "app_token")
+        self.appToken = try _liftString(c.pointee.app_token.data, c.pointee.app_token.len, "glimpse.intent.v1.RegisterAppResponse", "app_token", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__RegisterAppResponse.self)
-        if !self.appToken.isEmpty { c.pointee.app_token = try arena.lowerString(self.appToken, "glimpse.intent.v1.RegisterAppResponse", "app_token") }
+        if !self.appToken.isEmpty { c.pointee.app_token = ProtobufCBinaryData(len: self.appToken.utf8.count, data: try arena.lowerString(self.appToken, "glimpse.intent.v1.RegisterAppResponse", "app_token")) }
     }
 }
 
@@ -919,12 +919,12 @@ extension GlimpseIntentV1.UnregisterAppRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.UnregisterAppRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__UnregisterAppRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.intent.v1.UnregisterAppRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.intent.v1.UnregisterAppRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__UnregisterAppRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.intent.v1.UnregisterAppRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.intent.v1.UnregisterAppRequest", "bundle_id")) }
     }
 }
 
@@ -961,16 +961,16 @@ extension GlimpseIntentV1.PlacementAddedRequest: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__PlacementAddedRequest.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.intent.v1.PlacementAddedRequest", "bundle_id")
-        self.kind = try _liftString(c.pointee.kind, "glimpse.intent.v1.PlacementAddedRequest", "kind")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.intent.v1.PlacementAddedRequest", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.intent.v1.PlacementAddedRequest", "kind", -1)
         self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__PlacementAddedRequest.self)
         c.pointee.placement_id = self.placementId
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.intent.v1.PlacementAddedRequest", "bundle_id") }
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.intent.v1.PlacementAddedRequest", "kind") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.intent.v1.PlacementAddedRequest", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.intent.v1.PlacementAddedRequest", "kind")) }
         c.pointee.family = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: self.family.rawValue))
     }
 }
@@ -1089,42 +1089,42 @@ extension GlimpseIntentV1.PerformRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.PerformRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__PerformRequest.self)
         self.init()
-        self.idempotencyKey = try _liftString(c.pointee.idempotency_key, "glimpse.intent.v1.PerformRequest", "idempotency_key")
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.intent.v1.PerformRequest", "bundle_id")
+        self.idempotencyKey = try _liftString(c.pointee.idempotency_key.data, c.pointee.idempotency_key.len, "glimpse.intent.v1.PerformRequest", "idempotency_key", -1)
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.intent.v1.PerformRequest", "bundle_id", -1)
         self.placementId = c.pointee.placement_id
-        self.intentType = try _liftString(c.pointee.intent_type, "glimpse.intent.v1.PerformRequest", "intent_type")
+        self.intentType = try _liftString(c.pointee.intent_type.data, c.pointee.intent_type.len, "glimpse.intent.v1.PerformRequest", "intent_type", -1)
         if c.pointee.n_parameters > 0, let list = c.pointee.parameters {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_parameters)
             for i in 0..<c.pointee.n_parameters {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.intent.v1.PerformRequest.ParametersEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.intent.v1.PerformRequest", "parameters", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.intent.v1.PerformRequest.ParametersEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.intent.v1.PerformRequest.ParametersEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.parameters = map
         }
-        self.activityId = try _liftString(c.pointee.activity_id, "glimpse.intent.v1.PerformRequest", "activity_id")
-        self.attributesType = try _liftString(c.pointee.attributes_type, "glimpse.intent.v1.PerformRequest", "attributes_type")
+        self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.intent.v1.PerformRequest", "activity_id", -1)
+        self.attributesType = try _liftString(c.pointee.attributes_type.data, c.pointee.attributes_type.len, "glimpse.intent.v1.PerformRequest", "attributes_type", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__PerformRequest.self)
-        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = try arena.lowerString(self.idempotencyKey, "glimpse.intent.v1.PerformRequest", "idempotency_key") }
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.intent.v1.PerformRequest", "bundle_id") }
+        if !self.idempotencyKey.isEmpty { c.pointee.idempotency_key = ProtobufCBinaryData(len: self.idempotencyKey.utf8.count, data: try arena.lowerString(self.idempotencyKey, "glimpse.intent.v1.PerformRequest", "idempotency_key")) }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.intent.v1.PerformRequest", "bundle_id")) }
         c.pointee.placement_id = self.placementId
-        if !self.intentType.isEmpty { c.pointee.intent_type = try arena.lowerString(self.intentType, "glimpse.intent.v1.PerformRequest", "intent_type") }
+        if !self.intentType.isEmpty { c.pointee.intent_type = ProtobufCBinaryData(len: self.intentType.utf8.count, data: try arena.lowerString(self.intentType, "glimpse.intent.v1.PerformRequest", "intent_type")) }
         if !self.parameters.isEmpty {
             let list = arena.allocate(Swift.UnsafeMutablePointer<Glimpse__Intent__V1__PerformRequest__ParametersEntry>?.self, count: self.parameters.count)
             for (i, (key, value)) in self.parameters.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Intent__V1__PerformRequest__ParametersEntry.self, count: 1)
                 glimpse__intent__v1__perform_request__parameters_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.intent.v1.PerformRequest.ParametersEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.intent.v1.PerformRequest.ParametersEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
             c.pointee.n_parameters = self.parameters.count
             c.pointee.parameters = list
         }
-        if !self.activityId.isEmpty { c.pointee.activity_id = try arena.lowerString(self.activityId, "glimpse.intent.v1.PerformRequest", "activity_id") }
-        if !self.attributesType.isEmpty { c.pointee.attributes_type = try arena.lowerString(self.attributesType, "glimpse.intent.v1.PerformRequest", "attributes_type") }
+        if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.intent.v1.PerformRequest", "activity_id")) }
+        if !self.attributesType.isEmpty { c.pointee.attributes_type = ProtobufCBinaryData(len: self.attributesType.utf8.count, data: try arena.lowerString(self.attributesType, "glimpse.intent.v1.PerformRequest", "attributes_type")) }
     }
 }
 
@@ -1144,9 +1144,9 @@ extension GlimpseIntentV1.PerformResponse: _ProtoCBacked {
         self.replayed = (c.pointee.replayed != 0)
         self.reloadedPlacements = _liftScalars(c.pointee.reloaded_placements, c.pointee.n_reloaded_placements)
         switch Swift.Int(c.pointee.result_case.rawValue) {
-        case 1: if let v = c.pointee.performed { self.result = .performed(try GlimpseIntentV1.PerformResponse.Performed(_c: v, depth: depth &+ 1)) }
-        case 2: if let v = c.pointee.failed { self.result = .failed(try GlimpseIntentV1.PerformResponse.Failed(_c: v, depth: depth &+ 1)) }
-        case 3: if let v = c.pointee.refused { self.result = .refused(try GlimpseIntentV1.PerformResponse.Refused(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.performed { self.result = .performed(try _liftNested("glimpse.intent.v1.PerformResponse", "performed", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.PerformResponse.Performed in try GlimpseIntentV1.PerformResponse.Performed(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.failed { self.result = .failed(try _liftNested("glimpse.intent.v1.PerformResponse", "failed", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.PerformResponse.Failed in try GlimpseIntentV1.PerformResponse.Failed(_c: v, depth: depth &+ 1) }) }
+        case 3: if let v = c.pointee.refused { self.result = .refused(try _liftNested("glimpse.intent.v1.PerformResponse", "refused", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.PerformResponse.Refused in try GlimpseIntentV1.PerformResponse.Refused(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -1186,7 +1186,7 @@ extension GlimpseIntentV1.PerformResponse.Performed: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.PerformResponse.Performed") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__PerformResponse__Performed.self)
         self.init()
-        if let v = c.pointee.value { self.value = try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.value { self.value = try _liftNested("glimpse.intent.v1.PerformResponse.Performed", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1208,12 +1208,12 @@ extension GlimpseIntentV1.PerformResponse.Failed: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.PerformResponse.Failed") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__PerformResponse__Failed.self)
         self.init()
-        self.message = try _liftString(c.pointee.message, "glimpse.intent.v1.PerformResponse.Failed", "message")
+        self.message = try _liftString(c.pointee.message.data, c.pointee.message.len, "glimpse.intent.v1.PerformResponse.Failed", "message", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__PerformResponse__Failed.self)
-        if !self.message.isEmpty { c.pointee.message = try arena.lowerString(self.message, "glimpse.intent.v1.PerformResponse.Failed", "message") }
+        if !self.message.isEmpty { c.pointee.message = ProtobufCBinaryData(len: self.message.utf8.count, data: try arena.lowerString(self.message, "glimpse.intent.v1.PerformResponse.Failed", "message")) }
     }
 }
 
@@ -1231,13 +1231,13 @@ extension GlimpseIntentV1.PerformResponse.Refused: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__PerformResponse__Refused.self)
         self.init()
         self.reason = GlimpseIntentV1.Refusal(rawValue: .init(truncatingIfNeeded: c.pointee.reason.rawValue))
-        self.message = try _liftString(c.pointee.message, "glimpse.intent.v1.PerformResponse.Refused", "message")
+        self.message = try _liftString(c.pointee.message.data, c.pointee.message.len, "glimpse.intent.v1.PerformResponse.Refused", "message", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__PerformResponse__Refused.self)
         c.pointee.reason = Glimpse__Intent__V1__Refusal(rawValue: .init(truncatingIfNeeded: self.reason.rawValue))
-        if !self.message.isEmpty { c.pointee.message = try arena.lowerString(self.message, "glimpse.intent.v1.PerformResponse.Refused", "message") }
+        if !self.message.isEmpty { c.pointee.message = ProtobufCBinaryData(len: self.message.utf8.count, data: try arena.lowerString(self.message, "glimpse.intent.v1.PerformResponse.Refused", "message")) }
     }
 }
 
@@ -1254,14 +1254,14 @@ extension GlimpseIntentV1.GetRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.GetRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__GetRequest.self)
         self.init()
-        self.appGroup = try _liftString(c.pointee.app_group, "glimpse.intent.v1.GetRequest", "app_group")
-        self.key = try _liftString(c.pointee.key, "glimpse.intent.v1.GetRequest", "key")
+        self.appGroup = try _liftString(c.pointee.app_group.data, c.pointee.app_group.len, "glimpse.intent.v1.GetRequest", "app_group", -1)
+        self.key = try _liftString(c.pointee.key.data, c.pointee.key.len, "glimpse.intent.v1.GetRequest", "key", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__GetRequest.self)
-        if !self.appGroup.isEmpty { c.pointee.app_group = try arena.lowerString(self.appGroup, "glimpse.intent.v1.GetRequest", "app_group") }
-        if !self.key.isEmpty { c.pointee.key = try arena.lowerString(self.key, "glimpse.intent.v1.GetRequest", "key") }
+        if !self.appGroup.isEmpty { c.pointee.app_group = ProtobufCBinaryData(len: self.appGroup.utf8.count, data: try arena.lowerString(self.appGroup, "glimpse.intent.v1.GetRequest", "app_group")) }
+        if !self.key.isEmpty { c.pointee.key = ProtobufCBinaryData(len: self.key.utf8.count, data: try arena.lowerString(self.key, "glimpse.intent.v1.GetRequest", "key")) }
     }
 }
 
@@ -1278,14 +1278,14 @@ extension GlimpseIntentV1.Entry: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.Entry") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__Entry.self)
         self.init()
-        self.key = try _liftString(c.pointee.key, "glimpse.intent.v1.Entry", "key")
-        if let v = c.pointee.value { self.value = try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) }
+        self.key = try _liftString(c.pointee.key.data, c.pointee.key.len, "glimpse.intent.v1.Entry", "key", -1)
+        if let v = c.pointee.value { self.value = try _liftNested("glimpse.intent.v1.Entry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } }
         self.version = c.pointee.version
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__Entry.self)
-        if !self.key.isEmpty { c.pointee.key = try arena.lowerString(self.key, "glimpse.intent.v1.Entry", "key") }
+        if !self.key.isEmpty { c.pointee.key = ProtobufCBinaryData(len: self.key.utf8.count, data: try arena.lowerString(self.key, "glimpse.intent.v1.Entry", "key")) }
         if let v = self.value { c.pointee.value = try arena.lower(v, depth: depth) }
         c.pointee.version = self.version
     }
@@ -1304,7 +1304,7 @@ extension GlimpseIntentV1.GetResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.GetResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__GetResponse.self)
         self.init()
-        if let v = c.pointee.entry { self.entry = try GlimpseIntentV1.Entry(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.entry { self.entry = try _liftNested("glimpse.intent.v1.GetResponse", "entry", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.Entry in try GlimpseIntentV1.Entry(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1326,15 +1326,15 @@ extension GlimpseIntentV1.SetRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.SetRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__SetRequest.self)
         self.init()
-        self.appGroup = try _liftString(c.pointee.app_group, "glimpse.intent.v1.SetRequest", "app_group")
-        self.key = try _liftString(c.pointee.key, "glimpse.intent.v1.SetRequest", "key")
-        if let v = c.pointee.value { self.value = try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) }
+        self.appGroup = try _liftString(c.pointee.app_group.data, c.pointee.app_group.len, "glimpse.intent.v1.SetRequest", "app_group", -1)
+        self.key = try _liftString(c.pointee.key.data, c.pointee.key.len, "glimpse.intent.v1.SetRequest", "key", -1)
+        if let v = c.pointee.value { self.value = try _liftNested("glimpse.intent.v1.SetRequest", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__SetRequest.self)
-        if !self.appGroup.isEmpty { c.pointee.app_group = try arena.lowerString(self.appGroup, "glimpse.intent.v1.SetRequest", "app_group") }
-        if !self.key.isEmpty { c.pointee.key = try arena.lowerString(self.key, "glimpse.intent.v1.SetRequest", "key") }
+        if !self.appGroup.isEmpty { c.pointee.app_group = ProtobufCBinaryData(len: self.appGroup.utf8.count, data: try arena.lowerString(self.appGroup, "glimpse.intent.v1.SetRequest", "app_group")) }
+        if !self.key.isEmpty { c.pointee.key = ProtobufCBinaryData(len: self.key.utf8.count, data: try arena.lowerString(self.key, "glimpse.intent.v1.SetRequest", "key")) }
         if let v = self.value { c.pointee.value = try arena.lower(v, depth: depth) }
     }
 }
@@ -1352,14 +1352,14 @@ extension GlimpseIntentV1.RemoveRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.RemoveRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__RemoveRequest.self)
         self.init()
-        self.appGroup = try _liftString(c.pointee.app_group, "glimpse.intent.v1.RemoveRequest", "app_group")
-        self.key = try _liftString(c.pointee.key, "glimpse.intent.v1.RemoveRequest", "key")
+        self.appGroup = try _liftString(c.pointee.app_group.data, c.pointee.app_group.len, "glimpse.intent.v1.RemoveRequest", "app_group", -1)
+        self.key = try _liftString(c.pointee.key.data, c.pointee.key.len, "glimpse.intent.v1.RemoveRequest", "key", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__RemoveRequest.self)
-        if !self.appGroup.isEmpty { c.pointee.app_group = try arena.lowerString(self.appGroup, "glimpse.intent.v1.RemoveRequest", "app_group") }
-        if !self.key.isEmpty { c.pointee.key = try arena.lowerString(self.key, "glimpse.intent.v1.RemoveRequest", "key") }
+        if !self.appGroup.isEmpty { c.pointee.app_group = ProtobufCBinaryData(len: self.appGroup.utf8.count, data: try arena.lowerString(self.appGroup, "glimpse.intent.v1.RemoveRequest", "app_group")) }
+        if !self.key.isEmpty { c.pointee.key = ProtobufCBinaryData(len: self.key.utf8.count, data: try arena.lowerString(self.key, "glimpse.intent.v1.RemoveRequest", "key")) }
     }
 }
 
@@ -1376,16 +1376,16 @@ extension GlimpseIntentV1.CompareAndSetRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.CompareAndSetRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__CompareAndSetRequest.self)
         self.init()
-        self.appGroup = try _liftString(c.pointee.app_group, "glimpse.intent.v1.CompareAndSetRequest", "app_group")
-        self.key = try _liftString(c.pointee.key, "glimpse.intent.v1.CompareAndSetRequest", "key")
-        if let v = c.pointee.value { self.value = try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) }
+        self.appGroup = try _liftString(c.pointee.app_group.data, c.pointee.app_group.len, "glimpse.intent.v1.CompareAndSetRequest", "app_group", -1)
+        self.key = try _liftString(c.pointee.key.data, c.pointee.key.len, "glimpse.intent.v1.CompareAndSetRequest", "key", -1)
+        if let v = c.pointee.value { self.value = try _liftNested("glimpse.intent.v1.CompareAndSetRequest", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } }
         self.expectedVersion = c.pointee.expected_version
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__CompareAndSetRequest.self)
-        if !self.appGroup.isEmpty { c.pointee.app_group = try arena.lowerString(self.appGroup, "glimpse.intent.v1.CompareAndSetRequest", "app_group") }
-        if !self.key.isEmpty { c.pointee.key = try arena.lowerString(self.key, "glimpse.intent.v1.CompareAndSetRequest", "key") }
+        if !self.appGroup.isEmpty { c.pointee.app_group = ProtobufCBinaryData(len: self.appGroup.utf8.count, data: try arena.lowerString(self.appGroup, "glimpse.intent.v1.CompareAndSetRequest", "app_group")) }
+        if !self.key.isEmpty { c.pointee.key = ProtobufCBinaryData(len: self.key.utf8.count, data: try arena.lowerString(self.key, "glimpse.intent.v1.CompareAndSetRequest", "key")) }
         if let v = self.value { c.pointee.value = try arena.lower(v, depth: depth) }
         c.pointee.expected_version = self.expectedVersion
     }
@@ -1426,12 +1426,12 @@ extension GlimpseIntentV1.ListRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.ListRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__ListRequest.self)
         self.init()
-        self.appGroup = try _liftString(c.pointee.app_group, "glimpse.intent.v1.ListRequest", "app_group")
+        self.appGroup = try _liftString(c.pointee.app_group.data, c.pointee.app_group.len, "glimpse.intent.v1.ListRequest", "app_group", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__ListRequest.self)
-        if !self.appGroup.isEmpty { c.pointee.app_group = try arena.lowerString(self.appGroup, "glimpse.intent.v1.ListRequest", "app_group") }
+        if !self.appGroup.isEmpty { c.pointee.app_group = ProtobufCBinaryData(len: self.appGroup.utf8.count, data: try arena.lowerString(self.appGroup, "glimpse.intent.v1.ListRequest", "app_group")) }
     }
 }
 
@@ -1451,7 +1451,7 @@ extension GlimpseIntentV1.ListResponse: _ProtoCBacked {
         if c.pointee.n_entries > 0, let list = c.pointee.entries {
             var out: [GlimpseIntentV1.Entry] = []
             out.reserveCapacity(c.pointee.n_entries)
-            for i in 0..<c.pointee.n_entries { if let e = list[i] { out.append(try GlimpseIntentV1.Entry(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_entries { if let e = list[i] { out.append(try _liftNested("glimpse.intent.v1.ListResponse", "entries", i) { () throws(ProtoDecodingError) -> GlimpseIntentV1.Entry in try GlimpseIntentV1.Entry(_c: e, depth: depth &+ 1) }) } }
             self.entries = out
         }
         self.sequence = c.pointee.sequence
@@ -1480,13 +1480,13 @@ extension GlimpseIntentV1.WatchRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.WatchRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__WatchRequest.self)
         self.init()
-        self.appGroup = try _liftString(c.pointee.app_group, "glimpse.intent.v1.WatchRequest", "app_group")
+        self.appGroup = try _liftString(c.pointee.app_group.data, c.pointee.app_group.len, "glimpse.intent.v1.WatchRequest", "app_group", -1)
         self.sinceSequence = c.pointee.since_sequence
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__WatchRequest.self)
-        if !self.appGroup.isEmpty { c.pointee.app_group = try arena.lowerString(self.appGroup, "glimpse.intent.v1.WatchRequest", "app_group") }
+        if !self.appGroup.isEmpty { c.pointee.app_group = ProtobufCBinaryData(len: self.appGroup.utf8.count, data: try arena.lowerString(self.appGroup, "glimpse.intent.v1.WatchRequest", "app_group")) }
         c.pointee.since_sequence = self.sinceSequence
     }
 }
@@ -1505,22 +1505,22 @@ extension GlimpseIntentV1.StoreChange: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__StoreChange.self)
         self.init()
         self.sequence = c.pointee.sequence
-        self.key = try _liftString(c.pointee.key, "glimpse.intent.v1.StoreChange", "key")
-        if let v = c.pointee.value { self.value = try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) }
+        self.key = try _liftString(c.pointee.key.data, c.pointee.key.len, "glimpse.intent.v1.StoreChange", "key", -1)
+        if let v = c.pointee.value { self.value = try _liftNested("glimpse.intent.v1.StoreChange", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } }
         self.resync = (c.pointee.resync != 0)
         if c.pointee.n_snapshot > 0, let list = c.pointee.snapshot {
             var out: [GlimpseIntentV1.Entry] = []
             out.reserveCapacity(c.pointee.n_snapshot)
-            for i in 0..<c.pointee.n_snapshot { if let e = list[i] { out.append(try GlimpseIntentV1.Entry(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_snapshot { if let e = list[i] { out.append(try _liftNested("glimpse.intent.v1.StoreChange", "snapshot", i) { () throws(ProtoDecodingError) -> GlimpseIntentV1.Entry in try GlimpseIntentV1.Entry(_c: e, depth: depth &+ 1) }) } }
             self.snapshot = out
         }
-        if let v = c.pointee.at { self.at = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.at { self.at = try _liftNested("glimpse.intent.v1.StoreChange", "at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__StoreChange.self)
         c.pointee.sequence = self.sequence
-        if !self.key.isEmpty { c.pointee.key = try arena.lowerString(self.key, "glimpse.intent.v1.StoreChange", "key") }
+        if !self.key.isEmpty { c.pointee.key = ProtobufCBinaryData(len: self.key.utf8.count, data: try arena.lowerString(self.key, "glimpse.intent.v1.StoreChange", "key")) }
         if let v = self.value { c.pointee.value = try arena.lower(v, depth: depth) }
         c.pointee.resync = (self.resync ? 1 : 0)
         if !self.snapshot.isEmpty {

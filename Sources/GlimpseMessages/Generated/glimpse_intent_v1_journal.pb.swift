@@ -138,26 +138,26 @@ extension GlimpseIntentV1.JournalRecord: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.intent.v1.JournalRecord") }
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__JournalRecord.self)
         self.init()
-        self.appToken = try _liftString(c.pointee.app_token, "glimpse.intent.v1.JournalRecord", "app_token")
+        self.appToken = try _liftString(c.pointee.app_token.data, c.pointee.app_token.len, "glimpse.intent.v1.JournalRecord", "app_token", -1)
         switch Swift.Int(c.pointee.input_case.rawValue) {
-        case 1: if let v = c.pointee.register_app { self.input = .registerApp(try GlimpseIntentV1.RegisterAppRequest(_c: v, depth: depth &+ 1)) }
-        case 2: if let v = c.pointee.unregister { self.input = .unregister(try GlimpseIntentV1.UnregisterAppRequest(_c: v, depth: depth &+ 1)) }
-        case 3: if let v = c.pointee.placement_added { self.input = .placementAdded(try GlimpseIntentV1.PlacementAddedRequest(_c: v, depth: depth &+ 1)) }
-        case 4: if let v = c.pointee.placement_removed { self.input = .placementRemoved(try GlimpseIntentV1.PlacementRemovedRequest(_c: v, depth: depth &+ 1)) }
-        case 5: if let v = c.pointee.device_locked { self.input = .deviceLocked(try GlimpseIntentV1.SetDeviceLockedRequest(_c: v, depth: depth &+ 1)) }
-        case 6: if let v = c.pointee.perform { self.input = .perform(try GlimpseIntentV1.PerformRequest(_c: v, depth: depth &+ 1)) }
-        case 7: if let v = c.pointee.set { self.input = .set(try GlimpseIntentV1.SetRequest(_c: v, depth: depth &+ 1)) }
-        case 8: if let v = c.pointee.remove { self.input = .remove(try GlimpseIntentV1.RemoveRequest(_c: v, depth: depth &+ 1)) }
-        case 9: if let v = c.pointee.compare_and_set { self.input = .compareAndSet(try GlimpseIntentV1.CompareAndSetRequest(_c: v, depth: depth &+ 1)) }
-        case 10: if let v = c.pointee.handler_answer { self.input = .handlerAnswer(try GlimpseIntentV1.HandlerAnswer(_c: v, depth: depth &+ 1)) }
-        case 12: if let v = c.pointee.reloads_delivered { self.input = .reloadsDelivered(try GlimpseIntentV1.ReloadsDelivered(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.register_app { self.input = .registerApp(try _liftNested("glimpse.intent.v1.JournalRecord", "register_app", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.RegisterAppRequest in try GlimpseIntentV1.RegisterAppRequest(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.unregister { self.input = .unregister(try _liftNested("glimpse.intent.v1.JournalRecord", "unregister", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.UnregisterAppRequest in try GlimpseIntentV1.UnregisterAppRequest(_c: v, depth: depth &+ 1) }) }
+        case 3: if let v = c.pointee.placement_added { self.input = .placementAdded(try _liftNested("glimpse.intent.v1.JournalRecord", "placement_added", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.PlacementAddedRequest in try GlimpseIntentV1.PlacementAddedRequest(_c: v, depth: depth &+ 1) }) }
+        case 4: if let v = c.pointee.placement_removed { self.input = .placementRemoved(try _liftNested("glimpse.intent.v1.JournalRecord", "placement_removed", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.PlacementRemovedRequest in try GlimpseIntentV1.PlacementRemovedRequest(_c: v, depth: depth &+ 1) }) }
+        case 5: if let v = c.pointee.device_locked { self.input = .deviceLocked(try _liftNested("glimpse.intent.v1.JournalRecord", "device_locked", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.SetDeviceLockedRequest in try GlimpseIntentV1.SetDeviceLockedRequest(_c: v, depth: depth &+ 1) }) }
+        case 6: if let v = c.pointee.perform { self.input = .perform(try _liftNested("glimpse.intent.v1.JournalRecord", "perform", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.PerformRequest in try GlimpseIntentV1.PerformRequest(_c: v, depth: depth &+ 1) }) }
+        case 7: if let v = c.pointee.set { self.input = .set(try _liftNested("glimpse.intent.v1.JournalRecord", "set", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.SetRequest in try GlimpseIntentV1.SetRequest(_c: v, depth: depth &+ 1) }) }
+        case 8: if let v = c.pointee.remove { self.input = .remove(try _liftNested("glimpse.intent.v1.JournalRecord", "remove", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.RemoveRequest in try GlimpseIntentV1.RemoveRequest(_c: v, depth: depth &+ 1) }) }
+        case 9: if let v = c.pointee.compare_and_set { self.input = .compareAndSet(try _liftNested("glimpse.intent.v1.JournalRecord", "compare_and_set", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.CompareAndSetRequest in try GlimpseIntentV1.CompareAndSetRequest(_c: v, depth: depth &+ 1) }) }
+        case 10: if let v = c.pointee.handler_answer { self.input = .handlerAnswer(try _liftNested("glimpse.intent.v1.JournalRecord", "handler_answer", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.HandlerAnswer in try GlimpseIntentV1.HandlerAnswer(_c: v, depth: depth &+ 1) }) }
+        case 12: if let v = c.pointee.reloads_delivered { self.input = .reloadsDelivered(try _liftNested("glimpse.intent.v1.JournalRecord", "reloads_delivered", -1) { () throws(ProtoDecodingError) -> GlimpseIntentV1.ReloadsDelivered in try GlimpseIntentV1.ReloadsDelivered(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__JournalRecord.self)
-        if !self.appToken.isEmpty { c.pointee.app_token = try arena.lowerString(self.appToken, "glimpse.intent.v1.JournalRecord", "app_token") }
+        if !self.appToken.isEmpty { c.pointee.app_token = ProtobufCBinaryData(len: self.appToken.utf8.count, data: try arena.lowerString(self.appToken, "glimpse.intent.v1.JournalRecord", "app_token")) }
         switch self.input {
         case nil: break
         case .registerApp(let v)?:
@@ -211,7 +211,7 @@ extension GlimpseIntentV1.HandlerAnswer: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Intent__V1__HandlerAnswer.self)
         self.init()
         self.callId = c.pointee.call_id
-        if let v = c.pointee.outcome { self.outcome = try GlimpseAppV1.PerformResponse(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.outcome { self.outcome = try _liftNested("glimpse.intent.v1.HandlerAnswer", "outcome", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.PerformResponse in try GlimpseAppV1.PerformResponse(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {

@@ -112,26 +112,26 @@ extension GlimpseTimelineV1.JournalRecord: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.JournalRecord") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__JournalRecord.self)
         self.init()
-        self.appToken = try _liftString(c.pointee.app_token, "glimpse.timeline.v1.JournalRecord", "app_token")
+        self.appToken = try _liftString(c.pointee.app_token.data, c.pointee.app_token.len, "glimpse.timeline.v1.JournalRecord", "app_token", -1)
         switch Swift.Int(c.pointee.input_case.rawValue) {
-        case 1: if let v = c.pointee.install { self.input = .install(try GlimpseTimelineV1.InstallAppRequest(_c: v, depth: depth &+ 1)) }
-        case 2: if let v = c.pointee.uninstall { self.input = .uninstall(try GlimpseTimelineV1.UninstallAppRequest(_c: v, depth: depth &+ 1)) }
-        case 3: if let v = c.pointee.place { self.input = .place(try GlimpseTimelineV1.PlaceRequest(_c: v, depth: depth &+ 1)) }
-        case 4: if let v = c.pointee.reconfigure { self.input = .reconfigure(try GlimpseTimelineV1.ReconfigureRequest(_c: v, depth: depth &+ 1)) }
-        case 5: if let v = c.pointee.remove { self.input = .remove(try GlimpseTimelineV1.RemoveRequest(_c: v, depth: depth &+ 1)) }
-        case 6: if let v = c.pointee.reload_timelines { self.input = .reloadTimelines(try GlimpseTimelineV1.ReloadTimelinesRequest(_c: v, depth: depth &+ 1)) }
-        case 7: if let v = c.pointee.reload_all_timelines { self.input = .reloadAllTimelines(try GlimpseTimelineV1.ReloadAllTimelinesRequest(_c: v, depth: depth &+ 1)) }
-        case 8: if let v = c.pointee.app_state { self.input = .appState(try GlimpseTimelineV1.SetAppStateRequest(_c: v, depth: depth &+ 1)) }
-        case 9: if let v = c.pointee.device_settings { self.input = .deviceSettings(try GlimpseTimelineV1.SetDeviceSettingsRequest(_c: v, depth: depth &+ 1)) }
-        case 10: if let v = c.pointee.provider_answer { self.input = .providerAnswer(try GlimpseTimelineV1.ProviderAnswer(_c: v, depth: depth &+ 1)) }
-        case 12: if let v = c.pointee.reload_placement { self.input = .reloadPlacement(try GlimpseTimelineV1.ReloadPlacementRequest(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.install { self.input = .install(try _liftNested("glimpse.timeline.v1.JournalRecord", "install", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.InstallAppRequest in try GlimpseTimelineV1.InstallAppRequest(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.uninstall { self.input = .uninstall(try _liftNested("glimpse.timeline.v1.JournalRecord", "uninstall", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.UninstallAppRequest in try GlimpseTimelineV1.UninstallAppRequest(_c: v, depth: depth &+ 1) }) }
+        case 3: if let v = c.pointee.place { self.input = .place(try _liftNested("glimpse.timeline.v1.JournalRecord", "place", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.PlaceRequest in try GlimpseTimelineV1.PlaceRequest(_c: v, depth: depth &+ 1) }) }
+        case 4: if let v = c.pointee.reconfigure { self.input = .reconfigure(try _liftNested("glimpse.timeline.v1.JournalRecord", "reconfigure", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ReconfigureRequest in try GlimpseTimelineV1.ReconfigureRequest(_c: v, depth: depth &+ 1) }) }
+        case 5: if let v = c.pointee.remove { self.input = .remove(try _liftNested("glimpse.timeline.v1.JournalRecord", "remove", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.RemoveRequest in try GlimpseTimelineV1.RemoveRequest(_c: v, depth: depth &+ 1) }) }
+        case 6: if let v = c.pointee.reload_timelines { self.input = .reloadTimelines(try _liftNested("glimpse.timeline.v1.JournalRecord", "reload_timelines", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ReloadTimelinesRequest in try GlimpseTimelineV1.ReloadTimelinesRequest(_c: v, depth: depth &+ 1) }) }
+        case 7: if let v = c.pointee.reload_all_timelines { self.input = .reloadAllTimelines(try _liftNested("glimpse.timeline.v1.JournalRecord", "reload_all_timelines", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ReloadAllTimelinesRequest in try GlimpseTimelineV1.ReloadAllTimelinesRequest(_c: v, depth: depth &+ 1) }) }
+        case 8: if let v = c.pointee.app_state { self.input = .appState(try _liftNested("glimpse.timeline.v1.JournalRecord", "app_state", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.SetAppStateRequest in try GlimpseTimelineV1.SetAppStateRequest(_c: v, depth: depth &+ 1) }) }
+        case 9: if let v = c.pointee.device_settings { self.input = .deviceSettings(try _liftNested("glimpse.timeline.v1.JournalRecord", "device_settings", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.SetDeviceSettingsRequest in try GlimpseTimelineV1.SetDeviceSettingsRequest(_c: v, depth: depth &+ 1) }) }
+        case 10: if let v = c.pointee.provider_answer { self.input = .providerAnswer(try _liftNested("glimpse.timeline.v1.JournalRecord", "provider_answer", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ProviderAnswer in try GlimpseTimelineV1.ProviderAnswer(_c: v, depth: depth &+ 1) }) }
+        case 12: if let v = c.pointee.reload_placement { self.input = .reloadPlacement(try _liftNested("glimpse.timeline.v1.JournalRecord", "reload_placement", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ReloadPlacementRequest in try GlimpseTimelineV1.ReloadPlacementRequest(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__JournalRecord.self)
-        if !self.appToken.isEmpty { c.pointee.app_token = try arena.lowerString(self.appToken, "glimpse.timeline.v1.JournalRecord", "app_token") }
+        if !self.appToken.isEmpty { c.pointee.app_token = ProtobufCBinaryData(len: self.appToken.utf8.count, data: try arena.lowerString(self.appToken, "glimpse.timeline.v1.JournalRecord", "app_token")) }
         switch self.input {
         case nil: break
         case .install(let v)?:
@@ -186,8 +186,8 @@ extension GlimpseTimelineV1.ProviderAnswer: _ProtoCBacked {
         self.init()
         self.fetchId = c.pointee.fetch_id
         switch Swift.Int(c.pointee.outcome_case.rawValue) {
-        case 2: if let v = c.pointee.timeline { self.outcome = .timeline(try GlimpseWidgetV1.Timeline(_c: v, depth: depth &+ 1)) }
-        case 3: if let v = c.pointee.error { self.outcome = .error(try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1)) }
+        case 2: if let v = c.pointee.timeline { self.outcome = .timeline(try _liftNested("glimpse.timeline.v1.ProviderAnswer", "timeline", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Timeline in try GlimpseWidgetV1.Timeline(_c: v, depth: depth &+ 1) }) }
+        case 3: if let v = c.pointee.error { self.outcome = .error(try _liftNested("glimpse.timeline.v1.ProviderAnswer", "error", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ProviderError in try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }

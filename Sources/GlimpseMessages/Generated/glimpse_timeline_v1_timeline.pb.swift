@@ -1071,6 +1071,9 @@ extension GlimpseTimelineV1 {
         public var providerError: GlimpseTimelineV1.ProviderError? = nil
         /// include_reloads: a provider call went out
         public var reload: GlimpseTimelineV1.ReloadStarted? = nil
+        /// include_reloads: a provider answered with a timeline whose entry now is the one shown:
+        /// the reload is done and nothing changes on screen.
+        public var unchanged: Swift.Bool = false
 
         public init() {}
 
@@ -1083,7 +1086,8 @@ extension GlimpseTimelineV1 {
             sequence: Swift.UInt64 = 0,
             removed: Swift.Bool = false,
             providerError: GlimpseTimelineV1.ProviderError? = nil,
-            reload: GlimpseTimelineV1.ReloadStarted? = nil
+            reload: GlimpseTimelineV1.ReloadStarted? = nil,
+            unchanged: Swift.Bool = false
         ) {
             self.placementId = placementId
             self.bundleId = bundleId
@@ -1094,6 +1098,7 @@ extension GlimpseTimelineV1 {
             self.removed = removed
             self.providerError = providerError
             self.reload = reload
+            self.unchanged = unchanged
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1163,7 +1168,7 @@ extension GlimpseTimelineV1.InstallAppRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.InstallAppRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__InstallAppRequest.self)
         self.init()
-        if let v = c.pointee.manifest { self.manifest = try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.manifest { self.manifest = try _liftNested("glimpse.timeline.v1.InstallAppRequest", "manifest", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.AppManifest in try GlimpseAppV1.AppManifest(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1185,12 +1190,12 @@ extension GlimpseTimelineV1.InstallAppResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.InstallAppResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__InstallAppResponse.self)
         self.init()
-        self.appToken = try _liftString(c.pointee.app_token, "glimpse.timeline.v1.InstallAppResponse", "app_token")
+        self.appToken = try _liftString(c.pointee.app_token.data, c.pointee.app_token.len, "glimpse.timeline.v1.InstallAppResponse", "app_token", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__InstallAppResponse.self)
-        if !self.appToken.isEmpty { c.pointee.app_token = try arena.lowerString(self.appToken, "glimpse.timeline.v1.InstallAppResponse", "app_token") }
+        if !self.appToken.isEmpty { c.pointee.app_token = ProtobufCBinaryData(len: self.appToken.utf8.count, data: try arena.lowerString(self.appToken, "glimpse.timeline.v1.InstallAppResponse", "app_token")) }
     }
 }
 
@@ -1207,12 +1212,12 @@ extension GlimpseTimelineV1.UninstallAppRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.UninstallAppRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__UninstallAppRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.UninstallAppRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.UninstallAppRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__UninstallAppRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.UninstallAppRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.UninstallAppRequest", "bundle_id")) }
     }
 }
 
@@ -1254,15 +1259,15 @@ extension GlimpseTimelineV1.PlaceRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.PlaceRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PlaceRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.PlaceRequest", "bundle_id")
-        self.kind = try _liftString(c.pointee.kind, "glimpse.timeline.v1.PlaceRequest", "kind")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.PlaceRequest", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.timeline.v1.PlaceRequest", "kind", -1)
         self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
         self.screen = GlimpseTimelineV1.Screen(rawValue: .init(truncatingIfNeeded: c.pointee.screen.rawValue))
         if c.pointee.n_configuration > 0, let list = c.pointee.configuration {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_configuration)
             for i in 0..<c.pointee.n_configuration {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.timeline.v1.PlaceRequest.ConfigurationEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.timeline.v1.PlaceRequest", "configuration", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.timeline.v1.PlaceRequest.ConfigurationEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.timeline.v1.PlaceRequest.ConfigurationEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.configuration = map
         }
@@ -1271,8 +1276,8 @@ extension GlimpseTimelineV1.PlaceRequest: _ProtoCBacked {
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PlaceRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.PlaceRequest", "bundle_id") }
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.timeline.v1.PlaceRequest", "kind") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.PlaceRequest", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.timeline.v1.PlaceRequest", "kind")) }
         c.pointee.family = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: self.family.rawValue))
         c.pointee.screen = Glimpse__Timeline__V1__Screen(rawValue: .init(truncatingIfNeeded: self.screen.rawValue))
         if !self.configuration.isEmpty {
@@ -1280,7 +1285,7 @@ extension GlimpseTimelineV1.PlaceRequest: _ProtoCBacked {
             for (i, (key, value)) in self.configuration.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Timeline__V1__PlaceRequest__ConfigurationEntry.self, count: 1)
                 glimpse__timeline__v1__place_request__configuration_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.timeline.v1.PlaceRequest.ConfigurationEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.timeline.v1.PlaceRequest.ConfigurationEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -1304,7 +1309,7 @@ extension GlimpseTimelineV1.PlaceResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.PlaceResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PlaceResponse.self)
         self.init()
-        if let v = c.pointee.placement { self.placement = try GlimpseTimelineV1.PlacementStatus(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.placement { self.placement = try _liftNested("glimpse.timeline.v1.PlaceResponse", "placement", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.PlacementStatus in try GlimpseTimelineV1.PlacementStatus(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1331,7 +1336,7 @@ extension GlimpseTimelineV1.ReconfigureRequest: _ProtoCBacked {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_configuration)
             for i in 0..<c.pointee.n_configuration {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.timeline.v1.ReconfigureRequest.ConfigurationEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.timeline.v1.ReconfigureRequest", "configuration", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.timeline.v1.ReconfigureRequest.ConfigurationEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.timeline.v1.ReconfigureRequest.ConfigurationEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.configuration = map
         }
@@ -1345,7 +1350,7 @@ extension GlimpseTimelineV1.ReconfigureRequest: _ProtoCBacked {
             for (i, (key, value)) in self.configuration.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Timeline__V1__ReconfigureRequest__ConfigurationEntry.self, count: 1)
                 glimpse__timeline__v1__reconfigure_request__configuration_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.timeline.v1.ReconfigureRequest.ConfigurationEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.timeline.v1.ReconfigureRequest.ConfigurationEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -1368,7 +1373,7 @@ extension GlimpseTimelineV1.ReconfigureResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.ReconfigureResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReconfigureResponse.self)
         self.init()
-        if let v = c.pointee.placement { self.placement = try GlimpseTimelineV1.PlacementStatus(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.placement { self.placement = try _liftNested("glimpse.timeline.v1.ReconfigureResponse", "placement", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.PlacementStatus in try GlimpseTimelineV1.PlacementStatus(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1431,18 +1436,18 @@ extension GlimpseTimelineV1.ReloadTimelinesRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.ReloadTimelinesRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadTimelinesRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.ReloadTimelinesRequest", "bundle_id")
-        self.kind = try _liftString(c.pointee.kind, "glimpse.timeline.v1.ReloadTimelinesRequest", "kind")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.ReloadTimelinesRequest", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.timeline.v1.ReloadTimelinesRequest", "kind", -1)
         self.reason = GlimpseTimelineV1.ReloadReason(rawValue: .init(truncatingIfNeeded: c.pointee.reason.rawValue))
-        self.requestId = try _liftString(c.pointee.request_id, "glimpse.timeline.v1.ReloadTimelinesRequest", "request_id")
+        self.requestId = try _liftString(c.pointee.request_id.data, c.pointee.request_id.len, "glimpse.timeline.v1.ReloadTimelinesRequest", "request_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadTimelinesRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.ReloadTimelinesRequest", "bundle_id") }
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.timeline.v1.ReloadTimelinesRequest", "kind") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.ReloadTimelinesRequest", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.timeline.v1.ReloadTimelinesRequest", "kind")) }
         c.pointee.reason = Glimpse__Timeline__V1__ReloadReason(rawValue: .init(truncatingIfNeeded: self.reason.rawValue))
-        if !self.requestId.isEmpty { c.pointee.request_id = try arena.lowerString(self.requestId, "glimpse.timeline.v1.ReloadTimelinesRequest", "request_id") }
+        if !self.requestId.isEmpty { c.pointee.request_id = ProtobufCBinaryData(len: self.requestId.utf8.count, data: try arena.lowerString(self.requestId, "glimpse.timeline.v1.ReloadTimelinesRequest", "request_id")) }
     }
 }
 
@@ -1459,16 +1464,16 @@ extension GlimpseTimelineV1.ReloadAllTimelinesRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.ReloadAllTimelinesRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadAllTimelinesRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "bundle_id", -1)
         self.reason = GlimpseTimelineV1.ReloadReason(rawValue: .init(truncatingIfNeeded: c.pointee.reason.rawValue))
-        self.requestId = try _liftString(c.pointee.request_id, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "request_id")
+        self.requestId = try _liftString(c.pointee.request_id.data, c.pointee.request_id.len, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "request_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadAllTimelinesRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "bundle_id")) }
         c.pointee.reason = Glimpse__Timeline__V1__ReloadReason(rawValue: .init(truncatingIfNeeded: self.reason.rawValue))
-        if !self.requestId.isEmpty { c.pointee.request_id = try arena.lowerString(self.requestId, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "request_id") }
+        if !self.requestId.isEmpty { c.pointee.request_id = ProtobufCBinaryData(len: self.requestId.utf8.count, data: try arena.lowerString(self.requestId, "glimpse.timeline.v1.ReloadAllTimelinesRequest", "request_id")) }
     }
 }
 
@@ -1487,14 +1492,14 @@ extension GlimpseTimelineV1.ReloadPlacementRequest: _ProtoCBacked {
         self.init()
         self.placementId = c.pointee.placement_id
         self.reason = GlimpseTimelineV1.ReloadReason(rawValue: .init(truncatingIfNeeded: c.pointee.reason.rawValue))
-        self.requestId = try _liftString(c.pointee.request_id, "glimpse.timeline.v1.ReloadPlacementRequest", "request_id")
+        self.requestId = try _liftString(c.pointee.request_id.data, c.pointee.request_id.len, "glimpse.timeline.v1.ReloadPlacementRequest", "request_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ReloadPlacementRequest.self)
         c.pointee.placement_id = self.placementId
         c.pointee.reason = Glimpse__Timeline__V1__ReloadReason(rawValue: .init(truncatingIfNeeded: self.reason.rawValue))
-        if !self.requestId.isEmpty { c.pointee.request_id = try arena.lowerString(self.requestId, "glimpse.timeline.v1.ReloadPlacementRequest", "request_id") }
+        if !self.requestId.isEmpty { c.pointee.request_id = ProtobufCBinaryData(len: self.requestId.utf8.count, data: try arena.lowerString(self.requestId, "glimpse.timeline.v1.ReloadPlacementRequest", "request_id")) }
     }
 }
 
@@ -1514,7 +1519,7 @@ extension GlimpseTimelineV1.ReloadResponse: _ProtoCBacked {
         if c.pointee.n_placements > 0, let list = c.pointee.placements {
             var out: [GlimpseTimelineV1.BudgetStatus] = []
             out.reserveCapacity(c.pointee.n_placements)
-            for i in 0..<c.pointee.n_placements { if let e = list[i] { out.append(try GlimpseTimelineV1.BudgetStatus(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_placements { if let e = list[i] { out.append(try _liftNested("glimpse.timeline.v1.ReloadResponse", "placements", i) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.BudgetStatus in try GlimpseTimelineV1.BudgetStatus(_c: e, depth: depth &+ 1) }) } }
             self.placements = out
         }
     }
@@ -1541,12 +1546,12 @@ extension GlimpseTimelineV1.GetCurrentConfigurationsRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.GetCurrentConfigurationsRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__GetCurrentConfigurationsRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.GetCurrentConfigurationsRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.GetCurrentConfigurationsRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__GetCurrentConfigurationsRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.GetCurrentConfigurationsRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.GetCurrentConfigurationsRequest", "bundle_id")) }
     }
 }
 
@@ -1563,13 +1568,13 @@ extension GlimpseTimelineV1.WidgetInfo: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.WidgetInfo") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__WidgetInfo.self)
         self.init()
-        self.kind = try _liftString(c.pointee.kind, "glimpse.timeline.v1.WidgetInfo", "kind")
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.timeline.v1.WidgetInfo", "kind", -1)
         self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
         if c.pointee.n_configuration > 0, let list = c.pointee.configuration {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_configuration)
             for i in 0..<c.pointee.n_configuration {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.timeline.v1.WidgetInfo.ConfigurationEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.timeline.v1.WidgetInfo", "configuration", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.timeline.v1.WidgetInfo.ConfigurationEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.timeline.v1.WidgetInfo.ConfigurationEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.configuration = map
         }
@@ -1578,14 +1583,14 @@ extension GlimpseTimelineV1.WidgetInfo: _ProtoCBacked {
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__WidgetInfo.self)
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.timeline.v1.WidgetInfo", "kind") }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.timeline.v1.WidgetInfo", "kind")) }
         c.pointee.family = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: self.family.rawValue))
         if !self.configuration.isEmpty {
             let list = arena.allocate(Swift.UnsafeMutablePointer<Glimpse__Timeline__V1__WidgetInfo__ConfigurationEntry>?.self, count: self.configuration.count)
             for (i, (key, value)) in self.configuration.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Timeline__V1__WidgetInfo__ConfigurationEntry.self, count: 1)
                 glimpse__timeline__v1__widget_info__configuration_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.timeline.v1.WidgetInfo.ConfigurationEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.timeline.v1.WidgetInfo.ConfigurationEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -1612,7 +1617,7 @@ extension GlimpseTimelineV1.GetCurrentConfigurationsResponse: _ProtoCBacked {
         if c.pointee.n_widgets > 0, let list = c.pointee.widgets {
             var out: [GlimpseTimelineV1.WidgetInfo] = []
             out.reserveCapacity(c.pointee.n_widgets)
-            for i in 0..<c.pointee.n_widgets { if let e = list[i] { out.append(try GlimpseTimelineV1.WidgetInfo(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_widgets { if let e = list[i] { out.append(try _liftNested("glimpse.timeline.v1.GetCurrentConfigurationsResponse", "widgets", i) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.WidgetInfo in try GlimpseTimelineV1.WidgetInfo(_c: e, depth: depth &+ 1) }) } }
             self.widgets = out
         }
     }
@@ -1639,13 +1644,13 @@ extension GlimpseTimelineV1.SetAppStateRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.SetAppStateRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__SetAppStateRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.SetAppStateRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.SetAppStateRequest", "bundle_id", -1)
         self.active = (c.pointee.active != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__SetAppStateRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.SetAppStateRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.SetAppStateRequest", "bundle_id")) }
         c.pointee.active = (self.active ? 1 : 0)
     }
 }
@@ -1683,8 +1688,8 @@ extension GlimpseTimelineV1.SetDeviceSettingsRequest: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__SetDeviceSettingsRequest.self)
         self.init()
         if c.pointee._low_power_mode_case.rawValue == 1 { self.lowPowerMode = (c.pointee.low_power_mode != 0) }
-        if c.pointee._locale_case.rawValue == 2 { self.locale = try _liftString(c.pointee.locale, "glimpse.timeline.v1.SetDeviceSettingsRequest", "locale") }
-        if c.pointee._dynamic_type_size_case.rawValue == 3 { self.dynamicTypeSize = try _liftString(c.pointee.dynamic_type_size, "glimpse.timeline.v1.SetDeviceSettingsRequest", "dynamic_type_size") }
+        if c.pointee._locale_case.rawValue == 2 { self.locale = try _liftString(c.pointee.locale.data, c.pointee.locale.len, "glimpse.timeline.v1.SetDeviceSettingsRequest", "locale", -1) }
+        if c.pointee._dynamic_type_size_case.rawValue == 3 { self.dynamicTypeSize = try _liftString(c.pointee.dynamic_type_size.data, c.pointee.dynamic_type_size.len, "glimpse.timeline.v1.SetDeviceSettingsRequest", "dynamic_type_size", -1) }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1695,11 +1700,11 @@ extension GlimpseTimelineV1.SetDeviceSettingsRequest: _ProtoCBacked {
         }
         if let v = self.locale {
             c.pointee._locale_case = .init(rawValue: 2)
-            c.pointee.locale = try arena.lowerString(v, "glimpse.timeline.v1.SetDeviceSettingsRequest", "locale")
+            c.pointee.locale = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.timeline.v1.SetDeviceSettingsRequest", "locale"))
         }
         if let v = self.dynamicTypeSize {
             c.pointee._dynamic_type_size_case = .init(rawValue: 3)
-            c.pointee.dynamic_type_size = try arena.lowerString(v, "glimpse.timeline.v1.SetDeviceSettingsRequest", "dynamic_type_size")
+            c.pointee.dynamic_type_size = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.timeline.v1.SetDeviceSettingsRequest", "dynamic_type_size"))
         }
     }
 }
@@ -1758,12 +1763,12 @@ extension GlimpseTimelineV1.ListPlacementsRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.ListPlacementsRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ListPlacementsRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.ListPlacementsRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.ListPlacementsRequest", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ListPlacementsRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.ListPlacementsRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.ListPlacementsRequest", "bundle_id")) }
     }
 }
 
@@ -1783,7 +1788,7 @@ extension GlimpseTimelineV1.ListPlacementsResponse: _ProtoCBacked {
         if c.pointee.n_placements > 0, let list = c.pointee.placements {
             var out: [GlimpseTimelineV1.PlacementStatus] = []
             out.reserveCapacity(c.pointee.n_placements)
-            for i in 0..<c.pointee.n_placements { if let e = list[i] { out.append(try GlimpseTimelineV1.PlacementStatus(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_placements { if let e = list[i] { out.append(try _liftNested("glimpse.timeline.v1.ListPlacementsResponse", "placements", i) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.PlacementStatus in try GlimpseTimelineV1.PlacementStatus(_c: e, depth: depth &+ 1) }) } }
             self.placements = out
         }
     }
@@ -1815,9 +1820,9 @@ extension GlimpseTimelineV1.BudgetStatus: _ProtoCBacked {
         self.limit = c.pointee.limit
         self.remaining = c.pointee.remaining
         self.windowSeconds = c.pointee.window_seconds
-        if let v = c.pointee.next_reload_at { self.nextReloadAt = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.next_reload_at { self.nextReloadAt = try _liftNested("glimpse.timeline.v1.BudgetStatus", "next_reload_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.waitingFor = GlimpseTimelineV1.WaitReason(rawValue: .init(truncatingIfNeeded: c.pointee.waiting_for.rawValue))
-        if let v = c.pointee.window_frees_at { self.windowFreesAt = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.window_frees_at { self.windowFreesAt = try _liftNested("glimpse.timeline.v1.BudgetStatus", "window_frees_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1846,18 +1851,18 @@ extension GlimpseTimelineV1.ProviderError: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.ProviderError") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ProviderError.self)
         self.init()
-        if let v = c.pointee.at { self.at = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
-        self.code = try _liftString(c.pointee.code, "glimpse.timeline.v1.ProviderError", "code")
-        self.message = try _liftString(c.pointee.message, "glimpse.timeline.v1.ProviderError", "message")
+        if let v = c.pointee.at { self.at = try _liftNested("glimpse.timeline.v1.ProviderError", "at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        self.code = try _liftString(c.pointee.code.data, c.pointee.code.len, "glimpse.timeline.v1.ProviderError", "code", -1)
+        self.message = try _liftString(c.pointee.message.data, c.pointee.message.len, "glimpse.timeline.v1.ProviderError", "message", -1)
         self.failures = c.pointee.failures
-        if let v = c.pointee.retry_at { self.retryAt = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.retry_at { self.retryAt = try _liftNested("glimpse.timeline.v1.ProviderError", "retry_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__ProviderError.self)
         if let v = self.at { c.pointee.at = try arena.lower(v, depth: depth) }
-        if !self.code.isEmpty { c.pointee.code = try arena.lowerString(self.code, "glimpse.timeline.v1.ProviderError", "code") }
-        if !self.message.isEmpty { c.pointee.message = try arena.lowerString(self.message, "glimpse.timeline.v1.ProviderError", "message") }
+        if !self.code.isEmpty { c.pointee.code = ProtobufCBinaryData(len: self.code.utf8.count, data: try arena.lowerString(self.code, "glimpse.timeline.v1.ProviderError", "code")) }
+        if !self.message.isEmpty { c.pointee.message = ProtobufCBinaryData(len: self.message.utf8.count, data: try arena.lowerString(self.message, "glimpse.timeline.v1.ProviderError", "message")) }
         c.pointee.failures = self.failures
         if let v = self.retryAt { c.pointee.retry_at = try arena.lower(v, depth: depth) }
     }
@@ -1877,31 +1882,31 @@ extension GlimpseTimelineV1.PlacementStatus: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PlacementStatus.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.PlacementStatus", "bundle_id")
-        self.kind = try _liftString(c.pointee.kind, "glimpse.timeline.v1.PlacementStatus", "kind")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.PlacementStatus", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.timeline.v1.PlacementStatus", "kind", -1)
         self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
         self.screen = GlimpseTimelineV1.Screen(rawValue: .init(truncatingIfNeeded: c.pointee.screen.rawValue))
         if c.pointee.n_configuration > 0, let list = c.pointee.configuration {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_configuration)
             for i in 0..<c.pointee.n_configuration {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.timeline.v1.PlacementStatus.ConfigurationEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.timeline.v1.PlacementStatus", "configuration", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.timeline.v1.PlacementStatus.ConfigurationEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.timeline.v1.PlacementStatus.ConfigurationEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.configuration = map
         }
-        if let v = c.pointee.current_entry { self.currentEntry = try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.timeline { self.timeline = try GlimpseWidgetV1.Timeline(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.last_error { self.lastError = try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.budget { self.budget = try GlimpseTimelineV1.BudgetStatus(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.display_size { self.displaySize = try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.current_entry { self.currentEntry = try _liftNested("glimpse.timeline.v1.PlacementStatus", "current_entry", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.timeline { self.timeline = try _liftNested("glimpse.timeline.v1.PlacementStatus", "timeline", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Timeline in try GlimpseWidgetV1.Timeline(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.last_error { self.lastError = try _liftNested("glimpse.timeline.v1.PlacementStatus", "last_error", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ProviderError in try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.budget { self.budget = try _liftNested("glimpse.timeline.v1.PlacementStatus", "budget", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.BudgetStatus in try GlimpseTimelineV1.BudgetStatus(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.display_size { self.displaySize = try _liftNested("glimpse.timeline.v1.PlacementStatus", "display_size", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DisplaySize in try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) } }
         self.viewsLeftOut = c.pointee.views_left_out
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PlacementStatus.self)
         c.pointee.placement_id = self.placementId
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.PlacementStatus", "bundle_id") }
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.timeline.v1.PlacementStatus", "kind") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.PlacementStatus", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.timeline.v1.PlacementStatus", "kind")) }
         c.pointee.family = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: self.family.rawValue))
         c.pointee.screen = Glimpse__Timeline__V1__Screen(rawValue: .init(truncatingIfNeeded: self.screen.rawValue))
         if !self.configuration.isEmpty {
@@ -1909,7 +1914,7 @@ extension GlimpseTimelineV1.PlacementStatus: _ProtoCBacked {
             for (i, (key, value)) in self.configuration.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Timeline__V1__PlacementStatus__ConfigurationEntry.self, count: 1)
                 glimpse__timeline__v1__placement_status__configuration_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.timeline.v1.PlacementStatus.ConfigurationEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.timeline.v1.PlacementStatus.ConfigurationEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }
@@ -1938,13 +1943,13 @@ extension GlimpseTimelineV1.WatchEntriesRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.WatchEntriesRequest") }
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__WatchEntriesRequest.self)
         self.init()
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.WatchEntriesRequest", "bundle_id")
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.WatchEntriesRequest", "bundle_id", -1)
         self.includeReloads = (c.pointee.include_reloads != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__WatchEntriesRequest.self)
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.WatchEntriesRequest", "bundle_id") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.WatchEntriesRequest", "bundle_id")) }
         c.pointee.include_reloads = (self.includeReloads ? 1 : 0)
     }
 }
@@ -1963,27 +1968,29 @@ extension GlimpseTimelineV1.EntryChange: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__EntryChange.self)
         self.init()
         self.placementId = c.pointee.placement_id
-        self.bundleId = try _liftString(c.pointee.bundle_id, "glimpse.timeline.v1.EntryChange", "bundle_id")
-        self.kind = try _liftString(c.pointee.kind, "glimpse.timeline.v1.EntryChange", "kind")
-        if let v = c.pointee.entry { self.entry = try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.at { self.at = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.EntryChange", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.timeline.v1.EntryChange", "kind", -1)
+        if let v = c.pointee.entry { self.entry = try _liftNested("glimpse.timeline.v1.EntryChange", "entry", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.at { self.at = try _liftNested("glimpse.timeline.v1.EntryChange", "at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.sequence = c.pointee.sequence
         self.removed = (c.pointee.removed != 0)
-        if let v = c.pointee.provider_error { self.providerError = try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.reload { self.reload = try GlimpseTimelineV1.ReloadStarted(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.provider_error { self.providerError = try _liftNested("glimpse.timeline.v1.EntryChange", "provider_error", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ProviderError in try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.reload { self.reload = try _liftNested("glimpse.timeline.v1.EntryChange", "reload", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ReloadStarted in try GlimpseTimelineV1.ReloadStarted(_c: v, depth: depth &+ 1) } }
+        self.unchanged = (c.pointee.unchanged != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__EntryChange.self)
         c.pointee.placement_id = self.placementId
-        if !self.bundleId.isEmpty { c.pointee.bundle_id = try arena.lowerString(self.bundleId, "glimpse.timeline.v1.EntryChange", "bundle_id") }
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.timeline.v1.EntryChange", "kind") }
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.EntryChange", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.timeline.v1.EntryChange", "kind")) }
         if let v = self.entry { c.pointee.entry = try arena.lower(v, depth: depth) }
         if let v = self.at { c.pointee.at = try arena.lower(v, depth: depth) }
         c.pointee.sequence = self.sequence
         c.pointee.removed = (self.removed ? 1 : 0)
         if let v = self.providerError { c.pointee.provider_error = try arena.lower(v, depth: depth) }
         if let v = self.reload { c.pointee.reload = try arena.lower(v, depth: depth) }
+        c.pointee.unchanged = (self.unchanged ? 1 : 0)
     }
 }
 
@@ -2002,7 +2009,7 @@ extension GlimpseTimelineV1.ReloadStarted: _ProtoCBacked {
         self.init()
         self.reason = GlimpseTimelineV1.ReloadReason(rawValue: .init(truncatingIfNeeded: c.pointee.reason.rawValue))
         self.charged = (c.pointee.charged != 0)
-        if let v = c.pointee.budget { self.budget = try GlimpseTimelineV1.BudgetStatus(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.budget { self.budget = try _liftNested("glimpse.timeline.v1.ReloadStarted", "budget", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.BudgetStatus in try GlimpseTimelineV1.BudgetStatus(_c: v, depth: depth &+ 1) } }
         self.retry = c.pointee.retry
     }
 
@@ -2689,6 +2696,7 @@ extension GlimpseTimelineV1.EntryChange: ProtoJSONMessage, _ProtoJSONField {
         w.field("removed", self.removed)
         w.optional("providerError", self.providerError)
         w.optional("reload", self.reload)
+        w.field("unchanged", self.unchanged)
         return w.value
     }
 
@@ -2706,12 +2714,13 @@ extension GlimpseTimelineV1.EntryChange: ProtoJSONMessage, _ProtoJSONField {
             case 7: try r.read(&self.removed)
             case 8: try r.readOptional(&self.providerError)
             case 9: try r.readOptional(&self.reload)
+            case 10: try r.read(&self.unchanged)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.EntryChange", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,entry,entry 5,at,at 6,sequence,sequence 7,removed,removed 8,providerError,provider_error 9,reload,reload")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.EntryChange", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,entry,entry 5,at,at 6,sequence,sequence 7,removed,removed 8,providerError,provider_error 9,reload,reload 10,unchanged,unchanged")
 }
 
 extension GlimpseTimelineV1.ReloadStarted: ProtoJSONMessage, _ProtoJSONField {

@@ -176,16 +176,16 @@ extension GlimpseWidgetV1.ActivityViews: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ActivityViews") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ActivityViews.self)
         self.init()
-        if let v = c.pointee.lock_screen { self.lockScreen = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.dynamic_island { self.dynamicIsland = try GlimpseWidgetV1.DynamicIslandViews(_c: v, depth: depth &+ 1) }
-        self.widgetUrl = try _liftString(c.pointee.widget_url, "glimpse.widget.v1.ActivityViews", "widget_url")
+        if let v = c.pointee.lock_screen { self.lockScreen = try _liftNested("glimpse.widget.v1.ActivityViews", "lock_screen", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.dynamic_island { self.dynamicIsland = try _liftNested("glimpse.widget.v1.ActivityViews", "dynamic_island", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DynamicIslandViews in try GlimpseWidgetV1.DynamicIslandViews(_c: v, depth: depth &+ 1) } }
+        self.widgetUrl = try _liftString(c.pointee.widget_url.data, c.pointee.widget_url.len, "glimpse.widget.v1.ActivityViews", "widget_url", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ActivityViews.self)
         if let v = self.lockScreen { c.pointee.lock_screen = try arena.lower(v, depth: depth) }
         if let v = self.dynamicIsland { c.pointee.dynamic_island = try arena.lower(v, depth: depth) }
-        if !self.widgetUrl.isEmpty { c.pointee.widget_url = try arena.lowerString(self.widgetUrl, "glimpse.widget.v1.ActivityViews", "widget_url") }
+        if !self.widgetUrl.isEmpty { c.pointee.widget_url = ProtobufCBinaryData(len: self.widgetUrl.utf8.count, data: try arena.lowerString(self.widgetUrl, "glimpse.widget.v1.ActivityViews", "widget_url")) }
     }
 }
 
@@ -202,15 +202,15 @@ extension GlimpseWidgetV1.DynamicIslandViews: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.DynamicIslandViews") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__DynamicIslandViews.self)
         self.init()
-        if let v = c.pointee.expanded_leading { self.expandedLeading = try GlimpseWidgetV1.ExpandedRegion(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.expanded_trailing { self.expandedTrailing = try GlimpseWidgetV1.ExpandedRegion(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.expanded_center { self.expandedCenter = try GlimpseWidgetV1.ExpandedRegion(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.expanded_bottom { self.expandedBottom = try GlimpseWidgetV1.ExpandedRegion(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.compact_leading { self.compactLeading = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.compact_trailing { self.compactTrailing = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.minimal { self.minimal = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
-        self.widgetUrl = try _liftString(c.pointee.widget_url, "glimpse.widget.v1.DynamicIslandViews", "widget_url")
-        if let v = c.pointee.keyline_tint { self.keylineTint = try GlimpseWidgetV1.Color(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.expanded_leading { self.expandedLeading = try _liftNested("glimpse.widget.v1.DynamicIslandViews", "expanded_leading", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ExpandedRegion in try GlimpseWidgetV1.ExpandedRegion(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.expanded_trailing { self.expandedTrailing = try _liftNested("glimpse.widget.v1.DynamicIslandViews", "expanded_trailing", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ExpandedRegion in try GlimpseWidgetV1.ExpandedRegion(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.expanded_center { self.expandedCenter = try _liftNested("glimpse.widget.v1.DynamicIslandViews", "expanded_center", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ExpandedRegion in try GlimpseWidgetV1.ExpandedRegion(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.expanded_bottom { self.expandedBottom = try _liftNested("glimpse.widget.v1.DynamicIslandViews", "expanded_bottom", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ExpandedRegion in try GlimpseWidgetV1.ExpandedRegion(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.compact_leading { self.compactLeading = try _liftNested("glimpse.widget.v1.DynamicIslandViews", "compact_leading", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.compact_trailing { self.compactTrailing = try _liftNested("glimpse.widget.v1.DynamicIslandViews", "compact_trailing", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.minimal { self.minimal = try _liftNested("glimpse.widget.v1.DynamicIslandViews", "minimal", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
+        self.widgetUrl = try _liftString(c.pointee.widget_url.data, c.pointee.widget_url.len, "glimpse.widget.v1.DynamicIslandViews", "widget_url", -1)
+        if let v = c.pointee.keyline_tint { self.keylineTint = try _liftNested("glimpse.widget.v1.DynamicIslandViews", "keyline_tint", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Color in try GlimpseWidgetV1.Color(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -222,7 +222,7 @@ extension GlimpseWidgetV1.DynamicIslandViews: _ProtoCBacked {
         if let v = self.compactLeading { c.pointee.compact_leading = try arena.lower(v, depth: depth) }
         if let v = self.compactTrailing { c.pointee.compact_trailing = try arena.lower(v, depth: depth) }
         if let v = self.minimal { c.pointee.minimal = try arena.lower(v, depth: depth) }
-        if !self.widgetUrl.isEmpty { c.pointee.widget_url = try arena.lowerString(self.widgetUrl, "glimpse.widget.v1.DynamicIslandViews", "widget_url") }
+        if !self.widgetUrl.isEmpty { c.pointee.widget_url = ProtobufCBinaryData(len: self.widgetUrl.utf8.count, data: try arena.lowerString(self.widgetUrl, "glimpse.widget.v1.DynamicIslandViews", "widget_url")) }
         if let v = self.keylineTint { c.pointee.keyline_tint = try arena.lower(v, depth: depth) }
     }
 }
@@ -240,7 +240,7 @@ extension GlimpseWidgetV1.ExpandedRegion: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ExpandedRegion") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ExpandedRegion.self)
         self.init()
-        if let v = c.pointee.view { self.view = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.view { self.view = try _liftNested("glimpse.widget.v1.ExpandedRegion", "view", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
         self.priority = c.pointee.priority
         self.belowIfTooWide = (c.pointee.below_if_too_wide != 0)
     }

@@ -98,11 +98,11 @@ extension GlimpseWidgetV1.ParameterValue: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ParameterValue.self)
         self.init()
         switch Swift.Int(c.pointee.kind_case.rawValue) {
-        case 1: self.kind = .stringValue(try _liftString(c.pointee.string_value, "glimpse.widget.v1.ParameterValue", "string_value"))
+        case 1: self.kind = .stringValue(try _liftString(c.pointee.string_value.data, c.pointee.string_value.len, "glimpse.widget.v1.ParameterValue", "string_value", -1))
         case 2: self.kind = .intValue(c.pointee.int_value)
         case 3: self.kind = .doubleValue(c.pointee.double_value)
         case 4: self.kind = .boolValue((c.pointee.bool_value != 0))
-        case 5: if let v = c.pointee.date_value { self.kind = .dateValue(try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1)) }
+        case 5: if let v = c.pointee.date_value { self.kind = .dateValue(try _liftNested("glimpse.widget.v1.ParameterValue", "date_value", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }) }
         case 6: self.kind = .bytesValue(_liftBytes(c.pointee.bytes_value.data, c.pointee.bytes_value.len))
         default: break
         }
@@ -114,7 +114,7 @@ extension GlimpseWidgetV1.ParameterValue: _ProtoCBacked {
         case nil: break
         case .stringValue(let v)?:
             c.pointee.kind_case = .init(rawValue: 1)
-            c.pointee.string_value = try arena.lowerString(v, "glimpse.widget.v1.ParameterValue", "string_value")
+            c.pointee.string_value = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.widget.v1.ParameterValue", "string_value"))
         case .intValue(let v)?:
             c.pointee.kind_case = .init(rawValue: 2)
             c.pointee.int_value = v
@@ -147,12 +147,12 @@ extension GlimpseWidgetV1.IntentInvocation: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.IntentInvocation") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__IntentInvocation.self)
         self.init()
-        self.intentType = try _liftString(c.pointee.intent_type, "glimpse.widget.v1.IntentInvocation", "intent_type")
+        self.intentType = try _liftString(c.pointee.intent_type.data, c.pointee.intent_type.len, "glimpse.widget.v1.IntentInvocation", "intent_type", -1)
         if c.pointee.n_parameters > 0, let list = c.pointee.parameters {
             var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_parameters)
             for i in 0..<c.pointee.n_parameters {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.widget.v1.IntentInvocation.ParametersEntry", "key")] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.widget.v1.IntentInvocation", "parameters", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.widget.v1.IntentInvocation.ParametersEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.widget.v1.IntentInvocation.ParametersEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.parameters = map
         }
@@ -160,13 +160,13 @@ extension GlimpseWidgetV1.IntentInvocation: _ProtoCBacked {
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__IntentInvocation.self)
-        if !self.intentType.isEmpty { c.pointee.intent_type = try arena.lowerString(self.intentType, "glimpse.widget.v1.IntentInvocation", "intent_type") }
+        if !self.intentType.isEmpty { c.pointee.intent_type = ProtobufCBinaryData(len: self.intentType.utf8.count, data: try arena.lowerString(self.intentType, "glimpse.widget.v1.IntentInvocation", "intent_type")) }
         if !self.parameters.isEmpty {
             let list = arena.allocate(Swift.UnsafeMutablePointer<Glimpse__Widget__V1__IntentInvocation__ParametersEntry>?.self, count: self.parameters.count)
             for (i, (key, value)) in self.parameters.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Widget__V1__IntentInvocation__ParametersEntry.self, count: 1)
                 glimpse__widget__v1__intent_invocation__parameters_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.widget.v1.IntentInvocation.ParametersEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.widget.v1.IntentInvocation.ParametersEntry", "key"))
                 e.pointee.value = try arena.lower(value, depth: depth)
                 list[i] = e
             }

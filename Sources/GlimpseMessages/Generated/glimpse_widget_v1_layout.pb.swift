@@ -433,11 +433,11 @@ extension GlimpseWidgetV1.ResolvedGradient: _ProtoCBacked {
         if c.pointee.n_stops > 0, let list = c.pointee.stops {
             var out: [GlimpseWidgetV1.ResolvedGradient.Stop] = []
             out.reserveCapacity(c.pointee.n_stops)
-            for i in 0..<c.pointee.n_stops { if let e = list[i] { out.append(try GlimpseWidgetV1.ResolvedGradient.Stop(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_stops { if let e = list[i] { out.append(try _liftNested("glimpse.widget.v1.ResolvedGradient", "stops", i) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ResolvedGradient.Stop in try GlimpseWidgetV1.ResolvedGradient.Stop(_c: e, depth: depth &+ 1) }) } }
             self.stops = out
         }
-        if let v = c.pointee.start_point { self.startPoint = try GlimpseWidgetV1.UnitPoint(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.end_point { self.endPoint = try GlimpseWidgetV1.UnitPoint(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.start_point { self.startPoint = try _liftNested("glimpse.widget.v1.ResolvedGradient", "start_point", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.UnitPoint in try GlimpseWidgetV1.UnitPoint(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.end_point { self.endPoint = try _liftNested("glimpse.widget.v1.ResolvedGradient", "end_point", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.UnitPoint in try GlimpseWidgetV1.UnitPoint(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -464,7 +464,7 @@ extension GlimpseWidgetV1.ResolvedGradient.Stop: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ResolvedGradient.Stop") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ResolvedGradient__Stop.self)
         self.init()
-        if let v = c.pointee.color { self.color = try GlimpseWidgetV1.ResolvedColor(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.color { self.color = try _liftNested("glimpse.widget.v1.ResolvedGradient.Stop", "color", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ResolvedColor in try GlimpseWidgetV1.ResolvedColor(_c: v, depth: depth &+ 1) } }
         self.location = c.pointee.location
     }
 
@@ -489,8 +489,8 @@ extension GlimpseWidgetV1.Paint: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Paint.self)
         self.init()
         switch Swift.Int(c.pointee.kind_case.rawValue) {
-        case 1: if let v = c.pointee.color { self.kind = .color(try GlimpseWidgetV1.ResolvedColor(_c: v, depth: depth &+ 1)) }
-        case 2: if let v = c.pointee.gradient { self.kind = .gradient(try GlimpseWidgetV1.ResolvedGradient(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.color { self.kind = .color(try _liftNested("glimpse.widget.v1.Paint", "color", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ResolvedColor in try GlimpseWidgetV1.ResolvedColor(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.gradient { self.kind = .gradient(try _liftNested("glimpse.widget.v1.Paint", "gradient", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ResolvedGradient in try GlimpseWidgetV1.ResolvedGradient(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -522,48 +522,48 @@ extension GlimpseWidgetV1.LayoutNode: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.LayoutNode") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__LayoutNode.self)
         self.init()
-        self.kind = try _liftString(c.pointee.kind, "glimpse.widget.v1.LayoutNode", "kind")
-        self.id = try _liftString(c.pointee.id, "glimpse.widget.v1.LayoutNode", "id")
-        self.path = try _liftString(c.pointee.path, "glimpse.widget.v1.LayoutNode", "path")
-        if let v = c.pointee.frame { self.frame = try GlimpseWidgetV1.Rect(_c: v, depth: depth &+ 1) }
-        self.name = try _liftString(c.pointee.name, "glimpse.widget.v1.LayoutNode", "name")
-        self.text = try _liftString(c.pointee.text, "glimpse.widget.v1.LayoutNode", "text")
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.widget.v1.LayoutNode", "kind", -1)
+        self.id = try _liftString(c.pointee.id.data, c.pointee.id.len, "glimpse.widget.v1.LayoutNode", "id", -1)
+        self.path = try _liftString(c.pointee.path.data, c.pointee.path.len, "glimpse.widget.v1.LayoutNode", "path", -1)
+        if let v = c.pointee.frame { self.frame = try _liftNested("glimpse.widget.v1.LayoutNode", "frame", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Rect in try GlimpseWidgetV1.Rect(_c: v, depth: depth &+ 1) } }
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.widget.v1.LayoutNode", "name", -1)
+        self.text = try _liftString(c.pointee.text.data, c.pointee.text.len, "glimpse.widget.v1.LayoutNode", "text", -1)
         self.truncated = (c.pointee.truncated != 0)
         self.fontSize = c.pointee.font_size
         self.fontWeight = GlimpseWidgetV1.FontWeight(rawValue: .init(truncatingIfNeeded: c.pointee.font_weight.rawValue))
         self.fontDesign = GlimpseWidgetV1.FontDesign(rawValue: .init(truncatingIfNeeded: c.pointee.font_design.rawValue))
         self.textAlignment = GlimpseWidgetV1.TextAlignment(rawValue: .init(truncatingIfNeeded: c.pointee.text_alignment.rawValue))
         self.lineCount = c.pointee.line_count
-        if let v = c.pointee.foreground { self.foreground = try GlimpseWidgetV1.Paint(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.fill { self.fill = try GlimpseWidgetV1.Paint(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.foreground { self.foreground = try _liftNested("glimpse.widget.v1.LayoutNode", "foreground", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Paint in try GlimpseWidgetV1.Paint(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.fill { self.fill = try _liftNested("glimpse.widget.v1.LayoutNode", "fill", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Paint in try GlimpseWidgetV1.Paint(_c: v, depth: depth &+ 1) } }
         self.strokeWidth = c.pointee.stroke_width
-        if let v = c.pointee.clip_shape { self.clipShape = try GlimpseWidgetV1.Shape(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.clip_shape { self.clipShape = try _liftNested("glimpse.widget.v1.LayoutNode", "clip_shape", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Shape in try GlimpseWidgetV1.Shape(_c: v, depth: depth &+ 1) } }
         self.opacity = c.pointee.opacity
-        self.assetName = try _liftString(c.pointee.asset_name, "glimpse.widget.v1.LayoutNode", "asset_name")
-        self.systemName = try _liftString(c.pointee.system_name, "glimpse.widget.v1.LayoutNode", "system_name")
+        self.assetName = try _liftString(c.pointee.asset_name.data, c.pointee.asset_name.len, "glimpse.widget.v1.LayoutNode", "asset_name", -1)
+        self.systemName = try _liftString(c.pointee.system_name.data, c.pointee.system_name.len, "glimpse.widget.v1.LayoutNode", "system_name", -1)
         self.value = c.pointee.value
         self.isOn = (c.pointee.is_on != 0)
         self.redacted = (c.pointee.redacted != 0)
         self.dimmed = (c.pointee.dimmed != 0)
-        self.url = try _liftString(c.pointee.url, "glimpse.widget.v1.LayoutNode", "url")
-        if let v = c.pointee.intent { self.intent = try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1) }
-        self.accessibilityLabel = try _liftString(c.pointee.accessibility_label, "glimpse.widget.v1.LayoutNode", "accessibility_label")
+        self.url = try _liftString(c.pointee.url.data, c.pointee.url.len, "glimpse.widget.v1.LayoutNode", "url", -1)
+        if let v = c.pointee.intent { self.intent = try _liftNested("glimpse.widget.v1.LayoutNode", "intent", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.IntentInvocation in try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1) } }
+        self.accessibilityLabel = try _liftString(c.pointee.accessibility_label.data, c.pointee.accessibility_label.len, "glimpse.widget.v1.LayoutNode", "accessibility_label", -1)
         if c.pointee.n_children > 0, let list = c.pointee.children {
             var out: [GlimpseWidgetV1.LayoutNode] = []
             out.reserveCapacity(c.pointee.n_children)
-            for i in 0..<c.pointee.n_children { if let e = list[i] { out.append(try GlimpseWidgetV1.LayoutNode(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_children { if let e = list[i] { out.append(try _liftNested("glimpse.widget.v1.LayoutNode", "children", i) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.LayoutNode in try GlimpseWidgetV1.LayoutNode(_c: e, depth: depth &+ 1) }) } }
             self.children = out
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__LayoutNode.self)
-        if !self.kind.isEmpty { c.pointee.kind = try arena.lowerString(self.kind, "glimpse.widget.v1.LayoutNode", "kind") }
-        if !self.id.isEmpty { c.pointee.id = try arena.lowerString(self.id, "glimpse.widget.v1.LayoutNode", "id") }
-        if !self.path.isEmpty { c.pointee.path = try arena.lowerString(self.path, "glimpse.widget.v1.LayoutNode", "path") }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.widget.v1.LayoutNode", "kind")) }
+        if !self.id.isEmpty { c.pointee.id = ProtobufCBinaryData(len: self.id.utf8.count, data: try arena.lowerString(self.id, "glimpse.widget.v1.LayoutNode", "id")) }
+        if !self.path.isEmpty { c.pointee.path = ProtobufCBinaryData(len: self.path.utf8.count, data: try arena.lowerString(self.path, "glimpse.widget.v1.LayoutNode", "path")) }
         if let v = self.frame { c.pointee.frame = try arena.lower(v, depth: depth) }
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.widget.v1.LayoutNode", "name") }
-        if !self.text.isEmpty { c.pointee.text = try arena.lowerString(self.text, "glimpse.widget.v1.LayoutNode", "text") }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.widget.v1.LayoutNode", "name")) }
+        if !self.text.isEmpty { c.pointee.text = ProtobufCBinaryData(len: self.text.utf8.count, data: try arena.lowerString(self.text, "glimpse.widget.v1.LayoutNode", "text")) }
         c.pointee.truncated = (self.truncated ? 1 : 0)
         c.pointee.font_size = self.fontSize
         c.pointee.font_weight = Glimpse__Widget__V1__FontWeight(rawValue: .init(truncatingIfNeeded: self.fontWeight.rawValue))
@@ -575,15 +575,15 @@ extension GlimpseWidgetV1.LayoutNode: _ProtoCBacked {
         c.pointee.stroke_width = self.strokeWidth
         if let v = self.clipShape { c.pointee.clip_shape = try arena.lower(v, depth: depth) }
         c.pointee.opacity = self.opacity
-        if !self.assetName.isEmpty { c.pointee.asset_name = try arena.lowerString(self.assetName, "glimpse.widget.v1.LayoutNode", "asset_name") }
-        if !self.systemName.isEmpty { c.pointee.system_name = try arena.lowerString(self.systemName, "glimpse.widget.v1.LayoutNode", "system_name") }
+        if !self.assetName.isEmpty { c.pointee.asset_name = ProtobufCBinaryData(len: self.assetName.utf8.count, data: try arena.lowerString(self.assetName, "glimpse.widget.v1.LayoutNode", "asset_name")) }
+        if !self.systemName.isEmpty { c.pointee.system_name = ProtobufCBinaryData(len: self.systemName.utf8.count, data: try arena.lowerString(self.systemName, "glimpse.widget.v1.LayoutNode", "system_name")) }
         c.pointee.value = self.value
         c.pointee.is_on = (self.isOn ? 1 : 0)
         c.pointee.redacted = (self.redacted ? 1 : 0)
         c.pointee.dimmed = (self.dimmed ? 1 : 0)
-        if !self.url.isEmpty { c.pointee.url = try arena.lowerString(self.url, "glimpse.widget.v1.LayoutNode", "url") }
+        if !self.url.isEmpty { c.pointee.url = ProtobufCBinaryData(len: self.url.utf8.count, data: try arena.lowerString(self.url, "glimpse.widget.v1.LayoutNode", "url")) }
         if let v = self.intent { c.pointee.intent = try arena.lower(v, depth: depth) }
-        if !self.accessibilityLabel.isEmpty { c.pointee.accessibility_label = try arena.lowerString(self.accessibilityLabel, "glimpse.widget.v1.LayoutNode", "accessibility_label") }
+        if !self.accessibilityLabel.isEmpty { c.pointee.accessibility_label = ProtobufCBinaryData(len: self.accessibilityLabel.utf8.count, data: try arena.lowerString(self.accessibilityLabel, "glimpse.widget.v1.LayoutNode", "accessibility_label")) }
         if !self.children.isEmpty {
             c.pointee.children = try arena.lowerMessages(self.children, depth: depth)
             c.pointee.n_children = self.children.count
@@ -604,16 +604,16 @@ extension GlimpseWidgetV1.Layout: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Layout") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Layout.self)
         self.init()
-        self.target = try _liftString(c.pointee.target, "glimpse.widget.v1.Layout", "target")
-        if let v = c.pointee.size { self.size = try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) }
+        self.target = try _liftString(c.pointee.target.data, c.pointee.target.len, "glimpse.widget.v1.Layout", "target", -1)
+        if let v = c.pointee.size { self.size = try _liftNested("glimpse.widget.v1.Layout", "size", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DisplaySize in try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) } }
         self.renderingMode = GlimpseWidgetV1.WidgetRenderingMode(rawValue: .init(truncatingIfNeeded: c.pointee.rendering_mode.rawValue))
         self.dark = (c.pointee.dark != 0)
-        if let v = c.pointee.root { self.root = try GlimpseWidgetV1.LayoutNode(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.root { self.root = try _liftNested("glimpse.widget.v1.Layout", "root", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.LayoutNode in try GlimpseWidgetV1.LayoutNode(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Layout.self)
-        if !self.target.isEmpty { c.pointee.target = try arena.lowerString(self.target, "glimpse.widget.v1.Layout", "target") }
+        if !self.target.isEmpty { c.pointee.target = ProtobufCBinaryData(len: self.target.utf8.count, data: try arena.lowerString(self.target, "glimpse.widget.v1.Layout", "target")) }
         if let v = self.size { c.pointee.size = try arena.lower(v, depth: depth) }
         c.pointee.rendering_mode = Glimpse__Widget__V1__WidgetRenderingMode(rawValue: .init(truncatingIfNeeded: self.renderingMode.rawValue))
         c.pointee.dark = (self.dark ? 1 : 0)

@@ -529,8 +529,8 @@ extension GlimpseWidgetV1.Color: _ProtoCBacked {
         if c.pointee._opacity_case.rawValue == 4 { self.opacity = c.pointee.opacity }
         switch Swift.Int(c.pointee.value_case.rawValue) {
         case 1: self.value = .system(GlimpseWidgetV1.SystemColor(rawValue: .init(truncatingIfNeeded: c.pointee.system.rawValue)))
-        case 2: if let v = c.pointee.rgba { self.value = .rgba(try GlimpseWidgetV1.Color.RGBA(_c: v, depth: depth &+ 1)) }
-        case 3: self.value = .assetName(try _liftString(c.pointee.asset_name, "glimpse.widget.v1.Color", "asset_name"))
+        case 2: if let v = c.pointee.rgba { self.value = .rgba(try _liftNested("glimpse.widget.v1.Color", "rgba", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Color.RGBA in try GlimpseWidgetV1.Color.RGBA(_c: v, depth: depth &+ 1) }) }
+        case 3: self.value = .assetName(try _liftString(c.pointee.asset_name.data, c.pointee.asset_name.len, "glimpse.widget.v1.Color", "asset_name", -1))
         default: break
         }
     }
@@ -551,7 +551,7 @@ extension GlimpseWidgetV1.Color: _ProtoCBacked {
             c.pointee.rgba = try arena.lower(v, depth: depth)
         case .assetName(let v)?:
             c.pointee.value_case = .init(rawValue: 3)
-            c.pointee.asset_name = try arena.lowerString(v, "glimpse.widget.v1.Color", "asset_name")
+            c.pointee.asset_name = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.widget.v1.Color", "asset_name"))
         }
     }
 }
@@ -624,11 +624,11 @@ extension GlimpseWidgetV1.LinearGradient: _ProtoCBacked {
         if c.pointee.n_stops > 0, let list = c.pointee.stops {
             var out: [GlimpseWidgetV1.LinearGradient.Stop] = []
             out.reserveCapacity(c.pointee.n_stops)
-            for i in 0..<c.pointee.n_stops { if let e = list[i] { out.append(try GlimpseWidgetV1.LinearGradient.Stop(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_stops { if let e = list[i] { out.append(try _liftNested("glimpse.widget.v1.LinearGradient", "stops", i) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.LinearGradient.Stop in try GlimpseWidgetV1.LinearGradient.Stop(_c: e, depth: depth &+ 1) }) } }
             self.stops = out
         }
-        if let v = c.pointee.start_point { self.startPoint = try GlimpseWidgetV1.UnitPoint(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.end_point { self.endPoint = try GlimpseWidgetV1.UnitPoint(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.start_point { self.startPoint = try _liftNested("glimpse.widget.v1.LinearGradient", "start_point", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.UnitPoint in try GlimpseWidgetV1.UnitPoint(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.end_point { self.endPoint = try _liftNested("glimpse.widget.v1.LinearGradient", "end_point", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.UnitPoint in try GlimpseWidgetV1.UnitPoint(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -655,7 +655,7 @@ extension GlimpseWidgetV1.LinearGradient.Stop: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.LinearGradient.Stop") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__LinearGradient__Stop.self)
         self.init()
-        if let v = c.pointee.color { self.color = try GlimpseWidgetV1.Color(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.color { self.color = try _liftNested("glimpse.widget.v1.LinearGradient.Stop", "color", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Color in try GlimpseWidgetV1.Color(_c: v, depth: depth &+ 1) } }
         self.location = c.pointee.location
     }
 
@@ -680,10 +680,10 @@ extension GlimpseWidgetV1.ShapeStyle: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ShapeStyle.self)
         self.init()
         switch Swift.Int(c.pointee.kind_case.rawValue) {
-        case 1: if let v = c.pointee.color { self.kind = .color(try GlimpseWidgetV1.Color(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.color { self.kind = .color(try _liftNested("glimpse.widget.v1.ShapeStyle", "color", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Color in try GlimpseWidgetV1.Color(_c: v, depth: depth &+ 1) }) }
         case 2: self.kind = .hierarchical(GlimpseWidgetV1.HierarchicalStyle(rawValue: .init(truncatingIfNeeded: c.pointee.hierarchical.rawValue)))
         case 3: self.kind = .fill(GlimpseWidgetV1.HierarchicalStyle(rawValue: .init(truncatingIfNeeded: c.pointee.fill.rawValue)))
-        case 4: if let v = c.pointee.linear_gradient { self.kind = .linearGradient(try GlimpseWidgetV1.LinearGradient(_c: v, depth: depth &+ 1)) }
+        case 4: if let v = c.pointee.linear_gradient { self.kind = .linearGradient(try _liftNested("glimpse.widget.v1.ShapeStyle", "linear_gradient", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.LinearGradient in try GlimpseWidgetV1.LinearGradient(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }

@@ -187,7 +187,7 @@ extension GlimpseWidgetV1.TimelineEntryRelevance: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__TimelineEntryRelevance.self)
         self.init()
         self.score = c.pointee.score
-        if let v = c.pointee.duration { self.duration = try GoogleProtobuf.Duration(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.duration { self.duration = try _liftNested("glimpse.widget.v1.TimelineEntryRelevance", "duration", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Duration in try GoogleProtobuf.Duration(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -210,10 +210,10 @@ extension GlimpseWidgetV1.TimelineEntry: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.TimelineEntry") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__TimelineEntry.self)
         self.init()
-        if let v = c.pointee.date { self.date = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.relevance { self.relevance = try GlimpseWidgetV1.TimelineEntryRelevance(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.view { self.view = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
-        self.widgetUrl = try _liftString(c.pointee.widget_url, "glimpse.widget.v1.TimelineEntry", "widget_url")
+        if let v = c.pointee.date { self.date = try _liftNested("glimpse.widget.v1.TimelineEntry", "date", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.relevance { self.relevance = try _liftNested("glimpse.widget.v1.TimelineEntry", "relevance", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntryRelevance in try GlimpseWidgetV1.TimelineEntryRelevance(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.view { self.view = try _liftNested("glimpse.widget.v1.TimelineEntry", "view", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
+        self.widgetUrl = try _liftString(c.pointee.widget_url.data, c.pointee.widget_url.len, "glimpse.widget.v1.TimelineEntry", "widget_url", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -221,7 +221,7 @@ extension GlimpseWidgetV1.TimelineEntry: _ProtoCBacked {
         if let v = self.date { c.pointee.date = try arena.lower(v, depth: depth) }
         if let v = self.relevance { c.pointee.relevance = try arena.lower(v, depth: depth) }
         if let v = self.view { c.pointee.view = try arena.lower(v, depth: depth) }
-        if !self.widgetUrl.isEmpty { c.pointee.widget_url = try arena.lowerString(self.widgetUrl, "glimpse.widget.v1.TimelineEntry", "widget_url") }
+        if !self.widgetUrl.isEmpty { c.pointee.widget_url = ProtobufCBinaryData(len: self.widgetUrl.utf8.count, data: try arena.lowerString(self.widgetUrl, "glimpse.widget.v1.TimelineEntry", "widget_url")) }
     }
 }
 
@@ -241,12 +241,12 @@ extension GlimpseWidgetV1.Timeline: _ProtoCBacked {
         if c.pointee.n_entries > 0, let list = c.pointee.entries {
             var out: [GlimpseWidgetV1.TimelineEntry] = []
             out.reserveCapacity(c.pointee.n_entries)
-            for i in 0..<c.pointee.n_entries { if let e = list[i] { out.append(try GlimpseWidgetV1.TimelineEntry(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_entries { if let e = list[i] { out.append(try _liftNested("glimpse.widget.v1.Timeline", "entries", i) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: e, depth: depth &+ 1) }) } }
             self.entries = out
         }
         switch Swift.Int(c.pointee.reload_policy_case.rawValue) {
         case 2: self.reloadPolicy = .atEnd
-        case 3: if let v = c.pointee.after { self.reloadPolicy = .after(try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1)) }
+        case 3: if let v = c.pointee.after { self.reloadPolicy = .after(try _liftNested("glimpse.widget.v1.Timeline", "after", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }) }
         case 4: self.reloadPolicy = .never
         default: break
         }

@@ -1432,27 +1432,27 @@ extension GlimpseWidgetV1.View: _ProtoCBacked {
         if c.pointee.n_modifiers > 0, let list = c.pointee.modifiers {
             var out: [GlimpseWidgetV1.Modifier] = []
             out.reserveCapacity(c.pointee.n_modifiers)
-            for i in 0..<c.pointee.n_modifiers { if let e = list[i] { out.append(try GlimpseWidgetV1.Modifier(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_modifiers { if let e = list[i] { out.append(try _liftNested("glimpse.widget.v1.View", "modifiers", i) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Modifier in try GlimpseWidgetV1.Modifier(_c: e, depth: depth &+ 1) }) } }
             self.modifiers = out
         }
-        self.id = try _liftString(c.pointee.id, "glimpse.widget.v1.View", "id")
+        self.id = try _liftString(c.pointee.id.data, c.pointee.id.len, "glimpse.widget.v1.View", "id", -1)
         switch Swift.Int(c.pointee.kind_case.rawValue) {
-        case 1: if let v = c.pointee.text { self.kind = .text(try GlimpseWidgetV1.Text(_c: v, depth: depth &+ 1)) }
-        case 2: if let v = c.pointee.image { self.kind = .image(try GlimpseWidgetV1.Image(_c: v, depth: depth &+ 1)) }
-        case 3: if let v = c.pointee.symbol { self.kind = .symbol(try GlimpseWidgetV1.SymbolImage(_c: v, depth: depth &+ 1)) }
-        case 4: if let v = c.pointee.stack { self.kind = .stack(try GlimpseWidgetV1.Stack(_c: v, depth: depth &+ 1)) }
-        case 5: if let v = c.pointee.spacer { self.kind = .spacer(try GlimpseWidgetV1.Spacer(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.text { self.kind = .text(try _liftNested("glimpse.widget.v1.View", "text", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Text in try GlimpseWidgetV1.Text(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.image { self.kind = .image(try _liftNested("glimpse.widget.v1.View", "image", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Image in try GlimpseWidgetV1.Image(_c: v, depth: depth &+ 1) }) }
+        case 3: if let v = c.pointee.symbol { self.kind = .symbol(try _liftNested("glimpse.widget.v1.View", "symbol", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.SymbolImage in try GlimpseWidgetV1.SymbolImage(_c: v, depth: depth &+ 1) }) }
+        case 4: if let v = c.pointee.stack { self.kind = .stack(try _liftNested("glimpse.widget.v1.View", "stack", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Stack in try GlimpseWidgetV1.Stack(_c: v, depth: depth &+ 1) }) }
+        case 5: if let v = c.pointee.spacer { self.kind = .spacer(try _liftNested("glimpse.widget.v1.View", "spacer", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Spacer in try GlimpseWidgetV1.Spacer(_c: v, depth: depth &+ 1) }) }
         case 6: self.kind = .divider
-        case 7: if let v = c.pointee.gauge { self.kind = .gauge(try GlimpseWidgetV1.Gauge(_c: v, depth: depth &+ 1)) }
-        case 8: if let v = c.pointee.progress { self.kind = .progress(try GlimpseWidgetV1.ProgressView(_c: v, depth: depth &+ 1)) }
-        case 9: if let v = c.pointee.label { self.kind = .label(try GlimpseWidgetV1.Label(_c: v, depth: depth &+ 1)) }
-        case 10: if let v = c.pointee.timer_text { self.kind = .timerText(try GlimpseWidgetV1.TimerText(_c: v, depth: depth &+ 1)) }
-        case 11: if let v = c.pointee.date_text { self.kind = .dateText(try GlimpseWidgetV1.DateText(_c: v, depth: depth &+ 1)) }
-        case 12: if let v = c.pointee.button { self.kind = .button(try GlimpseWidgetV1.Button(_c: v, depth: depth &+ 1)) }
-        case 13: if let v = c.pointee.toggle { self.kind = .toggle(try GlimpseWidgetV1.Toggle(_c: v, depth: depth &+ 1)) }
-        case 14: if let v = c.pointee.link { self.kind = .link(try GlimpseWidgetV1.Link(_c: v, depth: depth &+ 1)) }
-        case 15: if let v = c.pointee.shape { self.kind = .shape(try GlimpseWidgetV1.ShapeView(_c: v, depth: depth &+ 1)) }
-        case 16: if let v = c.pointee.gradient { self.kind = .gradient(try GlimpseWidgetV1.LinearGradientView(_c: v, depth: depth &+ 1)) }
+        case 7: if let v = c.pointee.gauge { self.kind = .gauge(try _liftNested("glimpse.widget.v1.View", "gauge", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Gauge in try GlimpseWidgetV1.Gauge(_c: v, depth: depth &+ 1) }) }
+        case 8: if let v = c.pointee.progress { self.kind = .progress(try _liftNested("glimpse.widget.v1.View", "progress", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ProgressView in try GlimpseWidgetV1.ProgressView(_c: v, depth: depth &+ 1) }) }
+        case 9: if let v = c.pointee.label { self.kind = .label(try _liftNested("glimpse.widget.v1.View", "label", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Label in try GlimpseWidgetV1.Label(_c: v, depth: depth &+ 1) }) }
+        case 10: if let v = c.pointee.timer_text { self.kind = .timerText(try _liftNested("glimpse.widget.v1.View", "timer_text", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimerText in try GlimpseWidgetV1.TimerText(_c: v, depth: depth &+ 1) }) }
+        case 11: if let v = c.pointee.date_text { self.kind = .dateText(try _liftNested("glimpse.widget.v1.View", "date_text", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DateText in try GlimpseWidgetV1.DateText(_c: v, depth: depth &+ 1) }) }
+        case 12: if let v = c.pointee.button { self.kind = .button(try _liftNested("glimpse.widget.v1.View", "button", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Button in try GlimpseWidgetV1.Button(_c: v, depth: depth &+ 1) }) }
+        case 13: if let v = c.pointee.toggle { self.kind = .toggle(try _liftNested("glimpse.widget.v1.View", "toggle", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Toggle in try GlimpseWidgetV1.Toggle(_c: v, depth: depth &+ 1) }) }
+        case 14: if let v = c.pointee.link { self.kind = .link(try _liftNested("glimpse.widget.v1.View", "link", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Link in try GlimpseWidgetV1.Link(_c: v, depth: depth &+ 1) }) }
+        case 15: if let v = c.pointee.shape { self.kind = .shape(try _liftNested("glimpse.widget.v1.View", "shape", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ShapeView in try GlimpseWidgetV1.ShapeView(_c: v, depth: depth &+ 1) }) }
+        case 16: if let v = c.pointee.gradient { self.kind = .gradient(try _liftNested("glimpse.widget.v1.View", "gradient", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.LinearGradientView in try GlimpseWidgetV1.LinearGradientView(_c: v, depth: depth &+ 1) }) }
         case 17: self.kind = .accessoryWidgetBackground
         default: break
         }
@@ -1464,7 +1464,7 @@ extension GlimpseWidgetV1.View: _ProtoCBacked {
             c.pointee.modifiers = try arena.lowerMessages(self.modifiers, depth: depth)
             c.pointee.n_modifiers = self.modifiers.count
         }
-        if !self.id.isEmpty { c.pointee.id = try arena.lowerString(self.id, "glimpse.widget.v1.View", "id") }
+        if !self.id.isEmpty { c.pointee.id = ProtobufCBinaryData(len: self.id.utf8.count, data: try arena.lowerString(self.id, "glimpse.widget.v1.View", "id")) }
         switch self.kind {
         case nil: break
         case .text(let v)?:
@@ -1535,12 +1535,12 @@ extension GlimpseWidgetV1.Text: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Text") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Text.self)
         self.init()
-        self.content = try _liftString(c.pointee.content, "glimpse.widget.v1.Text", "content")
+        self.content = try _liftString(c.pointee.content.data, c.pointee.content.len, "glimpse.widget.v1.Text", "content", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Text.self)
-        if !self.content.isEmpty { c.pointee.content = try arena.lowerString(self.content, "glimpse.widget.v1.Text", "content") }
+        if !self.content.isEmpty { c.pointee.content = ProtobufCBinaryData(len: self.content.utf8.count, data: try arena.lowerString(self.content, "glimpse.widget.v1.Text", "content")) }
     }
 }
 
@@ -1557,14 +1557,14 @@ extension GlimpseWidgetV1.Image: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Image") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Image.self)
         self.init()
-        self.assetName = try _liftString(c.pointee.asset_name, "glimpse.widget.v1.Image", "asset_name")
+        self.assetName = try _liftString(c.pointee.asset_name.data, c.pointee.asset_name.len, "glimpse.widget.v1.Image", "asset_name", -1)
         self.resizable = (c.pointee.resizable != 0)
         self.contentMode = GlimpseWidgetV1.ContentMode(rawValue: .init(truncatingIfNeeded: c.pointee.content_mode.rawValue))
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Image.self)
-        if !self.assetName.isEmpty { c.pointee.asset_name = try arena.lowerString(self.assetName, "glimpse.widget.v1.Image", "asset_name") }
+        if !self.assetName.isEmpty { c.pointee.asset_name = ProtobufCBinaryData(len: self.assetName.utf8.count, data: try arena.lowerString(self.assetName, "glimpse.widget.v1.Image", "asset_name")) }
         c.pointee.resizable = (self.resizable ? 1 : 0)
         c.pointee.content_mode = Glimpse__Widget__V1__ContentMode(rawValue: .init(truncatingIfNeeded: self.contentMode.rawValue))
     }
@@ -1583,12 +1583,12 @@ extension GlimpseWidgetV1.SymbolImage: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.SymbolImage") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__SymbolImage.self)
         self.init()
-        self.systemName = try _liftString(c.pointee.system_name, "glimpse.widget.v1.SymbolImage", "system_name")
+        self.systemName = try _liftString(c.pointee.system_name.data, c.pointee.system_name.len, "glimpse.widget.v1.SymbolImage", "system_name", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__SymbolImage.self)
-        if !self.systemName.isEmpty { c.pointee.system_name = try arena.lowerString(self.systemName, "glimpse.widget.v1.SymbolImage", "system_name") }
+        if !self.systemName.isEmpty { c.pointee.system_name = ProtobufCBinaryData(len: self.systemName.utf8.count, data: try arena.lowerString(self.systemName, "glimpse.widget.v1.SymbolImage", "system_name")) }
     }
 }
 
@@ -1607,11 +1607,11 @@ extension GlimpseWidgetV1.Stack: _ProtoCBacked {
         self.init()
         self.axis = GlimpseWidgetV1.StackAxis(rawValue: .init(truncatingIfNeeded: c.pointee.axis.rawValue))
         if c.pointee._spacing_case.rawValue == 2 { self.spacing = c.pointee.spacing }
-        if let v = c.pointee.alignment { self.alignment = try GlimpseWidgetV1.Alignment(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.alignment { self.alignment = try _liftNested("glimpse.widget.v1.Stack", "alignment", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Alignment in try GlimpseWidgetV1.Alignment(_c: v, depth: depth &+ 1) } }
         if c.pointee.n_children > 0, let list = c.pointee.children {
             var out: [GlimpseWidgetV1.View] = []
             out.reserveCapacity(c.pointee.n_children)
-            for i in 0..<c.pointee.n_children { if let e = list[i] { out.append(try GlimpseWidgetV1.View(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_children { if let e = list[i] { out.append(try _liftNested("glimpse.widget.v1.Stack", "children", i) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: e, depth: depth &+ 1) }) } }
             self.children = out
         }
     }
@@ -1691,10 +1691,10 @@ extension GlimpseWidgetV1.Gauge: _ProtoCBacked {
         self.value = c.pointee.value
         if c.pointee._minimum_case.rawValue == 2 { self.minimum = c.pointee.minimum }
         if c.pointee._maximum_case.rawValue == 3 { self.maximum = c.pointee.maximum }
-        if let v = c.pointee.label { self.label = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.current_value_label { self.currentValueLabel = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.minimum_value_label { self.minimumValueLabel = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.maximum_value_label { self.maximumValueLabel = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.label { self.label = try _liftNested("glimpse.widget.v1.Gauge", "label", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.current_value_label { self.currentValueLabel = try _liftNested("glimpse.widget.v1.Gauge", "current_value_label", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.minimum_value_label { self.minimumValueLabel = try _liftNested("glimpse.widget.v1.Gauge", "minimum_value_label", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.maximum_value_label { self.maximumValueLabel = try _liftNested("glimpse.widget.v1.Gauge", "maximum_value_label", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
         self.style = GlimpseWidgetV1.GaugeStyle(rawValue: .init(truncatingIfNeeded: c.pointee.style.rawValue))
     }
 
@@ -1730,8 +1730,8 @@ extension GlimpseWidgetV1.DateInterval: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.DateInterval") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__DateInterval.self)
         self.init()
-        if let v = c.pointee.start { self.start = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.end { self.end = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.start { self.start = try _liftNested("glimpse.widget.v1.DateInterval", "start", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.end { self.end = try _liftNested("glimpse.widget.v1.DateInterval", "end", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1755,11 +1755,11 @@ extension GlimpseWidgetV1.ProgressView: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ProgressView.self)
         self.init()
         self.countsDown = (c.pointee.counts_down != 0)
-        if let v = c.pointee.label { self.label = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.label { self.label = try _liftNested("glimpse.widget.v1.ProgressView", "label", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
         self.style = GlimpseWidgetV1.ProgressViewStyle(rawValue: .init(truncatingIfNeeded: c.pointee.style.rawValue))
         switch Swift.Int(c.pointee.progress_case.rawValue) {
-        case 1: if let v = c.pointee.fraction { self.progress = .fraction(try GlimpseWidgetV1.ProgressView.Fraction(_c: v, depth: depth &+ 1)) }
-        case 2: if let v = c.pointee.timer_interval { self.progress = .timerInterval(try GlimpseWidgetV1.DateInterval(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.fraction { self.progress = .fraction(try _liftNested("glimpse.widget.v1.ProgressView", "fraction", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ProgressView.Fraction in try GlimpseWidgetV1.ProgressView.Fraction(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.timer_interval { self.progress = .timerInterval(try _liftNested("glimpse.widget.v1.ProgressView", "timer_interval", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DateInterval in try GlimpseWidgetV1.DateInterval(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -1818,8 +1818,8 @@ extension GlimpseWidgetV1.Label: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Label") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Label.self)
         self.init()
-        if let v = c.pointee.title { self.title = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.icon { self.icon = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.title { self.title = try _liftNested("glimpse.widget.v1.Label", "title", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.icon { self.icon = try _liftNested("glimpse.widget.v1.Label", "icon", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1842,7 +1842,7 @@ extension GlimpseWidgetV1.TimerText: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.TimerText") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__TimerText.self)
         self.init()
-        if let v = c.pointee.timer_interval { self.timerInterval = try GlimpseWidgetV1.DateInterval(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.timer_interval { self.timerInterval = try _liftNested("glimpse.widget.v1.TimerText", "timer_interval", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DateInterval in try GlimpseWidgetV1.DateInterval(_c: v, depth: depth &+ 1) } }
         self.countsDown = (c.pointee.counts_down != 0)
         if c.pointee._shows_hours_case.rawValue == 3 { self.showsHours = (c.pointee.shows_hours != 0) }
     }
@@ -1871,7 +1871,7 @@ extension GlimpseWidgetV1.DateText: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.DateText") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__DateText.self)
         self.init()
-        if let v = c.pointee.date { self.date = try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.date { self.date = try _liftNested("glimpse.widget.v1.DateText", "date", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.style = GlimpseWidgetV1.DateTextStyle(rawValue: .init(truncatingIfNeeded: c.pointee.style.rawValue))
     }
 
@@ -1895,8 +1895,8 @@ extension GlimpseWidgetV1.Button: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Button") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Button.self)
         self.init()
-        if let v = c.pointee.intent { self.intent = try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.label { self.label = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.intent { self.intent = try _liftNested("glimpse.widget.v1.Button", "intent", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.IntentInvocation in try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.label { self.label = try _liftNested("glimpse.widget.v1.Button", "label", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
         self.style = GlimpseWidgetV1.ButtonStyle(rawValue: .init(truncatingIfNeeded: c.pointee.style.rawValue))
     }
 
@@ -1921,9 +1921,9 @@ extension GlimpseWidgetV1.Toggle: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Toggle") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Toggle.self)
         self.init()
-        if let v = c.pointee.intent { self.intent = try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.intent { self.intent = try _liftNested("glimpse.widget.v1.Toggle", "intent", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.IntentInvocation in try GlimpseWidgetV1.IntentInvocation(_c: v, depth: depth &+ 1) } }
         self.isOn = (c.pointee.is_on != 0)
-        if let v = c.pointee.label { self.label = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.label { self.label = try _liftNested("glimpse.widget.v1.Toggle", "label", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1947,13 +1947,13 @@ extension GlimpseWidgetV1.Link: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.Link") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Link.self)
         self.init()
-        self.destination = try _liftString(c.pointee.destination, "glimpse.widget.v1.Link", "destination")
-        if let v = c.pointee.label { self.label = try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) }
+        self.destination = try _liftString(c.pointee.destination.data, c.pointee.destination.len, "glimpse.widget.v1.Link", "destination", -1)
+        if let v = c.pointee.label { self.label = try _liftNested("glimpse.widget.v1.Link", "label", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.View in try GlimpseWidgetV1.View(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Link.self)
-        if !self.destination.isEmpty { c.pointee.destination = try arena.lowerString(self.destination, "glimpse.widget.v1.Link", "destination") }
+        if !self.destination.isEmpty { c.pointee.destination = ProtobufCBinaryData(len: self.destination.utf8.count, data: try arena.lowerString(self.destination, "glimpse.widget.v1.Link", "destination")) }
         if let v = self.label { c.pointee.label = try arena.lower(v, depth: depth) }
     }
 }
@@ -1971,8 +1971,8 @@ extension GlimpseWidgetV1.ShapeView: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ShapeView") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ShapeView.self)
         self.init()
-        if let v = c.pointee.shape { self.shape = try GlimpseWidgetV1.Shape(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.fill { self.fill = try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.shape { self.shape = try _liftNested("glimpse.widget.v1.ShapeView", "shape", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Shape in try GlimpseWidgetV1.Shape(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.fill { self.fill = try _liftNested("glimpse.widget.v1.ShapeView", "fill", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ShapeStyle in try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) } }
         if c.pointee._stroke_width_case.rawValue == 3 { self.strokeWidth = c.pointee.stroke_width }
     }
 
@@ -2000,7 +2000,7 @@ extension GlimpseWidgetV1.LinearGradientView: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.LinearGradientView") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__LinearGradientView.self)
         self.init()
-        if let v = c.pointee.gradient { self.gradient = try GlimpseWidgetV1.LinearGradient(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.gradient { self.gradient = try _liftNested("glimpse.widget.v1.LinearGradientView", "gradient", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.LinearGradient in try GlimpseWidgetV1.LinearGradient(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -2105,7 +2105,7 @@ extension GlimpseWidgetV1.Frame: _ProtoCBacked {
         if c.pointee._max_width_case.rawValue == 4 { self.maxWidth = c.pointee.max_width }
         if c.pointee._min_height_case.rawValue == 5 { self.minHeight = c.pointee.min_height }
         if c.pointee._max_height_case.rawValue == 6 { self.maxHeight = c.pointee.max_height }
-        if let v = c.pointee.alignment { self.alignment = try GlimpseWidgetV1.Alignment(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.alignment { self.alignment = try _liftNested("glimpse.widget.v1.Frame", "alignment", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Alignment in try GlimpseWidgetV1.Alignment(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -2151,7 +2151,7 @@ extension GlimpseWidgetV1.ContainerBackground: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.widget.v1.ContainerBackground") }
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__ContainerBackground.self)
         self.init()
-        if let v = c.pointee.style { self.style = try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.style { self.style = try _liftNested("glimpse.widget.v1.ContainerBackground", "style", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ShapeStyle in try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) } }
         self.placement = GlimpseWidgetV1.ContainerBackgroundPlacement(rawValue: .init(truncatingIfNeeded: c.pointee.placement.rawValue))
     }
 
@@ -2200,27 +2200,27 @@ extension GlimpseWidgetV1.Modifier: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Widget__V1__Modifier.self)
         self.init()
         switch Swift.Int(c.pointee.kind_case.rawValue) {
-        case 1: if let v = c.pointee.font { self.kind = .font(try GlimpseWidgetV1.Font(_c: v, depth: depth &+ 1)) }
-        case 2: if let v = c.pointee.foreground_style { self.kind = .foregroundStyle(try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1)) }
-        case 3: if let v = c.pointee.padding { self.kind = .padding(try GlimpseWidgetV1.Padding(_c: v, depth: depth &+ 1)) }
-        case 4: if let v = c.pointee.frame { self.kind = .frame(try GlimpseWidgetV1.Frame(_c: v, depth: depth &+ 1)) }
+        case 1: if let v = c.pointee.font { self.kind = .font(try _liftNested("glimpse.widget.v1.Modifier", "font", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Font in try GlimpseWidgetV1.Font(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.foreground_style { self.kind = .foregroundStyle(try _liftNested("glimpse.widget.v1.Modifier", "foreground_style", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ShapeStyle in try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) }) }
+        case 3: if let v = c.pointee.padding { self.kind = .padding(try _liftNested("glimpse.widget.v1.Modifier", "padding", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Padding in try GlimpseWidgetV1.Padding(_c: v, depth: depth &+ 1) }) }
+        case 4: if let v = c.pointee.frame { self.kind = .frame(try _liftNested("glimpse.widget.v1.Modifier", "frame", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Frame in try GlimpseWidgetV1.Frame(_c: v, depth: depth &+ 1) }) }
         case 5: self.kind = .lineLimit(c.pointee.line_limit)
         case 6: self.kind = .minimumScaleFactor(c.pointee.minimum_scale_factor)
         case 7: self.kind = .monospacedDigit((c.pointee.monospaced_digit != 0))
         case 8: self.kind = .cornerRadius(c.pointee.corner_radius)
-        case 9: if let v = c.pointee.clip_shape { self.kind = .clipShape(try GlimpseWidgetV1.Shape(_c: v, depth: depth &+ 1)) }
-        case 10: if let v = c.pointee.tint { self.kind = .tint(try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1)) }
-        case 11: if let v = c.pointee.container_background { self.kind = .containerBackground(try GlimpseWidgetV1.ContainerBackground(_c: v, depth: depth &+ 1)) }
-        case 12: if let v = c.pointee.background { self.kind = .background(try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1)) }
+        case 9: if let v = c.pointee.clip_shape { self.kind = .clipShape(try _liftNested("glimpse.widget.v1.Modifier", "clip_shape", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Shape in try GlimpseWidgetV1.Shape(_c: v, depth: depth &+ 1) }) }
+        case 10: if let v = c.pointee.tint { self.kind = .tint(try _liftNested("glimpse.widget.v1.Modifier", "tint", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ShapeStyle in try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) }) }
+        case 11: if let v = c.pointee.container_background { self.kind = .containerBackground(try _liftNested("glimpse.widget.v1.Modifier", "container_background", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ContainerBackground in try GlimpseWidgetV1.ContainerBackground(_c: v, depth: depth &+ 1) }) }
+        case 12: if let v = c.pointee.background { self.kind = .background(try _liftNested("glimpse.widget.v1.Modifier", "background", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ShapeStyle in try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) }) }
         case 13: self.kind = .multilineTextAlignment(GlimpseWidgetV1.TextAlignment(rawValue: .init(truncatingIfNeeded: c.pointee.multiline_text_alignment.rawValue)))
         case 14: self.kind = .fontWeight(GlimpseWidgetV1.FontWeight(rawValue: .init(truncatingIfNeeded: c.pointee.font_weight.rawValue)))
         case 15: self.kind = .opacity(c.pointee.opacity)
-        case 16: if let v = c.pointee.scale_effect { self.kind = .scaleEffect(try GlimpseWidgetV1.ScaleEffect(_c: v, depth: depth &+ 1)) }
+        case 16: if let v = c.pointee.scale_effect { self.kind = .scaleEffect(try _liftNested("glimpse.widget.v1.Modifier", "scale_effect", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ScaleEffect in try GlimpseWidgetV1.ScaleEffect(_c: v, depth: depth &+ 1) }) }
         case 17: self.kind = .widgetAccentable((c.pointee.widget_accentable != 0))
-        case 18: self.kind = .accessibilityLabel(try _liftString(c.pointee.accessibility_label, "glimpse.widget.v1.Modifier", "accessibility_label"))
+        case 18: self.kind = .accessibilityLabel(try _liftString(c.pointee.accessibility_label.data, c.pointee.accessibility_label.len, "glimpse.widget.v1.Modifier", "accessibility_label", -1))
         case 19: self.kind = .invalidatableContent((c.pointee.invalidatable_content != 0))
-        case 20: if let v = c.pointee.mask { self.kind = .mask(try GlimpseWidgetV1.Shape(_c: v, depth: depth &+ 1)) }
-        case 21: if let v = c.pointee.activity_background_tint { self.kind = .activityBackgroundTint(try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1)) }
+        case 20: if let v = c.pointee.mask { self.kind = .mask(try _liftNested("glimpse.widget.v1.Modifier", "mask", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Shape in try GlimpseWidgetV1.Shape(_c: v, depth: depth &+ 1) }) }
+        case 21: if let v = c.pointee.activity_background_tint { self.kind = .activityBackgroundTint(try _liftNested("glimpse.widget.v1.Modifier", "activity_background_tint", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ShapeStyle in try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -2282,7 +2282,7 @@ extension GlimpseWidgetV1.Modifier: _ProtoCBacked {
             c.pointee.widget_accentable = (v ? 1 : 0)
         case .accessibilityLabel(let v)?:
             c.pointee.kind_case = .init(rawValue: 18)
-            c.pointee.accessibility_label = try arena.lowerString(v, "glimpse.widget.v1.Modifier", "accessibility_label")
+            c.pointee.accessibility_label = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.widget.v1.Modifier", "accessibility_label"))
         case .invalidatableContent(let v)?:
             c.pointee.kind_case = .init(rawValue: 19)
             c.pointee.invalidatable_content = (v ? 1 : 0)

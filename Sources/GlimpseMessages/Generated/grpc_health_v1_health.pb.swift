@@ -113,12 +113,12 @@ extension GrpcHealthV1.HealthCheckRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.health.v1.HealthCheckRequest") }
         let c = raw.assumingMemoryBound(to: Grpc__Health__V1__HealthCheckRequest.self)
         self.init()
-        self.service = try _liftString(c.pointee.service, "grpc.health.v1.HealthCheckRequest", "service")
+        self.service = try _liftString(c.pointee.service.data, c.pointee.service.len, "grpc.health.v1.HealthCheckRequest", "service", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Grpc__Health__V1__HealthCheckRequest.self)
-        if !self.service.isEmpty { c.pointee.service = try arena.lowerString(self.service, "grpc.health.v1.HealthCheckRequest", "service") }
+        if !self.service.isEmpty { c.pointee.service = ProtobufCBinaryData(len: self.service.utf8.count, data: try arena.lowerString(self.service, "grpc.health.v1.HealthCheckRequest", "service")) }
     }
 }
 

@@ -335,37 +335,37 @@ extension GrpcReflectionV1alpha.ServerReflectionRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ServerReflectionRequest") }
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServerReflectionRequest.self)
         self.init()
-        self.host = try _liftString(c.pointee.host, "grpc.reflection.v1alpha.ServerReflectionRequest", "host")
+        self.host = try _liftString(c.pointee.host.data, c.pointee.host.len, "grpc.reflection.v1alpha.ServerReflectionRequest", "host", -1)
         switch Swift.Int(c.pointee.message_request_case.rawValue) {
-        case 3: self.messageRequest = .fileByFilename(try _liftString(c.pointee.file_by_filename, "grpc.reflection.v1alpha.ServerReflectionRequest", "file_by_filename"))
-        case 4: self.messageRequest = .fileContainingSymbol(try _liftString(c.pointee.file_containing_symbol, "grpc.reflection.v1alpha.ServerReflectionRequest", "file_containing_symbol"))
-        case 5: if let v = c.pointee.file_containing_extension { self.messageRequest = .fileContainingExtension(try GrpcReflectionV1alpha.ExtensionRequest(_c: v, depth: depth &+ 1)) }
-        case 6: self.messageRequest = .allExtensionNumbersOfType(try _liftString(c.pointee.all_extension_numbers_of_type, "grpc.reflection.v1alpha.ServerReflectionRequest", "all_extension_numbers_of_type"))
-        case 7: self.messageRequest = .listServices(try _liftString(c.pointee.list_services, "grpc.reflection.v1alpha.ServerReflectionRequest", "list_services"))
+        case 3: self.messageRequest = .fileByFilename(try _liftString(c.pointee.file_by_filename.data, c.pointee.file_by_filename.len, "grpc.reflection.v1alpha.ServerReflectionRequest", "file_by_filename", -1))
+        case 4: self.messageRequest = .fileContainingSymbol(try _liftString(c.pointee.file_containing_symbol.data, c.pointee.file_containing_symbol.len, "grpc.reflection.v1alpha.ServerReflectionRequest", "file_containing_symbol", -1))
+        case 5: if let v = c.pointee.file_containing_extension { self.messageRequest = .fileContainingExtension(try _liftNested("grpc.reflection.v1alpha.ServerReflectionRequest", "file_containing_extension", -1) { () throws(ProtoDecodingError) -> GrpcReflectionV1alpha.ExtensionRequest in try GrpcReflectionV1alpha.ExtensionRequest(_c: v, depth: depth &+ 1) }) }
+        case 6: self.messageRequest = .allExtensionNumbersOfType(try _liftString(c.pointee.all_extension_numbers_of_type.data, c.pointee.all_extension_numbers_of_type.len, "grpc.reflection.v1alpha.ServerReflectionRequest", "all_extension_numbers_of_type", -1))
+        case 7: self.messageRequest = .listServices(try _liftString(c.pointee.list_services.data, c.pointee.list_services.len, "grpc.reflection.v1alpha.ServerReflectionRequest", "list_services", -1))
         default: break
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServerReflectionRequest.self)
-        if !self.host.isEmpty { c.pointee.host = try arena.lowerString(self.host, "grpc.reflection.v1alpha.ServerReflectionRequest", "host") }
+        if !self.host.isEmpty { c.pointee.host = ProtobufCBinaryData(len: self.host.utf8.count, data: try arena.lowerString(self.host, "grpc.reflection.v1alpha.ServerReflectionRequest", "host")) }
         switch self.messageRequest {
         case nil: break
         case .fileByFilename(let v)?:
             c.pointee.message_request_case = .init(rawValue: 3)
-            c.pointee.file_by_filename = try arena.lowerString(v, "grpc.reflection.v1alpha.ServerReflectionRequest", "file_by_filename")
+            c.pointee.file_by_filename = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "grpc.reflection.v1alpha.ServerReflectionRequest", "file_by_filename"))
         case .fileContainingSymbol(let v)?:
             c.pointee.message_request_case = .init(rawValue: 4)
-            c.pointee.file_containing_symbol = try arena.lowerString(v, "grpc.reflection.v1alpha.ServerReflectionRequest", "file_containing_symbol")
+            c.pointee.file_containing_symbol = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "grpc.reflection.v1alpha.ServerReflectionRequest", "file_containing_symbol"))
         case .fileContainingExtension(let v)?:
             c.pointee.message_request_case = .init(rawValue: 5)
             c.pointee.file_containing_extension = try arena.lower(v, depth: depth)
         case .allExtensionNumbersOfType(let v)?:
             c.pointee.message_request_case = .init(rawValue: 6)
-            c.pointee.all_extension_numbers_of_type = try arena.lowerString(v, "grpc.reflection.v1alpha.ServerReflectionRequest", "all_extension_numbers_of_type")
+            c.pointee.all_extension_numbers_of_type = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "grpc.reflection.v1alpha.ServerReflectionRequest", "all_extension_numbers_of_type"))
         case .listServices(let v)?:
             c.pointee.message_request_case = .init(rawValue: 7)
-            c.pointee.list_services = try arena.lowerString(v, "grpc.reflection.v1alpha.ServerReflectionRequest", "list_services")
+            c.pointee.list_services = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "grpc.reflection.v1alpha.ServerReflectionRequest", "list_services"))
         }
     }
 }
@@ -383,13 +383,13 @@ extension GrpcReflectionV1alpha.ExtensionRequest: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ExtensionRequest") }
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ExtensionRequest.self)
         self.init()
-        self.containingType = try _liftString(c.pointee.containing_type, "grpc.reflection.v1alpha.ExtensionRequest", "containing_type")
+        self.containingType = try _liftString(c.pointee.containing_type.data, c.pointee.containing_type.len, "grpc.reflection.v1alpha.ExtensionRequest", "containing_type", -1)
         self.extensionNumber = c.pointee.extension_number
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ExtensionRequest.self)
-        if !self.containingType.isEmpty { c.pointee.containing_type = try arena.lowerString(self.containingType, "grpc.reflection.v1alpha.ExtensionRequest", "containing_type") }
+        if !self.containingType.isEmpty { c.pointee.containing_type = ProtobufCBinaryData(len: self.containingType.utf8.count, data: try arena.lowerString(self.containingType, "grpc.reflection.v1alpha.ExtensionRequest", "containing_type")) }
         c.pointee.extension_number = self.extensionNumber
     }
 }
@@ -407,20 +407,20 @@ extension GrpcReflectionV1alpha.ServerReflectionResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ServerReflectionResponse") }
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServerReflectionResponse.self)
         self.init()
-        self.validHost = try _liftString(c.pointee.valid_host, "grpc.reflection.v1alpha.ServerReflectionResponse", "valid_host")
-        if let v = c.pointee.original_request { self.originalRequest = try GrpcReflectionV1alpha.ServerReflectionRequest(_c: v, depth: depth &+ 1) }
+        self.validHost = try _liftString(c.pointee.valid_host.data, c.pointee.valid_host.len, "grpc.reflection.v1alpha.ServerReflectionResponse", "valid_host", -1)
+        if let v = c.pointee.original_request { self.originalRequest = try _liftNested("grpc.reflection.v1alpha.ServerReflectionResponse", "original_request", -1) { () throws(ProtoDecodingError) -> GrpcReflectionV1alpha.ServerReflectionRequest in try GrpcReflectionV1alpha.ServerReflectionRequest(_c: v, depth: depth &+ 1) } }
         switch Swift.Int(c.pointee.message_response_case.rawValue) {
-        case 4: if let v = c.pointee.file_descriptor_response { self.messageResponse = .fileDescriptorResponse(try GrpcReflectionV1alpha.FileDescriptorResponse(_c: v, depth: depth &+ 1)) }
-        case 5: if let v = c.pointee.all_extension_numbers_response { self.messageResponse = .allExtensionNumbersResponse(try GrpcReflectionV1alpha.ExtensionNumberResponse(_c: v, depth: depth &+ 1)) }
-        case 6: if let v = c.pointee.list_services_response { self.messageResponse = .listServicesResponse(try GrpcReflectionV1alpha.ListServiceResponse(_c: v, depth: depth &+ 1)) }
-        case 7: if let v = c.pointee.error_response { self.messageResponse = .errorResponse(try GrpcReflectionV1alpha.ErrorResponse(_c: v, depth: depth &+ 1)) }
+        case 4: if let v = c.pointee.file_descriptor_response { self.messageResponse = .fileDescriptorResponse(try _liftNested("grpc.reflection.v1alpha.ServerReflectionResponse", "file_descriptor_response", -1) { () throws(ProtoDecodingError) -> GrpcReflectionV1alpha.FileDescriptorResponse in try GrpcReflectionV1alpha.FileDescriptorResponse(_c: v, depth: depth &+ 1) }) }
+        case 5: if let v = c.pointee.all_extension_numbers_response { self.messageResponse = .allExtensionNumbersResponse(try _liftNested("grpc.reflection.v1alpha.ServerReflectionResponse", "all_extension_numbers_response", -1) { () throws(ProtoDecodingError) -> GrpcReflectionV1alpha.ExtensionNumberResponse in try GrpcReflectionV1alpha.ExtensionNumberResponse(_c: v, depth: depth &+ 1) }) }
+        case 6: if let v = c.pointee.list_services_response { self.messageResponse = .listServicesResponse(try _liftNested("grpc.reflection.v1alpha.ServerReflectionResponse", "list_services_response", -1) { () throws(ProtoDecodingError) -> GrpcReflectionV1alpha.ListServiceResponse in try GrpcReflectionV1alpha.ListServiceResponse(_c: v, depth: depth &+ 1) }) }
+        case 7: if let v = c.pointee.error_response { self.messageResponse = .errorResponse(try _liftNested("grpc.reflection.v1alpha.ServerReflectionResponse", "error_response", -1) { () throws(ProtoDecodingError) -> GrpcReflectionV1alpha.ErrorResponse in try GrpcReflectionV1alpha.ErrorResponse(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServerReflectionResponse.self)
-        if !self.validHost.isEmpty { c.pointee.valid_host = try arena.lowerString(self.validHost, "grpc.reflection.v1alpha.ServerReflectionResponse", "valid_host") }
+        if !self.validHost.isEmpty { c.pointee.valid_host = ProtobufCBinaryData(len: self.validHost.utf8.count, data: try arena.lowerString(self.validHost, "grpc.reflection.v1alpha.ServerReflectionResponse", "valid_host")) }
         if let v = self.originalRequest { c.pointee.original_request = try arena.lower(v, depth: depth) }
         switch self.messageResponse {
         case nil: break
@@ -485,13 +485,13 @@ extension GrpcReflectionV1alpha.ExtensionNumberResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ExtensionNumberResponse") }
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ExtensionNumberResponse.self)
         self.init()
-        self.baseTypeName = try _liftString(c.pointee.base_type_name, "grpc.reflection.v1alpha.ExtensionNumberResponse", "base_type_name")
+        self.baseTypeName = try _liftString(c.pointee.base_type_name.data, c.pointee.base_type_name.len, "grpc.reflection.v1alpha.ExtensionNumberResponse", "base_type_name", -1)
         self.extensionNumber = _liftScalars(c.pointee.extension_number, c.pointee.n_extension_number)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ExtensionNumberResponse.self)
-        if !self.baseTypeName.isEmpty { c.pointee.base_type_name = try arena.lowerString(self.baseTypeName, "grpc.reflection.v1alpha.ExtensionNumberResponse", "base_type_name") }
+        if !self.baseTypeName.isEmpty { c.pointee.base_type_name = ProtobufCBinaryData(len: self.baseTypeName.utf8.count, data: try arena.lowerString(self.baseTypeName, "grpc.reflection.v1alpha.ExtensionNumberResponse", "base_type_name")) }
         if !self.extensionNumber.isEmpty {
             c.pointee.extension_number = arena.lowerScalars(self.extensionNumber)
             c.pointee.n_extension_number = self.extensionNumber.count
@@ -515,7 +515,7 @@ extension GrpcReflectionV1alpha.ListServiceResponse: _ProtoCBacked {
         if c.pointee.n_service > 0, let list = c.pointee.service {
             var out: [GrpcReflectionV1alpha.ServiceResponse] = []
             out.reserveCapacity(c.pointee.n_service)
-            for i in 0..<c.pointee.n_service { if let e = list[i] { out.append(try GrpcReflectionV1alpha.ServiceResponse(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_service { if let e = list[i] { out.append(try _liftNested("grpc.reflection.v1alpha.ListServiceResponse", "service", i) { () throws(ProtoDecodingError) -> GrpcReflectionV1alpha.ServiceResponse in try GrpcReflectionV1alpha.ServiceResponse(_c: e, depth: depth &+ 1) }) } }
             self.service = out
         }
     }
@@ -542,12 +542,12 @@ extension GrpcReflectionV1alpha.ServiceResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "grpc.reflection.v1alpha.ServiceResponse") }
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServiceResponse.self)
         self.init()
-        self.name = try _liftString(c.pointee.name, "grpc.reflection.v1alpha.ServiceResponse", "name")
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "grpc.reflection.v1alpha.ServiceResponse", "name", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ServiceResponse.self)
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "grpc.reflection.v1alpha.ServiceResponse", "name") }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "grpc.reflection.v1alpha.ServiceResponse", "name")) }
     }
 }
 
@@ -565,13 +565,13 @@ extension GrpcReflectionV1alpha.ErrorResponse: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ErrorResponse.self)
         self.init()
         self.errorCode = c.pointee.error_code
-        self.errorMessage = try _liftString(c.pointee.error_message, "grpc.reflection.v1alpha.ErrorResponse", "error_message")
+        self.errorMessage = try _liftString(c.pointee.error_message.data, c.pointee.error_message.len, "grpc.reflection.v1alpha.ErrorResponse", "error_message", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Grpc__Reflection__V1alpha__ErrorResponse.self)
         c.pointee.error_code = self.errorCode
-        if !self.errorMessage.isEmpty { c.pointee.error_message = try arena.lowerString(self.errorMessage, "grpc.reflection.v1alpha.ErrorResponse", "error_message") }
+        if !self.errorMessage.isEmpty { c.pointee.error_message = ProtobufCBinaryData(len: self.errorMessage.utf8.count, data: try arena.lowerString(self.errorMessage, "grpc.reflection.v1alpha.ErrorResponse", "error_message")) }
     }
 }
 

@@ -44,8 +44,12 @@ public enum ProtoDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// protobuf-c refused the bytes: truncated, a wrong wire type for a known field, a
     /// length past the end, a bad varint, a group, or a field number of zero.
     case malformed(message: String)
-    /// A `string` field that is not valid UTF-8.
+    /// A `string` field that is not valid UTF-8. `field` is its path from `message`, the
+    /// outermost message decoded (`entries[0].key`).
     case invalidUTF8(message: String, field: String)
+    /// A `string` field holding U+0000: refused rather than kept, since C code (protobuf-c
+    /// among it) would read the text as ending there. `field` as for `invalidUTF8`.
+    case stringContainsNUL(message: String, field: String)
     /// Messages nested deeper than `ProtoLimits.maxDepth`.
     case tooDeep(message: String)
 
@@ -53,8 +57,38 @@ public enum ProtoDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         switch self {
         case .malformed(let message): "malformed protobuf for \(message)"
         case .invalidUTF8(let message, let field): "\(message).\(field) is not valid UTF-8"
+        case .stringContainsNUL(let message, let field): "\(message).\(field) holds U+0000 (NUL)"
         case .tooDeep(let message): "\(message) nests deeper than \(ProtoLimits.maxDepth) levels"
         }
+    }
+
+    /// Whether the bytes were protobuf and only their text is refused (the sender's
+    /// content, not a broken encoding).
+    public var isRefusedText: Bool {
+        switch self {
+        case .invalidUTF8, .stringContainsNUL: true
+        case .malformed, .tooDeep: false
+        }
+    }
+
+    /// The same refusal seen from the message that holds `message` in its field `field`
+    /// (element `index`, or -1): the path grows by `field[index].`.
+    func nested(in message: StaticString, field: StaticString, index: Int) -> Self {
+        switch self {
+        case .invalidUTF8(_, let inner):
+            .invalidUTF8(message: "\(message)", field: _ProtoFieldPath.element(field, index) + "." + inner)
+        case .stringContainsNUL(_, let inner):
+            .stringContainsNUL(message: "\(message)", field: _ProtoFieldPath.element(field, index) + "." + inner)
+        case .malformed, .tooDeep:
+            self
+        }
+    }
+}
+
+/// Field paths in decoding errors, as protobuf's text names them: `name`, `name[3]`.
+enum _ProtoFieldPath {
+    static func element(_ field: StaticString, _ index: Int) -> String {
+        index < 0 ? "\(field)" : "\(field)[\(index)]"
     }
 }
 

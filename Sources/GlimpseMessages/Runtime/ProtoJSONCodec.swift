@@ -178,6 +178,8 @@ extension Bool: _ProtoJSONField, _ProtoJSONMapKey {
     package static func _protoJSONKeyPrecedes(_ a: Self, _ b: Self) -> Bool { !a && b }
 }
 
+/// A string holding U+0000 (`"\\u0000"` in JSON) is refused, as the protobuf side refuses
+/// it: C code downstream would read the text as ending there.
 extension String: _ProtoJSONField, _ProtoJSONMapKey {
     package var _protoJSON: JSONValue { .string(self) }
     package var _protoJSONIsDefault: Bool { isEmpty }
@@ -185,10 +187,18 @@ extension String: _ProtoJSONField, _ProtoJSONMapKey {
         guard case .string(let s) = value else {
             throw ProtoJSONError(path: path(), reason: "expected a string, found \(value.protoJSONKind)")
         }
+        try refuseNUL(s, path())
         return s
     }
     package var _protoJSONKey: String { self }
-    package static func _protoJSONKey(_ key: String, _ path: @autoclosure () -> String) throws(ProtoJSONError) -> Self { key }
+    package static func _protoJSONKey(_ key: String, _ path: @autoclosure () -> String) throws(ProtoJSONError) -> Self {
+        try refuseNUL(key, path())
+        return key
+    }
+
+    private static func refuseNUL(_ s: String, _ path: @autoclosure () -> String) throws(ProtoJSONError) {
+        if s.utf8.contains(0) { throw ProtoJSONError(path: path(), reason: "text holding U+0000 (NUL) is refused") }
+    }
     package static func _protoJSONKeyPrecedes(_ a: Self, _ b: Self) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 }
 

@@ -67,6 +67,12 @@ public struct ConfigSource: Sendable {
         try optional(flag, commandLine, expected: "host:port", parse: ServiceAddress.init(parsing:))
     }
 
+    /// A timeout in seconds (`300`, `0.5`); `0` is none (nil), so it parses to `Duration??`.
+    package static func timeout(_ raw: String) -> Duration?? {
+        guard let seconds = Double(raw), seconds.isFinite, seconds >= 0, seconds <= 1e9 else { return nil }
+        return .some(seconds == 0 ? nil : .milliseconds(Int64((seconds * 1000).rounded(.up))))
+    }
+
     /// A TCP port, 0...65535.
     static func port(_ raw: String) -> Int? {
         guard let port = Int(raw), (0...65535).contains(port) else { return nil }

@@ -33,6 +33,8 @@ public struct ServiceConfig: Sendable, Hashable {
     public var deviceKey: DeviceKey?
     /// How long in-flight calls may take to finish after SIGTERM before they are cancelled.
     public var shutdownGrace: Duration = .seconds(30)
+    /// A connection without a call open this long is closed (`--idle-timeout`); nil: never.
+    public var idleTimeout: Duration? = .seconds(300)
     /// Where a manual clock starts when `--start-time` is not given.
     public var manualStart: Date = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z
 

@@ -40,6 +40,8 @@ public struct ServiceOptions: ParsableArguments, Sendable {
 
     @Option(name: .customLong("device-key"), help: "A file holding the device key: device-scope calls must then send `authorization: Device <key>`, and calls to other services carry it; off unless given, for loopback (GLIMPSE_DEVICE_KEY).")
     public var deviceKey: String?
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay without a call open before it is closed (GOAWAY); 0 never (default 300; GLIMPSE_IDLE_TIMEOUT).")
+    public var idleTimeout: String?
 
     public init() {}
 
@@ -88,6 +90,9 @@ public struct ServiceOptions: ParsableArguments, Sendable {
             metricsPort: try source.optional("metrics-port", metricsPort, expected: "a port number 0...65535",
                                              parse: ConfigSource.port) ?? defaults.metricsPort)
         config.deviceKey = try source.deviceKey(deviceKey)
+        config.idleTimeout = try source.value(
+            "idle-timeout", idleTimeout, expected: "seconds, 0 (never) or more", default: defaults.idleTimeout,
+            parse: ConfigSource.timeout)
         return config
     }
 }

@@ -62,6 +62,10 @@ public struct ServiceRunner: Sendable {
     /// provider): then listening beyond loopback without `--device-key` is warned about.
     public var servesDeviceScope = true
 
+    /// What the transports report about peers (GOAWAYs, idle connections closed, failed
+    /// accepts), logged rate limited; a service's other servers (glimpse-activity's APNs
+    /// endpoint) log theirs here too.
+    public let connectionLog: RateLimitedLog
     private let services: [any RPCService]
     private let readiness: Readiness
     private var background: [any Service] = []
@@ -78,6 +82,7 @@ public struct ServiceRunner: Sendable {
     ) {
         self.config = config
         self.logger = logger
+        self.connectionLog = RateLimitedLog(logger: logger)
         let health = HealthStatusStore([:])
         self.health = health
         self.services = StandardServices.adding(
@@ -113,6 +118,8 @@ public struct ServiceRunner: Sendable {
         let router = RPCRouter(services: services, jsonServices: jsonServices)
         var transportConfig = NIOServerConfig.defaults
         transportConfig.web = webFiles.map { WebConfig(staticFiles: StaticFiles($0)) }
+        transportConfig.idleTimeout = config.idleTimeout
+        transportConfig.events = connectionLog.connectionEvents
         let transport = NIOServerTransport(
             host: config.host, port: config.port, config: transportConfig, group: eventLoopGroup,
             handlerExecutor: handlerExecutor, jsonRoutes: router.jsonRoutes)
@@ -130,7 +137,8 @@ public struct ServiceRunner: Sendable {
         if let metricsPort = config.metricsPort {
             let registry = metricsRegistry ?? ServiceMetrics.bootstrap()
             let endpoint = try await MetricsEndpoint.bind(
-                host: config.host, port: metricsPort, registry: registry, group: eventLoopGroup)
+                host: config.host, port: metricsPort, registry: registry, group: eventLoopGroup,
+                idleTimeout: config.idleTimeout, events: connectionLog.connectionEvents)
             metricsEndpoint = endpoint
             let metrics = RPCMetrics(factory: PrometheusMetricsFactory(registry: registry), served: router.paths)
             rpcTransport = MeteredServerTransport(transport, metrics: metrics)

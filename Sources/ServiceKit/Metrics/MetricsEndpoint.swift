@@ -2,6 +2,7 @@ public import NIOCore
 import NIOHTTP1
 public import NIOPosix
 public import Prometheus
+public import RPCNIO
 
 /// Prometheus text format over plain HTTP/1.1: `GET /metrics` answers the registry's
 /// samples; any other path is 404, any other method 405.
@@ -10,14 +11,24 @@ public final class MetricsEndpoint: Sendable {
     private let channel: any Channel
 
     /// Binds now (port 0 picks a free one), so the port is known before the service runs.
+    /// A connection silent for `idleTimeout` is closed (nil: never); a failed accept (out of
+    /// file descriptors) makes the listener wait before the next.
     public static func bind(
         host: String, port: Int, registry: PrometheusCollectorRegistry,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        idleTimeout: Duration? = NIOServerConfig.defaultIdleTimeout, events: ConnectionEventSink? = nil
     ) async throws -> MetricsEndpoint {
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { AcceptBackoff.install(on: $0, events: events) }
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let idleTimeout {
+                        // A scrape is one request and its answer: silence for the whole timeout is idle.
+                        try channel.pipeline.syncOperations.addHandler(
+                            IdleStateHandler(allTimeout: .nanoseconds(idleTimeout.nanosecondsClamped)))
+                        try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(MetricsHTTPHandler(registry: registry))
                 }
@@ -36,6 +47,19 @@ public final class MetricsEndpoint: Sendable {
     /// Stops listening; a scrape under way finishes.
     public func close() async {
         try? await channel.close()
+    }
+}
+
+/// Closes the connection on NIO's idle event.
+final class CloseWhenIdle: ChannelInboundHandler {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 }
 

@@ -78,7 +78,7 @@ public final class AssetHints: Sendable {
         host: TimelineHandlers.Host
     ) async {
         guard let asset = outbound.client(connections).map(GlimpseAssetV1.AssetService.Client.init(wrapping:)) else { return }
-        let options = CallOptions(timeout: .seconds(5))
+        let options = CallOptions(timeout: .seconds(5), inheritsDeadline: false)
         switch hint {
         case .removed(let id, let app):
             guard let last = sent.removeValue(forKey: id), !last.pinned.isEmpty else { return }

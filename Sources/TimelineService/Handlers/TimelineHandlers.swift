@@ -193,7 +193,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
             let reloads = request.message.includeReloads
             for try await batch in changes {
                 var visible = scope.map { app in batch.filter { $0.bundleId == app.rawValue } } ?? batch
-                if !reloads { visible.removeAll { $0.reload != nil || $0.providerError != nil } }
+                if !reloads { visible.removeAll { $0.reload != nil || $0.providerError != nil || $0.unchanged } }
                 if !visible.isEmpty { try await response.write(contentsOf: visible) }
             }
         } catch let behind as FellBehind {

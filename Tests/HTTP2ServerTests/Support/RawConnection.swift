@@ -19,6 +19,20 @@ enum RawConnection {
         return collector.received.withLock { $0 }
     }
 
+    /// Writes `bytes` and keeps its side open, saying nothing more, until the server closes
+    /// the connection; returns what came back.
+    static func waitForClose(port: Int, after bytes: [UInt8] = []) async throws -> [UInt8] {
+        let collector = Collector()
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+        if !bytes.isEmpty { try? await channel.writeAndFlush(ByteBuffer(bytes: bytes)) }
+        try await channel.closeFuture.get()
+        return collector.received.withLock { $0 }
+    }
+
     /// The HTTP/2 client connection preface.
     static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 

@@ -1048,11 +1048,11 @@ static const ProtobufCFieldDescriptor grpc__testing__echo_status__field_descript
     "message",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__EchoStatus, message),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1280,11 +1280,11 @@ static const ProtobufCFieldDescriptor grpc__testing__simple_response__field_desc
     "username",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__SimpleResponse, username),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1292,11 +1292,11 @@ static const ProtobufCFieldDescriptor grpc__testing__simple_response__field_desc
     "oauth_scope",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__SimpleResponse, oauth_scope),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1304,11 +1304,11 @@ static const ProtobufCFieldDescriptor grpc__testing__simple_response__field_desc
     "server_id",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__SimpleResponse, server_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1328,11 +1328,11 @@ static const ProtobufCFieldDescriptor grpc__testing__simple_response__field_desc
     "hostname",
     6,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__SimpleResponse, hostname),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1793,11 +1793,11 @@ static const ProtobufCFieldDescriptor grpc__testing__load_balancer_stats_respons
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer__RpcsByPeerEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1882,11 +1882,11 @@ static const ProtobufCFieldDescriptor grpc__testing__load_balancer_stats_respons
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeerEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1933,11 +1933,11 @@ static const ProtobufCFieldDescriptor grpc__testing__load_balancer_stats_respons
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__LoadBalancerStatsResponse__RpcsByMethodEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2066,11 +2066,11 @@ static const ProtobufCFieldDescriptor grpc__testing__load_balancer_accumulated_s
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__LoadBalancerAccumulatedStatsResponse__NumRpcsStartedByMethodEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2117,11 +2117,11 @@ static const ProtobufCFieldDescriptor grpc__testing__load_balancer_accumulated_s
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__LoadBalancerAccumulatedStatsResponse__NumRpcsSucceededByMethodEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2168,11 +2168,11 @@ static const ProtobufCFieldDescriptor grpc__testing__load_balancer_accumulated_s
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__LoadBalancerAccumulatedStatsResponse__NumRpcsFailedByMethodEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2321,11 +2321,11 @@ static const ProtobufCFieldDescriptor grpc__testing__load_balancer_accumulated_s
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__LoadBalancerAccumulatedStatsResponse__StatsPerMethodEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2461,11 +2461,11 @@ static const ProtobufCFieldDescriptor grpc__testing__client_configure_request__m
     "key",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__ClientConfigureRequest__Metadata, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2473,11 +2473,11 @@ static const ProtobufCFieldDescriptor grpc__testing__client_configure_request__m
     "value",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__ClientConfigureRequest__Metadata, value),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2623,11 +2623,11 @@ static const ProtobufCFieldDescriptor grpc__testing__test_orca_report__request_c
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__TestOrcaReport__RequestCostEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2674,11 +2674,11 @@ static const ProtobufCFieldDescriptor grpc__testing__test_orca_report__utilizati
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Testing__TestOrcaReport__UtilizationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -369,13 +369,13 @@ extension GlimpseTestingV1.Leaf: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.testing.v1.Leaf") }
         let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__Leaf.self)
         self.init()
-        self.name = try _liftString(c.pointee.name, "glimpse.testing.v1.Leaf", "name")
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.testing.v1.Leaf", "name", -1)
         self.weight = c.pointee.weight
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__Leaf.self)
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.testing.v1.Leaf", "name") }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.testing.v1.Leaf", "name")) }
         c.pointee.weight = self.weight
     }
 }
@@ -401,8 +401,8 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         self.fFixed64 = c.pointee.f_fixed64
         self.fFixed32 = c.pointee.f_fixed32
         self.fBool = (c.pointee.f_bool != 0)
-        self.fString = try _liftString(c.pointee.f_string, "glimpse.testing.v1.AllKinds", "f_string")
-        if let v = c.pointee.f_message { self.fMessage = try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1) }
+        self.fString = try _liftString(c.pointee.f_string.data, c.pointee.f_string.len, "glimpse.testing.v1.AllKinds", "f_string", -1)
+        if let v = c.pointee.f_message { self.fMessage = try _liftNested("glimpse.testing.v1.AllKinds", "f_message", -1) { () throws(ProtoDecodingError) -> GlimpseTestingV1.Leaf in try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1) } }
         self.fBytes = _liftBytes(c.pointee.f_bytes.data, c.pointee.f_bytes.len)
         self.fUint32 = c.pointee.f_uint32
         self.fEnum = GlimpseTestingV1.Mood(rawValue: .init(truncatingIfNeeded: c.pointee.f_enum.rawValue))
@@ -426,13 +426,13 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         if c.pointee.n_r_string > 0, let list = c.pointee.r_string {
             var out: [Swift.String] = []
             out.reserveCapacity(c.pointee.n_r_string)
-            for i in 0..<c.pointee.n_r_string { out.append(try _liftString(list[i], "glimpse.testing.v1.AllKinds", "r_string")) }
+            for i in 0..<c.pointee.n_r_string { out.append(try _liftString(list[i].data, list[i].len, "glimpse.testing.v1.AllKinds", "r_string", i)) }
             self.rString = out
         }
         if c.pointee.n_r_message > 0, let list = c.pointee.r_message {
             var out: [GlimpseTestingV1.Leaf] = []
             out.reserveCapacity(c.pointee.n_r_message)
-            for i in 0..<c.pointee.n_r_message { if let e = list[i] { out.append(try GlimpseTestingV1.Leaf(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_r_message { if let e = list[i] { out.append(try _liftNested("glimpse.testing.v1.AllKinds", "r_message", i) { () throws(ProtoDecodingError) -> GlimpseTestingV1.Leaf in try GlimpseTestingV1.Leaf(_c: e, depth: depth &+ 1) }) } }
             self.rMessage = out
         }
         if c.pointee.n_r_bytes > 0, let list = c.pointee.r_bytes {
@@ -453,7 +453,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         self.rSint32 = _liftScalars(c.pointee.r_sint32, c.pointee.n_r_sint32)
         self.rSint64 = _liftScalars(c.pointee.r_sint64, c.pointee.n_r_sint64)
         if c.pointee._o_int32_case.rawValue == 41 { self.oInt32 = c.pointee.o_int32 }
-        if c.pointee._o_string_case.rawValue == 42 { self.oString = try _liftString(c.pointee.o_string, "glimpse.testing.v1.AllKinds", "o_string") }
+        if c.pointee._o_string_case.rawValue == 42 { self.oString = try _liftString(c.pointee.o_string.data, c.pointee.o_string.len, "glimpse.testing.v1.AllKinds", "o_string", -1) }
         if c.pointee._o_bool_case.rawValue == 43 { self.oBool = (c.pointee.o_bool != 0) }
         if c.pointee._o_enum_case.rawValue == 44 { self.oEnum = GlimpseTestingV1.Mood(rawValue: .init(truncatingIfNeeded: c.pointee.o_enum.rawValue)) }
         if c.pointee._o_bytes_case.rawValue == 45 { self.oBytes = _liftBytes(c.pointee.o_bytes.data, c.pointee.o_bytes.len) }
@@ -462,7 +462,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
             var map = [Swift.String: Swift.Int32](minimumCapacity: c.pointee.n_m_string_int32)
             for i in 0..<c.pointee.n_m_string_int32 {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.testing.v1.AllKinds.MStringInt32Entry", "key")] = e.pointee.value
+                try _liftNested("glimpse.testing.v1.AllKinds", "m_string_int32", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.testing.v1.AllKinds.MStringInt32Entry", "key", -1)] = e.pointee.value }
             }
             self.mStringInt32 = map
         }
@@ -470,7 +470,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
             var map = [Swift.Int64: Swift.String](minimumCapacity: c.pointee.n_m_int64_string)
             for i in 0..<c.pointee.n_m_int64_string {
                 guard let e = list[i] else { continue }
-                map[e.pointee.key] = try _liftString(e.pointee.value, "glimpse.testing.v1.AllKinds.MInt64StringEntry", "value")
+                try _liftNested("glimpse.testing.v1.AllKinds", "m_int64_string", i) { () throws(ProtoDecodingError) -> Swift.Void in map[e.pointee.key] = try _liftString(e.pointee.value.data, e.pointee.value.len, "glimpse.testing.v1.AllKinds.MInt64StringEntry", "value", -1) }
             }
             self.mInt64String = map
         }
@@ -478,7 +478,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
             var map = [Swift.Bool: GlimpseTestingV1.Leaf](minimumCapacity: c.pointee.n_m_bool_leaf)
             for i in 0..<c.pointee.n_m_bool_leaf {
                 guard let e = list[i] else { continue }
-                map[(e.pointee.key != 0)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1) } ?? .init()
+                try _liftNested("glimpse.testing.v1.AllKinds", "m_bool_leaf", i) { () throws(ProtoDecodingError) -> Swift.Void in map[(e.pointee.key != 0)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.testing.v1.AllKinds.MBoolLeafEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseTestingV1.Leaf in try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1) } } ?? .init() }
             }
             self.mBoolLeaf = map
         }
@@ -486,7 +486,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
             var map = [Swift.UInt32: GlimpseTestingV1.Mood](minimumCapacity: c.pointee.n_m_uint32_enum)
             for i in 0..<c.pointee.n_m_uint32_enum {
                 guard let e = list[i] else { continue }
-                map[e.pointee.key] = GlimpseTestingV1.Mood(rawValue: .init(truncatingIfNeeded: e.pointee.value.rawValue))
+                try _liftNested("glimpse.testing.v1.AllKinds", "m_uint32_enum", i) { () throws(ProtoDecodingError) -> Swift.Void in map[e.pointee.key] = GlimpseTestingV1.Mood(rawValue: .init(truncatingIfNeeded: e.pointee.value.rawValue)) }
             }
             self.mUint32Enum = map
         }
@@ -494,14 +494,14 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
             var map = [Swift.String: [Swift.UInt8]](minimumCapacity: c.pointee.n_m_string_bytes)
             for i in 0..<c.pointee.n_m_string_bytes {
                 guard let e = list[i] else { continue }
-                map[try _liftString(e.pointee.key, "glimpse.testing.v1.AllKinds.MStringBytesEntry", "key")] = _liftBytes(e.pointee.value.data, e.pointee.value.len)
+                try _liftNested("glimpse.testing.v1.AllKinds", "m_string_bytes", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.testing.v1.AllKinds.MStringBytesEntry", "key", -1)] = _liftBytes(e.pointee.value.data, e.pointee.value.len) }
             }
             self.mStringBytes = map
         }
         switch Swift.Int(c.pointee.choice_case.rawValue) {
-        case 51: self.choice = .cString(try _liftString(c.pointee.c_string, "glimpse.testing.v1.AllKinds", "c_string"))
+        case 51: self.choice = .cString(try _liftString(c.pointee.c_string.data, c.pointee.c_string.len, "glimpse.testing.v1.AllKinds", "c_string", -1))
         case 52: self.choice = .cInt64(c.pointee.c_int64)
-        case 53: if let v = c.pointee.c_message { self.choice = .cMessage(try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1)) }
+        case 53: if let v = c.pointee.c_message { self.choice = .cMessage(try _liftNested("glimpse.testing.v1.AllKinds", "c_message", -1) { () throws(ProtoDecodingError) -> GlimpseTestingV1.Leaf in try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1) }) }
         case 54: self.choice = .cEnum(GlimpseTestingV1.Mood(rawValue: .init(truncatingIfNeeded: c.pointee.c_enum.rawValue)))
         case 55: self.choice = .cBytes(_liftBytes(c.pointee.c_bytes.data, c.pointee.c_bytes.len))
         case 56: self.choice = .cEmpty
@@ -519,7 +519,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         c.pointee.f_fixed64 = self.fFixed64
         c.pointee.f_fixed32 = self.fFixed32
         c.pointee.f_bool = (self.fBool ? 1 : 0)
-        if !self.fString.isEmpty { c.pointee.f_string = try arena.lowerString(self.fString, "glimpse.testing.v1.AllKinds", "f_string") }
+        if !self.fString.isEmpty { c.pointee.f_string = ProtobufCBinaryData(len: self.fString.utf8.count, data: try arena.lowerString(self.fString, "glimpse.testing.v1.AllKinds", "f_string")) }
         if let v = self.fMessage { c.pointee.f_message = try arena.lower(v, depth: depth) }
         if !self.fBytes.isEmpty { c.pointee.f_bytes = ProtobufCBinaryData(len: self.fBytes.count, data: arena.lowerBytes(self.fBytes)) }
         c.pointee.f_uint32 = self.fUint32
@@ -563,8 +563,8 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
             c.pointee.n_r_bool = self.rBool.count
         }
         if !self.rString.isEmpty {
-            let list = arena.allocate(Swift.UnsafeMutablePointer<CChar>?.self, count: self.rString.count)
-            for (i, v) in self.rString.enumerated() { list[i] = try arena.lowerString(v, "glimpse.testing.v1.AllKinds", "r_string") }
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.rString.count)
+            for (i, v) in self.rString.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.testing.v1.AllKinds", "r_string")) }
             c.pointee.r_string = list
             c.pointee.n_r_string = self.rString.count
         }
@@ -610,7 +610,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         }
         if let v = self.oString {
             c.pointee._o_string_case = .init(rawValue: 42)
-            c.pointee.o_string = try arena.lowerString(v, "glimpse.testing.v1.AllKinds", "o_string")
+            c.pointee.o_string = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.testing.v1.AllKinds", "o_string"))
         }
         if let v = self.oBool {
             c.pointee._o_bool_case = .init(rawValue: 43)
@@ -633,7 +633,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
             for (i, (key, value)) in self.mStringInt32.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Testing__V1__AllKinds__MStringInt32Entry.self, count: 1)
                 glimpse__testing__v1__all_kinds__mstring_int32_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.testing.v1.AllKinds.MStringInt32Entry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.testing.v1.AllKinds.MStringInt32Entry", "key"))
                 e.pointee.value = value
                 list[i] = e
             }
@@ -646,7 +646,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
                 let e = arena.allocate(Glimpse__Testing__V1__AllKinds__MInt64StringEntry.self, count: 1)
                 glimpse__testing__v1__all_kinds__mint64_string_entry__init(e)
                 e.pointee.key = key
-                e.pointee.value = try arena.lowerString(value, "glimpse.testing.v1.AllKinds.MInt64StringEntry", "value")
+                e.pointee.value = ProtobufCBinaryData(len: value.utf8.count, data: try arena.lowerString(value, "glimpse.testing.v1.AllKinds.MInt64StringEntry", "value"))
                 list[i] = e
             }
             c.pointee.n_m_int64_string = self.mInt64String.count
@@ -681,7 +681,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
             for (i, (key, value)) in self.mStringBytes.sorted(by: { $0.key < $1.key }).enumerated() {
                 let e = arena.allocate(Glimpse__Testing__V1__AllKinds__MStringBytesEntry.self, count: 1)
                 glimpse__testing__v1__all_kinds__mstring_bytes_entry__init(e)
-                e.pointee.key = try arena.lowerString(key, "glimpse.testing.v1.AllKinds.MStringBytesEntry", "key")
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.testing.v1.AllKinds.MStringBytesEntry", "key"))
                 e.pointee.value = ProtobufCBinaryData(len: value.count, data: arena.lowerBytes(value))
                 list[i] = e
             }
@@ -692,7 +692,7 @@ extension GlimpseTestingV1.AllKinds: _ProtoCBacked {
         case nil: break
         case .cString(let v)?:
             c.pointee.choice_case = .init(rawValue: 51)
-            c.pointee.c_string = try arena.lowerString(v, "glimpse.testing.v1.AllKinds", "c_string")
+            c.pointee.c_string = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.testing.v1.AllKinds", "c_string"))
         case .cInt64(let v)?:
             c.pointee.choice_case = .init(rawValue: 52)
             c.pointee.c_int64 = v
@@ -744,20 +744,20 @@ extension GlimpseTestingV1.Tree: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.testing.v1.Tree") }
         let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__Tree.self)
         self.init()
-        self.label = try _liftString(c.pointee.label, "glimpse.testing.v1.Tree", "label")
-        if let v = c.pointee.left { self.left = try GlimpseTestingV1.Tree(_c: v, depth: depth &+ 1) }
-        if let v = c.pointee.right { self.right = try GlimpseTestingV1.Tree(_c: v, depth: depth &+ 1) }
+        self.label = try _liftString(c.pointee.label.data, c.pointee.label.len, "glimpse.testing.v1.Tree", "label", -1)
+        if let v = c.pointee.left { self.left = try _liftNested("glimpse.testing.v1.Tree", "left", -1) { () throws(ProtoDecodingError) -> GlimpseTestingV1.Tree in try GlimpseTestingV1.Tree(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.right { self.right = try _liftNested("glimpse.testing.v1.Tree", "right", -1) { () throws(ProtoDecodingError) -> GlimpseTestingV1.Tree in try GlimpseTestingV1.Tree(_c: v, depth: depth &+ 1) } }
         if c.pointee.n_children > 0, let list = c.pointee.children {
             var out: [GlimpseTestingV1.Tree] = []
             out.reserveCapacity(c.pointee.n_children)
-            for i in 0..<c.pointee.n_children { if let e = list[i] { out.append(try GlimpseTestingV1.Tree(_c: e, depth: depth &+ 1)) } }
+            for i in 0..<c.pointee.n_children { if let e = list[i] { out.append(try _liftNested("glimpse.testing.v1.Tree", "children", i) { () throws(ProtoDecodingError) -> GlimpseTestingV1.Tree in try GlimpseTestingV1.Tree(_c: e, depth: depth &+ 1) }) } }
             self.children = out
         }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__Tree.self)
-        if !self.label.isEmpty { c.pointee.label = try arena.lowerString(self.label, "glimpse.testing.v1.Tree", "label") }
+        if !self.label.isEmpty { c.pointee.label = ProtobufCBinaryData(len: self.label.utf8.count, data: try arena.lowerString(self.label, "glimpse.testing.v1.Tree", "label")) }
         if let v = self.left { c.pointee.left = try arena.lower(v, depth: depth) }
         if let v = self.right { c.pointee.right = try arena.lower(v, depth: depth) }
         if !self.children.isEmpty {
@@ -780,18 +780,18 @@ extension GlimpseTestingV1.LeafV2: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.testing.v1.LeafV2") }
         let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__LeafV2.self)
         self.init()
-        self.name = try _liftString(c.pointee.name, "glimpse.testing.v1.LeafV2", "name")
+        self.name = try _liftString(c.pointee.name.data, c.pointee.name.len, "glimpse.testing.v1.LeafV2", "name", -1)
         self.weight = c.pointee.weight
-        self.color = try _liftString(c.pointee.color, "glimpse.testing.v1.LeafV2", "color")
+        self.color = try _liftString(c.pointee.color.data, c.pointee.color.len, "glimpse.testing.v1.LeafV2", "color", -1)
         self.tags = _liftScalars(c.pointee.tags, c.pointee.n_tags)
-        if let v = c.pointee.nested { self.nested = try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1) }
+        if let v = c.pointee.nested { self.nested = try _liftNested("glimpse.testing.v1.LeafV2", "nested", -1) { () throws(ProtoDecodingError) -> GlimpseTestingV1.Leaf in try GlimpseTestingV1.Leaf(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Testing__V1__LeafV2.self)
-        if !self.name.isEmpty { c.pointee.name = try arena.lowerString(self.name, "glimpse.testing.v1.LeafV2", "name") }
+        if !self.name.isEmpty { c.pointee.name = ProtobufCBinaryData(len: self.name.utf8.count, data: try arena.lowerString(self.name, "glimpse.testing.v1.LeafV2", "name")) }
         c.pointee.weight = self.weight
-        if !self.color.isEmpty { c.pointee.color = try arena.lowerString(self.color, "glimpse.testing.v1.LeafV2", "color") }
+        if !self.color.isEmpty { c.pointee.color = ProtobufCBinaryData(len: self.color.utf8.count, data: try arena.lowerString(self.color, "glimpse.testing.v1.LeafV2", "color")) }
         if !self.tags.isEmpty {
             c.pointee.tags = arena.lowerScalars(self.tags)
             c.pointee.n_tags = self.tags.count

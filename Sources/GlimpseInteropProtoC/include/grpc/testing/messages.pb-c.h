@@ -145,11 +145,11 @@ struct  Grpc__Testing__EchoStatus
 {
   ProtobufCMessage base;
   int32_t code;
-  char *message;
+  ProtobufCBinaryData message;
 };
 #define GRPC__TESTING__ECHO_STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__echo_status__descriptor) \
-    , 0, (char *)protobuf_c_empty_string }
+    , 0, {0,NULL} }
 
 
 /*
@@ -230,16 +230,16 @@ struct  Grpc__Testing__SimpleResponse
    * The user the request came from, for verifying authentication was
    * successful when the client expected it.
    */
-  char *username;
+  ProtobufCBinaryData username;
   /*
    * OAuth scope.
    */
-  char *oauth_scope;
+  ProtobufCBinaryData oauth_scope;
   /*
    * Server ID. This must be unique among different server instances,
    * but the same across all RPC's made to a particular server instance.
    */
-  char *server_id;
+  ProtobufCBinaryData server_id;
   /*
    * gRPCLB Path.
    */
@@ -247,11 +247,11 @@ struct  Grpc__Testing__SimpleResponse
   /*
    * Server hostname.
    */
-  char *hostname;
+  ProtobufCBinaryData hostname;
 };
 #define GRPC__TESTING__SIMPLE_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__simple_response__descriptor) \
-    , NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GRPC__TESTING__GRPCLB_ROUTE_TYPE__GRPCLB_ROUTE_TYPE_UNKNOWN, (char *)protobuf_c_empty_string }
+    , NULL, {0,NULL}, {0,NULL}, {0,NULL}, GRPC__TESTING__GRPCLB_ROUTE_TYPE__GRPCLB_ROUTE_TYPE_UNKNOWN, {0,NULL} }
 
 
 /*
@@ -424,12 +424,12 @@ struct  Grpc__Testing__LoadBalancerStatsRequest
 struct  Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer__RpcsByPeerEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   int32_t value;
 };
 #define GRPC__TESTING__LOAD_BALANCER_STATS_RESPONSE__RPCS_BY_PEER__RPCS_BY_PEER_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__load_balancer_stats_response__rpcs_by_peer__rpcs_by_peer_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer
@@ -449,23 +449,23 @@ struct  Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer
 struct  Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeerEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   int32_t value;
 };
 #define GRPC__TESTING__LOAD_BALANCER_STATS_RESPONSE__RPCS_BY_PEER_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__load_balancer_stats_response__rpcs_by_peer_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Grpc__Testing__LoadBalancerStatsResponse__RpcsByMethodEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Grpc__Testing__LoadBalancerStatsResponse__RpcsByPeer *value;
 };
 #define GRPC__TESTING__LOAD_BALANCER_STATS_RESPONSE__RPCS_BY_METHOD_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__load_balancer_stats_response__rpcs_by_method_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 struct  Grpc__Testing__LoadBalancerStatsResponse
@@ -503,34 +503,34 @@ struct  Grpc__Testing__LoadBalancerAccumulatedStatsRequest
 struct  Grpc__Testing__LoadBalancerAccumulatedStatsResponse__NumRpcsStartedByMethodEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   int32_t value;
 };
 #define GRPC__TESTING__LOAD_BALANCER_ACCUMULATED_STATS_RESPONSE__NUM_RPCS_STARTED_BY_METHOD_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__load_balancer_accumulated_stats_response__num_rpcs_started_by_method_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Grpc__Testing__LoadBalancerAccumulatedStatsResponse__NumRpcsSucceededByMethodEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   int32_t value;
 };
 #define GRPC__TESTING__LOAD_BALANCER_ACCUMULATED_STATS_RESPONSE__NUM_RPCS_SUCCEEDED_BY_METHOD_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__load_balancer_accumulated_stats_response__num_rpcs_succeeded_by_method_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Grpc__Testing__LoadBalancerAccumulatedStatsResponse__NumRpcsFailedByMethodEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   int32_t value;
 };
 #define GRPC__TESTING__LOAD_BALANCER_ACCUMULATED_STATS_RESPONSE__NUM_RPCS_FAILED_BY_METHOD_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__load_balancer_accumulated_stats_response__num_rpcs_failed_by_method_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Grpc__Testing__LoadBalancerAccumulatedStatsResponse__MethodStats__ResultEntry
@@ -566,12 +566,12 @@ struct  Grpc__Testing__LoadBalancerAccumulatedStatsResponse__MethodStats
 struct  Grpc__Testing__LoadBalancerAccumulatedStatsResponse__StatsPerMethodEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Grpc__Testing__LoadBalancerAccumulatedStatsResponse__MethodStats *value;
 };
 #define GRPC__TESTING__LOAD_BALANCER_ACCUMULATED_STATS_RESPONSE__STATS_PER_METHOD_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__load_balancer_accumulated_stats_response__stats_per_method_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 /*
@@ -617,12 +617,12 @@ struct  Grpc__Testing__ClientConfigureRequest__Metadata
 {
   ProtobufCMessage base;
   Grpc__Testing__ClientConfigureRequest__RpcType type;
-  char *key;
-  char *value;
+  ProtobufCBinaryData key;
+  ProtobufCBinaryData value;
 };
 #define GRPC__TESTING__CLIENT_CONFIGURE_REQUEST__METADATA__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__client_configure_request__metadata__descriptor) \
-    , GRPC__TESTING__CLIENT_CONFIGURE_REQUEST__RPC_TYPE__EMPTY_CALL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , GRPC__TESTING__CLIENT_CONFIGURE_REQUEST__RPC_TYPE__EMPTY_CALL, {0,NULL}, {0,NULL} }
 
 
 /*
@@ -667,23 +667,23 @@ struct  Grpc__Testing__ClientConfigureResponse
 struct  Grpc__Testing__TestOrcaReport__RequestCostEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   double value;
 };
 #define GRPC__TESTING__TEST_ORCA_REPORT__REQUEST_COST_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__test_orca_report__request_cost_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Grpc__Testing__TestOrcaReport__UtilizationEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   double value;
 };
 #define GRPC__TESTING__TEST_ORCA_REPORT__UTILIZATION_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__testing__test_orca_report__utilization_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 /*

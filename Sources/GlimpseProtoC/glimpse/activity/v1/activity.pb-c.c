@@ -1606,11 +1606,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__install_app_respons
     "app_token",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__InstallAppResponse, app_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1644,11 +1644,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__uninstall_app_reque
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__UninstallAppRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1682,11 +1682,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__uninstall_app_respo
     "ended_activities",
     1,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Activity__V1__UninstallAppResponse, n_ended_activities),
     offsetof(Glimpse__Activity__V1__UninstallAppResponse, ended_activities),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1720,11 +1720,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__content__field_desc
     "state_json",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Content, state_json),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1784,11 +1784,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__alert__field_descri
     "title",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Alert, title),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1796,11 +1796,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__alert__field_descri
     "body",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Alert, body),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1808,11 +1808,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__alert__field_descri
     "sound",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Alert, sound),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1848,11 +1848,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__request_activity_re
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__RequestActivityRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1860,11 +1860,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__request_activity_re
     "attributes_type",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__RequestActivityRequest, attributes_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1872,11 +1872,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__request_activity_re
     "attributes_json",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__RequestActivityRequest, attributes_json),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1908,11 +1908,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__request_activity_re
     "channel_id",
     6,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Activity__V1__RequestActivityRequest, push_type_case),
     offsetof(Glimpse__Activity__V1__RequestActivityRequest, channel_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2028,11 +2028,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__update_activity_req
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__UpdateActivityRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2105,11 +2105,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__end_activity_reques
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__EndActivityRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2246,11 +2246,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__dismiss_activity_re
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__DismissActivityRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2335,11 +2335,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__get_activity_reques
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__GetActivityRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2373,11 +2373,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__list_activities_req
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__ListActivitiesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2462,11 +2462,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity__field_des
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Activity, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2474,11 +2474,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity__field_des
     "bundle_id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Activity, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2486,11 +2486,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity__field_des
     "attributes_type",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Activity, attributes_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2498,11 +2498,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity__field_des
     "attributes_json",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Activity, attributes_json),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2534,11 +2534,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity__field_des
     "push_token",
     7,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Activity, push_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2546,11 +2546,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity__field_des
     "channel_id",
     8,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Activity, channel_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2669,11 +2669,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__get_authorization_i
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__GetAuthorizationInfoRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2758,11 +2758,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__set_app_switches_re
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__SetAppSwitchesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2822,11 +2822,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__rotate_push_token_r
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__RotatePushTokenRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2860,11 +2860,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_to_start_token
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushToStartTokenRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2872,11 +2872,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_to_start_token
     "attributes_type",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushToStartTokenRequest, attributes_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2911,11 +2911,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__widget_push_token_r
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__WidgetPushTokenRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2949,11 +2949,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_token_response
     "push_token",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushTokenResponse, push_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2987,11 +2987,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__watch_activities_re
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__WatchActivitiesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3049,11 +3049,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__st
     "reason",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__ActivityChange__StateChange, reason),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3140,11 +3140,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__to
     "push_token",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__ActivityChange__TokenIssued, push_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3152,11 +3152,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__to
     "attributes_type",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__ActivityChange__TokenIssued, attributes_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3215,11 +3215,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__fi
     "activity_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__ActivityChange, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3227,11 +3227,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__fi
     "bundle_id",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__ActivityChange, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3391,11 +3391,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__outcome__field_desc
     "detail",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Outcome, detail),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3403,11 +3403,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__outcome__field_desc
     "activity_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__Outcome, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3469,11 +3469,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__list_pushes_request
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__ListPushesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3571,11 +3571,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_record__state_
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushRecord__StateBeforeAfter, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3659,11 +3659,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_record__field_
     "apns_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushRecord, apns_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3671,11 +3671,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_record__field_
     "path",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushRecord, path),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3683,11 +3683,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_record__field_
     "push_type",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushRecord, push_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3695,11 +3695,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_record__field_
     "topic",
     6,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushRecord, topic),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3719,11 +3719,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_record__field_
     "device_token",
     8,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushRecord, device_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3731,11 +3731,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_record__field_
     "channel_id",
     9,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushRecord, channel_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3755,11 +3755,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_record__field_
     "event",
     11,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushRecord, event),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3779,11 +3779,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_record__field_
     "reason",
     13,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushRecord, reason),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3815,11 +3815,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__push_record__field_
     "bundle_id",
     16,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__PushRecord, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3868,11 +3868,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__inject_fault_reques
     "device_token",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Activity__V1__InjectFaultRequest, target_case),
     offsetof(Glimpse__Activity__V1__InjectFaultRequest, device_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3880,11 +3880,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__inject_fault_reques
     "topic",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Activity__V1__InjectFaultRequest, target_case),
     offsetof(Glimpse__Activity__V1__InjectFaultRequest, topic),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3916,11 +3916,11 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__inject_fault_reques
     "reason",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Activity__V1__InjectFaultRequest, reason),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -122,11 +122,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__perform_request__paramet
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__PerformRequest__ParametersEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -173,11 +173,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__perform_request__field_d
     "intent_type",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__PerformRequest, intent_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -209,11 +209,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__perform_request__field_d
     "kind",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__PerformRequest, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -221,11 +221,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__perform_request__field_d
     "idempotency_key",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__PerformRequest, idempotency_key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -233,11 +233,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__perform_request__field_d
     "activity_id",
     6,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__PerformRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -245,11 +245,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__perform_request__field_d
     "attributes_type",
     7,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__PerformRequest, attributes_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -327,11 +327,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__perform_response__failed
     "message",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__PerformResponse__Failed, message),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

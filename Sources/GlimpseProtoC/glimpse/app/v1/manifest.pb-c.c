@@ -437,11 +437,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__app_manifest__field_desc
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__AppManifest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -449,11 +449,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__app_manifest__field_desc
     "display_name",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__AppManifest, display_name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -461,11 +461,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__app_manifest__field_desc
     "app_groups",
     3,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__App__V1__AppManifest, n_app_groups),
     offsetof(Glimpse__App__V1__AppManifest, app_groups),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -521,11 +521,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__app_manifest__field_desc
     "push_topics",
     8,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__App__V1__AppManifest, n_push_topics),
     offsetof(Glimpse__App__V1__AppManifest, push_topics),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -533,11 +533,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__app_manifest__field_desc
     "default_endpoint",
     9,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__AppManifest, default_endpoint),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -592,11 +592,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__parameter_declaration__f
     "name",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__ParameterDeclaration, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -628,11 +628,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__parameter_declaration__f
     "title",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__ParameterDeclaration, title),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -669,11 +669,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__widget_kind_declaration_
     "kind",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__WidgetKindDeclaration, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -681,11 +681,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__widget_kind_declaration_
     "display_name",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__WidgetKindDeclaration, display_name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -693,11 +693,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__widget_kind_declaration_
     "description",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__WidgetKindDeclaration, description),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -729,11 +729,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__widget_kind_declaration_
     "provider_endpoint",
     6,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__WidgetKindDeclaration, provider_endpoint),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -772,11 +772,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__store_operation__set_val
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__StoreOperation__SetValue, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -796,11 +796,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__store_operation__set_val
     "parameter",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__App__V1__StoreOperation__SetValue, source_case),
     offsetof(Glimpse__App__V1__StoreOperation__SetValue, parameter),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -836,11 +836,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__store_operation__increme
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__StoreOperation__Increment, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -899,11 +899,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__store_operation__field_d
     "toggle",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__App__V1__StoreOperation, kind_case),
     offsetof(Glimpse__App__V1__StoreOperation, toggle),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -951,11 +951,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__reload_request__kind_lis
     "kinds",
     1,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__App__V1__ReloadRequest__KindList, n_kinds),
     offsetof(Glimpse__App__V1__ReloadRequest__KindList, kinds),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1040,11 +1040,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__store_action__field_desc
     "app_group",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__StoreAction, app_group),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1104,11 +1104,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__intent_declaration__fiel
     "type",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__IntentDeclaration, type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1116,11 +1116,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__intent_declaration__fiel
     "title",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__IntentDeclaration, title),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1140,11 +1140,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__intent_declaration__fiel
     "widget_kinds",
     4,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__App__V1__IntentDeclaration, n_widget_kinds),
     offsetof(Glimpse__App__V1__IntentDeclaration, widget_kinds),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1164,11 +1164,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__intent_declaration__fiel
     "handler_endpoint",
     6,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__App__V1__IntentDeclaration, action_case),
     offsetof(Glimpse__App__V1__IntentDeclaration, handler_endpoint),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1176,11 +1176,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__intent_declaration__fiel
     "activity_attributes",
     7,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__App__V1__IntentDeclaration, n_activity_attributes),
     offsetof(Glimpse__App__V1__IntentDeclaration, activity_attributes),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1220,11 +1220,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__activity_attributes_decl
     "type_name",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__ActivityAttributesDeclaration, type_name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1232,11 +1232,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__activity_attributes_decl
     "views_endpoint",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__ActivityAttributesDeclaration, views_endpoint),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1307,11 +1307,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__asset_declaration__field
     "name",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__AssetDeclaration, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1319,11 +1319,11 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__asset_declaration__field
     "path",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__App__V1__AssetDeclaration, path),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

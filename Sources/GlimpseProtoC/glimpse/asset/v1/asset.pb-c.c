@@ -1087,11 +1087,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__register_app_response_
     "app_token",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__RegisterAppResponse, app_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1125,11 +1125,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__unregister_app_request
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__UnregisterAppRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1201,11 +1201,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__asset__field_descripto
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__Asset, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1213,11 +1213,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__asset__field_descripto
     "name",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__Asset, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1225,11 +1225,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__asset__field_descripto
     "sha256",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__Asset, sha256),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1237,11 +1237,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__asset__field_descripto
     "etag",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__Asset, etag),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1433,11 +1433,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__put_header__field_desc
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__PutHeader, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1445,11 +1445,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__put_header__field_desc
     "name",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__PutHeader, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1469,11 +1469,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__put_header__field_desc
     "sha256",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__PutHeader, sha256),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1574,11 +1574,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__get_request__field_des
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__GetRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1586,11 +1586,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__get_request__field_des
     "name",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__GetRequest, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1598,11 +1598,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__get_request__field_des
     "if_none_match",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__GetRequest, if_none_match),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1753,11 +1753,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__stat_request__field_de
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__StatRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1765,11 +1765,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__stat_request__field_de
     "name",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__StatRequest, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1842,11 +1842,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__list_request__field_de
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__ListRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1854,11 +1854,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__list_request__field_de
     "prefix",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__ListRequest, prefix),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1931,11 +1931,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__delete_request__field_
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__DeleteRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1943,11 +1943,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__delete_request__field_
     "name",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__DeleteRequest, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2020,11 +2020,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__pin_request__field_des
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__PinRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2032,11 +2032,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__pin_request__field_des
     "holder",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__PinRequest, holder),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2044,11 +2044,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__pin_request__field_des
     "names",
     3,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Asset__V1__PinRequest, n_names),
     offsetof(Glimpse__Asset__V1__PinRequest, names),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2084,11 +2084,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__pin_response__field_de
     "evicted",
     1,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Asset__V1__PinResponse, n_evicted),
     offsetof(Glimpse__Asset__V1__PinResponse, evicted),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2122,11 +2122,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__unpin_request__field_d
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__UnpinRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2134,11 +2134,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__unpin_request__field_d
     "holder",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__UnpinRequest, holder),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2211,11 +2211,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__prefetch_request__fiel
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__PrefetchRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2223,11 +2223,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__prefetch_request__fiel
     "names",
     2,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Asset__V1__PrefetchRequest, n_names),
     offsetof(Glimpse__Asset__V1__PrefetchRequest, names),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2262,11 +2262,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__prefetch_response__fie
     "unknown",
     1,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Asset__V1__PrefetchResponse, n_unknown),
     offsetof(Glimpse__Asset__V1__PrefetchResponse, unknown),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2274,11 +2274,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__prefetch_response__fie
     "evicted",
     2,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Asset__V1__PrefetchResponse, n_evicted),
     offsetof(Glimpse__Asset__V1__PrefetchResponse, evicted),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2286,11 +2286,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__prefetch_response__fie
     "present",
     3,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Asset__V1__PrefetchResponse, n_present),
     offsetof(Glimpse__Asset__V1__PrefetchResponse, present),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -188,11 +188,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__journal_record__field_
     "blob_lost",
     8,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Asset__V1__JournalRecord, input_case),
     offsetof(Glimpse__Asset__V1__JournalRecord, blob_lost),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -200,11 +200,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__journal_record__field_
     "app_token",
     9,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__JournalRecord, app_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -212,11 +212,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__journal_record__field_
     "touched",
     10,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Asset__V1__JournalRecord, n_touched),
     offsetof(Glimpse__Asset__V1__JournalRecord, touched),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -259,11 +259,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__stored_upload__field_d
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__StoredUpload, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -271,11 +271,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__stored_upload__field_d
     "name",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__StoredUpload, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -295,11 +295,11 @@ static const ProtobufCFieldDescriptor glimpse__asset__v1__stored_upload__field_d
     "sha256",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Asset__V1__StoredUpload, sha256),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -2480,11 +2480,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__install_request__ass
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__InstallRequest__AssetDataEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2582,11 +2582,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__install_response__fi
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__InstallResponse, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2594,11 +2594,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__install_response__fi
     "app_token",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__InstallResponse, app_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2672,11 +2672,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__uninstall_request__f
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__UninstallRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2722,11 +2722,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__uninstall_response__
     "ended_activities",
     2,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__UninstallResponse, n_ended_activities),
     offsetof(Glimpse__Gateway__V1__UninstallResponse, ended_activities),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2779,11 +2779,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__installed_app__field
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__InstalledApp, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2791,11 +2791,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__installed_app__field
     "display_name",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__InstalledApp, display_name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2803,11 +2803,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__installed_app__field
     "widget_kinds",
     3,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__InstalledApp, n_widget_kinds),
     offsetof(Glimpse__Gateway__V1__InstalledApp, widget_kinds),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2815,11 +2815,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__installed_app__field
     "intents",
     4,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__InstalledApp, n_intents),
     offsetof(Glimpse__Gateway__V1__InstalledApp, intents),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2827,11 +2827,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__installed_app__field
     "activity_attributes",
     5,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__InstalledApp, n_activity_attributes),
     offsetof(Glimpse__Gateway__V1__InstalledApp, activity_attributes),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3010,11 +3010,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__place_request__confi
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__PlaceRequest__ConfigurationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3061,11 +3061,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__place_request__field
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__PlaceRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3073,11 +3073,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__place_request__field
     "kind",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__PlaceRequest, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3233,11 +3233,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__list_widgets_request
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ListWidgetsRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3347,11 +3347,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__widget__configuratio
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Widget__ConfigurationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3410,11 +3410,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__widget__field_descri
     "bundle_id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Widget, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3422,11 +3422,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__widget__field_descri
     "kind",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Widget, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3618,11 +3618,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__element__field_descr
     "path",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Element, path),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3630,11 +3630,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__element__field_descr
     "id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Element, id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3666,11 +3666,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__element__field_descr
     "link",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__Element, kind_case),
     offsetof(Glimpse__Gateway__V1__Element, link),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3678,11 +3678,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__element__field_descr
     "label",
     6,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Element, label),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3746,11 +3746,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__tap_request__field_d
     "element",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__TapRequest, element),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3758,11 +3758,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__tap_request__field_d
     "idempotency_key",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__TapRequest, idempotency_key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3810,11 +3810,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__tap_response__field_
     "opened_url",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__TapResponse, result_case),
     offsetof(Glimpse__Gateway__V1__TapResponse, opened_url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3846,11 +3846,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__tap_response__field_
     "idempotency_key",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__TapResponse, idempotency_key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3888,11 +3888,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__reconfigure_request_
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ReconfigureRequest__ConfigurationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4002,11 +4002,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__reload_request__fiel
     "bundle_id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ReloadRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4014,11 +4014,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__reload_request__fiel
     "kind",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ReloadRequest, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4237,11 +4237,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__screen__field_descri
     "device",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Screen, device),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4321,11 +4321,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__screen__field_descri
     "unreachable_services",
     8,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__Screen, n_unreachable_services),
     offsetof(Glimpse__Gateway__V1__Screen, unreachable_services),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4412,11 +4412,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__dynamic_island__fiel
     "activity_id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__DynamicIsland, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4424,11 +4424,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__dynamic_island__fiel
     "detached_activity_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__DynamicIsland, detached_activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4436,11 +4436,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__dynamic_island__fiel
     "reason",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__DynamicIsland, reason),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4502,11 +4502,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_view__field
     "presentations",
     2,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__ActivityView, n_presentations),
     offsetof(Glimpse__Gateway__V1__ActivityView, presentations),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4614,11 +4614,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__render_request__fiel
     "activity_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__RenderRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4626,11 +4626,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__render_request__fiel
     "presentation",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__RenderRequest, presentation),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4734,11 +4734,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__render_request__fiel
     "device",
     13,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__RenderRequest, device),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4784,11 +4784,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__rendering__field_des
     "text",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Rendering, text),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4796,11 +4796,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__rendering__field_des
     "svg",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Rendering, svg),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4848,11 +4848,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__settings__app_switch
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Settings__AppSwitchesEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4899,11 +4899,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__settings__field_desc
     "device",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Settings, device),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4935,11 +4935,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__settings__field_desc
     "locale",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Settings, locale),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4947,11 +4947,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__settings__field_desc
     "dynamic_type_size",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Settings, dynamic_type_size),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5026,11 +5026,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__update_settings_requ
     "locale",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__UpdateSettingsRequest, _locale_case),
     offsetof(Glimpse__Gateway__V1__UpdateSettingsRequest, locale),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5038,11 +5038,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__update_settings_requ
     "dynamic_type_size",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__UpdateSettingsRequest, _dynamic_type_size_case),
     offsetof(Glimpse__Gateway__V1__UpdateSettingsRequest, dynamic_type_size),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5050,11 +5050,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__update_settings_requ
     "bundle_id",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__UpdateSettingsRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5445,11 +5445,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__list_activities_requ
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ListActivitiesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5534,11 +5534,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__get_activity_request
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__GetActivityRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5572,11 +5572,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__long_press_request__
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__LongPressRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5610,11 +5610,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__dismiss_request__fie
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__DismissRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5648,11 +5648,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request
     "activity_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapRequest, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5660,11 +5660,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request
     "presentation",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapRequest, presentation),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5672,11 +5672,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request
     "element",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapRequest, element),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5684,11 +5684,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_request
     "idempotency_key",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapRequest, idempotency_key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5725,11 +5725,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_respons
     "opened_url",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapResponse, opened_url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5761,11 +5761,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__activity_tap_respons
     "idempotency_key",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ActivityTapResponse, idempotency_key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5815,11 +5815,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__pushes_request__fiel
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__PushesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5903,11 +5903,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__list_events_request_
     "kinds",
     3,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__ListEventsRequest, n_kinds),
     offsetof(Glimpse__Gateway__V1__ListEventsRequest, kinds),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -5915,11 +5915,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__list_events_request_
     "bundle_id",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__ListEventsRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6019,11 +6019,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__follow_events_reques
     "kinds",
     2,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Gateway__V1__FollowEventsRequest, n_kinds),
     offsetof(Glimpse__Gateway__V1__FollowEventsRequest, kinds),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6031,11 +6031,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__follow_events_reques
     "bundle_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__FollowEventsRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6071,11 +6071,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__set_app_state_reques
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__SetAppStateRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6152,11 +6152,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__entry_changed
     "kind",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__EntryChanged, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6382,11 +6382,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__intent_perfor
     "element",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__IntentPerformed, element),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6394,11 +6394,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__intent_perfor
     "intent_type",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__IntentPerformed, intent_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6418,11 +6418,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__intent_perfor
     "activity_id",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__IntentPerformed, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6472,11 +6472,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__url_opened__f
     "url",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__UrlOpened, url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6484,11 +6484,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__url_opened__f
     "activity_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__UrlOpened, activity_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6524,11 +6524,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__app_installed
     "display_name",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__AppInstalled, display_name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6592,11 +6592,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__widget_placed
     "kind",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__WidgetPlaced, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6746,11 +6746,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__service_reach
     "service",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__ServiceReachability, service),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6770,11 +6770,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__service_reach
     "detail",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event__ServiceReachability, detail),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6872,11 +6872,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__field_descrip
     "kind",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6884,11 +6884,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__field_descrip
     "bundle_id",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6896,11 +6896,11 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__field_descrip
     "summary",
     5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Gateway__V1__Event, summary),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -1426,11 +1426,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__install_app_respons
     "app_token",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__InstallAppResponse, app_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1464,11 +1464,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__uninstall_app_reque
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__UninstallAppRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1540,11 +1540,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__place_request__conf
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__PlaceRequest__ConfigurationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1591,11 +1591,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__place_request__fiel
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__PlaceRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1603,11 +1603,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__place_request__fiel
     "kind",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__PlaceRequest, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1732,11 +1732,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__reconfigure_request
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__ReconfigureRequest__ConfigurationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1928,11 +1928,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_timelines_re
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__ReloadTimelinesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1940,11 +1940,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_timelines_re
     "kind",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__ReloadTimelinesRequest, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1964,11 +1964,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_timelines_re
     "request_id",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__ReloadTimelinesRequest, request_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2005,11 +2005,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_all_timeline
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__ReloadAllTimelinesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2029,11 +2029,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_all_timeline
     "request_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__ReloadAllTimelinesRequest, request_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2093,11 +2093,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_placement_re
     "request_id",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__ReloadPlacementRequest, request_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2171,11 +2171,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__get_current_configu
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__GetCurrentConfigurationsRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2209,11 +2209,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__widget_info__config
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__WidgetInfo__ConfigurationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2260,11 +2260,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__widget_info__field_
     "kind",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__WidgetInfo, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2375,11 +2375,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__set_app_state_reque
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__SetAppStateRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2456,11 +2456,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__set_device_settings
     "locale",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Timeline__V1__SetDeviceSettingsRequest, _locale_case),
     offsetof(Glimpse__Timeline__V1__SetDeviceSettingsRequest, locale),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2468,11 +2468,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__set_device_settings
     "dynamic_type_size",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Timeline__V1__SetDeviceSettingsRequest, _dynamic_type_size_case),
     offsetof(Glimpse__Timeline__V1__SetDeviceSettingsRequest, dynamic_type_size),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2564,11 +2564,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__list_placements_req
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__ListPlacementsRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2781,11 +2781,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__provider_error__fie
     "code",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__ProviderError, code),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2793,11 +2793,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__provider_error__fie
     "message",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__ProviderError, message),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2859,11 +2859,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__placement_status__c
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__PlacementStatus__ConfigurationEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2922,11 +2922,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__placement_status__f
     "bundle_id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__PlacementStatus, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2934,11 +2934,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__placement_status__f
     "kind",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__PlacementStatus, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3091,11 +3091,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__watch_entries_reque
     "bundle_id",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__WatchEntriesRequest, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3136,7 +3136,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__watch_entries_request__d
   (ProtobufCMessageInit) glimpse__timeline__v1__watch_entries_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field_descriptors[9] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field_descriptors[10] =
 {
   {
     "placement_id",
@@ -3154,11 +3154,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field
     "bundle_id",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__EntryChange, bundle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3166,11 +3166,11 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field
     "kind",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Timeline__V1__EntryChange, kind),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3246,6 +3246,18 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "unchanged",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__EntryChange, unchanged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__entry_change__field_indices_by_name[] = {
   4,   /* field[4] = at */
@@ -3257,11 +3269,12 @@ static const unsigned glimpse__timeline__v1__entry_change__field_indices_by_name
   8,   /* field[8] = reload */
   6,   /* field[6] = removed */
   5,   /* field[5] = sequence */
+  9,   /* field[9] = unchanged */
 };
 static const ProtobufCIntRange glimpse__timeline__v1__entry_change__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor =
 {
@@ -3271,7 +3284,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor
   "Glimpse__Timeline__V1__EntryChange",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__EntryChange),
-  9,
+  10,
   glimpse__timeline__v1__entry_change__field_descriptors,
   glimpse__timeline__v1__entry_change__field_indices_by_name,
   1,  glimpse__timeline__v1__entry_change__number_ranges,

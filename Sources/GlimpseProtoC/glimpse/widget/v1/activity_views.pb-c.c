@@ -173,11 +173,11 @@ static const ProtobufCFieldDescriptor glimpse__widget__v1__activity_views__field
     "widget_url",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Widget__V1__ActivityViews, widget_url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -297,11 +297,11 @@ static const ProtobufCFieldDescriptor glimpse__widget__v1__dynamic_island_views_
     "widget_url",
     8,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Widget__V1__DynamicIslandViews, widget_url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -110,11 +110,11 @@ static const ProtobufCFieldDescriptor glimpse__widget__v1__parameter_value__fiel
     "string_value",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Widget__V1__ParameterValue, kind_case),
     offsetof(Glimpse__Widget__V1__ParameterValue, string_value),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -213,11 +213,11 @@ static const ProtobufCFieldDescriptor glimpse__widget__v1__intent_invocation__pa
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Widget__V1__IntentInvocation__ParametersEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -264,11 +264,11 @@ static const ProtobufCFieldDescriptor glimpse__widget__v1__intent_invocation__fi
     "intent_type",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Widget__V1__IntentInvocation, intent_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

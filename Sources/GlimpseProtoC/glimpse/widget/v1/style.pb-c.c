@@ -397,11 +397,11 @@ static const ProtobufCFieldDescriptor glimpse__widget__v1__color__field_descript
     "asset_name",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Widget__V1__Color, value_case),
     offsetof(Glimpse__Widget__V1__Color, asset_name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

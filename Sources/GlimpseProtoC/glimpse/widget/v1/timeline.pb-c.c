@@ -248,11 +248,11 @@ static const ProtobufCFieldDescriptor glimpse__widget__v1__timeline_entry__field
     "widget_url",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Widget__V1__TimelineEntry, widget_url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

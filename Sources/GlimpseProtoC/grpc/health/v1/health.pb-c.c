@@ -104,11 +104,11 @@ static const ProtobufCFieldDescriptor grpc__health__v1__health_check_request__fi
     "service",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Health__V1__HealthCheckRequest, service),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -374,11 +374,11 @@ static const ProtobufCFieldDescriptor grpc__reflection__v1alpha__server_reflecti
     "host",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Reflection__V1alpha__ServerReflectionRequest, host),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -386,11 +386,11 @@ static const ProtobufCFieldDescriptor grpc__reflection__v1alpha__server_reflecti
     "file_by_filename",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Grpc__Reflection__V1alpha__ServerReflectionRequest, message_request_case),
     offsetof(Grpc__Reflection__V1alpha__ServerReflectionRequest, file_by_filename),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -398,11 +398,11 @@ static const ProtobufCFieldDescriptor grpc__reflection__v1alpha__server_reflecti
     "file_containing_symbol",
     4,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Grpc__Reflection__V1alpha__ServerReflectionRequest, message_request_case),
     offsetof(Grpc__Reflection__V1alpha__ServerReflectionRequest, file_containing_symbol),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -422,11 +422,11 @@ static const ProtobufCFieldDescriptor grpc__reflection__v1alpha__server_reflecti
     "all_extension_numbers_of_type",
     6,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Grpc__Reflection__V1alpha__ServerReflectionRequest, message_request_case),
     offsetof(Grpc__Reflection__V1alpha__ServerReflectionRequest, all_extension_numbers_of_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -434,11 +434,11 @@ static const ProtobufCFieldDescriptor grpc__reflection__v1alpha__server_reflecti
     "list_services",
     7,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Grpc__Reflection__V1alpha__ServerReflectionRequest, message_request_case),
     offsetof(Grpc__Reflection__V1alpha__ServerReflectionRequest, list_services),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -478,11 +478,11 @@ static const ProtobufCFieldDescriptor grpc__reflection__v1alpha__extension_reque
     "containing_type",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Reflection__V1alpha__ExtensionRequest, containing_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -529,11 +529,11 @@ static const ProtobufCFieldDescriptor grpc__reflection__v1alpha__server_reflecti
     "valid_host",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Reflection__V1alpha__ServerReflectionResponse, valid_host),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -671,11 +671,11 @@ static const ProtobufCFieldDescriptor grpc__reflection__v1alpha__extension_numbe
     "base_type_name",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Reflection__V1alpha__ExtensionNumberResponse, base_type_name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -760,11 +760,11 @@ static const ProtobufCFieldDescriptor grpc__reflection__v1alpha__service_respons
     "name",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Reflection__V1alpha__ServiceResponse, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -810,11 +810,11 @@ static const ProtobufCFieldDescriptor grpc__reflection__v1alpha__error_response_
     "error_message",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Grpc__Reflection__V1alpha__ErrorResponse, error_message),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -138,28 +138,28 @@ struct  Glimpse__Activity__V1__InstallAppRequest
 struct  Glimpse__Activity__V1__InstallAppResponse
 {
   ProtobufCMessage base;
-  char *app_token;
+  ProtobufCBinaryData app_token;
 };
 #define GLIMPSE__ACTIVITY__V1__INSTALL_APP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__install_app_response__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Activity__V1__UninstallAppRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__ACTIVITY__V1__UNINSTALL_APP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__uninstall_app_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Activity__V1__UninstallAppResponse
 {
   ProtobufCMessage base;
   size_t n_ended_activities;
-  char **ended_activities;
+  ProtobufCBinaryData *ended_activities;
 };
 #define GLIMPSE__ACTIVITY__V1__UNINSTALL_APP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__uninstall_app_response__descriptor) \
@@ -175,7 +175,7 @@ struct  Glimpse__Activity__V1__Content
   /*
    * the encoded ContentState, a JSON object (≤ 4 KB)
    */
-  char *state_json;
+  ProtobufCBinaryData state_json;
   /*
    * absent: never stale
    */
@@ -187,7 +187,7 @@ struct  Glimpse__Activity__V1__Content
 };
 #define GLIMPSE__ACTIVITY__V1__CONTENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__content__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, 0 }
+    , {0,NULL}, NULL, 0 }
 
 
 /*
@@ -196,13 +196,13 @@ struct  Glimpse__Activity__V1__Content
 struct  Glimpse__Activity__V1__Alert
 {
   ProtobufCMessage base;
-  char *title;
-  char *body;
-  char *sound;
+  ProtobufCBinaryData title;
+  ProtobufCBinaryData body;
+  ProtobufCBinaryData sound;
 };
 #define GLIMPSE__ACTIVITY__V1__ALERT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__alert__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL}, {0,NULL} }
 
 
 typedef enum {
@@ -215,15 +215,15 @@ typedef enum {
 struct  Glimpse__Activity__V1__RequestActivityRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * the ActivityAttributes struct's name
    */
-  char *attributes_type;
+  ProtobufCBinaryData attributes_type;
   /*
    * its encoded value, a JSON object
    */
-  char *attributes_json;
+  ProtobufCBinaryData attributes_json;
   Glimpse__Activity__V1__Content *content;
   /*
    * requesting from the background → `visibility`
@@ -246,12 +246,12 @@ struct  Glimpse__Activity__V1__RequestActivityRequest
     /*
      * .channel(id): follows a broadcast channel
      */
-    char *channel_id;
+    ProtobufCBinaryData channel_id;
   };
 };
 #define GLIMPSE__ACTIVITY__V1__REQUEST_ACTIVITY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__request_activity_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0, 0, NULL, GLIMPSE__ACTIVITY__V1__REQUEST_ACTIVITY_REQUEST__PUSH_TYPE__NOT_SET, {0} }
+    , {0,NULL}, {0,NULL}, {0,NULL}, NULL, 0, 0, NULL, GLIMPSE__ACTIVITY__V1__REQUEST_ACTIVITY_REQUEST__PUSH_TYPE__NOT_SET, {0} }
 
 
 struct  Glimpse__Activity__V1__RequestActivityResponse
@@ -267,7 +267,7 @@ struct  Glimpse__Activity__V1__RequestActivityResponse
 struct  Glimpse__Activity__V1__UpdateActivityRequest
 {
   ProtobufCMessage base;
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
   Glimpse__Activity__V1__Content *content;
   Glimpse__Activity__V1__Alert *alert;
   /*
@@ -277,13 +277,13 @@ struct  Glimpse__Activity__V1__UpdateActivityRequest
 };
 #define GLIMPSE__ACTIVITY__V1__UPDATE_ACTIVITY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__update_activity_request__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, NULL, NULL }
+    , {0,NULL}, NULL, NULL, NULL }
 
 
 struct  Glimpse__Activity__V1__EndActivityRequest
 {
   ProtobufCMessage base;
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
   /*
    * absent: the last content stays
    */
@@ -296,7 +296,7 @@ struct  Glimpse__Activity__V1__EndActivityRequest
 };
 #define GLIMPSE__ACTIVITY__V1__END_ACTIVITY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__end_activity_request__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, NULL, NULL }
+    , {0,NULL}, NULL, NULL, NULL }
 
 
 typedef enum {
@@ -334,11 +334,11 @@ struct  Glimpse__Activity__V1__DismissalPolicy
 struct  Glimpse__Activity__V1__DismissActivityRequest
 {
   ProtobufCMessage base;
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
 };
 #define GLIMPSE__ACTIVITY__V1__DISMISS_ACTIVITY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__dismiss_activity_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 /*
@@ -358,22 +358,22 @@ struct  Glimpse__Activity__V1__ChangeResponse
 struct  Glimpse__Activity__V1__GetActivityRequest
 {
   ProtobufCMessage base;
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
 };
 #define GLIMPSE__ACTIVITY__V1__GET_ACTIVITY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__get_activity_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Activity__V1__ListActivitiesRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   protobuf_c_boolean include_dismissed;
 };
 #define GLIMPSE__ACTIVITY__V1__LIST_ACTIVITIES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__list_activities_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Glimpse__Activity__V1__ListActivitiesResponse
@@ -390,17 +390,17 @@ struct  Glimpse__Activity__V1__ListActivitiesResponse
 struct  Glimpse__Activity__V1__Activity
 {
   ProtobufCMessage base;
-  char *activity_id;
-  char *bundle_id;
-  char *attributes_type;
-  char *attributes_json;
+  ProtobufCBinaryData activity_id;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData attributes_type;
+  ProtobufCBinaryData attributes_json;
   Glimpse__Activity__V1__Content *content;
   Glimpse__Activity__V1__ActivityState state;
   /*
    * hex; empty unless requested with .token
    */
-  char *push_token;
-  char *channel_id;
+  ProtobufCBinaryData push_token;
+  ProtobufCBinaryData channel_id;
   Google__Protobuf__Timestamp *activated_at;
   Google__Protobuf__Timestamp *ended_at;
   Google__Protobuf__Timestamp *dismissal_date;
@@ -413,17 +413,17 @@ struct  Glimpse__Activity__V1__Activity
 };
 #define GLIMPSE__ACTIVITY__V1__ACTIVITY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__activity__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, NULL, NULL, NULL, 0 }
+    , {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL}, NULL, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, {0,NULL}, {0,NULL}, NULL, NULL, NULL, NULL, NULL, 0 }
 
 
 struct  Glimpse__Activity__V1__GetAuthorizationInfoRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__ACTIVITY__V1__GET_AUTHORIZATION_INFO_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__get_authorization_info_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Activity__V1__AuthorizationInfo
@@ -452,7 +452,7 @@ typedef enum {
 struct  Glimpse__Activity__V1__SetAppSwitchesRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   Glimpse__Activity__V1__SetAppSwitchesRequest__ActivitiesEnabledCase _activities_enabled_case;
   union {
     protobuf_c_boolean activities_enabled;
@@ -464,38 +464,38 @@ struct  Glimpse__Activity__V1__SetAppSwitchesRequest
 };
 #define GLIMPSE__ACTIVITY__V1__SET_APP_SWITCHES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__set_app_switches_request__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__ACTIVITY__V1__SET_APP_SWITCHES_REQUEST___ACTIVITIES_ENABLED__NOT_SET, {0}, GLIMPSE__ACTIVITY__V1__SET_APP_SWITCHES_REQUEST___FREQUENT_UPDATES_ENABLED__NOT_SET, {0} }
+    , {0,NULL}, GLIMPSE__ACTIVITY__V1__SET_APP_SWITCHES_REQUEST___ACTIVITIES_ENABLED__NOT_SET, {0}, GLIMPSE__ACTIVITY__V1__SET_APP_SWITCHES_REQUEST___FREQUENT_UPDATES_ENABLED__NOT_SET, {0} }
 
 
 struct  Glimpse__Activity__V1__RotatePushTokenRequest
 {
   ProtobufCMessage base;
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
 };
 #define GLIMPSE__ACTIVITY__V1__ROTATE_PUSH_TOKEN_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__rotate_push_token_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Activity__V1__PushToStartTokenRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
-  char *attributes_type;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData attributes_type;
 };
 #define GLIMPSE__ACTIVITY__V1__PUSH_TO_START_TOKEN_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__push_to_start_token_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Activity__V1__WidgetPushTokenRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__ACTIVITY__V1__WIDGET_PUSH_TOKEN_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__widget_push_token_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Activity__V1__PushTokenResponse
@@ -504,11 +504,11 @@ struct  Glimpse__Activity__V1__PushTokenResponse
   /*
    * hex, as a push server sends it in the path
    */
-  char *push_token;
+  ProtobufCBinaryData push_token;
 };
 #define GLIMPSE__ACTIVITY__V1__PUSH_TOKEN_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__push_token_response__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Activity__V1__WatchActivitiesRequest
@@ -517,11 +517,11 @@ struct  Glimpse__Activity__V1__WatchActivitiesRequest
   /*
    * empty: every app's (device scope only)
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__ACTIVITY__V1__WATCH_ACTIVITIES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__watch_activities_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Activity__V1__ActivityChange__StateChange
@@ -532,11 +532,11 @@ struct  Glimpse__Activity__V1__ActivityChange__StateChange
   /*
    * requested, startedByPush, staleDateReached, endedByPush, …
    */
-  char *reason;
+  ProtobufCBinaryData reason;
 };
 #define GLIMPSE__ACTIVITY__V1__ACTIVITY_CHANGE__STATE_CHANGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__activity_change__state_change__descriptor) \
-    , GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, (char *)protobuf_c_empty_string }
+    , GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, {0,NULL} }
 
 
 struct  Glimpse__Activity__V1__ActivityChange__ContentChange
@@ -553,12 +553,12 @@ struct  Glimpse__Activity__V1__ActivityChange__ContentChange
 struct  Glimpse__Activity__V1__ActivityChange__TokenIssued
 {
   ProtobufCMessage base;
-  char *push_token;
-  char *attributes_type;
+  ProtobufCBinaryData push_token;
+  ProtobufCBinaryData attributes_type;
 };
 #define GLIMPSE__ACTIVITY__V1__ACTIVITY_CHANGE__TOKEN_ISSUED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__activity_change__token_issued__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL} }
 
 
 typedef enum {
@@ -579,8 +579,8 @@ struct  Glimpse__Activity__V1__ActivityChange
    */
   uint64_t sequence;
   Google__Protobuf__Timestamp *at;
-  char *activity_id;
-  char *bundle_id;
+  ProtobufCBinaryData activity_id;
+  ProtobufCBinaryData bundle_id;
   Glimpse__Activity__V1__ActivityChange__ChangeCase change_case;
   union {
     Glimpse__Activity__V1__ActivityChange__StateChange *state;
@@ -601,7 +601,7 @@ struct  Glimpse__Activity__V1__ActivityChange
 };
 #define GLIMPSE__ACTIVITY__V1__ACTIVITY_CHANGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__activity_change__descriptor) \
-    , 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__ACTIVITY__V1__ACTIVITY_CHANGE__CHANGE__NOT_SET, {0} }
+    , 0, NULL, {0,NULL}, {0,NULL}, GLIMPSE__ACTIVITY__V1__ACTIVITY_CHANGE__CHANGE__NOT_SET, {0} }
 
 
 /*
@@ -614,8 +614,8 @@ struct  Glimpse__Activity__V1__Outcome
   /*
    * the rule, in words (e.g. the budget and when the next push is accepted)
    */
-  char *detail;
-  char *activity_id;
+  ProtobufCBinaryData detail;
+  ProtobufCBinaryData activity_id;
   Glimpse__Activity__V1__ActivityState state;
   /*
    * deferred/coalesced: when it applies; throttled: retry after
@@ -624,7 +624,7 @@ struct  Glimpse__Activity__V1__Outcome
 };
 #define GLIMPSE__ACTIVITY__V1__OUTCOME__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__outcome__descriptor) \
-    , GLIMPSE__ACTIVITY__V1__OUTCOME__KIND__KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, NULL }
+    , GLIMPSE__ACTIVITY__V1__OUTCOME__KIND__KIND_UNSPECIFIED, {0,NULL}, {0,NULL}, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, NULL }
 
 
 struct  Glimpse__Activity__V1__ListPushesRequest
@@ -633,7 +633,7 @@ struct  Glimpse__Activity__V1__ListPushesRequest
   /*
    * empty: every app's (device scope only)
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * only pushes after this one
    */
@@ -645,7 +645,7 @@ struct  Glimpse__Activity__V1__ListPushesRequest
 };
 #define GLIMPSE__ACTIVITY__V1__LIST_PUSHES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__list_pushes_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0 }
+    , {0,NULL}, 0, 0 }
 
 
 struct  Glimpse__Activity__V1__ListPushesResponse
@@ -662,13 +662,13 @@ struct  Glimpse__Activity__V1__ListPushesResponse
 struct  Glimpse__Activity__V1__PushRecord__StateBeforeAfter
 {
   ProtobufCMessage base;
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
   Glimpse__Activity__V1__ActivityState before;
   Glimpse__Activity__V1__ActivityState after;
 };
 #define GLIMPSE__ACTIVITY__V1__PUSH_RECORD__STATE_BEFORE_AFTER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__push_record__state_before_after__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED }
+    , {0,NULL}, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED }
 
 
 /*
@@ -679,21 +679,21 @@ struct  Glimpse__Activity__V1__PushRecord
   ProtobufCMessage base;
   uint64_t sequence;
   Google__Protobuf__Timestamp *received_at;
-  char *apns_id;
+  ProtobufCBinaryData apns_id;
   /*
    * /3/device/<token>, /4/broadcasts/apps/<bundle>, …
    */
-  char *path;
-  char *push_type;
-  char *topic;
+  ProtobufCBinaryData path;
+  ProtobufCBinaryData push_type;
+  ProtobufCBinaryData topic;
   int32_t priority;
-  char *device_token;
-  char *channel_id;
+  ProtobufCBinaryData device_token;
+  ProtobufCBinaryData channel_id;
   uint32_t body_bytes;
   /*
    * start, update, end (Live Activity pushes)
    */
-  char *event;
+  ProtobufCBinaryData event;
   /*
    * what the endpoint answered (200, 400, 410, …)
    */
@@ -701,7 +701,7 @@ struct  Glimpse__Activity__V1__PushRecord
   /*
    * Apple's reason when not 200
    */
-  char *reason;
+  ProtobufCBinaryData reason;
   /*
    * what the device did (one per activity; broadcast: each subscriber)
    */
@@ -709,11 +709,11 @@ struct  Glimpse__Activity__V1__PushRecord
   Glimpse__Activity__V1__Outcome **outcomes;
   size_t n_states;
   Glimpse__Activity__V1__PushRecord__StateBeforeAfter **states;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__ACTIVITY__V1__PUSH_RECORD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__push_record__descriptor) \
-    , 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string }
+    , 0, NULL, {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL}, 0, {0,NULL}, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0,NULL, 0,NULL, {0,NULL} }
 
 
 typedef enum {
@@ -737,7 +737,7 @@ struct  Glimpse__Activity__V1__InjectFaultRequest
   /*
    * e.g. Unregistered, TooManyRequests, ServiceUnavailable
    */
-  char *reason;
+  ProtobufCBinaryData reason;
   /*
    * send GOAWAY on the connection after the answer
    */
@@ -747,16 +747,16 @@ struct  Glimpse__Activity__V1__InjectFaultRequest
     /*
      * hex
      */
-    char *device_token;
+    ProtobufCBinaryData device_token;
     /*
      * e.g. com.example.app.push-type.liveactivity
      */
-    char *topic;
+    ProtobufCBinaryData topic;
   };
 };
 #define GLIMPSE__ACTIVITY__V1__INJECT_FAULT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__inject_fault_request__descriptor) \
-    , 0, 0, (char *)protobuf_c_empty_string, 0, GLIMPSE__ACTIVITY__V1__INJECT_FAULT_REQUEST__TARGET__NOT_SET, {0} }
+    , 0, 0, {0,NULL}, 0, GLIMPSE__ACTIVITY__V1__INJECT_FAULT_REQUEST__TARGET__NOT_SET, {0} }
 
 
 struct  Glimpse__Activity__V1__InjectFaultResponse

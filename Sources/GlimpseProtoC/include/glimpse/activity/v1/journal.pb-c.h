@@ -61,7 +61,7 @@ typedef enum {
 struct  Glimpse__Activity__V1__JournalRecord
 {
   ProtobufCMessage base;
-  char *app_token;
+  ProtobufCBinaryData app_token;
   Glimpse__Activity__V1__JournalRecord__InputCase input_case;
   union {
     /*
@@ -91,18 +91,18 @@ struct  Glimpse__Activity__V1__JournalRecord
 };
 #define GLIMPSE__ACTIVITY__V1__JOURNAL_RECORD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__journal_record__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__ACTIVITY__V1__JOURNAL_RECORD__INPUT__NOT_SET, {0} }
+    , {0,NULL}, GLIMPSE__ACTIVITY__V1__JOURNAL_RECORD__INPUT__NOT_SET, {0} }
 
 
 struct  Glimpse__Activity__V1__ReceivedPush__Header
 {
   ProtobufCMessage base;
-  char *name;
-  char *value;
+  ProtobufCBinaryData name;
+  ProtobufCBinaryData value;
 };
 #define GLIMPSE__ACTIVITY__V1__RECEIVED_PUSH__HEADER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__received_push__header__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL} }
 
 
 /*
@@ -113,8 +113,8 @@ struct  Glimpse__Activity__V1__ReceivedPush__Header
 struct  Glimpse__Activity__V1__ReceivedPush
 {
   ProtobufCMessage base;
-  char *method;
-  char *path;
+  ProtobufCBinaryData method;
+  ProtobufCBinaryData path;
   size_t n_headers;
   Glimpse__Activity__V1__ReceivedPush__Header **headers;
   ProtobufCBinaryData body;
@@ -122,12 +122,12 @@ struct  Glimpse__Activity__V1__ReceivedPush
   /*
    * as sent, or the one assigned
    */
-  char *apns_id;
+  ProtobufCBinaryData apns_id;
   /*
    * 0: passed the endpoint's checks
    */
   int32_t refused_status;
-  char *refused_reason;
+  ProtobufCBinaryData refused_reason;
   /*
    * as declared/received (the body may be cut)
    */
@@ -135,7 +135,7 @@ struct  Glimpse__Activity__V1__ReceivedPush
 };
 #define GLIMPSE__ACTIVITY__V1__RECEIVED_PUSH__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__received_push__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, {0,NULL}, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, {0,NULL}, 0,NULL, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0 }
 
 
 struct  Glimpse__Activity__V1__ChannelRequest__CreateChannel
@@ -144,7 +144,7 @@ struct  Glimpse__Activity__V1__ChannelRequest__CreateChannel
   /*
    * assigned by the endpoint (base64)
    */
-  char *channel_id;
+  ProtobufCBinaryData channel_id;
   /*
    * 0: none; 1: the latest message, ≤ 8 h
    */
@@ -152,7 +152,7 @@ struct  Glimpse__Activity__V1__ChannelRequest__CreateChannel
 };
 #define GLIMPSE__ACTIVITY__V1__CHANNEL_REQUEST__CREATE_CHANNEL__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__channel_request__create_channel__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 typedef enum {
@@ -168,16 +168,16 @@ typedef enum {
 struct  Glimpse__Activity__V1__ChannelRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   Glimpse__Activity__V1__ChannelRequest__ActionCase action_case;
   union {
     Glimpse__Activity__V1__ChannelRequest__CreateChannel *create;
-    char *delete_channel_id;
+    ProtobufCBinaryData delete_channel_id;
   };
 };
 #define GLIMPSE__ACTIVITY__V1__CHANNEL_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__channel_request__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__ACTIVITY__V1__CHANNEL_REQUEST__ACTION__NOT_SET, {0} }
+    , {0,NULL}, GLIMPSE__ACTIVITY__V1__CHANNEL_REQUEST__ACTION__NOT_SET, {0} }
 
 
 /* Glimpse__Activity__V1__JournalRecord methods */

@@ -37,16 +37,16 @@ typedef struct Glimpse__App__V1__ActivityViewsResponse Glimpse__App__V1__Activit
 struct  Glimpse__App__V1__ActivityViewsRequest
 {
   ProtobufCMessage base;
-  char *activity_id;
-  char *attributes_type;
+  ProtobufCBinaryData activity_id;
+  ProtobufCBinaryData attributes_type;
   /*
    * the static ActivityAttributes, JSON
    */
-  char *attributes_json;
+  ProtobufCBinaryData attributes_json;
   /*
    * the ContentState, JSON (dates as seconds since 2001, as JSONEncoder writes them)
    */
-  char *state_json;
+  ProtobufCBinaryData state_json;
   /*
    * context.isStale: the stale date has passed
    */
@@ -59,7 +59,7 @@ struct  Glimpse__App__V1__ActivityViewsRequest
 };
 #define GLIMPSE__APP__V1__ACTIVITY_VIEWS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__activity_views_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, NULL, GLIMPSE__APP__V1__COLOR_SCHEME__COLOR_SCHEME_UNSPECIFIED }
+    , {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL}, 0, NULL, GLIMPSE__APP__V1__COLOR_SCHEME__COLOR_SCHEME_UNSPECIFIED }
 
 
 struct  Glimpse__App__V1__ActivityViewsResponse

@@ -35,12 +35,12 @@ typedef struct Glimpse__App__V1__PerformResponse__Failed Glimpse__App__V1__Perfo
 struct  Glimpse__App__V1__PerformRequest__ParametersEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__APP__V1__PERFORM_REQUEST__PARAMETERS_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__perform_request__parameters_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 struct  Glimpse__App__V1__PerformRequest
@@ -49,7 +49,7 @@ struct  Glimpse__App__V1__PerformRequest
   /*
    * e.g. "MarkFilmWatchedIntent"
    */
-  char *intent_type;
+  ProtobufCBinaryData intent_type;
   /*
    * pre-set: widgets do not prompt
    */
@@ -62,23 +62,23 @@ struct  Glimpse__App__V1__PerformRequest
   /*
    * its widget kind
    */
-  char *kind;
+  ProtobufCBinaryData kind;
   /*
    * the tap's key: at most one perform per key
    */
-  char *idempotency_key;
+  ProtobufCBinaryData idempotency_key;
   /*
    * the tapped Live Activity (a LiveActivityIntent)
    */
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
   /*
    * its ActivityAttributes type
    */
-  char *attributes_type;
+  ProtobufCBinaryData attributes_type;
 };
 #define GLIMPSE__APP__V1__PERFORM_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__perform_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, 0,NULL, 0, {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__App__V1__PerformResponse__Succeeded
@@ -100,11 +100,11 @@ struct  Glimpse__App__V1__PerformResponse__Failed
   /*
    * shown in the event log
    */
-  char *message;
+  ProtobufCBinaryData message;
 };
 #define GLIMPSE__APP__V1__PERFORM_RESPONSE__FAILED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__perform_response__failed__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 typedef enum {

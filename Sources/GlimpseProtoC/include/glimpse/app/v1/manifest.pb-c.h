@@ -73,13 +73,13 @@ struct  Glimpse__App__V1__AppManifest
   /*
    * e.g. "net.insoc.rtlair"; also the APNs topic prefix
    */
-  char *bundle_id;
-  char *display_name;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData display_name;
   /*
    * App Groups (e.g. "group.net.insoc.rtlair") whose store the app shares
    */
   size_t n_app_groups;
-  char **app_groups;
+  ProtobufCBinaryData *app_groups;
   size_t n_widgets;
   Glimpse__App__V1__WidgetKindDeclaration **widgets;
   size_t n_intents;
@@ -92,12 +92,12 @@ struct  Glimpse__App__V1__AppManifest
    * e.g. "net.insoc.rtlair.push-type.liveactivity"
    */
   size_t n_push_topics;
-  char **push_topics;
+  ProtobufCBinaryData *push_topics;
   /*
    * Where the app's WidgetProvider and IntentHandler listen when a kind or an intent
    * names no endpoint of its own ("host:port").
    */
-  char *default_endpoint;
+  ProtobufCBinaryData default_endpoint;
   /*
    * NSSupportsLiveActivitiesFrequentUpdates
    */
@@ -105,7 +105,7 @@ struct  Glimpse__App__V1__AppManifest
 };
 #define GLIMPSE__APP__V1__APP_MANIFEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__app_manifest__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, {0,NULL}, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, {0,NULL}, 0 }
 
 
 /*
@@ -114,17 +114,17 @@ struct  Glimpse__App__V1__AppManifest
 struct  Glimpse__App__V1__ParameterDeclaration
 {
   ProtobufCMessage base;
-  char *name;
+  ProtobufCBinaryData name;
   Glimpse__App__V1__ValueType type;
   /*
    * absent: the parameter is required
    */
   Glimpse__Widget__V1__ParameterValue *default_value;
-  char *title;
+  ProtobufCBinaryData title;
 };
 #define GLIMPSE__APP__V1__PARAMETER_DECLARATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__parameter_declaration__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__APP__V1__VALUE_TYPE__VALUE_TYPE_UNSPECIFIED, NULL, (char *)protobuf_c_empty_string }
+    , {0,NULL}, GLIMPSE__APP__V1__VALUE_TYPE__VALUE_TYPE_UNSPECIFIED, NULL, {0,NULL} }
 
 
 /*
@@ -134,9 +134,9 @@ struct  Glimpse__App__V1__ParameterDeclaration
 struct  Glimpse__App__V1__WidgetKindDeclaration
 {
   ProtobufCMessage base;
-  char *kind;
-  char *display_name;
-  char *description;
+  ProtobufCBinaryData kind;
+  ProtobufCBinaryData display_name;
+  ProtobufCBinaryData description;
   /*
    * supportedFamilies; none listed means all families, as WidgetKit's default.
    */
@@ -150,11 +150,11 @@ struct  Glimpse__App__V1__WidgetKindDeclaration
   /*
    * the WidgetProvider ("host:port"); empty: default_endpoint
    */
-  char *provider_endpoint;
+  ProtobufCBinaryData provider_endpoint;
 };
 #define GLIMPSE__APP__V1__WIDGET_KIND_DECLARATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__widget_kind_declaration__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL}, {0,NULL}, 0,NULL, 0,NULL, {0,NULL} }
 
 
 typedef enum {
@@ -167,30 +167,30 @@ typedef enum {
 struct  Glimpse__App__V1__StoreOperation__SetValue
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__App__V1__StoreOperation__SetValue__SourceCase source_case;
   union {
     Glimpse__Widget__V1__ParameterValue *literal;
     /*
      * the value of this intent parameter
      */
-    char *parameter;
+    ProtobufCBinaryData parameter;
   };
 };
 #define GLIMPSE__APP__V1__STORE_OPERATION__SET_VALUE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__store_operation__set_value__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__APP__V1__STORE_OPERATION__SET_VALUE__SOURCE__NOT_SET, {0} }
+    , {0,NULL}, GLIMPSE__APP__V1__STORE_OPERATION__SET_VALUE__SOURCE__NOT_SET, {0} }
 
 
 struct  Glimpse__App__V1__StoreOperation__Increment
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   int64_t by;
 };
 #define GLIMPSE__APP__V1__STORE_OPERATION__INCREMENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__store_operation__increment__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 typedef enum {
@@ -213,7 +213,7 @@ struct  Glimpse__App__V1__StoreOperation
     /*
      * the key of a bool (absent: becomes true)
      */
-    char *toggle;
+    ProtobufCBinaryData toggle;
     Glimpse__App__V1__StoreOperation__Increment *increment;
   };
 };
@@ -226,7 +226,7 @@ struct  Glimpse__App__V1__ReloadRequest__KindList
 {
   ProtobufCMessage base;
   size_t n_kinds;
-  char **kinds;
+  ProtobufCBinaryData *kinds;
 };
 #define GLIMPSE__APP__V1__RELOAD_REQUEST__KIND_LIST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__reload_request__kind_list__descriptor) \
@@ -270,14 +270,14 @@ struct  Glimpse__App__V1__ReloadRequest
 struct  Glimpse__App__V1__StoreAction
 {
   ProtobufCMessage base;
-  char *app_group;
+  ProtobufCBinaryData app_group;
   size_t n_operations;
   Glimpse__App__V1__StoreOperation **operations;
   Glimpse__App__V1__ReloadRequest *reloads;
 };
 #define GLIMPSE__APP__V1__STORE_ACTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__store_action__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, NULL }
+    , {0,NULL}, 0,NULL, NULL }
 
 
 typedef enum {
@@ -296,21 +296,21 @@ struct  Glimpse__App__V1__IntentDeclaration
   /*
    * e.g. "CheckInIntent"
    */
-  char *type;
-  char *title;
+  ProtobufCBinaryData type;
+  ProtobufCBinaryData title;
   size_t n_parameters;
   Glimpse__App__V1__ParameterDeclaration **parameters;
   /*
    * the kinds whose views offer it
    */
   size_t n_widget_kinds;
-  char **widget_kinds;
+  ProtobufCBinaryData *widget_kinds;
   /*
    * The ActivityAttributes types whose Live Activity views offer it (a LiveActivityIntent:
    * a Button or Toggle on the Lock Screen or in the expanded Dynamic Island).
    */
   size_t n_activity_attributes;
-  char **activity_attributes;
+  ProtobufCBinaryData *activity_attributes;
   Glimpse__App__V1__IntentDeclaration__ActionCase action_case;
   union {
     /*
@@ -320,12 +320,12 @@ struct  Glimpse__App__V1__IntentDeclaration
     /*
      * the app's IntentHandler ("host:port"); "default" for default_endpoint
      */
-    char *handler_endpoint;
+    ProtobufCBinaryData handler_endpoint;
   };
 };
 #define GLIMPSE__APP__V1__INTENT_DECLARATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__intent_declaration__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0,NULL, GLIMPSE__APP__V1__INTENT_DECLARATION__ACTION__NOT_SET, {0} }
+    , {0,NULL}, {0,NULL}, 0,NULL, 0,NULL, 0,NULL, GLIMPSE__APP__V1__INTENT_DECLARATION__ACTION__NOT_SET, {0} }
 
 
 /*
@@ -337,15 +337,15 @@ struct  Glimpse__App__V1__ActivityAttributesDeclaration
   /*
    * the struct's name, as `attributes-type` carries it
    */
-  char *type_name;
+  ProtobufCBinaryData type_name;
   /*
    * The app's ActivityConfiguration ("host:port"), which builds the views; empty: default_endpoint.
    */
-  char *views_endpoint;
+  ProtobufCBinaryData views_endpoint;
 };
 #define GLIMPSE__APP__V1__ACTIVITY_ATTRIBUTES_DECLARATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__activity_attributes_declaration__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL} }
 
 
 /*
@@ -357,16 +357,16 @@ struct  Glimpse__App__V1__AssetDeclaration
   /*
    * app-scoped name, e.g. "posters/coco"
    */
-  char *name;
+  ProtobufCBinaryData name;
   /*
    * file, relative to the manifest
    */
-  char *path;
+  ProtobufCBinaryData path;
   Glimpse__App__V1__AssetDeclaration__Use use;
 };
 #define GLIMPSE__APP__V1__ASSET_DECLARATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__asset_declaration__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__APP__V1__ASSET_DECLARATION__USE__USE_UNSPECIFIED }
+    , {0,NULL}, {0,NULL}, GLIMPSE__APP__V1__ASSET_DECLARATION__USE__USE_UNSPECIFIED }
 
 
 /* Glimpse__App__V1__AppManifest methods */

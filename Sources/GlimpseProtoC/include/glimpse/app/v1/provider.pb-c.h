@@ -51,12 +51,12 @@ typedef enum _Glimpse__App__V1__ColorScheme {
 struct  Glimpse__App__V1__TimelineProviderContext__ConfigurationEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__APP__V1__TIMELINE_PROVIDER_CONTEXT__CONFIGURATION_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__timeline_provider_context__configuration_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 /*
@@ -102,7 +102,7 @@ struct  Glimpse__App__V1__WidgetRef
   /*
    * the widget's kind string
    */
-  char *kind;
+  ProtobufCBinaryData kind;
   /*
    * 0 for a gallery preview (no placement)
    */
@@ -110,7 +110,7 @@ struct  Glimpse__App__V1__WidgetRef
 };
 #define GLIMPSE__APP__V1__WIDGET_REF__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__widget_ref__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Glimpse__App__V1__PlaceholderRequest

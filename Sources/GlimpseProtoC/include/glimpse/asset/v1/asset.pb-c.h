@@ -76,11 +76,11 @@ struct  Glimpse__Asset__V1__RegisterAppResponse
   /*
    * the capability the app sends as `authorization: Bearer …`
    */
-  char *app_token;
+  ProtobufCBinaryData app_token;
 };
 #define GLIMPSE__ASSET__V1__REGISTER_APP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__register_app_response__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Asset__V1__UnregisterAppRequest
@@ -89,11 +89,11 @@ struct  Glimpse__Asset__V1__UnregisterAppRequest
   /*
    * the device, or the app itself
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__ASSET__V1__UNREGISTER_APP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__unregister_app_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Asset__V1__UnregisterAppResponse
@@ -118,19 +118,19 @@ struct  Glimpse__Asset__V1__Asset
   /*
    * the app whose name it is
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * app-scoped, e.g. "posters/coco"
    */
-  char *name;
+  ProtobufCBinaryData name;
   /*
    * lowercase hex, 64 digits: the blob's name in the store
    */
-  char *sha256;
+  ProtobufCBinaryData sha256;
   /*
    * the SHA-256, quoted ("\"<sha256>\""): for `if_none_match`
    */
-  char *etag;
+  ProtobufCBinaryData etag;
   /*
    * bytes
    */
@@ -163,7 +163,7 @@ struct  Glimpse__Asset__V1__Asset
 };
 #define GLIMPSE__ASSET__V1__ASSET__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__asset__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, GLIMPSE__ASSET__V1__IMAGE_FORMAT__IMAGE_FORMAT_UNSPECIFIED, 0, 0, GLIMPSE__APP__V1__ASSET_DECLARATION__USE__USE_UNSPECIFIED, NULL, 0, 0 }
+    , {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL}, 0, GLIMPSE__ASSET__V1__IMAGE_FORMAT__IMAGE_FORMAT_UNSPECIFIED, 0, 0, GLIMPSE__APP__V1__ASSET_DECLARATION__USE__USE_UNSPECIFIED, NULL, 0, 0 }
 
 
 typedef enum {
@@ -199,12 +199,12 @@ struct  Glimpse__Asset__V1__PutHeader
   /*
    * the app the name belongs to (its own, with an app token)
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * App-scoped: '/'-separated segments, none empty, '.' or '..'; no '\' or control
    * characters; at most 256 bytes with the bundle id.
    */
-  char *name;
+  ProtobufCBinaryData name;
   /*
    * USE_WIDGET: at most 718,080 pixels in area; a Live Activity presentation: no larger
    * than that presentation on the device (minimal ≤ 45×36.67 pt), in pixels at its scale.
@@ -213,7 +213,7 @@ struct  Glimpse__Asset__V1__PutHeader
   /*
    * the SHA-256 of all the bytes, 64 hex digits; refused if they differ
    */
-  char *sha256;
+  ProtobufCBinaryData sha256;
   /*
    * the total bytes to follow (at most 10 MiB); a chunk past it is refused
    */
@@ -221,7 +221,7 @@ struct  Glimpse__Asset__V1__PutHeader
 };
 #define GLIMPSE__ASSET__V1__PUT_HEADER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__put_header__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__APP__V1__ASSET_DECLARATION__USE__USE_UNSPECIFIED, (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, {0,NULL}, GLIMPSE__APP__V1__ASSET_DECLARATION__USE__USE_UNSPECIFIED, {0,NULL}, 0 }
 
 
 struct  Glimpse__Asset__V1__PutResponse
@@ -247,17 +247,17 @@ struct  Glimpse__Asset__V1__GetRequest
   /*
    * the app the name belongs to
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * the app-scoped name, as put
    */
-  char *name;
+  ProtobufCBinaryData name;
   /*
    * An ETag from an earlier Get or Stat ("\"<sha256>\"", or the bare hex): when it is
    * still the asset's, only the header comes back, with `not_modified` (also when the
    * name's bytes were evicted here since: the caller's copy is still current).
    */
-  char *if_none_match;
+  ProtobufCBinaryData if_none_match;
   /*
    * bytes per chunk message, 1 KiB to 1 MiB; 0: 256 KiB
    */
@@ -265,7 +265,7 @@ struct  Glimpse__Asset__V1__GetRequest
 };
 #define GLIMPSE__ASSET__V1__GET_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__get_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, {0,NULL}, {0,NULL}, 0 }
 
 
 typedef enum {
@@ -318,15 +318,15 @@ struct  Glimpse__Asset__V1__StatRequest
   /*
    * the app the name belongs to
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * the app-scoped name
    */
-  char *name;
+  ProtobufCBinaryData name;
 };
 #define GLIMPSE__ASSET__V1__STAT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__stat_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Asset__V1__StatResponse
@@ -348,15 +348,15 @@ struct  Glimpse__Asset__V1__ListRequest
   /*
    * the app whose names to list
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * only names that start with it ("posters/"); empty: all
    */
-  char *prefix;
+  ProtobufCBinaryData prefix;
 };
 #define GLIMPSE__ASSET__V1__LIST_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__list_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Asset__V1__ListResponse
@@ -379,15 +379,15 @@ struct  Glimpse__Asset__V1__DeleteRequest
   /*
    * the app the name belongs to
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * the app-scoped name to forget
    */
-  char *name;
+  ProtobufCBinaryData name;
 };
 #define GLIMPSE__ASSET__V1__DELETE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__delete_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Asset__V1__DeleteResponse
@@ -409,21 +409,21 @@ struct  Glimpse__Asset__V1__PinRequest
   /*
    * the app whose names are pinned
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * Who pins, stable across calls, e.g. "widget:<placement id>" or "activity:<activity id>";
    * scoped to the app.
    */
-  char *holder;
+  ProtobufCBinaryData holder;
   /*
    * the names it shows now (each stored before); empty: releases all
    */
   size_t n_names;
-  char **names;
+  ProtobufCBinaryData *names;
 };
 #define GLIMPSE__ASSET__V1__PIN_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__pin_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+    , {0,NULL}, {0,NULL}, 0,NULL }
 
 
 struct  Glimpse__Asset__V1__PinResponse
@@ -433,7 +433,7 @@ struct  Glimpse__Asset__V1__PinResponse
    * pinned names whose bytes were already evicted: put them again
    */
   size_t n_evicted;
-  char **evicted;
+  ProtobufCBinaryData *evicted;
 };
 #define GLIMPSE__ASSET__V1__PIN_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__pin_response__descriptor) \
@@ -446,15 +446,15 @@ struct  Glimpse__Asset__V1__UnpinRequest
   /*
    * the app the holder belongs to
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * as named in Pin
    */
-  char *holder;
+  ProtobufCBinaryData holder;
 };
 #define GLIMPSE__ASSET__V1__UNPIN_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__unpin_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Asset__V1__UnpinResponse
@@ -476,16 +476,16 @@ struct  Glimpse__Asset__V1__PrefetchRequest
   /*
    * the app the names belong to
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * the names upcoming entries reference
    */
   size_t n_names;
-  char **names;
+  ProtobufCBinaryData *names;
 };
 #define GLIMPSE__ASSET__V1__PREFETCH_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__prefetch_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL }
+    , {0,NULL}, 0,NULL }
 
 
 struct  Glimpse__Asset__V1__PrefetchResponse
@@ -495,17 +495,17 @@ struct  Glimpse__Asset__V1__PrefetchResponse
    * never stored: the app must put them
    */
   size_t n_unknown;
-  char **unknown;
+  ProtobufCBinaryData *unknown;
   /*
    * stored once, evicted since: put them again
    */
   size_t n_evicted;
-  char **evicted;
+  ProtobufCBinaryData *evicted;
   /*
    * stored (now most recently used)
    */
   size_t n_present;
-  char **present;
+  ProtobufCBinaryData *present;
 };
 #define GLIMPSE__ASSET__V1__PREFETCH_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__prefetch_response__descriptor) \

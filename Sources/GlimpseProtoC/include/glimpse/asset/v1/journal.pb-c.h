@@ -54,13 +54,13 @@ struct  Glimpse__Asset__V1__JournalRecord
   /*
    * RegisterApp: the token issued (replay gives the app the same one)
    */
-  char *app_token;
+  ProtobufCBinaryData app_token;
   /*
    * Full names ("<bundle id>/<name>") read since the previous record (Get, Prefetch),
    * least recent first: applied before the input, so eviction order replays exactly.
    */
   size_t n_touched;
-  char **touched;
+  ProtobufCBinaryData *touched;
   Glimpse__Asset__V1__JournalRecord__InputCase input_case;
   union {
     /*
@@ -94,12 +94,12 @@ struct  Glimpse__Asset__V1__JournalRecord
     /*
      * the SHA-256 of a blob file found missing or corrupt
      */
-    char *blob_lost;
+    ProtobufCBinaryData blob_lost;
   };
 };
 #define GLIMPSE__ASSET__V1__JOURNAL_RECORD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__journal_record__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, GLIMPSE__ASSET__V1__JOURNAL_RECORD__INPUT__NOT_SET, {0} }
+    , {0,NULL}, 0,NULL, GLIMPSE__ASSET__V1__JOURNAL_RECORD__INPUT__NOT_SET, {0} }
 
 
 /*
@@ -111,11 +111,11 @@ struct  Glimpse__Asset__V1__StoredUpload
   /*
    * the app the name belongs to
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * the app-scoped name
    */
-  char *name;
+  ProtobufCBinaryData name;
   /*
    * what the image is for (its limit was checked against it)
    */
@@ -123,7 +123,7 @@ struct  Glimpse__Asset__V1__StoredUpload
   /*
    * the hash of the bytes, checked against the declared one
    */
-  char *sha256;
+  ProtobufCBinaryData sha256;
   /*
    * bytes
    */
@@ -143,7 +143,7 @@ struct  Glimpse__Asset__V1__StoredUpload
 };
 #define GLIMPSE__ASSET__V1__STORED_UPLOAD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__asset__v1__stored_upload__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__APP__V1__ASSET_DECLARATION__USE__USE_UNSPECIFIED, (char *)protobuf_c_empty_string, 0, GLIMPSE__ASSET__V1__IMAGE_FORMAT__IMAGE_FORMAT_UNSPECIFIED, 0, 0 }
+    , {0,NULL}, {0,NULL}, GLIMPSE__APP__V1__ASSET_DECLARATION__USE__USE_UNSPECIFIED, {0,NULL}, 0, GLIMPSE__ASSET__V1__IMAGE_FORMAT__IMAGE_FORMAT_UNSPECIFIED, 0, 0 }
 
 
 /* Glimpse__Asset__V1__JournalRecord methods */

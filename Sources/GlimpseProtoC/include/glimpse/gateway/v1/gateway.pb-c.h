@@ -142,12 +142,12 @@ typedef enum _Glimpse__Gateway__V1__RenderRequest__Target {
 struct  Glimpse__Gateway__V1__InstallRequest__AssetDataEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   ProtobufCBinaryData value;
 };
 #define GLIMPSE__GATEWAY__V1__INSTALL_REQUEST__ASSET_DATA_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__install_request__asset_data_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, {0,NULL} }
+    , {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__InstallRequest
@@ -169,25 +169,25 @@ struct  Glimpse__Gateway__V1__InstallRequest
 struct  Glimpse__Gateway__V1__InstallResponse
 {
   ProtobufCMessage base;
-  char *bundle_id;
-  char *app_token;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData app_token;
   uint32_t widget_kinds;
   uint32_t intents;
   uint32_t assets;
 };
 #define GLIMPSE__GATEWAY__V1__INSTALL_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__install_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0 }
+    , {0,NULL}, {0,NULL}, 0, 0, 0 }
 
 
 struct  Glimpse__Gateway__V1__UninstallRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__GATEWAY__V1__UNINSTALL_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__uninstall_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__UninstallResponse
@@ -196,7 +196,7 @@ struct  Glimpse__Gateway__V1__UninstallResponse
   size_t n_removed_placements;
   uint64_t *removed_placements;
   size_t n_ended_activities;
-  char **ended_activities;
+  ProtobufCBinaryData *ended_activities;
 };
 #define GLIMPSE__GATEWAY__V1__UNINSTALL_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__uninstall_response__descriptor) \
@@ -215,14 +215,14 @@ struct  Glimpse__Gateway__V1__ListAppsRequest
 struct  Glimpse__Gateway__V1__InstalledApp
 {
   ProtobufCMessage base;
-  char *bundle_id;
-  char *display_name;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData display_name;
   size_t n_widget_kinds;
-  char **widget_kinds;
+  ProtobufCBinaryData *widget_kinds;
   size_t n_intents;
-  char **intents;
+  ProtobufCBinaryData *intents;
   size_t n_activity_attributes;
-  char **activity_attributes;
+  ProtobufCBinaryData *activity_attributes;
   /*
    * in the foreground
    */
@@ -231,7 +231,7 @@ struct  Glimpse__Gateway__V1__InstalledApp
 };
 #define GLIMPSE__GATEWAY__V1__INSTALLED_APP__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__installed_app__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0,NULL, 0, NULL }
+    , {0,NULL}, {0,NULL}, 0,NULL, 0,NULL, 0,NULL, 0, NULL }
 
 
 struct  Glimpse__Gateway__V1__ListAppsResponse
@@ -273,19 +273,19 @@ struct  Glimpse__Gateway__V1__Location
 struct  Glimpse__Gateway__V1__PlaceRequest__ConfigurationEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__GATEWAY__V1__PLACE_REQUEST__CONFIGURATION_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__place_request__configuration_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 struct  Glimpse__Gateway__V1__PlaceRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
-  char *kind;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData kind;
   Glimpse__Widget__V1__WidgetFamily family;
   /*
    * unspecified: the family's own screen
@@ -301,7 +301,7 @@ struct  Glimpse__Gateway__V1__PlaceRequest
 };
 #define GLIMPSE__GATEWAY__V1__PLACE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__place_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, GLIMPSE__TIMELINE__V1__SCREEN__SCREEN_UNSPECIFIED, 0, 0, 0,NULL }
+    , {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, GLIMPSE__TIMELINE__V1__SCREEN__SCREEN_UNSPECIFIED, 0, 0, 0,NULL }
 
 
 struct  Glimpse__Gateway__V1__RemoveRequest
@@ -329,11 +329,11 @@ struct  Glimpse__Gateway__V1__ListWidgetsRequest
   /*
    * empty: every app's
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__GATEWAY__V1__LIST_WIDGETS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__list_widgets_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__ListWidgetsResponse
@@ -360,12 +360,12 @@ struct  Glimpse__Gateway__V1__GetWidgetRequest
 struct  Glimpse__Gateway__V1__Widget__ConfigurationEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__GATEWAY__V1__WIDGET__CONFIGURATION_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__widget__configuration_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 /*
@@ -375,8 +375,8 @@ struct  Glimpse__Gateway__V1__Widget
 {
   ProtobufCMessage base;
   uint64_t placement_id;
-  char *bundle_id;
-  char *kind;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData kind;
   Glimpse__Widget__V1__WidgetFamily family;
   Glimpse__Gateway__V1__Location *location;
   Glimpse__Widget__V1__DisplaySize *display_size;
@@ -410,7 +410,7 @@ struct  Glimpse__Gateway__V1__Widget
 };
 #define GLIMPSE__GATEWAY__V1__WIDGET__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__widget__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL, NULL, NULL, 0, 0,NULL, NULL, NULL, 0,NULL, 0, 0, 0 }
+    , 0, {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL, NULL, NULL, 0, 0,NULL, NULL, NULL, 0,NULL, 0, 0, 0 }
 
 
 typedef enum {
@@ -430,15 +430,15 @@ struct  Glimpse__Gateway__V1__Element
   /*
    * e.g. "0.2": child indices from the root
    */
-  char *path;
+  ProtobufCBinaryData path;
   /*
    * the view's .id, if the app gave one
    */
-  char *id;
+  ProtobufCBinaryData id;
   /*
    * the label's text, for humans
    */
-  char *label;
+  ProtobufCBinaryData label;
   /*
    * a Toggle's state
    */
@@ -450,12 +450,12 @@ struct  Glimpse__Gateway__V1__Element
     /*
      * the Link's destination
      */
-    char *link;
+    ProtobufCBinaryData link;
   };
 };
 #define GLIMPSE__GATEWAY__V1__ELEMENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__element__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, GLIMPSE__GATEWAY__V1__ELEMENT__KIND__NOT_SET, {0} }
+    , {0,NULL}, {0,NULL}, {0,NULL}, 0, GLIMPSE__GATEWAY__V1__ELEMENT__KIND__NOT_SET, {0} }
 
 
 struct  Glimpse__Gateway__V1__TapRequest
@@ -466,15 +466,15 @@ struct  Glimpse__Gateway__V1__TapRequest
    * The element: its id, its path, its intent type or its label text; empty: the widget
    * itself (opens the widgetURL), or its only element.
    */
-  char *element;
+  ProtobufCBinaryData element;
   /*
    * One per physical tap; a retry with the same key runs nothing again. Empty: a new one.
    */
-  char *idempotency_key;
+  ProtobufCBinaryData idempotency_key;
 };
 #define GLIMPSE__GATEWAY__V1__TAP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__tap_request__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , 0, {0,NULL}, {0,NULL} }
 
 
 typedef enum {
@@ -495,7 +495,7 @@ struct  Glimpse__Gateway__V1__TapResponse
    * what was tapped
    */
   Glimpse__Gateway__V1__Element *element;
-  char *idempotency_key;
+  ProtobufCBinaryData idempotency_key;
   Glimpse__Gateway__V1__TapResponse__ResultCase result_case;
   union {
     /*
@@ -505,23 +505,23 @@ struct  Glimpse__Gateway__V1__TapResponse
     /*
      * a Link or the widgetURL
      */
-    char *opened_url;
+    ProtobufCBinaryData opened_url;
   };
 };
 #define GLIMPSE__GATEWAY__V1__TAP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__tap_response__descriptor) \
-    , NULL, NULL, (char *)protobuf_c_empty_string, GLIMPSE__GATEWAY__V1__TAP_RESPONSE__RESULT__NOT_SET, {0} }
+    , NULL, NULL, {0,NULL}, GLIMPSE__GATEWAY__V1__TAP_RESPONSE__RESULT__NOT_SET, {0} }
 
 
 struct  Glimpse__Gateway__V1__ReconfigureRequest__ConfigurationEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__GATEWAY__V1__RECONFIGURE_REQUEST__CONFIGURATION_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__reconfigure_request__configuration_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 struct  Glimpse__Gateway__V1__ReconfigureRequest
@@ -546,15 +546,15 @@ struct  Glimpse__Gateway__V1__ReloadRequest
   /*
    * with kind, when no placement is given
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * empty with bundle_id: reloadAllTimelines()
    */
-  char *kind;
+  ProtobufCBinaryData kind;
 };
 #define GLIMPSE__GATEWAY__V1__RELOAD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__reload_request__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , 0, {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__BudgetRequest
@@ -626,7 +626,7 @@ struct  Glimpse__Gateway__V1__Screen
   /*
    * e.g. "iPhone393x852"
    */
-  char *device;
+  ProtobufCBinaryData device;
   Glimpse__Widget__V1__DisplaySize *size;
   protobuf_c_boolean locked;
   Google__Protobuf__Timestamp *now;
@@ -638,11 +638,11 @@ struct  Glimpse__Gateway__V1__Screen
    * shown from the last known state
    */
   size_t n_unreachable_services;
-  char **unreachable_services;
+  ProtobufCBinaryData *unreachable_services;
 };
 #define GLIMPSE__GATEWAY__V1__SCREEN__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__screen__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, 0, NULL, 0,NULL, NULL, NULL, 0,NULL }
+    , {0,NULL}, NULL, 0, NULL, 0,NULL, NULL, NULL, 0,NULL }
 
 
 /*
@@ -655,15 +655,15 @@ struct  Glimpse__Gateway__V1__DynamicIsland
   /*
    * compact, expanded, or the attached minimal
    */
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
   /*
    * the second minimal
    */
-  char *detached_activity_id;
+  ProtobufCBinaryData detached_activity_id;
   /*
    * expanded: "longPress" or "alert"
    */
-  char *reason;
+  ProtobufCBinaryData reason;
   /*
    * an alert's expansion ends then
    */
@@ -671,7 +671,7 @@ struct  Glimpse__Gateway__V1__DynamicIsland
 };
 #define GLIMPSE__GATEWAY__V1__DYNAMIC_ISLAND__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__dynamic_island__descriptor) \
-    , GLIMPSE__GATEWAY__V1__DYNAMIC_ISLAND__MODE__MODE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL }
+    , GLIMPSE__GATEWAY__V1__DYNAMIC_ISLAND__MODE__MODE_UNSPECIFIED, {0,NULL}, {0,NULL}, {0,NULL}, NULL }
 
 
 struct  Glimpse__Gateway__V1__ActivityView
@@ -682,7 +682,7 @@ struct  Glimpse__Gateway__V1__ActivityView
    * where it shows now: lockScreen, compact, minimal, expanded
    */
   size_t n_presentations;
-  char **presentations;
+  ProtobufCBinaryData *presentations;
   /*
    * glimpse-activity is unreachable: last known state
    */
@@ -701,11 +701,11 @@ struct  Glimpse__Gateway__V1__RenderRequest
   /*
    * empty: the most relevant activity
    */
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
   /*
    * lockScreen (default), compact, minimal, expanded: TARGET_ACTIVITY's; other targets refuse all but lockScreen.
    */
-  char *presentation;
+  ProtobufCBinaryData presentation;
   /*
    * Home Screen page
    */
@@ -738,34 +738,34 @@ struct  Glimpse__Gateway__V1__RenderRequest
    * for the stack's device and its widget sizes, not asked for again at this model's.
    * INVALID_ARGUMENT for a name that is no model.
    */
-  char *device;
+  ProtobufCBinaryData device;
 };
 #define GLIMPSE__GATEWAY__V1__RENDER_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__render_request__descriptor) \
-    , GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_UNSPECIFIED, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, GLIMPSE__APP__V1__COLOR_SCHEME__COLOR_SCHEME_UNSPECIFIED, GLIMPSE__WIDGET__V1__WIDGET_RENDERING_MODE__WIDGET_RENDERING_MODE_UNSPECIFIED, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , GLIMPSE__GATEWAY__V1__RENDER_REQUEST__TARGET__TARGET_UNSPECIFIED, 0, {0,NULL}, {0,NULL}, 0, GLIMPSE__APP__V1__COLOR_SCHEME__COLOR_SCHEME_UNSPECIFIED, GLIMPSE__WIDGET__V1__WIDGET_RENDERING_MODE__WIDGET_RENDERING_MODE_UNSPECIFIED, 0, 0, 0, 0, 0, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__Rendering
 {
   ProtobufCMessage base;
-  char *text;
-  char *svg;
+  ProtobufCBinaryData text;
+  ProtobufCBinaryData svg;
   Glimpse__Widget__V1__Layout *layout;
 };
 #define GLIMPSE__GATEWAY__V1__RENDERING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__rendering__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, {0,NULL}, NULL }
 
 
 struct  Glimpse__Gateway__V1__Settings__AppSwitchesEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Activity__V1__AuthorizationInfo *value;
 };
 #define GLIMPSE__GATEWAY__V1__SETTINGS__APP_SWITCHES_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__settings__app_switches_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 struct  Glimpse__Gateway__V1__Settings
@@ -774,11 +774,11 @@ struct  Glimpse__Gateway__V1__Settings
   /*
    * screen model
    */
-  char *device;
+  ProtobufCBinaryData device;
   protobuf_c_boolean locked;
   protobuf_c_boolean low_power_mode;
-  char *locale;
-  char *dynamic_type_size;
+  ProtobufCBinaryData locale;
+  ProtobufCBinaryData dynamic_type_size;
   /*
    * Per app: the Live Activities and More Frequent Updates switches.
    */
@@ -787,7 +787,7 @@ struct  Glimpse__Gateway__V1__Settings
 };
 #define GLIMPSE__GATEWAY__V1__SETTINGS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__settings__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+    , {0,NULL}, 0, 0, {0,NULL}, {0,NULL}, 0,NULL }
 
 
 typedef enum {
@@ -832,7 +832,7 @@ struct  Glimpse__Gateway__V1__UpdateSettingsRequest
   /*
    * Switches for one app.
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   Glimpse__Gateway__V1__UpdateSettingsRequest__LockedCase _locked_case;
   union {
     protobuf_c_boolean locked;
@@ -843,11 +843,11 @@ struct  Glimpse__Gateway__V1__UpdateSettingsRequest
   };
   Glimpse__Gateway__V1__UpdateSettingsRequest__LocaleCase _locale_case;
   union {
-    char *locale;
+    ProtobufCBinaryData locale;
   };
   Glimpse__Gateway__V1__UpdateSettingsRequest__DynamicTypeSizeCase _dynamic_type_size_case;
   union {
-    char *dynamic_type_size;
+    ProtobufCBinaryData dynamic_type_size;
   };
   Glimpse__Gateway__V1__UpdateSettingsRequest__LiveActivitiesEnabledCase _live_activities_enabled_case;
   union {
@@ -860,7 +860,7 @@ struct  Glimpse__Gateway__V1__UpdateSettingsRequest
 };
 #define GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__update_settings_request__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___LOCKED__NOT_SET, {0}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___LOW_POWER_MODE__NOT_SET, {0}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___LOCALE__NOT_SET, {0}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___DYNAMIC_TYPE_SIZE__NOT_SET, {0}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___LIVE_ACTIVITIES_ENABLED__NOT_SET, {0}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___FREQUENT_UPDATES_ENABLED__NOT_SET, {0} }
+    , {0,NULL}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___LOCKED__NOT_SET, {0}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___LOW_POWER_MODE__NOT_SET, {0}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___LOCALE__NOT_SET, {0}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___DYNAMIC_TYPE_SIZE__NOT_SET, {0}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___LIVE_ACTIVITIES_ENABLED__NOT_SET, {0}, GLIMPSE__GATEWAY__V1__UPDATE_SETTINGS_REQUEST___FREQUENT_UPDATES_ENABLED__NOT_SET, {0} }
 
 
 struct  Glimpse__Gateway__V1__GetSettingsRequest
@@ -975,12 +975,12 @@ struct  Glimpse__Gateway__V1__FollowRequest
 struct  Glimpse__Gateway__V1__ListActivitiesRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   protobuf_c_boolean include_dismissed;
 };
 #define GLIMPSE__GATEWAY__V1__LIST_ACTIVITIES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__list_activities_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Glimpse__Gateway__V1__ListActivitiesResponse
@@ -997,11 +997,11 @@ struct  Glimpse__Gateway__V1__ListActivitiesResponse
 struct  Glimpse__Gateway__V1__GetActivityRequest
 {
   ProtobufCMessage base;
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
 };
 #define GLIMPSE__GATEWAY__V1__GET_ACTIVITY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__get_activity_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__LongPressRequest
@@ -1010,21 +1010,21 @@ struct  Glimpse__Gateway__V1__LongPressRequest
   /*
    * empty: release
    */
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
 };
 #define GLIMPSE__GATEWAY__V1__LONG_PRESS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__long_press_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__DismissRequest
 {
   ProtobufCMessage base;
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
 };
 #define GLIMPSE__GATEWAY__V1__DISMISS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__dismiss_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__ActivityTapRequest
@@ -1033,27 +1033,27 @@ struct  Glimpse__Gateway__V1__ActivityTapRequest
   /*
    * empty: the most relevant activity showing
    */
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
   /*
    * lockScreen (default), compact, minimal, expanded.
    */
-  char *presentation;
+  ProtobufCBinaryData presentation;
   /*
    * The element: its id, its path, its label text or its Link's URL, as for widgets; empty:
    * the view itself (its widgetURL, else the app at its root). In the compact and expanded
    * presentations a path is qualified by its region, e.g. "compactLeading/0.1" (a bare
    * path is accepted when one region has it).
    */
-  char *element;
+  ProtobufCBinaryData element;
   /*
    * A Button or Toggle: one per physical tap; a retry with the same key runs nothing again.
    * Empty: a new one.
    */
-  char *idempotency_key;
+  ProtobufCBinaryData idempotency_key;
 };
 #define GLIMPSE__GATEWAY__V1__ACTIVITY_TAP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__activity_tap_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__ActivityTapResponse
@@ -1062,7 +1062,7 @@ struct  Glimpse__Gateway__V1__ActivityTapResponse
   /*
    * a Link, or the view itself
    */
-  char *opened_url;
+  ProtobufCBinaryData opened_url;
   /*
    * what was tapped; absent: the view itself
    */
@@ -1071,7 +1071,7 @@ struct  Glimpse__Gateway__V1__ActivityTapResponse
    * A Button or Toggle (Lock Screen or expanded): its LiveActivityIntent's result.
    */
   Glimpse__Intent__V1__PerformResponse *performed;
-  char *idempotency_key;
+  ProtobufCBinaryData idempotency_key;
   /*
    * after the intent ran
    */
@@ -1079,19 +1079,19 @@ struct  Glimpse__Gateway__V1__ActivityTapResponse
 };
 #define GLIMPSE__GATEWAY__V1__ACTIVITY_TAP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__activity_tap_response__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, NULL, (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL, NULL, {0,NULL}, NULL }
 
 
 struct  Glimpse__Gateway__V1__PushesRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   uint64_t after_sequence;
   uint32_t limit;
 };
 #define GLIMPSE__GATEWAY__V1__PUSHES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__pushes_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0 }
+    , {0,NULL}, 0, 0 }
 
 
 struct  Glimpse__Gateway__V1__ListEventsRequest
@@ -1106,12 +1106,12 @@ struct  Glimpse__Gateway__V1__ListEventsRequest
    * e.g. "entry_changed"; empty: all
    */
   size_t n_kinds;
-  char **kinds;
-  char *bundle_id;
+  ProtobufCBinaryData *kinds;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__GATEWAY__V1__LIST_EVENTS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__list_events_request__descriptor) \
-    , 0, 0, 0,NULL, (char *)protobuf_c_empty_string }
+    , 0, 0, 0,NULL, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__ListEventsResponse
@@ -1134,12 +1134,12 @@ struct  Glimpse__Gateway__V1__FollowEventsRequest
   ProtobufCMessage base;
   uint64_t after_sequence;
   size_t n_kinds;
-  char **kinds;
-  char *bundle_id;
+  ProtobufCBinaryData *kinds;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__GATEWAY__V1__FOLLOW_EVENTS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__follow_events_request__descriptor) \
-    , 0, 0,NULL, (char *)protobuf_c_empty_string }
+    , 0, 0,NULL, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__SetAppStateRequest
@@ -1148,12 +1148,12 @@ struct  Glimpse__Gateway__V1__SetAppStateRequest
   /*
    * filled in from the token
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   protobuf_c_boolean foreground;
 };
 #define GLIMPSE__GATEWAY__V1__SET_APP_STATE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__set_app_state_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Glimpse__Gateway__V1__SetAppStateResponse
@@ -1169,7 +1169,7 @@ struct  Glimpse__Gateway__V1__Event__EntryChanged
 {
   ProtobufCMessage base;
   uint64_t placement_id;
-  char *kind;
+  ProtobufCBinaryData kind;
   /*
    * absent: the placeholder
    */
@@ -1178,7 +1178,7 @@ struct  Glimpse__Gateway__V1__Event__EntryChanged
 };
 #define GLIMPSE__GATEWAY__V1__EVENT__ENTRY_CHANGED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__event__entry_changed__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, NULL, 0 }
+    , 0, {0,NULL}, NULL, 0 }
 
 
 struct  Glimpse__Gateway__V1__Event__ReloadRequested
@@ -1225,8 +1225,8 @@ struct  Glimpse__Gateway__V1__Event__IntentPerformed
 {
   ProtobufCMessage base;
   uint64_t placement_id;
-  char *element;
-  char *intent_type;
+  ProtobufCBinaryData element;
+  ProtobufCBinaryData intent_type;
   /*
    * performed, failed or refused
    */
@@ -1234,11 +1234,11 @@ struct  Glimpse__Gateway__V1__Event__IntentPerformed
   /*
    * a Live Activity's button (placement_id 0)
    */
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
 };
 #define GLIMPSE__GATEWAY__V1__EVENT__INTENT_PERFORMED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__event__intent_performed__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string }
+    , 0, {0,NULL}, {0,NULL}, NULL, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__Event__UrlOpened
@@ -1248,25 +1248,25 @@ struct  Glimpse__Gateway__V1__Event__UrlOpened
    * 0: a Live Activity was tapped
    */
   uint64_t placement_id;
-  char *url;
+  ProtobufCBinaryData url;
   /*
    * the Live Activity tapped
    */
-  char *activity_id;
+  ProtobufCBinaryData activity_id;
 };
 #define GLIMPSE__GATEWAY__V1__EVENT__URL_OPENED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__event__url_opened__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , 0, {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__Event__AppInstalled
 {
   ProtobufCMessage base;
-  char *display_name;
+  ProtobufCBinaryData display_name;
 };
 #define GLIMPSE__GATEWAY__V1__EVENT__APP_INSTALLED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__event__app_installed__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__Event__AppUninstalled
@@ -1282,13 +1282,13 @@ struct  Glimpse__Gateway__V1__Event__WidgetPlaced
 {
   ProtobufCMessage base;
   uint64_t placement_id;
-  char *kind;
+  ProtobufCBinaryData kind;
   Glimpse__Widget__V1__WidgetFamily family;
   Glimpse__Gateway__V1__Location *location;
 };
 #define GLIMPSE__GATEWAY__V1__EVENT__WIDGET_PLACED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__event__widget_placed__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL }
+    , 0, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL }
 
 
 struct  Glimpse__Gateway__V1__Event__WidgetRemoved
@@ -1318,13 +1318,13 @@ struct  Glimpse__Gateway__V1__Event__ServiceReachability
   /*
    * "timeline", "intent", "activity", "asset"
    */
-  char *service;
+  ProtobufCBinaryData service;
   protobuf_c_boolean reachable;
-  char *detail;
+  ProtobufCBinaryData detail;
 };
 #define GLIMPSE__GATEWAY__V1__EVENT__SERVICE_REACHABILITY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__event__service_reachability__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
+    , {0,NULL}, 0, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__Event__SettingsChanged
@@ -1374,12 +1374,12 @@ struct  Glimpse__Gateway__V1__Event
   /*
    * the oneof's name, e.g. "entry_changed"
    */
-  char *kind;
-  char *bundle_id;
+  ProtobufCBinaryData kind;
+  ProtobufCBinaryData bundle_id;
   /*
    * one line for humans
    */
-  char *summary;
+  ProtobufCBinaryData summary;
   Glimpse__Gateway__V1__Event__DetailCase detail_case;
   union {
     Glimpse__Gateway__V1__Event__EntryChanged *entry_changed;
@@ -1401,7 +1401,7 @@ struct  Glimpse__Gateway__V1__Event
 };
 #define GLIMPSE__GATEWAY__V1__EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__event__descriptor) \
-    , 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__GATEWAY__V1__EVENT__DETAIL__NOT_SET, {0} }
+    , 0, NULL, {0,NULL}, {0,NULL}, {0,NULL}, GLIMPSE__GATEWAY__V1__EVENT__DETAIL__NOT_SET, {0} }
 
 
 /* Glimpse__Gateway__V1__InstallRequest__AssetDataEntry methods */

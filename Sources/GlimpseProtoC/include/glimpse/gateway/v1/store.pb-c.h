@@ -41,38 +41,38 @@ struct  Glimpse__Gateway__V1__StoredApp
   /*
    * the gateway's, which the app carries
    */
-  char *app_token;
+  ProtobufCBinaryData app_token;
   /*
    * each service's token for the app
    */
-  char *timeline_token;
-  char *intent_token;
-  char *activity_token;
-  char *asset_token;
+  ProtobufCBinaryData timeline_token;
+  ProtobufCBinaryData intent_token;
+  ProtobufCBinaryData activity_token;
+  ProtobufCBinaryData asset_token;
   Google__Protobuf__Timestamp *installed_at;
 };
 #define GLIMPSE__GATEWAY__V1__STORED_APP__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__stored_app__descriptor) \
-    , NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL }
+    , NULL, {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL}, NULL }
 
 
 struct  Glimpse__Gateway__V1__StoredPlacement__ConfigurationEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__GATEWAY__V1__STORED_PLACEMENT__CONFIGURATION_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__stored_placement__configuration_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 struct  Glimpse__Gateway__V1__StoredPlacement
 {
   ProtobufCMessage base;
   uint64_t placement_id;
-  char *bundle_id;
-  char *kind;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData kind;
   Glimpse__Widget__V1__WidgetFamily family;
   Glimpse__Gateway__V1__Location *location;
   size_t n_configuration;
@@ -81,7 +81,7 @@ struct  Glimpse__Gateway__V1__StoredPlacement
 };
 #define GLIMPSE__GATEWAY__V1__STORED_PLACEMENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__stored_placement__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL, 0,NULL, 0 }
+    , 0, {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL, 0,NULL, 0 }
 
 
 /* Glimpse__Gateway__V1__StoredApp methods */

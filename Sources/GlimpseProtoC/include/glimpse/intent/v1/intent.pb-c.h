@@ -100,21 +100,21 @@ struct  Glimpse__Intent__V1__RegisterAppRequest
 struct  Glimpse__Intent__V1__RegisterAppResponse
 {
   ProtobufCMessage base;
-  char *app_token;
+  ProtobufCBinaryData app_token;
 };
 #define GLIMPSE__INTENT__V1__REGISTER_APP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__register_app_response__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Intent__V1__UnregisterAppRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__INTENT__V1__UNREGISTER_APP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__unregister_app_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Intent__V1__UnregisterAppResponse
@@ -130,13 +130,13 @@ struct  Glimpse__Intent__V1__PlacementAddedRequest
 {
   ProtobufCMessage base;
   uint64_t placement_id;
-  char *bundle_id;
-  char *kind;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData kind;
   Glimpse__Widget__V1__WidgetFamily family;
 };
 #define GLIMPSE__INTENT__V1__PLACEMENT_ADDED_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__placement_added_request__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED }
+    , 0, {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED }
 
 
 struct  Glimpse__Intent__V1__PlacementAddedResponse
@@ -189,12 +189,12 @@ struct  Glimpse__Intent__V1__SetDeviceLockedResponse
 struct  Glimpse__Intent__V1__PerformRequest__ParametersEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__INTENT__V1__PERFORM_REQUEST__PARAMETERS_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__perform_request__parameters_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 struct  Glimpse__Intent__V1__PerformRequest
@@ -203,13 +203,13 @@ struct  Glimpse__Intent__V1__PerformRequest
   /*
    * one per physical tap
    */
-  char *idempotency_key;
-  char *bundle_id;
+  ProtobufCBinaryData idempotency_key;
+  ProtobufCBinaryData bundle_id;
   /*
    * a widget's button or toggle
    */
   uint64_t placement_id;
-  char *intent_type;
+  ProtobufCBinaryData intent_type;
   /*
    * pre-set in the view
    */
@@ -219,12 +219,12 @@ struct  Glimpse__Intent__V1__PerformRequest
    * A Live Activity's button or toggle instead (placement_id 0): the activity and its
    * ActivityAttributes type, as glimpse-activity has them (the device's word).
    */
-  char *activity_id;
-  char *attributes_type;
+  ProtobufCBinaryData activity_id;
+  ProtobufCBinaryData attributes_type;
 };
 #define GLIMPSE__INTENT__V1__PERFORM_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__perform_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL}, 0, {0,NULL}, 0,NULL, {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Intent__V1__PerformResponse__Performed
@@ -240,22 +240,22 @@ struct  Glimpse__Intent__V1__PerformResponse__Performed
 struct  Glimpse__Intent__V1__PerformResponse__Failed
 {
   ProtobufCMessage base;
-  char *message;
+  ProtobufCBinaryData message;
 };
 #define GLIMPSE__INTENT__V1__PERFORM_RESPONSE__FAILED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__perform_response__failed__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Intent__V1__PerformResponse__Refused
 {
   ProtobufCMessage base;
   Glimpse__Intent__V1__Refusal reason;
-  char *message;
+  ProtobufCBinaryData message;
 };
 #define GLIMPSE__INTENT__V1__PERFORM_RESPONSE__REFUSED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__perform_response__refused__descriptor) \
-    , GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_UNSPECIFIED, (char *)protobuf_c_empty_string }
+    , GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_UNSPECIFIED, {0,NULL} }
 
 
 typedef enum {
@@ -293,18 +293,18 @@ struct  Glimpse__Intent__V1__PerformResponse
 struct  Glimpse__Intent__V1__GetRequest
 {
   ProtobufCMessage base;
-  char *app_group;
-  char *key;
+  ProtobufCBinaryData app_group;
+  ProtobufCBinaryData key;
 };
 #define GLIMPSE__INTENT__V1__GET_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__get_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Intent__V1__Entry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
   /*
    * the sequence of the key's last write
@@ -313,7 +313,7 @@ struct  Glimpse__Intent__V1__Entry
 };
 #define GLIMPSE__INTENT__V1__ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, 0 }
+    , {0,NULL}, NULL, 0 }
 
 
 struct  Glimpse__Intent__V1__GetResponse
@@ -332,31 +332,31 @@ struct  Glimpse__Intent__V1__GetResponse
 struct  Glimpse__Intent__V1__SetRequest
 {
   ProtobufCMessage base;
-  char *app_group;
-  char *key;
+  ProtobufCBinaryData app_group;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__INTENT__V1__SET_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__set_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, {0,NULL}, NULL }
 
 
 struct  Glimpse__Intent__V1__RemoveRequest
 {
   ProtobufCMessage base;
-  char *app_group;
-  char *key;
+  ProtobufCBinaryData app_group;
+  ProtobufCBinaryData key;
 };
 #define GLIMPSE__INTENT__V1__REMOVE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__remove_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL} }
 
 
 struct  Glimpse__Intent__V1__CompareAndSetRequest
 {
   ProtobufCMessage base;
-  char *app_group;
-  char *key;
+  ProtobufCBinaryData app_group;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
   /*
    * 0: the key must be absent
@@ -365,7 +365,7 @@ struct  Glimpse__Intent__V1__CompareAndSetRequest
 };
 #define GLIMPSE__INTENT__V1__COMPARE_AND_SET_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__compare_and_set_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0 }
+    , {0,NULL}, {0,NULL}, NULL, 0 }
 
 
 struct  Glimpse__Intent__V1__WriteResponse
@@ -384,11 +384,11 @@ struct  Glimpse__Intent__V1__WriteResponse
 struct  Glimpse__Intent__V1__ListRequest
 {
   ProtobufCMessage base;
-  char *app_group;
+  ProtobufCBinaryData app_group;
 };
 #define GLIMPSE__INTENT__V1__LIST_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__list_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Intent__V1__ListResponse
@@ -406,19 +406,19 @@ struct  Glimpse__Intent__V1__ListResponse
 struct  Glimpse__Intent__V1__WatchRequest
 {
   ProtobufCMessage base;
-  char *app_group;
+  ProtobufCBinaryData app_group;
   uint64_t since_sequence;
 };
 #define GLIMPSE__INTENT__V1__WATCH_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__watch_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Glimpse__Intent__V1__StoreChange
 {
   ProtobufCMessage base;
   uint64_t sequence;
-  char *key;
+  ProtobufCBinaryData key;
   /*
    * absent: removed
    */
@@ -433,7 +433,7 @@ struct  Glimpse__Intent__V1__StoreChange
 };
 #define GLIMPSE__INTENT__V1__STORE_CHANGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__store_change__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, NULL, 0, 0,NULL, NULL }
+    , 0, {0,NULL}, NULL, 0, 0,NULL, NULL }
 
 
 /* Glimpse__Intent__V1__RegisterAppRequest methods */

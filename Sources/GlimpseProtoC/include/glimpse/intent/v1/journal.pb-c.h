@@ -55,7 +55,7 @@ typedef enum {
 struct  Glimpse__Intent__V1__JournalRecord
 {
   ProtobufCMessage base;
-  char *app_token;
+  ProtobufCBinaryData app_token;
   Glimpse__Intent__V1__JournalRecord__InputCase input_case;
   union {
     /*
@@ -76,7 +76,7 @@ struct  Glimpse__Intent__V1__JournalRecord
 };
 #define GLIMPSE__INTENT__V1__JOURNAL_RECORD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__intent__v1__journal_record__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__INTENT__V1__JOURNAL_RECORD__INPUT__NOT_SET, {0} }
+    , {0,NULL}, GLIMPSE__INTENT__V1__JOURNAL_RECORD__INPUT__NOT_SET, {0} }
 
 
 /*

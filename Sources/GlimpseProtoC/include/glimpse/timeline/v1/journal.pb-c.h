@@ -54,7 +54,7 @@ typedef enum {
 struct  Glimpse__Timeline__V1__JournalRecord
 {
   ProtobufCMessage base;
-  char *app_token;
+  ProtobufCBinaryData app_token;
   Glimpse__Timeline__V1__JournalRecord__InputCase input_case;
   union {
     /*
@@ -78,7 +78,7 @@ struct  Glimpse__Timeline__V1__JournalRecord
 };
 #define GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__journal_record__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT__NOT_SET, {0} }
+    , {0,NULL}, GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT__NOT_SET, {0} }
 
 
 typedef enum {

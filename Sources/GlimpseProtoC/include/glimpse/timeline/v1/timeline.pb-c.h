@@ -157,21 +157,21 @@ struct  Glimpse__Timeline__V1__InstallAppRequest
 struct  Glimpse__Timeline__V1__InstallAppResponse
 {
   ProtobufCMessage base;
-  char *app_token;
+  ProtobufCBinaryData app_token;
 };
 #define GLIMPSE__TIMELINE__V1__INSTALL_APP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__install_app_response__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Timeline__V1__UninstallAppRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__TIMELINE__V1__UNINSTALL_APP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__uninstall_app_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Timeline__V1__UninstallAppResponse
@@ -188,19 +188,19 @@ struct  Glimpse__Timeline__V1__UninstallAppResponse
 struct  Glimpse__Timeline__V1__PlaceRequest__ConfigurationEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__TIMELINE__V1__PLACE_REQUEST__CONFIGURATION_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__place_request__configuration_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 struct  Glimpse__Timeline__V1__PlaceRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
-  char *kind;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData kind;
   Glimpse__Widget__V1__WidgetFamily family;
   Glimpse__Timeline__V1__Screen screen;
   size_t n_configuration;
@@ -212,7 +212,7 @@ struct  Glimpse__Timeline__V1__PlaceRequest
 };
 #define GLIMPSE__TIMELINE__V1__PLACE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__place_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, GLIMPSE__TIMELINE__V1__SCREEN__SCREEN_UNSPECIFIED, 0,NULL, 0 }
+    , {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, GLIMPSE__TIMELINE__V1__SCREEN__SCREEN_UNSPECIFIED, 0,NULL, 0 }
 
 
 struct  Glimpse__Timeline__V1__PlaceResponse
@@ -228,12 +228,12 @@ struct  Glimpse__Timeline__V1__PlaceResponse
 struct  Glimpse__Timeline__V1__ReconfigureRequest__ConfigurationEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__TIMELINE__V1__RECONFIGURE_REQUEST__CONFIGURATION_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__reconfigure_request__configuration_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 struct  Glimpse__Timeline__V1__ReconfigureRequest
@@ -280,8 +280,8 @@ struct  Glimpse__Timeline__V1__RemoveResponse
 struct  Glimpse__Timeline__V1__ReloadTimelinesRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
-  char *kind;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData kind;
   /*
    * Why: an app's WidgetCenter call (budgeted) or an intent's perform() (as the tap's reload).
    */
@@ -290,26 +290,26 @@ struct  Glimpse__Timeline__V1__ReloadTimelinesRequest
    * Set by a service that retries until it is answered (glimpse-intent's outbox): a request
    * with an id glimpse-timeline has applied before reloads nothing again (the last 10,000).
    */
-  char *request_id;
+  ProtobufCBinaryData request_id;
 };
 #define GLIMPSE__TIMELINE__V1__RELOAD_TIMELINES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__reload_timelines_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED, (char *)protobuf_c_empty_string }
+    , {0,NULL}, {0,NULL}, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED, {0,NULL} }
 
 
 struct  Glimpse__Timeline__V1__ReloadAllTimelinesRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   Glimpse__Timeline__V1__ReloadReason reason;
   /*
    * as ReloadTimelinesRequest.request_id
    */
-  char *request_id;
+  ProtobufCBinaryData request_id;
 };
 #define GLIMPSE__TIMELINE__V1__RELOAD_ALL_TIMELINES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__reload_all_timelines_request__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED, (char *)protobuf_c_empty_string }
+    , {0,NULL}, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED, {0,NULL} }
 
 
 struct  Glimpse__Timeline__V1__ReloadPlacementRequest
@@ -323,11 +323,11 @@ struct  Glimpse__Timeline__V1__ReloadPlacementRequest
   /*
    * as ReloadTimelinesRequest.request_id
    */
-  char *request_id;
+  ProtobufCBinaryData request_id;
 };
 #define GLIMPSE__TIMELINE__V1__RELOAD_PLACEMENT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__reload_placement_request__descriptor) \
-    , 0, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED, (char *)protobuf_c_empty_string }
+    , 0, GLIMPSE__TIMELINE__V1__RELOAD_REASON__RELOAD_REASON_UNSPECIFIED, {0,NULL} }
 
 
 struct  Glimpse__Timeline__V1__ReloadResponse
@@ -347,22 +347,22 @@ struct  Glimpse__Timeline__V1__ReloadResponse
 struct  Glimpse__Timeline__V1__GetCurrentConfigurationsRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__TIMELINE__V1__GET_CURRENT_CONFIGURATIONS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__get_current_configurations_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Timeline__V1__WidgetInfo__ConfigurationEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__TIMELINE__V1__WIDGET_INFO__CONFIGURATION_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__widget_info__configuration_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 /*
@@ -371,7 +371,7 @@ struct  Glimpse__Timeline__V1__WidgetInfo__ConfigurationEntry
 struct  Glimpse__Timeline__V1__WidgetInfo
 {
   ProtobufCMessage base;
-  char *kind;
+  ProtobufCBinaryData kind;
   Glimpse__Widget__V1__WidgetFamily family;
   size_t n_configuration;
   Glimpse__Timeline__V1__WidgetInfo__ConfigurationEntry **configuration;
@@ -379,7 +379,7 @@ struct  Glimpse__Timeline__V1__WidgetInfo
 };
 #define GLIMPSE__TIMELINE__V1__WIDGET_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__widget_info__descriptor) \
-    , (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, 0,NULL, 0 }
+    , {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, 0,NULL, 0 }
 
 
 struct  Glimpse__Timeline__V1__GetCurrentConfigurationsResponse
@@ -396,7 +396,7 @@ struct  Glimpse__Timeline__V1__GetCurrentConfigurationsResponse
 struct  Glimpse__Timeline__V1__SetAppStateRequest
 {
   ProtobufCMessage base;
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * Foreground, or an active audio/navigation session: reloads are not counted.
    */
@@ -404,7 +404,7 @@ struct  Glimpse__Timeline__V1__SetAppStateRequest
 };
 #define GLIMPSE__TIMELINE__V1__SET_APP_STATE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__set_app_state_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Glimpse__Timeline__V1__SetAppStateResponse
@@ -446,14 +446,14 @@ struct  Glimpse__Timeline__V1__SetDeviceSettingsRequest
     /*
      * a change reloads every widget, free
      */
-    char *locale;
+    ProtobufCBinaryData locale;
   };
   Glimpse__Timeline__V1__SetDeviceSettingsRequest__DynamicTypeSizeCase _dynamic_type_size_case;
   union {
     /*
      * an accessibility change reloads every widget, free
      */
-    char *dynamic_type_size;
+    ProtobufCBinaryData dynamic_type_size;
   };
 };
 #define GLIMPSE__TIMELINE__V1__SET_DEVICE_SETTINGS_REQUEST__INIT \
@@ -486,11 +486,11 @@ struct  Glimpse__Timeline__V1__ListPlacementsRequest
   /*
    * empty: every app's (device scope only)
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__TIMELINE__V1__LIST_PLACEMENTS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__list_placements_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Glimpse__Timeline__V1__ListPlacementsResponse
@@ -550,8 +550,8 @@ struct  Glimpse__Timeline__V1__ProviderError
   /*
    * e.g. "UNAVAILABLE", "DEADLINE_EXCEEDED", "TOO_MANY_ENTRIES"
    */
-  char *code;
-  char *message;
+  ProtobufCBinaryData code;
+  ProtobufCBinaryData message;
   /*
    * in a row
    */
@@ -560,26 +560,26 @@ struct  Glimpse__Timeline__V1__ProviderError
 };
 #define GLIMPSE__TIMELINE__V1__PROVIDER_ERROR__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__provider_error__descriptor) \
-    , NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, NULL }
+    , NULL, {0,NULL}, {0,NULL}, 0, NULL }
 
 
 struct  Glimpse__Timeline__V1__PlacementStatus__ConfigurationEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__TIMELINE__V1__PLACEMENT_STATUS__CONFIGURATION_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__placement_status__configuration_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 struct  Glimpse__Timeline__V1__PlacementStatus
 {
   ProtobufCMessage base;
   uint64_t placement_id;
-  char *bundle_id;
-  char *kind;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData kind;
   Glimpse__Widget__V1__WidgetFamily family;
   Glimpse__Timeline__V1__Screen screen;
   size_t n_configuration;
@@ -603,7 +603,7 @@ struct  Glimpse__Timeline__V1__PlacementStatus
 };
 #define GLIMPSE__TIMELINE__V1__PLACEMENT_STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__placement_status__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, GLIMPSE__TIMELINE__V1__SCREEN__SCREEN_UNSPECIFIED, 0,NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+    , 0, {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, GLIMPSE__TIMELINE__V1__SCREEN__SCREEN_UNSPECIFIED, 0,NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 
 
 struct  Glimpse__Timeline__V1__WatchEntriesRequest
@@ -612,7 +612,7 @@ struct  Glimpse__Timeline__V1__WatchEntriesRequest
   /*
    * empty: every app's (device scope only)
    */
-  char *bundle_id;
+  ProtobufCBinaryData bundle_id;
   /*
    * Also what happens to the placements' provider calls: a change with `reload` set when
    * a call goes out (why, and the budget after it) and with `provider_error` set when one
@@ -623,15 +623,15 @@ struct  Glimpse__Timeline__V1__WatchEntriesRequest
 };
 #define GLIMPSE__TIMELINE__V1__WATCH_ENTRIES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__watch_entries_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Glimpse__Timeline__V1__EntryChange
 {
   ProtobufCMessage base;
   uint64_t placement_id;
-  char *bundle_id;
-  char *kind;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData kind;
   /*
    * absent: the placeholder
    */
@@ -656,10 +656,15 @@ struct  Glimpse__Timeline__V1__EntryChange
    * include_reloads: a provider call went out
    */
   Glimpse__Timeline__V1__ReloadStarted *reload;
+  /*
+   * include_reloads: a provider answered with a timeline whose entry now is the one shown:
+   * the reload is done and nothing changes on screen.
+   */
+  protobuf_c_boolean unchanged;
 };
 #define GLIMPSE__TIMELINE__V1__ENTRY_CHANGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__entry_change__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, 0, 0, NULL, NULL }
+    , 0, {0,NULL}, {0,NULL}, NULL, NULL, 0, 0, NULL, NULL, 0 }
 
 
 /*

@@ -44,11 +44,11 @@ struct  Glimpse__Widget__V1__ActivityViews
   /*
    * widgetURL(_:) of the Lock Screen view
    */
-  char *widget_url;
+  ProtobufCBinaryData widget_url;
 };
 #define GLIMPSE__WIDGET__V1__ACTIVITY_VIEWS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__activity_views__descriptor) \
-    , NULL, NULL, (char *)protobuf_c_empty_string }
+    , NULL, NULL, {0,NULL} }
 
 
 /*
@@ -70,7 +70,7 @@ struct  Glimpse__Widget__V1__DynamicIslandViews
   /*
    * .widgetURL(_:) of the Dynamic Island
    */
-  char *widget_url;
+  ProtobufCBinaryData widget_url;
   /*
    * .keylineTint(_:)
    */
@@ -78,7 +78,7 @@ struct  Glimpse__Widget__V1__DynamicIslandViews
 };
 #define GLIMPSE__WIDGET__V1__DYNAMIC_ISLAND_VIEWS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__dynamic_island_views__descriptor) \
-    , NULL, NULL, NULL, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, NULL }
+    , NULL, NULL, NULL, NULL, NULL, NULL, NULL, {0,NULL}, NULL }
 
 
 /*

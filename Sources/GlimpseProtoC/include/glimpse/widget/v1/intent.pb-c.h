@@ -49,7 +49,7 @@ struct  Glimpse__Widget__V1__ParameterValue
   ProtobufCMessage base;
   Glimpse__Widget__V1__ParameterValue__KindCase kind_case;
   union {
-    char *string_value;
+    ProtobufCBinaryData string_value;
     int64_t int_value;
     double double_value;
     protobuf_c_boolean bool_value;
@@ -65,12 +65,12 @@ struct  Glimpse__Widget__V1__ParameterValue
 struct  Glimpse__Widget__V1__IntentInvocation__ParametersEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   Glimpse__Widget__V1__ParameterValue *value;
 };
 #define GLIMPSE__WIDGET__V1__INTENT_INVOCATION__PARAMETERS_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__intent_invocation__parameters_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 /*
@@ -83,7 +83,7 @@ struct  Glimpse__Widget__V1__IntentInvocation
   /*
    * e.g. "CheckInIntent"
    */
-  char *intent_type;
+  ProtobufCBinaryData intent_type;
   /*
    * e.g. {"filmID": "coco"}
    */
@@ -92,7 +92,7 @@ struct  Glimpse__Widget__V1__IntentInvocation
 };
 #define GLIMPSE__WIDGET__V1__INTENT_INVOCATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__intent_invocation__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL }
+    , {0,NULL}, 0,NULL }
 
 
 /* Glimpse__Widget__V1__ParameterValue methods */

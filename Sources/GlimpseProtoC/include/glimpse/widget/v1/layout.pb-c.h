@@ -130,15 +130,15 @@ struct  Glimpse__Widget__V1__LayoutNode
    * system adds ("screen", "widget", "smartStack", "activity", "island", "region",
    * "background", "containerBackground", "placeholder").
    */
-  char *kind;
+  ProtobufCBinaryData kind;
   /*
    * the view's .id
    */
-  char *id;
+  ProtobufCBinaryData id;
   /*
    * child indices from the entry's root, as taps name them ("0.2")
    */
-  char *path;
+  ProtobufCBinaryData path;
   /*
    * absolute, in the canvas's points
    */
@@ -146,11 +146,11 @@ struct  Glimpse__Widget__V1__LayoutNode
   /*
    * a system part's name: "compactLeading", "systemSmall", a placement…
    */
-  char *name;
+  ProtobufCBinaryData name;
   /*
    * Text, timers and dates: what shows, resolved against the device clock.
    */
-  char *text;
+  ProtobufCBinaryData text;
   /*
    * did not fit: ends with "…" or lost lines
    */
@@ -186,11 +186,11 @@ struct  Glimpse__Widget__V1__LayoutNode
   /*
    * images: the app's asset
    */
-  char *asset_name;
+  ProtobufCBinaryData asset_name;
   /*
    * SF Symbols: drawn as a labelled placeholder
    */
-  char *system_name;
+  ProtobufCBinaryData system_name;
   /*
    * gauges and progress: the fraction 0...1
    */
@@ -213,7 +213,7 @@ struct  Glimpse__Widget__V1__LayoutNode
   /*
    * Link destination or widgetURL
    */
-  char *url;
+  ProtobufCBinaryData url;
   /*
    * Button / Toggle
    */
@@ -221,13 +221,13 @@ struct  Glimpse__Widget__V1__LayoutNode
   /*
    * the label, else the text content below it
    */
-  char *accessibility_label;
+  ProtobufCBinaryData accessibility_label;
   size_t n_children;
   Glimpse__Widget__V1__LayoutNode **children;
 };
 #define GLIMPSE__WIDGET__V1__LAYOUT_NODE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__layout_node__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, GLIMPSE__WIDGET__V1__FONT_WEIGHT__FONT_WEIGHT_UNSPECIFIED, GLIMPSE__WIDGET__V1__FONT_DESIGN__FONT_DESIGN_DEFAULT, GLIMPSE__WIDGET__V1__TEXT_ALIGNMENT__TEXT_ALIGNMENT_LEADING, 0, NULL, NULL, 0, NULL, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, 0,NULL }
+    , {0,NULL}, {0,NULL}, {0,NULL}, NULL, {0,NULL}, {0,NULL}, 0, 0, GLIMPSE__WIDGET__V1__FONT_WEIGHT__FONT_WEIGHT_UNSPECIFIED, GLIMPSE__WIDGET__V1__FONT_DESIGN__FONT_DESIGN_DEFAULT, GLIMPSE__WIDGET__V1__TEXT_ALIGNMENT__TEXT_ALIGNMENT_LEADING, 0, NULL, NULL, 0, NULL, 0, {0,NULL}, {0,NULL}, 0, 0, 0, 0, {0,NULL}, NULL, {0,NULL}, 0,NULL }
 
 
 /*
@@ -239,7 +239,7 @@ struct  Glimpse__Widget__V1__Layout
   /*
    * e.g. "widget 3", "homeScreen 0", "lockScreen", "dynamicIsland"
    */
-  char *target;
+  ProtobufCBinaryData target;
   Glimpse__Widget__V1__DisplaySize *size;
   Glimpse__Widget__V1__WidgetRenderingMode rendering_mode;
   protobuf_c_boolean dark;
@@ -247,7 +247,7 @@ struct  Glimpse__Widget__V1__Layout
 };
 #define GLIMPSE__WIDGET__V1__LAYOUT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__layout__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, GLIMPSE__WIDGET__V1__WIDGET_RENDERING_MODE__WIDGET_RENDERING_MODE_UNSPECIFIED, 0, NULL }
+    , {0,NULL}, NULL, GLIMPSE__WIDGET__V1__WIDGET_RENDERING_MODE__WIDGET_RENDERING_MODE_UNSPECIFIED, 0, NULL }
 
 
 /* Glimpse__Widget__V1__Rect methods */

@@ -135,7 +135,7 @@ struct  Glimpse__Widget__V1__Color
     /*
      * a named color in the app's assets
      */
-    char *asset_name;
+    ProtobufCBinaryData asset_name;
   };
   Glimpse__Widget__V1__Color__OpacityCase _opacity_case;
   union {

@@ -68,11 +68,11 @@ struct  Glimpse__Widget__V1__TimelineEntry
   /*
    * widgetURL(_:): one per hierarchy
    */
-  char *widget_url;
+  ProtobufCBinaryData widget_url;
 };
 #define GLIMPSE__WIDGET__V1__TIMELINE_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__timeline_entry__descriptor) \
-    , NULL, NULL, NULL, (char *)protobuf_c_empty_string }
+    , NULL, NULL, NULL, {0,NULL} }
 
 
 struct  Glimpse__Widget__V1__Timeline__AtEnd

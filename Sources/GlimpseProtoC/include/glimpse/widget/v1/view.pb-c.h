@@ -200,7 +200,7 @@ struct  Glimpse__Widget__V1__View
    * .id(_:): an address the app gives a view, so a script can tap it by name
    * (`glimpse tap <placement> checkin`); unique within one entry's tree.
    */
-  char *id;
+  ProtobufCBinaryData id;
   Glimpse__Widget__V1__View__KindCase kind_case;
   union {
     Glimpse__Widget__V1__Text *text;
@@ -251,17 +251,17 @@ struct  Glimpse__Widget__V1__View
 };
 #define GLIMPSE__WIDGET__V1__VIEW__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__view__descriptor) \
-    , 0,NULL, (char *)protobuf_c_empty_string, GLIMPSE__WIDGET__V1__VIEW__KIND__NOT_SET, {0} }
+    , 0,NULL, {0,NULL}, GLIMPSE__WIDGET__V1__VIEW__KIND__NOT_SET, {0} }
 
 
 struct  Glimpse__Widget__V1__Text
 {
   ProtobufCMessage base;
-  char *content;
+  ProtobufCBinaryData content;
 };
 #define GLIMPSE__WIDGET__V1__TEXT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__text__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 /*
@@ -270,7 +270,7 @@ struct  Glimpse__Widget__V1__Text
 struct  Glimpse__Widget__V1__Image
 {
   ProtobufCMessage base;
-  char *asset_name;
+  ProtobufCBinaryData asset_name;
   protobuf_c_boolean resizable;
   /*
    * .aspectRatio(contentMode:) / scaledToFill
@@ -279,7 +279,7 @@ struct  Glimpse__Widget__V1__Image
 };
 #define GLIMPSE__WIDGET__V1__IMAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__image__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, GLIMPSE__WIDGET__V1__CONTENT_MODE__CONTENT_MODE_UNSPECIFIED }
+    , {0,NULL}, 0, GLIMPSE__WIDGET__V1__CONTENT_MODE__CONTENT_MODE_UNSPECIFIED }
 
 
 struct  Glimpse__Widget__V1__SymbolImage
@@ -288,11 +288,11 @@ struct  Glimpse__Widget__V1__SymbolImage
   /*
    * SF Symbol name, e.g. "bolt.fill"
    */
-  char *system_name;
+  ProtobufCBinaryData system_name;
 };
 #define GLIMPSE__WIDGET__V1__SYMBOL_IMAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__symbol_image__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 typedef enum {
@@ -524,12 +524,12 @@ struct  Glimpse__Widget__V1__Link
   /*
    * URL delivered to the app's onOpenURL
    */
-  char *destination;
+  ProtobufCBinaryData destination;
   Glimpse__Widget__V1__View *label;
 };
 #define GLIMPSE__WIDGET__V1__LINK__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__widget__v1__link__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , {0,NULL}, NULL }
 
 
 typedef enum {
@@ -776,7 +776,7 @@ struct  Glimpse__Widget__V1__Modifier
     double opacity;
     Glimpse__Widget__V1__ScaleEffect *scale_effect;
     protobuf_c_boolean widget_accentable;
-    char *accessibility_label;
+    ProtobufCBinaryData accessibility_label;
     /*
      * dims views awaiting data (spec §3)
      */

@@ -41,11 +41,11 @@ typedef enum _Grpc__Health__V1__HealthCheckResponse__ServingStatus {
 struct  Grpc__Health__V1__HealthCheckRequest
 {
   ProtobufCMessage base;
-  char *service;
+  ProtobufCBinaryData service;
 };
 #define GRPC__HEALTH__V1__HEALTH_CHECK_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__health__v1__health_check_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 struct  Grpc__Health__V1__HealthCheckResponse

@@ -50,19 +50,19 @@ typedef enum {
 struct  Grpc__Reflection__V1alpha__ServerReflectionRequest
 {
   ProtobufCMessage base;
-  char *host;
+  ProtobufCBinaryData host;
   Grpc__Reflection__V1alpha__ServerReflectionRequest__MessageRequestCase message_request_case;
   union {
     /*
      * Find a proto file by the file name.
      */
-    char *file_by_filename;
+    ProtobufCBinaryData file_by_filename;
     /*
      * Find the proto file that declares the given fully-qualified symbol name.
      * This field should be a fully-qualified symbol name
      * (e.g. <package>.<service>[.<method>] or <package>.<type>).
      */
-    char *file_containing_symbol;
+    ProtobufCBinaryData file_containing_symbol;
     /*
      * Find the proto file which defines an extension extending the given
      * message type with the given field number.
@@ -78,17 +78,17 @@ struct  Grpc__Reflection__V1alpha__ServerReflectionRequest
      * This field should be a fully-qualified type name. The format is
      * <package>.<type>
      */
-    char *all_extension_numbers_of_type;
+    ProtobufCBinaryData all_extension_numbers_of_type;
     /*
      * List the full names of registered services. The content will not be
      * checked.
      */
-    char *list_services;
+    ProtobufCBinaryData list_services;
   };
 };
 #define GRPC__REFLECTION__V1ALPHA__SERVER_REFLECTION_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__reflection__v1alpha__server_reflection_request__descriptor) \
-    , (char *)protobuf_c_empty_string, GRPC__REFLECTION__V1ALPHA__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST__NOT_SET, {0} }
+    , {0,NULL}, GRPC__REFLECTION__V1ALPHA__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST__NOT_SET, {0} }
 
 
 /*
@@ -101,12 +101,12 @@ struct  Grpc__Reflection__V1alpha__ExtensionRequest
   /*
    * Fully-qualified type name. The format should be <package>.<type>
    */
-  char *containing_type;
+  ProtobufCBinaryData containing_type;
   int32_t extension_number;
 };
 #define GRPC__REFLECTION__V1ALPHA__EXTENSION_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__reflection__v1alpha__extension_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 typedef enum {
@@ -124,7 +124,7 @@ typedef enum {
 struct  Grpc__Reflection__V1alpha__ServerReflectionResponse
 {
   ProtobufCMessage base;
-  char *valid_host;
+  ProtobufCBinaryData valid_host;
   Grpc__Reflection__V1alpha__ServerReflectionRequest *original_request;
   Grpc__Reflection__V1alpha__ServerReflectionResponse__MessageResponseCase message_response_case;
   union {
@@ -153,7 +153,7 @@ struct  Grpc__Reflection__V1alpha__ServerReflectionResponse
 };
 #define GRPC__REFLECTION__V1ALPHA__SERVER_REFLECTION_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__reflection__v1alpha__server_reflection_response__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, GRPC__REFLECTION__V1ALPHA__SERVER_REFLECTION_RESPONSE__MESSAGE_RESPONSE__NOT_SET, {0} }
+    , {0,NULL}, NULL, GRPC__REFLECTION__V1ALPHA__SERVER_REFLECTION_RESPONSE__MESSAGE_RESPONSE__NOT_SET, {0} }
 
 
 /*
@@ -188,13 +188,13 @@ struct  Grpc__Reflection__V1alpha__ExtensionNumberResponse
    * Full name of the base type, including the package name. The format
    * is <package>.<type>
    */
-  char *base_type_name;
+  ProtobufCBinaryData base_type_name;
   size_t n_extension_number;
   int32_t *extension_number;
 };
 #define GRPC__REFLECTION__V1ALPHA__EXTENSION_NUMBER_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__reflection__v1alpha__extension_number_response__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL }
+    , {0,NULL}, 0,NULL }
 
 
 /*
@@ -226,11 +226,11 @@ struct  Grpc__Reflection__V1alpha__ServiceResponse
    * Full name of a registered service, including its package name. The format
    * is <package>.<service>
    */
-  char *name;
+  ProtobufCBinaryData name;
 };
 #define GRPC__REFLECTION__V1ALPHA__SERVICE_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__reflection__v1alpha__service_response__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , {0,NULL} }
 
 
 /*
@@ -243,11 +243,11 @@ struct  Grpc__Reflection__V1alpha__ErrorResponse
    * This field uses the error codes defined in grpc::StatusCode.
    */
   int32_t error_code;
-  char *error_message;
+  ProtobufCBinaryData error_message;
 };
 #define GRPC__REFLECTION__V1ALPHA__ERROR_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&grpc__reflection__v1alpha__error_response__descriptor) \
-    , 0, (char *)protobuf_c_empty_string }
+    , 0, {0,NULL} }
 
 
 /* Grpc__Reflection__V1alpha__ServerReflectionRequest methods */

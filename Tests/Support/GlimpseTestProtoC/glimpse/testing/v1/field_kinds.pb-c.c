@@ -269,11 +269,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__leaf__field_descript
     "name",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Testing__V1__Leaf, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -320,11 +320,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__all_kinds__mstring_i
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Testing__V1__AllKinds__MStringInt32Entry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -383,11 +383,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__all_kinds__mint64_st
     "value",
     2,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Testing__V1__AllKinds__MInt64StringEntry, value),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -524,11 +524,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__all_kinds__mstring_b
     "key",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Testing__V1__AllKinds__MStringBytesEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -671,11 +671,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__all_kinds__field_des
     "f_string",
     9,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Testing__V1__AllKinds, f_string),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -875,11 +875,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__all_kinds__field_des
     "r_string",
     29,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Testing__V1__AllKinds, n_r_string),
     offsetof(Glimpse__Testing__V1__AllKinds, r_string),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -995,11 +995,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__all_kinds__field_des
     "o_string",
     42,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Testing__V1__AllKinds, _o_string_case),
     offsetof(Glimpse__Testing__V1__AllKinds, o_string),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1055,11 +1055,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__all_kinds__field_des
     "c_string",
     51,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Glimpse__Testing__V1__AllKinds, choice_case),
     offsetof(Glimpse__Testing__V1__AllKinds, c_string),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1285,11 +1285,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__tree__field_descript
     "label",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Testing__V1__Tree, label),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1362,11 +1362,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__leaf_v2__field_descr
     "name",
     1,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Testing__V1__LeafV2, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1386,11 +1386,11 @@ static const ProtobufCFieldDescriptor glimpse__testing__v1__leaf_v2__field_descr
     "color",
     3,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Glimpse__Testing__V1__LeafV2, color),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -46,34 +46,34 @@ typedef enum _Glimpse__Testing__V1__Mood {
 struct  Glimpse__Testing__V1__Leaf
 {
   ProtobufCMessage base;
-  char *name;
+  ProtobufCBinaryData name;
   int32_t weight;
 };
 #define GLIMPSE__TESTING__V1__LEAF__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__testing__v1__leaf__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Glimpse__Testing__V1__AllKinds__MStringInt32Entry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   int32_t value;
 };
 #define GLIMPSE__TESTING__V1__ALL_KINDS__MSTRING_INT32_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__testing__v1__all_kinds__mstring_int32_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , {0,NULL}, 0 }
 
 
 struct  Glimpse__Testing__V1__AllKinds__MInt64StringEntry
 {
   ProtobufCMessage base;
   int64_t key;
-  char *value;
+  ProtobufCBinaryData value;
 };
 #define GLIMPSE__TESTING__V1__ALL_KINDS__MINT64_STRING_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__testing__v1__all_kinds__mint64_string_entry__descriptor) \
-    , 0, (char *)protobuf_c_empty_string }
+    , 0, {0,NULL} }
 
 
 struct  Glimpse__Testing__V1__AllKinds__MBoolLeafEntry
@@ -101,12 +101,12 @@ struct  Glimpse__Testing__V1__AllKinds__MUint32EnumEntry
 struct  Glimpse__Testing__V1__AllKinds__MStringBytesEntry
 {
   ProtobufCMessage base;
-  char *key;
+  ProtobufCBinaryData key;
   ProtobufCBinaryData value;
 };
 #define GLIMPSE__TESTING__V1__ALL_KINDS__MSTRING_BYTES_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__testing__v1__all_kinds__mstring_bytes_entry__descriptor) \
-    , (char *)protobuf_c_empty_string, {0,NULL} }
+    , {0,NULL}, {0,NULL} }
 
 
 typedef enum {
@@ -167,7 +167,7 @@ struct  Glimpse__Testing__V1__AllKinds
   uint64_t f_fixed64;
   uint32_t f_fixed32;
   protobuf_c_boolean f_bool;
-  char *f_string;
+  ProtobufCBinaryData f_string;
   Glimpse__Testing__V1__Leaf *f_message;
   ProtobufCBinaryData f_bytes;
   uint32_t f_uint32;
@@ -193,7 +193,7 @@ struct  Glimpse__Testing__V1__AllKinds
   size_t n_r_bool;
   protobuf_c_boolean *r_bool;
   size_t n_r_string;
-  char **r_string;
+  ProtobufCBinaryData *r_string;
   size_t n_r_message;
   Glimpse__Testing__V1__Leaf **r_message;
   size_t n_r_bytes;
@@ -222,7 +222,7 @@ struct  Glimpse__Testing__V1__AllKinds
   Glimpse__Testing__V1__AllKinds__MStringBytesEntry **m_string_bytes;
   Glimpse__Testing__V1__AllKinds__ChoiceCase choice_case;
   union {
-    char *c_string;
+    ProtobufCBinaryData c_string;
     int64_t c_int64;
     Glimpse__Testing__V1__Leaf *c_message;
     Glimpse__Testing__V1__Mood c_enum;
@@ -235,7 +235,7 @@ struct  Glimpse__Testing__V1__AllKinds
   };
   Glimpse__Testing__V1__AllKinds__OStringCase _o_string_case;
   union {
-    char *o_string;
+    ProtobufCBinaryData o_string;
   };
   Glimpse__Testing__V1__AllKinds__OBoolCase _o_bool_case;
   union {
@@ -256,7 +256,7 @@ struct  Glimpse__Testing__V1__AllKinds
 };
 #define GLIMPSE__TESTING__V1__ALL_KINDS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__testing__v1__all_kinds__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, NULL, {0,NULL}, 0, GLIMPSE__TESTING__V1__MOOD__MOOD_UNSPECIFIED, 0, 0, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, GLIMPSE__TESTING__V1__ALL_KINDS__CHOICE__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_INT32__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_STRING__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_BOOL__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_ENUM__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_BYTES__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_DOUBLE__NOT_SET, {0} }
+    , 0, 0, 0, 0, 0, 0, 0, 0, {0,NULL}, NULL, {0,NULL}, 0, GLIMPSE__TESTING__V1__MOOD__MOOD_UNSPECIFIED, 0, 0, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, GLIMPSE__TESTING__V1__ALL_KINDS__CHOICE__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_INT32__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_STRING__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_BOOL__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_ENUM__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_BYTES__NOT_SET, {0}, GLIMPSE__TESTING__V1__ALL_KINDS___O_DOUBLE__NOT_SET, {0} }
 
 
 struct  Glimpse__Testing__V1__Empty
@@ -274,7 +274,7 @@ struct  Glimpse__Testing__V1__Empty
 struct  Glimpse__Testing__V1__Tree
 {
   ProtobufCMessage base;
-  char *label;
+  ProtobufCBinaryData label;
   Glimpse__Testing__V1__Tree *left;
   Glimpse__Testing__V1__Tree *right;
   size_t n_children;
@@ -282,7 +282,7 @@ struct  Glimpse__Testing__V1__Tree
 };
 #define GLIMPSE__TESTING__V1__TREE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__testing__v1__tree__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, NULL, 0,NULL }
+    , {0,NULL}, NULL, NULL, 0,NULL }
 
 
 /*
@@ -291,16 +291,16 @@ struct  Glimpse__Testing__V1__Tree
 struct  Glimpse__Testing__V1__LeafV2
 {
   ProtobufCMessage base;
-  char *name;
+  ProtobufCBinaryData name;
   int32_t weight;
-  char *color;
+  ProtobufCBinaryData color;
   size_t n_tags;
   uint64_t *tags;
   Glimpse__Testing__V1__Leaf *nested;
 };
 #define GLIMPSE__TESTING__V1__LEAF_V2__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__testing__v1__leaf_v2__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0,NULL, NULL }
+    , {0,NULL}, 0, {0,NULL}, 0,NULL, NULL }
 
 
 /* Glimpse__Testing__V1__Leaf methods */
