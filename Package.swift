@@ -395,9 +395,29 @@ let package = Package(
         .testTarget(
             name: "RPCNIOTests",
             dependencies: ["RPCCore", "RPCNIO", "RPCTestService", "CNghttp2", nioCore, nioPosix, nioEmbedded]),
+
+        // MARK: Fuzzing (Fuzz/): the targets' bodies, replayed over the corpora and crashers by
+        // the ordinary tests; the libFuzzer executable comes in with GLIMPSE_FUZZ=1 (Fuzz/run.sh).
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "ProtoMapping", "AppIntentValues", "TimelineEngine",
+                "TimelineService", "IntentService", "ActivityEngine", "ActivityService", "GlimpseClock", "GlimpseVocabulary",
+                "RPCCore", "RPCNIO", "Rendering", "GlimpseCLI", "ServiceKit", nioCore, nioEmbedded, crypto,
+            ],
+            path: "Fuzz/Sources/FuzzTargets"),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], path: "Fuzz/Tests/FuzzReplayTests"),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer executable (`-sanitize=fuzzer` brings its own `main`): only when asked, so
+// the ordinary build, the tests and the release image never link libFuzzer.
+if Context.environment["GLIMPSE_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "glimpse-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Sources/glimpse-fuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}
 
 // Async functions run where their caller runs (SE-0461) unless marked `@concurrent`: no
 // hop to the global executor on entry to each one, which the unary path (a handful of

@@ -1,6 +1,6 @@
-import NIOCore
+package import NIOCore
 import NIOHTTP1
-import RPCCore
+package import RPCCore
 
 /// The first handler of a connection on a transport that serves JSON too: it reads until
 /// it can tell the HTTP/2 client preface (`PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n`, what gRPC
@@ -9,10 +9,11 @@ import RPCCore
 /// bytes read so far, and leaves the pipeline.
 ///
 /// It stays the transport's handle on the connection (`beginGracefulShutdown`), whatever
-/// it became. Owned by the channel's event loop.
-final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
+/// it became. Owned by the channel's event loop. Package-visible for the fuzz target
+/// (Fuzz/), which drives a connection's bytes through it on an embedded channel.
+package final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
 
     enum Installed {
         case undecided
@@ -31,13 +32,13 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
     /// A connection that says nothing (or not enough to tell) is closed after the idle timeout.
     private var idle = IdleTimer()
 
-    init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, routes: JSONRoutes) {
+    package init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, routes: JSONRoutes) {
         self.config = config
         self.calls = calls
         self.routes = routes
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
         let (timeout, events) = (config.idleTimeout, config.events)
         idle.arm(timeout, on: context.eventLoop) {
@@ -46,11 +47,11 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         idle.disarm()  // the protocol's handler keeps its own
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         if var held = buffered.take() {
             held.writeBuffer(&bytes)
@@ -81,11 +82,11 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
+    package func channelReadComplete(context: ChannelHandlerContext) {
         context.fireChannelReadComplete()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
 
