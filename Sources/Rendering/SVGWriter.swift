@@ -22,10 +22,11 @@ public enum SVGWriter {
         return w.out
     }
 
-    /// At most two decimals, no trailing zeros, no "-0".
+    /// At most two decimals, no trailing zeros, no "-0". Beyond a trillion points (a view can
+    /// ask for `.frame(width: 1e300)`) the number is written as a trillion: nothing there shows.
     static func fmt(_ v: Double) -> String {
         guard v.isFinite else { return "0" }
-        let scaled = (v * 100).rounded()
+        let scaled = (min(max(v, -1e12), 1e12) * 100).rounded()
         if scaled == 0 { return "0" }
         let negative = scaled < 0
         let n = Int(abs(scaled))

@@ -49,7 +49,9 @@ final class TextNode: Node {
         if fillsWidth { return prepared.layout(maxWidth: nil, maxLines: 1, scale: scale) }
         var maxLines = lineLimit
         if let height = proposal.height, height.isFinite {
-            let fitting = max(1, Int(((height + 0.01) / (prepared.font.lineHeight * scale)).rounded(.down)))
+            // A height of 1e300 points fits every line there is; Int could not hold the count.
+            let lines = ((height + 0.01) / (prepared.font.lineHeight * scale)).rounded(.down)
+            let fitting = lines.isFinite ? Int(min(max(lines, 1), 1_000_000)) : 1
             maxLines = min(maxLines ?? fitting, fitting)
         }
         return prepared.layout(maxWidth: proposal.width, maxLines: maxLines, scale: scale)

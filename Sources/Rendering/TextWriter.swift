@@ -9,15 +9,26 @@ public import GlimpseMessages
 public enum TextWriter {
     public static func text(_ layout: GlimpseWidgetV1.Layout, columns: Int? = nil) -> String {
         let size = layout.size ?? .init()
-        let cols = max(8, columns ?? Int((size.width / 6).rounded(.up)))
-        let sx = size.width / Double(cols)
+        let (width, height) = (bounded(size.width, canvasReach), bounded(size.height, canvasReach))
+        let cols = max(8, min(columns ?? Int((width / 6).rounded(.up)), Int(canvasReach)))
+        let sx = max(width, 1) / Double(cols)
         let sy = sx * 13.0 / 6.0
-        let rows = max(1, Int((size.height / sy).rounded(.up)))
+        let rows = max(1, Int((height / sy).rounded(.up)))
         var canvas = Canvas(columns: cols, rows: rows, sx: sx, sy: sy)
         if let root = layout.root {
             canvas.draw(root, clip: Canvas.Box(c0: 0, r0: 0, c1: cols - 1, r1: rows - 1))
         }
         return canvas.rendered()
+    }
+
+    /// How far the drawing reaches, in points: a canvas is at most `canvasReach` wide and
+    /// tall, frames are cut at `frameReach` points. An app's view can ask for any size
+    /// (`.frame(width: 1e300)`); the grid and every cell number stay small and finite.
+    static let canvasReach = 4096.0
+    static let frameReach = 100_000.0
+
+    static func bounded(_ v: Double, _ reach: Double) -> Double {
+        v.isNaN ? 0 : min(max(v, -reach), reach)
     }
 
     struct Canvas {
@@ -89,7 +100,11 @@ public enum TextWriter {
         }
 
         mutating func draw(_ node: GlimpseWidgetV1.LayoutNode, clip: Box, inPill: Bool = false) {
-            let f = Rect(node.frame)
+            let whole = Rect(node.frame)
+            let (x, y) = (bounded(whole.x, frameReach), bounded(whole.y, frameReach))
+            let f = Rect(
+                x: x, y: y, width: bounded(whole.x + whole.width, frameReach) - x,
+                height: bounded(whole.y + whole.height, frameReach) - y)
             var inner = clip
             if inPill && node.kind == "region" {
                 // Inside a compact or minimal pill a region is a stretch of it, split by bars.
@@ -136,9 +151,9 @@ public enum TextWriter {
             case "switch": write(node.isOn ? "(●)" : "(○)", frame: f, alignment: .center, clip: inner)
             case "bar":
                 let n = max(2, Int((f.width / sx).rounded()))
-                let filled = Int((Double(n) * node.value).rounded())
+                let filled = Int((Double(n) * bounded(node.value, 1).magnitude).rounded())
                 write(String(repeating: "▰", count: filled) + String(repeating: "▱", count: n - filled), frame: f, alignment: .leading, clip: inner)
-            case "ring": write("◔\(Int((node.value * 100).rounded()))%", frame: f, alignment: .center, clip: inner, row: .top)
+            case "ring": write("◔\(Int((bounded(node.value, 1) * 100).rounded()))%", frame: f, alignment: .center, clip: inner, row: .top)
             default: break
             }
             let pill = node.kind == "island" && node.name != "expanded"
