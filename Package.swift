@@ -416,7 +416,7 @@ let package = Package(
 if Context.environment["GLIMPSE_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "glimpse-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Sources/glimpse-fuzz",
-        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+        swiftSettings: [.unsafeFlags(["-parse-as-library", "-enable-experimental-feature", "Extern"])]))
 }
 
 // Async functions run where their caller runs (SE-0461) unless marked `@concurrent`: no
