@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, checks generated code for drift,
-# builds, and runs every test (Swift Testing, plus the Python peers under Tests/).
+# builds, and runs every test (Swift Testing, the fuzz targets for a short while, plus the
+# Python peers under Tests/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
@@ -17,6 +18,15 @@ swift build --build-tests
 swift test --skip-build
 # Stock protobuf decodes the bytes Swift made (the Swift tests check the other way).
 python3 Tests/GlimpseMessagesTests/Golden/golden.py verify
+
+# Fuzzing: every libFuzzer target for a short while (Fuzz/run.sh: its own build in
+# .build-fuzz, sanitizers on; any crash, leak or timeout fails the run). GLIMPSE_SKIP_FUZZ=1
+# leaves it out of a quick local run; CI runs it.
+if [ "${GLIMPSE_SKIP_FUZZ:-}" = "1" ]; then
+    echo "test.sh: GLIMPSE_SKIP_FUZZ=1: Fuzz/run.sh skipped" >&2
+else
+    Fuzz/run.sh "${GLIMPSE_FUZZ_SECONDS:-10}"
+fi
 
 # Real peers: stock grpcio against the Swift server (Tests/Peers). pytest's exit code 5
 # means it collected no test: that is a failure here, never a silent pass.
