@@ -21,6 +21,7 @@ glimpse_modules()
 from glimpse.activity.v1 import activity_pb2 as a  # noqa: E402
 from glimpse.gateway.v1 import gateway_pb2 as g  # noqa: E402
 from glimpse.intent.v1 import intent_pb2  # noqa: E402
+from glimpse.timeline.v1 import timeline_pb2 as t  # noqa: E402
 
 CALL = 120  # seconds: generous, the machine is shared
 SINCE_2001 = 978_307_200
@@ -163,7 +164,7 @@ def pizza_delivery(stack, pizza, pusher, advance):
 def run_week(stack, days, run_dir):
     apps, placements = set_up_device(stack, run_dir)
     pusher = H2Pusher(stack.ports["apns-h2c"])
-    counts = {"advances": 0, "taps": 0, "app_group_writes": 0, "pushes": 0, "pushes_200": 0, "deliveries": 0}
+    counts = {"advances": 0, "taps": 0, "taps_not_shown": 0, "app_group_writes": 0, "pushes": 0, "pushes_200": 0, "deliveries": 0}
 
     elapsed_seconds = [0]   # since the week began, on the device's clock
 
@@ -173,9 +174,14 @@ def run_week(stack, days, run_dir):
         counts["advances"] += 1
 
     def tap(placement_id, element):
-        answer = stack.widgets.Tap(g.TapRequest(placement_id=placement_id, element=element), timeout=CALL)
+        """A tap on `element` when the widget shows it (a reload the budget held back may
+        not have brought it yet: then the user sees nothing to tap, and nothing happens)."""
+        shown = stack.widgets.Get(g.GetWidgetRequest(placement_id=placement_id), timeout=CALL).elements
+        if element not in [e.id for e in shown]:
+            counts["taps_not_shown"] += 1
+            return
+        stack.widgets.Tap(g.TapRequest(placement_id=placement_id, element=element), timeout=CALL)
         counts["taps"] += 1
-        return answer
 
     rtl = apps["rtlair"]
     pixar_medium = placements["pixar"][1]
@@ -184,10 +190,14 @@ def run_week(stack, days, run_dir):
     for day in range(days):
         # 09:00 … 09:00 the next day in 15-minute steps; the day's doings at their quarter.
         for quarter in range(96):
-            if quarter == 0:   # a new flight: the App Group back to "not checked in"
+            if quarter == 0:
+                # A new flight: the app sets its App Group back to "not checked in" and asks
+                # WidgetCenter for new timelines, as the app would.
                 stack.app_group.Remove(intent_pb2.RemoveRequest(app_group=RTL_GROUP, key="flightStatus"),
                                        metadata=bearer(rtl.token), timeout=CALL)
                 counts["app_group_writes"] += 1
+                stack.widget_center.ReloadAllTimelines(t.ReloadAllTimelinesRequest(bundle_id=rtl.bundle_id),
+                                                       metadata=bearer(rtl.token), timeout=CALL)
             elif quarter in (4, 36):
                 tap(pixar_medium, "markWatched")
             elif quarter == 8:
