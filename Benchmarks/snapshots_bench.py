@@ -25,6 +25,7 @@ files are content, the same under both policies).
 
     Benchmarks/snapshots.sh                          # a week, 1,000,000 pushes
     Benchmarks/snapshots.sh --days 2 --pushes 100000
+    Benchmarks/snapshots.sh --only week --policies 0,default,1000
 """
 import argparse
 import datetime
