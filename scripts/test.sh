@@ -38,6 +38,14 @@ if [ "$status" -eq 5 ]; then
 fi
 [ "$status" -eq 0 ] || exit "$status"
 
+# A 2-minute chaos soak of a supervised stack: mixed load, a random service killed with SIGKILL
+# every 5 s, every acknowledged write checked exactly once (Benchmarks/soak.sh runs it for 30).
+if [ "${GLIMPSE_SKIP_SOAK:-}" = "1" ]; then
+    echo "test.sh: GLIMPSE_SKIP_SOAK=1: the 2-minute soak skipped" >&2
+else
+    python3 Benchmarks/soak.py --minutes 2 --kill-every 5 --bin "$(swift build --show-bin-path)"
+fi
+
 # The compose deployment for real (podman, the release image, the seed flows, an outage,
 # the contracts against the deployed services). GLIMPSE_SKIP_DEPLOY=1 leaves it out of a
 # quick local run; CI runs it.

@@ -130,6 +130,13 @@ extension EngineHost {
             snapshotting.report("the snapshot at journal entry \(lastSequence) failed (the journal keeps its entries): \(error)")
         }
         sinceSnapshot = JournalGrowth()
+        guard snapshotFailure == nil else { return }
+        do {
+            try journal.releaseFreePages()
+        } catch {
+            // The snapshot stands; the pages stay on the free list for the journal to reuse.
+            snapshotting.report("the snapshot at journal entry \(lastSequence) is saved; giving its dropped entries' space back failed: \(error)")
+        }
     }
 
     /// Takes a snapshot now, whatever the policy (tests, tools). Throws when the host keeps

@@ -69,6 +69,33 @@ extension Journal {
         }
     }
 
+    /// The most a checkpointed WAL file keeps on disk: a snapshot's transaction makes it as
+    /// large as the state, and without a limit it would stay that large.
+    static var walSizeLimit: Int { 4 << 20 }
+
+    /// A file journal gives the pages of the entries a snapshot drops back to the file
+    /// system (incremental auto-vacuum), so the file shrinks to about the snapshot and the
+    /// entries after it; otherwise SQLite keeps them on its free list and the file never
+    /// shrinks below its largest size. A store made without it (before snapshots) is
+    /// rewritten once, by a VACUUM at its first open.
+    func prepareSpace() throws {
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
+            // 2: INCREMENTAL. Setting it only takes effect on a new file, or through a VACUUM.
+            if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 {
+                try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+                try db.execute(sql: "VACUUM")
+            }
+        }
+    }
+
+    /// Truncates the file by the pages on its free list (after a snapshot dropped entries).
+    /// A separate transaction: a crash in it leaves the snapshot's, which holds everything.
+    public func releaseFreePages() throws {
+        guard path != nil else { return }
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA incremental_vacuum") }
+    }
+
     /// Whether the journal still holds every entry up to `sequence` (nothing compacted):
     /// then a start can replay the journal alone, setting aside a snapshot it cannot read.
     public func isComplete(through sequence: Int64) throws -> Bool {

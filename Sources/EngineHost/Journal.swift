@@ -56,6 +56,7 @@ public final class Journal: Sendable {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
+        if path != nil { try prepareSpace() }
         let migrator = Self.migrator
         // A newer build may keep state this one cannot read (a journal it compacted differently).
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
