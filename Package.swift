@@ -355,7 +355,7 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "GlimpseInterop", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", argumentParser,
+                "ServiceKit", "EngineHost", "EngineHostToys", "GlimpseInterop", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", argumentParser,
                 nioCore, nioPosix, .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -126,7 +126,7 @@ struct ActivityMain: AsyncParsableCommand {
             descriptors: GlimpseMessagesDescriptors.files)
         let (grpcBound, bound) = AsyncStream<Void>.makeStream()
         runner.onListening = { _ in bound.finish() }
-        runner.addBackground(EngineHostTimer(host: server.host))
+        runner.addHost(server.host)
         if !listeners.isEmpty {
             let caPath = caPath
             // As Apple's: one stream until a valid provider token has been posted.

@@ -49,7 +49,7 @@ struct AssetMain: AsyncParsableCommand {
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: [GlimpseAssetV1.AssetService.name, GlimpseClockV1.Clock.name],
             descriptors: GlimpseMessagesDescriptors.files)
-        runner.addBackground(EngineHostTimer(host: server.host))
+        runner.addHost(server.host)
         runner.onShutdown("asset store") { try await server.close() }
         runner.markReady()  // the journal is replayed and the blob files reconciled
         try await runner.run()

@@ -51,7 +51,7 @@ struct IntentMain: AsyncParsableCommand {
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: [GlimpseIntentV1.IntentService.name, GlimpseClockV1.Clock.name],
             descriptors: GlimpseMessagesDescriptors.files)
-        runner.addBackground(EngineHostTimer(host: server.host))
+        runner.addHost(server.host)
         // Reloads taps asked for while glimpse-timeline was down (or before a restart) go when it answers.
         runner.addBackground(ReloadDeliveryService(delivery: server.delivery, host: server.host))
         runner.onShutdown("intent store") { try await server.close() }

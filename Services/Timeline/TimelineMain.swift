@@ -52,7 +52,7 @@ struct TimelineMain: AsyncParsableCommand {
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: [GlimpseTimelineV1.TimelineService.name, GlimpseClockV1.Clock.name],
             descriptors: GlimpseMessagesDescriptors.files)
-        runner.addBackground(EngineHostTimer(host: server.host))
+        runner.addHost(server.host)
         runner.onShutdown("timeline store") { try await server.close() }
         runner.markReady()  // the journal is open and replayed
         try await runner.run()

@@ -41,7 +41,11 @@ public actor EngineHost<E: Engine, C: HostCommand> {
     let wakeup = Wakeup()
     /// Calls to apps on a system clock (`callOut`), which nobody on the host's path awaits.
     nonisolated let background = Background()
-    var failure: EngineHostError?
+    var failure: EngineHostError? {
+        didSet { if let failure { failed.record(failure) } }
+    }
+    /// The host-level failure, for those who stop serving on it (health, the process).
+    public nonisolated let failed = HostFailure()
     var closed = false
     /// Submitted commands waiting for the next group commit, in arrival order.
     var waiting: [(command: C, continuation: CheckedContinuation<C.Answer, any Error>)] = []

@@ -92,8 +92,10 @@ public struct IntentServer: Sendable {
             await handlerAnswer(call.0, endpoint: call.endpoint, kind: call.kind, key: call.key,
                                 connections: connections, timeout: timeout)
         } take: { answers in
-            // A refusal of one answer means its call was abandoned meanwhile (timed out).
-            _ = try? await host.submit(batch: answers.map { IntentCommand(.handlerAnswer($0)) })
+            // The batch answers per answer (a refusal: its call was abandoned meanwhile); it throws only
+            // when the host failed (`host.failed`: health NOT_SERVING and a restart, see
+            // `ServiceRunner.addHost`) or closed (shutting down): nothing to answer here either way.
+            do { _ = try await host.submit(batch: answers.map { IntentCommand(.handlerAnswer($0)) }) } catch {}
         }
     }
 

@@ -123,8 +123,10 @@ public struct TimelineServer: Sendable {
         } call: { request, endpoint in
             await ProviderCall.timeline(request, endpoint: endpoint, clients: clients, timeout: timeout, now: now, scale: scale)
         } take: { answers in
-            // A refusal of one answer means its call was abandoned meanwhile (removed, timed out).
-            _ = try? await host.submit(batch: answers.map { TimelineCommand(.providerAnswer($0)) })
+            // The batch answers per answer (a refusal: its call was abandoned meanwhile); it throws only
+            // when the host failed (`host.failed`: health NOT_SERVING and a restart, see
+            // `ServiceRunner.addHost`) or closed (shutting down): nothing to answer here either way.
+            do { _ = try await host.submit(batch: answers.map { TimelineCommand(.providerAnswer($0)) }) } catch {}
         }
     }
 

@@ -1,10 +1,10 @@
 import GlimpseMessages
 import Synchronization
 
-/// SERVING only between "ready" and shutdown: a service that says it is ready after
-/// shutdown began (its store opened late) stays NOT_SERVING.
+/// SERVING only between "ready" and shutdown or a failure: a service that says it is ready
+/// after shutdown began (its store opened late), or after its store failed, stays NOT_SERVING.
 final class Readiness: Sendable {
-    private enum Phase { case starting, ready, shuttingDown }
+    private enum Phase { case starting, ready, failed, shuttingDown }
     private let phase = Mutex(Phase.starting)
     let names: [String]
 
@@ -20,6 +20,12 @@ final class Readiness: Sendable {
         }
         guard go else { return }
         for name in names { health.set(.serving, for: name) }
+    }
+
+    /// NOT_SERVING for good: the service cannot do its work (its journal failed).
+    func markFailed(_ health: HealthStatusStore) {
+        phase.withLock { if $0 != .shuttingDown { $0 = .failed } }
+        for name in names { health.set(.notServing, for: name) }
     }
 
     func shutDown(_ health: HealthStatusStore) {

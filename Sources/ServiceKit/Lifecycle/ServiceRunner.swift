@@ -3,7 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import EngineHost
 public import GlimpseMessages
+public import GlimpseVocabulary
 public import Logging
 public import NIOCore
 import NIOPosix
@@ -68,7 +70,7 @@ public struct ServiceRunner: Sendable {
     public let connectionLog: RateLimitedLog
     private let services: [any RPCService]
     private let readiness: Readiness
-    private var background: [any Service] = []
+    private var background: [ServiceGroupConfiguration.ServiceConfiguration] = []
     private var closers: [(name: String, close: @Sendable () async throws -> Void)] = []
     private var streamEnders: [@Sendable () -> Void] = []
 
@@ -98,7 +100,19 @@ public struct ServiceRunner: Sendable {
 
     /// A service that runs beside the server and stops after it (an engine host's timer).
     public mutating func addBackground(_ service: any Service) {
-        background.append(service)
+        background.append(ServiceGroupConfiguration.ServiceConfiguration(service: service))
+    }
+
+    /// The service's engine host: its timer runs beside the server, and a failure of its
+    /// journal (after which the host refuses every input until reopened) is not swallowed:
+    /// logged as critical, health NOT_SERVING, then a graceful shutdown after which `run()`
+    /// throws it, so the process exits non-zero and its supervisor (`glimpse up`, compose's
+    /// restart policy) starts it again on its journal.
+    public mutating func addHost<E: Engine, C: HostCommand>(_ host: EngineHost<E, C>) {
+        addBackground(EngineHostTimer(host: host))
+        background.append(ServiceGroupConfiguration.ServiceConfiguration(
+            service: HostFailureWatch(failure: host.failed, health: health, readiness: readiness, logger: logger),
+            failureTerminationBehavior: .gracefullyShutdownGroup))
     }
 
     /// Runs once the server and the background services have stopped (close a store).
@@ -157,10 +171,10 @@ public struct ServiceRunner: Sendable {
             logger.info("listening", metadata: ["port": "\(port)", "ready": "\(readiness.isReady)"])
             onListening(port)
         }
-        var services: [any Service] = []
-        if let metricsEndpoint { services.append(MetricsEndpointService(endpoint: metricsEndpoint)) }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let metricsEndpoint { services.append(.init(service: MetricsEndpointService(endpoint: metricsEndpoint))) }
         services += background
-        services.append(server)  // last: the first to shut down
+        services.append(.init(service: server))  // last: the first to shut down
         var groupConfig = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: shutdownSignals, logger: logger)
         groupConfig.maximumGracefulShutdownDuration = config.shutdownGrace
@@ -183,6 +197,23 @@ public struct ServiceRunner: Sendable {
                 logger.error("closing failed", metadata: ["what": "\(closer.name)", "error": "\(error)"])
             }
         }
+    }
+}
+
+/// Waits for an engine host's failure until shutdown; on one, NOT_SERVING and the failure
+/// thrown (the runner's group then shuts down gracefully and `run()` throws it).
+struct HostFailureWatch: Service {
+    let failure: HostFailure
+    let health: HealthStatusStore
+    let readiness: Readiness
+    let logger: Logger
+
+    func run() async throws {
+        guard let error = await cancelWhenGracefulShutdown({ await failure.wait() }) else { return }
+        readiness.markFailed(health)
+        logger.critical("the store failed; NOT_SERVING, shutting down so the process is started again on its journal",
+                        metadata: ["error": "\(error)"])
+        throw error
     }
 }
 
