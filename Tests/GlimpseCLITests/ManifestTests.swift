@@ -104,6 +104,25 @@ struct ManifestTests {
         #expect(manifest.displayName == "2048")
     }
 
+    @Test("YAML integers: the core schema's forms; sexagesimal and out-of-range ones stay text instead of trapping")
+    func yamlIntegers() throws {
+        let value = try ManifestLoader.jsonValue(fromYAML: """
+            a: 0x1F
+            b: 0o17
+            c: -42
+            d: +7
+            e: 1:20
+            f: 2222222222222222222:2
+            g: 99999999999999999999
+            """)
+        #expect(String(decoding: value.serialized(), as: UTF8.self)
+            == #"{"a":31,"b":15,"c":-42,"d":7,"e":"1:20","f":"2222222222222222222:2","g":"99999999999999999999"}"#)
+        // The fuzzer's input, whole: a document that is one such scalar as a key.
+        #expect(throws: ManifestLoader.Failure.self) {
+            try ManifestLoader.parse(Array(" 2222222222222222222:2".utf8), format: .yaml, file: "app.yaml")
+        }
+    }
+
     @Test("the format follows the extension, else the first character")
     func formats() {
         #expect(ManifestLoader.format(of: "app.json", bytes: []) == .json)

@@ -109,6 +109,14 @@ public enum ManifestLoader {
         return try jsonValue(root, path: "")
     }
 
+    /// An integer as YAML 1.2's core schema writes one (`[-+]?[0-9]+`, `0o…`, `0x…`); nil for
+    /// anything else, or past Int's range.
+    static func coreSchemaInt(_ text: String) -> Int? {
+        if text.hasPrefix("0o") { return Int(text.dropFirst(2), radix: 8) }
+        if text.hasPrefix("0x") { return Int(text.dropFirst(2), radix: 16) }
+        return Int(text, radix: 10)  // takes a leading + or -, refuses the rest
+    }
+
     static func jsonValue(_ node: Node, path: String) throws(YAMLFailure) -> JSONValue {
         switch node {
         case .scalar(let scalar):
@@ -118,10 +126,13 @@ public enum ManifestLoader {
                 guard let bool = node.bool else { return .string(scalar.string) }
                 return .bool(bool)
             case Tag.Name.int.rawValue:
-                guard let int = node.int else { return .string(scalar.string) }
+                // Read here, not by Yams (`node.int`): its YAML 1.1 sexagesimal reading ("1:20" is 80)
+                // traps on overflow ("2222222222222222222:2", found by fuzzing). An integer past Int's
+                // range stays its text, which the manifest's reader then refuses by field.
+                guard let int = coreSchemaInt(scalar.string) else { return .string(scalar.string) }
                 return .number(int)
             case Tag.Name.float.rawValue:
-                guard let double = node.float else { return .string(scalar.string) }
+                guard !scalar.string.contains(":"), let double = node.float else { return .string(scalar.string) }
                 if double.isNaN { return .string("NaN") }
                 if double.isInfinite { return .string(double < 0 ? "-Infinity" : "Infinity") }
                 return .number(double)
