@@ -98,7 +98,8 @@ public struct ServiceRunner: Sendable {
         readiness.markReady(health)
     }
 
-    /// A service that runs beside the server and stops after it (an engine host's timer).
+    /// A service that runs beside the server and stops after it (an engine host's goes in
+    /// with `addHost`).
     public mutating func addBackground(_ service: any Service) {
         background.append(ServiceGroupConfiguration.ServiceConfiguration(service: service))
     }
