@@ -37,15 +37,22 @@ def _ephemeral_range():
         return 32768, 60999
 
 
+_handed_out = set()
+
+
 def free_port():
     """A free port outside the kernel's ephemeral range, for a process started later.
 
     A port from `bind(0)` is an ephemeral one: until the service takes it, any outgoing
     connection on the machine may be given it as its source port — a gateway retrying that
     very port can even connect to itself (TCP simultaneous open) — and the service's bind
-    then fails with EADDRINUSE. Ports below the range are never handed out implicitly."""
+    then fails with EADDRINUSE. Ports below the range are never handed out implicitly.
+
+    A port is handed out once per session: a stack names its ports before its processes
+    bind them (`gateway_first`, the upstream addresses), so "free right now" alone let two
+    services of one stack be given the same port (seen in CI: glimpse-asset's bind failed)."""
     low, _ = _ephemeral_range()
-    candidates = list(range(max(1024, low - 12000), low))
+    candidates = [port for port in range(max(1024, low - 12000), low) if port not in _handed_out]
     random.shuffle(candidates)
     for port in candidates[:500]:
         with socket.socket() as s:
@@ -53,6 +60,7 @@ def free_port():
                 s.bind(("127.0.0.1", port))
             except OSError:
                 continue
+            _handed_out.add(port)
             return port
     raise RuntimeError("no free port below the ephemeral range")
 
