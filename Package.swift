@@ -64,7 +64,7 @@ let package = Package(
             name: "GlimpseInterop",
             dependencies: ["GlimpseInteropProtoC", "GlimpseMessages", "GlimpseRPC", "RPCCore", "CProtobufC"]),
         // Generated messages on the wire: protobuf-c (de)serializers and service stubs.
-        .target(name: "GlimpseRPC", dependencies: ["GlimpseMessages", "RPCCore"]),
+        .target(name: "GlimpseRPC", dependencies: ["GlimpseMessages", "GlimpseJSON", "RPCCore"]),
 
         // MARK: What every service shares: health, reflection, config, lifecycle
         .target(

@@ -23,6 +23,7 @@ APT_PACKAGES=(
 PIP_PACKAGES=(
     "protobuf>=5"               # stock protobuf, for cross-checks and golden files
     "grpcio>=1.60" "grpcio-tools>=1.60" "grpcio-health-checking>=1.60" "grpcio-reflection>=1.60"
+    "grpcio-status>=1.60"       # rpc_status.from_call: the typed refusals in grpc-status-details-bin
     "pytest>=7"                 # runs the grpcio peer tests in Tests/Peers
     "h2>=4" "httpx[http2]>=0.27"  # HTTP/2 clients (TLS without ALPN, too) for the HTTP/2 server tests
     "aioapns>=3" "pyapns-client>=2" "pyjwt[crypto]>=2" "cryptography>=41"  # stock APNs clients against glimpse-activity
@@ -41,7 +42,7 @@ if ((${#missing[@]})); then
 fi
 
 if ! python3 - <<'PY' 2>/dev/null
-import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection, pytest, h2, httpx
+import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection, grpc_status, pytest, h2, httpx
 import aioapns, pyapns_client, jwt, cryptography, selenium
 httpx.Client(http2=True).close()  # the http2 extra is there too
 PY

@@ -1,6 +1,8 @@
 import GlimpseJSON
 public import RPCCore
 import RPCNIO
+import GlimpseMessages
+import GlimpseRPC
 import Synchronization
 
 /// Replays interactions against a running provider over the project's gRPC client and
@@ -95,10 +97,21 @@ public struct ContractReplayer: Sendable {
                         mismatch: Mismatch(field: "status", expected: Self.describe(expect), got: "\(error.code): \(error.message)"),
                         unreachable: Self.isTransportFailure(error))
                 }
+                var mismatches: [Mismatch] = []
                 if let text = expect.messageContains, !error.message.contains(text) {
-                    return [Mismatch(field: "status message", expected: "to contain \"\(text)\"", got: "\"\(error.message)\"")]
+                    mismatches.append(Mismatch(field: "status message", expected: "to contain \"\(text)\"", got: "\"\(error.message)\""))
                 }
-                return []
+                let info = error.errorInfo
+                if let reason = expect.reason, info?.reason != reason {
+                    mismatches.append(Mismatch(
+                        field: "status reason", expected: "\"\(reason)\" (ErrorInfo in grpc-status-details-bin)",
+                        got: info.map { "\"\($0.reason)\"" } ?? "no ErrorInfo"))
+                }
+                if let domain = expect.domain, info?.domain != domain {
+                    mismatches.append(Mismatch(
+                        field: "status domain", expected: "\"\(domain)\"", got: info.map { "\"\($0.domain)\"" } ?? "no ErrorInfo"))
+                }
+                return mismatches
             case .stream(let partial, let failures, let end):
                 mismatches += failures
                 let count = partial["messages"]?.items.count ?? 0
@@ -121,7 +134,8 @@ public struct ContractReplayer: Sendable {
     }
 
     private static func describe(_ expect: Expectation) -> String {
-        "\(expect.status)" + (expect.messageContains.map { " with a message containing \"\($0)\"" } ?? "")
+        "\(expect.status)" + (expect.reason.map { " \($0)" } ?? "")
+            + (expect.messageContains.map { " with a message containing \"\($0)\"" } ?? "")
     }
 
     /// One step that must be OK; what it saves goes into `variables`.

@@ -1,4 +1,5 @@
 import GlimpseJSON
+import GlimpseRPC
 public import RPCCore
 import Synchronization
 
@@ -110,7 +111,10 @@ public final class ContractStub: RPCService, Sendable {
 
     private func refuse(_ interaction: Interaction) throws(RPCError) {
         guard interaction.expect.status != .ok else { return }
-        throw RPCError(code: interaction.expect.status, message: interaction.expect.messageContains ?? "contract stub: \(interaction.name)")
+        let expect = interaction.expect
+        let message = expect.messageContains ?? "contract stub: \(interaction.name)"
+        guard let reason = expect.reason else { throw RPCError(code: expect.status, message: message) }
+        throw RPCError(code: expect.status, message: message, reason: reason, domain: expect.domain ?? "")
     }
 
     private func single(_ interaction: Interaction, _ method: ContractMethod) throws -> [UInt8] {

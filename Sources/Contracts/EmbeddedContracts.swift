@@ -1531,8 +1531,8 @@ enum EmbeddedContracts {
 {
   "consumer": "glimpse-gateway",
   "provider": "glimpse-intent",
-  "interaction": "Widgets.Tap on an accessoryInline widget's Button is FAILED_PRECONDITION NOT_INTERACTIVE, passed on to the tapper",
-  "relies": "Gateway.tap: the code and message go to the caller unchanged",
+  "interaction": "Widgets.Tap on an accessoryInline widget's Button is FAILED_PRECONDITION with the typed reason NOT_INTERACTIVE (an ErrorInfo), passed on to the tapper",
+  "relies": "Gateway.tap: the code, the message and the typed reason go to the caller unchanged; the event log records the reason",
   "stubbed": false,
   "setup": [
     {
@@ -1569,7 +1569,7 @@ enum EmbeddedContracts {
     "placementId": "${runId}",
     "intentType": "ToggleDoneIntent"
   },
-  "expect": {"status": "FAILED_PRECONDITION", "messageContains": "NOT_INTERACTIVE"},
+  "expect": {"status": "FAILED_PRECONDITION", "reason": "NOT_INTERACTIVE", "domain": "glimpse.intent.v1.Refusal"},
   "teardown": [
     {"call": "glimpse.intent.v1.IntentService/PlacementRemoved", "request": {"placementId": "${runId}"}},
     {

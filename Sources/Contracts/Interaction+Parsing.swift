@@ -99,13 +99,18 @@ extension Condition {
 
 extension Expectation {
     init(_ value: JSONValue) throws(ContractFileError) {
-        let object = try Fields(value, "expect", known: ["status", "messageContains", "fields"])
+        let object = try Fields(value, "expect", known: ["status", "messageContains", "reason", "domain", "fields"])
         let statusName = try object.optionalString("status") ?? "OK"
         guard let code = StatusCode.allCases.first(where: { $0.description == statusName }) else {
             throw ContractFileError("expect.status: \(statusName) is no gRPC status (OK, NOT_FOUND, INVALID_ARGUMENT, …)")
         }
         status = code
         messageContains = try object.optionalString("messageContains")
+        reason = try object.optionalString("reason")
+        domain = try object.optionalString("domain")
+        if code == .ok, reason != nil || domain != nil {
+            throw ContractFileError("expect.reason/domain: only a status other than OK has a reason")
+        }
         var fields: [FieldRule] = []
         if let value = object.value("fields") {
             guard case .object(let members) = value else { throw ContractFileError("expect.fields: an object of path → constraints") }

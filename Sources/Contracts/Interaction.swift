@@ -75,6 +75,11 @@ public struct Expectation: Sendable {
     public var status: StatusCode
     /// A text the status message must contain (when the consumer reads the message).
     public var messageContains: String?
+    /// The refusal's typed reason (the ErrorInfo in `grpc-status-details-bin`): what a
+    /// consumer that switches on the reason relies on, rather than the message's words.
+    public var reason: String?
+    /// The ErrorInfo's domain (the enum the reason belongs to), when the contract names it.
+    public var domain: String?
     public var fields: [FieldRule]
 }
 

@@ -105,12 +105,8 @@ extension Gateway {
 
     /// The refusal an error from glimpse-intent's Perform stands for, if it is one.
     static func refusal(_ error: RPCError) -> GlimpseIntentV1.PerformResponse.Refused? {
-        guard error.code == .failedPrecondition else { return nil }
-        var refused = GlimpseIntentV1.PerformResponse.Refused()
-        refused.message = error.message
-        if error.message.hasPrefix("DEVICE_LOCKED") { refused.reason = .deviceLocked }
-        if error.message.hasPrefix("NOT_INTERACTIVE") { refused.reason = .notInteractive }
-        return refused
+        guard let reason = error.reason(as: GlimpseIntentV1.Refusal.self) else { return nil }
+        return GlimpseIntentV1.PerformResponse.Refused(reason: reason, message: error.message)
     }
 
     private func logPerformed(

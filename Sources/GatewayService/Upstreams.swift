@@ -82,7 +82,8 @@ public final class Upstreams: Sendable {
             if error.code == .unavailable {
                 throw RPCError(code: error.code, message: "glimpse-\(service.rawValue) at \(addresses[service]): \(error.message)")
             }
-            throw error
+            // The status and its typed reason travel on; the service's other trailers do not.
+            throw error.passedOn
         } catch {
             connections.reset(addresses[service])
             throw RPCError(code: .unavailable, message: "glimpse-\(service.rawValue) at \(addresses[service]) is unreachable: \(error)")

@@ -126,30 +126,35 @@ extension StatusCode {
 /// The bodies a JSON answer carries for a status other than OK.
 public enum JSONErrorBody {
     /// `{"code":5,"status":"NOT_FOUND","message":"…"}`: the gRPC code as a number and by
-    /// name, and the status message.
-    public static func object(_ status: Status) -> [UInt8] {
+    /// name, and the status message; with `details` (a JSON array, see
+    /// `NIOServerConfig.errorDetailsJSON`) also `"details":[…]`, as google.rpc.Status has them.
+    public static func object(_ status: Status, details: [UInt8]? = nil) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(48 + status.message.utf8.count)
-        append(status, to: &out)
+        out.reserveCapacity(48 + status.message.utf8.count + (details?.count ?? 0))
+        append(status, details: details, to: &out)
         return out
     }
 
     /// The last line of a newline-delimited stream that failed after it began:
     /// `{"error":{"code":…,"status":…,"message":…}}` and a newline.
-    public static func streamLine(_ status: Status) -> [UInt8] {
+    public static func streamLine(_ status: Status, details: [UInt8]? = nil) -> [UInt8] {
         var out = Array(#"{"error":"#.utf8)
-        append(status, to: &out)
+        append(status, details: details, to: &out)
         out.append(contentsOf: "}\n".utf8)
         return out
     }
 
-    private static func append(_ status: Status, to out: inout [UInt8]) {
+    private static func append(_ status: Status, details: [UInt8]?, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"code":"#.utf8)
         out.append(contentsOf: String(status.code.rawValue).utf8)
         out.append(contentsOf: #","status":""#.utf8)
         out.append(contentsOf: status.code.description.utf8)
         out.append(contentsOf: #"","message":"#.utf8)
         appendString(status.message, to: &out)
+        if let details {
+            out.append(contentsOf: #","details":"#.utf8)
+            out.append(contentsOf: details)
+        }
         out.append(UInt8(ascii: "}"))
     }
 

@@ -38,8 +38,8 @@ public enum EventStreamFraming {
     }
 
     /// The `error` event with the call's status.
-    public static func error(_ status: Status) -> [UInt8] {
-        Array("event: error\n".utf8) + data(JSONErrorBody.object(status))
+    public static func error(_ status: Status, details: [UInt8]? = nil) -> [UInt8] {
+        Array("event: error\n".utf8) + data(JSONErrorBody.object(status, details: details))
     }
 
     /// A comment: readers ignore it; it keeps the connection from looking dead.

@@ -303,7 +303,9 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         guard let context else { return }
         if headSent {
             if status.code != .ok {
-                let line = eventStream ? EventStreamFraming.error(status) : JSONErrorBody.streamLine(status)
+                let details = config.errorDetailsJSON?(trailers)
+                let line = eventStream
+                    ? EventStreamFraming.error(status, details: details) : JSONErrorBody.streamLine(status, details: details)
                 context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: line)))), promise: nil)
             }
             writeEnd()
@@ -319,7 +321,7 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
 
     private func writeError(_ status: Status, httpStatus: Int, metadata: Metadata, headersOnly: Bool = false) {
         guard let context else { return }
-        let body = JSONErrorBody.object(status)
+        let body = JSONErrorBody.object(status, details: config.errorDetailsJSON?(metadata))
         writeHead(status: httpStatus, contentType: "application/json", metadata: metadata, contentLength: body.count)
         if !headersOnly {
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)

@@ -1,3 +1,4 @@
+public import RPCCore
 import NIOCore
 import NIOPosix
 
@@ -24,6 +25,10 @@ public struct NIOServerConfig: Sendable {
     /// requests, and one that never said anything. A call open, however quiet (a watch, an
     /// event stream), keeps it. nil: never.
     public var idleTimeout: Duration? = NIOServerConfig.defaultIdleTimeout
+    /// The `"details"` of a JSON error body, from the call's trailers (a google.rpc.Status in
+    /// `grpc-status-details-bin` rendered as a JSON array); nil, or a nil answer: no details.
+    /// The transport does not know the messages; a service kit that does sets this.
+    public var errorDetailsJSON: (@Sendable (Metadata) -> [UInt8]?)?
 
     /// Five minutes: long enough that a client between bursts of calls keeps its
     /// connection, short enough that silent ones do not pile up.

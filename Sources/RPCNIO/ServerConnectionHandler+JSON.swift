@@ -64,7 +64,9 @@ extension ServerConnectionHandler {
 
     private func finishJSON(_ stream: ServerStreamState, _ status: Status, _ trailers: Metadata, httpStatus: Int) {
         if stream.headersSent {
-            if status.code != .ok { queue(JSONErrorBody.streamLine(status), on: stream, prepaid: false) }
+            if status.code != .ok {
+                queue(JSONErrorBody.streamLine(status, details: config.errorDetailsJSON?(trailers)), on: stream, prepaid: false)
+            }
             stream.pendingTrailers = (status, trailers)  // read as "end the stream after the outbox"
             resumeIfDeferred(stream)
             return
@@ -76,7 +78,7 @@ extension ServerConnectionHandler {
                             contentLength: 0, withBody: false)
             return
         }
-        let body = JSONErrorBody.object(status)
+        let body = JSONErrorBody.object(status, details: config.errorDetailsJSON?(trailers))
         sendJSONHeaders(stream, httpStatus: httpStatus, contentType: "application/json", metadata: trailers,
                         contentLength: body.count, withBody: true)
         queue(body, on: stream, prepaid: false)

@@ -6,7 +6,10 @@ import time
 from concurrent import futures
 
 import grpc
+import httpx
 import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from glimpse_protos import glimpse_modules
 from glimpse_stack import Stack
@@ -189,9 +192,25 @@ def test_a_tap_refused_because_the_device_is_locked_is_in_the_event_log(tmp_path
         with pytest.raises(grpc.RpcError) as refused:
             stack.widgets.Tap(g.TapRequest(placement_id=small.placement_id, element="checkin"), timeout=RPC_TIMEOUT)
         assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        # The reason is typed: a google.rpc.Status with an ErrorInfo in grpc-status-details-bin,
+        # read with grpcio-status as any gRPC client would.
+        status = rpc_status.from_call(refused.value)
+        assert status is not None and status.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
+        info = error_details_pb2.ErrorInfo()
+        assert len(status.details) == 1 and status.details[0].Unpack(info)
+        assert (info.reason, info.domain) == ("DEVICE_LOCKED", "glimpse.intent.v1.Refusal")
+        assert intent_pb2.Refusal.Value("REFUSAL_" + info.reason) == intent_pb2.REFUSAL_DEVICE_LOCKED
+        # The same over HTTP/JSON: the details as proto3 JSON renders an Any.
+        answer = httpx.post(f"http://127.0.0.1:{stack.ports['gateway']}/v1/widgets/tap",
+                            json={"placementId": str(small.placement_id), "element": "checkin"}, timeout=RPC_TIMEOUT)
+        assert answer.status_code == 400, answer.text
+        body = answer.json()
+        assert body["status"] == "FAILED_PRECONDITION" and body["message"] == status.message
+        assert body["details"] == [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                                    "reason": "DEVICE_LOCKED", "domain": "glimpse.intent.v1.Refusal"}]
         events = stack.events.List(g.ListEventsRequest(kinds=["intent_performed"]), timeout=RPC_TIMEOUT).events
-        assert len(events) == 1 and "refused" in events[0].summary
-        assert events[0].intent_performed.response.refused.reason == intent_pb2.REFUSAL_DEVICE_LOCKED
+        assert len(events) == 2 and all("refused" in event.summary for event in events)
+        assert {event.intent_performed.response.refused.reason for event in events} == {intent_pb2.REFUSAL_DEVICE_LOCKED}
     finally:
         stack.stop()
 

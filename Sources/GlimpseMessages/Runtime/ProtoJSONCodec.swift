@@ -71,6 +71,12 @@ package struct _ProtoJSONEnumNames: Sendable {
         self.nameOf = nameOf
         self.numberOf = numberOf
     }
+
+    /// The value's name (its first, for an alias), nil for a number the schema does not know.
+    package func name(of number: Int32) -> String? { nameOf[number] }
+
+    /// The number of the value named `name`, nil for a name the enum does not have.
+    package func number(named name: String) -> Int32? { numberOf[name] }
 }
 
 extension _ProtoJSONEnum {

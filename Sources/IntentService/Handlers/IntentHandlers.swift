@@ -17,7 +17,9 @@ public import ServiceKit
 /// engine host (journaled before it is answered), and maps the executor's answer back.
 ///
 /// Refusals of a tap: NOT_INTERACTIVE (accessoryInline) and DEVICE_LOCKED are
-/// FAILED_PRECONDITION with the refusal's words, as the contract says; an unknown app or
+/// FAILED_PRECONDITION with the refusal's words and its reason typed (an ErrorInfo in
+/// `grpc-status-details-bin`, reason `NOT_INTERACTIVE` or `DEVICE_LOCKED`, domain
+/// `glimpse.intent.v1.Refusal`), as the contract says; an unknown app or
 /// placement is NOT_FOUND and another app's placement PERMISSION_DENIED; every other
 /// refusal (unknown intent, kind without the button, parameters) is an OK answer with
 /// `refused` and its reason. Each is recorded under the tap's key, so a retry with the
@@ -126,9 +128,13 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
             let reason: GlimpseIntentV1.Refusal
             switch refusal {
             case .notInteractive(let family):
-                throw RPCError(code: .failedPrecondition, message: "NOT_INTERACTIVE: buttons and toggles are refused on \(family)")
+                throw RPCError(
+                    code: .failedPrecondition, message: "NOT_INTERACTIVE: buttons and toggles are refused on \(family)",
+                    reason: GlimpseIntentV1.Refusal.notInteractive, metadata: ["family": family.rawValue])
             case .deviceLocked:
-                throw RPCError(code: .failedPrecondition, message: "DEVICE_LOCKED: interactive widgets are inactive until unlock")
+                throw RPCError(
+                    code: .failedPrecondition, message: "DEVICE_LOCKED: interactive widgets are inactive until unlock",
+                    reason: GlimpseIntentV1.Refusal.deviceLocked)
             case .unknownApp(let app): throw RPCError(code: .notFound, message: "app \(app) is not registered")
             case .unknownPlacement(let id): throw RPCError(code: .notFound, message: "no placement \(id)")
             case .placementOfAnotherApp(let id):

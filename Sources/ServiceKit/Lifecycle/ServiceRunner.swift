@@ -13,6 +13,7 @@ public import Prometheus
 import Metrics
 public import RPCCore
 import RPCNIO
+import GlimpseRPC
 public import ServiceLifecycle
 public import UnixSignals
 
@@ -135,6 +136,7 @@ public struct ServiceRunner: Sendable {
         transportConfig.web = webFiles.map { WebConfig(staticFiles: StaticFiles($0)) }
         transportConfig.idleTimeout = config.idleTimeout
         transportConfig.events = connectionLog.connectionEvents
+        transportConfig.errorDetailsJSON = { ErrorDetails.json(from: $0) }
         let transport = NIOServerTransport(
             host: config.host, port: config.port, config: transportConfig, group: eventLoopGroup,
             handlerExecutor: handlerExecutor, jsonRoutes: router.jsonRoutes)
