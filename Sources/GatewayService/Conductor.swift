@@ -223,7 +223,7 @@ public final class Conductor: Sendable {
         moved.to = GoogleProtobuf.Timestamp(target)
         if target > from {
             log.append(GlimpseGatewayV1.Event(
-                at: target, kind: "clock_moved", summary: "clock \(ISO8601.format(from)) → \(ISO8601.format(target)) in \(count) steps",
+                at: target, summary: "clock \(ISO8601.format(from)) → \(ISO8601.format(target)) in \(count) steps",
                 detail: .clockMoved(moved)), source: .gateway)
         }
         log.commitHeld()

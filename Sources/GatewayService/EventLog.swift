@@ -165,12 +165,13 @@ public final class EventLog: Sendable {
 
 extension GlimpseGatewayV1.Event {
     /// An event at `at` of `kind` for `bundleID`, with its one-line summary.
-    init(at: Date, kind: String, bundleID: String = "", summary: String, detail: Detail) {
+    /// An event of the log; its `kind` is the detail's name (`entry_changed`…), from the oneof.
+    init(at: Date, bundleID: String = "", summary: String, detail: Detail) {
         self.init()
         self.at = GoogleProtobuf.Timestamp(at)
-        self.kind = kind
         self.bundleId = bundleID
         self.summary = summary
         self.detail = detail
+        self.kind = detail.protoFieldName
     }
 }

@@ -73,9 +73,10 @@ public final class Followers: Service {
         event.service = service.rawValue
         event.reachable = reachable
         event.detail = detail
-        gateway.event("service_reachability",
-                      summary: reachable ? "glimpse-\(service.rawValue) is reachable again" : "glimpse-\(service.rawValue) is unreachable (\(detail)); showing the last known state",
-                      .serviceReachability(event))
+        let summary = reachable
+            ? "glimpse-\(service.rawValue) is reachable again"
+            : "glimpse-\(service.rawValue) is unreachable (\(detail)); showing the last known state"
+        gateway.event(summary: summary, .serviceReachability(event))
     }
 
     private func followEntries() async throws {
@@ -93,7 +94,7 @@ public final class Followers: Service {
                 if let reload = change.reload {
                     let budget = reload.budget.map { " (\($0.used)/\($0.limit) used in the window)" } ?? ""
                     gateway.log.append(GlimpseGatewayV1.Event(
-                        at: at, kind: "reload_performed", bundleID: change.bundleId,
+                        at: at, bundleID: change.bundleId,
                         summary: "placement \(change.placementId) (\(change.kind)): provider called, \(Self.name(reload.reason))\(reload.charged ? ", charged" : ", free")\(reload.retry > 0 ? ", retry \(reload.retry)" : "")\(budget)",
                         detail: .reloadPerformed(.init(placementId: change.placementId, reload: reload))), source: .timeline)
                     continue
@@ -101,7 +102,7 @@ public final class Followers: Service {
                 if let error = change.providerError {
                     let retry = error.retryAt.map { ", retry at \(ISO8601.format(Date($0)))" } ?? ""
                     gateway.log.append(GlimpseGatewayV1.Event(
-                        at: at, kind: "provider_failed", bundleID: change.bundleId,
+                        at: at, bundleID: change.bundleId,
                         summary: "placement \(change.placementId) (\(change.kind)): provider failed: \(error.code) \(error.message) (\(error.failures) in a row\(retry))",
                         detail: .providerFailed(.init(placementId: change.placementId, error: error))), source: .timeline)
                     continue
@@ -113,14 +114,11 @@ public final class Followers: Service {
                 detail.serviceSequence = change.sequence
                 let what = change.removed ? "removed"
                     : change.entry.map { "entry of \(ISO8601.format(Date($0.date ?? .init())))" + summaryText($0) } ?? "placeholder"
-                var event = GlimpseGatewayV1.Event(
-                    at: change.at.map(Date.init) ?? gateway.now(), kind: "entry_changed", bundleID: change.bundleId,
-                    summary: "placement \(change.placementId) (\(change.kind)) shows \(what)", detail: .entryChanged(detail))
-                if change.removed {
-                    event.kind = "widget_removed"
-                    event.detail = .widgetRemoved(.init(placementId: change.placementId))
-                    try? await gateway.device.removePlacement(change.placementId)
-                }
+                if change.removed { try? await gateway.device.removePlacement(change.placementId) }
+                let event = GlimpseGatewayV1.Event(
+                    at: change.at.map(Date.init) ?? gateway.now(), bundleID: change.bundleId,
+                    summary: "placement \(change.placementId) (\(change.kind)) shows \(what)",
+                    detail: change.removed ? .widgetRemoved(.init(placementId: change.placementId)) : .entryChanged(detail))
                 gateway.log.append(event, source: .timeline)
             }
         }
@@ -166,7 +164,7 @@ public final class Followers: Service {
                     await gateway.device.setActivity(.init(activityId: change.activityId, state: .dismissed))
                 }
                 gateway.log.append(GlimpseGatewayV1.Event(
-                    at: change.at.map(Date.init) ?? gateway.now(), kind: "activity_changed", bundleID: change.bundleId,
+                    at: change.at.map(Date.init) ?? gateway.now(), bundleID: change.bundleId,
                     summary: Self.describe(change), detail: .activityChanged(change)), source: .activity)
             }
         }
@@ -202,7 +200,7 @@ public final class Followers: Service {
             let outcomes = push.outcomes.map { "\($0.kind)" }.joined(separator: ", ")
             let answer = push.status == 200 ? "200" : "\(push.status) \(push.reason)"
             gateway.log.append(GlimpseGatewayV1.Event(
-                at: push.receivedAt.map(Date.init) ?? gateway.now(), kind: "push_received", bundleID: push.bundleId,
+                at: push.receivedAt.map(Date.init) ?? gateway.now(), bundleID: push.bundleId,
                 summary: "push \(push.pushType) \(push.event) to \(push.path): \(answer)" + (outcomes.isEmpty ? "" : " (\(outcomes))"),
                 detail: .pushReceived(push)), source: .activity)
         }

@@ -25,7 +25,7 @@ extension Gateway {
 
         func openURL(_ url: String) {
             response.result = .openedUrl(url)
-            event("url_opened", bundle: placement.bundleId, summary: "opened \(url) in \(placement.bundleId)",
+            event(bundle: placement.bundleId, summary: "opened \(url) in \(placement.bundleId)",
                   .urlOpened(.init(placementId: placement.placementId, url: url)))
         }
 
@@ -128,7 +128,7 @@ extension Gateway {
         detail.response = performed
         let tapped = perform.activityId.isEmpty ? "\(perform.placementId)" : "Live Activity \(perform.activityId)"
         log.append(GlimpseGatewayV1.Event(
-            at: now(), kind: "intent_performed", bundleID: perform.bundleId,
+            at: now(), bundleID: perform.bundleId,
             summary: "tap \(tapped)/\(elementName): \(intent.intentType) \(outcome)",
             detail: .intentPerformed(detail)), source: .gateway, leads: true)
     }

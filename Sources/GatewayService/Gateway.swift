@@ -63,8 +63,8 @@ public final class Gateway: Sendable {
     /// The device clock's now.
     public func now() -> Date { conductor.now() }
 
-    func event(_ kind: String, bundle: String = "", summary: String, _ detail: GlimpseGatewayV1.Event.Detail) {
-        log.append(GlimpseGatewayV1.Event(at: now(), kind: kind, bundleID: bundle, summary: summary, detail: detail), source: .gateway)
+    func event(bundle: String = "", summary: String, _ detail: GlimpseGatewayV1.Event.Detail) {
+        log.append(GlimpseGatewayV1.Event(at: now(), bundleID: bundle, summary: summary, detail: detail), source: .gateway)
     }
 
     // MARK: Apps
@@ -118,7 +118,7 @@ public final class Gateway: Sendable {
             if let rpc = error as? RPCError { throw rpc }
             throw RPCError(code: .internal, message: "install \(bundle): \(error)")
         }
-        event("app_installed", bundle: bundle, summary: "installed \(bundle) (\(manifest.widgets.count) widget kinds, \(manifest.intents.count) intents)",
+        event(bundle: bundle, summary: "installed \(bundle) (\(manifest.widgets.count) widget kinds, \(manifest.intents.count) intents)",
               .appInstalled(.init(displayName: manifest.displayName)))
         var response = GlimpseGatewayV1.InstallResponse()
         response.bundleId = bundle
@@ -195,7 +195,7 @@ public final class Gateway: Sendable {
             throw RPCError(code: .internal, message: "the device store: \(error)")
         }
         if !quiet {
-            event("app_uninstalled", bundle: bundle, summary: "uninstalled \(bundle)", .appUninstalled)
+            event(bundle: bundle, summary: "uninstalled \(bundle)", .appUninstalled)
         }
         return response
     }
@@ -278,7 +278,7 @@ public final class Gateway: Sendable {
             await Task.detached { _ = await gateway.takeBack(id, loud: true) }.value
             throw error as? RPCError ?? RPCError(code: .internal, message: "\(error)")
         }
-        event("widget_placed", bundle: request.bundleId,
+        event(bundle: request.bundleId,
               summary: "placed \(request.kind) (\(family)) as placement \(id) on the \(location.screen == .lock ? "Lock Screen" : "Home Screen page \(location.page)")",
               .widgetPlaced(.init(placementId: id, kind: request.kind, family: request.family, location: location)))
         return id
@@ -295,7 +295,7 @@ public final class Gateway: Sendable {
         do { try await device.removePlacement(id) } catch {
             throw RPCError(code: .internal, message: "the device store: \(error)")
         }
-        event("widget_removed", bundle: placement.bundleId, summary: "removed placement \(id) (\(placement.kind))",
+        event(bundle: placement.bundleId, summary: "removed placement \(id) (\(placement.kind))",
               .widgetRemoved(.init(placementId: id)))
     }
 
@@ -411,7 +411,7 @@ public final class Gateway: Sendable {
         var detail = GlimpseGatewayV1.Event.ReloadRequested()
         detail.reason = reason
         detail.placements = response.placements
-        event("reload_requested", bundle: bundle, summary: "\(bundle) \(call): " + (parts.isEmpty ? "no placements" : parts.joined(separator: "; ")),
+        event(bundle: bundle, summary: "\(bundle) \(call): " + (parts.isEmpty ? "no placements" : parts.joined(separator: "; ")),
               .reloadRequested(detail))
     }
 

@@ -53,7 +53,7 @@ extension Gateway {
         } catch {
             throw RPCError(code: .internal, message: "the device store: \(error)")
         }
-        event("settings_changed", summary: "settings: " + Self.describe(request), .settingsChanged(.init(settings: settings)))
+        event(summary: "settings: " + Self.describe(request), .settingsChanged(.init(settings: settings)))
         return settings
     }
 

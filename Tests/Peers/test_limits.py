@@ -19,6 +19,7 @@ from test_timeline_service import RPC_TIMEOUT
 glimpse_modules()
 from glimpse.app.v1 import manifest_pb2, provider_pb2, provider_pb2_grpc  # noqa: E402
 from glimpse.gateway.v1 import gateway_pb2 as g  # noqa: E402
+from glimpse.timeline.v1 import timeline_pb2 as t  # noqa: E402
 from glimpse.widget.v1 import family_pb2, style_pb2, timeline_pb2, view_pb2  # noqa: E402
 
 SMALL = family_pb2.WIDGET_FAMILY_SYSTEM_SMALL
@@ -126,6 +127,19 @@ def everything_answers(stack):
     return screen, listed, events
 
 
+def test_a_provider_that_fails_is_a_typed_failure_with_its_grpc_status(heavy):
+    stack, provider = heavy
+
+    def broken(request):
+        raise RuntimeError("the provider's own bug")
+    provider.timelines["Long"] = broken     # grpcio answers UNKNOWN for an exception
+    failed = place(stack, "Long")
+    assert failed.placeholder
+    error = failed.last_error
+    assert error.failure == t.PROVIDER_FAILURE_CALL_FAILED, error
+    assert error.grpc_status == grpc.StatusCode.UNKNOWN.value[0] and error.code == "UNKNOWN"
+
+
 def test_view_depth_is_checked_at_intake_and_the_deepest_allowed_tree_travels_everywhere(heavy):
     stack, provider = heavy
     provider.timelines["Deep"] = one_entry(nested(LEVELS, backgrounds=True))
@@ -134,7 +148,8 @@ def test_view_depth_is_checked_at_intake_and_the_deepest_allowed_tree_travels_ev
     assert not deep.placeholder and deep.entry.HasField("view")
     assert too_deep.placeholder
     reason = "the view tree nests 47 levels; the limit is 32"
-    assert too_deep.last_error.code == "INVALID_TIMELINE" and reason in too_deep.last_error.message
+    assert too_deep.last_error.failure == t.PROVIDER_FAILURE_INVALID_TIMELINE and reason in too_deep.last_error.message
+    assert too_deep.last_error.code == "INVALID_TIMELINE"    # the text, for its readers
     assert any(reason in message for message in failures(stack))
     screen, _, _ = everything_answers(stack)
     assert any(w.entry.HasField("view") for w in screen.home_pages[0].slots[0].widgets)

@@ -325,6 +325,15 @@ class Generator(GlueWriter, JSONWriter):
                 w(f"case {p.swift_name}")
             else:
                 w(f"case {p.swift_name}({self.element_type(p.proto)})")
+        w()
+        w("/// The set member's field name in the .proto file.")
+        w(f"{self.vis} var protoFieldName: Swift.String {{")
+        w.indent()
+        w("switch self {")
+        for p in members:
+            w(f'case .{p.swift_name}: "{p.proto.name}"')
+        w("}")
+        w.close()
         w.close()
 
     # --- glue ---------------------------------------------------------------------------

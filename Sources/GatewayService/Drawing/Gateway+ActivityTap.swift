@@ -61,7 +61,7 @@ extension Gateway {
             let widgetURL = island.isEmpty ? views.widgetUrl : island
             url = widgetURL.isEmpty ? "\(activity.bundleId)://" : widgetURL
         }
-        event("url_opened", bundle: activity.bundleId, summary: "opened \(url) in \(activity.bundleId) (Live Activity \(activity.activityId), \(presentation.rawValue))",
+        event(bundle: activity.bundleId, summary: "opened \(url) in \(activity.bundleId) (Live Activity \(activity.activityId), \(presentation.rawValue))",
               .urlOpened(.init(url: url, activityId: activity.activityId)))
         response.openedUrl = url
         return response

@@ -258,6 +258,14 @@ extension GlimpseActivityV1 {
             case token(Swift.Bool)
             /// .channel(id): follows a broadcast channel
             case channelId(Swift.String)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .token: "token"
+                case .channelId: "channel_id"
+                }
+            }
         }
 
         public init() {}
@@ -414,6 +422,15 @@ extension GlimpseActivityV1 {
             case immediate(Swift.Bool)
             /// at min(date, end + 4 h)
             case after(GoogleProtobuf.Timestamp)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .defaultPolicy: "default_policy"
+                case .immediate: "immediate"
+                case .after: "after"
+                }
+            }
         }
 
         public init() {}
@@ -912,6 +929,17 @@ extension GlimpseActivityV1 {
             case pushToStartToken(GlimpseActivityV1.ActivityChange.TokenIssued)
             /// an update or end not applied, and why
             case dropped(GlimpseActivityV1.Outcome)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .state: "state"
+                case .content: "content"
+                case .pushToken: "push_token"
+                case .pushToStartToken: "push_to_start_token"
+                case .dropped: "dropped"
+                }
+            }
         }
 
         public init() {}
@@ -1335,6 +1363,14 @@ extension GlimpseActivityV1 {
             case deviceToken(Swift.String)
             /// e.g. com.example.app.push-type.liveactivity
             case topic(Swift.String)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .deviceToken: "device_token"
+                case .topic: "topic"
+                }
+            }
         }
 
         public init() {}

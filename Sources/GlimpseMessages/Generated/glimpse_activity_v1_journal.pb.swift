@@ -41,6 +41,28 @@ extension GlimpseActivityV1 {
             /// The first record of a journal: the seed activity ids, push tokens and channel ids
             /// are derived from, so a replay issues the same ones.
             case genesisSeed([Swift.UInt8])
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .install: "install"
+                case .uninstall: "uninstall"
+                case .request: "request"
+                case .update: "update"
+                case .end: "end"
+                case .dismiss: "dismiss"
+                case .rotatePushToken: "rotate_push_token"
+                case .pushToStartToken: "push_to_start_token"
+                case .rotatePushToStartToken: "rotate_push_to_start_token"
+                case .widgetPushToken: "widget_push_token"
+                case .appSwitches: "app_switches"
+                case .push: "push"
+                case .channel: "channel"
+                case .injectFault: "inject_fault"
+                case .clearFaults: "clear_faults"
+                case .genesisSeed: "genesis_seed"
+                }
+            }
         }
 
         public init() {}
@@ -167,6 +189,14 @@ extension GlimpseActivityV1 {
         public enum Action: Swift.Hashable, Swift.Sendable {
             case create(GlimpseActivityV1.ChannelRequest.CreateChannel)
             case deleteChannelId(Swift.String)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .create: "create"
+                case .deleteChannelId: "delete_channel_id"
+                }
+            }
         }
 
         public init() {}

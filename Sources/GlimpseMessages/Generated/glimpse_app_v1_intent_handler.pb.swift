@@ -73,6 +73,14 @@ extension GlimpseAppV1 {
         public enum Outcome: Swift.Hashable, Swift.Sendable {
             case succeeded(GlimpseAppV1.PerformResponse.Succeeded)
             case failed(GlimpseAppV1.PerformResponse.Failed)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .succeeded: "succeeded"
+                case .failed: "failed"
+                }
+            }
         }
 
         public init() {}

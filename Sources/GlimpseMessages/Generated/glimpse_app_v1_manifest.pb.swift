@@ -219,6 +219,15 @@ extension GlimpseAppV1 {
             /// the key of a bool (absent: becomes true)
             case toggle(Swift.String)
             case increment(GlimpseAppV1.StoreOperation.Increment)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .set: "set"
+                case .toggle: "toggle"
+                case .increment: "increment"
+                }
+            }
         }
 
         public init() {}
@@ -254,6 +263,14 @@ extension GlimpseAppV1.StoreOperation {
             case literal(GlimpseWidgetV1.ParameterValue)
             /// the value of this intent parameter
             case parameter(Swift.String)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .literal: "literal"
+                case .parameter: "parameter"
+                }
+            }
         }
 
         public init() {}
@@ -324,6 +341,14 @@ extension GlimpseAppV1 {
             case allTimelines(Swift.Bool)
             /// reloadTimelines(ofKind:) for each
             case kinds(GlimpseAppV1.ReloadRequest.KindList)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .allTimelines: "all_timelines"
+                case .kinds: "kinds"
+                }
+            }
         }
 
         public init() {}
@@ -432,6 +457,14 @@ extension GlimpseAppV1 {
             case store(GlimpseAppV1.StoreAction)
             /// the app's IntentHandler ("host:port"); "default" for default_endpoint
             case handlerEndpoint(Swift.String)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .store: "store"
+                case .handlerEndpoint: "handler_endpoint"
+                }
+            }
         }
 
         public init() {}

@@ -241,6 +241,14 @@ extension GlimpseAssetV1 {
             case header(GlimpseAssetV1.PutHeader)
             /// then the bytes, in order, up to the declared size
             case chunk([Swift.UInt8])
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .header: "header"
+                case .chunk: "chunk"
+                }
+            }
         }
 
         public init() {}
@@ -399,6 +407,14 @@ extension GlimpseAssetV1 {
             case header(GlimpseAssetV1.GetHeader)
             /// then the bytes, in order; the last only once they all hash to `sha256`
             case chunk([Swift.UInt8])
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .header: "header"
+                case .chunk: "chunk"
+                }
+            }
         }
 
         public init() {}

@@ -42,6 +42,20 @@ extension GlimpseAssetV1 {
             case byteBudget(Swift.UInt64)
             /// the SHA-256 of a blob file found missing or corrupt
             case blobLost(Swift.String)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .registerApp: "register_app"
+                case .unregister: "unregister"
+                case .put: "put"
+                case .remove: "remove"
+                case .pin: "pin"
+                case .unpin: "unpin"
+                case .byteBudget: "byte_budget"
+                case .blobLost: "blob_lost"
+                }
+            }
         }
 
         public init() {}

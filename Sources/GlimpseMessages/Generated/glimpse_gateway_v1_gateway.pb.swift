@@ -559,6 +559,15 @@ extension GlimpseGatewayV1 {
             case toggle(GlimpseWidgetV1.IntentInvocation)
             /// the Link's destination
             case link(Swift.String)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .button: "button"
+                case .toggle: "toggle"
+                case .link: "link"
+                }
+            }
         }
 
         public init() {}
@@ -644,6 +653,14 @@ extension GlimpseGatewayV1 {
             case performed(GlimpseIntentV1.PerformResponse)
             /// a Link or the widgetURL
             case openedUrl(Swift.String)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .performed: "performed"
+                case .openedUrl: "opened_url"
+                }
+            }
         }
 
         public init() {}
@@ -1969,7 +1986,7 @@ extension GlimpseGatewayV1 {
         public var sequence: Swift.UInt64 = 0
         /// the device clock
         public var at: GoogleProtobuf.Timestamp? = nil
-        /// the oneof's name, e.g. "entry_changed"
+        /// the name of the detail set below, e.g. "entry_changed" (derived from it)
         public var kind: Swift.String = ""
         public var bundleId: Swift.String = ""
         /// one line for humans
@@ -1992,6 +2009,27 @@ extension GlimpseGatewayV1 {
             case serviceReachability(GlimpseGatewayV1.Event.ServiceReachability)
             case settingsChanged(GlimpseGatewayV1.Event.SettingsChanged)
             case reloadPerformed(GlimpseGatewayV1.Event.ReloadPerformed)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .entryChanged: "entry_changed"
+                case .reloadRequested: "reload_requested"
+                case .providerFailed: "provider_failed"
+                case .intentPerformed: "intent_performed"
+                case .pushReceived: "push_received"
+                case .activityChanged: "activity_changed"
+                case .urlOpened: "url_opened"
+                case .appInstalled: "app_installed"
+                case .appUninstalled: "app_uninstalled"
+                case .widgetPlaced: "widget_placed"
+                case .widgetRemoved: "widget_removed"
+                case .clockMoved: "clock_moved"
+                case .serviceReachability: "service_reachability"
+                case .settingsChanged: "settings_changed"
+                case .reloadPerformed: "reload_performed"
+                }
+            }
         }
 
         public init() {}

@@ -385,6 +385,15 @@ extension GlimpseIntentV1 {
             /// perform() ran and failed (the widget still reloads)
             case failed(GlimpseIntentV1.PerformResponse.Failed)
             case refused(GlimpseIntentV1.PerformResponse.Refused)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .performed: "performed"
+                case .failed: "failed"
+                case .refused: "refused"
+                }
+            }
         }
 
         public init() {}

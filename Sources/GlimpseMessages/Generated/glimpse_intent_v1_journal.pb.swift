@@ -34,6 +34,23 @@ extension GlimpseIntentV1 {
             case compareAndSet(GlimpseIntentV1.CompareAndSetRequest)
             case handlerAnswer(GlimpseIntentV1.HandlerAnswer)
             case reloadsDelivered(GlimpseIntentV1.ReloadsDelivered)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .registerApp: "register_app"
+                case .unregister: "unregister"
+                case .placementAdded: "placement_added"
+                case .placementRemoved: "placement_removed"
+                case .deviceLocked: "device_locked"
+                case .perform: "perform"
+                case .set: "set"
+                case .remove: "remove"
+                case .compareAndSet: "compare_and_set"
+                case .handlerAnswer: "handler_answer"
+                case .reloadsDelivered: "reloads_delivered"
+                }
+            }
         }
 
         public init() {}

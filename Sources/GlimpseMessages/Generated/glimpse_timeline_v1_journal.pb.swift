@@ -35,6 +35,23 @@ extension GlimpseTimelineV1 {
             case deviceSettings(GlimpseTimelineV1.SetDeviceSettingsRequest)
             case providerAnswer(GlimpseTimelineV1.ProviderAnswer)
             case reloadPlacement(GlimpseTimelineV1.ReloadPlacementRequest)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .install: "install"
+                case .uninstall: "uninstall"
+                case .place: "place"
+                case .reconfigure: "reconfigure"
+                case .remove: "remove"
+                case .reloadTimelines: "reload_timelines"
+                case .reloadAllTimelines: "reload_all_timelines"
+                case .appState: "app_state"
+                case .deviceSettings: "device_settings"
+                case .providerAnswer: "provider_answer"
+                case .reloadPlacement: "reload_placement"
+                }
+            }
         }
 
         public init() {}
@@ -73,6 +90,14 @@ extension GlimpseTimelineV1 {
         public enum Outcome: Swift.Hashable, Swift.Sendable {
             case timeline(GlimpseWidgetV1.Timeline)
             case error(GlimpseTimelineV1.ProviderError)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .timeline: "timeline"
+                case .error: "error"
+                }
+            }
         }
 
         public init() {}

@@ -132,6 +132,39 @@ extension GlimpseTimelineV1 {
 }
 
 extension GlimpseTimelineV1 {
+    public enum ProviderFailure: Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
+        case unspecified // = 0
+        case callFailed // = 1
+        case invalidTimeline // = 2
+        case noEndpoint // = 3
+        /// A value this version of the schema does not know; kept, not dropped.
+        case unrecognized(Swift.Int32)
+
+        public init(rawValue: Swift.Int32) {
+            switch rawValue {
+            case 0: self = .unspecified
+            case 1: self = .callFailed
+            case 2: self = .invalidTimeline
+            case 3: self = .noEndpoint
+            default: self = .unrecognized(rawValue)
+            }
+        }
+
+        public var rawValue: Swift.Int32 {
+            switch self {
+            case .unspecified: return 0
+            case .callFailed: return 1
+            case .invalidTimeline: return 2
+            case .noEndpoint: return 3
+            case .unrecognized(let value): return value
+            }
+        }
+
+        public static let allCases: [Self] = [.unspecified, .callFailed, .invalidTimeline, .noEndpoint]
+    }
+}
+
+extension GlimpseTimelineV1 {
     public struct InstallAppRequest: GlimpseMessage {
         public static let protoMessageName = "glimpse.timeline.v1.InstallAppRequest"
 
@@ -914,12 +947,17 @@ extension GlimpseTimelineV1 {
         public static let protoMessageName = "glimpse.timeline.v1.ProviderError"
 
         public var at: GoogleProtobuf.Timestamp? = nil
-        /// e.g. "UNAVAILABLE", "DEADLINE_EXCEEDED", "TOO_MANY_ENTRIES"
+        /// The failure as text: the call's gRPC status name (CALL_FAILED, NO_ENDPOINT:
+        /// "UNAVAILABLE"), or "INVALID_TIMELINE". Kept for readers of the text; switch on
+        /// `failure` and `grpc_status`.
         public var code: Swift.String = ""
         public var message: Swift.String = ""
         /// in a row
         public var failures: Swift.UInt32 = 0
         public var retryAt: GoogleProtobuf.Timestamp? = nil
+        public var failure: GlimpseTimelineV1.ProviderFailure = .init(rawValue: 0)
+        /// CALL_FAILED: the provider call's gRPC status code
+        public var grpcStatus: Swift.Int32 = 0
 
         public init() {}
 
@@ -928,13 +966,17 @@ extension GlimpseTimelineV1 {
             code: Swift.String = "",
             message: Swift.String = "",
             failures: Swift.UInt32 = 0,
-            retryAt: GoogleProtobuf.Timestamp? = nil
+            retryAt: GoogleProtobuf.Timestamp? = nil,
+            failure: GlimpseTimelineV1.ProviderFailure = .init(rawValue: 0),
+            grpcStatus: Swift.Int32 = 0
         ) {
             self.at = at
             self.code = code
             self.message = message
             self.failures = failures
             self.retryAt = retryAt
+            self.failure = failure
+            self.grpcStatus = grpcStatus
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1856,6 +1898,8 @@ extension GlimpseTimelineV1.ProviderError: _ProtoCBacked {
         self.message = try _liftString(c.pointee.message.data, c.pointee.message.len, "glimpse.timeline.v1.ProviderError", "message", -1)
         self.failures = c.pointee.failures
         if let v = c.pointee.retry_at { self.retryAt = try _liftNested("glimpse.timeline.v1.ProviderError", "retry_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        self.failure = GlimpseTimelineV1.ProviderFailure(rawValue: .init(truncatingIfNeeded: c.pointee.failure.rawValue))
+        self.grpcStatus = c.pointee.grpc_status
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1865,6 +1909,8 @@ extension GlimpseTimelineV1.ProviderError: _ProtoCBacked {
         if !self.message.isEmpty { c.pointee.message = ProtobufCBinaryData(len: self.message.utf8.count, data: try arena.lowerString(self.message, "glimpse.timeline.v1.ProviderError", "message")) }
         c.pointee.failures = self.failures
         if let v = self.retryAt { c.pointee.retry_at = try arena.lower(v, depth: depth) }
+        c.pointee.failure = Glimpse__Timeline__V1__ProviderFailure(rawValue: .init(truncatingIfNeeded: self.failure.rawValue))
+        c.pointee.grpc_status = self.grpcStatus
     }
 }
 
@@ -2034,6 +2080,10 @@ extension GlimpseTimelineV1.ReloadReason: _ProtoJSONEnum {
 
 extension GlimpseTimelineV1.WaitReason: _ProtoJSONEnum {
     package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.timeline.v1.WaitReason", "WAIT_REASON_UNSPECIFIED=0 WAIT_REASON_NONE=1 WAIT_REASON_POLICY=2 WAIT_REASON_SPACING=3 WAIT_REASON_BUDGET=4 WAIT_REASON_RETRY_BACKOFF=5 WAIT_REASON_IN_FLIGHT=6 WAIT_REASON_LOW_POWER=7 WAIT_REASON_MINIMUM_INTERVAL=8")
+}
+
+extension GlimpseTimelineV1.ProviderFailure: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.timeline.v1.ProviderFailure", "PROVIDER_FAILURE_UNSPECIFIED=0 PROVIDER_FAILURE_CALL_FAILED=1 PROVIDER_FAILURE_INVALID_TIMELINE=2 PROVIDER_FAILURE_NO_ENDPOINT=3")
 }
 
 extension GlimpseTimelineV1.InstallAppRequest: ProtoJSONMessage, _ProtoJSONField {
@@ -2597,6 +2647,8 @@ extension GlimpseTimelineV1.ProviderError: ProtoJSONMessage, _ProtoJSONField {
         w.field("message", self.message)
         w.field("failures", self.failures)
         w.optional("retryAt", self.retryAt)
+        w.field("failure", self.failure)
+        w.field("grpcStatus", self.grpcStatus)
         return w.value
     }
 
@@ -2610,12 +2662,14 @@ extension GlimpseTimelineV1.ProviderError: ProtoJSONMessage, _ProtoJSONField {
             case 3: try r.read(&self.message)
             case 4: try r.read(&self.failures)
             case 5: try r.readOptional(&self.retryAt)
+            case 6: try r.read(&self.failure)
+            case 7: try r.read(&self.grpcStatus)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ProviderError", "1,at,at 2,code,code 3,message,message 4,failures,failures 5,retryAt,retry_at")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ProviderError", "1,at,at 2,code,code 3,message,message 4,failures,failures 5,retryAt,retry_at 6,failure,failure 7,grpcStatus,grpc_status")
 }
 
 extension GlimpseTimelineV1.PlacementStatus: ProtoJSONMessage, _ProtoJSONField {

@@ -25,6 +25,18 @@ extension GlimpseWidgetV1 {
             case boolValue(Swift.Bool)
             case dateValue(GoogleProtobuf.Timestamp)
             case bytesValue([Swift.UInt8])
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .stringValue: "string_value"
+                case .intValue: "int_value"
+                case .doubleValue: "double_value"
+                case .boolValue: "bool_value"
+                case .dateValue: "date_value"
+                case .bytesValue: "bytes_value"
+                }
+            }
         }
 
         public init() {}

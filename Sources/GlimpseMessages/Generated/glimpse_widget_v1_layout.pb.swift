@@ -162,6 +162,14 @@ extension GlimpseWidgetV1 {
         public enum Kind: Swift.Hashable, Swift.Sendable {
             case color(GlimpseWidgetV1.ResolvedColor)
             case gradient(GlimpseWidgetV1.ResolvedGradient)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .color: "color"
+                case .gradient: "gradient"
+                }
+            }
         }
 
         public init() {}

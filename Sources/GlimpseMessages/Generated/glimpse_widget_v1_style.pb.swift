@@ -251,6 +251,15 @@ extension GlimpseWidgetV1 {
             case rgba(GlimpseWidgetV1.Color.RGBA)
             /// a named color in the app's assets
             case assetName(Swift.String)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .system: "system"
+                case .rgba: "rgba"
+                case .assetName: "asset_name"
+                }
+            }
         }
 
         public init() {}
@@ -426,6 +435,16 @@ extension GlimpseWidgetV1 {
             /// .fill.tertiary
             case fill(GlimpseWidgetV1.HierarchicalStyle)
             case linearGradient(GlimpseWidgetV1.LinearGradient)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .color: "color"
+                case .hierarchical: "hierarchical"
+                case .fill: "fill"
+                case .linearGradient: "linear_gradient"
+                }
+            }
         }
 
         public init() {}

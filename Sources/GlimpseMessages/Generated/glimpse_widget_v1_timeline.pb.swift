@@ -105,6 +105,15 @@ extension GlimpseWidgetV1 {
             case after(GoogleProtobuf.Timestamp)
             /// only explicit reloads
             case never
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .atEnd: "at_end"
+                case .after: "after"
+                case .never: "never"
+                }
+            }
         }
 
         public init() {}

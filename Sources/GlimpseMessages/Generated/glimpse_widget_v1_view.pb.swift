@@ -491,6 +491,29 @@ extension GlimpseWidgetV1 {
             /// LinearGradient as a view
             case gradient(GlimpseWidgetV1.LinearGradientView)
             case accessoryWidgetBackground
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .text: "text"
+                case .image: "image"
+                case .symbol: "symbol"
+                case .stack: "stack"
+                case .spacer: "spacer"
+                case .divider: "divider"
+                case .gauge: "gauge"
+                case .progress: "progress"
+                case .label: "label"
+                case .timerText: "timer_text"
+                case .dateText: "date_text"
+                case .button: "button"
+                case .toggle: "toggle"
+                case .link: "link"
+                case .shape: "shape"
+                case .gradient: "gradient"
+                case .accessoryWidgetBackground: "accessory_widget_background"
+                }
+            }
         }
 
         public init() {}
@@ -816,6 +839,14 @@ extension GlimpseWidgetV1 {
             case fraction(GlimpseWidgetV1.ProgressView.Fraction)
             /// ProgressView(timerInterval:countsDown:)
             case timerInterval(GlimpseWidgetV1.DateInterval)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .fraction: "fraction"
+                case .timerInterval: "timer_interval"
+                }
+            }
         }
 
         public init() {}
@@ -1392,6 +1423,33 @@ extension GlimpseWidgetV1 {
             case mask(GlimpseWidgetV1.Shape)
             /// Live Activity lock screen background
             case activityBackgroundTint(GlimpseWidgetV1.ShapeStyle)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .font: "font"
+                case .foregroundStyle: "foreground_style"
+                case .padding: "padding"
+                case .frame: "frame"
+                case .lineLimit: "line_limit"
+                case .minimumScaleFactor: "minimum_scale_factor"
+                case .monospacedDigit: "monospaced_digit"
+                case .cornerRadius: "corner_radius"
+                case .clipShape: "clip_shape"
+                case .tint: "tint"
+                case .containerBackground: "container_background"
+                case .background: "background"
+                case .multilineTextAlignment: "multiline_text_alignment"
+                case .fontWeight: "font_weight"
+                case .opacity: "opacity"
+                case .scaleEffect: "scale_effect"
+                case .widgetAccentable: "widget_accentable"
+                case .accessibilityLabel: "accessibility_label"
+                case .invalidatableContent: "invalidatable_content"
+                case .mask: "mask"
+                case .activityBackgroundTint: "activity_background_tint"
+                }
+            }
         }
 
         public init() {}

@@ -44,6 +44,17 @@ extension GrpcReflectionV1alpha {
             /// List the full names of registered services. The content will not be
             /// checked.
             case listServices(Swift.String)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .fileByFilename: "file_by_filename"
+                case .fileContainingSymbol: "file_containing_symbol"
+                case .fileContainingExtension: "file_containing_extension"
+                case .allExtensionNumbersOfType: "all_extension_numbers_of_type"
+                case .listServices: "list_services"
+                }
+            }
         }
 
         public init() {}
@@ -129,6 +140,16 @@ extension GrpcReflectionV1alpha {
             case listServicesResponse(GrpcReflectionV1alpha.ListServiceResponse)
             /// This message is used when an error occurs.
             case errorResponse(GrpcReflectionV1alpha.ErrorResponse)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .fileDescriptorResponse: "file_descriptor_response"
+                case .allExtensionNumbersResponse: "all_extension_numbers_response"
+                case .listServicesResponse: "list_services_response"
+                case .errorResponse: "error_response"
+                }
+            }
         }
 
         public init() {}

@@ -125,23 +125,18 @@ extension TimelineState {
                 if let rejected = effects.lazy.compactMap({ e -> TimelineRejection? in
                     if case .timelineRejected(_, let r) = e { r } else { nil }
                 }).first {
-                    error = GlimpseTimelineV1.ProviderError()
-                    error.code = "INVALID_TIMELINE"
-                    error.message = "\(rejected)"
+                    error = GlimpseTimelineV1.ProviderError(.invalidTimeline, "\(rejected)")
                     return Step(.none, effects: recordFailure(error, of: placement, effects))
                 }
                 lastErrors[placement] = nil
                 return Step(.none, effects: effects)
             } catch let invalid {
                 // A malformed timeline is the provider's failure: the last timeline stays.
-                error = GlimpseTimelineV1.ProviderError()
-                error.code = "INVALID_TIMELINE"
-                error.message = invalid.description
+                error = GlimpseTimelineV1.ProviderError(.invalidTimeline, invalid.description)
             }
         case .error(let failure)?: error = failure
         case nil:
-            error = GlimpseTimelineV1.ProviderError()
-            error.code = "UNKNOWN"
+            error = GlimpseTimelineV1.ProviderError(.callFailed(.unknown), "the answer carried neither a timeline nor an error")
         }
         return Step(.none, effects: recordFailure(error, of: placement, scheduler.timelineFailed(fetch)))
     }

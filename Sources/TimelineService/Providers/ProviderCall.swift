@@ -22,7 +22,7 @@ public enum ProviderCall {
         var answer = GlimpseTimelineV1.ProviderAnswer()
         answer.fetchId = request.id.rawValue
         guard let endpoint, let connection = clients.client(for: endpoint) else {
-            answer.outcome = .error(error("UNAVAILABLE", "the app names no provider endpoint for kind \(request.kind)"))
+            answer.outcome = .error(error(.noEndpoint, "the app names no provider endpoint for kind \(request.kind)"))
             return answer
         }
         var call = GlimpseAppV1.TimelineRequest()
@@ -35,9 +35,9 @@ public enum ProviderCall {
                 ClientRequest(message: call), options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000)), inheritsDeadline: false))
             answer.outcome = .timeline(response.message.timeline ?? GlimpseWidgetV1.Timeline())
         } catch let rpc as RPCError {
-            answer.outcome = .error(error(rpc.code.description, rpc.message))
+            answer.outcome = .error(error(.callFailed(rpc.code), rpc.message))
         } catch {
-            answer.outcome = .error(self.error("UNAVAILABLE", "\(error)"))
+            answer.outcome = .error(self.error(.callFailed(.unavailable), "\(error)"))
         }
         return answer
     }
@@ -56,10 +56,7 @@ public enum ProviderCall {
         return wire
     }
 
-    static func error(_ code: String, _ message: String) -> GlimpseTimelineV1.ProviderError {
-        var error = GlimpseTimelineV1.ProviderError()
-        error.code = code
-        error.message = message
-        return error
+    static func error(_ failure: ProviderFailure, _ message: String) -> GlimpseTimelineV1.ProviderError {
+        GlimpseTimelineV1.ProviderError(failure, message)
     }
 }

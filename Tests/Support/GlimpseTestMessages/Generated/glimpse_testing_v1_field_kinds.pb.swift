@@ -134,6 +134,18 @@ extension GlimpseTestingV1 {
             case cEnum(GlimpseTestingV1.Mood)
             case cBytes([Swift.UInt8])
             case cEmpty
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .cString: "c_string"
+                case .cInt64: "c_int64"
+                case .cMessage: "c_message"
+                case .cEnum: "c_enum"
+                case .cBytes: "c_bytes"
+                case .cEmpty: "c_empty"
+                }
+            }
         }
 
         public init() {}

@@ -2763,7 +2763,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__budget_status__descripto
   (ProtobufCMessageInit) glimpse__timeline__v1__budget_status__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__provider_error__field_descriptors[5] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__provider_error__field_descriptors[7] =
 {
   {
     "at",
@@ -2786,7 +2786,7 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__provider_error__fie
     offsetof(Glimpse__Timeline__V1__ProviderError, code),
     NULL,
     NULL,
-    0,             /* flags */
+    0 | PROTOBUF_C_FIELD_FLAG_DEPRECATED,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
@@ -2825,18 +2825,44 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__provider_error__fie
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "failure",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ProviderError, failure),
+    &glimpse__timeline__v1__provider_failure__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "grpc_status",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__ProviderError, grpc_status),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__provider_error__field_indices_by_name[] = {
   0,   /* field[0] = at */
   1,   /* field[1] = code */
+  5,   /* field[5] = failure */
   3,   /* field[3] = failures */
+  6,   /* field[6] = grpc_status */
   2,   /* field[2] = message */
   4,   /* field[4] = retry_at */
 };
 static const ProtobufCIntRange glimpse__timeline__v1__provider_error__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__provider_error__descriptor =
 {
@@ -2846,7 +2872,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__provider_error__descript
   "Glimpse__Timeline__V1__ProviderError",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__ProviderError),
-  5,
+  7,
   glimpse__timeline__v1__provider_error__field_descriptors,
   glimpse__timeline__v1__provider_error__field_indices_by_name,
   1,  glimpse__timeline__v1__provider_error__number_ranges,
@@ -3476,6 +3502,38 @@ const ProtobufCEnumDescriptor glimpse__timeline__v1__wait_reason__descriptor =
   glimpse__timeline__v1__wait_reason__enum_values_by_name,
   1,
   glimpse__timeline__v1__wait_reason__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue glimpse__timeline__v1__provider_failure__enum_values_by_number[4] =
+{
+  { "PROVIDER_FAILURE_UNSPECIFIED", "GLIMPSE__TIMELINE__V1__PROVIDER_FAILURE__PROVIDER_FAILURE_UNSPECIFIED", 0 },
+  { "PROVIDER_FAILURE_CALL_FAILED", "GLIMPSE__TIMELINE__V1__PROVIDER_FAILURE__PROVIDER_FAILURE_CALL_FAILED", 1 },
+  { "PROVIDER_FAILURE_INVALID_TIMELINE", "GLIMPSE__TIMELINE__V1__PROVIDER_FAILURE__PROVIDER_FAILURE_INVALID_TIMELINE", 2 },
+  { "PROVIDER_FAILURE_NO_ENDPOINT", "GLIMPSE__TIMELINE__V1__PROVIDER_FAILURE__PROVIDER_FAILURE_NO_ENDPOINT", 3 },
+};
+static const ProtobufCIntRange glimpse__timeline__v1__provider_failure__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex glimpse__timeline__v1__provider_failure__enum_values_by_name[4] =
+{
+  { "PROVIDER_FAILURE_CALL_FAILED", 1 },
+  { "PROVIDER_FAILURE_INVALID_TIMELINE", 2 },
+  { "PROVIDER_FAILURE_NO_ENDPOINT", 3 },
+  { "PROVIDER_FAILURE_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor glimpse__timeline__v1__provider_failure__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "glimpse.timeline.v1.ProviderFailure",
+  "ProviderFailure",
+  "Glimpse__Timeline__V1__ProviderFailure",
+  "glimpse.timeline.v1",
+  4,
+  glimpse__timeline__v1__provider_failure__enum_values_by_number,
+  4,
+  glimpse__timeline__v1__provider_failure__enum_values_by_name,
+  1,
+  glimpse__timeline__v1__provider_failure__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCMethodDescriptor glimpse__timeline__v1__timeline_service__method_descriptors[14] =

@@ -1372,7 +1372,7 @@ struct  Glimpse__Gateway__V1__Event
    */
   Google__Protobuf__Timestamp *at;
   /*
-   * the oneof's name, e.g. "entry_changed"
+   * the name of the detail set below, e.g. "entry_changed" (derived from it)
    */
   ProtobufCBinaryData kind;
   ProtobufCBinaryData bundle_id;

@@ -141,6 +141,28 @@ typedef enum _Glimpse__Timeline__V1__WaitReason {
   GLIMPSE__TIMELINE__V1__WAIT_REASON__WAIT_REASON_MINIMUM_INTERVAL = 8
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__TIMELINE__V1__WAIT_REASON)
 } Glimpse__Timeline__V1__WaitReason;
+/*
+ * Why a provider call gave no timeline.
+ */
+typedef enum _Glimpse__Timeline__V1__ProviderFailure {
+  /*
+   * written before this field existed: read `code`
+   */
+  GLIMPSE__TIMELINE__V1__PROVIDER_FAILURE__PROVIDER_FAILURE_UNSPECIFIED = 0,
+  /*
+   * the call ended with a status (grpc_status): down, late, refused
+   */
+  GLIMPSE__TIMELINE__V1__PROVIDER_FAILURE__PROVIDER_FAILURE_CALL_FAILED = 1,
+  /*
+   * the answer is no timeline the device takes (a limit, the message says which)
+   */
+  GLIMPSE__TIMELINE__V1__PROVIDER_FAILURE__PROVIDER_FAILURE_INVALID_TIMELINE = 2,
+  /*
+   * the app names no provider endpoint for the kind
+   */
+  GLIMPSE__TIMELINE__V1__PROVIDER_FAILURE__PROVIDER_FAILURE_NO_ENDPOINT = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__TIMELINE__V1__PROVIDER_FAILURE)
+} Glimpse__Timeline__V1__ProviderFailure;
 
 /* --- messages --- */
 
@@ -548,19 +570,26 @@ struct  Glimpse__Timeline__V1__ProviderError
   ProtobufCMessage base;
   Google__Protobuf__Timestamp *at;
   /*
-   * e.g. "UNAVAILABLE", "DEADLINE_EXCEEDED", "TOO_MANY_ENTRIES"
+   * The failure as text: the call's gRPC status name (CALL_FAILED, NO_ENDPOINT:
+   * "UNAVAILABLE"), or "INVALID_TIMELINE". Kept for readers of the text; switch on
+   * `failure` and `grpc_status`.
    */
-  ProtobufCBinaryData code;
+  ProtobufCBinaryData code PROTOBUF_C__DEPRECATED;
   ProtobufCBinaryData message;
   /*
    * in a row
    */
   uint32_t failures;
   Google__Protobuf__Timestamp *retry_at;
+  Glimpse__Timeline__V1__ProviderFailure failure;
+  /*
+   * CALL_FAILED: the provider call's gRPC status code
+   */
+  int32_t grpc_status;
 };
 #define GLIMPSE__TIMELINE__V1__PROVIDER_ERROR__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__provider_error__descriptor) \
-    , NULL, {0,NULL}, {0,NULL}, 0, NULL }
+    , NULL, {0,NULL}, {0,NULL}, 0, NULL, GLIMPSE__TIMELINE__V1__PROVIDER_FAILURE__PROVIDER_FAILURE_UNSPECIFIED, 0 }
 
 
 struct  Glimpse__Timeline__V1__PlacementStatus__ConfigurationEntry
@@ -1522,6 +1551,7 @@ void glimpse__timeline__v1__timeline_service__watch_entries(ProtobufCService *se
 extern const ProtobufCEnumDescriptor    glimpse__timeline__v1__screen__descriptor;
 extern const ProtobufCEnumDescriptor    glimpse__timeline__v1__reload_reason__descriptor;
 extern const ProtobufCEnumDescriptor    glimpse__timeline__v1__wait_reason__descriptor;
+extern const ProtobufCEnumDescriptor    glimpse__timeline__v1__provider_failure__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__install_app_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__install_app_response__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__uninstall_app_request__descriptor;
