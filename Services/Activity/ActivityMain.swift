@@ -93,7 +93,7 @@ struct ActivityMain: AsyncParsableCommand {
             directory: dataDirectory, clock: clock,
             authentication: auth == "none" ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
             outbound: .init(
-                address: timelineAddress.map { "\($0.host):\($0.port)" }, deviceKey: config.deviceKey,
+                address: timelineAddress, deviceKey: config.deviceKey,
                 log: { message in logger.notice("\(message)") }),
             snapshots: policy, report: { message in logger.warning("\(message)") })
         logger.info("activity store: \(server.host.opening)")

@@ -48,10 +48,10 @@ struct GatewayMain: AsyncParsableCommand {
         let config = try service.resolve(service: "gateway", defaults: defaults)
         let source = service.source()
         var addresses = Upstreams.Addresses()
-        addresses.timeline = (try source.optionalAddress("timeline-address", timeline)).map { "\($0)" } ?? addresses.timeline
-        addresses.intent = (try source.optionalAddress("intent-address", intent)).map { "\($0)" } ?? addresses.intent
-        addresses.activity = (try source.optionalAddress("activity-address", activity)).map { "\($0)" } ?? addresses.activity
-        addresses.asset = (try source.optionalAddress("asset-address", asset)).map { "\($0)" } ?? addresses.asset
+        addresses.timeline = try source.optionalAddress("timeline-address", timeline) ?? addresses.timeline
+        addresses.intent = try source.optionalAddress("intent-address", intent) ?? addresses.intent
+        addresses.activity = try source.optionalAddress("activity-address", activity) ?? addresses.activity
+        addresses.asset = try source.optionalAddress("asset-address", asset) ?? addresses.asset
         let follow = try source.value("follow-real-time", followRealTime, expected: "true or false", default: false) {
             ["true": true, "false": false][$0.lowercased()]
         }

@@ -41,7 +41,7 @@ struct IntentMain: AsyncParsableCommand {
         case .manual(let start): HostClock(.manual(start: start))
         }
         let outbound = Outbound(
-            address: timelineAddress.map { "\($0.host):\($0.port)" }, deviceKey: config.deviceKey,
+            address: timelineAddress, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })
         let server = try IntentServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, outbound: outbound,

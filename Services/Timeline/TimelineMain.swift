@@ -42,7 +42,7 @@ struct TimelineMain: AsyncParsableCommand {
         case .manual(let start): HostClock(.manual(start: start))
         }
         let outbound = Outbound(
-            address: assetAddress.map { "\($0.host):\($0.port)" }, deviceKey: config.deviceKey,
+            address: assetAddress, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })
         let server = try TimelineServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings, outbound: outbound,

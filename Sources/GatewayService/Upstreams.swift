@@ -13,14 +13,14 @@ public final class Upstreams: Sendable {
     }
 
     public struct Addresses: Sendable {
-        public var timeline = "127.0.0.1:7701"
-        public var intent = "127.0.0.1:7702"
-        public var activity = "127.0.0.1:7703"
-        public var asset = "127.0.0.1:7704"
+        public var timeline = ServiceAddress(host: "127.0.0.1", port: 7701)
+        public var intent = ServiceAddress(host: "127.0.0.1", port: 7702)
+        public var activity = ServiceAddress(host: "127.0.0.1", port: 7703)
+        public var asset = ServiceAddress(host: "127.0.0.1", port: 7704)
 
         public init() {}
 
-        public subscript(service: Service) -> String {
+        public subscript(service: Service) -> ServiceAddress {
             switch service {
             case .timeline: timeline
             case .intent: intent

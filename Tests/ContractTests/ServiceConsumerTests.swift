@@ -46,7 +46,7 @@ struct ServiceConsumerTests {
         try await LoopbackServer.serving([stub]) { port in
             let server = try IntentServer.open(
                 directory: scratch.url, clock: HostClock(.manual(start: start)),
-                outbound: .init(address: "127.0.0.1:\(port)"))
+                outbound: .init(address: ServiceAddress(host: "127.0.0.1", port: port)))
             try await Self.inProcess([server.handlers]) { client in
                 let intent = GlimpseIntentV1.IntentService.Client(wrapping: client)
                 var manifest = GlimpseAppV1.AppManifest()
@@ -99,7 +99,7 @@ struct ServiceConsumerTests {
         try await LoopbackServer.serving([stub]) { port in
             let server = try await ActivityServer.open(
                 directory: scratch.url, clock: HostClock(.manual(start: start)), authentication: .none,
-                outbound: .init(address: "127.0.0.1:\(port)"))
+                outbound: .init(address: ServiceAddress(host: "127.0.0.1", port: port)))
             try await Self.inProcess([server.handlers]) { client in
                 let activity = GlimpseActivityV1.ActivityService.Client(wrapping: client)
                 var manifest = GlimpseAppV1.AppManifest()
@@ -167,7 +167,7 @@ struct ServiceConsumerTests {
         try await LoopbackServer.serving([stub, PosterProvider()]) { port in
             let server = try TimelineServer.open(
                 directory: scratch.url, clock: HostClock(.manual(start: start)),
-                outbound: Outbound(address: "127.0.0.1:\(port)"))
+                outbound: Outbound(address: ServiceAddress(host: "127.0.0.1", port: port)))
             try await Self.inProcess([server.handlers]) { client in
                 let timeline = GlimpseTimelineV1.TimelineService.Client(wrapping: client)
                 var manifest = GlimpseAppV1.AppManifest()

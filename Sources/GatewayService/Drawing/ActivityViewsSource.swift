@@ -102,7 +102,7 @@ final class ActivityViewsSource: Sendable {
     private func fetch(_ request: GlimpseAppV1.ActivityViewsRequest, key: Key, endpoint: String) async -> Outcome {
         let outcome: Outcome
         do {
-            guard let client = connections.client(for: endpoint) else {
+            guard let address = ServiceAddress(parsing: endpoint), let client = connections.client(for: address) else {
                 throw RPCError(code: .unavailable, message: "no usable address")
             }
             let response = try await GlimpseAppV1.ActivityConfiguration.Client(wrapping: client)
@@ -113,7 +113,9 @@ final class ActivityViewsSource: Sendable {
             }
             outcome = .views(views)
         } catch {
-            if let rpc = error as? RPCError, rpc.code != .unavailable {} else { connections.reset(endpoint) }
+            if let rpc = error as? RPCError, rpc.code != .unavailable {} else if let address = ServiceAddress(parsing: endpoint) {
+                connections.reset(address)
+            }
             let reason = (error as? RPCError).map { "\($0.code): \($0.message)" } ?? "\(error)"
             outcome = .failed("the app's ActivityConfiguration at \(endpoint): \(reason)", at: .now)
         }

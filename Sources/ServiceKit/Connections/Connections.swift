@@ -2,8 +2,8 @@ public import RPCCore
 import RPCNIO
 import Synchronization
 
-/// One gRPC connection per endpoint ("host:port"), made on first use and kept (the
-/// transport reconnects by itself): the apps' IntentHandlers and glimpse-timeline.
+/// One gRPC connection per address, made on first use and kept (the transport reconnects
+/// by itself): the apps' IntentHandlers and providers, and the peer services.
 /// `shutdown()` closes them all.
 public final class Connections: Sendable {
     private struct Entry: Sendable {
@@ -11,7 +11,7 @@ public final class Connections: Sendable {
         var running: Task<Void, Never>
     }
 
-    private let clients = Mutex<[String: Entry]>([:])
+    private let clients = Mutex<[ServiceAddress: Entry]>([:])
     private let closed = Mutex(false)
     private let config: NIOClientConfig
 
@@ -21,28 +21,29 @@ public final class Connections: Sendable {
         config = NIOClientConfig(maxReceiveMessageSize: maxReceiveMessageSize)
     }
 
-    /// The connection to `endpoint`; nil when it is not `host:port` or the pool is closed.
-    public func client(for endpoint: String) -> GRPCClient? {
-        guard let colon = endpoint.lastIndex(of: ":"), let port = Int(endpoint[endpoint.index(after: colon)...]),
-              (1...65535).contains(port) else { return nil }
-        var host = Substring(endpoint[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }  // [::1]:port
-        let hostName = String(host)
+    /// The connection to `address`; nil when the pool is closed.
+    public func client(for address: ServiceAddress) -> GRPCClient? {
         guard !closed.withLock({ $0 }) else { return nil }
         return clients.withLock { clients -> GRPCClient in
-            if let entry = clients[endpoint] { return entry.client }
-            let client = GRPCClient(transport: NIOClientTransport(host: hostName, port: port, config: config))
+            if let entry = clients[address] { return entry.client }
+            let client = GRPCClient(transport: NIOClientTransport(host: address.host, port: address.port, config: config))
             // The connection's lifetime is the pool's, which `shutdown()` ends.
             let running = Task { _ = try? await client.run() }
-            clients[endpoint] = Entry(client: client, running: running)
+            clients[address] = Entry(client: client, running: running)
             return client
         }
     }
 
-    /// Forgets the connection to `endpoint` (closing it): the next `client(for:)` makes a
+    /// The connection to an app's endpoint as its manifest writes it (`host:port`, read by
+    /// `ServiceAddress(parsing:)`); nil when it is no such address or the pool is closed.
+    public func client(for endpoint: String) -> GRPCClient? {
+        ServiceAddress(parsing: endpoint).flatMap { client(for: $0) }
+    }
+
+    /// Forgets the connection to `address` (closing it): the next `client(for:)` makes a
     /// new one. For a peer that was not up when first called, whose connection stays failed.
-    public func reset(_ endpoint: String) {
-        let entry = clients.withLock { $0.removeValue(forKey: endpoint) }
+    public func reset(_ address: ServiceAddress) {
+        let entry = clients.withLock { $0.removeValue(forKey: address) }
         entry?.client.beginGracefulShutdown()
     }
 

@@ -6,11 +6,11 @@ public import RPCCore
 /// nothing is sent; `log` says what was dropped or failed. These are the device's calls:
 /// with a device key (`--device-key`) each carries it.
 public struct Outbound: Sendable {
-    public var address: String?
+    public var address: ServiceAddress?
     public var log: @Sendable (String) -> Void
     public var deviceKey: DeviceKey?
 
-    public init(address: String?, deviceKey: DeviceKey? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(address: ServiceAddress?, deviceKey: DeviceKey? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.address = address
         self.deviceKey = deviceKey
         self.log = log

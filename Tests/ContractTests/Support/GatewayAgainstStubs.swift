@@ -6,6 +6,7 @@ import GlimpseMessages
 import GlimpseRPC
 import Logging
 import RPCCore
+import ServiceKit
 import Testing
 
 /// glimpse-gateway as its main runs it (the handlers of its API, the followers that keep
@@ -38,10 +39,10 @@ struct GatewayAgainstStubs {
         }
         return try await serving(upstreams.map { stubs[$0]! }) { ports in
             var addresses = Upstreams.Addresses()
-            addresses.timeline = "127.0.0.1:\(ports[0])"
-            addresses.intent = "127.0.0.1:\(ports[1])"
-            addresses.activity = "127.0.0.1:\(ports[2])"
-            addresses.asset = "127.0.0.1:\(ports[3])"
+            addresses.timeline = ServiceAddress(host: "127.0.0.1", port: ports[0])
+            addresses.intent = ServiceAddress(host: "127.0.0.1", port: ports[1])
+            addresses.activity = ServiceAddress(host: "127.0.0.1", port: ports[2])
+            addresses.asset = ServiceAddress(host: "127.0.0.1", port: ports[3])
             let server = try GatewayServer.open(
                 directory: nil, upstreams: Upstreams(addresses: addresses), clock: .system,
                 logger: Logger(label: "contracts", factory: { _ in SwiftLogNoOpLogHandler() }), settleTimeout: .seconds(1))

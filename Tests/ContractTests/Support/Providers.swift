@@ -22,7 +22,7 @@ enum Provider: String, CaseIterable, CustomStringConvertible, Sendable {
     /// and glimpse-activity's reloads) go to `timelineAddress` when given; `systemClock`
     /// runs it as a deployed service runs (no timer is armed: nothing here comes due).
     func serving<Result: Sendable>(
-        timelineAddress: String? = nil, systemClock: Bool = false, _ body: (Int) async throws -> Result
+        timelineAddress: ServiceAddress? = nil, systemClock: Bool = false, _ body: (Int) async throws -> Result
     ) async throws -> Result {
         let scratch = try Scratch(rawValue)
         defer { scratch.remove() }
