@@ -46,27 +46,103 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
-        // MARK: C libraries (Debian packages; the user's choice, not up for replacement)
+        // Targets by area; each area is a folder (README.md has the map):
+        //   Sources/System     the C libraries (Debian packages; the user's choice)
+        //   Sources/Generated  C generated from Proto/ by Proto/generate.sh (never edited by hand)
+        //   Sources/Wire       bytes on the wire: JSON, messages, gRPC over HTTP/2, plain HTTP/2
+        //   Sources/Domain     the one vocabulary, its wire mapping, rendering (I/O-free)
+        //   Sources/Hosting    the one engine host and the one service kit
+        //   Services/<Name>    one service each: Engine (I/O-free), Service (handlers, store), Main
+        //   Sources/Apps       the five seed apps as demos
+        //   Sources/Tools      the `glimpse` command, contracts, gRPC interop client and server
+        // Tests/ mirrors the areas; Tests/Peers holds the Python peers (pytest).
+
+        // MARK: System: C libraries
         .systemLibrary(
-            name: "CNghttp2", pkgConfig: "libnghttp2",
+            name: "CNghttp2", path: "Sources/System/CNghttp2", pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(
-            name: "CProtobufC", pkgConfig: "libprotobuf-c",
+            name: "CProtobufC", path: "Sources/System/CProtobufC", pkgConfig: "libprotobuf-c",
             providers: [.apt(["libprotobuf-c-dev"])]),
 
-        // MARK: Messages (Proto/ -> protoc-c C + generated Swift value types)
-        .target(name: "GlimpseProtoC", dependencies: ["CProtobufC"]),
-        .target(name: "GlimpseMessages", dependencies: ["GlimpseProtoC", "CProtobufC", "GlimpseJSON"]),
+        // MARK: Generated: protoc-c's C for Proto/ (and grpc.testing for interop)
+        .target(name: "GlimpseProtoC", dependencies: ["CProtobufC"], path: "Sources/Generated/GlimpseProtoC"),
+        .target(name: "GlimpseInteropProtoC", dependencies: ["CProtobufC"], path: "Sources/Generated/GlimpseInteropProtoC"),
 
-        // grpc.testing messages for the interoperability server and client.
-        .target(name: "GlimpseInteropProtoC", dependencies: ["CProtobufC"]),
+        // MARK: Wire
+        // JSON that keeps numbers as written, member order and exact bytes (the 4 KB rule).
+        .target(name: "GlimpseJSON", path: "Sources/Wire/GlimpseJSON"),
+        // The messages as Swift value types over protobuf-c (Generated/ from Proto/, Runtime/ by hand).
         .target(
-            name: "GlimpseInterop",
-            dependencies: ["GlimpseInteropProtoC", "GlimpseMessages", "GlimpseRPC", "RPCCore", "CProtobufC"]),
-        // Generated messages on the wire: protobuf-c (de)serializers and service stubs.
-        .target(name: "GlimpseRPC", dependencies: ["GlimpseMessages", "GlimpseJSON", "RPCCore"]),
+            name: "GlimpseMessages", dependencies: ["GlimpseProtoC", "CProtobufC", "GlimpseJSON"],
+            path: "Sources/Wire/GlimpseMessages"),
+        // gRPC over HTTP/2: an I/O-free core, and nghttp2 under SwiftNIO behind it.
+        .target(name: "RPCCore", path: "Sources/Wire/RPCCore"),
+        // HTTP/1.1 (NIOHTTP1) only for the JSON face of a service on the gRPC port.
+        .target(
+            name: "RPCNIO",
+            dependencies: ["RPCCore", "CNghttp2", nioCore, nioPosix, .product(name: "NIOHTTP1", package: "swift-nio")],
+            path: "Sources/Wire/RPCNIO"),
+        // Generated messages on the wire: protobuf-c (de)serializers, service stubs, error details.
+        .target(name: "GlimpseRPC", dependencies: ["GlimpseMessages", "GlimpseJSON", "RPCCore"], path: "Sources/Wire/GlimpseRPC"),
+        // Plain HTTP/2 (not gRPC) on the same nghttp2 pieces, h2c and TLS: the APNs-style endpoint.
+        .target(
+            name: "HTTP2Server",
+            dependencies: [
+                "RPCNIO", "RPCCore", "CNghttp2", nioCore, nioPosix, crypto,
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Sources/Wire/HTTP2Server"),
+        .testTarget(name: "GlimpseJSONTests", dependencies: ["GlimpseJSON"], path: "Tests/Wire/GlimpseJSONTests"),
+        .testTarget(
+            name: "GlimpseMessagesTests",
+            dependencies: ["GlimpseMessages", "GlimpseTestMessages", "CHeapProbe", "GlimpseJSON", "GlimpseRPC", "RPCCore"],
+            path: "Tests/Wire/GlimpseMessagesTests", exclude: ["Golden", "JSONGolden"]),
+        .testTarget(name: "RPCCoreTests", dependencies: ["RPCCore", "RPCTestService"], path: "Tests/Wire/RPCCoreTests"),
+        .testTarget(
+            name: "RPCNIOTests",
+            dependencies: ["RPCCore", "RPCNIO", "RPCTestService", "CNghttp2", nioCore, nioPosix, nioEmbedded],
+            path: "Tests/Wire/RPCNIOTests"),
+        .testTarget(
+            name: "HTTP2ServerTests",
+            dependencies: [
+                "HTTP2Server", "RPCNIO", nioCore, nioPosix,
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/Wire/HTTP2ServerTests"),
 
-        // MARK: What every service shares: health, reflection, config, lifecycle
+        // MARK: Domain: one vocabulary (identifiers, families, the device, the engine shape, time)
+        .target(name: "GlimpseClock", path: "Sources/Domain/GlimpseClock"),
+        .target(name: "GlimpseVocabulary", dependencies: ["GlimpseClock"], path: "Sources/Domain/GlimpseVocabulary"),
+        // App Intent parameters and values: shared by widget configuration and action intents.
+        .target(name: "AppIntentValues", path: "Sources/Domain/AppIntentValues"),
+        // The wire's messages as the vocabulary's values, checked field by field.
+        .target(
+            name: "ProtoMapping", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "AppIntentValues", "RPCCore"],
+            path: "Sources/Domain/ProtoMapping"),
+        // View trees laid out at the device's real sizes; text, SVG and layout outputs (I/O-free).
+        .target(name: "Rendering", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "ProtoMapping"], path: "Sources/Domain/Rendering"),
+        .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"], path: "Tests/Domain/GlimpseClockTests"),
+        .testTarget(
+            name: "GlimpseVocabularyTests", dependencies: ["GlimpseVocabulary", "EngineTesting", "GlimpseClock"],
+            path: "Tests/Domain/GlimpseVocabularyTests"),
+        .testTarget(
+            name: "ProtoMappingTests",
+            dependencies: ["ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "AppIntentValues", "RPCCore"],
+            path: "Tests/Domain/ProtoMappingTests"),
+        .testTarget(
+            name: "RenderingTests", dependencies: ["Rendering", "GlimpseMessages", "GlimpseVocabulary", "GoldenFiles"],
+            path: "Tests/Domain/RenderingTests", exclude: ["Golden"]),
+
+        // MARK: Hosting: the one engine host (journal in SQLite via GRDB, replay, timer, manual
+        // clock) and the one service kit (health, reflection, config, lifecycle, metrics)
+        .target(name: "EngineHost", dependencies: ["GlimpseVocabulary", "GlimpseClock", grdb], path: "Sources/Hosting/EngineHost"),
         .target(
             name: "ServiceKit",
             dependencies: [
@@ -78,41 +154,34 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]),
-
-        // MARK: Executables
-        .executableTarget(
-            name: "glimpse-interop-server",
-            dependencies: ["GlimpseInterop", "ServiceKit", "RPCCore", "RPCNIO", nioCore, nioPosix, argumentParser],
-            path: "Services/InteropServer"),
-        .executableTarget(
-            name: "glimpse-interop-client",
-            dependencies: ["GlimpseInterop", "RPCCore", "RPCNIO", argumentParser],
-            path: "Services/InteropClient"),
-
-        // MARK: Time
-        .target(name: "GlimpseClock"),
-
-        // MARK: One vocabulary: identifiers, families, the device, the engine shape
-        .target(name: "GlimpseVocabulary", dependencies: ["GlimpseClock"]),
-        // JSON that keeps numbers as written, member order and exact bytes (the 4 KB rule).
-        .target(name: "GlimpseJSON"),
-
-        // The wire's messages as the vocabulary's values, checked field by field.
-        .target(
-            name: "ProtoMapping",
-            dependencies: ["GlimpseMessages", "GlimpseVocabulary", "AppIntentValues", "RPCCore"]),
+            ],
+            path: "Sources/Hosting/ServiceKit"),
         .testTarget(
-            name: "ProtoMappingTests",
-            dependencies: ["ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "AppIntentValues", "RPCCore"]),
+            name: "EngineHostTests", dependencies: ["EngineHost", "EngineHostToys", "GlimpseClock", grdb],
+            path: "Tests/Hosting/EngineHostTests"),
+        .testTarget(
+            name: "ServiceKitTests",
+            dependencies: [
+                "ServiceKit", "EngineHost", "EngineHostToys", "GlimpseInterop", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", argumentParser,
+                nioCore, nioPosix, .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/Hosting/ServiceKitTests"),
 
-        // MARK: Services: one library each (handlers, store, engine host), a small main each
+        // MARK: Services: glimpse-timeline (timeline scheduling, reload budgets)
+        .target(
+            name: "TimelineEngine", dependencies: ["AppIntentValues", "GlimpseVocabulary", "GlimpseClock", collections],
+            path: "Services/Timeline/Engine"),
         .target(
             name: "TimelineService",
             dependencies: [
                 "TimelineEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "AppIntentValues", "RPCCore", "RPCNIO", collections,
-            ]),
+            ],
+            path: "Services/Timeline/Service"),
         .executableTarget(
             name: "glimpse-timeline",
             dependencies: [
@@ -120,20 +189,32 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Services/Timeline"),
+            path: "Services/Timeline/Main"),
+        .testTarget(
+            name: "TimelineEngineTests",
+            dependencies: [
+                "TimelineEngine", "IntentEngine", "AppIntentValues", "GlimpseVocabulary", "EngineTesting", "GlimpseClock",
+            ],
+            path: "Tests/Services/Timeline/TimelineEngineTests"),
         .testTarget(
             name: "TimelineServiceTests",
             dependencies: [
                 "TimelineService", "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary",
                 "GlimpseClock", "RPCCore", "ServiceKit",
-            ]),
+            ],
+            path: "Tests/Services/Timeline/TimelineServiceTests"),
 
+        // MARK: Services: glimpse-intent (taps, refusals, the App Group store)
+        .target(
+            name: "IntentEngine", dependencies: ["AppIntentValues", "GlimpseVocabulary", "GlimpseClock", collections],
+            path: "Services/Intent/Engine"),
         .target(
             name: "IntentService",
             dependencies: [
                 "IntentEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "AppIntentValues", "RPCCore", "RPCNIO",
-            ]),
+            ],
+            path: "Services/Intent/Service"),
         .executableTarget(
             name: "glimpse-intent",
             dependencies: [
@@ -141,36 +222,82 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Services/Intent"),
+            path: "Services/Intent/Main"),
+        .testTarget(
+            name: "IntentEngineTests",
+            dependencies: ["IntentEngine", "AppIntentValues", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"],
+            path: "Tests/Services/Intent/IntentEngineTests"),
         .testTarget(
             name: "IntentServiceTests",
             dependencies: [
                 "IntentService", "IntentEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary",
                 "AppIntentValues", "GlimpseClock", "RPCCore", "ServiceKit",
-            ]),
+            ],
+            path: "Tests/Services/Intent/IntentServiceTests"),
 
+        // MARK: Services: glimpse-activity (Live Activities, the APNs endpoint)
+        .target(
+            name: "ActivityEngine", dependencies: ["GlimpseVocabulary", "GlimpseJSON", "GlimpseClock", collections],
+            path: "Services/Activity/Engine"),
+        .target(
+            name: "ActivityService",
+            dependencies: [
+                "ActivityEngine", "EngineHost", "GlimpseClock", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
+                "HTTP2Server", "ProtoMapping", "RPCCore", "ServiceKit", collections, crypto, nioCore,
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/Activity/Service"),
+        .executableTarget(
+            name: "glimpse-activity",
+            dependencies: [
+                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseMessages", "GlimpseRPC", "HTTP2Server",
+                "ServiceKit", argumentParser, .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/Activity/Main"),
+        .testTarget(
+            name: "ActivityEngineTests",
+            dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"],
+            path: "Tests/Services/Activity/ActivityEngineTests"),
+        .testTarget(
+            name: "ActivityServiceTests",
+            dependencies: [
+                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseClock", "GlimpseJSON", "GlimpseMessages", "GlimpseVocabulary",
+                "ServiceKit", crypto,
+            ],
+            path: "Tests/Services/Activity/ActivityServiceTests"),
+
+        // MARK: Services: glimpse-asset (the apps' images, an LRU under a byte budget)
+        .target(
+            name: "AssetEngine", dependencies: ["GlimpseVocabulary", "GlimpseClock", collections, crypto],
+            path: "Services/Asset/Engine"),
         .target(
             name: "AssetService",
             dependencies: [
                 "AssetEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", crypto,
-            ]),
+            ],
+            path: "Services/Asset/Service"),
         .executableTarget(
             name: "glimpse-asset",
             dependencies: [
                 "AssetService", "AssetEngine", "EngineHost", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Services/Asset"),
+            path: "Services/Asset/Main"),
+        .testTarget(
+            name: "AssetEngineTests", dependencies: ["AssetEngine", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"],
+            path: "Tests/Services/Asset/AssetEngineTests"),
         .testTarget(
             name: "AssetServiceTests",
             dependencies: [
                 "AssetService", "AssetEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "GlimpseClock", "RPCCore", crypto,
-            ]),
+            ],
+            path: "Tests/Services/Asset/AssetServiceTests"),
 
-        // glimpse-gateway: the device (apps, placements, taps, activities on screen, the event
-        // log, the clock conductor) in front of the four services.
+        // MARK: Services: glimpse-gateway, the device (apps, placements, taps, activities on
+        // screen, the event log, the clock conductor) in front of the four services
         .target(
             name: "GatewayService",
             dependencies: [
@@ -178,77 +305,38 @@ let package = Package(
                 "Rendering", "RPCCore", "EngineHost", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Services/Gateway/Service",
             // The device in a browser (`GET /`, `/web/<file>`): the page, built into the binary.
             resources: [.embedInCode("Web")]),
         .executableTarget(
             name: "glimpse-gateway",
             dependencies: ["GatewayService", "ServiceKit", "GlimpseMessages", "GlimpseVocabulary", argumentParser],
-            path: "Services/Gateway"),
+            path: "Services/Gateway/Main"),
         .testTarget(
             name: "GatewayServiceTests",
             dependencies: [
                 "GatewayService", "GlimpseMessages", "GlimpseRPC", "RPCCore", "ProtoMapping",
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            path: "Tests/Services/Gateway/GatewayServiceTests"),
 
-        // MARK: Rendering: view trees laid out at the device's real sizes; text, SVG and layout outputs (I/O-free).
-        .target(name: "Rendering", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "ProtoMapping"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GlimpseMessages", "GlimpseVocabulary", "GoldenFiles"], exclude: ["Golden"]),
-        // Golden files for the rendering and seed-view tests (compare, or rewrite on request).
-        .target(name: "GoldenFiles", path: "Tests/Support/GoldenFiles"),
-
-        // MARK: The five seed apps as demos: providers, intent handlers and Live Activity views.
+        // MARK: Apps: the five seed apps as demos (providers, intent handlers, Live Activity views)
         .target(
             name: "DemoApps",
-            dependencies: ["GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", "ServiceKit", nioCore, nioPosix]),
+            dependencies: ["GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", "ServiceKit", nioCore, nioPosix],
+            path: "Sources/Apps/DemoApps"),
         .executableTarget(
             name: "glimpse-demo",
             dependencies: [
                 "DemoApps", "ServiceKit", argumentParser, .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Services/Demo"),
+            path: "Sources/Apps/glimpse-demo"),
         .testTarget(
             name: "DemoAppsTests", dependencies: ["DemoApps", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore", "GoldenFiles"],
-            exclude: ["Golden"]),
+            path: "Tests/Apps/DemoAppsTests", exclude: ["Golden"]),
 
-        // MARK: I/O-free engines
-        // App Intent parameters and values: shared by widget configuration and action intents.
-        .target(name: "AppIntentValues"),
-        .target(name: "TimelineEngine", dependencies: ["AppIntentValues", "GlimpseVocabulary", "GlimpseClock", collections]),
-        .target(name: "IntentEngine", dependencies: ["AppIntentValues", "GlimpseVocabulary", "GlimpseClock", collections]),
-        .target(name: "ActivityEngine", dependencies: ["GlimpseVocabulary", "GlimpseJSON", "GlimpseClock", collections]),
-        .target(name: "AssetEngine", dependencies: ["GlimpseVocabulary", "GlimpseClock", collections, crypto]),
-
-        // MARK: The one engine host: journal (SQLite via GRDB), replay, timer, manual clock
-        .target(name: "EngineHost", dependencies: ["GlimpseVocabulary", "GlimpseClock", grdb]),
-
-        // MARK: gRPC over HTTP/2: an I/O-free core, and nghttp2 under SwiftNIO behind it
-        .target(name: "RPCCore"),
-        // HTTP/1.1 (NIOHTTP1) only for the JSON face of a service on the gRPC port.
-        .target(
-            name: "RPCNIO",
-            dependencies: ["RPCCore", "CNghttp2", nioCore, nioPosix, .product(name: "NIOHTTP1", package: "swift-nio")]),
-        // Plain HTTP/2 (not gRPC) on the same nghttp2 pieces, h2c and TLS: the APNs-style endpoint.
-        .target(
-            name: "HTTP2Server",
-            dependencies: [
-                "RPCNIO", "RPCCore", "CNghttp2", nioCore, nioPosix, crypto,
-                .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]),
-        .testTarget(
-            name: "HTTP2ServerTests",
-            dependencies: [
-                "HTTP2Server", "RPCNIO", nioCore, nioPosix,
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]),
-        // MARK: The command-line tool: `glimpse` drives glimpse-gateway (logic in a library the tests drive).
+        // MARK: Tools: `glimpse` drives glimpse-gateway (logic in a library the tests drive)
         .target(
             name: "GlimpseCLI",
             dependencies: [
@@ -260,28 +348,67 @@ let package = Package(
                 argumentParser, crypto, nioCore, nioPosix,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Yams", package: "Yams"),
-            ]),
-        .executableTarget(name: "glimpse", dependencies: ["GlimpseCLI"], path: "Services/CLI"),
-        // MARK: Contracts between the services: each consumer's contract (Tests/Contracts, built in
-        // by scripts/embed-contracts.py), stubs made from it, and its replay against a provider.
-        .target(name: "Contracts", dependencies: ["GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", nioCore]),
+            ],
+            path: "Sources/Tools/GlimpseCLI"),
+        .executableTarget(name: "glimpse", dependencies: ["GlimpseCLI"], path: "Sources/Tools/glimpse"),
+        // Contracts between the services: each consumer's contract (Tests/Contracts, built in by
+        // scripts/embed-contracts.py), stubs made from it, and its replay against a provider.
+        .target(
+            name: "Contracts", dependencies: ["GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", nioCore],
+            path: "Sources/Tools/Contracts"),
+        // grpc.testing messages, and gRPC's interoperability server and client on them.
+        .target(
+            name: "GlimpseInterop",
+            dependencies: ["GlimpseInteropProtoC", "GlimpseMessages", "GlimpseRPC", "RPCCore", "CProtobufC"],
+            path: "Sources/Tools/GlimpseInterop"),
+        .executableTarget(
+            name: "glimpse-interop-server",
+            dependencies: ["GlimpseInterop", "ServiceKit", "RPCCore", "RPCNIO", nioCore, nioPosix, argumentParser],
+            path: "Sources/Tools/glimpse-interop-server"),
+        .executableTarget(
+            name: "glimpse-interop-client",
+            dependencies: ["GlimpseInterop", "RPCCore", "RPCNIO", argumentParser],
+            path: "Sources/Tools/glimpse-interop-client"),
+        .testTarget(
+            name: "GlimpseCLITests",
+            dependencies: ["GlimpseCLI", "GlimpseMessages", "GlimpseJSON", "HTTP2Server", "RPCCore", "RPCNIO", "ServiceKit", crypto, nioCore,
+                           "DemoApps", "GlimpseRPC", "GlimpseVocabulary", "TimelineEngine"],
+            path: "Tests/Tools/GlimpseCLITests"),
         .testTarget(
             name: "ContractTests",
             dependencies: [
                 "Contracts", "GatewayService", "TimelineService", "IntentService", "ActivityService", "AssetService",
                 "EngineHost", "ServiceKit", "GlimpseCLI", "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO",
                 .product(name: "Logging", package: "swift-log"),
-            ]),
-        .testTarget(
-            name: "GlimpseCLITests",
-            dependencies: ["GlimpseCLI", "GlimpseMessages", "GlimpseJSON", "HTTP2Server", "RPCCore", "RPCNIO", "ServiceKit", crypto, nioCore,
-                           "DemoApps", "GlimpseRPC", "GlimpseVocabulary", "TimelineEngine"]),
+            ],
+            path: "Tests/Tools/ContractTests"),
+
+        // MARK: Test support: schemas, toys, probes and servers the tests start
+        .target(name: "GlimpseTestProtoC", dependencies: ["CProtobufC"], path: "Tests/Support/GlimpseTestProtoC"),
+        .target(
+            name: "GlimpseTestMessages", dependencies: ["GlimpseTestProtoC", "GlimpseMessages", "CProtobufC"],
+            path: "Tests/Support/GlimpseTestMessages"),
+        .target(name: "CHeapProbe", path: "Tests/Support/CHeapProbe"),
+        // Golden files for the rendering and seed-view tests (compare, or rewrite on request).
+        .target(name: "GoldenFiles", path: "Tests/Support/GoldenFiles"),
+        // Drives any engine through a VirtualClock (test code, not library API).
+        .target(
+            name: "EngineTesting", dependencies: ["GlimpseVocabulary", "GlimpseClock"],
+            path: "Tests/Support/EngineTesting"),
+        // A toy counter engine shared by the host tests and the kill -9 probe.
+        .target(
+            name: "EngineHostToys", dependencies: ["EngineHost", "GlimpseVocabulary", "GlimpseClock"],
+            path: "Tests/Support/EngineHostToys"),
+        .executableTarget(
+            name: "glimpse-host-probe", dependencies: ["EngineHost", "EngineHostToys", "GlimpseClock"],
+            path: "Tests/HostProbe"),
         .target(name: "RPCTestService", dependencies: ["RPCCore"], path: "Tests/RPCTestService"),
         .executableTarget(
             name: "glimpse-rpc-testserver", dependencies: ["RPCCore", "RPCNIO", "RPCTestService", nioCore, nioPosix],
             path: "Tests/RPCTestServer"),
 
         // MARK: Benchmarks (release; apart from tests)
+        .target(name: "BenchSupport", path: "Benchmarks/Support"),
         .executableTarget(
             name: "glimpse-bench-messages", dependencies: ["GlimpseMessages", "CProtobufC"],
             path: "Benchmarks/MessagesBench"),
@@ -289,36 +416,14 @@ let package = Package(
             name: "glimpse-bench-activity",
             dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "GlimpseClock"],
             path: "Benchmarks/ActivityScale"),
-        .target(name: "BenchSupport", path: "Benchmarks/Support"),
-        .target(
-            name: "ActivityService",
-            dependencies: [
-                "ActivityEngine", "EngineHost", "GlimpseClock", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
-                "HTTP2Server", "ProtoMapping", "RPCCore", "ServiceKit", collections, crypto, nioCore,
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]),
         .executableTarget(
-            name: "glimpse-activity",
-            dependencies: [
-                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseMessages", "GlimpseRPC", "HTTP2Server",
-                "ServiceKit", argumentParser, .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Services/Activity"),
-        .testTarget(
-            name: "ActivityServiceTests",
-            dependencies: [
-                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseClock", "GlimpseJSON", "GlimpseMessages", "GlimpseVocabulary",
-                "ServiceKit", crypto,
-            ]),
+            name: "glimpse-bench-timeline",
+            dependencies: ["TimelineEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock"],
+            path: "Benchmarks/TimelineScale"),
         .executableTarget(
             name: "glimpse-bench-timeline-service",
             dependencies: ["BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO"],
             path: "Benchmarks/TimelineService"),
-        .executableTarget(
-            name: "glimpse-bench-gateway",
-            dependencies: ["BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "ProtoMapping", nioCore],
-            path: "Benchmarks/Gateway"),
         .executableTarget(
             name: "glimpse-bench-intent-service",
             dependencies: [
@@ -333,68 +438,13 @@ let package = Package(
             ],
             path: "Benchmarks/AssetService"),
         .executableTarget(
+            name: "glimpse-bench-gateway",
+            dependencies: ["BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "ProtoMapping", nioCore],
+            path: "Benchmarks/Gateway"),
+        .executableTarget(
             name: "glimpse-bench-render",
             dependencies: ["BenchSupport", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO"],
             path: "Benchmarks/Render"),
-        .executableTarget(
-            name: "glimpse-bench-timeline",
-            dependencies: ["TimelineEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock"],
-            path: "Benchmarks/TimelineScale"),
-
-        // MARK: Tests
-        .target(name: "GlimpseTestProtoC", dependencies: ["CProtobufC"], path: "Tests/Support/GlimpseTestProtoC"),
-        .target(
-            name: "GlimpseTestMessages", dependencies: ["GlimpseTestProtoC", "GlimpseMessages", "CProtobufC"],
-            path: "Tests/Support/GlimpseTestMessages"),
-        .target(name: "CHeapProbe", path: "Tests/Support/CHeapProbe"),
-        .testTarget(
-            name: "GlimpseMessagesTests",
-            dependencies: ["GlimpseMessages", "GlimpseTestMessages", "CHeapProbe", "GlimpseJSON", "GlimpseRPC", "RPCCore"],
-            exclude: ["Golden", "JSONGolden"]),
-        .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"]),
-        .testTarget(
-            name: "ServiceKitTests",
-            dependencies: [
-                "ServiceKit", "EngineHost", "EngineHostToys", "GlimpseInterop", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", argumentParser,
-                nioCore, nioPosix, .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]),
-        // Drives any engine through a VirtualClock (test code, not library API).
-        .target(
-            name: "EngineTesting", dependencies: ["GlimpseVocabulary", "GlimpseClock"],
-            path: "Tests/Support/EngineTesting"),
-        .testTarget(name: "GlimpseVocabularyTests", dependencies: ["GlimpseVocabulary", "EngineTesting", "GlimpseClock"]),
-        .testTarget(name: "GlimpseJSONTests", dependencies: ["GlimpseJSON"]),
-        .testTarget(
-            name: "TimelineEngineTests",
-            dependencies: [
-                "TimelineEngine", "IntentEngine", "AppIntentValues", "GlimpseVocabulary", "EngineTesting", "GlimpseClock",
-            ]),
-        .testTarget(
-            name: "IntentEngineTests",
-            dependencies: ["IntentEngine", "AppIntentValues", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"]),
-        .testTarget(
-            name: "ActivityEngineTests",
-            dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"]),
-        .testTarget(
-            name: "AssetEngineTests", dependencies: ["AssetEngine", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"]),
-        .testTarget(name: "RPCCoreTests", dependencies: ["RPCCore", "RPCTestService"]),
-        // A toy counter engine shared by the host tests and the kill -9 probe.
-        .target(
-            name: "EngineHostToys", dependencies: ["EngineHost", "GlimpseVocabulary", "GlimpseClock"],
-            path: "Tests/Support/EngineHostToys"),
-        .executableTarget(
-            name: "glimpse-host-probe", dependencies: ["EngineHost", "EngineHostToys", "GlimpseClock"],
-            path: "Tests/HostProbe"),
-        .testTarget(
-            name: "EngineHostTests",
-            dependencies: ["EngineHost", "EngineHostToys", "GlimpseClock", grdb]),
-        .testTarget(
-            name: "RPCNIOTests",
-            dependencies: ["RPCCore", "RPCNIO", "RPCTestService", "CNghttp2", nioCore, nioPosix, nioEmbedded]),
 
         // MARK: Fuzzing (Fuzz/): the targets' bodies, replayed over the corpora and crashers by
         // the ordinary tests; the libFuzzer executable comes in with GLIMPSE_FUZZ=1 (Fuzz/run.sh).

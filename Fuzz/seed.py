@@ -83,7 +83,7 @@ def substituted(value):
 
 
 # json: the proto3 JSON goldens, the demos' JSON, a few contracts.
-for path in sorted((ROOT / "Tests/GlimpseMessagesTests/JSONGolden").glob("*.json")):
+for path in sorted((ROOT / "Tests/Wire/GlimpseMessagesTests/JSONGolden").glob("*.json")):
     write("json", "golden-" + path.name, path.read_bytes())
 for path in sorted((ROOT / "Demos").rglob("*.json")):
     write("json", "demo-" + str(path.relative_to(ROOT / "Demos")), path.read_bytes())
@@ -109,7 +109,7 @@ for path in contracts:
 for path in sorted((ROOT / "Demos").glob("*/app.json")):
     manifest = json.loads(path.read_text())
     proto_seed(f"demo-{path.parent.name}-install", "glimpse.gateway.v1.InstallRequest", {"manifest": manifest})
-timeline = json.loads((ROOT / "Tests/GlimpseMessagesTests/JSONGolden/pixar_timeline.json").read_text())
+timeline = json.loads((ROOT / "Tests/Wire/GlimpseMessagesTests/JSONGolden/pixar_timeline.json").read_text())
 proto_seed("golden-pixar-timeline", "glimpse.app.v1.TimelineResponse", {"timeline": timeline})
 
 # manifest: the demo apps' manifests, as JSON and as YAML.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/Contracts/EmbeddedContracts.swift: every contract file under
+"""Writes Sources/Tools/Contracts/EmbeddedContracts.swift: every contract file under
 Tests/Contracts, built into the `glimpse` binary so `glimpse contracts verify` works
 where the repository is not (a container image). Run it after changing a contract;
 ContractTests' "the built-in copy is the files" test fails until it is.
@@ -12,7 +12,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONTRACTS = os.path.join(ROOT, "Tests", "Contracts")
-OUTPUT = os.path.join(ROOT, "Sources", "Contracts", "EmbeddedContracts.swift")
+OUTPUT = os.path.join(ROOT, "Sources", "Tools", "Contracts", "EmbeddedContracts.swift")
 
 
 def render():
@@ -48,7 +48,7 @@ def main():
     current = open(OUTPUT, encoding="utf-8").read() if os.path.exists(OUTPUT) else ""
     if "--check" in sys.argv:
         if current != text:
-            print("Sources/Contracts/EmbeddedContracts.swift is out of date: run python3 scripts/embed-contracts.py")
+            print("Sources/Tools/Contracts/EmbeddedContracts.swift is out of date: run python3 scripts/embed-contracts.py")
             sys.exit(1)
         return
     if current != text:

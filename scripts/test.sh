@@ -17,7 +17,7 @@ fi
 swift build --build-tests
 swift test --skip-build
 # Stock protobuf decodes the bytes Swift made (the Swift tests check the other way).
-python3 Tests/GlimpseMessagesTests/Golden/golden.py verify
+python3 Tests/Wire/GlimpseMessagesTests/Golden/golden.py verify
 
 # Fuzzing: every libFuzzer target for a short while (Fuzz/run.sh: its own build in
 # .build-fuzz, sanitizers on; any crash, leak or timeout fails the run). GLIMPSE_SKIP_FUZZ=1

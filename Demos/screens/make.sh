@@ -1,14 +1,14 @@
 #!/bin/sh
 # The README pictures: every seed view, the Pizza and Pixar Live Activities in each
 # presentation, and the demo device's screens, as PNG from the seed goldens
-# (Tests/DemoAppsTests/Golden/*.svg, images embedded; rewritten by
+# (Tests/Apps/DemoAppsTests/Golden/*.svg, images embedded; rewritten by
 # `GLIMPSE_UPDATE_GOLDEN=1 swift test --filter SeedGoldenTests`). Same goldens, same PNGs.
 #
 #   Demos/screens/make.sh            # needs rsvg-convert (librsvg2-bin), Liberation fonts and fonts-noto-color-emoji
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-golden="$here/../../Tests/DemoAppsTests/Golden"
+golden="$here/../../Tests/Apps/DemoAppsTests/Golden"
 command -v rsvg-convert >/dev/null || { echo "make.sh: rsvg-convert not found (apt-get install librsvg2-bin)" >&2; exit 1; }
 
 # Widgets and Live Activities at 2x; whole screens at 1x (they stay under 60 KB).

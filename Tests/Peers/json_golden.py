@@ -3,7 +3,7 @@
 `google.protobuf.json_format`).
 
     json_golden.py [DIR]     writes the golden files into DIR (default: the committed
-                             folder, Tests/GlimpseMessagesTests/JSONGolden)
+                             folder, Tests/Wire/GlimpseMessagesTests/JSONGolden)
 
 For each case it writes
     <case>.binpb        the message in the protobuf wire format (deterministic)
@@ -34,7 +34,7 @@ import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-GOLDEN = ROOT / "Tests" / "GlimpseMessagesTests" / "JSONGolden"
+GOLDEN = ROOT / "Tests" / "Wire" / "GlimpseMessagesTests" / "JSONGolden"
 sys.path.insert(0, str(HERE))
 
 from glimpse_protos import glimpse_modules  # noqa: E402

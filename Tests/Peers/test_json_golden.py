@@ -1,4 +1,4 @@
-"""The proto3 JSON golden files (Tests/GlimpseMessagesTests/JSONGolden) against stock
+"""The proto3 JSON golden files (Tests/Wire/GlimpseMessagesTests/JSONGolden) against stock
 protobuf: they are what Tests/Peers/json_golden.py makes now (no drift), and Python's
 `json_format.Parse` reads every canonical JSON file back to its .binpb message. The Swift
 side (JSONGoldenTests.swift) checks Swift writes exactly these .json files and reads

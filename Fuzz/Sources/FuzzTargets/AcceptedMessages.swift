@@ -1,7 +1,7 @@
 public import GlimpseMessages
 
 /// Every message a Glimpse port takes from outside: the request of each RPC the services,
-/// the gateway, health and reflection serve (what `Sources/GlimpseRPC/Generated` lists as
+/// the gateway, health and reflection serve (what `Sources/Wire/GlimpseRPC/Generated` lists as
 /// `ServerRequest<…>` and `RequestStream<…>`; `FuzzReplayTests` fails when one is missing),
 /// and the answers the services take from apps (providers, intent handlers, Live Activity
 /// views). An input's first byte picks one.

@@ -9,7 +9,7 @@ import Testing
 @Suite("Fuzz: the proto target covers every request a port accepts")
 struct AcceptedMessagesTests {
     @Test func everyServedRequestTypeIsFuzzed() throws {
-        let generated = ReplayTests.fuzz.deletingLastPathComponent().appendingPathComponent("Sources/GlimpseRPC/Generated")
+        let generated = ReplayTests.fuzz.deletingLastPathComponent().appendingPathComponent("Sources/Wire/GlimpseRPC/Generated")
         let files = try FileManager.default.contentsOfDirectory(atPath: generated.path).filter { $0.hasSuffix(".rpc.swift") }
         var served = Set<String>()
         for file in files {

@@ -4,7 +4,7 @@
 The generated code only names fields: one writer call per field in `protoJSONValue()`,
 one `case` per field number in `init(protoJSONValue:…)`, and a table of JSON and proto
 names. What a field's Swift type decides (numbers or strings, base64, enum names, map
-keys, presence, range checks) is the runtime's (Sources/GlimpseMessages/Runtime/
+keys, presence, range checks) is the runtime's (Sources/Wire/GlimpseMessages/Runtime/
 ProtoJSONCodec.swift), once per type, so the per-message code stays small."""
 from .naming import F, Writer, escape, fail, lower_camel
 from .registry import EnumInfo, MessageInfo

@@ -19,7 +19,8 @@ import Testing
 struct VerifyAppTests {
     typealias W = GlimpseWidgetV1
 
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath)  // Tests/Tools/GlimpseCLITests/…
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let demos = repository.appendingPathComponent("Demos").path
     static let broken = repository.appendingPathComponent("Tests/VerifyFixtures/broken-app").path
 

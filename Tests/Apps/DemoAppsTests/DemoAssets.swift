@@ -5,8 +5,8 @@ import Rendering
 /// path) under its bundle id, with the PNG's pixel size and bytes, so goldens embed the
 /// same pictures the running stack draws.
 enum DemoAssets {
-    static let demos = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let demos = URL(fileURLWithPath: #filePath)  // Tests/Apps/DemoAppsTests/…
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Demos")
 
     static let all: [AssetKey: AssetImage] = {

@@ -12,7 +12,7 @@ final class GRPCIOPeer: @unchecked Sendable {
 
     static var script: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Peers/steered_grpcio_server.py").standardized
+            .appendingPathComponent("../../Peers/steered_grpcio_server.py").standardized
     }
 
     /// Starts the server; fails (no skip) when python3 or grpcio is missing: the test

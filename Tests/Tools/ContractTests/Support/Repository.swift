@@ -3,8 +3,8 @@ import Foundation
 
 /// The contract files of this repository (Tests/Contracts), as the tests read them.
 enum Repository {
-    static let contractsDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let contractsDirectory = URL(fileURLWithPath: #filePath)  // Tests/Tools/ContractTests/Support/…
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Contracts").path
 
     static func contracts() throws -> ContractSet {

@@ -70,8 +70,7 @@ func withServices<Result: Sendable>(
     }
 
     @Test func theManifestsMatchTheApps() throws {
-        let demos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Demos")
+        let demos = DemoAssets.demos
         for app in DemoApp.allCases {
             let data = try Data(contentsOf: demos.appendingPathComponent("\(app.rawValue)/app.json"))
             let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

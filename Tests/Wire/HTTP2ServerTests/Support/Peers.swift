@@ -48,7 +48,7 @@ enum Peers {
 
     static var h2PeerScript: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Peers/h2_peer.py").standardized.path
+            .appendingPathComponent("../../../Peers/h2_peer.py").standardized.path
     }
 
     /// Runs a scenario of h2_peer.py and returns the JSON object it printed.
