@@ -17,7 +17,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "GlimpseMessages", targets: ["GlimpseMessages"]),
-        .library(name: "GlimpseClock", targets: ["GlimpseClock"]),
         .library(name: "GlimpseVocabulary", targets: ["GlimpseVocabulary"]),
         .library(name: "GlimpseJSON", targets: ["GlimpseJSON"]),
         .library(name: "TimelineEngine", targets: ["TimelineEngine"]),
@@ -118,23 +117,21 @@ let package = Package(
             path: "Tests/Wire/HTTP2ServerTests"),
 
         // MARK: Domain: one vocabulary (identifiers, families, the device, the engine shape, time)
-        .target(name: "GlimpseClock", path: "Sources/Domain/GlimpseClock"),
-        .target(name: "GlimpseVocabulary", dependencies: ["GlimpseClock"], path: "Sources/Domain/GlimpseVocabulary"),
-        // App Intent parameters and values: shared by widget configuration and action intents.
-        .target(name: "AppIntentValues", path: "Sources/Domain/AppIntentValues"),
+        // Identifiers, families, the device screen, the engine shape, the clocks (Clock/), App
+        // Intent parameters and values (IntentValues/, shared by configuration and action intents).
+        .target(name: "GlimpseVocabulary", path: "Sources/Domain/GlimpseVocabulary"),
         // The wire's messages as the vocabulary's values, checked field by field.
         .target(
-            name: "ProtoMapping", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "AppIntentValues", "RPCCore"],
+            name: "ProtoMapping", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "RPCCore"],
             path: "Sources/Domain/ProtoMapping"),
         // View trees laid out at the device's real sizes; text, SVG and layout outputs (I/O-free).
         .target(name: "Rendering", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "ProtoMapping"], path: "Sources/Domain/Rendering"),
-        .testTarget(name: "GlimpseClockTests", dependencies: ["GlimpseClock"], path: "Tests/Domain/GlimpseClockTests"),
         .testTarget(
-            name: "GlimpseVocabularyTests", dependencies: ["GlimpseVocabulary", "EngineTesting", "GlimpseClock"],
+            name: "GlimpseVocabularyTests", dependencies: ["GlimpseVocabulary", "EngineTesting"],
             path: "Tests/Domain/GlimpseVocabularyTests"),
         .testTarget(
             name: "ProtoMappingTests",
-            dependencies: ["ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "AppIntentValues", "RPCCore"],
+            dependencies: ["ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore"],
             path: "Tests/Domain/ProtoMappingTests"),
         .testTarget(
             name: "RenderingTests", dependencies: ["Rendering", "GlimpseMessages", "GlimpseVocabulary", "GoldenFiles"],
@@ -142,7 +139,7 @@ let package = Package(
 
         // MARK: Hosting: the one engine host (journal in SQLite via GRDB, replay, timer, manual
         // clock) and the one service kit (health, reflection, config, lifecycle, metrics)
-        .target(name: "EngineHost", dependencies: ["GlimpseVocabulary", "GlimpseClock", grdb], path: "Sources/Hosting/EngineHost"),
+        .target(name: "EngineHost", dependencies: ["GlimpseVocabulary", grdb], path: "Sources/Hosting/EngineHost"),
         .target(
             name: "ServiceKit",
             dependencies: [
@@ -157,7 +154,7 @@ let package = Package(
             ],
             path: "Sources/Hosting/ServiceKit"),
         .testTarget(
-            name: "EngineHostTests", dependencies: ["EngineHost", "EngineHostToys", "GlimpseClock", grdb],
+            name: "EngineHostTests", dependencies: ["EngineHost", "EngineHostToys", "GlimpseVocabulary", grdb],
             path: "Tests/Hosting/EngineHostTests"),
         .testTarget(
             name: "ServiceKitTests",
@@ -173,13 +170,13 @@ let package = Package(
 
         // MARK: Services: glimpse-timeline (timeline scheduling, reload budgets)
         .target(
-            name: "TimelineEngine", dependencies: ["AppIntentValues", "GlimpseVocabulary", "GlimpseClock", collections],
+            name: "TimelineEngine", dependencies: ["GlimpseVocabulary", collections],
             path: "Services/Timeline/Engine"),
         .target(
             name: "TimelineService",
             dependencies: [
                 "TimelineEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
-                "GlimpseVocabulary", "AppIntentValues", "RPCCore", "RPCNIO", collections,
+                "GlimpseVocabulary", "RPCCore", "RPCNIO", collections,
             ],
             path: "Services/Timeline/Service"),
         .executableTarget(
@@ -193,26 +190,25 @@ let package = Package(
         .testTarget(
             name: "TimelineEngineTests",
             dependencies: [
-                "TimelineEngine", "IntentEngine", "AppIntentValues", "GlimpseVocabulary", "EngineTesting", "GlimpseClock",
+                "TimelineEngine", "IntentEngine", "GlimpseVocabulary", "EngineTesting",
             ],
             path: "Tests/Services/Timeline/TimelineEngineTests"),
         .testTarget(
             name: "TimelineServiceTests",
             dependencies: [
-                "TimelineService", "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary",
-                "GlimpseClock", "RPCCore", "ServiceKit",
+                "TimelineService", "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
             ],
             path: "Tests/Services/Timeline/TimelineServiceTests"),
 
         // MARK: Services: glimpse-intent (taps, refusals, the App Group store)
         .target(
-            name: "IntentEngine", dependencies: ["AppIntentValues", "GlimpseVocabulary", "GlimpseClock", collections],
+            name: "IntentEngine", dependencies: ["GlimpseVocabulary", collections],
             path: "Services/Intent/Engine"),
         .target(
             name: "IntentService",
             dependencies: [
                 "IntentEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
-                "GlimpseVocabulary", "AppIntentValues", "RPCCore", "RPCNIO",
+                "GlimpseVocabulary", "RPCCore", "RPCNIO",
             ],
             path: "Services/Intent/Service"),
         .executableTarget(
@@ -225,24 +221,23 @@ let package = Package(
             path: "Services/Intent/Main"),
         .testTarget(
             name: "IntentEngineTests",
-            dependencies: ["IntentEngine", "AppIntentValues", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"],
+            dependencies: ["IntentEngine", "GlimpseVocabulary", "EngineTesting"],
             path: "Tests/Services/Intent/IntentEngineTests"),
         .testTarget(
             name: "IntentServiceTests",
             dependencies: [
-                "IntentService", "IntentEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary",
-                "AppIntentValues", "GlimpseClock", "RPCCore", "ServiceKit",
+                "IntentService", "IntentEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
             ],
             path: "Tests/Services/Intent/IntentServiceTests"),
 
         // MARK: Services: glimpse-activity (Live Activities, the APNs endpoint)
         .target(
-            name: "ActivityEngine", dependencies: ["GlimpseVocabulary", "GlimpseJSON", "GlimpseClock", collections],
+            name: "ActivityEngine", dependencies: ["GlimpseVocabulary", "GlimpseJSON", collections],
             path: "Services/Activity/Engine"),
         .target(
             name: "ActivityService",
             dependencies: [
-                "ActivityEngine", "EngineHost", "GlimpseClock", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
+                "ActivityEngine", "EngineHost", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC",
                 "HTTP2Server", "ProtoMapping", "RPCCore", "ServiceKit", collections, crypto, nioCore,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -257,19 +252,19 @@ let package = Package(
             path: "Services/Activity/Main"),
         .testTarget(
             name: "ActivityEngineTests",
-            dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"],
+            dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "EngineTesting"],
             path: "Tests/Services/Activity/ActivityEngineTests"),
         .testTarget(
             name: "ActivityServiceTests",
             dependencies: [
-                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseClock", "GlimpseJSON", "GlimpseMessages", "GlimpseVocabulary",
+                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages",
                 "ServiceKit", crypto,
             ],
             path: "Tests/Services/Activity/ActivityServiceTests"),
 
         // MARK: Services: glimpse-asset (the apps' images, an LRU under a byte budget)
         .target(
-            name: "AssetEngine", dependencies: ["GlimpseVocabulary", "GlimpseClock", collections, crypto],
+            name: "AssetEngine", dependencies: ["GlimpseVocabulary", collections, crypto],
             path: "Services/Asset/Engine"),
         .target(
             name: "AssetService",
@@ -286,13 +281,13 @@ let package = Package(
             ],
             path: "Services/Asset/Main"),
         .testTarget(
-            name: "AssetEngineTests", dependencies: ["AssetEngine", "GlimpseVocabulary", "EngineTesting", "GlimpseClock"],
+            name: "AssetEngineTests", dependencies: ["AssetEngine", "GlimpseVocabulary", "EngineTesting"],
             path: "Tests/Services/Asset/AssetEngineTests"),
         .testTarget(
             name: "AssetServiceTests",
             dependencies: [
                 "AssetService", "AssetEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
-                "GlimpseVocabulary", "GlimpseClock", "RPCCore", crypto,
+                "GlimpseVocabulary", "RPCCore", crypto,
             ],
             path: "Tests/Services/Asset/AssetServiceTests"),
 
@@ -344,7 +339,7 @@ let package = Package(
                 "ServiceKit",  // the device key (`--device-key`), as the services read it
                 // `glimpse verify` checks an app with the engines' and services' own rules.
                 "TimelineEngine", "TimelineService", "IntentEngine", "IntentService", "ActivityEngine", "AssetEngine", "AssetService",
-                "GlimpseVocabulary", "AppIntentValues", "GlimpseClock",
+                "GlimpseVocabulary",
                 argumentParser, crypto, nioCore, nioPosix,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Yams", package: "Yams"),
@@ -393,14 +388,14 @@ let package = Package(
         .target(name: "GoldenFiles", path: "Tests/Support/GoldenFiles"),
         // Drives any engine through a VirtualClock (test code, not library API).
         .target(
-            name: "EngineTesting", dependencies: ["GlimpseVocabulary", "GlimpseClock"],
+            name: "EngineTesting", dependencies: ["GlimpseVocabulary"],
             path: "Tests/Support/EngineTesting"),
         // A toy counter engine shared by the host tests and the kill -9 probe.
         .target(
-            name: "EngineHostToys", dependencies: ["EngineHost", "GlimpseVocabulary", "GlimpseClock"],
+            name: "EngineHostToys", dependencies: ["EngineHost", "GlimpseVocabulary"],
             path: "Tests/Support/EngineHostToys"),
         .executableTarget(
-            name: "glimpse-host-probe", dependencies: ["EngineHost", "EngineHostToys", "GlimpseClock"],
+            name: "glimpse-host-probe", dependencies: ["EngineHost", "EngineHostToys", "GlimpseVocabulary"],
             path: "Tests/HostProbe"),
         .target(name: "RPCTestService", dependencies: ["RPCCore"], path: "Tests/RPCTestService"),
         .executableTarget(
@@ -414,11 +409,11 @@ let package = Package(
             path: "Benchmarks/MessagesBench"),
         .executableTarget(
             name: "glimpse-bench-activity",
-            dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary", "GlimpseClock"],
+            dependencies: ["ActivityEngine", "GlimpseJSON", "GlimpseVocabulary"],
             path: "Benchmarks/ActivityScale"),
         .executableTarget(
             name: "glimpse-bench-timeline",
-            dependencies: ["TimelineEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock"],
+            dependencies: ["TimelineEngine", "GlimpseVocabulary"],
             path: "Benchmarks/TimelineScale"),
         .executableTarget(
             name: "glimpse-bench-timeline-service",
@@ -428,13 +423,13 @@ let package = Package(
             name: "glimpse-bench-intent-service",
             dependencies: [
                 "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO",
-                "IntentEngine", "AppIntentValues", "GlimpseVocabulary", "GlimpseClock",
+                "IntentEngine", "GlimpseVocabulary",
             ],
             path: "Benchmarks/IntentService"),
         .executableTarget(
             name: "glimpse-bench-asset-service",
             dependencies: [
-                "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "AssetEngine", "GlimpseClock", crypto,
+                "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "AssetEngine", "GlimpseVocabulary", crypto,
             ],
             path: "Benchmarks/AssetService"),
         .executableTarget(
@@ -451,8 +446,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "ProtoMapping", "AppIntentValues", "TimelineEngine",
-                "TimelineService", "IntentService", "ActivityEngine", "ActivityService", "GlimpseClock", "GlimpseVocabulary",
+                "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "ProtoMapping", "GlimpseVocabulary", "TimelineEngine",
+                "TimelineService", "IntentService", "ActivityEngine", "ActivityService",
                 "RPCCore", "RPCNIO", "Rendering", "GlimpseCLI", "ServiceKit", nioCore, nioEmbedded, crypto,
             ],
             path: "Fuzz/Sources/FuzzTargets"),

@@ -7,9 +7,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import ActivityEngine
-import GlimpseClock
-import GlimpseJSON
 import GlimpseVocabulary
+import GlimpseJSON
 
 #if canImport(Glibc)
 import Glibc

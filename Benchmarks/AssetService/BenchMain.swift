@@ -2,7 +2,7 @@ import AssetEngine
 import BenchSupport
 import Crypto
 import Foundation
-import GlimpseClock
+import GlimpseVocabulary
 import GlimpseMessages
 import GlimpseRPC
 import RPCCore

@@ -1,10 +1,8 @@
-import AppIntentValues
+import GlimpseVocabulary
 import BenchSupport
 import Foundation
-import GlimpseClock
 import GlimpseMessages
 import GlimpseRPC
-import GlimpseVocabulary
 import IntentEngine
 import RPCCore
 import RPCNIO

@@ -1,5 +1,4 @@
 import Foundation
-import GlimpseClock
 import GlimpseVocabulary
 import TimelineEngine
 

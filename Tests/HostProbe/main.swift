@@ -7,7 +7,7 @@
 import EngineHost
 import EngineHostToys
 import Foundation
-import GlimpseClock
+import GlimpseVocabulary
 
 let arguments = CommandLine.arguments
 guard (3...4).contains(arguments.count), let count = Int(arguments[2]),

@@ -6,9 +6,8 @@ import Foundation
 import ActivityEngine
 import ActivityService
 import Crypto
-import GlimpseClock
-import GlimpseMessages
 import GlimpseVocabulary
+import GlimpseMessages
 import ServiceKit
 
 extension FuzzTarget {

@@ -1,5 +1,5 @@
 import ActivityEngine
-import AppIntentValues
+import GlimpseVocabulary
 import ActivityService
 import GlimpseMessages
 import IntentService

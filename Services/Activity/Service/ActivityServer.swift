@@ -5,10 +5,9 @@ public import Foundation
 #endif
 public import ActivityEngine
 public import EngineHost
-public import GlimpseClock
+public import GlimpseVocabulary
 import GlimpseMessages
 import GlimpseRPC
-import GlimpseVocabulary
 import ProtoMapping
 public import ServiceKit
 import RPCCore

@@ -1,5 +1,4 @@
 import DequeModule
-public import AppIntentValues
 public import GlimpseVocabulary
 
 /// The App Group store: a versioned key-value store per group, I/O-free. Providers watch

@@ -1,5 +1,4 @@
 import DequeModule
-import AppIntentValues
 import GlimpseVocabulary
 
 /// Results of finished taps by idempotency key, kept for a window of clock time so that

@@ -1,4 +1,3 @@
-public import AppIntentValues
 public import GlimpseVocabulary
 
 /// An `AppIntent` an app declares for its widgets' and Live Activities' buttons and toggles.

@@ -3,8 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import AppIntentValues
-import GlimpseVocabulary
+public import GlimpseVocabulary
 
 /// External handlers: their answers, their timeouts, and the clock that drives the latter.
 extension IntentExecutor {

@@ -1,4 +1,3 @@
-import AppIntentValues
 import GlimpseVocabulary
 import DequeModule
 /// Taps: replay, validation, per-target order, and running declarative actions.

@@ -4,8 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import DequeModule
-public import GlimpseClock
-import AppIntentValues
 public import GlimpseVocabulary
 
 /// The intent engine: each app's intent catalog, the execution of widget and Live Activity

@@ -3,7 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import AppIntentValues
 import GlimpseVocabulary
 
 /// The intent engine's numbers. The spec gives none; each default here is ours.

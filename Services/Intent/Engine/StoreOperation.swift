@@ -1,5 +1,4 @@
-public import AppIntentValues
-import GlimpseVocabulary
+public import GlimpseVocabulary
 /// One step of a declarative intent action on the App Group store.
 public enum StoreOperation: Sendable, Hashable, Codable {
     /// Sets `key` to a literal or to one of the intent's parameters.

@@ -1,4 +1,3 @@
-public import AppIntentValues
 public import GlimpseVocabulary
 /// A tap on a `Button(intent:)` or `Toggle(intent:)`: in a placed widget, or in a Live
 /// Activity's views (the Lock Screen presentation or the expanded Dynamic Island, whose

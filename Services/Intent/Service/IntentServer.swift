@@ -3,11 +3,10 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import AppIntentValues
+import GlimpseVocabulary
 public import EngineHost
 import GlimpseMessages
 import GlimpseRPC
-import GlimpseVocabulary
 public import IntentEngine
 import ProtoMapping
 public import ServiceKit

@@ -1,4 +1,3 @@
-import AppIntentValues
 import GlimpseVocabulary
 /// A 4-ary min-heap of wake-up items, ordered by time. Four children per node keep a
 /// sift within few cache lines (4 × 16-byte items = 64 B).

@@ -1,4 +1,3 @@
-public import AppIntentValues
 public import GlimpseVocabulary
 
 /// One widget on the device: an app's kind, in one family, on one screen, with its

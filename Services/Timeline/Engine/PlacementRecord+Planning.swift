@@ -1,4 +1,3 @@
-import AppIntentValues
 import GlimpseVocabulary
 /// The per-placement decisions: when the next call may go out, and when to wake.
 extension PlacementRecord {

@@ -1,4 +1,3 @@
-import AppIntentValues
 import GlimpseVocabulary
 /// The scheduler's hot state for one placement: plain data only (no references), so
 /// reading or copying it never touches a reference count. The parts that own memory —

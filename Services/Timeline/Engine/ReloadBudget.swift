@@ -1,4 +1,3 @@
-import AppIntentValues
 import GlimpseVocabulary
 /// One placement's charged reloads over the rolling window.
 ///

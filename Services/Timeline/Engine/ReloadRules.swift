@@ -1,4 +1,3 @@
-import AppIntentValues
 import GlimpseVocabulary
 /// The settings as one reload decision reads them, with Low Power Mode applied.
 struct ReloadRules {

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import AppIntentValues
 import GlimpseVocabulary
 
 /// Seconds since the reference date: the scheduler's internal time, cheaper than `Date`.

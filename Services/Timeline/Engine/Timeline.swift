@@ -3,7 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import AppIntentValues
 import GlimpseVocabulary
 
 /// What a provider returns: entries and when to ask again (`Timeline(entries:policy:)`).

@@ -3,7 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import AppIntentValues
 public import GlimpseVocabulary
 
 /// What the service must do after a call into the scheduler.

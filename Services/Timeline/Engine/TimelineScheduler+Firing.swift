@@ -3,7 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import AppIntentValues
 import GlimpseVocabulary
 
 /// Time: what is due, doing it, and keeping each placement's one wake-up in the queue.

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import AppIntentValues
 import GlimpseVocabulary
 
 /// Answers from providers: a timeline, or a failure. Timeouts arrive through `fireDue()`.

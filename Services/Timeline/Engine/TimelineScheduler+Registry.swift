@@ -1,4 +1,3 @@
-public import AppIntentValues
 public import GlimpseVocabulary
 /// Installing apps' kinds, and making, editing and removing placements.
 extension TimelineScheduler {

@@ -1,4 +1,3 @@
-import AppIntentValues
 public import GlimpseVocabulary
 /// Smart Stack ordering.
 extension TimelineScheduler {

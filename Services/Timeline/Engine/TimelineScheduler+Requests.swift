@@ -1,4 +1,3 @@
-import AppIntentValues
 public import GlimpseVocabulary
 /// Reload requests from the app (`WidgetCenter`), from intents and from the system, and
 /// the device states that change what a reload costs.

@@ -1,4 +1,3 @@
-import AppIntentValues
 public import GlimpseVocabulary
 
 /// The scheduler's state for a snapshot: every stored property but the clock and what the

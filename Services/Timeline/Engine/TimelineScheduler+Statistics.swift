@@ -1,4 +1,3 @@
-import AppIntentValues
 import GlimpseVocabulary
 /// Counts for metrics and the scale benchmark.
 extension TimelineScheduler {

@@ -3,8 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseClock
-import AppIntentValues
 public import GlimpseVocabulary
 
 /// The timeline engine: widget kinds, placements, their timelines, and when each

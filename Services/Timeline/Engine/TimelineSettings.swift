@@ -3,7 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import AppIntentValues
 public import GlimpseVocabulary
 
 /// The timeline engine's numbers. Spec values marked UNCONFIRMED are settings whose

@@ -1,5 +1,4 @@
 import DequeModule
-import AppIntentValues
 import GlimpseVocabulary
 
 /// Provider-call timeouts, kept apart from the wake-up heap: every call times out a fixed

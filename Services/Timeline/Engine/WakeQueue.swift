@@ -1,4 +1,3 @@
-import AppIntentValues
 import GlimpseVocabulary
 /// Time-ordered wake-ups of placements: a calendar queue with lazy invalidation.
 ///

@@ -1,4 +1,3 @@
-public import AppIntentValues
 public import GlimpseVocabulary
 
 /// A widget an app declares: `StaticConfiguration` or `AppIntentConfiguration` with its

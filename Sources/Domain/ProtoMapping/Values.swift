@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import AppIntentValues
+public import GlimpseVocabulary
 public import GlimpseMessages
 
 /// App Intent parameter values on the wire (`glimpse.widget.v1.ParameterValue`) and in the engines.

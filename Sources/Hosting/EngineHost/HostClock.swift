@@ -3,7 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import GlimpseClock
+public import GlimpseVocabulary
 import Synchronization
 
 /// The clock an engine host controls; its engine is constructed with it.

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-import AppIntentValues
-import GlimpseMessages
 import GlimpseVocabulary
+import GlimpseMessages
 import ProtoMapping
 import RPCCore
 

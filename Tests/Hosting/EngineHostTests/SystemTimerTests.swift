@@ -1,7 +1,7 @@
 import EngineHost
 import EngineHostToys
 import Foundation
-import GlimpseClock
+import GlimpseVocabulary
 import Testing
 
 @Suite struct SystemTimerTests {

@@ -1,7 +1,6 @@
 public import Foundation
 public import EngineHost
 import Synchronization
-public import GlimpseClock
 public import GlimpseVocabulary
 
 /// A toy engine for the host's tests: a counter with timers. A timer, when it fires, adds

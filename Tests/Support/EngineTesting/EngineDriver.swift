@@ -3,7 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import GlimpseClock
 public import GlimpseVocabulary
 
 extension Engine {

@@ -3,9 +3,8 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import GlimpseClock
-import GlimpseJSON
 import GlimpseVocabulary
+import GlimpseJSON
 
 extension ActivityManager {
     /// The earliest instant something may be due: never later than the next real

@@ -5,7 +5,6 @@ import Foundation
 #endif
 import GlimpseJSON
 import GlimpseVocabulary
-import GlimpseClock
 
 extension ActivityManager {
     /// ActivityKit's `Activity.request(attributes:content:pushType:)`.

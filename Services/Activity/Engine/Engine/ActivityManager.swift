@@ -3,10 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseClock
+public import GlimpseVocabulary
 import DequeModule
 import GlimpseJSON
-public import GlimpseVocabulary
 
 /// The Live Activity rules of spec §4–6 as a value: requests, updates, ends, timers,
 /// push tokens and pushes. It does no I/O; the glimpse-activity service owns one,

@@ -5,7 +5,6 @@ public import Foundation
 #endif
 import GlimpseJSON
 public import GlimpseVocabulary
-import GlimpseClock
 
 /// The Dynamic Island and Lock Screen rules of spec §4 and §6 as one pure function
 /// of the activities and the time.

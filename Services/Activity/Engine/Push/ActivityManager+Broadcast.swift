@@ -5,7 +5,6 @@ import Foundation
 #endif
 import GlimpseJSON
 public import GlimpseVocabulary
-import GlimpseClock
 
 /// A channel's latest message, kept for the activities that subscribe after it was sent.
 struct StoredBroadcast: Sendable, Hashable, Codable {

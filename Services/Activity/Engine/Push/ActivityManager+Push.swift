@@ -5,7 +5,6 @@ import Foundation
 #endif
 import GlimpseJSON
 public import GlimpseVocabulary
-import GlimpseClock
 
 extension ActivityManager {
     /// A push to one device token, body as received. Parses and checks the body, then

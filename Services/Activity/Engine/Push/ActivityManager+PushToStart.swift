@@ -5,7 +5,6 @@ import Foundation
 #endif
 import GlimpseJSON
 import GlimpseVocabulary
-import GlimpseClock
 
 extension ActivityManager {
     /// A `start` push to a push-to-start token (S13, S22): the device starts the

@@ -5,10 +5,9 @@ import FoundationEssentials
 import Foundation
 #endif
 public import EngineHost
-public import GlimpseClock
+public import GlimpseVocabulary
 import GlimpseJSON
 import GlimpseMessages
-import GlimpseVocabulary
 
 /// One HTTP/2 request to the APNs-compatible endpoint, whatever carried it.
 public struct APNsRequest: Sendable {

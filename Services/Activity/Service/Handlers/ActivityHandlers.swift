@@ -7,7 +7,6 @@ import ActivityEngine
 public import EngineHost
 public import GlimpseMessages
 public import GlimpseRPC
-import GlimpseClock
 import GlimpseVocabulary
 import ProtoMapping
 public import RPCCore

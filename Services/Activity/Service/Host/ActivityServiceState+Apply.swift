@@ -6,9 +6,8 @@ import Foundation
 public import ServiceKit
 import ActivityEngine
 import GlimpseMessages
-import GlimpseClock
-import GlimpseJSON
 public import GlimpseVocabulary
+import GlimpseJSON
 import ProtoMapping
 import RPCCore
 

@@ -4,10 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import ActivityEngine
-import GlimpseClock
+import GlimpseVocabulary
 import GlimpseJSON
 import GlimpseMessages
-import GlimpseVocabulary
 import ProtoMapping
 
 /// What the APNs-compatible endpoint answers a push, decided inside the engine host so it

@@ -5,9 +5,8 @@ public import Foundation
 #endif
 public import ActivityEngine
 import DequeModule
-import GlimpseClock
-public import GlimpseMessages
 public import GlimpseVocabulary
+public import GlimpseMessages
 public import ServiceKit
 
 /// Everything glimpse-activity knows, as one engine the host journals and replays: the

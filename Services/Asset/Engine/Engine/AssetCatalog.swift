@@ -3,7 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import GlimpseClock
 public import GlimpseVocabulary
 
 /// Named, app-scoped assets over a content-addressed store (SHA-256), under a byte

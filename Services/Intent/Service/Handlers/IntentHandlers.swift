@@ -3,11 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import AppIntentValues
+import GlimpseVocabulary
 public import EngineHost
 public import GlimpseMessages
 public import GlimpseRPC
-import GlimpseVocabulary
 public import IntentEngine
 import ProtoMapping
 public import RPCCore

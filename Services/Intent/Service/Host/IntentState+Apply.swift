@@ -1,8 +1,7 @@
 public import ServiceKit
-import AppIntentValues
+public import GlimpseVocabulary
 import EngineHost
 import GlimpseMessages
-public import GlimpseVocabulary
 public import IntentEngine
 import ProtoMapping
 import RPCCore

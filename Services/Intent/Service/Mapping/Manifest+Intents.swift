@@ -1,6 +1,5 @@
-import AppIntentValues
-public import GlimpseMessages
 import GlimpseVocabulary
+public import GlimpseMessages
 public import IntentEngine
 public import ProtoMapping
 

@@ -1,11 +1,9 @@
 public import ServiceKit
-import AppIntentValues
-import GlimpseMessages
 public import GlimpseVocabulary
+import GlimpseMessages
 import ProtoMapping
 import RPCCore
 public import TimelineEngine
-import GlimpseClock
 
 extension TimelineState {
     /// Applies one journaled input. Deterministic given the state, the input and the

@@ -4,11 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 import ActivityEngine
-import AppIntentValues
+import GlimpseVocabulary
 import AssetEngine
 import GlimpseJSON
 import GlimpseMessages
-import GlimpseVocabulary
 import IntentEngine
 import ProtoMapping
 import RPCCore

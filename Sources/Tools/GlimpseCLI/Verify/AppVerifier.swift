@@ -4,13 +4,11 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import ActivityEngine
-import AppIntentValues
+public import GlimpseVocabulary
 public import AssetEngine
 import AssetService
-import GlimpseClock
 import GlimpseJSON
 public import GlimpseMessages
-public import GlimpseVocabulary
 import IntentEngine
 import IntentService
 import ProtoMapping

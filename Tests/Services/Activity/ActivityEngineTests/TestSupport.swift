@@ -3,11 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GlimpseClock
+import GlimpseVocabulary
 @testable import ActivityEngine
 import EngineTesting
 import GlimpseJSON
-import GlimpseVocabulary
 
 /// A virtual clock, an engine on it with deterministic ids, and the seed apps installed.
 struct Harness {

@@ -5,7 +5,6 @@ import Crypto
 import EngineHost
 import GlimpseVocabulary
 import Foundation
-import GlimpseClock
 import GlimpseJSON
 import GlimpseMessages
 import Testing

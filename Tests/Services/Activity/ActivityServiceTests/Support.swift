@@ -4,10 +4,9 @@ import ActivityService
 import Crypto
 import EngineHost
 import Foundation
-import GlimpseClock
+import GlimpseVocabulary
 import GlimpseJSON
 import GlimpseMessages
-import GlimpseVocabulary
 
 let start = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z
 let app = "com.example.pizza"

@@ -1,8 +1,7 @@
-import GlimpseClock
+import GlimpseVocabulary
 import Testing
 @testable import AssetEngine
 import EngineTesting
-import GlimpseVocabulary
 
 @Suite("Byte budget, LRU eviction, pins, prefetch hints")
 struct EvictionTests {

@@ -1,7 +1,6 @@
-import GlimpseClock
+import GlimpseVocabulary
 @testable import AssetEngine
 import EngineTesting
-import GlimpseVocabulary
 
 func makeCache(_ limits: AssetLimits = .defaults) -> AssetCache<InMemoryBlobStore> {
     AssetCache(engine: AssetCatalog(clock: VirtualClock(), limits: limits), store: InMemoryBlobStore())

@@ -1,7 +1,7 @@
 import AssetEngine
 import AssetService
 import Foundation
-import GlimpseClock
+import GlimpseVocabulary
 import Testing
 
 /// The content-addressed files: staged, sealed, renamed into place; never partial.

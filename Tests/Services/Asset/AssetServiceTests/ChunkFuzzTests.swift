@@ -1,9 +1,8 @@
 import AssetEngine
 import AssetService
 import Foundation
-import GlimpseClock
-import GlimpseMessages
 import GlimpseVocabulary
+import GlimpseMessages
 import RPCCore
 import Testing
 

@@ -1,9 +1,8 @@
 import AssetEngine
 import AssetService
 import Foundation
-import GlimpseClock
-import GlimpseMessages
 import GlimpseVocabulary
+import GlimpseMessages
 import ProtoMapping
 import RPCCore
 import Testing

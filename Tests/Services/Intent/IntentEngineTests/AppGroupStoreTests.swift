@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 @testable import IntentEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
+import EngineTesting
 
 @Suite("App Group store")
 struct AppGroupStoreTests {

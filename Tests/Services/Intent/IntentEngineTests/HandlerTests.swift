@@ -1,10 +1,8 @@
 import Foundation
 import Testing
 @testable import IntentEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
-import GlimpseClock
+import EngineTesting
 
 @Suite("External handlers")
 struct HandlerTests {

@@ -1,10 +1,8 @@
 import Foundation
-import GlimpseClock
+import GlimpseVocabulary
 import Testing
 @testable import IntentEngine
-import AppIntentValues
 import EngineTesting
-import GlimpseVocabulary
 
 /// An executor on a virtual clock, recording every effect.
 final class IntentHarness {

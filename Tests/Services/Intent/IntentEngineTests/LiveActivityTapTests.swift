@@ -1,6 +1,5 @@
 import Testing
 @testable import IntentEngine
-import AppIntentValues
 import GlimpseVocabulary
 
 /// Buttons and Toggles in a Live Activity's views run a `LiveActivityIntent` (spec §3:

@@ -1,8 +1,7 @@
 import Testing
 @testable import IntentEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
+import EngineTesting
 
 @Suite("Taps on one placement run in order, one at a time")
 struct OrderingTests {

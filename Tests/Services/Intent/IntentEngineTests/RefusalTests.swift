@@ -1,8 +1,7 @@
 import Testing
 @testable import IntentEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
+import EngineTesting
 
 @Suite("Taps that are refused")
 struct RefusalTests {

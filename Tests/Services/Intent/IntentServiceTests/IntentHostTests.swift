@@ -1,10 +1,9 @@
 import ServiceKit
 import Foundation
 import Testing
-import AppIntentValues
+import GlimpseVocabulary
 import EngineHost
 import GlimpseMessages
-import GlimpseVocabulary
 import IntentEngine
 import IntentService
 import RPCCore

@@ -1,8 +1,7 @@
-import AppIntentValues
+import GlimpseVocabulary
 import EngineHost
 import Foundation
 import GlimpseMessages
-import GlimpseVocabulary
 import IntentEngine
 import IntentService
 import ServiceKit

@@ -1,10 +1,8 @@
 import Foundation
-import GlimpseClock
+import GlimpseVocabulary
 import Testing
 @testable import TimelineEngine
-import AppIntentValues
 import EngineTesting
-import GlimpseVocabulary
 
 @Suite("The clock drives everything")
 struct ClockDrivingTests {

@@ -1,8 +1,7 @@
 import Testing
 @testable import TimelineEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
+import EngineTesting
 
 @Suite("Provider context sizes (spec §2 table)")
 struct DisplaySizeTests {

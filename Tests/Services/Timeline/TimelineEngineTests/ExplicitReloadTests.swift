@@ -1,9 +1,7 @@
 import Testing
 @testable import TimelineEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
-import GlimpseClock
+import EngineTesting
 
 @Suite("Explicit reloads")
 struct ExplicitReloadTests {

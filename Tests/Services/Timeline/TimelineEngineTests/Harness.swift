@@ -1,10 +1,8 @@
 import Foundation
-import GlimpseClock
+import GlimpseVocabulary
 import Testing
 @testable import TimelineEngine
-import AppIntentValues
 import EngineTesting
-import GlimpseVocabulary
 
 /// A scheduler on a virtual clock, with a scripted provider. It drives the clock through
 /// the scheduler's deadlines and records every effect with the virtual time it came out.

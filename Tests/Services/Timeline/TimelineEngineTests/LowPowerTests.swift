@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 @testable import TimelineEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
+import EngineTesting
 
 @Suite("Low Power Mode")
 struct LowPowerTests {

@@ -1,10 +1,8 @@
 import Foundation
 import Testing
 @testable import TimelineEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
-import GlimpseClock
+import EngineTesting
 
 @Suite("Provider failures and timeouts")
 struct ProviderFailureTests {

@@ -1,10 +1,8 @@
 import Foundation
-import GlimpseClock
+import GlimpseVocabulary
 import Testing
 @testable import TimelineEngine
-import AppIntentValues
 import EngineTesting
-import GlimpseVocabulary
 
 /// A provider is never called in a tight loop, even while its app is active (no budget).
 @Suite("No reload loops while the app is active")

@@ -1,8 +1,7 @@
 import Testing
 @testable import TimelineEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
+import EngineTesting
 
 @Suite("The wake-up queue (calendar queue)")
 struct WakeQueueTests {

@@ -1,8 +1,7 @@
 import Testing
 @testable import IntentEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
+import EngineTesting
 
 /// Seed 004, Ride the Lightning Air: "three states. Two intents. One TimelineProvider."
 /// `CheckInIntent` and `ConfirmGateIntent` set `flightStatus` in the App Group

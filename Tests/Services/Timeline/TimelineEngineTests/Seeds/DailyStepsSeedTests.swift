@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 @testable import TimelineEngine
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
+import EngineTesting
 
 /// Seed 003, the Daily Steps Lock Screen widget:
 ///

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import TimelineEngine
 import GlimpseVocabulary
-import AppIntentValues
 import EngineTesting
 
 /// Seed 001, MoviePlanner: three movies, entries one minute apart, `.atEnd`:

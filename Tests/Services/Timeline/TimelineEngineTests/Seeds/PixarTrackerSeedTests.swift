@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import TimelineEngine
 import GlimpseVocabulary
-import AppIntentValues
 import EngineTesting
 
 /// Seed 000, "WidgetKit and Live Activities" — the Pixar Film Tracker:

@@ -1,9 +1,7 @@
 import Foundation
-import GlimpseClock
-import Testing
-import AppIntentValues
-import EngineTesting
 import GlimpseVocabulary
+import Testing
+import EngineTesting
 import IntentEngine
 @testable import TimelineEngine
 

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import TimelineEngine
 import GlimpseVocabulary
-import AppIntentValues
 import EngineTesting
 
 /// Seed 004, Ride the Lightning Air, the timeline side: "`policy: .never` … The intent

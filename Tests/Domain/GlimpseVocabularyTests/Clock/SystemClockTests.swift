@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import GlimpseClock
+import GlimpseVocabulary
 
 /// A time source the test moves by hand, backwards included.
 final class SteppingSource: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlimpseClock
+import GlimpseVocabulary
 
 @Suite("VirtualClock")
 struct VirtualClockTests {
