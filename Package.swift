@@ -78,9 +78,12 @@ let package = Package(
         // gRPC over HTTP/2: an I/O-free core, and nghttp2 under SwiftNIO behind it.
         .target(name: "RPCCore", path: "Sources/Wire/RPCCore"),
         // HTTP/1.1 (NIOHTTP1) only for the JSON face of a service on the gRPC port.
+        // What a browser gets beside the JSON routes: static files with entity tags, the request
+        // in a query string, server-sent events (I/O-free; RPCNIO's HTTP/1.1 connection serves it).
+        .target(name: "Web", dependencies: ["RPCCore"], path: "Sources/Wire/Web"),
         .target(
             name: "RPCNIO",
-            dependencies: ["RPCCore", "CNghttp2", nioCore, nioPosix, .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: ["RPCCore", "Web", "CNghttp2", nioCore, nioPosix, .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Sources/Wire/RPCNIO"),
         // Generated messages on the wire: protobuf-c (de)serializers, service stubs, error details.
         .target(name: "GlimpseRPC", dependencies: ["GlimpseMessages", "GlimpseJSON", "RPCCore"], path: "Sources/Wire/GlimpseRPC"),
@@ -103,8 +106,9 @@ let package = Package(
         .testTarget(name: "RPCCoreTests", dependencies: ["RPCCore", "RPCTestService"], path: "Tests/Wire/RPCCoreTests"),
         .testTarget(
             name: "RPCNIOTests",
-            dependencies: ["RPCCore", "RPCNIO", "RPCTestService", "CNghttp2", nioCore, nioPosix, nioEmbedded],
+            dependencies: ["RPCCore", "RPCNIO", "Web", "RPCTestService", "CNghttp2", nioCore, nioPosix, nioEmbedded],
             path: "Tests/Wire/RPCNIOTests"),
+        .testTarget(name: "WebTests", dependencies: ["Web", "RPCCore"], path: "Tests/Wire/WebTests"),
         .testTarget(
             name: "HTTP2ServerTests",
             dependencies: [
@@ -143,7 +147,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "EngineHost", "ProtoMapping", "GlimpseVocabulary",
+                "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "Web", "EngineHost", "ProtoMapping", "GlimpseVocabulary",
                 argumentParser, nioCore, nioPosix,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -448,7 +452,7 @@ let package = Package(
             dependencies: [
                 "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "ProtoMapping", "GlimpseVocabulary", "TimelineEngine",
                 "TimelineService", "IntentService", "ActivityEngine", "ActivityService",
-                "RPCCore", "RPCNIO", "Rendering", "GlimpseCLI", "ServiceKit", nioCore, nioEmbedded, crypto,
+                "RPCCore", "RPCNIO", "Web", "Rendering", "GlimpseCLI", "ServiceKit", nioCore, nioEmbedded, crypto,
             ],
             path: "Fuzz/Sources/FuzzTargets"),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], path: "Fuzz/Tests/FuzzReplayTests"),

@@ -3,6 +3,7 @@ import GlimpseRPC
 import NIOCore
 import NIOEmbedded
 import RPCCore
+import Web
 import RPCNIO
 
 extension FuzzTarget {

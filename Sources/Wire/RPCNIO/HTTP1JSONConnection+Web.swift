@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import RPCCore
+import Web
 
 /// What a browser gets on an HTTP/1.1 connection (`NIOServerConfig.web`): static files, and
 /// a JSON call's response as server-sent events.

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import RPCCore
+import Web
 
 /// HTTP/JSON calls on an HTTP/1.1 connection (behind NIOHTTP1's server pipeline, whose
 /// pipelining handler hands over one request at a time and holds the next until the

@@ -1,4 +1,5 @@
 public import RPCCore
+public import Web
 import NIOCore
 import NIOPosix
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import RPCCore
+import Web
 @testable import RPCNIO
 import RPCTestService
 import Testing
@@ -78,6 +79,10 @@ struct WebHTTP1Tests {
     }
 
     // MARK: Static files
+
+    @Test func aTransportServesNoBrowserUnlessAsked() {
+        #expect(NIOServerConfig.defaults.web == nil)
+    }
 
     @Test func servesTheIndexAtTheRootAndFilesUnderWeb() async throws {
         try await Self.server { server in

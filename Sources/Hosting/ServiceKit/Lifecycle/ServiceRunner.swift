@@ -14,6 +14,7 @@ import Metrics
 public import RPCCore
 import RPCNIO
 import GlimpseRPC
+import Web
 public import ServiceLifecycle
 public import UnixSignals
 

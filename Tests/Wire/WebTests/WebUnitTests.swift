@@ -1,6 +1,6 @@
 import Foundation
 import RPCCore
-@testable import RPCNIO
+@testable import Web
 import Testing
 
 /// The browser face's I/O-free parts: `StaticFiles`, `BrowserRequest`, `EventStreamFraming`.
@@ -250,7 +250,6 @@ struct WebUnitTests {
 
     @Test func theDefaultKeepaliveIsFifteenSeconds() {
         #expect(WebConfig(staticFiles: Self.files).eventStreamKeepalive == .seconds(15))
-        #expect(NIOServerConfig.defaults.web == nil)
     }
 
     @Test func aKeepaliveOfZeroOrLessIsTheShortestOne() {

@@ -1,11 +1,11 @@
 /// What a browser's request says beyond a script's POST: the request message in the query
 /// string (`?json=<URL-encoded JSON>`, as a link or `EventSource` can carry it) and whether
 /// it wants server-sent events.
-enum BrowserRequest {
+package enum BrowserRequest {
     /// The `json` parameter of `target`'s query, decoded (`+` is a space, `%XX` a byte, as
     /// form encoding has them); none: empty (the empty request). Other parameters are
     /// ignored. nil: the parameter is not valid percent-encoding.
-    static func jsonParameter(_ target: String) -> [UInt8]? {
+    package static func jsonParameter(_ target: String) -> [UInt8]? {
         let utf8 = Array(target.utf8)
         guard let question = utf8.firstIndex(of: UInt8(ascii: "?")) else { return [] }
         for pair in utf8[(question + 1)...].split(separator: UInt8(ascii: "&")) {
@@ -17,7 +17,7 @@ enum BrowserRequest {
     }
 
     /// True if an `Accept` field lists `text/event-stream` (any parameters, any case).
-    static func acceptsEventStream(_ values: [String]) -> Bool {
+    package static func acceptsEventStream(_ values: [String]) -> Bool {
         values.contains { value in
             value.split(separator: ",").contains { range in
                 let type = range.split(separator: ";", maxSplits: 1).first ?? ""
@@ -27,7 +27,7 @@ enum BrowserRequest {
     }
 
     /// Form decoding: `+` is a space, `%XX` the byte XX; nil on a `%` without two hex digits.
-    static func formDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
+    package static func formDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = bytes.startIndex
