@@ -176,10 +176,15 @@ let package = Package(
         .target(
             name: "TimelineEngine", dependencies: ["GlimpseVocabulary", collections],
             path: "Services/Timeline/Engine"),
+        // The wire's fields as the engine's values, each bad field named (I/O-free; also what
+        // `glimpse verify` checks an app with).
+        .target(
+            name: "TimelineMapping", dependencies: ["TimelineEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary"],
+            path: "Services/Timeline/Mapping"),
         .target(
             name: "TimelineService",
             dependencies: [
-                "TimelineEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "TimelineEngine", "TimelineMapping", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", "RPCNIO", collections,
             ],
             path: "Services/Timeline/Service"),
@@ -200,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "TimelineServiceTests",
             dependencies: [
-                "TimelineService", "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
+                "TimelineService", "TimelineMapping", "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
             ],
             path: "Tests/Services/Timeline/TimelineServiceTests"),
 
@@ -209,9 +214,12 @@ let package = Package(
             name: "IntentEngine", dependencies: ["GlimpseVocabulary", collections],
             path: "Services/Intent/Engine"),
         .target(
+            name: "IntentMapping", dependencies: ["IntentEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary"],
+            path: "Services/Intent/Mapping"),
+        .target(
             name: "IntentService",
             dependencies: [
-                "IntentEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "IntentEngine", "IntentMapping", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", "RPCNIO",
             ],
             path: "Services/Intent/Service"),
@@ -230,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "IntentServiceTests",
             dependencies: [
-                "IntentService", "IntentEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
+                "IntentService", "IntentMapping", "IntentEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
             ],
             path: "Tests/Services/Intent/IntentServiceTests"),
 
@@ -239,9 +247,13 @@ let package = Package(
             name: "ActivityEngine", dependencies: ["GlimpseVocabulary", "GlimpseJSON", collections],
             path: "Services/Activity/Engine"),
         .target(
+            name: "ActivityMapping",
+            dependencies: ["ActivityEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "GlimpseJSON"],
+            path: "Services/Activity/Mapping"),
+        .target(
             name: "ActivityService",
             dependencies: [
-                "ActivityEngine", "EngineHost", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC",
+                "ActivityEngine", "ActivityMapping", "EngineHost", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC",
                 "HTTP2Server", "ProtoMapping", "RPCCore", "ServiceKit", collections, crypto, nioCore,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -261,7 +273,7 @@ let package = Package(
         .testTarget(
             name: "ActivityServiceTests",
             dependencies: [
-                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages",
+                "ActivityService", "ActivityMapping", "ActivityEngine", "EngineHost", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages",
                 "ServiceKit", crypto,
             ],
             path: "Tests/Services/Activity/ActivityServiceTests"),
@@ -271,9 +283,12 @@ let package = Package(
             name: "AssetEngine", dependencies: ["GlimpseVocabulary", collections, crypto],
             path: "Services/Asset/Engine"),
         .target(
+            name: "AssetMapping", dependencies: ["AssetEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore"],
+            path: "Services/Asset/Mapping"),
+        .target(
             name: "AssetService",
             dependencies: [
-                "AssetEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "AssetEngine", "AssetMapping", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", crypto,
             ],
             path: "Services/Asset/Service"),
@@ -290,7 +305,7 @@ let package = Package(
         .testTarget(
             name: "AssetServiceTests",
             dependencies: [
-                "AssetService", "AssetEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "AssetService", "AssetMapping", "AssetEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", crypto,
             ],
             path: "Tests/Services/Asset/AssetServiceTests"),
@@ -339,10 +354,10 @@ let package = Package(
         .target(
             name: "GlimpseCLI",
             dependencies: [
-                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "CNghttp2", "Contracts",
+                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "HTTP2Server", "Contracts",
                 "ServiceKit",  // the device key (`--device-key`), as the services read it
-                // `glimpse verify` checks an app with the engines' and services' own rules.
-                "TimelineEngine", "TimelineService", "IntentEngine", "IntentService", "ActivityEngine", "AssetEngine", "AssetService",
+                // `glimpse verify` checks an app with the engines' own rules, through their mappings.
+                "TimelineEngine", "TimelineMapping", "IntentEngine", "IntentMapping", "ActivityEngine", "AssetEngine", "AssetMapping",
                 "GlimpseVocabulary",
                 argumentParser, crypto, nioCore, nioPosix,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -451,7 +466,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "ProtoMapping", "GlimpseVocabulary", "TimelineEngine",
-                "TimelineService", "IntentService", "ActivityEngine", "ActivityService",
+                "TimelineService", "TimelineMapping", "IntentService", "IntentMapping", "ActivityEngine", "ActivityService", "ActivityMapping",
                 "RPCCore", "RPCNIO", "Web", "Rendering", "GlimpseCLI", "ServiceKit", nioCore, nioEmbedded, crypto,
             ],
             path: "Fuzz/Sources/FuzzTargets"),

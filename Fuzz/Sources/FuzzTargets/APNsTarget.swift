@@ -9,6 +9,7 @@ import Crypto
 import GlimpseVocabulary
 import GlimpseMessages
 import ServiceKit
+import ActivityMapping
 
 extension FuzzTarget {
     /// glimpse-activity's APNs endpoint, one request: the header rules and provider-token

@@ -2,6 +2,8 @@ import GlimpseCLI
 import GlimpseMessages
 import IntentService
 import TimelineService
+import IntentMapping
+import TimelineMapping
 
 extension FuzzTarget {
     /// The manifest loader of `glimpse install` and `glimpse verify` (`ManifestLoader.parse`):

@@ -6,6 +6,9 @@ import IntentService
 import ProtoMapping
 import TimelineEngine
 import TimelineService
+import ActivityMapping
+import IntentMapping
+import TimelineMapping
 
 /// The step after decoding: each accepted message the services map field by field into
 /// their own values goes through that same mapping (`InvalidField` is the typed refusal).

@@ -11,6 +11,7 @@ import GlimpseRPC
 import ProtoMapping
 public import ServiceKit
 import RPCCore
+import ActivityMapping
 
 /// glimpse-activity assembled: the journal under the data directory, the engine host, the
 /// activity feed, the APNs-compatible endpoint's logic, and the handlers that serve them.

@@ -9,6 +9,7 @@ import GlimpseVocabulary
 import ProtoMapping
 public import ServiceKit
 public import TimelineEngine
+import TimelineMapping
 import Synchronization
 
 /// glimpse-timeline assembled: the journal under the data directory, the engine host, the

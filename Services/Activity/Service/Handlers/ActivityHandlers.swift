@@ -11,6 +11,7 @@ import GlimpseVocabulary
 import ProtoMapping
 public import RPCCore
 public import ServiceKit
+import ActivityMapping
 
 /// `glimpse.activity.v1.ActivityService`: each call checks its caller, goes through the
 /// one engine host (journaled before it is answered), and maps the manager's answer back.

@@ -10,6 +10,7 @@ public import GlimpseVocabulary
 import GlimpseJSON
 import ProtoMapping
 import RPCCore
+import ActivityMapping
 
 extension ActivityServiceState {
     /// Applies one journaled input; throws (leaving the state unchanged) when it is refused.

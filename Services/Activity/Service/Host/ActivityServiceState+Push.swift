@@ -8,6 +8,7 @@ import GlimpseVocabulary
 import GlimpseJSON
 import GlimpseMessages
 import ProtoMapping
+import ActivityMapping
 
 /// What the APNs-compatible endpoint answers a push, decided inside the engine host so it
 /// is journaled with the push (and a replay decides the same), per Apple's provider API

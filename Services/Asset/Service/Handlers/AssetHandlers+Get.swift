@@ -5,6 +5,7 @@ public import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping
 public import RPCCore
+import AssetMapping
 
 extension AssetHandlers {
     /// Get: the header (the asset, and `not_modified` when the caller's ETag is current),

@@ -4,6 +4,7 @@ public import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping
 public import RPCCore
+import AssetMapping
 
 extension AssetHandlers {
     /// Put: the header is checked first (caller, name, use, hash, size against the limits

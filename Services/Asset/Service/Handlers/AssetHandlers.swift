@@ -6,6 +6,7 @@ import GlimpseVocabulary
 import ProtoMapping
 public import RPCCore
 import ServiceKit
+import AssetMapping
 
 /// `glimpse.asset.v1.AssetService`: each call checks its caller, reads the catalog or
 /// goes through the one engine host (journaled before it is answered), and maps the

@@ -4,6 +4,7 @@ import GlimpseMessages
 public import GlimpseVocabulary
 import ProtoMapping
 import RPCCore
+import AssetMapping
 
 extension AssetState {
     /// An input, checked against the state: what `apply` carries out.

@@ -3,6 +3,7 @@ public import GlimpseVocabulary
 import EngineHost
 import GlimpseMessages
 public import IntentEngine
+import IntentMapping
 import ProtoMapping
 import RPCCore
 

@@ -12,6 +12,7 @@ import RPCCore
 import ServiceKit
 import Synchronization
 import TimelineEngine
+import TimelineMapping
 
 /// What glimpse-timeline tells glimpse-asset about the images its widgets show, in the
 /// order the entries changed, off the engine's path (a slow or absent glimpse-asset never

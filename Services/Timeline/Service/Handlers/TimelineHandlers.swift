@@ -11,6 +11,7 @@ import ProtoMapping
 public import RPCCore
 public import ServiceKit
 import TimelineEngine
+import TimelineMapping
 
 /// `glimpse.timeline.v1.TimelineService`: each call checks its caller, goes through the one
 /// engine host (journaled before it is answered), and maps the engine's answer back.

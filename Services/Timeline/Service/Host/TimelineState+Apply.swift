@@ -4,6 +4,7 @@ import GlimpseMessages
 import ProtoMapping
 import RPCCore
 public import TimelineEngine
+import TimelineMapping
 
 extension TimelineState {
     /// Applies one journaled input. Deterministic given the state, the input and the

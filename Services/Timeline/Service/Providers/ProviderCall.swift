@@ -3,12 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseMessages
-public import GlimpseVocabulary
+import GlimpseMessages
+import GlimpseVocabulary
 import ProtoMapping
 import ServiceKit
 import RPCCore
-public import TimelineEngine
+import TimelineEngine
+import TimelineMapping
 import GlimpseRPC
 
 /// One provider call as the engine asked for it, and its answer as the journal keeps it.
@@ -27,7 +28,7 @@ public enum ProviderCall {
         }
         var call = GlimpseAppV1.TimelineRequest()
         call.widget = GlimpseAppV1.WidgetRef(kind: request.kind, placementId: request.placement.rawValue)
-        call.context = context(request.context, scale: scale)
+        call.context = request.context.providerContext(scale: scale)
         call.now = GoogleProtobuf.Timestamp(now)
         let client = GlimpseAppV1.WidgetProvider.Client(wrapping: connection)
         do {
@@ -40,20 +41,6 @@ public enum ProviderCall {
             answer.outcome = .error(self.error(.callFailed(.unavailable), "\(error)"))
         }
         return answer
-    }
-
-    /// The provider context glimpse-timeline sends for `context` (also what `glimpse verify`
-    /// sends): the family's size, light, vibrant on the Lock Screen, full color elsewhere.
-    public static func context(_ context: TimelineContext, scale: Double = DeviceScreen.default.scale) -> GlimpseAppV1.TimelineProviderContext {
-        var wire = GlimpseAppV1.TimelineProviderContext()
-        wire.family = context.family.wire
-        wire.displaySize = GlimpseWidgetV1.DisplaySize(context.displaySize)
-        wire.isPreview = context.isPreview
-        wire.configuration = context.configuration.mapValues(\.wire)
-        wire.renderingMode = context.family.isAccessory ? .vibrant : .fullColor
-        wire.colorScheme = .light
-        wire.displayScale = scale
-        return wire
     }
 
     static func error(_ failure: ProviderFailure, _ message: String) -> GlimpseTimelineV1.ProviderError {

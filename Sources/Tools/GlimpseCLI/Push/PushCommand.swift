@@ -7,6 +7,7 @@ import Foundation
 import GlimpseJSON
 public import GlimpseMessages
 import GlimpseRPC
+import HTTP2Server
 import RPCCore
 
 struct Push: AsyncParsableCommand {
@@ -150,11 +151,12 @@ struct Push: AsyncParsableCommand {
 
         let response: H2Response
         do {
-            response = try await H2Client.send(request, to: endpoint, tls: tls ? H2Client.TLS(caFile: ca) : nil)
+            response = try await H2Client.send(request, host: endpoint.host, port: endpoint.port, tls: tls ? H2Client.TLS(caFile: ca) : nil)
         } catch let failure as CLIFailure {
             throw failure
         } catch let failure as H2Client.Failure {
             switch failure {
+            case .unreadableCA(let reason): throw CLIFailure.usage("--ca \(reason)")
             case .connect(let reason): throw CLIFailure.unreachable(what: "the APNs endpoint", address: endpoint.description, detail: CLIFailure.plainReason(reason))
             default: throw CLIFailure.unreachable(what: "the APNs endpoint", address: endpoint.description, detail: failure.description)
             }

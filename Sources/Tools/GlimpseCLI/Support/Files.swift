@@ -19,16 +19,14 @@ enum Files {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(path: path, reason: lastError()) }
         defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw Failure(path: path, reason: "is a directory")
-        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
+                // A directory opens for reading; reading it fails with EISDIR.
+                if errno == EISDIR { throw Failure(path: path, reason: "is a directory") }
                 throw Failure(path: path, reason: lastError())
             }
             if count == 0 { return bytes }

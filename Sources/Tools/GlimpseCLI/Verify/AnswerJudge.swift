@@ -12,7 +12,7 @@ import IntentEngine
 import ProtoMapping
 import RPCCore
 import TimelineEngine
-import TimelineService
+import TimelineMapping
 
 /// The app's answers judged one by one. Calls that found nobody listening are gathered
 /// per endpoint (one error line each), the rest give their own lines.

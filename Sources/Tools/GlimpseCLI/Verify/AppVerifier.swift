@@ -6,15 +6,15 @@ public import Foundation
 public import ActivityEngine
 public import GlimpseVocabulary
 public import AssetEngine
-import AssetService
+import AssetMapping
 import GlimpseJSON
 public import GlimpseMessages
 import IntentEngine
-import IntentService
+import IntentMapping
 import ProtoMapping
 public import RPCCore
 public import TimelineEngine
-import TimelineService
+import TimelineMapping
 
 /// A call to the app and what came of it.
 public enum CallOutcome<Message: Sendable>: Sendable {
@@ -271,9 +271,8 @@ public struct AppVerifier: Sendable {
             for family in families {
                 guard let size = device.displaySize(of: family) else { continue }
                 func context(preview: Bool) -> GlimpseAppV1.TimelineProviderContext {
-                    ProviderCall.context(
-                        TimelineContext(family: family, displaySize: size, isPreview: preview, configuration: configuration),
-                        scale: device.scale)
+                    TimelineContext(family: family, displaySize: size, isPreview: preview, configuration: configuration)
+                        .providerContext(scale: device.scale)
                 }
                 let ref = GlimpseAppV1.WidgetRef(kind: widget.kind, placementId: 0)
                 var placeholder = GlimpseAppV1.PlaceholderRequest()

@@ -1,4 +1,5 @@
 import AssetEngine
+import AssetMapping
 import AssetService
 import EngineHost
 import Foundation

@@ -9,6 +9,7 @@ import ProtoMapping
 import RPCCore
 import TimelineEngine
 import TimelineService
+import TimelineMapping
 
 /// glimpse-timeline's state in the one engine host, on a real SQLite journal and a manual
 /// clock, with a provider stand-in that answers each call through the host.

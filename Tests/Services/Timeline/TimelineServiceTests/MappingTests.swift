@@ -5,6 +5,7 @@ import GlimpseVocabulary
 import ProtoMapping
 import TimelineEngine
 import TimelineService
+import TimelineMapping
 
 @Suite("Timeline service: wire ↔ engine")
 struct TimelineMappingTests {

@@ -1,5 +1,5 @@
 import CNghttp2
-import NIOCore
+package import NIOCore
 import NIOPosix
 import NIOSSL
 import RPCNIO
@@ -8,43 +8,59 @@ import RPCNIO
 /// `glimpse push` needs to talk to the APNs-compatible endpoint. Built on the project's own
 /// nghttp2 pieces (RPCNIO's `NGHTTP2Session` and `HeaderEncoder`) under SwiftNIO, with
 /// NIOSSL for TLS; the gRPC transport itself only speaks gRPC.
-struct H2Request: Sendable {
-    var method = "POST"
-    var scheme = "http"
-    var path: String
-    var authority: String
-    var headers: [Header] = []
-    var body: [UInt8] = []
+package struct H2Request: Sendable {
+    package var method = "POST"
+    package var scheme = "http"
+    package var path: String
+    package var authority: String
+    package var headers: [Header] = []
+    package var body: [UInt8] = []
 
-    struct Header: Sendable, Hashable {
-        var name: String
-        var value: String
+    package init(path: String, authority: String, body: [UInt8] = []) {
+        self.path = path
+        self.authority = authority
+        self.body = body
+    }
+
+    package struct Header: Sendable, Hashable {
+        package var name: String
+        package var value: String
+
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 }
 
-struct H2Response: Sendable {
-    var status: Int
-    var headers: [H2Request.Header]
-    var body: [UInt8]
+package struct H2Response: Sendable {
+    package var status: Int
+    package var headers: [H2Request.Header]
+    package var body: [UInt8]
 
-    func header(_ name: String) -> String? { headers.last(where: { $0.name == name })?.value }
+    package func header(_ name: String) -> String? { headers.last(where: { $0.name == name })?.value }
 }
 
-enum H2Client {
-    struct TLS: Sendable {
+package enum H2Client {
+    package struct TLS: Sendable {
         /// PEM file of the CA to trust (default: the system's roots).
-        var caFile: String?
+        package var caFile: String?
+
+        package init(caFile: String?) { self.caFile = caFile }
     }
 
-    enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         case connect(String)
+        /// The CA file to trust does not hold a PEM certificate.
+        case unreadableCA(String)
         case protocolError(String)
         case timedOut
         case closedEarly
 
-        var description: String {
+        package var description: String {
             switch self {
             case .connect(let reason): reason
+            case .unreadableCA(let reason): reason
             case .protocolError(let reason): "HTTP/2: \(reason)"
             case .timedOut: "no answer in time"
             case .closedEarly: "the connection closed before the answer"
@@ -52,8 +68,9 @@ enum H2Client {
         }
     }
 
-    static func send(
-        _ request: H2Request, to address: HostPort, tls: TLS?, timeout: TimeAmount = .seconds(30)
+    /// Sends `request` to `host`:`port` and returns the answer.
+    package static func send(
+        _ request: H2Request, host: String, port: Int, tls: TLS?, timeout: TimeAmount = .seconds(30)
     ) async throws -> H2Response {
         let group = MultiThreadedEventLoopGroup.singleton
         let sslContext: NIOSSLContext?
@@ -64,14 +81,14 @@ enum H2Client {
                 do {
                     configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
                 } catch {
-                    throw CLIFailure.usage("--ca \(caFile): cannot read a PEM certificate (\(error))")
+                    throw Failure.unreadableCA("\(caFile): cannot read a PEM certificate (\(error))")
                 }
             }
             sslContext = try NIOSSLContext(configuration: configuration)
         } else {
             sslContext = nil
         }
-        let serverName: String? = isIPAddress(address.host) ? nil : address.host
+        let serverName: String? = isIPAddress(host) ? nil : host
         let promise = group.next().makePromise(of: H2Response.self)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(.seconds(10))
@@ -87,7 +104,7 @@ enum H2Client {
             }
         let channel: any Channel
         do {
-            channel = try await bootstrap.connect(host: address.host, port: address.port).get()
+            channel = try await bootstrap.connect(host: host, port: port).get()
         } catch {
             promise.fail(Failure.connect("\(error)"))
             throw Failure.connect("\(error)")

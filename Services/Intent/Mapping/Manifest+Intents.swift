@@ -48,7 +48,7 @@ extension GlimpseAppV1.AppManifest {
 }
 
 extension StoreOperation {
-    init(_ wire: GlimpseAppV1.StoreOperation, field: String) throws(InvalidField) {
+    package init(_ wire: GlimpseAppV1.StoreOperation, field: String) throws(InvalidField) {
         switch wire.kind {
         case .set(let set)?:
             guard !set.key.isEmpty else { throw InvalidField(field + ".set.key", "a key is required") }

@@ -1,12 +1,12 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 public import ActivityEngine
 import GlimpseJSON
 public import GlimpseMessages
-import GlimpseVocabulary
+package import GlimpseVocabulary
 public import ProtoMapping
 
 /// The engine's values on the wire of glimpse.activity.v1, and back (refusing what does
@@ -96,13 +96,13 @@ extension ActivitySnapshot {
 extension String {
     /// The text with each NUL shown as U+FFFD: protobuf-c's strings end at NUL, so text a
     /// push server sent (a JSON string, a header) must lose them before it goes on the wire.
-    var wireSafe: String {
+    package var wireSafe: String {
         contains("\u{0}") ? String(unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : Character($0) }) : self
     }
 }
 
 extension GlimpseActivityV1.Outcome {
-    init(_ kind: Kind, _ detail: String, activity: ActivityID? = nil, state: ActivityState? = nil, until: Date? = nil) {
+    package init(_ kind: Kind, _ detail: String, activity: ActivityID? = nil, state: ActivityState? = nil, until: Date? = nil) {
         self.init()
         self.kind = kind
         self.detail = detail.wireSafe
@@ -111,7 +111,7 @@ extension GlimpseActivityV1.Outcome {
         self.until = until.map(GoogleProtobuf.Timestamp.init)
     }
 
-    static func dropped(_ reason: DropReason, activity: ActivityID?) -> Self {
+    package static func dropped(_ reason: DropReason, activity: ActivityID?) -> Self {
         switch reason {
         case .olderThanLastApplied(let timestamp, let last):
             Self(.droppedAsOlder, "timestamp \(timestamp) is older than the last applied \(last)", activity: activity)
@@ -120,7 +120,7 @@ extension GlimpseActivityV1.Outcome {
         }
     }
 
-    init(_ result: UpdateResult, activity: ActivityID) {
+    package init(_ result: UpdateResult, activity: ActivityID) {
         switch result {
         case .applied(let state): self.init(.applied, "applied", activity: activity, state: state)
         case .droppedAsStale(let reason): self = .dropped(reason, activity: activity)
@@ -130,7 +130,7 @@ extension GlimpseActivityV1.Outcome {
         }
     }
 
-    init(_ result: EndResult, activity: ActivityID) {
+    package init(_ result: EndResult, activity: ActivityID) {
         switch result {
         case .applied(let state, let dismissal):
             self.init(.applied, "ended; dismissed at \(dismissal)", activity: activity, state: state, until: dismissal)
@@ -141,7 +141,7 @@ extension GlimpseActivityV1.Outcome {
         }
     }
 
-    init(_ outcome: PushOutcome) {
+    package init(_ outcome: PushOutcome) {
         switch outcome {
         case .applied(let id, let state): self.init(.applied, "applied", activity: id, state: state)
         case .started(let id): self.init(.started, "started by push", activity: id)
@@ -166,7 +166,7 @@ extension GlimpseActivityV1.Outcome {
 
 extension GlimpseActivityV1.ActivityChange {
     /// The wire form of one engine event (nil for none a watcher needs).
-    init?(_ event: ActivityEvent, manager: ActivityManager, at: Date) {
+    package init?(_ event: ActivityEvent, manager: ActivityManager, at: Date) {
         self.init()
         self.at = GoogleProtobuf.Timestamp(at)
         switch event {
