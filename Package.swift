@@ -16,17 +16,14 @@ let package = Package(
     name: "Glimpse",
     platforms: [.macOS(.v15)],
     products: [
+        // What a user's own Swift code links to talk to Glimpse: the messages, their JSON, the
+        // gRPC layer and the generated clients. Everything else is `package`: the services'
+        // insides are not an API.
         .library(name: "GlimpseMessages", targets: ["GlimpseMessages"]),
-        .library(name: "GlimpseVocabulary", targets: ["GlimpseVocabulary"]),
         .library(name: "GlimpseJSON", targets: ["GlimpseJSON"]),
-        .library(name: "TimelineEngine", targets: ["TimelineEngine"]),
-        .library(name: "IntentEngine", targets: ["IntentEngine"]),
-        .library(name: "ActivityEngine", targets: ["ActivityEngine"]),
-        .library(name: "AssetEngine", targets: ["AssetEngine"]),
-        .library(name: "EngineHost", targets: ["EngineHost"]),
+        .library(name: "GlimpseRPC", targets: ["GlimpseRPC"]),
         .library(name: "RPCCore", targets: ["RPCCore"]),
         .library(name: "RPCNIO", targets: ["RPCNIO"]),
-        .library(name: "Rendering", targets: ["Rendering"]),
         .executable(name: "glimpse", targets: ["glimpse"]),
     ],
     dependencies: [

@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 
 /// A Glimpse executable started by a benchmark: it prints `listening on port N` first.
-public struct ServiceProcess {
-    public let process: Process
-    public let port: Int
+package struct ServiceProcess {
+    package let process: Process
+    package let port: Int
 
     /// Starts `path` with `arguments`; nil (after printing why) when it does not report a port.
-    public static func start(_ path: String, _ arguments: [String]) throws -> ServiceProcess? {
+    package static func start(_ path: String, _ arguments: [String]) throws -> ServiceProcess? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -27,15 +27,15 @@ public struct ServiceProcess {
         return ServiceProcess(process: process, port: port)
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
-    public func stop() {
+    package func stop() {
         process.terminate()
         process.waitUntilExit()
     }
 
     /// Resident bytes now (VmRSS).
-    public var residentBytes: Int {
+    package var residentBytes: Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
               let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
@@ -43,7 +43,7 @@ public struct ServiceProcess {
     }
 
     /// User plus system CPU seconds so far (/proc/PID/stat, clock ticks of 1/100 s).
-    public var cpuSeconds: Double {
+    package var cpuSeconds: Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return 0 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
@@ -54,7 +54,7 @@ public struct ServiceProcess {
 }
 
 /// Bytes of every file directly in `directory` (a service's store).
-public func directoryBytes(_ directory: URL) -> Int {
+package func directoryBytes(_ directory: URL) -> Int {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     return names.reduce(0) { sum, name in
         sum + ((try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
@@ -62,16 +62,16 @@ public func directoryBytes(_ directory: URL) -> Int {
 }
 
 extension Duration {
-    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-    public var milliseconds: Double { seconds * 1000 }
+    package var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    package var milliseconds: Double { seconds * 1000 }
 }
 
 /// The p-th percentile (0...1) of sorted durations, in milliseconds (NaN when empty).
-public func percentile(_ sorted: [Duration], _ p: Double) -> Double {
+package func percentile(_ sorted: [Duration], _ p: Double) -> Double {
     guard !sorted.isEmpty else { return .nan }
     return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))].milliseconds
 }
 
-public func format(_ value: Double, _ digits: Int = 1) -> String {
+package func format(_ value: Double, _ digits: Int = 1) -> String {
     String(format: "%.\(digits)f", value)
 }

@@ -1,29 +1,29 @@
-public import RPCCore
+package import RPCCore
 
 /// A one-shot signal for tests: `wait()` returns once `signal()` was called.
-public final class Signal: Sendable {
+package final class Signal: Sendable {
     private let queue = InboundQueue<Bool>()
-    public init() {}
-    public func signal() { queue.push(true) }
-    public func wait() async { _ = try? await queue.next() }
+    package init() {}
+    package func signal() { queue.push(true) }
+    package func wait() async { _ = try? await queue.next() }
 }
 
 /// A service whose methods wait for their task to be cancelled, and say so: `Wait`
 /// (unary) at once, `WaitStreaming` (server streaming) after sending its request back.
 /// As JSON: `POST /v1/probe/wait`, `/v1/probe/wait_streaming`.
-public struct CancellationProbe: RPCJSONService {
-    public static let method = MethodDescriptor(service: "t.Probe", method: "Wait")
-    public static let streamingMethod = MethodDescriptor(service: "t.Probe", method: "WaitStreaming")
-    public let started = Signal()
-    public let cancelled = Signal()
+package struct CancellationProbe: RPCJSONService {
+    package static let method = MethodDescriptor(service: "t.Probe", method: "Wait")
+    package static let streamingMethod = MethodDescriptor(service: "t.Probe", method: "WaitStreaming")
+    package let started = Signal()
+    package let cancelled = Signal()
 
-    public init() {}
+    package init() {}
 
-    public func registerMethods(with router: inout RPCRouter) {
+    package func registerMethods(with router: inout RPCRouter) {
         register(with: &router, format: .protobuf)
     }
 
-    public func registerJSONMethods(with router: inout RPCRouter) {
+    package func registerJSONMethods(with router: inout RPCRouter) {
         register(with: &router, format: .json)
     }
 

@@ -1,4 +1,4 @@
-public import RPCCore
+package import RPCCore
 import Synchronization
 
 /// Raw-bytes methods for all four call types, steered by request metadata, for tests and
@@ -23,25 +23,25 @@ import Synchronization
 ///
 /// As JSON (`registerJSONMethods`), `Unary` and `ServerStream` take and give raw bytes as
 /// well (the request body as it came): `POST /v1/steered/unary`, `/v1/steered/server_stream`.
-public struct SteeredTestService: RPCJSONService {
-    public static let serviceName = "glimpse.test.Steered"
-    public static let unary = MethodDescriptor(service: serviceName, method: "Unary")
-    public static let serverStream = MethodDescriptor(service: serviceName, method: "ServerStream")
-    public static let clientStream = MethodDescriptor(service: serviceName, method: "ClientStream")
-    public static let bidi = MethodDescriptor(service: serviceName, method: "Bidi")
+package struct SteeredTestService: RPCJSONService {
+    package static let serviceName = "glimpse.test.Steered"
+    package static let unary = MethodDescriptor(service: serviceName, method: "Unary")
+    package static let serverStream = MethodDescriptor(service: serviceName, method: "ServerStream")
+    package static let clientStream = MethodDescriptor(service: serviceName, method: "ClientStream")
+    package static let bidi = MethodDescriptor(service: serviceName, method: "Bidi")
 
-    public let counters: StatusCounters
+    package let counters: StatusCounters
 
-    public init(counters: StatusCounters = StatusCounters()) {
+    package init(counters: StatusCounters = StatusCounters()) {
         self.counters = counters
     }
 
-    public func registerMethods(with router: inout RPCRouter) {
+    package func registerMethods(with router: inout RPCRouter) {
         registerSingleRequestMethods(with: &router, format: .protobuf)
         registerStreamingRequestMethods(with: &router)
     }
 
-    public func registerJSONMethods(with router: inout RPCRouter) {
+    package func registerJSONMethods(with router: inout RPCRouter) {
         registerSingleRequestMethods(with: &router, format: .json)
     }
 
@@ -108,17 +108,17 @@ public struct SteeredTestService: RPCJSONService {
 }
 
 /// Counts the statuses the service ended calls with (h2load cannot see grpc-status).
-public final class StatusCounters: Sendable {
+package final class StatusCounters: Sendable {
     private let ok = Atomic<Int>(0)
     private let failed = Atomic<Int>(0)
     private let started = Atomic<Int>(0)
 
-    public init() {}
+    package init() {}
 
-    public var okCount: Int { ok.load(ordering: .relaxed) }
-    public var failedCount: Int { failed.load(ordering: .relaxed) }
+    package var okCount: Int { ok.load(ordering: .relaxed) }
+    package var failedCount: Int { failed.load(ordering: .relaxed) }
     /// Calls whose handler has begun (a test waits for this rather than for a guessed time).
-    public var startedCount: Int { started.load(ordering: .acquiring) }
+    package var startedCount: Int { started.load(ordering: .acquiring) }
 
     func count<R>(_ body: () async throws -> R) async throws -> R {
         started.add(1, ordering: .releasing)

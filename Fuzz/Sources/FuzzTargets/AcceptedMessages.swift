@@ -1,12 +1,12 @@
-public import GlimpseMessages
+package import GlimpseMessages
 
 /// Every message a Glimpse port takes from outside: the request of each RPC the services,
 /// the gateway, health and reflection serve (what `Sources/Wire/GlimpseRPC/Generated` lists as
 /// `ServerRequest<…>` and `RequestStream<…>`; `FuzzReplayTests` fails when one is missing),
 /// and the answers the services take from apps (providers, intent handlers, Live Activity
 /// views). An input's first byte picks one.
-public enum AcceptedMessages {
-    public static let types: [any ProtoJSONMessage.Type] = [
+package enum AcceptedMessages {
+    package static let types: [any ProtoJSONMessage.Type] = [
         GlimpseActivityV1.ClearFaultsRequest.self,
         GlimpseActivityV1.DismissActivityRequest.self,
         GlimpseActivityV1.EndActivityRequest.self,

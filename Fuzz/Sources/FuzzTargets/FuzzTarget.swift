@@ -6,20 +6,20 @@
 /// same thing). A broken invariant stops the process (`FuzzFinding`): libFuzzer saves the
 /// input as a crasher. The same bodies replay the corpora and crashers in the ordinary
 /// tests (`FuzzReplayTests`), so each finding stays fixed.
-public struct FuzzTarget: Sendable {
-    public let name: String
+package struct FuzzTarget: Sendable {
+    package let name: String
     /// Runs one input.
-    public let run: @Sendable ([UInt8]) -> Void
+    package let run: @Sendable ([UInt8]) -> Void
 
-    public init(name: String, run: @escaping @Sendable ([UInt8]) -> Void) {
+    package init(name: String, run: @escaping @Sendable ([UInt8]) -> Void) {
         self.name = name
         self.run = run
     }
 
     /// Every target, in the order `Fuzz/run.sh` runs them.
-    public static let all: [FuzzTarget] = [.json, .proto, .http1, .apns, .render, .manifest]
+    package static let all: [FuzzTarget] = [.json, .proto, .http1, .apns, .render, .manifest]
 
-    public static func named(_ name: String) -> FuzzTarget? {
+    package static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }
     }
 }

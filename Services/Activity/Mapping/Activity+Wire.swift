@@ -3,16 +3,16 @@ package import FoundationEssentials
 #else
 package import Foundation
 #endif
-public import ActivityEngine
+package import ActivityEngine
 import GlimpseJSON
-public import GlimpseMessages
+package import GlimpseMessages
 package import GlimpseVocabulary
-public import ProtoMapping
+package import ProtoMapping
 
 /// The engine's values on the wire of glimpse.activity.v1, and back (refusing what does
 /// not fit with the field's name).
 extension ActivityState {
-    public var wire: GlimpseActivityV1.ActivityState {
+    package var wire: GlimpseActivityV1.ActivityState {
         switch self {
         case .pending: .pending
         case .active: .active
@@ -24,7 +24,7 @@ extension ActivityState {
 }
 
 extension ActivityContent {
-    public init(_ wire: GlimpseActivityV1.Content?, field: String) throws(InvalidField) {
+    package init(_ wire: GlimpseActivityV1.Content?, field: String) throws(InvalidField) {
         guard let wire else { throw InvalidField(field, "content is required") }
         let state: JSONObjectBytes
         do {
@@ -38,7 +38,7 @@ extension ActivityContent {
             relevanceScore: wire.relevanceScore)
     }
 
-    public var wire: GlimpseActivityV1.Content {
+    package var wire: GlimpseActivityV1.Content {
         var content = GlimpseActivityV1.Content()
         content.stateJson = String(decoding: state.bytes, as: UTF8.self)
         content.staleDate = staleDate.map(GoogleProtobuf.Timestamp.init)
@@ -48,7 +48,7 @@ extension ActivityContent {
 }
 
 extension AlertConfiguration {
-    public var wire: GlimpseActivityV1.Alert {
+    package var wire: GlimpseActivityV1.Alert {
         var alert = GlimpseActivityV1.Alert()
         alert.title = title
         alert.body = body
@@ -56,14 +56,14 @@ extension AlertConfiguration {
         return alert
     }
 
-    public init?(_ wire: GlimpseActivityV1.Alert?) {
+    package init?(_ wire: GlimpseActivityV1.Alert?) {
         guard let wire else { return nil }
         self.init(title: wire.title, body: wire.body, sound: wire.sound.isEmpty ? nil : wire.sound)
     }
 }
 
 extension DismissalPolicy {
-    public init(_ wire: GlimpseActivityV1.DismissalPolicy?, field: String) throws(InvalidField) {
+    package init(_ wire: GlimpseActivityV1.DismissalPolicy?, field: String) throws(InvalidField) {
         switch wire?.policy {
         case nil, .defaultPolicy?: self = .default
         case .immediate?: self = .immediate
@@ -73,7 +73,7 @@ extension DismissalPolicy {
 }
 
 extension ActivitySnapshot {
-    public var wire: GlimpseActivityV1.Activity {
+    package var wire: GlimpseActivityV1.Activity {
         var activity = GlimpseActivityV1.Activity()
         activity.activityId = id.description
         activity.bundleId = app.rawValue

@@ -1,34 +1,34 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import ActivityEngine
-public import EngineHost
-public import GlimpseVocabulary
+package import ActivityEngine
+package import EngineHost
+package import GlimpseVocabulary
 import GlimpseMessages
 import GlimpseRPC
 import ProtoMapping
-public import ServiceKit
+package import ServiceKit
 import RPCCore
 import ActivityMapping
 
 /// glimpse-activity assembled: the journal under the data directory, the engine host, the
 /// activity feed, the APNs-compatible endpoint's logic, and the handlers that serve them.
-public struct ActivityServer: Sendable {
-    public let host: ActivityHandlers.Host
-    public let feed: ActivityFeed
-    public let connections: Connections
-    public let handlers: ActivityHandlers
-    public let clock: ClockService<ActivityServiceState, ActivityCommand>
-    public let endpoint: APNsEndpoint
+package struct ActivityServer: Sendable {
+    package let host: ActivityHandlers.Host
+    package let feed: ActivityFeed
+    package let connections: Connections
+    package let handlers: ActivityHandlers
+    package let clock: ClockService<ActivityServiceState, ActivityCommand>
+    package let endpoint: APNsEndpoint
 
     /// Where widget pushes' reloads go (glimpse-timeline).
 
     /// Opens (restores and replays) the journal `<directory>/activity.sqlite`, or an in-memory
     /// one, saving snapshots as `snapshots` says (failures go to `report`); a new journal
     /// starts with a random seed for ids and tokens.
-    public static func open(
+    package static func open(
         directory: URL?, clock: HostClock, settings: ActivitySettings = .defaults,
         authentication: APNsEndpoint.Authentication, outbound: Outbound,
         tokenClock: (any WallClock)? = SystemClock(), snapshots: SnapshotPolicy = .defaults,
@@ -95,7 +95,7 @@ public struct ActivityServer: Sendable {
         }
     }
 
-    public func close() async throws {
+    package func close() async throws {
         feed.finish()
         await connections.shutdown()
         try await host.close()

@@ -1,14 +1,14 @@
-public import AssetEngine
-public import GlimpseMessages
-public import GlimpseVocabulary
-public import ProtoMapping
+package import AssetEngine
+package import GlimpseMessages
+package import GlimpseVocabulary
+package import ProtoMapping
 
 /// The wire's asset fields as the catalog's values, each bad field an `InvalidField`
 /// naming it; and the catalog's answers back as messages.
-public enum AssetWire {
+package enum AssetWire {
     /// A bundle id that can head asset names: not empty, no `/` (it would reach into
     /// another app's names), `\`, control character, nor a `.` or `..` segment.
-    public static func app(_ bundleID: String, field: String = "bundle_id") throws(InvalidField) -> AppID {
+    package static func app(_ bundleID: String, field: String = "bundle_id") throws(InvalidField) -> AppID {
         guard !bundleID.isEmpty else { throw InvalidField(field, "a bundle id is required") }
         guard !bundleID.contains("/"), !bundleID.contains("\\") else {
             throw InvalidField(field, "\(bundleID.debugDescription) contains a path separator")
@@ -21,14 +21,14 @@ public enum AssetWire {
     }
 
     /// An app-scoped name (`posters/coco`) as the catalog's full name (`<bundle id>/posters/coco`).
-    public static func name(_ text: String, of app: AppID, limits: AssetLimits, field: String = "name") throws(InvalidField) -> AssetName {
+    package static func name(_ text: String, of app: AppID, limits: AssetLimits, field: String = "name") throws(InvalidField) -> AssetName {
         guard !text.isEmpty else { throw InvalidField(field, "an asset name is required") }
         do { return try AssetName(app: app.rawValue, name: text, maximumLength: limits.maximumNameLength) } catch {
             throw InvalidField(field, "\(text.debugDescription): \(error)")
         }
     }
 
-    public static func use(_ wire: GlimpseAppV1.AssetDeclaration.Use, field: String = "use") throws(InvalidField) -> AssetUse {
+    package static func use(_ wire: GlimpseAppV1.AssetDeclaration.Use, field: String = "use") throws(InvalidField) -> AssetUse {
         switch wire {
         case .widget: .widget
         case .liveActivityMinimal: .liveActivity(.minimal)
@@ -41,7 +41,7 @@ public enum AssetWire {
         }
     }
 
-    public static func wire(_ use: AssetUse) -> GlimpseAppV1.AssetDeclaration.Use {
+    package static func wire(_ use: AssetUse) -> GlimpseAppV1.AssetDeclaration.Use {
         switch use {
         case .widget: .widget
         case .liveActivity(.minimal): .liveActivityMinimal
@@ -51,7 +51,7 @@ public enum AssetWire {
         }
     }
 
-    public static func hash(_ hex: String, field: String = "sha256") throws(InvalidField) -> ContentHash {
+    package static func hash(_ hex: String, field: String = "sha256") throws(InvalidField) -> ContentHash {
         guard !hex.isEmpty else { throw InvalidField(field, "the SHA-256 of the bytes is required (64 hex digits)") }
         guard let hash = ContentHash(hex: hex) else {
             throw InvalidField(field, "expected 64 hex digits, got \(hex.utf8.count) characters \(hex.prefix(80).debugDescription)")
@@ -61,7 +61,7 @@ public enum AssetWire {
 
     /// An ETag as a client sends it back: quoted (as Get and Stat give it) or the bare hex;
     /// a weak `W/` prefix is accepted (the bytes are the same or they are not).
-    public static func etag(_ text: String) -> ContentHash? {
+    package static func etag(_ text: String) -> ContentHash? {
         var value = Substring(text).drop(while: { $0 == " " })
         while value.last == " " { value = value.dropLast() }
         if value.hasPrefix("W/") { value = value.dropFirst(2) }
@@ -69,14 +69,14 @@ public enum AssetWire {
         return ContentHash(hex: String(value))
     }
 
-    public static func wire(_ format: ImageInfo.Format) -> GlimpseAssetV1.ImageFormat {
+    package static func wire(_ format: ImageInfo.Format) -> GlimpseAssetV1.ImageFormat {
         switch format {
         case .png: .png
         case .jpeg: .jpeg
         }
     }
 
-    public static func format(_ wire: GlimpseAssetV1.ImageFormat, field: String = "format") throws(InvalidField) -> ImageInfo.Format {
+    package static func format(_ wire: GlimpseAssetV1.ImageFormat, field: String = "format") throws(InvalidField) -> ImageInfo.Format {
         switch wire {
         case .png: return .png
         case .jpeg: return .jpeg
@@ -85,7 +85,7 @@ public enum AssetWire {
     }
 
     /// A present asset.
-    public static func asset(_ metadata: AssetMetadata) -> GlimpseAssetV1.Asset {
+    package static func asset(_ metadata: AssetMetadata) -> GlimpseAssetV1.Asset {
         var asset = GlimpseAssetV1.Asset()
         asset.bundleId = metadata.name.app
         asset.name = metadata.name.path
@@ -102,7 +102,7 @@ public enum AssetWire {
     }
 
     /// A name in any state; nil when the catalog does not know it.
-    public static func asset(_ lookup: AssetLookup, pinned: Bool) -> GlimpseAssetV1.Asset? {
+    package static func asset(_ lookup: AssetLookup, pinned: Bool) -> GlimpseAssetV1.Asset? {
         switch lookup {
         case .present(let metadata): return asset(metadata)
         case .evicted(let name, let hash):
@@ -119,7 +119,7 @@ public enum AssetWire {
     }
 
     /// The record a verified upload is journaled as.
-    public static func record(_ upload: UploadSession.Verified) -> GlimpseAssetV1.StoredUpload {
+    package static func record(_ upload: UploadSession.Verified) -> GlimpseAssetV1.StoredUpload {
         var record = GlimpseAssetV1.StoredUpload()
         record.bundleId = upload.name.app
         record.name = upload.name.path
@@ -133,7 +133,7 @@ public enum AssetWire {
     }
 
     /// A journaled upload, checked field by field.
-    public static func verified(_ record: GlimpseAssetV1.StoredUpload, in catalog: AssetCatalog) throws(InvalidField) -> UploadSession.Verified {
+    package static func verified(_ record: GlimpseAssetV1.StoredUpload, in catalog: AssetCatalog) throws(InvalidField) -> UploadSession.Verified {
         let app = try app(record.bundleId)
         let name = try name(record.name, of: app, limits: catalog.limits)
         guard let size = Int(exactly: record.size), size > 0 else { throw InvalidField("size", "\(record.size) bytes") }

@@ -1,8 +1,8 @@
-public import AssetEngine
-public import RPCCore
+package import AssetEngine
+package import RPCCore
 
 /// Where in a call the catalog refused: it decides which field the message names.
-public enum RefusalStage: Sendable {
+package enum RefusalStage: Sendable {
     /// Checking a Put's header (the declared size).
     case header
     /// Taking a Put's chunk (the bytes, or one past the declared size).
@@ -15,7 +15,7 @@ public enum RefusalStage: Sendable {
 
 extension AssetError {
     /// The gRPC status for this refusal, its message naming the field at fault.
-    public func rpcError(at stage: RefusalStage = .request) -> RPCError {
+    package func rpcError(at stage: RefusalStage = .request) -> RPCError {
         switch self {
         case .invalidName(let why):
             return RPCError(code: .invalidArgument, message: "name: \(why)")

@@ -1,14 +1,14 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import AssetEngine
 import Crypto
-public import EngineHost
+package import EngineHost
 import GlimpseMessages
 import GlimpseVocabulary
-public import ServiceKit
+package import ServiceKit
 
 /// glimpse-asset assembled: the journal (`<data-dir>/asset.sqlite`: names, pins, apps and
 /// tokens, the budget), the blob files (`<data-dir>/blobs/`, content-addressed), the
@@ -20,17 +20,17 @@ public import ServiceKit
 /// - Blob effects are carried out in journal order, synchronously on the host (nothing
 ///   else runs between a command and its file work): a delete and a later commit of the
 ///   same hash leave the file in place.
-public struct AssetServer: Sendable {
-    public let host: AssetHandlers.Host
-    public let blobs: BlobFiles
-    public let reads: RecentReads
-    public let handlers: AssetHandlers
-    public let clock: ClockService<AssetState, AssetCommand>
+package struct AssetServer: Sendable {
+    package let host: AssetHandlers.Host
+    package let blobs: BlobFiles
+    package let reads: RecentReads
+    package let handlers: AssetHandlers
+    package let clock: ClockService<AssetState, AssetCommand>
 
     /// Opens (restores and replays) the journal and the blob files under `directory`,
     /// reconciles them, saves snapshots as `snapshots` says (failures go to `log`), and moves the catalog to `settings.limits.byteBudget` (journaled, evicting
     /// down to it) when the service last ran with another budget.
-    public static func open(
+    package static func open(
         directory: URL, clock: HostClock, settings: AssetSettings = .defaults,
         log: @escaping @Sendable (String) -> Void = { _ in }, snapshots: SnapshotPolicy = .defaults
     ) async throws -> AssetServer {
@@ -107,7 +107,7 @@ public struct AssetServer: Sendable {
         }
     }
 
-    public func close() async throws {
+    package func close() async throws {
         try await host.close()
     }
 }

@@ -1,21 +1,21 @@
-public import AssetEngine
+package import AssetEngine
 import ProtoMapping
 import RPCCore
 
 /// glimpse-asset's settings: the catalog's limits (the byte budget among them) and how
 /// Get streams.
-public struct AssetSettings: Sendable {
+package struct AssetSettings: Sendable {
     /// Sourced limits at their defaults; the byte budget is `--budget-bytes`.
-    public var limits: AssetLimits
+    package var limits: AssetLimits
     /// Bytes per Get chunk when the request names none (Glimpse's choice: large enough
     /// that per-message costs vanish, small enough to start streaming at once).
-    public var defaultChunkSize: Int
+    package var defaultChunkSize: Int
     /// The range a request may ask for (a message stays well under the 4 MiB gRPC default).
-    public var chunkSizes: ClosedRange<Int>
+    package var chunkSizes: ClosedRange<Int>
     /// When a Get hashes the bytes it streams (withholding the last chunk unless they match).
-    public var readVerification: ReadVerification
+    package var readVerification: ReadVerification
 
-    public enum ReadVerification: Sendable {
+    package enum ReadVerification: Sendable {
         /// Every Get.
         case always
         /// The first Get of a blob after a start, and every Get after its file changed
@@ -24,7 +24,7 @@ public struct AssetSettings: Sendable {
         case whenFileChanged
     }
 
-    public init(limits: AssetLimits = .defaults, defaultChunkSize: Int = 256 << 10,
+    package init(limits: AssetLimits = .defaults, defaultChunkSize: Int = 256 << 10,
                 chunkSizes: ClosedRange<Int> = 1 << 10...1 << 20, readVerification: ReadVerification = .whenFileChanged) {
         self.limits = limits
         self.defaultChunkSize = defaultChunkSize
@@ -32,7 +32,7 @@ public struct AssetSettings: Sendable {
         self.readVerification = readVerification
     }
 
-    public static var defaults: Self { Self() }
+    package static var defaults: Self { Self() }
 
     /// The chunk size for a request's `chunk_size` (0: the default).
     func chunkSize(requested: UInt32) throws(RPCError) -> Int {

@@ -1,13 +1,13 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseRPC
 import Logging
 import ProtoMapping
-public import RPCCore
+package import RPCCore
 import ServiceKit
 import Synchronization
 
@@ -24,8 +24,8 @@ import Synchronization
 /// (to carry out the reloads the others asked for there), and the gateway waits until it
 /// has received the events the services report (their watermarks) before it commits the
 /// step's events to the log in their canonical order.
-public final class Conductor: Sendable {
-    public enum Mode: Sendable {
+package final class Conductor: Sendable {
+    package enum Mode: Sendable {
         /// The services run on their system clocks; the gateway only reads time.
         case system
         /// The services run on `--clock manual`; the gateway conducts. `follow`: start
@@ -52,7 +52,7 @@ public final class Conductor: Sendable {
     /// How long a step waits for a service's watermark to arrive before it goes on.
     /// A safety valve only (a service's events normally follow its AdvanceTo at once): long
     /// enough that a busy machine never trips it.
-    public let watermarkTimeout: Duration = .seconds(120)
+    package let watermarkTimeout: Duration = .seconds(120)
 
     init(mode: Mode, upstreams: Upstreams, device: DeviceState, log: EventLog, logger: Logger) {
         switch mode {
@@ -67,14 +67,14 @@ public final class Conductor: Sendable {
         self.logger = logger
     }
 
-    public var isManual: Bool { state.withLock { $0.manual } }
+    package var isManual: Bool { state.withLock { $0.manual } }
 
     /// The device clock's now.
-    public func now() -> Date {
+    package func now() -> Date {
         state.withLock { $0.manual ? $0.now : Date() }
     }
 
-    public func clockState(steps: Int = 0, events: UInt64 = 0) -> GlimpseGatewayV1.ClockState {
+    package func clockState(steps: Int = 0, events: UInt64 = 0) -> GlimpseGatewayV1.ClockState {
         state.withLock { state in
             var answer = GlimpseGatewayV1.ClockState()
             answer.now = GoogleProtobuf.Timestamp(state.manual ? state.now : Date())
@@ -94,7 +94,7 @@ public final class Conductor: Sendable {
         }
     }
 
-    public func advance(by seconds: TimeInterval) async throws(RPCError) -> GlimpseGatewayV1.ClockState {
+    package func advance(by seconds: TimeInterval) async throws(RPCError) -> GlimpseGatewayV1.ClockState {
         guard seconds >= 0, seconds.isFinite else {
             throw RPCError(code: .invalidArgument, message: "by: must not be negative (time does not go back)")
         }
@@ -105,7 +105,7 @@ public final class Conductor: Sendable {
         }
     }
 
-    public func set(to target: Date) async throws(RPCError) -> GlimpseGatewayV1.ClockState {
+    package func set(to target: Date) async throws(RPCError) -> GlimpseGatewayV1.ClockState {
         try requireManual()
         return try await steps.run { () async throws(RPCError) -> GlimpseGatewayV1.ClockState in
             try await self.sync()
@@ -116,13 +116,13 @@ public final class Conductor: Sendable {
         }
     }
 
-    public func freeze() throws(RPCError) -> GlimpseGatewayV1.ClockState {
+    package func freeze() throws(RPCError) -> GlimpseGatewayV1.ClockState {
         try requireManual()
         state.withLock { $0.following = false }
         return clockState()
     }
 
-    public func follow(offset: TimeInterval?) throws(RPCError) -> GlimpseGatewayV1.ClockState {
+    package func follow(offset: TimeInterval?) throws(RPCError) -> GlimpseGatewayV1.ClockState {
         try requireManual()
         state.withLock { state in
             // Time never goes back: a smaller offset than the current one waits for wall

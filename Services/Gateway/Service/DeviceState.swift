@@ -12,7 +12,7 @@ import RPCCore
 /// sits, the settings (kept in `DeviceStore`), and the last known state of each placement
 /// and Live Activity (from glimpse-timeline's `WatchEntries` and glimpse-activity's
 /// `WatchActivities`). Waiters let a call return once the screen shows its effect.
-public actor DeviceState {
+package actor DeviceState {
     struct CachedEntry {
         var entry: GlimpseWidgetV1.TimelineEntry?
         var sequence: UInt64
@@ -73,7 +73,7 @@ public actor DeviceState {
     private var nextWaiter = 0
 
     /// `screen`: the device model (the hardware: it wins over what the store remembers).
-    public init(store: DeviceStore, screen: String? = nil) throws {
+    package init(store: DeviceStore, screen: String? = nil) throws {
         self.store = store
         for app in try store.all(.app, as: GlimpseGatewayV1.StoredApp.self) {
             apps[app.manifest?.bundleId ?? ""] = app

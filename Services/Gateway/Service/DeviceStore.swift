@@ -1,27 +1,27 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import EngineHost
 import GRDB
-public import GlimpseMessages
+package import GlimpseMessages
 
 /// The gateway's own state in one SQLite file (`<data-dir>/gateway.sqlite`, WAL): each
 /// installed app (its manifest and the tokens each service issued), each placement's
 /// place on the screen, and the device settings — one protobuf row each. The services
 /// keep everything else. A write returns once it is committed.
-public final class DeviceStore: Sendable {
+package final class DeviceStore: Sendable {
     private let queue: DatabaseQueue
 
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// `pending`: a placement being added, until every service has it or none does.
         case app, placement, settings, pending
     }
 
     /// Opens `<directory>/gateway.sqlite`, 0600 in a folder made 0700: it holds every
     /// app's tokens.
-    public init(directory: URL) throws {
+    package init(directory: URL) throws {
         try PrivateStore.makeDirectory(directory.path)
         let path = directory.appendingPathComponent("gateway.sqlite").path
         try PrivateStore.prepareDatabase(path)
@@ -37,7 +37,7 @@ public final class DeviceStore: Sendable {
     }
 
     /// A store that lives as long as this object (tests).
-    public static func inMemory() throws -> DeviceStore { try DeviceStore(inMemory: ()) }
+    package static func inMemory() throws -> DeviceStore { try DeviceStore(inMemory: ()) }
 
     private func prepare() throws {
         try queue.write { db in
@@ -49,7 +49,7 @@ public final class DeviceStore: Sendable {
         }
     }
 
-    public func put(_ kind: Kind, _ key: String, _ message: some GlimpseMessage) throws {
+    package func put(_ kind: Kind, _ key: String, _ message: some GlimpseMessage) throws {
         let bytes = try message.serializedBytes()
         try queue.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO device (kind, key, value) VALUES (?, ?, ?)",
@@ -57,21 +57,21 @@ public final class DeviceStore: Sendable {
         }
     }
 
-    public func delete(_ kind: Kind, _ key: String) throws {
+    package func delete(_ kind: Kind, _ key: String) throws {
         try queue.write { db in
             try db.execute(sql: "DELETE FROM device WHERE kind = ? AND key = ?", arguments: [kind.rawValue, key])
         }
     }
 
     /// Removes every row of `kinds` in one transaction.
-    public func deleteAll(_ kinds: [Kind]) throws {
+    package func deleteAll(_ kinds: [Kind]) throws {
         try queue.write { db in
             for kind in kinds { try db.execute(sql: "DELETE FROM device WHERE kind = ?", arguments: [kind.rawValue]) }
         }
     }
 
     /// Every row of `kind`, decoded.
-    public func all<M: GlimpseMessage>(_ kind: Kind, as type: M.Type) throws -> [M] {
+    package func all<M: GlimpseMessage>(_ kind: Kind, as type: M.Type) throws -> [M] {
         let blobs = try queue.read { db in
             try Data.fetchAll(db, sql: "SELECT value FROM device WHERE kind = ? ORDER BY key", arguments: [kind.rawValue])
         }

@@ -1,12 +1,12 @@
-public import GlimpseMessages
-public import RPCCore
+package import GlimpseMessages
+package import RPCCore
 
 /// The tappable views of an entry's view tree (Button, Toggle, Link), each with a stable
 /// address: its path of child indices from the root (`"0"` is the root, `"0.2"` its third
 /// child) and the `.id` the app gave it.
-public enum Elements {
+package enum Elements {
     /// Every Button, Toggle and Link in `view`, in reading order (depth first).
-    public static func collect(_ view: GlimpseWidgetV1.View?) -> [GlimpseGatewayV1.Element] {
+    package static func collect(_ view: GlimpseWidgetV1.View?) -> [GlimpseGatewayV1.Element] {
         guard let view else { return [] }
         var found: [GlimpseGatewayV1.Element] = []
         visit(view, path: "0", into: &found)
@@ -41,7 +41,7 @@ public enum Elements {
     }
 
     /// The visible text of a view: its Text contents and Label titles, space-separated.
-    public static func text(of view: GlimpseWidgetV1.View?) -> String {
+    package static func text(of view: GlimpseWidgetV1.View?) -> String {
         guard let view else { return "" }
         var parts: [String] = []
         collectText(view, into: &parts)
@@ -64,7 +64,7 @@ public enum Elements {
     /// label (case-insensitive) or link destination is `name`, in that order of precedence.
     /// An empty name is the only element, or nil (the widget itself) when there is none or
     /// the entry has a widgetURL.
-    public static func resolve(
+    package static func resolve(
         _ name: String, in elements: [GlimpseGatewayV1.Element], hasWidgetURL: Bool
     ) throws(RPCError) -> GlimpseGatewayV1.Element? {
         if name.isEmpty {
@@ -90,7 +90,7 @@ public enum Elements {
         throw RPCError(code: .notFound, message: "no element \"\(name)\" in the current entry; \(available)")
     }
 
-    public static func intentType(of element: GlimpseGatewayV1.Element) -> String? {
+    package static func intentType(of element: GlimpseGatewayV1.Element) -> String? {
         switch element.kind {
         case .button(let intent)?, .toggle(let intent)?: intent.intentType
         default: nil

@@ -1,4 +1,4 @@
-public import GlimpseMessages
+package import GlimpseMessages
 import Synchronization
 
 /// One `Events.Follow`: a cursor into the event log, read page by page. It holds no copy
@@ -8,17 +8,17 @@ import Synchronization
 /// throws `FellBehind` (the caller ends the stream with RESOURCE_EXHAUSTED; the client
 /// follows again from the last sequence it got). A client that never reads holds only
 /// what its stream's flow control lets the transport queue.
-public final class EventFollower: Sendable {
+package final class EventFollower: Sendable {
     /// The follower fell behind: it read up to `lastRead` (a sequence), then missed events.
-    public struct FellBehind: Error, Sendable, Hashable {
-        public let lastRead: UInt64
+    package struct FellBehind: Error, Sendable, Hashable {
+        package let lastRead: UInt64
 
-        public init(lastRead: UInt64) { self.lastRead = lastRead }
+        package init(lastRead: UInt64) { self.lastRead = lastRead }
     }
 
     private let log: EventLog
     private let id: Int
-    public let maxLag: Int
+    package let maxLag: Int
 
     init(log: EventLog, id: Int, maxLag: Int) {
         self.log = log
@@ -34,7 +34,7 @@ public final class EventFollower: Sendable {
 
     /// Up to `limit` events after the last ones read, waiting until there is one; nil at
     /// the end (the gateway is stopping, or the follower was closed). Cancellable.
-    public func next(limit: Int = 256) async throws -> [GlimpseGatewayV1.Event]? {
+    package func next(limit: Int = 256) async throws -> [GlimpseGatewayV1.Event]? {
         while true {
             switch read(limit: limit) {
             case .events(let events): return events
@@ -47,7 +47,7 @@ public final class EventFollower: Sendable {
     }
 
     /// Stops following (the stream is over).
-    public func close() {
+    package func close() {
         let waiter = log.state.withLock { $0.followers.removeValue(forKey: id)?.waiter }
         waiter?.resume(throwing: CancellationError())
     }
@@ -143,7 +143,7 @@ extension EventLog {
 
     /// Follows the events after `after` (from the oldest kept, if those after `after` are
     /// gone already), then every event committed from now on; see `EventFollower`.
-    public func follow(after: UInt64, filter: Filter, maxLag: Int = 10_000) -> EventFollower {
+    package func follow(after: UInt64, filter: Filter, maxLag: Int = 10_000) -> EventFollower {
         let maxLag = max(1, maxLag)
         let id = state.withLock { state -> Int in
             let id = state.nextFollower

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseMessages
+package import GlimpseMessages
 import ProtoMapping
 import Synchronization
 
@@ -18,10 +18,10 @@ import Synchronization
 ///   gateway), then as they arrived from that source — so a clock step whose services
 ///   streamed concurrently gives the same log every time.
 /// - At most `capacity` events are kept; older ones are dropped from the front.
-public final class EventLog: Sendable {
-    public enum Source: Int, Sendable, Comparable {
+package final class EventLog: Sendable {
+    package enum Source: Int, Sendable, Comparable {
         case timeline, activity, gateway
-        public static func < (a: Source, b: Source) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Source, b: Source) -> Bool { a.rawValue < b.rawValue }
     }
 
     struct Pending {
@@ -46,11 +46,11 @@ public final class EventLog: Sendable {
         var firstKeptSequence: UInt64 { events[first...].first?.sequence ?? lastSequence + 1 }
     }
 
-    public struct Filter: Sendable {
-        public var kinds: Set<String>
-        public var bundleID: String
+    package struct Filter: Sendable {
+        package var kinds: Set<String>
+        package var bundleID: String
 
-        public init(kinds: [String] = [], bundleID: String = "") {
+        package init(kinds: [String] = [], bundleID: String = "") {
             self.kinds = Set(kinds)
             self.bundleID = bundleID
         }
@@ -60,19 +60,19 @@ public final class EventLog: Sendable {
         }
     }
 
-    public let capacity: Int
+    package let capacity: Int
     let state = Mutex(State())
 
-    public init(capacity: Int = 100_000) {
+    package init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)
     }
 
-    public var lastSequence: UInt64 { state.withLock { $0.lastSequence } }
+    package var lastSequence: UInt64 { state.withLock { $0.lastSequence } }
 
     /// Records an event (committed now, or held while the log is held). A held event that
     /// `leads` goes before the other held ones: the cause of what the services streamed
     /// meanwhile (a tap's intent before the entries its reload brought).
-    public func append(_ event: GlimpseGatewayV1.Event, source: Source, leads: Bool = false) {
+    package func append(_ event: GlimpseGatewayV1.Event, source: Source, leads: Bool = false) {
         let instant = event.at.map(Date.init) ?? .distantPast
         let woken = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
             if state.holds > 0 {
@@ -87,10 +87,10 @@ public final class EventLog: Sendable {
     }
 
     /// Events wait until `commitHeld()`/`release()`.
-    public func hold() { state.withLock { $0.holds += 1 } }
+    package func hold() { state.withLock { $0.holds += 1 } }
 
     /// Commits the events held so far in their canonical order; the log stays held.
-    public func commitHeld() {
+    package func commitHeld() {
         let woken = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
             let held = state.pending.enumerated().sorted { a, b in
                 if a.element.leads != b.element.leads { return a.element.leads }
@@ -105,7 +105,7 @@ public final class EventLog: Sendable {
     }
 
     /// Commits what is held and stops holding.
-    public func release() {
+    package func release() {
         commitHeld()
         state.withLock { $0.holds = max(0, $0.holds - 1) }
     }
@@ -131,7 +131,7 @@ public final class EventLog: Sendable {
     }
 
     /// Up to `limit` events after `after` that pass `filter`.
-    public func list(after: UInt64, limit: Int, filter: Filter) -> [GlimpseGatewayV1.Event] {
+    package func list(after: UInt64, limit: Int, filter: Filter) -> [GlimpseGatewayV1.Event] {
         state.withLock { state in
             var result: [GlimpseGatewayV1.Event] = []
             for event in state.events[Self.startIndex(after: after, in: state)...] where filter.matches(event) {
@@ -150,7 +150,7 @@ public final class EventLog: Sendable {
 
     /// Ends every follower once it has what was committed so far, and every one that
     /// comes later likewise (shutdown).
-    public func finish() {
+    package func finish() {
         let waiting = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
             state.finished = true
             return state.followers.keys.compactMap { state.followers[$0]!.takeWaiter() }
@@ -160,7 +160,7 @@ public final class EventLog: Sendable {
 
     /// True once `finish()` ended the followers: a follower's end is the gateway stopping,
     /// not it falling behind.
-    public var isFinished: Bool { state.withLock { $0.finished } }
+    package var isFinished: Bool { state.withLock { $0.finished } }
 }
 
 extension GlimpseGatewayV1.Event {

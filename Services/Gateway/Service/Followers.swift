@@ -8,7 +8,7 @@ import GlimpseRPC
 import ProtoMapping
 import ServiceKit
 import RPCCore
-public import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 
 /// Keeps the screen current: follows glimpse-timeline's `WatchEntries` and
@@ -16,16 +16,16 @@ import Synchronization
 /// service unreachable while its stream is down — the screen keeps its last known state —
 /// reconnecting with backoff; a new stream starts with the current state, so the screen
 /// catches up.
-public final class Followers: Service {
+package final class Followers: Service {
     let gateway: Gateway
     private let pushCursor = Mutex<UInt64>(0)
 
-    public init(gateway: Gateway) {
+    package init(gateway: Gateway) {
         self.gateway = gateway
         gateway.conductor.afterStep.withLock { [self] in $0 = { await self.pollPushes() } }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await withDiscardingTaskGroup { [self] group in
             group.addTask { [self] in await follow(.timeline) { try await followEntries() } }
             group.addTask { [self] in await follow(.activity) { try await followActivities() } }

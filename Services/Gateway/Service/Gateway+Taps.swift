@@ -3,16 +3,16 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseRPC
-public import RPCCore
+package import RPCCore
 import Synchronization
 
 /// Taps on a widget (`Widgets.Tap`): a Link or the widget itself opens a URL; a Button or
 /// Toggle runs its intent through glimpse-intent (`performIntent`, shared with the taps
 /// on a Live Activity), and the answer carries the entry the tapped widget's reload brought.
 extension Gateway {
-    public func tap(_ request: GlimpseGatewayV1.TapRequest) async throws(RPCError) -> GlimpseGatewayV1.TapResponse {
+    package func tap(_ request: GlimpseGatewayV1.TapRequest) async throws(RPCError) -> GlimpseGatewayV1.TapResponse {
         let placement = try await device.placement(request.placementId)
         let (entry, _) = await device.entry(request.placementId)
         let before = await device.timelineChanges

@@ -1,32 +1,32 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import ActivityEngine
 import Crypto
 import DequeModule
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseRPC
 import GlimpseVocabulary
-public import Logging
+package import Logging
 import ProtoMapping
-public import RPCCore
+package import RPCCore
 import ServiceKit
 import Synchronization
 
 /// glimpse-gateway's core: the device (`DeviceState`), the services behind it
 /// (`Upstreams`), the event log and the clock conductor. The handlers map the API onto
 /// these operations; the followers keep the screen current.
-public final class Gateway: Sendable {
-    public let device: DeviceState
-    public let upstreams: Upstreams
-    public let log: EventLog
-    public let conductor: Conductor
-    public let logger: Logger
+package final class Gateway: Sendable {
+    package let device: DeviceState
+    package let upstreams: Upstreams
+    package let log: EventLog
+    package let conductor: Conductor
+    package let logger: Logger
     /// How long a call waits for the screen to show its effect (a tap's reload, a new
     /// widget's first timeline) before answering with what is shown.
-    public let settleTimeout: Duration
+    package let settleTimeout: Duration
     /// The element each recent tap reached, by idempotency key: a retry of the same
     /// physical tap reaches the same Button even after the entry changed (its answer
     /// then comes from glimpse-intent's idempotency record). The last 10,000 taps.
@@ -46,7 +46,7 @@ public final class Gateway: Sendable {
         }
     }
 
-    public init(store: DeviceStore, upstreams: Upstreams, log: EventLog = EventLog(), clock: Conductor.Mode,
+    package init(store: DeviceStore, upstreams: Upstreams, log: EventLog = EventLog(), clock: Conductor.Mode,
                 logger: Logger, settleTimeout: Duration = .seconds(5), viewsDeadline: Duration? = nil,
                 device screen: String? = nil) throws {
         let device = try DeviceState(store: store, screen: screen)
@@ -61,7 +61,7 @@ public final class Gateway: Sendable {
     }
 
     /// The device clock's now.
-    public func now() -> Date { conductor.now() }
+    package func now() -> Date { conductor.now() }
 
     func event(bundle: String = "", summary: String, _ detail: GlimpseGatewayV1.Event.Detail) {
         log.append(GlimpseGatewayV1.Event(at: now(), bundleID: bundle, summary: summary, detail: detail), source: .gateway)
@@ -69,7 +69,7 @@ public final class Gateway: Sendable {
 
     // MARK: Apps
 
-    public func install(_ request: GlimpseGatewayV1.InstallRequest) async throws(RPCError) -> GlimpseGatewayV1.InstallResponse {
+    package func install(_ request: GlimpseGatewayV1.InstallRequest) async throws(RPCError) -> GlimpseGatewayV1.InstallResponse {
         guard let manifest = request.manifest, !manifest.bundleId.isEmpty else {
             throw RPCError(code: .invalidArgument, message: "manifest.bundle_id: required")
         }
@@ -168,7 +168,7 @@ public final class Gateway: Sendable {
         }
     }
 
-    public func uninstall(_ bundle: String, quiet: Bool = false) async throws(RPCError) -> GlimpseGatewayV1.UninstallResponse {
+    package func uninstall(_ bundle: String, quiet: Bool = false) async throws(RPCError) -> GlimpseGatewayV1.UninstallResponse {
         guard await device.app(bundle) != nil else {
             throw RPCError(code: .notFound, message: "\(bundle) is not installed")
         }
@@ -200,7 +200,7 @@ public final class Gateway: Sendable {
         return response
     }
 
-    public func apps() async -> [GlimpseGatewayV1.InstalledApp] {
+    package func apps() async -> [GlimpseGatewayV1.InstalledApp] {
         await device.apps.values.sorted { $0.manifest?.bundleId ?? "" < $1.manifest?.bundleId ?? "" }.map { app in
             var installed = GlimpseGatewayV1.InstalledApp()
             let manifest = app.manifest ?? .init()
@@ -216,7 +216,7 @@ public final class Gateway: Sendable {
 
     // MARK: Widgets
 
-    public func place(_ request: GlimpseGatewayV1.PlaceRequest) async throws(RPCError) -> GlimpseGatewayV1.Widget {
+    package func place(_ request: GlimpseGatewayV1.PlaceRequest) async throws(RPCError) -> GlimpseGatewayV1.Widget {
         // One at a time up to the moment the device keeps the placement: two widgets
         // placed together must not be given the same slot.
         let id = try await placing.run { () async throws(RPCError) -> UInt64 in try await self.addPlacement(request) }
@@ -284,7 +284,7 @@ public final class Gateway: Sendable {
         return id
     }
 
-    public func remove(_ id: UInt64) async throws(RPCError) {
+    package func remove(_ id: UInt64) async throws(RPCError) {
         let placement = try await device.placement(id)
         _ = try await upstreams.call(.timeline) { options in
             try await upstreams.timeline().remove(ClientRequest(message: .init(placementId: id)), options: options)
@@ -301,7 +301,7 @@ public final class Gateway: Sendable {
 
     /// A placement as the screen shows it; `detailed` adds the budget and the last provider
     /// error from glimpse-timeline (the last known state when it is unreachable).
-    public func widget(_ id: UInt64, detailed: Bool) async throws(RPCError) -> GlimpseGatewayV1.Widget {
+    package func widget(_ id: UInt64, detailed: Bool) async throws(RPCError) -> GlimpseGatewayV1.Widget {
         let placement = try await device.placement(id)
         let (entry, sequence) = await device.entry(id)
         var widget = GlimpseGatewayV1.Widget()
@@ -330,7 +330,7 @@ public final class Gateway: Sendable {
         return widget
     }
 
-    public func widgets(bundle: String) async -> [GlimpseGatewayV1.Widget] {
+    package func widgets(bundle: String) async -> [GlimpseGatewayV1.Widget] {
         let ids = await device.placements.values
             .filter { bundle.isEmpty || $0.bundleId == bundle }
             .sorted { $0.addedOrder < $1.addedOrder }.map(\.placementId)
@@ -343,7 +343,7 @@ public final class Gateway: Sendable {
         return result
     }
 
-    public func reconfigure(_ request: GlimpseGatewayV1.ReconfigureRequest) async throws(RPCError) -> GlimpseGatewayV1.Widget {
+    package func reconfigure(_ request: GlimpseGatewayV1.ReconfigureRequest) async throws(RPCError) -> GlimpseGatewayV1.Widget {
         _ = try await device.placement(request.placementId)
         let (_, sequence) = await device.entry(request.placementId)
         var reconfigure = GlimpseTimelineV1.ReconfigureRequest()
@@ -360,7 +360,7 @@ public final class Gateway: Sendable {
     }
 
     /// A reload request, as the app would make it (budgeted), logged with what it got.
-    public func reload(_ request: GlimpseGatewayV1.ReloadRequest) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
+    package func reload(_ request: GlimpseGatewayV1.ReloadRequest) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
         var bundle = request.bundleId
         var kind = request.kind
         if request.placementId != 0 {
@@ -429,7 +429,7 @@ public final class Gateway: Sendable {
         }
     }
 
-    public func budget(_ id: UInt64) async throws(RPCError) -> GlimpseTimelineV1.BudgetStatus {
+    package func budget(_ id: UInt64) async throws(RPCError) -> GlimpseTimelineV1.BudgetStatus {
         _ = try await device.placement(id)
         return try await upstreams.call(.timeline) { options in
             try await upstreams.timeline().getPlacement(ClientRequest(message: .init(placementId: id)), options: options).message.budget ?? .init()

@@ -1,22 +1,22 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseMessages
 import GlimpseRPC
-public import Logging
-public import RPCCore
+package import Logging
+package import RPCCore
 
 /// glimpse-gateway assembled: the device store under the data directory, the core, the
 /// handlers of every API service, and the followers that keep the screen current.
-public struct GatewayServer: Sendable {
-    public let gateway: Gateway
-    public let followers: Followers
-    public let handlers: [any RPCJSONService]
+package struct GatewayServer: Sendable {
+    package let gateway: Gateway
+    package let followers: Followers
+    package let handlers: [any RPCJSONService]
 
     /// The full names of the services the gateway serves (health, reflection).
-    public static let serviceNames = [
+    package static let serviceNames = [
         GlimpseGatewayV1.Apps.name, GlimpseGatewayV1.Widgets.name, GlimpseGatewayV1.Device.name,
         GlimpseGatewayV1.Clock.name, GlimpseGatewayV1.Activities.name, GlimpseGatewayV1.Events.name,
         GlimpseGatewayV1.WidgetCenter.name, GlimpseGatewayV1.ActivityKit.name, GlimpseGatewayV1.AppGroup.name,
@@ -24,7 +24,7 @@ public struct GatewayServer: Sendable {
     ]
 
     /// Opens `<directory>/gateway.sqlite` (or an in-memory store).
-    public static func open(
+    package static func open(
         directory: URL?, upstreams: Upstreams, clock: Conductor.Mode, logger: Logger,
         eventLogCapacity: Int = 100_000, followMaxLag: Int = EventsHandler.defaultFollowMaxLag,
         settleTimeout: Duration = .seconds(5), viewsDeadline: Duration? = nil, device: String? = nil
@@ -43,11 +43,11 @@ public struct GatewayServer: Sendable {
     }
 
     /// Ends every `Events.Follow` stream (a browser page holds one open): shutdown begins.
-    public func endStreams() {
+    package func endStreams() {
         gateway.log.finish()
     }
 
-    public func close() async {
+    package func close() async {
         gateway.log.finish()
         await gateway.upstreams.shutdown()
     }

@@ -4,10 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 import ActivityEngine
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping
-public import RPCCore
+package import RPCCore
 
 /// A wire activity as the presentation rules read it.
 struct WireActivity: PresentationCandidate {
@@ -75,7 +75,7 @@ extension Gateway {
         return view
     }
 
-    public func activityViews(bundle: String) async -> [GlimpseGatewayV1.ActivityView] {
+    package func activityViews(bundle: String) async -> [GlimpseGatewayV1.ActivityView] {
         let (layout, activities) = await presentation()
         let stale = await device.unreachable[.activity] != nil
         return activities.values
@@ -84,7 +84,7 @@ extension Gateway {
             .map { view(of: $0, in: layout, stale: stale) }
     }
 
-    public func activityView(_ id: String) async throws(RPCError) -> GlimpseGatewayV1.ActivityView {
+    package func activityView(_ id: String) async throws(RPCError) -> GlimpseGatewayV1.ActivityView {
         let (layout, activities) = await presentation()
         guard let activity = activities[id] else {
             throw RPCError(code: .notFound, message: "no activity \(id) on this device")
@@ -93,7 +93,7 @@ extension Gateway {
     }
 
     /// The whole screen.
-    public func screen() async -> GlimpseGatewayV1.Screen {
+    package func screen() async -> GlimpseGatewayV1.Screen {
         var screen = GlimpseGatewayV1.Screen()
         let model = await device.screen
         let settings = await device.settings

@@ -3,17 +3,17 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseRPC
 import GlimpseVocabulary
-public import RPCCore
+package import RPCCore
 
 extension Gateway {
     /// Applies the given settings, each at the service whose rules it changes: locked at
     /// glimpse-intent (interactive widgets are inactive), Low Power Mode, locale and
     /// Dynamic Type at glimpse-timeline, an app's Live Activities switches at
     /// glimpse-activity. The device keeps them only once the services took them.
-    public func updateSettings(_ request: GlimpseGatewayV1.UpdateSettingsRequest) async throws(RPCError) -> GlimpseGatewayV1.Settings {
+    package func updateSettings(_ request: GlimpseGatewayV1.UpdateSettingsRequest) async throws(RPCError) -> GlimpseGatewayV1.Settings {
         if let locked = request.locked {
             _ = try await upstreams.call(.intent) { options in
                 try await upstreams.intent().setDeviceLocked(ClientRequest(message: .init(locked: locked)), options: options)
@@ -69,7 +69,7 @@ extension Gateway {
     }
 
     /// Uninstalls every app and puts the settings back.
-    public func reset() async throws(RPCError) -> GlimpseGatewayV1.ResetResponse {
+    package func reset() async throws(RPCError) -> GlimpseGatewayV1.ResetResponse {
         let bundles = await device.apps.keys.sorted()
         for bundle in bundles { _ = try await uninstall(bundle) }
         let defaults = DeviceState.defaultSettings

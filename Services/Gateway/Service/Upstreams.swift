@@ -1,26 +1,26 @@
-public import GlimpseMessages
-public import GlimpseRPC
-public import RPCCore
-public import ServiceKit
+package import GlimpseMessages
+package import GlimpseRPC
+package import RPCCore
+package import ServiceKit
 import ProtoMapping
 
 /// The four services behind the gateway, by address, over one kept connection each.
-public final class Upstreams: Sendable {
-    public enum Service: String, Sendable, CaseIterable, Comparable {
+package final class Upstreams: Sendable {
+    package enum Service: String, Sendable, CaseIterable, Comparable {
         case timeline, intent, activity, asset
-        public static func < (a: Service, b: Service) -> Bool { a.order < b.order }
+        package static func < (a: Service, b: Service) -> Bool { a.order < b.order }
         private var order: Int { Self.allCases.firstIndex(of: self)! }
     }
 
-    public struct Addresses: Sendable {
-        public var timeline = ServiceAddress(host: "127.0.0.1", port: 7701)
-        public var intent = ServiceAddress(host: "127.0.0.1", port: 7702)
-        public var activity = ServiceAddress(host: "127.0.0.1", port: 7703)
-        public var asset = ServiceAddress(host: "127.0.0.1", port: 7704)
+    package struct Addresses: Sendable {
+        package var timeline = ServiceAddress(host: "127.0.0.1", port: 7701)
+        package var intent = ServiceAddress(host: "127.0.0.1", port: 7702)
+        package var activity = ServiceAddress(host: "127.0.0.1", port: 7703)
+        package var asset = ServiceAddress(host: "127.0.0.1", port: 7704)
 
-        public init() {}
+        package init() {}
 
-        public subscript(service: Service) -> ServiceAddress {
+        package subscript(service: Service) -> ServiceAddress {
             switch service {
             case .timeline: timeline
             case .intent: intent
@@ -30,14 +30,14 @@ public final class Upstreams: Sendable {
         }
     }
 
-    public let addresses: Addresses
+    package let addresses: Addresses
     /// glimpse-timeline answers a placement's whole timeline (up to 10 MiB).
-    public let connections = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes)
+    package let connections = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes)
     /// Carried by every device call to the services (an app's call carries the app's
     /// token for that service instead).
-    public let deviceKey: DeviceKey?
+    package let deviceKey: DeviceKey?
 
-    public init(addresses: Addresses, deviceKey: DeviceKey? = nil) {
+    package init(addresses: Addresses, deviceKey: DeviceKey? = nil) {
         self.addresses = addresses
         self.deviceKey = deviceKey
     }
@@ -49,20 +49,20 @@ public final class Upstreams: Sendable {
         return client.adding(deviceKey?.metadata ?? Metadata())
     }
 
-    public func timeline() throws(RPCError) -> GlimpseTimelineV1.TimelineService.Client { .init(wrapping: try connection(.timeline)) }
-    public func intent() throws(RPCError) -> GlimpseIntentV1.IntentService.Client { .init(wrapping: try connection(.intent)) }
-    public func activity() throws(RPCError) -> GlimpseActivityV1.ActivityService.Client { .init(wrapping: try connection(.activity)) }
-    public func asset() throws(RPCError) -> GlimpseAssetV1.AssetService.Client { .init(wrapping: try connection(.asset)) }
-    public func clock(_ service: Service) throws(RPCError) -> GlimpseClockV1.Clock.Client { .init(wrapping: try connection(service)) }
+    package func timeline() throws(RPCError) -> GlimpseTimelineV1.TimelineService.Client { .init(wrapping: try connection(.timeline)) }
+    package func intent() throws(RPCError) -> GlimpseIntentV1.IntentService.Client { .init(wrapping: try connection(.intent)) }
+    package func activity() throws(RPCError) -> GlimpseActivityV1.ActivityService.Client { .init(wrapping: try connection(.activity)) }
+    package func asset() throws(RPCError) -> GlimpseAssetV1.AssetService.Client { .init(wrapping: try connection(.asset)) }
+    package func clock(_ service: Service) throws(RPCError) -> GlimpseClockV1.Clock.Client { .init(wrapping: try connection(service)) }
 
     /// The longest the gateway waits for one service call (a ceiling: a caller's shorter
     /// deadline flows on as it is).
-    public static let hopCeiling: Duration = .seconds(60)
+    package static let hopCeiling: Duration = .seconds(60)
 
     /// Runs one call to `service` with what is left of the caller's deadline, `timeout` its
     /// ceiling; any failure becomes an `RPCError` that names the service (a status the
     /// service answered keeps its code), and a deadline says whose ran out.
-    public func call<T: Sendable>(
+    package func call<T: Sendable>(
         _ service: Service, timeout: Duration = Upstreams.hopCeiling,
         _ body: (CallOptions) async throws -> T
     ) async throws(RPCError) -> T {
@@ -97,5 +97,5 @@ public final class Upstreams: Sendable {
         return metadata
     }
 
-    public func shutdown() async { await connections.shutdown() }
+    package func shutdown() async { await connections.shutdown() }
 }

@@ -4,8 +4,8 @@
 ///
 /// SwiftPM names each embedded file by a property, not by a list: a file added to `Web/`
 /// gets a line here (`WebFilesTests` fails on any that lacks one).
-public enum WebFiles {
-    public static var all: [String: [UInt8]] {
+package enum WebFiles {
+    package static var all: [String: [UInt8]] {
         [
             "index.html": PackageResources.index_html,
             "app.js": PackageResources.app_js,

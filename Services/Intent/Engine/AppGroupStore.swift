@@ -1,5 +1,5 @@
 import DequeModule
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The App Group store: a versioned key-value store per group, I/O-free. Providers watch
 /// it through a change feed (`changes(in:since:)`); intents write it declaratively.
@@ -11,10 +11,10 @@ public import GlimpseVocabulary
 /// - A group's change log holds its last `changeLogLimit` changes in sequence order; a
 ///   reader further behind is told to resync from a snapshot.
 /// - `apply` (a declarative action) is atomic: every operation or none.
-public struct AppGroupStore: Sendable {
-    public struct Entry: Sendable, Hashable, Codable {
-        public var value: TypedValue
-        public var version: UInt64
+package struct AppGroupStore: Sendable {
+    package struct Entry: Sendable, Hashable, Codable {
+        package var value: TypedValue
+        package var version: UInt64
     }
 
     struct Group: Codable {
@@ -23,27 +23,27 @@ public struct AppGroupStore: Sendable {
         var log = Deque<StoreChange>()
     }
 
-    public let changeLogLimit: Int
+    package let changeLogLimit: Int
     var groups: [GroupID: Group] = [:]
 
-    public init(changeLogLimit: Int = IntentSettings.defaults.changeLogLimit) {
+    package init(changeLogLimit: Int = IntentSettings.defaults.changeLogLimit) {
         self.changeLogLimit = max(1, changeLogLimit)
     }
 
     // MARK: Reading
 
-    public func value(_ key: String, in group: GroupID) -> TypedValue? { groups[group]?.entries[key]?.value }
+    package func value(_ key: String, in group: GroupID) -> TypedValue? { groups[group]?.entries[key]?.value }
 
-    public func entry(_ key: String, in group: GroupID) -> Entry? { groups[group]?.entries[key] }
+    package func entry(_ key: String, in group: GroupID) -> Entry? { groups[group]?.entries[key] }
 
     /// Every key of the group with its value and version.
-    public func snapshot(of group: GroupID) -> [String: Entry] { groups[group]?.entries ?? [:] }
+    package func snapshot(of group: GroupID) -> [String: Entry] { groups[group]?.entries ?? [:] }
 
     /// The group's sequence number: the number of writes so far.
-    public func sequence(of group: GroupID) -> UInt64 { groups[group]?.sequence ?? 0 }
+    package func sequence(of group: GroupID) -> UInt64 { groups[group]?.sequence ?? 0 }
 
     /// The changes after `sequence`, or `.resync` when the log no longer reaches back that far.
-    public func changes(in group: GroupID, since sequence: UInt64) -> ChangeFeed {
+    package func changes(in group: GroupID, since sequence: UInt64) -> ChangeFeed {
         guard let state = groups[group] else { return sequence == 0 ? .changes([], latest: 0) : .resync(latest: 0) }
         guard sequence <= state.sequence else { return .resync(latest: state.sequence) }
         let oldest = state.log.first?.sequence ?? state.sequence + 1
@@ -55,13 +55,13 @@ public struct AppGroupStore: Sendable {
 
     /// Sets a key; returns its new version.
     @discardableResult
-    public mutating func set(_ key: String, to value: TypedValue, in group: GroupID) -> UInt64 {
+    package mutating func set(_ key: String, to value: TypedValue, in group: GroupID) -> UInt64 {
         write(key, value, in: group)
     }
 
     /// Removes a key; returns the new group sequence, or nil when the key was absent.
     @discardableResult
-    public mutating func remove(_ key: String, in group: GroupID) -> UInt64? {
+    package mutating func remove(_ key: String, in group: GroupID) -> UInt64? {
         guard groups[group]?.entries[key] != nil else { return nil }
         return write(key, nil, in: group)
     }
@@ -69,7 +69,7 @@ public struct AppGroupStore: Sendable {
     /// Writes `value` (nil: removes) only if the key's version is `expected` (nil: the key
     /// must be absent). Returns the new version (or sequence, for a removal).
     @discardableResult
-    public mutating func compareAndSet(
+    package mutating func compareAndSet(
         _ key: String, in group: GroupID, expected: UInt64?, to value: TypedValue?
     ) throws(StoreError) -> UInt64 {
         let actual = groups[group]?.entries[key]?.version
@@ -89,14 +89,14 @@ public struct AppGroupStore: Sendable {
 }
 
 /// One write to a group: the key's new value, or nil when it was removed.
-public struct StoreChange: Sendable, Hashable, Codable {
-    public var sequence: UInt64
-    public var key: String
-    public var value: TypedValue?
+package struct StoreChange: Sendable, Hashable, Codable {
+    package var sequence: UInt64
+    package var key: String
+    package var value: TypedValue?
 }
 
 /// What `changes(in:since:)` returns.
-public enum ChangeFeed: Sendable, Hashable {
+package enum ChangeFeed: Sendable, Hashable {
     /// Every change after the reader's sequence, oldest first; `latest` is where to resume.
     case changes([StoreChange], latest: UInt64)
     /// The log no longer reaches back to the reader: read a snapshot, resume from `latest`.
@@ -104,7 +104,7 @@ public enum ChangeFeed: Sendable, Hashable {
 }
 
 /// Why a store write was refused.
-public enum StoreError: Error, Sendable, Hashable, Codable {
+package enum StoreError: Error, Sendable, Hashable, Codable {
     case versionMismatch(key: String, expected: UInt64?, actual: UInt64?)
     case typeMismatch(key: String, expected: ValueType, found: ValueType)
     /// An increment past Int64's range; nothing is written.

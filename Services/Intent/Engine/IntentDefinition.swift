@@ -1,26 +1,26 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// An `AppIntent` an app declares for its widgets' and Live Activities' buttons and toggles.
-public struct IntentDefinition: Sendable, Hashable, Codable {
+package struct IntentDefinition: Sendable, Hashable, Codable {
     /// The intent's type name, e.g. `CheckInIntent`.
-    public var type: String
-    public var title: String
-    public var parameters: [IntentParameter]
-    public var action: IntentAction
+    package var type: String
+    package var title: String
+    package var parameters: [IntentParameter]
+    package var action: IntentAction
     /// The widget kinds whose views carry a button or toggle for this intent. A tap from
     /// any other kind is refused: that widget has nothing to tap (Ride the Lightning Air's
     /// Lock Screen widget is read-only).
-    public var widgetKinds: Set<String>
+    package var widgetKinds: Set<String>
     /// The `ActivityAttributes` types whose Live Activity views carry a button or toggle
     /// for this intent (a `LiveActivityIntent`, whose `perform()` runs in the app). A tap
     /// on another type's activity is refused.
-    public var activityAttributes: Set<String>
+    package var activityAttributes: Set<String>
     /// What `perform()` asks `WidgetCenter` to reload besides the tapped widget (which
     /// the system always reloads): Ride the Lightning Air's `FlightStore` setter calls
     /// `reloadAllTimelines()`, so its read-only Lock Screen widget follows the tap too.
-    public var reloads: IntentReloads
+    package var reloads: IntentReloads
 
-    public init(
+    package init(
         type: String, title: String, parameters: [IntentParameter] = [], action: IntentAction, widgetKinds: Set<String>,
         reloads: IntentReloads = .tappedWidget, activityAttributes: Set<String> = []
     ) {
@@ -38,7 +38,7 @@ extension IntentDefinition {
     /// The values `perform()` gets for the parameters a Button or Toggle pre-set (widgets
     /// do not prompt): each declared parameter from `preset` or its default, with its
     /// declared type; a name the intent does not declare is refused too.
-    public func resolve(_ preset: [String: TypedValue]) -> Result<[String: TypedValue], TapRefusal> {
+    package func resolve(_ preset: [String: TypedValue]) -> Result<[String: TypedValue], TapRefusal> {
         for name in preset.keys.sorted() where !parameters.contains(where: { $0.name == name }) {
             return .failure(.unknownParameter(name))
         }
@@ -57,7 +57,7 @@ extension IntentDefinition {
 }
 
 /// The reloads a performed intent asks for, beyond the tapped widget's own.
-public enum IntentReloads: Sendable, Hashable, Codable {
+package enum IntentReloads: Sendable, Hashable, Codable {
     /// Only the tapped widget (the system's one reload per tap).
     case tappedWidget
     /// `WidgetCenter.reloadTimelines(ofKind:)` for each kind.
@@ -67,7 +67,7 @@ public enum IntentReloads: Sendable, Hashable, Codable {
 }
 
 /// What `perform()` does.
-public enum IntentAction: Sendable, Hashable, Codable {
+package enum IntentAction: Sendable, Hashable, Codable {
     /// Declarative: these operations on one App Group, in order, atomically.
     case store(group: GroupID, operations: [StoreOperation])
     /// The app's own code: the engine asks the service to call the app's intent handler.
@@ -75,7 +75,7 @@ public enum IntentAction: Sendable, Hashable, Codable {
 }
 
 /// Why an app's intents could not be installed.
-public enum IntentCatalogError: Error, Sendable, Hashable {
+package enum IntentCatalogError: Error, Sendable, Hashable {
     case appAlreadyInstalled(AppID)
     case duplicateIntent(String)
     case emptyAction(intent: String)

@@ -1,12 +1,12 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// What the service must do after a call into the executor.
-public enum IntentEffect: Sendable, Hashable, Codable {
+package enum IntentEffect: Sendable, Hashable, Codable {
     /// Answer the tapper (and anyone replaying the key) with this result.
     case completed(TapCompletion)
     /// A replay arrived while the first tap with its key is still running; its
@@ -29,37 +29,37 @@ public enum IntentEffect: Sendable, Hashable, Codable {
 }
 
 /// The end of one tap.
-public struct TapCompletion: Sendable, Hashable, Codable {
-    public var idempotencyKey: String
-    public var app: AppID
-    public var target: TapTarget
-    public var intent: String
-    public var result: TapResult
+package struct TapCompletion: Sendable, Hashable, Codable {
+    package var idempotencyKey: String
+    package var app: AppID
+    package var target: TapTarget
+    package var intent: String
+    package var result: TapResult
     /// True when this is a replay answered from the idempotency record.
-    public var replayed: Bool
+    package var replayed: Bool
     /// Every placement the tap reloads (the tapped one, and those of the kinds or app the
     /// intent asks `WidgetCenter` to reload), in id order; none for a refusal or a replay.
-    public var reloaded: [PlacementID]
+    package var reloaded: [PlacementID]
 
     /// The tapped placement; nil for a Live Activity.
-    public var placement: PlacementID? { target.placement }
+    package var placement: PlacementID? { target.placement }
 }
 
 /// Identity of one handler call; `rawValue` can travel over the wire as a correlation id.
-public struct CallID: Hashable, Sendable, Codable, CustomStringConvertible {
-    public let rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
-    public var description: String { "C\(rawValue)" }
+package struct CallID: Hashable, Sendable, Codable, CustomStringConvertible {
+    package let rawValue: UInt64
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
+    package var description: String { "C\(rawValue)" }
 }
 
 /// "Call the app's handler for intent X with params".
-public struct HandlerCall: Sendable, Hashable, Codable {
-    public var id: CallID
-    public var app: AppID
-    public var intent: String
-    public var parameters: [String: TypedValue]
-    public var target: TapTarget
+package struct HandlerCall: Sendable, Hashable, Codable {
+    package var id: CallID
+    package var app: AppID
+    package var intent: String
+    package var parameters: [String: TypedValue]
+    package var target: TapTarget
 
     /// The tapped placement; nil for a Live Activity.
-    public var placement: PlacementID? { target.placement }
+    package var placement: PlacementID? { target.placement }
 }

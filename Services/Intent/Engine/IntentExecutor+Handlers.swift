@@ -1,14 +1,14 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// External handlers: their answers, their timeouts, and the clock that drives the latter.
 extension IntentExecutor {
     /// What an app's handler answered.
-    public enum HandlerOutcome: Sendable, Hashable {
+    package enum HandlerOutcome: Sendable, Hashable {
         case succeeded(TypedValue?)
         case failed(message: String)
     }
@@ -16,7 +16,7 @@ extension IntentExecutor {
     /// The app's handler answered call `id`. Success or failure, a tapped placement is
     /// reloaded once (a failed toggle must show its true state again); then the
     /// target's next waiting tap runs. An answer to a call that timed out is ignored.
-    public mutating func handlerFinished(_ id: CallID, _ outcome: HandlerOutcome) -> [IntentEffect] {
+    package mutating func handlerFinished(_ id: CallID, _ outcome: HandlerOutcome) -> [IntentEffect] {
         var effects: [IntentEffect] = []
         if let call = calls.removeValue(forKey: id) {
             let result: TapResult = switch outcome {
@@ -30,7 +30,7 @@ extension IntentExecutor {
     }
 
     /// The earliest handler timeout or idempotency-record expiry, or nil.
-    public mutating func nextDeadline() -> Date? {
+    package mutating func nextDeadline() -> Date? {
         let next = earliestDeadline()
         return next.isFinite ? Date(timeIntervalSinceReferenceDate: next) : nil
     }
@@ -42,7 +42,7 @@ extension IntentExecutor {
 
     /// Times out every handler call due by now, in deadline order; also forgets expired
     /// idempotency records.
-    public mutating func fireDue() -> [IntentEffect] {
+    package mutating func fireDue() -> [IntentEffect] {
         let t = now
         ledger.expire(at: t)
         var effects: [IntentEffect] = []

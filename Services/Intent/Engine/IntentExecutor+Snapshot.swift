@@ -1,13 +1,13 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The executor's state for a snapshot: every stored property but the clock and the
 /// settings, which a restored executor takes from the run that restores it.
 extension IntentExecutor: SnapshotFields {
-    public enum FieldKey: String, CodingKey, CaseIterable {
+    package enum FieldKey: String, CodingKey, CaseIterable {
         case store, deviceLocked, apps, placements, ledger, waiting, busy, calls, deadlines, callCounter, announcedWake
     }
 
-    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+    package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visitNested(.store, &store)
         try fields.visit(.deviceLocked, &deviceLocked)
         try fields.visit(.apps, &apps)
@@ -24,11 +24,11 @@ extension IntentExecutor: SnapshotFields {
 
 /// The store's groups; its change log limit comes from the settings of the run.
 extension AppGroupStore: SnapshotFields {
-    public enum FieldKey: String, CodingKey, CaseIterable {
+    package enum FieldKey: String, CodingKey, CaseIterable {
         case groups
     }
 
-    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+    package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visit(.groups, &groups)
     }
 }

@@ -4,7 +4,7 @@ import DequeModule
 extension IntentExecutor {
     /// A widget or a Live Activity was tapped. Returns the tap's completion when it is done at once
     /// (replayed, refused, or a declarative action), or a `.callHandler` to make.
-    public mutating func tap(_ tap: WidgetTap) -> [IntentEffect] {
+    package mutating func tap(_ tap: WidgetTap) -> [IntentEffect] {
         ledger.expire(at: now)
         var effects: [IntentEffect] = []
         let key = IdempotencyLedger.Key(app: tap.app, key: tap.idempotencyKey)

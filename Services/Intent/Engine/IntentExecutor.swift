@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import DequeModule
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The intent engine: each app's intent catalog, the execution of widget and Live Activity
 /// taps, and the App Group store the declarative actions write. No I/O: methods return `[IntentEffect]`
@@ -25,12 +25,12 @@ public import GlimpseVocabulary
 ///   Live Activity tap (an activity has no timeline).
 /// - A declarative action is atomic on its App Group; a handler call that is not answered
 ///   within `handlerTimeout` has failed, and its late answer is ignored.
-public struct IntentExecutor: Engine {
-    public let clock: any WallClock
-    public let settings: IntentSettings
+package struct IntentExecutor: Engine {
+    package let clock: any WallClock
+    package let settings: IntentSettings
     /// The App Group store. Apps and providers read and write it directly too.
-    public var store: AppGroupStore
-    public internal(set) var deviceLocked = false
+    package var store: AppGroupStore
+    package internal(set) var deviceLocked = false
 
     struct App: Codable {
         var groups: Set<GroupID>
@@ -70,7 +70,7 @@ public struct IntentExecutor: Engine {
     var callCounter: UInt64 = 0
     var announcedWake: Double = .nan
 
-    public init(clock: any WallClock, settings: IntentSettings = .defaults) {
+    package init(clock: any WallClock, settings: IntentSettings = .defaults) {
         self.clock = clock
         self.settings = settings
         store = AppGroupStore(changeLogLimit: settings.changeLogLimit)
@@ -79,12 +79,12 @@ public struct IntentExecutor: Engine {
     var now: Double { clock.now.timeIntervalSinceReferenceDate }
 
     /// Taps whose results are still kept for replays.
-    public var idempotencyRecordCount: Int { ledger.recordCount }
+    package var idempotencyRecordCount: Int { ledger.recordCount }
 
     /// Installs an app's App Groups and intents. Refused if an intent is declared twice,
     /// has an empty action, writes a group the app is not in, or sets a key from a
     /// parameter it does not have.
-    public mutating func install(app: AppID, groups: Set<GroupID>, intents: [IntentDefinition]) throws(IntentCatalogError) {
+    package mutating func install(app: AppID, groups: Set<GroupID>, intents: [IntentDefinition]) throws(IntentCatalogError) {
         guard apps[app] == nil else { throw .appAlreadyInstalled(app) }
         var catalog: [String: IntentDefinition] = [:]
         for intent in intents {
@@ -108,20 +108,20 @@ public struct IntentExecutor: Engine {
 
     /// Removes an app's catalog and its placements. Its App Group data stays (other apps
     /// may share the group).
-    public mutating func uninstall(app: AppID) {
+    package mutating func uninstall(app: AppID) {
         apps[app] = nil
         placements = placements.filter { $0.value.app != app }
     }
 
     /// A widget was placed (or re-placed in another family); taps on it are checked
     /// against this record.
-    public mutating func placementAdded(_ id: PlacementID, _ widget: PlacedWidget) { placements[id] = widget }
+    package mutating func placementAdded(_ id: PlacementID, _ widget: PlacedWidget) { placements[id] = widget }
 
     /// A widget was removed; taps on it are refused.
-    public mutating func placementRemoved(_ id: PlacementID) { placements[id] = nil }
+    package mutating func placementRemoved(_ id: PlacementID) { placements[id] = nil }
 
-    public func placement(_ id: PlacementID) -> PlacedWidget? { placements[id] }
+    package func placement(_ id: PlacementID) -> PlacedWidget? { placements[id] }
 
     /// The device locked or unlocked; taps are refused while it is locked.
-    public mutating func setDeviceLocked(_ locked: Bool) { deviceLocked = locked }
+    package mutating func setDeviceLocked(_ locked: Bool) { deviceLocked = locked }
 }

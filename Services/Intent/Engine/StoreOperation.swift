@@ -1,6 +1,6 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 /// One step of a declarative intent action on the App Group store.
-public enum StoreOperation: Sendable, Hashable, Codable {
+package enum StoreOperation: Sendable, Hashable, Codable {
     /// Sets `key` to a literal or to one of the intent's parameters.
     case set(key: String, to: ValueSource)
     /// Flips a bool; an absent key counts as false.
@@ -10,7 +10,7 @@ public enum StoreOperation: Sendable, Hashable, Codable {
 }
 
 /// Where a `set` takes its value from.
-public enum ValueSource: Sendable, Hashable, Codable {
+package enum ValueSource: Sendable, Hashable, Codable {
     case literal(TypedValue)
     case parameter(String)
 }

@@ -1,19 +1,19 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 /// A tap on a `Button(intent:)` or `Toggle(intent:)`: in a placed widget, or in a Live
 /// Activity's views (the Lock Screen presentation or the expanded Dynamic Island, whose
 /// buttons run a `LiveActivityIntent`). A widget tap names the placement only: the
 /// placement's kind and family are the executor's own record of it (from
 /// `placementAdded`), never the tapper's word, so a tap cannot claim to come from an
 /// interactive family.
-public struct WidgetTap: Sendable, Hashable, Codable {
+package struct WidgetTap: Sendable, Hashable, Codable {
     /// Chosen by the tapper (one per physical tap); a replay returns the first result.
-    public var idempotencyKey: String
-    public var app: AppID
-    public var target: TapTarget
-    public var intent: String
-    public var parameters: [String: TypedValue]
+    package var idempotencyKey: String
+    package var app: AppID
+    package var target: TapTarget
+    package var intent: String
+    package var parameters: [String: TypedValue]
 
-    public init(
+    package init(
         idempotencyKey: String, app: AppID, target: TapTarget, intent: String, parameters: [String: TypedValue] = [:]
     ) {
         self.idempotencyKey = idempotencyKey
@@ -24,33 +24,33 @@ public struct WidgetTap: Sendable, Hashable, Codable {
     }
 
     /// A tap on a placed widget.
-    public init(
+    package init(
         idempotencyKey: String, app: AppID, placement: PlacementID, intent: String, parameters: [String: TypedValue] = [:]
     ) {
         self.init(idempotencyKey: idempotencyKey, app: app, target: .placement(placement), intent: intent, parameters: parameters)
     }
 
     /// The tapped placement; nil for a Live Activity.
-    public var placement: PlacementID? { target.placement }
+    package var placement: PlacementID? { target.placement }
 }
 
 /// What was tapped: taps on one target run one at a time, in arrival order.
-public enum TapTarget: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum TapTarget: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A placed widget.
     case placement(PlacementID)
     /// A Live Activity, by its id and the `ActivityAttributes` type it was started with
     /// (the device's word: the gateway read both from glimpse-activity).
     case activity(id: String, attributesType: String)
 
-    public var placement: PlacementID? {
+    package var placement: PlacementID? {
         if case .placement(let id) = self { id } else { nil }
     }
 
-    public var activityID: String? {
+    package var activityID: String? {
         if case .activity(let id, _) = self { id } else { nil }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .placement(let id): "placement \(id)"
         case .activity(let id, let type): "Live Activity \(id) (\(type))"
@@ -59,12 +59,12 @@ public enum TapTarget: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// What the executor knows of a placed widget: whose it is, its kind and its family.
-public struct PlacedWidget: Sendable, Hashable, Codable {
-    public var app: AppID
-    public var kind: String
-    public var family: WidgetFamily
+package struct PlacedWidget: Sendable, Hashable, Codable {
+    package var app: AppID
+    package var kind: String
+    package var family: WidgetFamily
 
-    public init(app: AppID, kind: String, family: WidgetFamily) {
+    package init(app: AppID, kind: String, family: WidgetFamily) {
         self.app = app
         self.kind = kind
         self.family = family
@@ -72,7 +72,7 @@ public struct PlacedWidget: Sendable, Hashable, Codable {
 }
 
 /// How a tap ended.
-public enum TapResult: Sendable, Hashable, Codable {
+package enum TapResult: Sendable, Hashable, Codable {
     /// `perform()` succeeded; a handler may return a value.
     case performed(TypedValue?)
     /// `perform()` ran and failed (a widget is still reloaded, to show the true state).
@@ -82,7 +82,7 @@ public enum TapResult: Sendable, Hashable, Codable {
 }
 
 /// Why a tap was refused before anything ran.
-public enum TapRefusal: Error, Sendable, Hashable, Codable {
+package enum TapRefusal: Error, Sendable, Hashable, Codable {
     case unknownApp(AppID)
     /// No such placement on the device.
     case unknownPlacement(PlacementID)
@@ -105,7 +105,7 @@ public enum TapRefusal: Error, Sendable, Hashable, Codable {
 }
 
 /// Why `perform()` failed.
-public enum IntentFailure: Error, Sendable, Hashable, Codable {
+package enum IntentFailure: Error, Sendable, Hashable, Codable {
     case store(StoreError)
     case handler(message: String)
     case handlerTimedOut

@@ -1,12 +1,12 @@
 import GlimpseVocabulary
-public import GlimpseMessages
-public import IntentEngine
-public import ProtoMapping
+package import GlimpseMessages
+package import IntentEngine
+package import ProtoMapping
 
 extension GlimpseAppV1.AppManifest {
     /// The manifest's intents as the executor takes them, each field checked (also what
     /// `glimpse verify` checks a manifest's intents with).
-    public func intentDefinitions() throws(InvalidField) -> [IntentDefinition] {
+    package func intentDefinitions() throws(InvalidField) -> [IntentDefinition] {
         var definitions: [IntentDefinition] = []
         for (i, wire) in intents.enumerated() {
             let field = "manifest.intents[\(i)]"

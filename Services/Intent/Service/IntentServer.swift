@@ -1,34 +1,34 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseVocabulary
-public import EngineHost
+package import EngineHost
 import GlimpseMessages
 import GlimpseRPC
-public import IntentEngine
+package import IntentEngine
 import ProtoMapping
-public import ServiceKit
+package import ServiceKit
 import RPCCore
 import Synchronization
 
 /// glimpse-intent assembled: the journal under the data directory, the engine host, the
 /// store feed, the tap waiters, the outbound connections (the apps' IntentHandlers and
 /// glimpse-timeline), and the handlers that serve them.
-public struct IntentServer: Sendable {
-    public let host: IntentHandlers.Host
-    public let feed: StoreFeed
-    public let waiters: TapWaiters
-    public let connections: Connections
-    public let handlers: IntentHandlers
-    public let clock: ClockService<IntentState, IntentCommand>
+package struct IntentServer: Sendable {
+    package let host: IntentHandlers.Host
+    package let feed: StoreFeed
+    package let waiters: TapWaiters
+    package let connections: Connections
+    package let handlers: IntentHandlers
+    package let clock: ClockService<IntentState, IntentCommand>
     /// Takes the reloads taps ask for to glimpse-timeline (run `ReloadDeliveryService` for its retries).
-    public let delivery: ReloadDelivery
+    package let delivery: ReloadDelivery
 
     /// Opens (restores and replays) the journal `<directory>/intent.sqlite`, or an in-memory
     /// one, saving snapshots as `snapshots` says (failures go to `report`).
-    public static func open(
+    package static func open(
         directory: URL?, clock: HostClock, settings: IntentSettings = .defaults, outbound: Outbound,
         snapshots: SnapshotPolicy = .defaults, report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> IntentServer {
@@ -136,7 +136,7 @@ public struct IntentServer: Sendable {
         return answer
     }
 
-    public func close() async throws {
+    package func close() async throws {
         feed.finish()
         waiters.finish()
         await connections.shutdown()

@@ -1,17 +1,17 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// One widget on the device: an app's kind, in one family, on one screen, with its
 /// configuration values.
-public struct Placement: Sendable, Hashable {
-    public var id: PlacementID
-    public var app: AppID
-    public var kind: String
-    public var family: WidgetFamily
-    public var configuration: [String: ConfigurationValue]
-    public var screen: WidgetScreen
+package struct Placement: Sendable, Hashable {
+    package var id: PlacementID
+    package var app: AppID
+    package var kind: String
+    package var family: WidgetFamily
+    package var configuration: [String: ConfigurationValue]
+    package var screen: WidgetScreen
 
     /// `screen` defaults to where the family lives (accessory → Lock Screen).
-    public init(
+    package init(
         id: PlacementID, app: AppID, kind: String, family: WidgetFamily,
         configuration: [String: ConfigurationValue] = [:], screen: WidgetScreen? = nil
     ) {
@@ -25,7 +25,7 @@ public struct Placement: Sendable, Hashable {
 }
 
 /// Why a kind could not be installed or a placement could not be made.
-public enum PlacementError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PlacementError: Error, Sendable, Hashable, CustomStringConvertible {
     case appAlreadyInstalled(AppID)
     case duplicateKind(app: AppID, kind: String)
     case unknownApp(AppID)
@@ -38,7 +38,7 @@ public enum PlacementError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownParameter(kind: String, name: String)
     case parameterTypeMismatch(name: String, expected: ValueType, got: ValueType)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .appAlreadyInstalled(let app): "app \(app) is already installed"
         case .duplicateKind(let app, let kind): "app \(app) declares kind \(kind) twice"

@@ -1,16 +1,16 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseVocabulary
 
 /// What a provider returns: entries and when to ask again (`Timeline(entries:policy:)`).
-public struct Timeline: Sendable, Hashable, Codable {
-    public var entries: [TimelineEntry]
-    public var policy: ReloadPolicy
+package struct Timeline: Sendable, Hashable, Codable {
+    package var entries: [TimelineEntry]
+    package var policy: ReloadPolicy
 
-    public init(entries: [TimelineEntry], policy: ReloadPolicy = .atEnd) {
+    package init(entries: [TimelineEntry], policy: ReloadPolicy = .atEnd) {
         self.entries = entries
         self.policy = policy
     }
@@ -18,7 +18,7 @@ public struct Timeline: Sendable, Hashable, Codable {
     /// The cap this timeline breaks, or nil: more than `maxEntries` entries, or more than
     /// `maxBytes` of content and URLs (`TimelineEntry.byteCount`). The scheduler refuses a
     /// timeline that breaks one (`TimelineSettings.maxEntriesPerTimeline`, `maxTimelineBytes`).
-    public func capViolation(maxEntries: Int, maxBytes: Int) -> TimelineRejection? {
+    package func capViolation(maxEntries: Int, maxBytes: Int) -> TimelineRejection? {
         guard entries.count <= maxEntries else { return .tooManyEntries(count: entries.count, limit: maxEntries) }
         let total = entries.reduce(0) { $0 + $1.byteCount }
         guard total <= maxBytes else { return .tooManyBytes(count: total, limit: maxBytes) }
@@ -26,21 +26,21 @@ public struct Timeline: Sendable, Hashable, Codable {
     }
 
     /// `capViolation(maxEntries:maxBytes:)` with the caps of `settings`.
-    public func capViolation(_ settings: TimelineSettings) -> TimelineRejection? {
+    package func capViolation(_ settings: TimelineSettings) -> TimelineRejection? {
         capViolation(maxEntries: settings.maxEntriesPerTimeline, maxBytes: settings.maxTimelineBytes)
     }
 }
 
 /// One state of a widget, shown from `date` until the next entry's date.
-public struct TimelineEntry: Sendable, Hashable, Codable {
-    public var date: Date
-    public var relevance: EntryRelevance?
+package struct TimelineEntry: Sendable, Hashable, Codable {
+    package var date: Date
+    package var relevance: EntryRelevance?
     /// The serialized view tree. Opaque: the engine stores, counts and hands it back.
-    public var content: [UInt8]
+    package var content: [UInt8]
     /// The hierarchy's one `widgetURL`, if it has one.
-    public var url: String?
+    package var url: String?
 
-    public init(date: Date, relevance: EntryRelevance? = nil, content: [UInt8] = [], url: String? = nil) {
+    package init(date: Date, relevance: EntryRelevance? = nil, content: [UInt8] = [], url: String? = nil) {
         self.date = date
         self.relevance = relevance
         self.content = content
@@ -48,25 +48,25 @@ public struct TimelineEntry: Sendable, Hashable, Codable {
     }
 
     /// Bytes this entry counts against the timeline size cap.
-    public var byteCount: Int { content.count + (url?.utf8.count ?? 0) }
+    package var byteCount: Int { content.count + (url?.utf8.count ?? 0) }
 }
 
 /// `TimelineEntryRelevance(score:duration:)`: from the entry's date, for `duration`
 /// seconds, the widget may rotate to the top of a Smart Stack.
-public struct EntryRelevance: Sendable, Hashable, Codable {
-    public var score: Float
+package struct EntryRelevance: Sendable, Hashable, Codable {
+    package var score: Float
     /// Seconds after the entry's date. 0 (WidgetKit's default) is read as "while this
     /// entry is current" — a default that made relevance vanish at once would be useless.
-    public var duration: TimeInterval
+    package var duration: TimeInterval
 
-    public init(score: Float, duration: TimeInterval = 0) {
+    package init(score: Float, duration: TimeInterval = 0) {
         self.score = score
         self.duration = duration
     }
 }
 
 /// `TimelineReloadPolicy`.
-public enum ReloadPolicy: Sendable, Hashable, Codable {
+package enum ReloadPolicy: Sendable, Hashable, Codable {
     /// Ask again once the last entry's date has come (the default).
     case atEnd
     /// Ask again no earlier than this date (before or after the last entry).

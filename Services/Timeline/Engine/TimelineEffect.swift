@@ -1,12 +1,12 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// What the service must do after a call into the scheduler.
-public enum TimelineEffect: Sendable, Hashable {
+package enum TimelineEffect: Sendable, Hashable {
     /// Call the app's provider; answer with `timelineReceived` or `timelineFailed`.
     case fetchTimeline(FetchRequest)
     /// Abandon a provider call (timed out, or its placement was removed); its answer will be ignored.
@@ -25,41 +25,41 @@ public enum TimelineEffect: Sendable, Hashable {
 }
 
 /// Identity of one provider call; `rawValue` can travel over the wire as a correlation id.
-public struct FetchID: Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+package struct FetchID: Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt64
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
     init(slot: UInt32, sequence: UInt32) { rawValue = UInt64(slot) << 32 | UInt64(sequence) }
     var slot: UInt32 { UInt32(truncatingIfNeeded: rawValue >> 32) }
-    public var description: String { "F\(rawValue)" }
+    package var description: String { "F\(rawValue)" }
 }
 
 /// "Fetch timeline for placement P with context {…}".
-public struct FetchRequest: Sendable, Hashable {
-    public var id: FetchID
-    public var placement: PlacementID
-    public var app: AppID
-    public var kind: String
-    public var context: TimelineContext
+package struct FetchRequest: Sendable, Hashable {
+    package var id: FetchID
+    package var placement: PlacementID
+    package var app: AppID
+    package var kind: String
+    package var context: TimelineContext
     /// Why the reload happened (the most urgent of the coalesced requests).
-    public var reason: ReloadReason
+    package var reason: ReloadReason
     /// Whether this call used one of the placement's daily reloads.
-    public var charged: Bool
+    package var charged: Bool
     /// 0 for a first call, n for the n-th retry of a failed one.
-    public var retry: Int
+    package var retry: Int
     /// When the reload was first wanted (policy date or request time).
-    public var wantedAt: Date
+    package var wantedAt: Date
     /// When it became due after spacing, budget and Low Power Mode; dispatch − dueAt is lateness.
-    public var dueAt: Date
+    package var dueAt: Date
 }
 
 /// `TimelineProviderContext`.
-public struct TimelineContext: Sendable, Hashable {
-    public var family: WidgetFamily
-    public var displaySize: DisplaySize
-    public var isPreview: Bool
-    public var configuration: [String: ConfigurationValue]
+package struct TimelineContext: Sendable, Hashable {
+    package var family: WidgetFamily
+    package var displaySize: DisplaySize
+    package var isPreview: Bool
+    package var configuration: [String: ConfigurationValue]
 
-    public init(family: WidgetFamily, displaySize: DisplaySize, isPreview: Bool, configuration: [String: ConfigurationValue]) {
+    package init(family: WidgetFamily, displaySize: DisplaySize, isPreview: Bool, configuration: [String: ConfigurationValue]) {
         self.family = family
         self.displaySize = displaySize
         self.isPreview = isPreview
@@ -68,7 +68,7 @@ public struct TimelineContext: Sendable, Hashable {
 }
 
 /// Why a provider is being asked for a timeline.
-public enum ReloadReason: UInt8, Sendable, Hashable, Comparable, Codable {
+package enum ReloadReason: UInt8, Sendable, Hashable, Comparable, Codable {
     /// The timeline's policy (`atEnd`, `after`) came due. Charged.
     case policy
     /// `reloadTimelines(ofKind:)` or `reloadAllTimelines()`. Charged unless the app is active.
@@ -83,18 +83,18 @@ public enum ReloadReason: UInt8, Sendable, Hashable, Comparable, Codable {
     case accessibilityChanged
 
     /// Reasons the budget does not charge by default.
-    public var isFree: Bool { self >= .placed }
+    package var isFree: Bool { self >= .placed }
 
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// Why a provider's timeline was not taken.
-public enum TimelineRejection: Error, Sendable, Hashable, CustomStringConvertible {
+package enum TimelineRejection: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyEntries(count: Int, limit: Int)
     case tooManyBytes(count: Int, limit: Int)
 
     /// The reason as a sentence, for the event log and `Widgets.Get`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooManyEntries(let count, let limit):
             "the timeline has \(count) entries; the limit is \(limit)"

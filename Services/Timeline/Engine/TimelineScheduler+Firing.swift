@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseVocabulary
 
@@ -9,7 +9,7 @@ import GlimpseVocabulary
 extension TimelineScheduler {
     /// The earliest instant with work due, or nil. Drive a `VirtualClock` with it:
     /// `clock.advance(to: t, nextDeadline: { s.nextDeadline() }, fire: { _ in s.fireDue() })`.
-    public mutating func nextDeadline() -> Date? {
+    package mutating func nextDeadline() -> Date? {
         let next = nextDueTime()
         return next.isFinite ? Date(timeIntervalSinceReferenceDate: next) : nil
     }
@@ -21,7 +21,7 @@ extension TimelineScheduler {
 
     /// Does everything due by `clock.now`, earliest first: entry changes, provider calls
     /// (within budget), timeouts and retries.
-    public mutating func fireDue() -> [TimelineEffect] {
+    package mutating func fireDue() -> [TimelineEffect] {
         let (t, rules) = (now, rules)
         var effects: [TimelineEffect] = []
         warm(dueBy: t)

@@ -10,7 +10,7 @@ extension TimelineScheduler {
     /// A provider answered call `fetch`. The timeline replaces the old one if it is within
     /// the caps; an over-cap timeline is rejected and handled as a failure. An answer to a
     /// call that timed out, was superseded or whose placement is gone is ignored.
-    public mutating func timelineReceived(_ timeline: Timeline, for fetch: FetchID) -> [TimelineEffect] {
+    package mutating func timelineReceived(_ timeline: Timeline, for fetch: FetchID) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         guard let slot = inFlightSlot(of: fetch) else { return effects }
         let (t, rules) = (now, rules)
@@ -47,7 +47,7 @@ extension TimelineScheduler {
     }
 
     /// A provider call failed: the last timeline stays, a retry is scheduled.
-    public mutating func timelineFailed(_ fetch: FetchID) -> [TimelineEffect] {
+    package mutating func timelineFailed(_ fetch: FetchID) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         guard let slot = inFlightSlot(of: fetch) else { return effects }
         fail(slot, now: now, rules: rules, effects: &effects)

@@ -1,10 +1,10 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 /// Installing apps' kinds, and making, editing and removing placements.
 extension TimelineScheduler {
     /// Registers an app's widget kinds (install). Refused if the app is installed already
     /// or a kind is declared twice. A kind that lists no family supports all of them, as
     /// WidgetKit's `supportedFamilies` defaults to every family.
-    public mutating func install(app: AppID, kinds declared: [WidgetKind]) throws(PlacementError) {
+    package mutating func install(app: AppID, kinds declared: [WidgetKind]) throws(PlacementError) {
         if let index = appIndex[app], apps[Int(index)].installed { throw .appAlreadyInstalled(app) }
         var seen = Set<String>()
         for kind in declared {
@@ -38,7 +38,7 @@ extension TimelineScheduler {
     }
 
     /// Uninstalls an app: its placements go, their calls are cancelled.
-    public mutating func uninstall(app: AppID) -> [TimelineEffect] {
+    package mutating func uninstall(app: AppID) -> [TimelineEffect] {
         guard let index = appIndex[app], apps[Int(index)].installed else { return [] }
         var effects: [TimelineEffect] = []
         for kind in apps[Int(index)].kinds {
@@ -57,7 +57,7 @@ extension TimelineScheduler {
     /// Places a widget. The placeholder shows at once and a free provider call is scheduled.
     /// Refused when the kind is unknown, the family unsupported by the kind, off its screen
     /// or absent from the device screen, or the configuration does not fit the kind.
-    public mutating func place(_ placement: Placement) throws(PlacementError) -> [TimelineEffect] {
+    package mutating func place(_ placement: Placement) throws(PlacementError) -> [TimelineEffect] {
         guard slotOf[placement.id] == nil else { throw .duplicatePlacement(placement.id) }
         let kindSlot = try kindSlot(app: placement.app, kind: placement.kind)
         let widget = kinds[Int(kindSlot)].widget
@@ -99,7 +99,7 @@ extension TimelineScheduler {
     }
 
     /// The user edited a configurable widget: new values, and a free reload.
-    public mutating func reconfigure(
+    package mutating func reconfigure(
         _ id: PlacementID, configuration: [String: ConfigurationValue]
     ) throws(PlacementError) -> [TimelineEffect] {
         guard let slot = slotOf[id] else { throw .unknownPlacement(id) }
@@ -109,7 +109,7 @@ extension TimelineScheduler {
     }
 
     /// Removes a placement; a call in flight is cancelled.
-    public mutating func remove(_ id: PlacementID) throws(PlacementError) -> [TimelineEffect] {
+    package mutating func remove(_ id: PlacementID) throws(PlacementError) -> [TimelineEffect] {
         guard let slot = slotOf[id] else { throw .unknownPlacement(id) }
         var effects: [TimelineEffect] = []
         removeSlot(slot, effects: &effects)
@@ -118,7 +118,7 @@ extension TimelineScheduler {
     }
 
     /// The context for a widget-gallery preview (`isPreview`); no placement, no budget.
-    public func previewContext(
+    package func previewContext(
         app: AppID, kind: String, family: WidgetFamily, configuration: [String: ConfigurationValue] = [:]
     ) throws(PlacementError) -> TimelineContext {
         let widget = kinds[Int(try kindSlot(app: app, kind: kind))].widget

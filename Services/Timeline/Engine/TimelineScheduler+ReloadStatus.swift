@@ -1,14 +1,14 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// When a placement's next reload goes out, and why not sooner: the answer to "why did my
 /// widget not reload?", which WidgetKit never gives.
-public struct ReloadStatus: Sendable, Hashable {
-    public enum Waiting: Sendable, Hashable {
+package struct ReloadStatus: Sendable, Hashable {
+    package enum Waiting: Sendable, Hashable {
         /// Nothing is wanted (a `.never` timeline, no request).
         case nothing
         /// A provider call is out.
@@ -28,18 +28,18 @@ public struct ReloadStatus: Sendable, Hashable {
     }
 
     /// Charged reloads in the window ending now, and the window's limit.
-    public var used: Int
-    public var limit: Int
-    public var window: TimeInterval
+    package var used: Int
+    package var limit: Int
+    package var window: TimeInterval
     /// When the next provider call goes out; nil when none is wanted or one is out.
-    public var nextReloadAt: Date?
-    public var waiting: Waiting
+    package var nextReloadAt: Date?
+    package var waiting: Waiting
     /// When the oldest charged reload leaves the window (nil when none is in it).
-    public var windowFreesAt: Date?
+    package var windowFreesAt: Date?
 }
 
 extension TimelineScheduler {
-    public func reloadStatus(of id: PlacementID) -> ReloadStatus? {
+    package func reloadStatus(of id: PlacementID) -> ReloadStatus? {
         guard let slot = slotOf[id] else { return nil }
         let record = records[Int(slot)]
         let t = now

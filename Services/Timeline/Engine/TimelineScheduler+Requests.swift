@@ -1,10 +1,10 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 /// Reload requests from the app (`WidgetCenter`), from intents and from the system, and
 /// the device states that change what a reload costs.
 extension TimelineScheduler {
     /// A change to a system setting after which the system reloads every widget itself,
     /// without charging the budget (spec §1, "Not counted").
-    public enum SystemChange: Sendable, Hashable {
+    package enum SystemChange: Sendable, Hashable {
         case locale
         case accessibility
     }
@@ -13,7 +13,7 @@ extension TimelineScheduler {
     /// request, not a guarantee: charged (unless the app is active), so it may be deferred.
     /// An unknown kind is ignored, as WidgetKit does. `reason` is `.intentPerformed` when an
     /// intent's `perform()` asked (then it reloads as the tap's own reload does).
-    public mutating func reloadTimelines(
+    package mutating func reloadTimelines(
         ofKind kind: String, app: AppID, reason: ReloadReason = .appRequest
     ) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
@@ -25,7 +25,7 @@ extension TimelineScheduler {
     }
 
     /// `WidgetCenter.reloadAllTimelines()`: every placement of the app.
-    public mutating func reloadAllTimelines(app: AppID, reason: ReloadReason = .appRequest) -> [TimelineEffect] {
+    package mutating func reloadAllTimelines(app: AppID, reason: ReloadReason = .appRequest) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         if let index = appIndex[app], apps[Int(index)].installed {
             for kind in apps[Int(index)].kinds { requestAll(in: kinds[Int(kind)].members, reason: reason) }
@@ -35,7 +35,7 @@ extension TimelineScheduler {
     }
 
     /// Reloads one placement; by default the free reload that follows a performed intent.
-    public mutating func reload(
+    package mutating func reload(
         _ id: PlacementID, reason: ReloadReason = .intentPerformed
     ) throws(PlacementError) -> [TimelineEffect] {
         guard let slot = slotOf[id] else { throw .unknownPlacement(id) }
@@ -47,7 +47,7 @@ extension TimelineScheduler {
 
     /// The app came to the foreground (or started an audio/navigation session), or left it.
     /// While active its reloads are free, so deferred ones go out at once.
-    public mutating func setAppActive(_ app: AppID, _ active: Bool) -> [TimelineEffect] {
+    package mutating func setAppActive(_ app: AppID, _ active: Bool) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         if let index = appIndex[app], apps[Int(index)].installed, appActive[Int(index)] != active {
             appActive[Int(index)] = active
@@ -61,7 +61,7 @@ extension TimelineScheduler {
     }
 
     /// Locale or accessibility changed: the system reloads every widget, free.
-    public mutating func systemChanged(_ change: SystemChange) -> [TimelineEffect] {
+    package mutating func systemChanged(_ change: SystemChange) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         let reason: ReloadReason = change == .locale ? .localeChanged : .accessibilityChanged
         requestAll(in: liveSlots, reason: reason)
@@ -71,7 +71,7 @@ extension TimelineScheduler {
 
     /// Low Power Mode on or off: automatic reload intervals and the spacing stretch by
     /// `lowPowerStretchFactor` while it is on.
-    public mutating func setLowPowerMode(_ on: Bool) -> [TimelineEffect] {
+    package mutating func setLowPowerMode(_ on: Bool) -> [TimelineEffect] {
         var effects: [TimelineEffect] = []
         if on != lowPowerMode {
             lowPowerMode = on

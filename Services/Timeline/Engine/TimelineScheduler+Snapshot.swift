@@ -1,17 +1,17 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The scheduler's state for a snapshot: every stored property but the clock and what the
 /// settings give (`settings`, `familySizes`), which a restored scheduler takes from the run
 /// that restores it. The queues are saved as they are (buckets, heaps, stale items and
 /// all), so a restored scheduler fires, coalesces and compacts exactly as the saved one.
 extension TimelineScheduler: SnapshotFields {
-    public enum FieldKey: String, CodingKey, CaseIterable {
+    package enum FieldKey: String, CodingKey, CaseIterable {
         case lowPowerMode, apps, appActive, appIndex, kinds, freeKindSlots, kindIndex, records, timelines
         case configurations, budgets, freeSlots, slotOf, queue, timeouts, fetchCounter, announcedWake
         case handledWakeUps, warmth
     }
 
-    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+    package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visit(.lowPowerMode, &lowPowerMode)
         try fields.visit(.apps, &apps)
         try fields.visit(.appActive, &appActive)

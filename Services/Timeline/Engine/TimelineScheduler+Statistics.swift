@@ -1,23 +1,23 @@
 import GlimpseVocabulary
 /// Counts for metrics and the scale benchmark.
 extension TimelineScheduler {
-    public struct Statistics: Sendable, Hashable {
+    package struct Statistics: Sendable, Hashable {
         /// Live placements.
-        public var placements: Int
+        package var placements: Int
         /// Entries held across all current timelines.
-        public var entries: Int
+        package var entries: Int
         /// Content and URL bytes of those entries: the bytes that are the entries' own.
-        public var entryBytes: Int
+        package var entryBytes: Int
         /// Items in the wake-up heap and the timeout queue, live and stale.
-        public var queuedWakeUps: Int
+        package var queuedWakeUps: Int
         /// Wake-ups handled by `fireDue()` since the scheduler was made.
-        public var handledWakeUps: UInt64
+        package var handledWakeUps: UInt64
         /// Placements whose wanted reload is waiting for budget to free up.
-        public var waitingForBudget: Int
+        package var waitingForBudget: Int
     }
 
     /// Walks every placement (O(n)): for metrics and benchmarks, not for the hot path.
-    public func statistics() -> Statistics {
+    package func statistics() -> Statistics {
         var entries = 0, bytes = 0, waiting = 0
         for case let timeline? in timelines {
             entries += timeline.count

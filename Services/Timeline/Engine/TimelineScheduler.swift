@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The timeline engine: widget kinds, placements, their timelines, and when each
 /// placement's provider is called. No I/O: every method returns `[TimelineEffect]` and
@@ -26,10 +26,10 @@ public import GlimpseVocabulary
 /// - Finding the next due work never scans placements: each placement has one live
 ///   wake-up in a calendar queue (O(1) to schedule, O(log b) to take from a bucket of b),
 ///   and provider-call timeouts wait in a FIFO (they fall due in dispatch order).
-public struct TimelineScheduler: Engine {
-    public let clock: any WallClock
-    public let settings: TimelineSettings
-    public internal(set) var lowPowerMode = false
+package struct TimelineScheduler: Engine {
+    package let clock: any WallClock
+    package let settings: TimelineSettings
+    package internal(set) var lowPowerMode = false
 
     struct AppState: Codable {
         var id: AppID
@@ -76,7 +76,7 @@ public struct TimelineScheduler: Engine {
     /// Point sizes of each family on the configured screen, by `WidgetFamily` position.
     let familySizes: [DisplaySize]
 
-    public init(clock: any WallClock, settings: TimelineSettings = .defaults) {
+    package init(clock: any WallClock, settings: TimelineSettings = .defaults) {
         precondition(settings.providerTimeout > 0, "providerTimeout must be positive")
         precondition(settings.retryBackoffBase > 0, "retryBackoffBase must be positive")
         self.clock = clock
@@ -95,9 +95,9 @@ public struct TimelineScheduler: Engine {
     // MARK: Queries
 
     /// Live placements.
-    public var placementCount: Int { slotOf.count }
+    package var placementCount: Int { slotOf.count }
 
-    public func placement(_ id: PlacementID) -> Placement? {
+    package func placement(_ id: PlacementID) -> Placement? {
         guard let slot = slotOf[id] else { return nil }
         let record = records[Int(slot)]
         return Placement(
@@ -106,41 +106,41 @@ public struct TimelineScheduler: Engine {
     }
 
     /// An app's live placements, in id order.
-    public func placements(of app: AppID) -> [PlacementID] {
+    package func placements(of app: AppID) -> [PlacementID] {
         guard let index = appIndex[app] else { return [] }
         return slotOf.filter { records[Int($0.value)].app == index }.keys.sorted()
     }
 
     /// Every live placement, in id order.
-    public var placementIDs: [PlacementID] { slotOf.keys.sorted() }
+    package var placementIDs: [PlacementID] { slotOf.keys.sorted() }
 
     /// The kinds an installed app declares.
-    public func kinds(of app: AppID) -> [WidgetKind] {
+    package func kinds(of app: AppID) -> [WidgetKind] {
         guard let index = appIndex[app], apps[Int(index)].installed else { return [] }
         return apps[Int(index)].kinds.map { kinds[Int($0)].widget }
     }
 
     /// The entry shown now (latest dated ≤ now); nil for the placeholder or an unknown id.
-    public func currentEntry(of id: PlacementID) -> TimelineEntry? {
+    package func currentEntry(of id: PlacementID) -> TimelineEntry? {
         guard let slot = slotOf[id], let timeline = timelines[Int(slot)],
               let index = timeline.index(at: now) else { return nil }
         return timeline.entry(at: index)
     }
 
     /// The placement's current timeline, sorted; nil before its first answer.
-    public func timeline(of id: PlacementID) -> Timeline? {
+    package func timeline(of id: PlacementID) -> Timeline? {
         guard let slot = slotOf[id] else { return nil }
         return timelines[Int(slot)]?.timeline
     }
 
     /// Charged reloads inside the rolling window ending now.
-    public func reloadsUsed(by id: PlacementID) -> Int? {
+    package func reloadsUsed(by id: PlacementID) -> Int? {
         guard let slot = slotOf[id] else { return nil }
         return budgets[Int(slot)].used(at: now, window: settings.budgetWindow)
     }
 
     /// The provider context of a placement.
-    public func context(of id: PlacementID) -> TimelineContext? {
+    package func context(of id: PlacementID) -> TimelineContext? {
         guard let slot = slotOf[id] else { return nil }
         return context(of: slot)
     }

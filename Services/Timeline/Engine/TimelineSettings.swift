@@ -1,52 +1,52 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The timeline engine's numbers. Spec values marked UNCONFIRMED are settings whose
 /// default is the spec's number; where the spec has no number the default is ours and
 /// says so.
-public struct TimelineSettings: Sendable, Hashable {
+package struct TimelineSettings: Sendable, Hashable {
     /// Charged reloads per placement in any rolling `budgetWindow` (spec §1: 40–70/day).
-    public var dailyReloadBudget: Int
+    package var dailyReloadBudget: Int
     /// The rolling window of the budget (24 h, "tuned to usage, not midnight").
-    public var budgetWindow: TimeInterval
+    package var budgetWindow: TimeInterval
     /// Charged reloads of one placement are at least this far apart (spec: 5 min). While
     /// the app is active, reloads its timeline's policy asks for keep this spacing too
     /// (only the budget is lifted), so a timeline due again at once is not a loop.
-    public var minimumReloadSpacing: TimeInterval
+    package var minimumReloadSpacing: TimeInterval
     /// Every reload an app asks for (`reloadTimelines`, `reloadAllTimelines`), charged or
     /// free because the app is active, is at least this long after the placement's previous
     /// one, so an app that asks again from inside its provider cannot loop. User actions
     /// (a tap, placing or editing a widget, a locale or accessibility change) reload at
     /// once: each is one event, not a loop. Ours: the spec has no number (5 s).
-    public var minimumReloadInterval: TimeInterval = 5
+    package var minimumReloadInterval: TimeInterval = 5
     /// Entries per timeline; a longer timeline is rejected. UNCONFIRMED (forum: ">400 entries stalls").
-    public var maxEntriesPerTimeline: Int
+    package var maxEntriesPerTimeline: Int
     /// Bytes per timeline (content + URLs); a larger one is rejected. UNCONFIRMED (forum: "10 MB/timeline").
-    public var maxTimelineBytes: Int
+    package var maxTimelineBytes: Int
     /// In Low Power Mode, automatic reload intervals and the minimum spacing are multiplied
     /// by this. UNCONFIRMED: the spec has no number; 2 is ours.
-    public var lowPowerStretchFactor: Double
+    package var lowPowerStretchFactor: Double
     /// A provider call not answered within this is a failure. UNCONFIRMED ("not published"); 30 s is ours.
-    public var providerTimeout: TimeInterval
+    package var providerTimeout: TimeInterval
     /// First retry after a failed provider call; each further failure multiplies it (ours).
-    public var retryBackoffBase: TimeInterval
-    public var retryBackoffMultiplier: Double
-    public var retryBackoffMax: TimeInterval
+    package var retryBackoffBase: TimeInterval
+    package var retryBackoffMultiplier: Double
+    package var retryBackoffMax: TimeInterval
     /// How long an explicit or free reload request waits before dispatch, so requests made
     /// together coalesce into one provider call. 0: they coalesce until the service next
     /// calls `fireDue()`.
-    public var reloadDispatchDelay: TimeInterval
+    package var reloadDispatchDelay: TimeInterval
     /// The screen whose point sizes go into the provider context.
-    public var deviceScreen: DeviceScreen
+    package var deviceScreen: DeviceScreen
     /// Whether the reload after a performed intent is free of the budget. UNCONFIRMED
     /// (spec §3: "Budget-exempt? … C3 claims yes"): default true.
-    public var intentReloadsAreFree: Bool
+    package var intentReloadsAreFree: Bool
 
-    public static var defaults: Self {
+    package static var defaults: Self {
         Self(
             dailyReloadBudget: 70,
             budgetWindow: 24 * 3600,
@@ -63,7 +63,7 @@ public struct TimelineSettings: Sendable, Hashable {
             intentReloadsAreFree: true)
     }
 
-    public init(
+    package init(
         dailyReloadBudget: Int, budgetWindow: TimeInterval, minimumReloadSpacing: TimeInterval,
         maxEntriesPerTimeline: Int, maxTimelineBytes: Int, lowPowerStretchFactor: Double,
         providerTimeout: TimeInterval, retryBackoffBase: TimeInterval, retryBackoffMultiplier: Double,

@@ -1,12 +1,12 @@
 import GlimpseVocabulary
-public import GlimpseMessages
-public import ProtoMapping
-public import TimelineEngine
+package import GlimpseMessages
+package import ProtoMapping
+package import TimelineEngine
 
 extension GlimpseAppV1.AppManifest {
     /// The widget kinds an app declares, checked: each kind named once, known families
     /// (none listed: all, as WidgetKit), well-formed configuration parameters.
-    public func widgetKinds() throws(InvalidField) -> [WidgetKind] {
+    package func widgetKinds() throws(InvalidField) -> [WidgetKind] {
         var seen = Set<String>()
         var kinds: [WidgetKind] = []
         for (i, widget) in widgets.enumerated() {
@@ -31,7 +31,7 @@ extension GlimpseAppV1.AppManifest {
     }
 
     /// The WidgetProvider endpoint for `kind`: its own, else the app's default.
-    public func providerEndpoint(of kind: String) -> String? {
+    package func providerEndpoint(of kind: String) -> String? {
         let own = widgets.first { $0.kind == kind }?.providerEndpoint ?? ""
         let endpoint = own.isEmpty ? defaultEndpoint : own
         return endpoint.isEmpty ? nil : endpoint

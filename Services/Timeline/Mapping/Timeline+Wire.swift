@@ -3,16 +3,16 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseMessages
-public import ProtoMapping
-public import TimelineEngine
+package import GlimpseMessages
+package import ProtoMapping
+package import TimelineEngine
 
 /// A provider's answer (`glimpse.widget.v1.Timeline`) as the engine's `Timeline`, and back.
 /// The view tree travels as its serialized bytes: the engine stores, counts and hands them
 /// back without looking inside.
 extension TimelineEngine.Timeline {
     /// Checks every field a provider could get wrong; the engine enforces the caps and order.
-    public init(_ wire: GlimpseWidgetV1.Timeline, field: String = "timeline") throws(InvalidField) {
+    package init(_ wire: GlimpseWidgetV1.Timeline, field: String = "timeline") throws(InvalidField) {
         var entries: [TimelineEngine.TimelineEntry] = []
         entries.reserveCapacity(wire.entries.count)
         for (i, entry) in wire.entries.enumerated() {
@@ -27,7 +27,7 @@ extension TimelineEngine.Timeline {
         self.init(entries: entries, policy: policy)
     }
 
-    public var wire: GlimpseWidgetV1.Timeline {
+    package var wire: GlimpseWidgetV1.Timeline {
         var timeline = GlimpseWidgetV1.Timeline()
         timeline.entries = entries.map(\.wire)
         switch policy {
@@ -40,7 +40,7 @@ extension TimelineEngine.Timeline {
 }
 
 extension TimelineEngine.TimelineEntry {
-    public init(_ wire: GlimpseWidgetV1.TimelineEntry, field: String) throws(InvalidField) {
+    package init(_ wire: GlimpseWidgetV1.TimelineEntry, field: String) throws(InvalidField) {
         guard let date = wire.date else { throw InvalidField(field + ".date", "an entry needs a date") }
         let relevance = try wire.relevance.map { r throws(InvalidField) in
             guard r.score.isFinite else { throw InvalidField(field + ".relevance.score", "must be finite") }
@@ -61,7 +61,7 @@ extension TimelineEngine.TimelineEntry {
     }
 
     /// The entry as the wire carries it; its view is decoded from the stored bytes.
-    public var wire: GlimpseWidgetV1.TimelineEntry {
+    package var wire: GlimpseWidgetV1.TimelineEntry {
         var entry = GlimpseWidgetV1.TimelineEntry()
         entry.date = GoogleProtobuf.Timestamp(date)
         if let relevance {

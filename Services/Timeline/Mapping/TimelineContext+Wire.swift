@@ -1,12 +1,12 @@
-public import GlimpseMessages
-public import GlimpseVocabulary
+package import GlimpseMessages
+import GlimpseVocabulary
 import ProtoMapping
-public import TimelineEngine
+package import TimelineEngine
 
 extension TimelineContext {
     /// The provider context glimpse-timeline sends for this context (also what `glimpse verify`
     /// sends): the family's size, light, vibrant on the Lock Screen, full color elsewhere.
-    public func providerContext(scale: Double = DeviceScreen.default.scale) -> GlimpseAppV1.TimelineProviderContext {
+    package func providerContext(scale: Double = DeviceScreen.default.scale) -> GlimpseAppV1.TimelineProviderContext {
         var wire = GlimpseAppV1.TimelineProviderContext()
         wire.family = family.wire
         wire.displaySize = GlimpseWidgetV1.DisplaySize(displaySize)

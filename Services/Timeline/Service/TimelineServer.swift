@@ -1,32 +1,32 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import EngineHost
+package import EngineHost
 import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping
-public import ServiceKit
-public import TimelineEngine
+package import ServiceKit
+package import TimelineEngine
 import TimelineMapping
 import Synchronization
 
 /// glimpse-timeline assembled: the journal under the data directory, the engine host, the
 /// entry feed, the provider connections, and the handlers that serve them.
-public struct TimelineServer: Sendable {
-    public let host: TimelineHandlers.Host
-    public let feed: EntryFeed
-    public let clients: Connections
-    public let handlers: TimelineHandlers
-    public let clock: ClockService<TimelineState, TimelineCommand>
+package struct TimelineServer: Sendable {
+    package let host: TimelineHandlers.Host
+    package let feed: EntryFeed
+    package let clients: Connections
+    package let handlers: TimelineHandlers
+    package let clock: ClockService<TimelineState, TimelineCommand>
     /// The image hints for glimpse-asset; nil without `outbound.address`.
     let hints: AssetHints?
 
     /// Opens (restores and replays) the journal `<directory>/timeline.sqlite`, or an in-memory
     /// one, saving snapshots as `snapshots` says (failures go to `report`). With
     /// `outbound.address` (glimpse-asset's), the images widgets show are pinned and prefetched there.
-    public static func open(
+    package static func open(
         directory: URL?, clock: HostClock, settings: TimelineSettings = .defaults,
         outbound: Outbound = Outbound(address: nil), snapshots: SnapshotPolicy = .defaults,
         report: @escaping @Sendable (String) -> Void = { _ in }
@@ -131,7 +131,7 @@ public struct TimelineServer: Sendable {
         }
     }
 
-    public func close() async throws {
+    package func close() async throws {
         feed.finish()
         await hints?.finish()
         await clients.shutdown()

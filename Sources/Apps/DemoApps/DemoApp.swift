@@ -1,15 +1,15 @@
-public import RPCCore
-public import GlimpseMessages
+package import RPCCore
+package import GlimpseMessages
 import GlimpseRPC
 
 /// The five seed apps, each one process serving what its widget extension implements:
 /// WidgetProvider, IntentHandler where an intent is the app's own code, and
 /// ActivityConfiguration for its Live Activities. Manifests are `Demos/<app>/app.json`.
-public enum DemoApp: String, CaseIterable, Sendable {
+package enum DemoApp: String, CaseIterable, Sendable {
     case pixar, movieplanner, steps, rtlair, pizza
 
     /// Where the app listens unless told otherwise (its manifest's `default_endpoint`).
-    public var defaultPort: Int {
+    package var defaultPort: Int {
         switch self {
         case .pixar: 7710
         case .movieplanner: 7711
@@ -19,7 +19,7 @@ public enum DemoApp: String, CaseIterable, Sendable {
         }
     }
 
-    public var bundleID: String {
+    package var bundleID: String {
         switch self {
         case .pixar: "com.yourcompany.pixartracker"
         case .movieplanner: "com.swiftcompiled.movieplanner"
@@ -30,7 +30,7 @@ public enum DemoApp: String, CaseIterable, Sendable {
     }
 
     /// One line for `glimpse-demo list`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .pixar: "Pixar Film Tracker (seed 000): PixarFilmWidget, MarkFilmWatchedIntent, FilmPlaybackAttributes Live Activity with TogglePlaybackIntent"
         case .movieplanner: "MoviePlanner (seed 001): MoviePlannerwidget cycling three movies"
@@ -42,7 +42,7 @@ public enum DemoApp: String, CaseIterable, Sendable {
 
     /// What the process serves; `gateway` answers the App Group reads (RTL Air) and the
     /// Live Activity updates of an intent (Pixar's play/pause).
-    public func services(gateway: GatewayLink?) -> [any RPCService] {
+    package func services(gateway: GatewayLink?) -> [any RPCService] {
         switch self {
         case .pixar:
             let store = FilmStore()
@@ -63,7 +63,7 @@ public enum DemoApp: String, CaseIterable, Sendable {
     }
 
     /// The full names of `services(gateway:)`, for health and reflection.
-    public var serviceNames: [String] {
+    package var serviceNames: [String] {
         switch self {
         case .pixar: [GlimpseAppV1.WidgetProvider.name, GlimpseAppV1.IntentHandler.name, GlimpseAppV1.ActivityConfiguration.name]
         case .movieplanner, .steps, .rtlair: [GlimpseAppV1.WidgetProvider.name]
@@ -72,7 +72,7 @@ public enum DemoApp: String, CaseIterable, Sendable {
     }
 
     /// Whether the app reads anything through the gateway.
-    public var usesGateway: Bool { self == .rtlair || self == .pixar }
+    package var usesGateway: Bool { self == .rtlair || self == .pixar }
 }
 
 /// No App Group reachable: every read is "no value".
@@ -82,5 +82,5 @@ struct NoSharedDefaults: SharedDefaults {
 
 extension DemoApp {
     /// The proto descriptors the apps' services come from, for reflection.
-    public static var descriptors: [ProtoFileDescriptor] { GlimpseMessagesDescriptors.files }
+    package static var descriptors: [ProtoFileDescriptor] { GlimpseMessagesDescriptors.files }
 }

@@ -1,21 +1,21 @@
 /// A size in points, as `TimelineProviderContext.displaySize` reports a widget's.
-public struct DisplaySize: Sendable, Hashable, Codable {
-    public var width: Double
-    public var height: Double
+package struct DisplaySize: Sendable, Hashable, Codable {
+    package var width: Double
+    package var height: Double
 
-    public init(width: Double, height: Double) {
+    package init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
     /// The size in whole pixels at `scale`, to the nearest pixel (36.67 pt × 3 = 110 px).
-    public func pixels(scale: Double) -> (width: Int, height: Int) {
+    package func pixels(scale: Double) -> (width: Int, height: Int) {
         (Int((width * scale).rounded()), Int((height * scale).rounded()))
     }
 }
 
 /// Live Activity presentations with distinct sizes (spec §6).
-public enum LiveActivityPresentation: String, Sendable, Hashable, CaseIterable, Codable {
+package enum LiveActivityPresentation: String, Sendable, Hashable, CaseIterable, Codable {
     case minimal, compact, expanded, lockScreen
 }
 
@@ -26,7 +26,7 @@ public enum LiveActivityPresentation: String, Sendable, Hashable, CaseIterable, 
 /// The default is the 393×852 iPhone. `systemExtraLarge` has a size only on the iPad
 /// screen: the spec says it is "not on iPhone", so a placement in that family on an
 /// iPhone screen is refused rather than given an invented size.
-public enum DeviceScreen: String, CaseIterable, Sendable, Hashable, Codable {
+package enum DeviceScreen: String, CaseIterable, Sendable, Hashable, Codable {
     /// 430×932 and 428×926 points (Pro Max, Plus, Air).
     case iPhone430x932
     /// 393×852 and 390×844 points (the default).
@@ -39,10 +39,10 @@ public enum DeviceScreen: String, CaseIterable, Sendable, Hashable, Codable {
     case iPad1024x1366
 
     /// The device every engine assumes unless told otherwise.
-    public static let `default` = DeviceScreen.iPhone393x852
+    package static let `default` = DeviceScreen.iPhone393x852
 
     /// The screen in points.
-    public var screenSize: DisplaySize {
+    package var screenSize: DisplaySize {
         switch self {
         case .iPhone430x932: DisplaySize(width: 430, height: 932)
         case .iPhone393x852: DisplaySize(width: 393, height: 852)
@@ -53,22 +53,22 @@ public enum DeviceScreen: String, CaseIterable, Sendable, Hashable, Codable {
     }
 
     /// Pixels per point (3× on the iPhones of the table, 2× on the iPad).
-    public var scale: Double { self == .iPad1024x1366 ? 2 : 3 }
+    package var scale: Double { self == .iPad1024x1366 ? 2 : 3 }
 
     /// The point size of `family` on this screen, or nil when the family does not exist here.
-    public func displaySize(of family: WidgetFamily) -> DisplaySize? {
+    package func displaySize(of family: WidgetFamily) -> DisplaySize? {
         guard let (w, h) = Self.widgetSizes[self]?[family] else { return nil }
         return DisplaySize(width: w, height: h)
     }
 
     /// Families this screen can show.
-    public var families: Set<WidgetFamily> {
+    package var families: Set<WidgetFamily> {
         Set(WidgetFamily.allCases.filter { displaySize(of: $0) != nil })
     }
 
     /// The largest size of a Live Activity presentation here (the upper end of the spec's
     /// ranges); nil where the spec's table gives none for this screen.
-    public func maximumSize(of presentation: LiveActivityPresentation) -> DisplaySize? {
+    package func maximumSize(of presentation: LiveActivityPresentation) -> DisplaySize? {
         guard let (w, h) = Self.presentationSizes[self]?[presentation] else { return nil }
         return DisplaySize(width: w, height: h)
     }

@@ -1,16 +1,16 @@
 /// Durations as people type them: `6h`, `90m`, `1d2h`, `30s`, `1h30m`, `1.5h`, `250ms`
 /// (units d, h, m, s, ms; each part a number and a unit).
-public enum DurationText {
-    public struct Invalid: Error, Hashable, Sendable, CustomStringConvertible {
-        public var text: String
-        public var reason: String
-        public var description: String { "invalid duration \"\(text)\": \(reason)" }
+package enum DurationText {
+    package struct Invalid: Error, Hashable, Sendable, CustomStringConvertible {
+        package var text: String
+        package var reason: String
+        package var description: String { "invalid duration \"\(text)\": \(reason)" }
     }
 
     static let example = "expected a number and a unit (d, h, m, s), e.g. 6h, 90m, 1d2h, 30s"
 
     /// The duration in seconds. A leading `-` is accepted only with `allowNegative`.
-    public static func parse(_ text: String, allowNegative: Bool = false) throws(Invalid) -> Double {
+    package static func parse(_ text: String, allowNegative: Bool = false) throws(Invalid) -> Double {
         var rest = Substring(text)
         while rest.first == " " { rest = rest.dropFirst() }
         while rest.last == " " { rest = rest.dropLast() }
@@ -52,7 +52,7 @@ public enum DurationText {
     }
 
     /// `93784` → `1d2h3m4s`; `0` → `0s`; fractions of a second to the millisecond.
-    public static func format(seconds: Double) -> String {
+    package static func format(seconds: Double) -> String {
         guard seconds.isFinite else { return "\(seconds)s" }
         if seconds < 0 { return "-" + format(seconds: -seconds) }
         let totalMillis = Int64((seconds * 1000).rounded())

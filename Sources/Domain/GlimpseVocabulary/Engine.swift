@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// The one shape every I/O-free engine has, so that one engine host can drive any of them.
@@ -12,17 +12,17 @@ public import Foundation
 ///   It may be early (firing then does nothing) but never late.
 /// - `fireDue()` does everything due at the engine's clock's `now`, in deadline order,
 ///   and returns its effects.
-public protocol Engine: Sendable {
+package protocol Engine: Sendable {
     associatedtype Effect: Sendable
     mutating func nextDeadline() -> Date?
     mutating func fireDue() -> [Effect]
 }
 
 /// A call's answer together with the effects the host must carry out.
-public struct Step<Answer, Effect> {
-    public var answer: Answer
-    public var effects: [Effect]
-    public init(_ answer: Answer, effects: [Effect] = []) {
+package struct Step<Answer, Effect> {
+    package var answer: Answer
+    package var effects: [Effect]
+    package init(_ answer: Answer, effects: [Effect] = []) {
         self.answer = answer
         self.effects = effects
     }

@@ -2,12 +2,12 @@
 /// property replay would rebuild, in a fixed order, and that one list both saves
 /// (`encodeFields`) and restores (`restoreFields`), so the two cannot drift apart.
 ///
-public protocol SnapshotFields {
+package protocol SnapshotFields {
     associatedtype FieldKey: CodingKey
     mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws
 }
 
-public protocol SnapshotFieldVisitor<Key> {
+package protocol SnapshotFieldVisitor<Key> {
     associatedtype Key: CodingKey
     var isRestoring: Bool { get }
     mutating func save<T: Encodable>(_ key: Key, _ value: T) throws
@@ -18,13 +18,13 @@ public protocol SnapshotFieldVisitor<Key> {
 
 extension SnapshotFieldVisitor {
     /// Saves `value` under `key`, or replaces it with what was saved there.
-    public mutating func visit<T: Codable>(_ key: Key, _ value: inout T) throws {
+    package mutating func visit<T: Codable>(_ key: Key, _ value: inout T) throws {
         if isRestoring { value = try restored(key, as: T.self) } else { try save(key, value) }
     }
 
     /// The same for a field kept in another shape than it is saved in (packed memory,
     /// generated messages): `saving` gives the saved shape, `restoring` takes it back.
-    public mutating func visit<Kept, Saved: Codable>(
+    package mutating func visit<Kept, Saved: Codable>(
         _ key: Key, _ value: inout Kept, saving: (Kept) throws -> Saved, restoring: (Saved) throws -> Kept
     ) throws {
         if isRestoring { value = try restoring(try restored(key, as: Saved.self)) } else { try save(key, try saving(value)) }
@@ -32,14 +32,14 @@ extension SnapshotFieldVisitor {
 }
 
 extension SnapshotFields {
-    public func encodeFields(to encoder: any Encoder) throws {
+    package func encodeFields(to encoder: any Encoder) throws {
         var visitor = FieldSaver(container: encoder.container(keyedBy: FieldKey.self))
         // Saving reads the fields through `inout` but changes nothing.
         var copy = self
         try copy.snapshotFields(&visitor)
     }
 
-    public mutating func restoreFields(from decoder: any Decoder) throws {
+    package mutating func restoreFields(from decoder: any Decoder) throws {
         var visitor = FieldRestorer(container: try decoder.container(keyedBy: FieldKey.self))
         try snapshotFields(&visitor)
     }

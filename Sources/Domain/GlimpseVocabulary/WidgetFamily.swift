@@ -1,7 +1,7 @@
 /// The sizes a widget comes in, named as WidgetKit names them (spec §2).
 ///
 /// The wire enum lives in the generated messages module; services map between the two.
-public enum WidgetFamily: String, CaseIterable, Sendable, Hashable, Codable {
+package enum WidgetFamily: String, CaseIterable, Sendable, Hashable, Codable {
     case systemSmall
     case systemMedium
     case systemLarge
@@ -13,7 +13,7 @@ public enum WidgetFamily: String, CaseIterable, Sendable, Hashable, Codable {
     case accessoryInline
 
     /// Accessory families live on the Lock Screen; system families on the Home Screen.
-    public var isAccessory: Bool {
+    package var isAccessory: Bool {
         switch self {
         case .accessoryCircular, .accessoryRectangular, .accessoryInline: true
         case .systemSmall, .systemMedium, .systemLarge, .systemExtraLarge: false
@@ -22,10 +22,10 @@ public enum WidgetFamily: String, CaseIterable, Sendable, Hashable, Codable {
 
     /// Buttons and toggles work here (spec §3: "system S/M/L/XL, accessoryCircular/
     /// Rectangular"); `accessoryInline` has one tap target that only opens the app.
-    public var isInteractive: Bool { self != .accessoryInline }
+    package var isInteractive: Bool { self != .accessoryInline }
 
     /// Position in `allCases`, for tables indexed by family.
-    public var position: Int {
+    package var position: Int {
         switch self {
         case .systemSmall: 0
         case .systemMedium: 1
@@ -38,11 +38,11 @@ public enum WidgetFamily: String, CaseIterable, Sendable, Hashable, Codable {
     }
 
     /// The screen a widget of this family is placed on.
-    public var screen: WidgetScreen { isAccessory ? .lockScreen : .homeScreen }
+    package var screen: WidgetScreen { isAccessory ? .lockScreen : .homeScreen }
 }
 
 /// Where a placement sits on the device.
-public enum WidgetScreen: String, Sendable, Hashable, Codable {
+package enum WidgetScreen: String, Sendable, Hashable, Codable {
     case homeScreen
     case lockScreen
 }

@@ -1,16 +1,16 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseMessages
+package import GlimpseMessages
 
 /// google.protobuf.Timestamp and Duration as the engines' `Date` and `TimeInterval`.
 extension GoogleProtobuf.Timestamp {
     /// The earliest and latest instants the Timestamp type allows (0001-01-01 to 9999-12-31).
     static let validSeconds: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
 
-    public init(_ date: Date) {
+    package init(_ date: Date) {
         let seconds = date.timeIntervalSince1970
         var whole = seconds.rounded(.down)
         var nanos = ((seconds - whole) * 1e9).rounded()
@@ -24,7 +24,7 @@ extension GoogleProtobuf.Timestamp {
     }
 
     /// The instant, or `InvalidField` naming `field` when it is outside the type's range.
-    public func date(field: String) throws(InvalidField) -> Date {
+    package func date(field: String) throws(InvalidField) -> Date {
         guard Self.validSeconds.contains(seconds) else {
             throw InvalidField(field, "seconds \(seconds) outside 0001-01-01..9999-12-31")
         }
@@ -34,7 +34,7 @@ extension GoogleProtobuf.Timestamp {
 }
 
 extension GoogleProtobuf.Duration {
-    public init(seconds interval: TimeInterval) {
+    package init(seconds interval: TimeInterval) {
         self.init()
         let whole = interval.rounded(.towardZero)
         seconds = Int64(whole)
@@ -43,7 +43,7 @@ extension GoogleProtobuf.Duration {
 
     /// Seconds, or `InvalidField` naming `field` when seconds and nanos disagree in sign or
     /// nanos are out of range.
-    public func timeInterval(field: String) throws(InvalidField) -> TimeInterval {
+    package func timeInterval(field: String) throws(InvalidField) -> TimeInterval {
         guard abs(nanos) < 1_000_000_000, seconds == 0 || nanos == 0 || (seconds < 0) == (nanos < 0) else {
             throw InvalidField(field, "invalid duration (\(seconds) s, \(nanos) ns)")
         }

@@ -3,13 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseVocabulary
-public import GlimpseMessages
+package import GlimpseVocabulary
+package import GlimpseMessages
 
 /// App Intent parameter values on the wire (`glimpse.widget.v1.ParameterValue`) and in the engines.
 extension TypedValue {
     /// The value a wire value holds; `InvalidField` when it holds none or a bad date.
-    public init(_ wire: GlimpseWidgetV1.ParameterValue, field: String) throws(InvalidField) {
+    package init(_ wire: GlimpseWidgetV1.ParameterValue, field: String) throws(InvalidField) {
         switch wire.kind {
         case .stringValue(let s)?: self = .string(s)
         case .intValue(let n)?: self = .int(n)
@@ -21,7 +21,7 @@ extension TypedValue {
         }
     }
 
-    public var wire: GlimpseWidgetV1.ParameterValue {
+    package var wire: GlimpseWidgetV1.ParameterValue {
         var value = GlimpseWidgetV1.ParameterValue()
         switch self {
         case .string(let s): value.kind = .stringValue(s)
@@ -35,7 +35,7 @@ extension TypedValue {
     }
 
     /// A map of wire values (a configuration, a tap's parameters), each checked.
-    public static func map(
+    package static func map(
         _ wire: [String: GlimpseWidgetV1.ParameterValue], field: String
     ) throws(InvalidField) -> [String: TypedValue] {
         var out: [String: TypedValue] = [:]
@@ -45,7 +45,7 @@ extension TypedValue {
 }
 
 extension ValueType {
-    public init(_ wire: GlimpseAppV1.ValueType, field: String) throws(InvalidField) {
+    package init(_ wire: GlimpseAppV1.ValueType, field: String) throws(InvalidField) {
         switch wire {
         case .string: self = .string
         case .int: self = .int
@@ -61,7 +61,7 @@ extension ValueType {
 
 extension IntentParameter {
     /// An `@Parameter` declaration; its default, when given, must have the declared type.
-    public init(_ wire: GlimpseAppV1.ParameterDeclaration, field: String) throws(InvalidField) {
+    package init(_ wire: GlimpseAppV1.ParameterDeclaration, field: String) throws(InvalidField) {
         guard !wire.name.isEmpty else { throw InvalidField(field + ".name", "a parameter name is required") }
         let type = try ValueType(wire.type, field: field + ".type")
         let defaultValue = try wire.defaultValue.map { v throws(InvalidField) in

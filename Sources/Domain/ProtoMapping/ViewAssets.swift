@@ -1,9 +1,9 @@
-public import GlimpseMessages
+package import GlimpseMessages
 
 extension GlimpseWidgetV1.View {
     /// The views nested directly in this one: a stack's children, the labels of gauges,
     /// progress views, labels, buttons, toggles and links.
-    public var nestedViews: [GlimpseWidgetV1.View] {
+    package var nestedViews: [GlimpseWidgetV1.View] {
         switch kind {
         case .stack(let stack)?: stack.children
         case .gauge(let g)?: [g.label, g.currentValueLabel, g.minimumValueLabel, g.maximumValueLabel].compactMap { $0 }
@@ -18,7 +18,7 @@ extension GlimpseWidgetV1.View {
 
     /// The app images (glimpse-asset names) this view tree shows: what the gateway fetches
     /// before drawing it, and what glimpse-timeline pins and prefetches for an entry.
-    public var assetNames: Set<String> {
+    package var assetNames: Set<String> {
         var names = Set<String>()
         Self.collect(self, into: &names)
         return names

@@ -1,11 +1,11 @@
-public import GlimpseMessages
-public import GlimpseVocabulary
+package import GlimpseMessages
+package import GlimpseVocabulary
 
 /// The wire's enums and the vocabulary's: one name for each thing, mapped in one place.
 extension GlimpseVocabulary.WidgetFamily {
     /// The family a wire value names; `InvalidField` for UNSPECIFIED or a value this
     /// version does not know.
-    public init(_ wire: GlimpseWidgetV1.WidgetFamily, field: String) throws(InvalidField) {
+    package init(_ wire: GlimpseWidgetV1.WidgetFamily, field: String) throws(InvalidField) {
         switch wire {
         case .systemSmall: self = .systemSmall
         case .systemMedium: self = .systemMedium
@@ -19,7 +19,7 @@ extension GlimpseVocabulary.WidgetFamily {
         }
     }
 
-    public var wire: GlimpseWidgetV1.WidgetFamily {
+    package var wire: GlimpseWidgetV1.WidgetFamily {
         switch self {
         case .systemSmall: .systemSmall
         case .systemMedium: .systemMedium
@@ -33,7 +33,7 @@ extension GlimpseVocabulary.WidgetFamily {
 }
 
 extension GlimpseWidgetV1.DisplaySize {
-    public init(_ size: GlimpseVocabulary.DisplaySize) {
+    package init(_ size: GlimpseVocabulary.DisplaySize) {
         self.init()
         width = size.width
         height = size.height

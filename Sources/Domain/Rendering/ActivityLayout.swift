@@ -1,4 +1,4 @@
-public import GlimpseMessages
+package import GlimpseMessages
 internal import GlimpseVocabulary
 
 /// Live Activity presentations (spec §6): the Lock Screen view (width × 84–160, content
@@ -19,7 +19,7 @@ extension Renderer {
     }
 
     /// One Live Activity presentation.
-    public func activity(
+    package func activity(
         _ views: GlimpseWidgetV1.ActivityViews, presentation: ActivityPresentationKind, activity: GlimpseActivityV1.Activity? = nil
     ) -> GlimpseWidgetV1.Layout {
         let target = "activity \(activity?.activityId ?? "") \(presentation.rawValue)"

@@ -1,4 +1,4 @@
-public import GlimpseMessages
+package import GlimpseMessages
 internal import GlimpseVocabulary
 
 /// The Home Screen: the device's screen with a wallpaper and status bar, one page's widgets
@@ -48,7 +48,7 @@ extension Renderer {
         }
     }
 
-    public func homeScreen(_ screen: GlimpseGatewayV1.Screen, page: Int = 0) -> GlimpseWidgetV1.Layout {
+    package func homeScreen(_ screen: GlimpseGatewayV1.Screen, page: Int = 0) -> GlimpseWidgetV1.Layout {
         let size = Size(width: environment.device.screenSize.width, height: environment.device.screenSize.height)
         var root = screenNode("homeScreen", size: size)
         root.children.append(statusBar(width: size.width))

@@ -1,11 +1,11 @@
-public import GlimpseMessages
+package import GlimpseMessages
 internal import GlimpseVocabulary
 
 /// The Lock Screen (the inline accessory above a big clock, up to four accessory slots
 /// below it, then the Live Activities, most relevant first) and the Dynamic Island strip at
 /// the top of the screen in the mode the gateway chose.
 extension Renderer {
-    public func lockScreen(_ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]) -> GlimpseWidgetV1.Layout {
+    package func lockScreen(_ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]) -> GlimpseWidgetV1.Layout {
         let size = Size(width: environment.device.screenSize.width, height: environment.device.screenSize.height)
         var root = screenNode("lockScreen", size: size)
         let widgets = screen.lockScreen?.widgets ?? []
@@ -73,7 +73,7 @@ extension Renderer {
         return layout("lockScreen", size: size, mode: .vibrant, root: root)
     }
 
-    public func dynamicIsland(_ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]) -> GlimpseWidgetV1.Layout {
+    package func dynamicIsland(_ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]) -> GlimpseWidgetV1.Layout {
         let width = environment.device.screenSize.width
         let island = screen.dynamicIsland ?? .init()
         let top = 11.0

@@ -1,23 +1,23 @@
-public import Foundation
-public import GlimpseMessages
-public import GlimpseVocabulary
+package import Foundation
+package import GlimpseMessages
+package import GlimpseVocabulary
 
 /// An app's asset, addressed as glimpse-asset addresses it: the app and the asset's name.
-public struct AssetKey: Hashable, Sendable {
-    public var bundleID: String
-    public var name: String
+package struct AssetKey: Hashable, Sendable {
+    package var bundleID: String
+    package var name: String
 
-    public init(bundleID: String, name: String) {
+    package init(bundleID: String, name: String) {
         self.bundleID = bundleID
         self.name = name
     }
 
     /// How a layout node names its asset: `bundle/name` (a bundle id has no `/`), or the
     /// bare name when the bundle is unknown.
-    public var nodeName: String { bundleID.isEmpty ? name : "\(bundleID)/\(name)" }
+    package var nodeName: String { bundleID.isEmpty ? name : "\(bundleID)/\(name)" }
 
     /// Reads `nodeName` back.
-    public init(nodeName: String) {
+    package init(nodeName: String) {
         if let slash = nodeName.firstIndex(of: "/") {
             self.init(bundleID: String(nodeName[..<slash]), name: String(nodeName[nodeName.index(after: slash)...]))
         } else {
@@ -28,13 +28,13 @@ public struct AssetKey: Hashable, Sendable {
 
 /// What the renderer knows of an image: its pixel size (its natural point size is pixels /
 /// the device scale) and, for the SVG output's `data:` URLs, its bytes.
-public struct AssetImage: Sendable {
-    public var pixelWidth: Int
-    public var pixelHeight: Int
-    public var mediaType: String
-    public var data: [UInt8]?
+package struct AssetImage: Sendable {
+    package var pixelWidth: Int
+    package var pixelHeight: Int
+    package var mediaType: String
+    package var data: [UInt8]?
 
-    public init(pixelWidth: Int, pixelHeight: Int, mediaType: String = "image/png", data: [UInt8]? = nil) {
+    package init(pixelWidth: Int, pixelHeight: Int, mediaType: String = "image/png", data: [UInt8]? = nil) {
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
         self.mediaType = mediaType
@@ -44,15 +44,15 @@ public struct AssetImage: Sendable {
 
 /// Everything outside the view tree that changes what a view shows: the device and its
 /// clock, the appearance, the time zone of dates, and the app's images.
-public struct RenderEnvironment: Sendable {
-    public var device: DeviceScreen
+package struct RenderEnvironment: Sendable {
+    package var device: DeviceScreen
     /// The device clock: timers, dates, progress by interval, staleness.
-    public var now: Date
-    public var colorScheme: GlimpseAppV1.ColorScheme
-    public var timeZone: TimeZone
-    public var assets: [AssetKey: AssetImage]
+    package var now: Date
+    package var colorScheme: GlimpseAppV1.ColorScheme
+    package var timeZone: TimeZone
+    package var assets: [AssetKey: AssetImage]
 
-    public init(
+    package init(
         device: DeviceScreen = .default,
         now: Date,
         colorScheme: GlimpseAppV1.ColorScheme = .light,
@@ -71,6 +71,6 @@ public struct RenderEnvironment: Sendable {
 }
 
 /// The four places a Live Activity shows (spec §6).
-public enum ActivityPresentationKind: String, Sendable, CaseIterable {
+package enum ActivityPresentationKind: String, Sendable, CaseIterable {
     case lockScreen, compact, minimal, expanded
 }

@@ -1,5 +1,5 @@
 internal import Foundation
-public import GlimpseMessages
+package import GlimpseMessages
 internal import GlimpseVocabulary
 internal import ProtoMapping
 
@@ -20,16 +20,16 @@ internal import ProtoMapping
 ///   a second clip ("clip") and the system's parts ("widget", "region", "island"…).
 /// - Colors are resolved (appearance, then rendering mode) before they reach a node.
 /// - Images name their asset as "bundle/name" (`AssetKey.nodeName`).
-public struct Renderer: Sendable {
-    public var environment: RenderEnvironment
+package struct Renderer: Sendable {
+    package var environment: RenderEnvironment
 
-    public init(environment: RenderEnvironment) {
+    package init(environment: RenderEnvironment) {
         self.environment = environment
     }
 
     /// One placed widget at its family's size; `widget.placeholder` or no entry -> redacted
     /// placeholder. mode .unspecified: fullColor for system families, vibrant for accessories.
-    public func widget(_ widget: GlimpseGatewayV1.Widget, mode: GlimpseWidgetV1.WidgetRenderingMode = .unspecified) -> GlimpseWidgetV1.Layout {
+    package func widget(_ widget: GlimpseGatewayV1.Widget, mode: GlimpseWidgetV1.WidgetRenderingMode = .unspecified) -> GlimpseWidgetV1.Layout {
         let family = Self.family(widget.family)
         let size = widgetSize(family)
         let node = widgetNode(widget, mode: mode, at: Rect(x: 0, y: 0, width: size.width, height: size.height))
@@ -37,7 +37,7 @@ public struct Renderer: Sendable {
     }
 
     /// A bare view at a family's size (for tests, goldens, `glimpse verify`).
-    public func view(
+    package func view(
         _ view: GlimpseWidgetV1.View, family: GlimpseWidgetV1.WidgetFamily, bundleID: String = "", widgetURL: String = "",
         redacted: Bool = false, mode: GlimpseWidgetV1.WidgetRenderingMode = .unspecified
     ) -> GlimpseWidgetV1.Layout {
@@ -50,7 +50,7 @@ public struct Renderer: Sendable {
     }
 
     /// Asset names an entry's view tree uses (so the caller can resolve them first).
-    public static func assetNames(in view: GlimpseWidgetV1.View) -> Set<String> {
+    package static func assetNames(in view: GlimpseWidgetV1.View) -> Set<String> {
         view.assetNames
     }
 

@@ -1,4 +1,4 @@
-public import GlimpseMessages
+package import GlimpseMessages
 
 /// A layout as a standalone SVG 1.1 document in points (viewBox = the canvas).
 ///
@@ -8,8 +8,8 @@ public import GlimpseMessages
 /// else labelled boxes; SF Symbols are labelled squares. Widget, region and island groups
 /// carry their text as `aria-label` and `<title>`. Numbers have at most two decimals, so the
 /// same layout always gives the same bytes.
-public enum SVGWriter {
-    public static func document(_ layout: GlimpseWidgetV1.Layout, assets: [AssetKey: AssetImage] = [:], embedImages: Bool = false) -> String {
+package enum SVGWriter {
+    package static func document(_ layout: GlimpseWidgetV1.Layout, assets: [AssetKey: AssetImage] = [:], embedImages: Bool = false) -> String {
         let size = layout.size ?? .init()
         var w = Writer(assets: assets, embedImages: embedImages)
         w.out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

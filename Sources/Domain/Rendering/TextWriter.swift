@@ -1,4 +1,4 @@
-public import GlimpseMessages
+package import GlimpseMessages
 
 /// A layout as box drawing for a terminal ("one screen at a glance"): points map to a
 /// character grid (one column per 6 pt and one row per 13 pt, or scaled to `columns`);
@@ -6,8 +6,8 @@ public import GlimpseMessages
 /// regions are the stretches of it their frames cover; texts sit where their frames are,
 /// cut with "…" at the edge of the box they are in. An emoji or a CJK character takes two
 /// columns, as terminals draw them, so the boxes' right edges stay straight. Deterministic.
-public enum TextWriter {
-    public static func text(_ layout: GlimpseWidgetV1.Layout, columns: Int? = nil) -> String {
+package enum TextWriter {
+    package static func text(_ layout: GlimpseWidgetV1.Layout, columns: Int? = nil) -> String {
         let size = layout.size ?? .init()
         let (width, height) = (bounded(size.width, canvasReach), bounded(size.height, canvasReach))
         let cols = max(8, min(columns ?? Int((width / 6).rounded(.up)), Int(canvasReach)))

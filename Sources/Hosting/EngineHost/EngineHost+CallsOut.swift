@@ -10,7 +10,7 @@
 ///   only when the calls it caused are answered, and a script gives the same journal and
 ///   event log whatever order the apps answer in.
 extension EngineHost {
-    public nonisolated func callOut<Item: Sendable, Answer: Sendable>(
+    package nonisolated func callOut<Item: Sendable, Answer: Sendable>(
         _ items: [Item], app: (Item) -> String,
         call: @escaping @Sendable (Item) async -> Answer,
         take: @escaping @Sendable ([Answer]) async -> Void

@@ -20,15 +20,15 @@ import GlimpseVocabulary
 /// otherwise the start fails with `EngineHostError.snapshotUnreadable`, naming the file.
 extension EngineHost {
     /// How a host started.
-    public struct Opening: Sendable, Equatable, CustomStringConvertible {
+    package struct Opening: Sendable, Equatable, CustomStringConvertible {
         /// The sequence of the snapshot restored; nil when the start replayed from the first entry.
-        public var restored: Int64?
+        package var restored: Int64?
         /// Journal entries replayed after it.
-        public var replayed: Int
+        package var replayed: Int
         /// Why a snapshot in the journal was not used (the journal was complete without it).
-        public var setAside: String?
+        package var setAside: String?
 
-        public var description: String {
+        package var description: String {
             let start = restored.map { "restored the snapshot at journal entry \($0), then replayed \(replayed) entries" }
                 ?? "replayed \(replayed) journal entries"
             return start + (setAside.map { " (a snapshot was set aside: \($0))" } ?? "")
@@ -141,7 +141,7 @@ extension EngineHost {
 
     /// Takes a snapshot now, whatever the policy (tests, tools). Throws when the host keeps
     /// none, or what the snapshot failed with.
-    public func snapshotNow() throws {
+    package func snapshotNow() throws {
         try checkOpen()
         guard snapshotting != nil else { throw SnapshotMismatch(reason: "this host keeps no snapshots") }
         takeSnapshot()
@@ -153,7 +153,7 @@ extension EngineHost {
     /// Writes the engine as it is now into another journal, as its snapshot at this clock's
     /// `now`: a host opened on that journal starts where this one is (tools, and tests that
     /// compare the two).
-    public func copySnapshot(into other: Journal) throws {
+    package func copySnapshot(into other: Journal) throws {
         try checkOpen()
         guard let snapshotting else { throw SnapshotMismatch(reason: "this host keeps no snapshots") }
         try other.writeSnapshot(JournalSnapshot(

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseVocabulary
 
@@ -9,7 +9,7 @@ extension EngineHost {
     /// Manual mode: fires, in deadline order, everything due up to `target` (including work
     /// the fired work schedules inside the interval), journaling each firing before its
     /// effects are performed; returns when all of it is done, with the clock at `target`.
-    public func advance(to target: Date) async throws {
+    package func advance(to target: Date) async throws {
         guard clock.isManual else { throw EngineHostError.notManual }
         try checkOpen()
         let start = clock.now
@@ -35,7 +35,7 @@ extension EngineHost {
     /// input, which may move it), fires what is due, and again, until the task is cancelled
     /// or the host closed. Services run it in their service group; in manual mode it only
     /// waits for cancellation or close (`advance(to:)` drives time instead).
-    public func run() async throws {
+    package func run() async throws {
         var stuck = 0
         while !Task.isCancelled, !closed {
             try checkOpen()

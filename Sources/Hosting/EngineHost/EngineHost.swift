@@ -1,9 +1,9 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The one engine host every service uses: it owns one engine on one serial executor,
 /// journals each input before acknowledging it, carries out the effects, and drives time
@@ -27,14 +27,14 @@ public import GlimpseVocabulary
 ///   the command and the clock's `now`: replay depends on it.
 /// - After a failed journal write the engine may be ahead of the journal: the host then
 ///   refuses every input (`EngineHostError.journalFailed`) until it is reopened.
-public actor EngineHost<E: Engine, C: HostCommand> {
-    public typealias Apply = @Sendable (inout E, C) throws -> Step<C.Answer, E.Effect>
+package actor EngineHost<E: Engine, C: HostCommand> {
+    package typealias Apply = @Sendable (inout E, C) throws -> Step<C.Answer, E.Effect>
     /// Carries out effects; it gets the host, to submit what the effects bring back
     /// (a provider's answer, a handler's result).
-    public typealias Perform = @Sendable (EngineHost<E, C>, [E.Effect]) async -> Void
+    package typealias Perform = @Sendable (EngineHost<E, C>, [E.Effect]) async -> Void
 
-    public nonisolated let clock: HostClock
-    public nonisolated let journal: Journal
+    package nonisolated let clock: HostClock
+    package nonisolated let journal: Journal
     var engine: E
     let apply: Apply
     let perform: Perform
@@ -45,34 +45,34 @@ public actor EngineHost<E: Engine, C: HostCommand> {
         didSet { if let failure { failed.record(failure) } }
     }
     /// The host-level failure, for those who stop serving on it (health, the process).
-    public nonisolated let failed = HostFailure()
+    package nonisolated let failed = HostFailure()
     var closed = false
     /// Submitted commands waiting for the next group commit, in arrival order.
     var waiting: [(command: C, continuation: CheckedContinuation<C.Answer, any Error>)] = []
     /// The sequence of the last journaled input (0 for an empty journal); it keeps counting
     /// when snapshots drop old entries.
-    public internal(set) var lastSequence: Int64
+    package internal(set) var lastSequence: Int64
     /// The instant of that input.
     var lastInstant: Date?
     let snapshotting: Snapshotting<E>?
     /// How the host started: from which snapshot, how many entries it replayed.
-    public nonisolated let opening: Opening
+    package nonisolated let opening: Opening
     /// What was journaled since the last snapshot (or the start).
     var sinceSnapshot = JournalGrowth()
     var lastSnapshotBytes = 0
     /// Why the last snapshot failed; nil once one succeeds. A failed snapshot changes
     /// nothing: the journal keeps its entries and the host serves on.
-    public internal(set) var snapshotFailure: String?
+    package internal(set) var snapshotFailure: String?
     /// Snapshots this host has written.
-    public internal(set) var snapshotsTaken = 0
+    package internal(set) var snapshotsTaken = 0
 
     /// How many firings in a row at one instant make the host give up on an engine as stuck.
-    public static var sameInstantLimit: Int { 10_000 }
+    package static var sameInstantLimit: Int { 10_000 }
 
     /// Restores the journal's snapshot into `engine` (fresh, constructed with `clock`) when
     /// there is one, replays the entries after it, then serves. With `snapshotting`, the host
     /// saves the engine's state as its policy says and drops the entries it covers.
-    public init(
+    package init(
         engine: E, clock: HostClock, journal: Journal, snapshotting: Snapshotting<E>? = nil,
         apply: @escaping Apply, perform: @escaping Perform
     ) throws {
@@ -97,7 +97,7 @@ public actor EngineHost<E: Engine, C: HostCommand> {
     /// the journal in one transaction (each in arrival order, each with its own savepoint),
     /// so concurrent callers share one commit instead of paying one each.
     @discardableResult
-    public func submit(_ command: C) async throws -> C.Answer {
+    package func submit(_ command: C) async throws -> C.Answer {
         try checkOpen()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<C.Answer, any Error>) in
             waiting.append((command, continuation))
@@ -124,7 +124,7 @@ public actor EngineHost<E: Engine, C: HostCommand> {
     /// provider answers) without one commit each. A command `apply` rejects leaves no entry
     /// and its error is its result; the others still apply. Throws only what fails the whole
     /// batch (a closed host, a journal error, an encoding error).
-    public func submit(batch commands: [C]) async throws -> [Result<C.Answer, any Error>] {
+    package func submit(batch commands: [C]) async throws -> [Result<C.Answer, any Error>] {
         try checkOpen()
         guard !commands.isEmpty else { return [] }
         var payloads: [[UInt8]] = []
@@ -178,18 +178,18 @@ public actor EngineHost<E: Engine, C: HostCommand> {
     }
 
     /// Reads the engine (queries that change nothing need no journal).
-    public func read<T: Sendable>(_ body: (E) throws -> T) rethrows -> T {
+    package func read<T: Sendable>(_ body: (E) throws -> T) rethrows -> T {
         try body(engine)
     }
 
     /// The engine's next deadline (`NextDue` of the clock service).
-    public func nextDue() -> Date? {
+    package func nextDue() -> Date? {
         engine.nextDeadline()
     }
 
     /// Takes a last snapshot (as the policy says), stops the timer, and checkpoints and
     /// closes the journal; later inputs throw `.closed`.
-    public func close() throws {
+    package func close() throws {
         guard !closed else { return }
         if failure == nil, let snapshotting, snapshotting.policy.isOn, snapshotting.policy.atClose,
            sinceSnapshot.inputs > 0 {
@@ -247,7 +247,7 @@ public actor EngineHost<E: Engine, C: HostCommand> {
 
 extension EngineHost where C.Answer == Void {
     /// A host whose commands answer nothing: `apply` returns only effects.
-    public init(
+    package init(
         engine: E, clock: HostClock, journal: Journal, snapshotting: Snapshotting<E>? = nil,
         apply: @escaping @Sendable (inout E, C) throws -> [E.Effect],
         perform: @escaping Perform

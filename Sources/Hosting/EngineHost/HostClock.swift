@@ -1,9 +1,9 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 import Synchronization
 
 /// The clock an engine host controls; its engine is constructed with it.
@@ -13,8 +13,8 @@ import Synchronization
 ///   instant it reported (or was pinned to) until its source passes it.
 /// - While the host applies an input it pins `now` to that input's journaled instant, so
 ///   the engine reads one instant per input, live and in replay alike: replay is exact.
-public final class HostClock: WallClock {
-    public enum Mode: Sendable, Equatable {
+package final class HostClock: WallClock {
+    package enum Mode: Sendable, Equatable {
         /// Follows the operating system's clock (monotonic, see `SystemClock`).
         case system
         /// Frozen at `start` until the host advances it.
@@ -27,11 +27,11 @@ public final class HostClock: WallClock {
         var latest: Date
     }
 
-    public let mode: Mode
+    package let mode: Mode
     private let system: SystemClock?
     private let state: Mutex<State>
 
-    public init(_ mode: Mode, system: SystemClock = SystemClock()) {
+    package init(_ mode: Mode, system: SystemClock = SystemClock()) {
         self.mode = mode
         switch mode {
         case .system:
@@ -43,7 +43,7 @@ public final class HostClock: WallClock {
         }
     }
 
-    public var now: Date {
+    package var now: Date {
         let reading = system?.now
         return state.withLock { state in
             if let pinned = state.pinned { return pinned }
@@ -53,7 +53,7 @@ public final class HostClock: WallClock {
         }
     }
 
-    public var isManual: Bool { system == nil }
+    package var isManual: Bool { system == nil }
 
     /// Holds `now` at `instant` until `unpin()`; never earlier than what was already reported.
     func pin(_ instant: Date) {

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// An input a service sends its engine through the host: the journal keeps its bytes, and
@@ -9,13 +9,13 @@ public import Foundation
 ///
 /// `Answer` is what the call returns to its caller (not journaled: replay recomputes it).
 /// A service with several kinds of answers makes it an enum.
-public protocol HostCommand: Sendable {
+package protocol HostCommand: Sendable {
     associatedtype Answer: Sendable = Void
     func encode() throws -> [UInt8]
     static func decode(_ bytes: [UInt8]) throws -> Self
 }
 
-public enum EngineHostError: Error, Equatable {
+package enum EngineHostError: Error, Equatable {
     /// A journaled command failed to apply again on replay: the engine or the command
     /// encoding changed incompatibly since it was journaled.
     case replayDiverged(sequence: Int64)
@@ -36,7 +36,7 @@ public enum EngineHostError: Error, Equatable {
 }
 
 extension EngineHostError: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .replayDiverged(let sequence):
             "journal entry \(sequence) no longer applies: the engine or the command encoding changed incompatibly"

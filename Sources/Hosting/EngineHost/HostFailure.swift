@@ -4,7 +4,7 @@ import Synchronization
 /// whoever must stop serving because of it: the service's health and its process (see
 /// `ServiceRunner.addHost`). After it the host refuses every input until it is reopened, so the
 /// failure is recorded once and never cleared.
-public final class HostFailure: Sendable {
+package final class HostFailure: Sendable {
     private struct State {
         var error: EngineHostError?
         var waiters: [Int: CheckedContinuation<EngineHostError?, Never>] = [:]
@@ -13,10 +13,10 @@ public final class HostFailure: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// The failure, or nil while the host is healthy.
-    public var error: EngineHostError? { state.withLock { $0.error } }
+    package var error: EngineHostError? { state.withLock { $0.error } }
 
     func record(_ error: EngineHostError) {
         let waiters = state.withLock { state -> [CheckedContinuation<EngineHostError?, Never>] in
@@ -30,7 +30,7 @@ public final class HostFailure: Sendable {
 
     /// Waits for the failure: returns it once there is one, or nil when the waiting task is
     /// cancelled first.
-    public func wait() async -> EngineHostError? {
+    package func wait() async -> EngineHostError? {
         let id = state.withLock { state -> Int in
             state.nextWaiter += 1
             return state.nextWaiter

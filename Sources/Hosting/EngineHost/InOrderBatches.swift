@@ -7,7 +7,7 @@ import Synchronization
 /// the same event log whatever order peers answer in), and many answers share one journal
 /// transaction while a slow peer holds up only the answers behind it. `callOut` uses it
 /// per lane.
-public func inOrderBatches<Item: Sendable, Answer: Sendable>(
+package func inOrderBatches<Item: Sendable, Answer: Sendable>(
     _ items: [Item],
     call: @escaping @Sendable (Item) async -> Answer,
     take: ([Answer]) async -> Void

@@ -1,22 +1,22 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GRDB
 
 /// An engine's state as of a journal position: what a start restores before it replays
 /// the entries after `sequence`.
-public struct JournalSnapshot: Sendable, Equatable {
+package struct JournalSnapshot: Sendable, Equatable {
     /// The last entry the state includes; entries up to it are gone from the journal.
-    public var sequence: Int64
+    package var sequence: Int64
     /// That entry's instant: a restored clock resumes no earlier.
-    public var instant: Date
+    package var instant: Date
     /// The engine's `snapshotFormat` when it was written.
-    public var format: Int
-    public var state: [UInt8]
+    package var format: Int
+    package var state: [UInt8]
 
-    public init(sequence: Int64, instant: Date, format: Int, state: [UInt8]) {
+    package init(sequence: Int64, instant: Date, format: Int, state: [UInt8]) {
         self.sequence = sequence
         self.instant = instant
         self.format = format
@@ -43,7 +43,7 @@ extension Journal {
     }
 
     /// The latest snapshot, if one was written.
-    public func latestSnapshot() throws -> JournalSnapshot? {
+    package func latestSnapshot() throws -> JournalSnapshot? {
         try queue.read { db in
             guard let row = try Row.fetchOne(
                 db, sql: "SELECT sequence, instant, format, state FROM snapshots ORDER BY sequence DESC LIMIT 1")
@@ -58,7 +58,7 @@ extension Journal {
 
     /// Stores `snapshot` in place of the previous one and deletes the entries it covers, in
     /// one transaction: if any part fails, nothing changes.
-    public func writeSnapshot(_ snapshot: JournalSnapshot) throws {
+    package func writeSnapshot(_ snapshot: JournalSnapshot) throws {
         try queue.write { db in
             try db.execute(sql: "DELETE FROM snapshots")
             try db.execute(
@@ -91,14 +91,14 @@ extension Journal {
 
     /// Truncates the file by the pages on its free list (after a snapshot dropped entries).
     /// A separate transaction: a crash in it leaves the snapshot's, which holds everything.
-    public func releaseFreePages() throws {
+    package func releaseFreePages() throws {
         guard path != nil else { return }
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA incremental_vacuum") }
     }
 
     /// Whether the journal still holds every entry up to `sequence` (nothing compacted):
     /// then a start can replay the journal alone, setting aside a snapshot it cannot read.
-    public func isComplete(through sequence: Int64) throws -> Bool {
+    package func isComplete(through sequence: Int64) throws -> Bool {
         guard sequence > 0 else { return true }
         // Compaction deletes a prefix, so while entry 1 is here no entry has gone.
         return try queue.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(sequence) FROM journal") == 1 }

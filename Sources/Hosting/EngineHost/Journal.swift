@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GRDB
 
@@ -14,20 +14,20 @@ import GRDB
 /// - An append and the engine change it records commit together or not at all:
 ///   `append(_:instant:payload:applying:)` rolls the row back when the change throws.
 /// - An append has returned only once its transaction committed (see `JournalSettings`).
-public final class Journal: Sendable {
+package final class Journal: Sendable {
     let queue: DatabaseQueue
-    public let settings: JournalSettings
+    package let settings: JournalSettings
     /// The file, or nil in memory.
-    public let path: String?
+    package let path: String?
 
     /// Opens (creating if needed) `<directory>/<name>.sqlite`; a folder it makes is 0700.
-    public convenience init(directory: URL, name: String, settings: JournalSettings = .defaults) throws {
+    package convenience init(directory: URL, name: String, settings: JournalSettings = .defaults) throws {
         try PrivateStore.makeDirectory(directory.path)
         try self.init(path: directory.appendingPathComponent("\(name).sqlite").path, settings: settings)
     }
 
     /// Opens (creating if needed) the journal at `path`, 0600: it holds the apps' tokens.
-    public init(path: String, settings: JournalSettings = .defaults) throws {
+    package init(path: String, settings: JournalSettings = .defaults) throws {
         try PrivateStore.prepareDatabase(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
@@ -39,7 +39,7 @@ public final class Journal: Sendable {
     }
 
     /// A journal that lives as long as this object (tests).
-    public static func inMemory(settings: JournalSettings = .defaults) throws -> Journal {
+    package static func inMemory(settings: JournalSettings = .defaults) throws -> Journal {
         try Journal(inMemory: settings)
     }
 
@@ -65,9 +65,9 @@ public final class Journal: Sendable {
         try migrator.migrate(queue)
     }
 
-    public struct SupersededJournal: Error, CustomStringConvertible {
-        public var path: String
-        public var description: String { "\(path): written by a newer version of Glimpse; this one cannot read it" }
+    package struct SupersededJournal: Error, CustomStringConvertible {
+        package var path: String
+        package var description: String { "\(path): written by a newer version of Glimpse; this one cannot read it" }
     }
 
     static var migrator: DatabaseMigrator {
@@ -86,12 +86,12 @@ public final class Journal: Sendable {
     }
 
     /// The SQLite `synchronous` level in force (1 NORMAL, 2 FULL).
-    public func synchronousLevel() throws -> Int {
+    package func synchronousLevel() throws -> Int {
         try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// The journal mode in force ("wal" for a file, "memory" in memory).
-    public func journalMode() throws -> String {
+    package func journalMode() throws -> String {
         try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 
@@ -149,7 +149,7 @@ public final class Journal: Sendable {
     }
 
     /// Visits every entry after `sequence`, in order, without loading the journal into memory.
-    public func forEach(after sequence: Int64 = 0, _ body: (JournalEntry) throws -> Void) throws {
+    package func forEach(after sequence: Int64 = 0, _ body: (JournalEntry) throws -> Void) throws {
         try queue.read { db in
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT sequence, instant, kind, payload FROM journal WHERE sequence > ? ORDER BY sequence",
@@ -161,27 +161,27 @@ public final class Journal: Sendable {
     }
 
     /// Every entry, in order (tests and tools; replay uses `forEach`).
-    public func entries() throws -> [JournalEntry] {
+    package func entries() throws -> [JournalEntry] {
         var all: [JournalEntry] = []
         try forEach { all.append($0) }
         return all
     }
 
-    public func count() throws -> Int {
+    package func count() throws -> Int {
         try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") ?? 0 }
     }
 
     /// Checkpoints the WAL into the main file and closes the database.
-    public func close() throws {
+    package func close() throws {
         if path != nil {
             _ = try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
         try queue.close()
     }
 
-    public struct CorruptEntry: Error, Equatable {
-        public var sequence: Int64
-        public var reason: String
+    package struct CorruptEntry: Error, Equatable {
+        package var sequence: Int64
+        package var reason: String
     }
 
     private static func entry(_ row: Row) throws -> JournalEntry {

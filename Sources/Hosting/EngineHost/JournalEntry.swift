@@ -1,12 +1,12 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// One input that changed the engine, in the order it was applied.
-public struct JournalEntry: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+package struct JournalEntry: Sendable, Equatable {
+    package enum Kind: String, Sendable {
         /// A service command; `payload` is its encoding.
         case command
         /// The host ran `fireDue()` with the clock at `instant`; `payload` is empty.
@@ -14,13 +14,13 @@ public struct JournalEntry: Sendable, Equatable {
     }
 
     /// Strictly increasing, from 1; the acknowledgement a caller may keep.
-    public var sequence: Int64
+    package var sequence: Int64
     /// The clock's `now` while the input was applied (replay pins the clock to it).
-    public var instant: Date
-    public var kind: Kind
-    public var payload: [UInt8]
+    package var instant: Date
+    package var kind: Kind
+    package var payload: [UInt8]
 
-    public init(sequence: Int64, instant: Date, kind: Kind, payload: [UInt8]) {
+    package init(sequence: Int64, instant: Date, kind: Kind, payload: [UInt8]) {
         self.sequence = sequence
         self.instant = instant
         self.kind = kind

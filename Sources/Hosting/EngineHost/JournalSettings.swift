@@ -1,7 +1,7 @@
 /// How a journal stores its writes.
-public struct JournalSettings: Sendable {
+package struct JournalSettings: Sendable {
     /// What an acknowledged write survives.
-    public enum Durability: Sendable, Equatable {
+    package enum Durability: Sendable, Equatable {
         /// WAL with `synchronous = NORMAL`: a commit is in the WAL file (the OS page cache)
         /// before it returns, so it survives kill -9 and any crash of the process; power
         /// loss or a kernel panic may roll back the last commits (never corrupt the file).
@@ -14,11 +14,11 @@ public struct JournalSettings: Sendable {
     /// Default `.processCrash`: the architecture asks that an acknowledged write survive
     /// kill -9, which NORMAL gives without an fsync per input; a service whose inputs
     /// must survive power loss sets `.powerLoss`.
-    public var durability: Durability
+    package var durability: Durability
 
-    public init(durability: Durability = .processCrash) {
+    package init(durability: Durability = .processCrash) {
         self.durability = durability
     }
 
-    public static var defaults: Self { Self() }
+    package static var defaults: Self { Self() }
 }

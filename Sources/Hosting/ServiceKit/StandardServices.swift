@@ -1,15 +1,15 @@
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseRPC
-public import RPCCore
+package import RPCCore
 
 /// What every Glimpse server serves besides its own services: `grpc.health.v1.Health`
 /// and server reflection (`grpc.reflection.v1` and `v1alpha`).
-public enum StandardServices {
+package enum StandardServices {
     /// The given services plus health and reflection. Reflection lists them all and
     /// answers from `descriptors` (the generated `…Descriptors.files` of each module the
     /// server uses); every service starts `initialStatus` in `health` (SERVING unless the
     /// server says when it is ready, as `ServiceRunner` does).
-    public static func adding(
+    package static func adding(
         to services: [any RPCService], serviceNames: [String],
         descriptors: [ProtoFileDescriptor], health: HealthStatusStore,
         initialStatus: HealthStatusStore.Status = .serving

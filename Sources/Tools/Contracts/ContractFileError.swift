@@ -1,11 +1,11 @@
 /// What is wrong with a contract file (or the contracts directory), in words that name
 /// the file and the field.
-public struct ContractFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
+package struct ContractFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var message: String
 
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// The same problem, said of `file`.
     func within(_ file: String) -> ContractFileError { ContractFileError("\(file): \(message)") }

@@ -1,22 +1,22 @@
-public import GlimpseJSON
+package import GlimpseJSON
 import GlimpseMessages
-public import RPCCore
+package import RPCCore
 
 /// A method a contract may call, with the message types it takes and gives: the bridge
 /// between a contract's proto3 JSON and the protobuf bytes on the wire. Calls, stubs and
 /// proxies move bytes (`RawBytesCoder`); only the codecs know the generated types.
-public struct ContractMethod: Sendable {
-    public enum Kind: Sendable, Hashable {
+package struct ContractMethod: Sendable {
+    package enum Kind: Sendable, Hashable {
         case unary, serverStreaming, clientStreaming
     }
 
-    public let descriptor: MethodDescriptor
-    public let kind: Kind
-    public let request: MessageCodec
-    public let response: MessageCodec
+    package let descriptor: MethodDescriptor
+    package let kind: Kind
+    package let request: MessageCodec
+    package let response: MessageCodec
 
     /// `glimpse.timeline.v1.TimelineService/GetPlacement`.
-    public var name: String { "\(descriptor.service)/\(descriptor.method)" }
+    package var name: String { "\(descriptor.service)/\(descriptor.method)" }
 
     static func unary<Request: ProtoJSONMessage, Response: ProtoJSONMessage>(
         _ descriptor: MethodDescriptor, _: Request.Type, _: Response.Type
@@ -38,13 +38,13 @@ public struct ContractMethod: Sendable {
 }
 
 /// One message type: protobuf bytes to proto3 JSON and back.
-public struct MessageCodec: Sendable {
+package struct MessageCodec: Sendable {
     /// The full protobuf name (`glimpse.timeline.v1.PlacementStatus`).
-    public let name: String
+    package let name: String
     /// Decodes the wire bytes and writes the canonical JSON.
-    public let json: @Sendable ([UInt8]) throws -> JSONValue
+    package let json: @Sendable ([UInt8]) throws -> JSONValue
     /// Reads JSON (unknown fields refused) and encodes the wire bytes.
-    public let bytes: @Sendable (JSONValue) throws -> [UInt8]
+    package let bytes: @Sendable (JSONValue) throws -> [UInt8]
 
     static func of<Message: ProtoJSONMessage>(_: Message.Type) -> MessageCodec {
         MessageCodec(

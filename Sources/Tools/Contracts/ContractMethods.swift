@@ -4,16 +4,16 @@ import GlimpseRPC
 /// Every method of the four services (and the clock each serves) a contract may call,
 /// with its message types. `ContractMethodsTests` fails when a service gains a method
 /// that is not here.
-public enum ContractMethods {
+package enum ContractMethods {
     /// By name: `glimpse.timeline.v1.TimelineService/GetPlacement`.
-    public static let byName: [String: ContractMethod] = Dictionary(
+    package static let byName: [String: ContractMethod] = Dictionary(
         uniqueKeysWithValues: all.map { ($0.name, $0) })
 
-    public static let all: [ContractMethod] = timeline + intent + activity + asset + clock
+    package static let all: [ContractMethod] = timeline + intent + activity + asset + clock
 
     /// The services a provider serves, by its name (`glimpse-timeline`); every one also
     /// serves `glimpse.clock.v1.Clock`.
-    public static let services: [String: [String]] = [
+    package static let services: [String: [String]] = [
         "glimpse-timeline": [GlimpseTimelineV1.TimelineService.name, GlimpseClockV1.Clock.name],
         "glimpse-intent": [GlimpseIntentV1.IntentService.name, GlimpseClockV1.Clock.name],
         "glimpse-activity": [GlimpseActivityV1.ActivityService.name, GlimpseClockV1.Clock.name],

@@ -1,5 +1,5 @@
 import GlimpseJSON
-public import RPCCore
+package import RPCCore
 import RPCNIO
 import GlimpseMessages
 import GlimpseRPC
@@ -12,13 +12,13 @@ import Synchronization
 /// be OK), makes its call, compares the answer with what the consumer relies on, then runs
 /// its teardown whatever happened. Messages cross as bytes; `ContractMethods` converts
 /// them from and to the contract's proto3 JSON.
-public struct ContractReplayer: Sendable {
-    public let client: GRPCClient
+package struct ContractReplayer: Sendable {
+    package let client: GRPCClient
     /// The longest any one call may take (a live stream whose messages do not give what
     /// the consumer relies on fails at this point).
-    public var timeout: Duration
+    package var timeout: Duration
 
-    public init(client: GRPCClient, timeout: Duration = .seconds(10)) {
+    package init(client: GRPCClient, timeout: Duration = .seconds(10)) {
         self.client = client
         self.timeout = timeout
     }
@@ -26,7 +26,7 @@ public struct ContractReplayer: Sendable {
     /// Replays `interactions` against `host:port`, one after another; `each` sees every
     /// verdict as it is made. `metadata` goes with every call that lacks its keys (a stack's
     /// device key: `authorization: Device <key>`, where a step brings no app token).
-    public static func verify(
+    package static func verify(
         _ interactions: [Interaction], host: String, port: Int, timeout: Duration = .seconds(10),
         metadata: Metadata = Metadata(), each: (Verdict) -> Void = { _ in }
     ) async -> [Verdict] {
@@ -47,7 +47,7 @@ public struct ContractReplayer: Sendable {
         return verdicts
     }
 
-    public func verify(_ interaction: Interaction) async -> Verdict {
+    package func verify(_ interaction: Interaction) async -> Verdict {
         let (run, runId) = RunNames.next()
         var variables = Variables(run: run, runId: runId)
         var verdict = Verdict(interaction: interaction, outcome: .ok)

@@ -8,28 +8,28 @@ import GlimpseJSON
 /// Every consumer's contracts: one interaction per file under
 /// `<consumer>-<provider>/` (e.g. `gateway-timeline/get-placement.json`), read from a
 /// directory or from the copy built into the binary (`EmbeddedContracts`).
-public struct ContractSet: Sendable {
-    public var interactions: [Interaction]
+package struct ContractSet: Sendable {
+    package var interactions: [Interaction]
     /// Where they came from, for reports (a directory, or "built in").
-    public var source: String
+    package var source: String
 
-    public init(interactions: [Interaction], source: String) {
+    package init(interactions: [Interaction], source: String) {
         self.interactions = interactions
         self.source = source
     }
 
     /// The interactions whose provider is `provider` (`glimpse-timeline`), in file order.
-    public func provided(by provider: String) -> [Interaction] {
+    package func provided(by provider: String) -> [Interaction] {
         interactions.filter { $0.provider == provider }
     }
 
     /// One consumer's contract with one provider.
-    public func between(_ consumer: String, _ provider: String) -> [Interaction] {
+    package func between(_ consumer: String, _ provider: String) -> [Interaction] {
         interactions.filter { $0.consumer == consumer && $0.provider == provider }
     }
 
     /// The consumer → provider pairs, in order.
-    public var pairs: [(consumer: String, provider: String)] {
+    package var pairs: [(consumer: String, provider: String)] {
         var seen: [(String, String)] = []
         for interaction in interactions where !seen.contains(where: { $0 == (interaction.consumer, interaction.provider) }) {
             seen.append((interaction.consumer, interaction.provider))
@@ -39,7 +39,7 @@ public struct ContractSet: Sendable {
 
     /// Parses and checks `files` (path under the contracts directory → bytes). Every problem
     /// of every file is reported at once.
-    public static func load(files: [(path: String, bytes: [UInt8])], source: String) throws(ContractLoadError) -> ContractSet {
+    package static func load(files: [(path: String, bytes: [UInt8])], source: String) throws(ContractLoadError) -> ContractSet {
         var interactions: [Interaction] = []
         var problems: [ContractFileError] = []
         for (path, bytes) in files.sorted(by: { $0.path < $1.path }) where path.hasSuffix(".json") {
@@ -56,7 +56,7 @@ public struct ContractSet: Sendable {
     }
 
     /// Reads `<directory>/<pair>/*.json`.
-    public static func load(directory: String) throws(ContractLoadError) -> ContractSet {
+    package static func load(directory: String) throws(ContractLoadError) -> ContractSet {
         let files: [(path: String, bytes: [UInt8])]
         do { files = try ContractFiles.read(directory: directory) } catch {
             throw ContractLoadError(problems: [ContractFileError("\(directory): \(error)")])
@@ -68,22 +68,22 @@ public struct ContractSet: Sendable {
     }
 
     /// The copy built into the binary.
-    public static func builtIn() throws(ContractLoadError) -> ContractSet {
+    package static func builtIn() throws(ContractLoadError) -> ContractSet {
         try load(files: EmbeddedContracts.files.map { ($0.path, Array($0.text.utf8)) }, source: "built in")
     }
 }
 
 /// Why contracts could not be loaded: every problem, each naming its file.
-public struct ContractLoadError: Error, Sendable, CustomStringConvertible {
-    public var problems: [ContractFileError]
+package struct ContractLoadError: Error, Sendable, CustomStringConvertible {
+    package var problems: [ContractFileError]
 
-    public var description: String { problems.map(\.message).joined(separator: "\n") }
+    package var description: String { problems.map(\.message).joined(separator: "\n") }
 }
 
 /// The contract files on disk.
-public enum ContractFiles {
+package enum ContractFiles {
     /// Every `<pair>/<name>.json` under `directory`, by its path relative to it.
-    public static func read(directory: String) throws -> [(path: String, bytes: [UInt8])] {
+    package static func read(directory: String) throws -> [(path: String, bytes: [UInt8])] {
         let manager = FileManager.default
         var files: [(path: String, bytes: [UInt8])] = []
         for pair in try manager.contentsOfDirectory(atPath: directory).sorted() {
@@ -102,7 +102,7 @@ public enum ContractFiles {
 
     /// `Tests/Contracts` of the repository a file (the running executable) sits in: the
     /// nearest directory above it holding `Package.swift` and `Tests/Contracts`.
-    public static func repositoryContracts(near path: String) -> String? {
+    package static func repositoryContracts(near path: String) -> String? {
         var url = URL(fileURLWithPath: path).standardizedFileURL
         let manager = FileManager.default
         while url.path != "/" {

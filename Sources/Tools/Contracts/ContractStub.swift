@@ -1,6 +1,6 @@
 import GlimpseJSON
 import GlimpseRPC
-public import RPCCore
+package import RPCCore
 import Synchronization
 
 /// A provider as one consumer's contract describes it, and no more: each request that
@@ -14,9 +14,9 @@ import Synchronization
 /// Every method of the provider's services is served; one no interaction covers is
 /// refused the same way. A live stream (an interaction with `live`) stays open after its
 /// messages until the consumer hangs up.
-public final class ContractStub: RPCService, Sendable {
-    public let consumer: String
-    public let provider: String
+package final class ContractStub: RPCService, Sendable {
+    package let consumer: String
+    package let provider: String
     private let interactions: [Interaction]
     private let log = Mutex(Log())
 
@@ -26,19 +26,19 @@ public final class ContractStub: RPCService, Sendable {
     }
 
     /// The stub of `provider` made from `consumer`'s contract (its stubbed interactions).
-    public init(_ contracts: ContractSet, consumer: String, provider: String) {
+    package init(_ contracts: ContractSet, consumer: String, provider: String) {
         self.consumer = consumer
         self.provider = provider
         interactions = contracts.between(consumer, provider).filter(\.stubbed)
     }
 
     /// How many requests each interaction answered, by name.
-    public var served: [String: Int] { log.withLock { $0.served } }
+    package var served: [String: Int] { log.withLock { $0.served } }
 
     /// The requests no interaction matched, each with why.
-    public var unmatched: [String] { log.withLock { $0.unmatched } }
+    package var unmatched: [String] { log.withLock { $0.unmatched } }
 
-    public func registerMethods(with router: inout RPCRouter) {
+    package func registerMethods(with router: inout RPCRouter) {
         let services = ContractMethods.services[provider] ?? []
         for method in ContractMethods.all where services.contains(method.descriptor.service) {
             switch method.kind {

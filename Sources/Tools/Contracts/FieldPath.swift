@@ -1,4 +1,4 @@
-public import GlimpseJSON
+package import GlimpseJSON
 
 /// A path into a proto3 JSON answer, in the words a consumer reads it:
 ///
@@ -10,8 +10,8 @@ public import GlimpseJSON
 ///     configuration["city"]                          a map entry
 ///
 /// Field names are proto3 JSON's (lowerCamelCase).
-public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
-    public enum Segment: Sendable, Hashable {
+package struct FieldPath: Sendable, Hashable, CustomStringConvertible {
+    package enum Segment: Sendable, Hashable {
         case field(String)
         case index(Int)
         case every
@@ -19,15 +19,15 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// One condition of `[?…]`: a dotted field path that is set, or equal to a value.
-    public struct Filter: Sendable, Hashable {
-        public var path: [String]
-        public var value: JSONValue?
+    package struct Filter: Sendable, Hashable {
+        package var path: [String]
+        package var value: JSONValue?
     }
 
-    public let segments: [Segment]
-    public let description: String
+    package let segments: [Segment]
+    package let description: String
 
-    public init(parsing text: String) throws(ContractFileError) {
+    package init(parsing text: String) throws(ContractFileError) {
         var segments: [Segment] = []
         var chars = Array(text)[...]
         func fail(_ why: String) -> ContractFileError { ContractFileError("path \"\(text)\": \(why)") }
@@ -75,7 +75,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     /// of nil is absent (proto3 JSON leaves fields at their default out). Filter values
     /// that name a variable `variables` lacks match any value (an example is checked so,
     /// before any call saved one).
-    public func resolve(in value: JSONValue, variables: Variables) -> [Place] {
+    package func resolve(in value: JSONValue, variables: Variables) -> [Place] {
         var places = [Place(path: "", value: value)]
         for segment in segments {
             var next: [Place] = []
@@ -109,7 +109,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value at the first place the path leads (for saving).
-    public func value(in value: JSONValue, variables: Variables) -> JSONValue? {
+    package func value(in value: JSONValue, variables: Variables) -> JSONValue? {
         resolve(in: value, variables: variables).first?.value
     }
 
@@ -125,12 +125,12 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// One place a path reached.
-    public struct Place: Sendable {
+    package struct Place: Sendable {
         /// Concrete (`placements[0].used`), for reports.
-        public var path: String
-        public var value: JSONValue?
+        package var path: String
+        package var value: JSONValue?
         /// `[*]` over an empty or absent array.
-        public var noElements = false
+        package var noElements = false
     }
 }
 

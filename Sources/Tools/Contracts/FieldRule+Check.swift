@@ -1,19 +1,19 @@
-public import GlimpseJSON
+package import GlimpseJSON
 
 /// A field an answer gets wrong: where, what the consumer relies on, what came.
-public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
+package struct Mismatch: Sendable, Hashable, CustomStringConvertible {
     /// The concrete path (`placements[0].used`), or `status`.
-    public var field: String
-    public var expected: String
-    public var got: String
+    package var field: String
+    package var expected: String
+    package var got: String
 
-    public init(field: String, expected: String, got: String) {
+    package init(field: String, expected: String, got: String) {
         self.field = field
         self.expected = expected
         self.got = got
     }
 
-    public var description: String { "\(field): expected \(expected), got \(got)" }
+    package var description: String { "\(field): expected \(expected), got \(got)" }
 }
 
 extension FieldRule {
@@ -21,7 +21,7 @@ extension FieldRule {
     /// default out, so an absent number, string, boolean, enum, bytes or array is its
     /// default (0, "", false, the zero enum value, none); an absent message or timestamp
     /// is not set, which only an `optional` rule or `absent` accepts.
-    public func check(_ answer: JSONValue, variables: Variables) -> [Mismatch] {
+    package func check(_ answer: JSONValue, variables: Variables) -> [Mismatch] {
         var mismatches: [Mismatch] = []
         for place in path.resolve(in: answer, variables: variables) {
             if place.noElements {

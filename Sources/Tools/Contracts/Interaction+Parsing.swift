@@ -11,7 +11,7 @@ extension Interaction {
 
     /// Parses one file. `file` is its path under the contracts directory
     /// (`gateway-timeline/get-placement.json`), which names it in every error.
-    public init(file: String, bytes: [UInt8]) throws(ContractFileError) {
+    package init(file: String, bytes: [UInt8]) throws(ContractFileError) {
         do {
             let root: JSONValue
             do { root = try JSONParser.parse(bytes) } catch { throw ContractFileError("not JSON: \(error)") }

@@ -1,5 +1,5 @@
-public import GlimpseJSON
-public import RPCCore
+package import GlimpseJSON
+package import RPCCore
 
 /// One interaction of a consumer with a provider, as its contract file
 /// (`Tests/Contracts/<consumer>-<provider>/<name>.json`) holds it: the calls that put the
@@ -12,90 +12,90 @@ public import RPCCore
 ///   response (unknown fields refused), satisfies every field rule, and holds nothing the
 ///   rules do not cover: a stub built from it gives the consumer no more than the contract
 ///   promises.
-public struct Interaction: Sendable {
+package struct Interaction: Sendable {
     /// `glimpse-gateway`, `glimpse-intent`, …
-    public var consumer: String
+    package var consumer: String
     /// `glimpse-timeline`, `glimpse-intent`, `glimpse-activity`, `glimpse-asset`.
-    public var provider: String
+    package var provider: String
     /// The file's name without `.json` (e.g. `get-placement`): how reports name it.
-    public var name: String
+    package var name: String
     /// What the interaction is, in words.
-    public var summary: String
+    package var summary: String
     /// Where the consumer makes the call and reads the answer.
-    public var relies: String
+    package var relies: String
     /// Anything else a reader should know (how the interaction narrows or stands in for
     /// what the consumer does).
-    public var notes: String
+    package var notes: String
     /// The file, relative to the contracts directory.
-    public var file: String
+    package var file: String
     /// Calls that put the provider in the state the interaction needs (each must be OK).
-    public var setup: [Step]
+    package var setup: [Step]
     /// The consumer's call.
-    public var call: Step
+    package var call: Step
     /// Server streams: calls made once the first message arrived (the stream is open at
     /// the provider).
-    public var during: [Step]
+    package var during: [Step]
     /// Server streams: a live stream (a watch) is read until what the consumer relies on
     /// holds on the messages so far, then hung up (failing if the timeout passes first); any
     /// other stream is read to its end.
-    public var live: Bool
+    package var live: Bool
     /// The interaction applies only when this holds (e.g. the provider runs a manual clock).
-    public var onlyIf: Condition?
-    public var expect: Expectation
+    package var onlyIf: Condition?
+    package var expect: Expectation
     /// The answer a stub of the provider gives the consumer: the response message as proto3
     /// JSON, or `{"messages": [...]}` for a server stream. Nil when the expected status is
     /// not OK.
-    public var example: JSONValue?
+    package var example: JSONValue?
     /// Whether the consumer's stub answers with this interaction. False for one that differs
     /// from another only by the provider's state (a retried tap), which a stub cannot tell.
-    public var stubbed: Bool
+    package var stubbed: Bool
     /// Calls after the interaction, whatever it gave (their failures are ignored): what the
     /// setup created goes away, so verifying against a long-running service leaves little.
-    public var teardown: [Step]
+    package var teardown: [Step]
 
     /// `glimpse-gateway → glimpse-timeline: get-placement`.
-    public var title: String { "\(consumer) → \(provider): \(name)" }
+    package var title: String { "\(consumer) → \(provider): \(name)" }
 }
 
 /// One call: a method of the provider, its metadata and request, and the values to keep
 /// from its answer for the steps after it.
-public struct Step: Sendable {
+package struct Step: Sendable {
     /// `glimpse.timeline.v1.TimelineService/GetPlacement`.
-    public var method: String
+    package var method: String
     /// Metadata templates (e.g. `authorization: Bearer ${token}`).
-    public var metadata: [(key: String, value: String)]
+    package var metadata: [(key: String, value: String)]
     /// The request as proto3 JSON with `${name}` templates; several for a client stream.
-    public var requests: [JSONValue]
+    package var requests: [JSONValue]
     /// Values to keep from the answer: variable name → field path.
-    public var save: [(name: String, path: FieldPath)]
+    package var save: [(name: String, path: FieldPath)]
 }
 
 /// What the consumer relies on: the status, and for OK answers the fields it reads.
-public struct Expectation: Sendable {
-    public var status: StatusCode
+package struct Expectation: Sendable {
+    package var status: StatusCode
     /// A text the status message must contain (when the consumer reads the message).
-    public var messageContains: String?
+    package var messageContains: String?
     /// The refusal's typed reason (the ErrorInfo in `grpc-status-details-bin`): what a
     /// consumer that switches on the reason relies on, rather than the message's words.
-    public var reason: String?
+    package var reason: String?
     /// The ErrorInfo's domain (the enum the reason belongs to), when the contract names it.
-    public var domain: String?
-    public var fields: [FieldRule]
+    package var domain: String?
+    package var fields: [FieldRule]
 }
 
 /// A field the consumer reads and the constraint it relies on.
-public struct FieldRule: Sendable {
-    public var path: FieldPath
-    public var constraints: [Constraint]
+package struct FieldRule: Sendable {
+    package var path: FieldPath
+    package var constraints: [Constraint]
     /// Absent is fine; when present the constraints hold.
-    public var optional: Bool
+    package var optional: Bool
 }
 
-public enum FieldType: String, Sendable, CaseIterable {
+package enum FieldType: String, Sendable, CaseIterable {
     case number, string, boolean, object, array, timestamp, duration, `enum`, bytes
 }
 
-public enum Constraint: Sendable {
+package enum Constraint: Sendable {
     /// Equal to this value (a template: `${placement}` is the saved value).
     case equals(JSONValue)
     case type(FieldType)
@@ -114,8 +114,8 @@ public enum Constraint: Sendable {
 }
 
 /// A call whose answer decides whether an interaction applies.
-public struct Condition: Sendable {
-    public var step: Step
-    public var path: FieldPath
-    public var equals: JSONValue
+package struct Condition: Sendable {
+    package var step: Step
+    package var path: FieldPath
+    package var equals: JSONValue
 }

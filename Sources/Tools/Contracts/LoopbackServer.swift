@@ -1,13 +1,13 @@
 import NIOCore
-public import RPCCore
+package import RPCCore
 import RPCNIO
 
 /// Serves gRPC services on 127.0.0.1 at a free port for the length of a body: a contract
 /// stub for a consumer test, or a provider for its verification.
-public enum LoopbackServer {
+package enum LoopbackServer {
     /// Runs `body` with the port `services` are served on; every connection is closed
     /// (and every call, a live stream too, cancelled) when it returns.
-    public static func serving<Result: Sendable>(
+    package static func serving<Result: Sendable>(
         _ services: [any RPCService], _ body: (Int) async throws -> Result
     ) async throws -> Result {
         let transport = NIOServerTransport(host: "127.0.0.1", port: 0)

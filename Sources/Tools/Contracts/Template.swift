@@ -1,17 +1,17 @@
-public import GlimpseJSON
+package import GlimpseJSON
 
 /// The values an interaction's steps share: `run` (a name unique to one replay, so that
 /// verifying twice against one long-running service makes new apps each time), `runId`
 /// (a number unique to it, for ids the consumer chooses, such as a placement glimpse-intent
 /// is told of) and what earlier steps saved (`"save": {"placement": "placement.placementId"}`).
-public struct Variables: Sendable {
-    public var values: [String: JSONValue]
+package struct Variables: Sendable {
+    package var values: [String: JSONValue]
 
-    public init(run: String, runId: UInt64 = 0) {
+    package init(run: String, runId: UInt64 = 0) {
         values = ["run": .string(run), "runId": .string(String(runId))]
     }
 
-    public subscript(name: String) -> JSONValue? {
+    package subscript(name: String) -> JSONValue? {
         get { values[name] }
         set { values[name] = newValue }
     }
@@ -190,7 +190,7 @@ enum Template {
 extension Step {
     /// The step's request(s) with `variables` filled in: what a consumer test sends to make
     /// this call.
-    public func requests(_ variables: Variables) throws(ContractFileError) -> [JSONValue] {
+    package func requests(_ variables: Variables) throws(ContractFileError) -> [JSONValue] {
         var out: [JSONValue] = []
         for request in requests { out.append(try Template.substitute(request, variables)) }
         return out

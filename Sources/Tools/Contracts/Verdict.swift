@@ -1,27 +1,27 @@
-public import GlimpseJSON
+package import GlimpseJSON
 
 /// What replaying one interaction against a provider gave.
-public struct Verdict: Sendable {
-    public enum Outcome: Sendable {
+package struct Verdict: Sendable {
+    package enum Outcome: Sendable {
         case ok
         case failed([Mismatch])
         /// The interaction does not apply to this provider as it runs (its `onlyIf`).
         case skipped(String)
     }
 
-    public var interaction: Interaction
-    public var outcome: Outcome
+    package var interaction: Interaction
+    package var outcome: Outcome
     /// Nothing answered at the target (no connection): every other interaction will fail alike.
-    public var unreachable = false
+    package var unreachable = false
 
-    public var failed: Bool {
+    package var failed: Bool {
         if case .failed = outcome { return true }
         return false
     }
 
     /// One line: `ok <consumer> → <provider>: <name>`, or FAILED with each field, what the
     /// consumer relies on and what came.
-    public var line: String {
+    package var line: String {
         let head = "\(interaction.consumer) → \(interaction.provider): \(interaction.name)"
         switch outcome {
         case .ok:
@@ -35,7 +35,7 @@ public struct Verdict: Sendable {
     }
 
     /// The same as one JSON object (`glimpse contracts verify --json`).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [JSONMember] = [
             JSONMember("consumer", .string(interaction.consumer)),
             JSONMember("provider", .string(interaction.provider)),

@@ -19,11 +19,11 @@ import RPCCore
 ///
 /// Exit statuses: 0 ok, 1 the gateway answered an error (`error: <CODE>: <message>` on
 /// standard error), 2 a usage error, 3 the gateway is unreachable.
-public enum GlimpseCLI {
+package enum GlimpseCLI {
     /// Runs one command line (without the program name) and returns its exit status.
     /// `environment` supplies GLIMPSE_GATEWAY and GLIMPSE_APP_TOKEN; progress lines go to
     /// `errorOutput` when `errorIsTerminal` (or with `--progress`).
-    public static func run(
+    package static func run(
         arguments: [String], output: any TextOutput, errorOutput: any TextOutput,
         environment: [String: String] = [:], errorIsTerminal: Bool = false
     ) async -> Int32 {
@@ -35,7 +35,7 @@ public enum GlimpseCLI {
     }
 
     /// The executable's entry: the process's arguments, environment and descriptors.
-    public static func main() async -> Int32 {
+    package static func main() async -> Int32 {
         await run(
             arguments: Array(CommandLine.arguments.dropFirst()),
             output: FileDescriptorOutput.standardOutput, errorOutput: FileDescriptorOutput.standardError,
@@ -72,7 +72,7 @@ public enum GlimpseCLI {
 
     /// What ends a run: the exit status, the message, and whether it goes to standard
     /// output (help) rather than standard error.
-    public static func outcome(of error: any Error) -> (status: Int32, message: String, toOutput: Bool) {
+    package static func outcome(of error: any Error) -> (status: Int32, message: String, toOutput: Bool) {
         switch error {
         case let failure as CLIFailure:
             return (failure.exitCode, failure.description, false)

@@ -1,9 +1,9 @@
-public import RPCCore
+package import RPCCore
 
 /// The interoperability test cases a client runs, as grpc/grpc's
 /// doc/interop-test-descriptions.md describes them. Each throws `InteropFailure` (or the
 /// call's `RPCError`) when an assertion does not hold.
-public enum InteropCase: String, CaseIterable, Sendable {
+package enum InteropCase: String, CaseIterable, Sendable {
     case emptyUnary = "empty_unary"
     case largeUnary = "large_unary"
     case clientStreaming = "client_streaming"
@@ -19,7 +19,7 @@ public enum InteropCase: String, CaseIterable, Sendable {
     case cancelAfterFirstResponse = "cancel_after_first_response"
     case timeoutOnSleepingServer = "timeout_on_sleeping_server"
 
-    public func run(on client: GRPCClient) async throws {
+    package func run(on client: GRPCClient) async throws {
         let test = GrpcTesting.TestService.Client(wrapping: client)
         switch self {
         case .emptyUnary: try await InteropCases.emptyUnary(test)
@@ -41,8 +41,8 @@ public enum InteropCase: String, CaseIterable, Sendable {
     }
 }
 
-public struct InteropFailure: Error, CustomStringConvertible {
-    public let description: String
+package struct InteropFailure: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }
 

@@ -1,5 +1,5 @@
 import GlimpseMessages
-public import RPCCore
+package import RPCCore
 import Synchronization
 
 /// `grpc.testing.TestService` as grpc/grpc's interop-test-descriptions.md describes the
@@ -7,11 +7,11 @@ import Synchronization
 /// HalfDuplexCall, Echo Status, Echo Metadata and `interval_us`. UnimplementedCall answers
 /// UNIMPLEMENTED, as the description asks. Compression is not supported: a request that
 /// expects a compressed request is refused with INVALID_ARGUMENT.
-public struct InteropTestService: GrpcTesting.TestService.Handler {
+package struct InteropTestService: GrpcTesting.TestService.Handler {
     /// Outcomes of the unary calls (benchmarks read them: h2load cannot see grpc-status).
-    public let counters: CallCounters
+    package let counters: CallCounters
 
-    public init(counters: CallCounters = CallCounters()) {
+    package init(counters: CallCounters = CallCounters()) {
         self.counters = counters
     }
 
@@ -46,7 +46,7 @@ public struct InteropTestService: GrpcTesting.TestService.Handler {
         }
     }
 
-    public func emptyCall(
+    package func emptyCall(
         request: ServerRequest<GrpcTesting.Empty>, context: ServerContext
     ) async throws -> ServerResponse<GrpcTesting.Empty> {
         let (initial, trailing) = Self.echoed(request.metadata)
@@ -54,7 +54,7 @@ public struct InteropTestService: GrpcTesting.TestService.Handler {
         return ServerResponse(message: GrpcTesting.Empty(), metadata: initial, trailingMetadata: trailing)
     }
 
-    public func unaryCall(
+    package func unaryCall(
         request: ServerRequest<GrpcTesting.SimpleRequest>, context: ServerContext
     ) async throws -> ServerResponse<GrpcTesting.SimpleResponse> {
         do {
@@ -83,7 +83,7 @@ public struct InteropTestService: GrpcTesting.TestService.Handler {
         return ServerResponse(message: response, metadata: initial, trailingMetadata: trailing)
     }
 
-    public func cacheableUnaryCall(
+    package func cacheableUnaryCall(
         request: ServerRequest<GrpcTesting.SimpleRequest>, context: ServerContext
     ) async throws -> ServerResponse<GrpcTesting.SimpleResponse> {
         let now = ContinuousClock.now
@@ -91,7 +91,7 @@ public struct InteropTestService: GrpcTesting.TestService.Handler {
         return ServerResponse(message: GrpcTesting.SimpleResponse(payload: GrpcTesting.Payload(body: stamp)))
     }
 
-    public func streamingOutputCall(
+    package func streamingOutputCall(
         request: ServerRequest<GrpcTesting.StreamingOutputCallRequest>,
         response: ResponseWriter<GrpcTesting.StreamingOutputCallResponse>, context: ServerContext
     ) async throws -> Metadata {
@@ -102,7 +102,7 @@ public struct InteropTestService: GrpcTesting.TestService.Handler {
         return trailing
     }
 
-    public func streamingInputCall(
+    package func streamingInputCall(
         request: RequestStream<GrpcTesting.StreamingInputCallRequest>, context: ServerContext
     ) async throws -> ServerResponse<GrpcTesting.StreamingInputCallResponse> {
         let (initial, trailing) = Self.echoed(request.metadata)
@@ -116,7 +116,7 @@ public struct InteropTestService: GrpcTesting.TestService.Handler {
             metadata: initial, trailingMetadata: trailing)
     }
 
-    public func fullDuplexCall(
+    package func fullDuplexCall(
         request: RequestStream<GrpcTesting.StreamingOutputCallRequest>,
         response: ResponseWriter<GrpcTesting.StreamingOutputCallResponse>, context: ServerContext
     ) async throws -> Metadata {
@@ -134,7 +134,7 @@ public struct InteropTestService: GrpcTesting.TestService.Handler {
         return trailing
     }
 
-    public func halfDuplexCall(
+    package func halfDuplexCall(
         request: RequestStream<GrpcTesting.StreamingOutputCallRequest>,
         response: ResponseWriter<GrpcTesting.StreamingOutputCallResponse>, context: ServerContext
     ) async throws -> Metadata {
@@ -149,7 +149,7 @@ public struct InteropTestService: GrpcTesting.TestService.Handler {
         return trailing
     }
 
-    public func unimplementedCall(
+    package func unimplementedCall(
         request: ServerRequest<GrpcTesting.Empty>, context: ServerContext
     ) async throws -> ServerResponse<GrpcTesting.Empty> {
         throw RPCError(code: .unimplemented, message: "grpc.testing.TestService/UnimplementedCall is not implemented, by design")

@@ -1,7 +1,7 @@
 /// Answers requests. Called once per request stream, when its body is complete (or as
 /// soon as it is known to be too large), concurrently across streams and connections,
 /// off the event loops.
-public protocol HTTP2Handler: Sendable {
+package protocol HTTP2Handler: Sendable {
     /// The response for `request`. A thrown error is answered 500 with an empty body. If
     /// the stream is gone by the time the response is ready (the client reset it, the
     /// connection closed), the response is dropped.
@@ -14,18 +14,18 @@ public protocol HTTP2Handler: Sendable {
 }
 
 extension HTTP2Handler {
-    public func connectionClosed(_ connection: HTTP2ConnectionInfo) {}
+    package func connectionClosed(_ connection: HTTP2ConnectionInfo) {}
 }
 
 /// A handler made of one closure.
-public struct HTTP2ClosureHandler: HTTP2Handler {
+package struct HTTP2ClosureHandler: HTTP2Handler {
     private let body: @Sendable (HTTP2Request) async throws -> HTTP2Response
 
-    public init(_ body: @escaping @Sendable (HTTP2Request) async throws -> HTTP2Response) {
+    package init(_ body: @escaping @Sendable (HTTP2Request) async throws -> HTTP2Response) {
         self.body = body
     }
 
-    public func handle(_ request: HTTP2Request) async throws -> HTTP2Response {
+    package func handle(_ request: HTTP2Request) async throws -> HTTP2Response {
         try await body(request)
     }
 }

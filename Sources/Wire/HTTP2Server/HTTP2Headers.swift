@@ -1,12 +1,12 @@
 /// Header fields in the order they came or go, as name/value pairs. Names on the wire are
 /// lowercase (HTTP/2 requires it): a request's are as received, and a response's are
 /// lowercased when sent. Pseudo-headers (`:method`, `:status` …) are never in here.
-public struct HTTP2Headers: Sendable, Hashable, RandomAccessCollection, ExpressibleByArrayLiteral {
-    public struct Field: Sendable, Hashable {
-        public var name: String
-        public var value: String
+package struct HTTP2Headers: Sendable, Hashable, RandomAccessCollection, ExpressibleByArrayLiteral {
+    package struct Field: Sendable, Hashable {
+        package var name: String
+        package var value: String
 
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
@@ -14,33 +14,33 @@ public struct HTTP2Headers: Sendable, Hashable, RandomAccessCollection, Expressi
 
     private var fields: [Field]
 
-    public init() {
+    package init() {
         fields = []
     }
 
-    public init(_ fields: [(name: String, value: String)]) {
+    package init(_ fields: [(name: String, value: String)]) {
         self.fields = fields.map { Field(name: $0.name, value: $0.value) }
     }
 
-    public init(arrayLiteral elements: (String, String)...) {
+    package init(arrayLiteral elements: (String, String)...) {
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
-    public var startIndex: Int { fields.startIndex }
-    public var endIndex: Int { fields.endIndex }
-    public subscript(position: Int) -> Field { fields[position] }
+    package var startIndex: Int { fields.startIndex }
+    package var endIndex: Int { fields.endIndex }
+    package subscript(position: Int) -> Field { fields[position] }
 
     /// The first value of `name` (compared without regard to ASCII case), or nil.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         fields.first { Self.sameName($0.name, name) }?.value
     }
 
     /// Every value of `name`, in order (a header may come more than once).
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
-    public mutating func append(name: String, value: String) {
+    package mutating func append(name: String, value: String) {
         fields.append(Field(name: name, value: value))
     }
 

@@ -1,6 +1,6 @@
 /// Where an `HTTP2Server` listens, and how connections there start.
-public struct HTTP2Listener: Sendable {
-    public enum Security: Sendable {
+package struct HTTP2Listener: Sendable {
+    package enum Security: Sendable {
         /// h2c with prior knowledge: the connection starts with the HTTP/2 preface
         /// (`curl --http2-prior-knowledge`).
         case cleartext
@@ -9,33 +9,33 @@ public struct HTTP2Listener: Sendable {
         case tls(TLSCertificateFiles)
     }
 
-    public var host: String
+    package var host: String
     /// 0 picks a free port (see `HTTP2Server.listeningAddresses()`).
-    public var port: Int
-    public var security: Security
+    package var port: Int
+    package var security: Security
 
-    public init(host: String, port: Int, security: Security) {
+    package init(host: String, port: Int, security: Security) {
         self.host = host
         self.port = port
         self.security = security
     }
 
-    public static func cleartext(host: String = "127.0.0.1", port: Int) -> Self {
+    package static func cleartext(host: String = "127.0.0.1", port: Int) -> Self {
         Self(host: host, port: port, security: .cleartext)
     }
 
-    public static func tls(host: String = "127.0.0.1", port: Int, certificates: TLSCertificateFiles) -> Self {
+    package static func tls(host: String = "127.0.0.1", port: Int, certificates: TLSCertificateFiles) -> Self {
         Self(host: host, port: port, security: .tls(certificates))
     }
 }
 
 /// A server's certificate chain and private key, as PEM files.
-public struct TLSCertificateFiles: Sendable, Hashable {
+package struct TLSCertificateFiles: Sendable, Hashable {
     /// The server's certificate first, then any intermediates.
-    public var certificateChain: String
-    public var privateKey: String
+    package var certificateChain: String
+    package var privateKey: String
 
-    public init(certificateChain: String, privateKey: String) {
+    package init(certificateChain: String, privateKey: String) {
         self.certificateChain = certificateChain
         self.privateKey = privateKey
     }

@@ -1,31 +1,31 @@
-public import NIOCore
+package import NIOCore
 
 /// One request stream, complete: what the handler is called with.
-public struct HTTP2Request: Sendable {
+package struct HTTP2Request: Sendable {
     /// `:method`, e.g. `POST`.
-    public var method: String
+    package var method: String
     /// `:path`, with the query if any (empty for CONNECT).
-    public var path: String
+    package var path: String
     /// `:authority`, when the client sent one.
-    public var authority: String?
+    package var authority: String?
     /// `:scheme` (`http` or `https` as the client wrote it; empty for CONNECT).
-    public var scheme: String
+    package var scheme: String
     /// The regular header fields, in the order received (names lowercase).
-    public var headers: HTTP2Headers
+    package var headers: HTTP2Headers
     /// The request body: all of it, or when `bodyTooLarge`, only its first
     /// `HTTP2ServerConfig.maxRequestBody` bytes (or none, if the size was announced).
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The body is longer than `HTTP2ServerConfig.maxRequestBody`: the server stopped
     /// buffering it and called the handler at once (usually to answer 413); the rest of
     /// the body is read and dropped, and the stream is reset after the response if the
     /// client is still sending.
-    public var bodyTooLarge: Bool
+    package var bodyTooLarge: Bool
     /// The connection the request came on.
-    public var connection: HTTP2ConnectionInfo
+    package var connection: HTTP2ConnectionInfo
     /// The HTTP/2 stream id (for logs).
-    public var streamID: Int32
+    package var streamID: Int32
 
-    public init(
+    package init(
         method: String, path: String, authority: String? = nil, scheme: String = "https",
         headers: HTTP2Headers = [], body: [UInt8] = [], bodyTooLarge: Bool = false,
         connection: HTTP2ConnectionInfo, streamID: Int32 = 1
@@ -45,18 +45,18 @@ public struct HTTP2Request: Sendable {
 /// What the handler knows of the connection a request came on. Per-connection state
 /// (APNs binds a connection to one team on its first push) is keyed by `id`;
 /// `HTTP2Handler.connectionClosed` says when to drop it.
-public struct HTTP2ConnectionInfo: Sendable, Hashable {
+package struct HTTP2ConnectionInfo: Sendable, Hashable {
     /// Unique among the connections of one server for its lifetime.
-    public var id: UInt64
+    package var id: UInt64
     /// The client's address, when the socket had one.
-    public var peer: SocketAddress?
+    package var peer: SocketAddress?
     /// True on a TLS listener (once the handshake is done, nothing else reaches a handler).
-    public var isTLS: Bool
+    package var isTLS: Bool
     /// The protocol ALPN settled on (`h2`), or nil: cleartext, or a TLS client that
     /// offered no ALPN (the connection speaks HTTP/2 all the same).
-    public var alpn: String?
+    package var alpn: String?
 
-    public init(id: UInt64, peer: SocketAddress? = nil, isTLS: Bool = false, alpn: String? = nil) {
+    package init(id: UInt64, peer: SocketAddress? = nil, isTLS: Bool = false, alpn: String? = nil) {
         self.id = id
         self.peer = peer
         self.isTLS = isTLS

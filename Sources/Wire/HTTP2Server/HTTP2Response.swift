@@ -5,21 +5,21 @@
 /// empty body instead: a status outside 200...599, or a field HTTP/2 forbids (a
 /// pseudo-header, `connection`, `transfer-encoding` and the other connection-specific
 /// fields, a name or value with characters HTTP does not allow).
-public struct HTTP2Response: Sendable {
-    public var status: Int
-    public var headers: HTTP2Headers
-    public var body: [UInt8]
+package struct HTTP2Response: Sendable {
+    package var status: Int
+    package var headers: HTTP2Headers
+    package var body: [UInt8]
     /// After this response has gone out, send GOAWAY on its connection: the client may
     /// open no new stream there, the streams already open finish, then the connection
     /// closes. For fault injection ("the next push gets a 503 and a GOAWAY").
-    public var goAway: HTTP2GoAway?
+    package var goAway: HTTP2GoAway?
     /// The request proved the client (APNs: a valid provider token): its connection's
     /// stream limit rises from `HTTP2ServerConfig.maxConcurrentStreamsUntilTrusted` to
     /// `http2.maxConcurrentStreams`, announced in a SETTINGS frame sent before this
     /// response. Once per connection; nothing without that setting.
-    public var trustsConnection: Bool
+    package var trustsConnection: Bool
 
-    public init(
+    package init(
         status: Int, headers: HTTP2Headers = [], body: [UInt8] = [], goAway: HTTP2GoAway? = nil,
         trustsConnection: Bool = false
     ) {
@@ -33,13 +33,13 @@ public struct HTTP2Response: Sendable {
 
 /// A GOAWAY frame to send (RFC 9113 §6.8). Its last-stream-id is the last stream the
 /// server took, so every stream already open still gets its answer.
-public struct HTTP2GoAway: Sendable, Hashable {
+package struct HTTP2GoAway: Sendable, Hashable {
     /// The HTTP/2 error code (RFC 9113 §7); 0 is NO_ERROR.
-    public var errorCode: UInt32
+    package var errorCode: UInt32
     /// Opaque bytes for the peer's logs (APNs puts `{"reason": …}` here).
-    public var debugData: [UInt8]
+    package var debugData: [UInt8]
 
-    public init(errorCode: UInt32 = 0, debugData: [UInt8] = []) {
+    package init(errorCode: UInt32 = 0, debugData: [UInt8] = []) {
         self.errorCode = errorCode
         self.debugData = debugData
     }

@@ -1,5 +1,5 @@
-public import NIOCore
-public import NIOPosix
+package import NIOCore
+import NIOPosix
 import NIOSSL
 import RPCCore
 import RPCNIO
@@ -18,9 +18,9 @@ import Synchronization
 /// shutdown (`beginGracefulShutdown`: listeners close, every connection gets GOAWAY, its
 /// streams finish, then it closes) once the last connection is gone. Cancelling `run`
 /// closes every connection at once, which cancels the handlers still running.
-public final class HTTP2Server: Sendable {
-    public let listeners: [HTTP2Listener]
-    public let config: HTTP2ServerConfig
+package final class HTTP2Server: Sendable {
+    package let listeners: [HTTP2Listener]
+    package let config: HTTP2ServerConfig
     private let handler: any HTTP2Handler
     private let group: any EventLoopGroup
     private let bound: EventLoopPromise<[SocketAddress]>
@@ -43,7 +43,7 @@ public final class HTTP2Server: Sendable {
 
     /// - Parameter group: event loops for the listeners and their connections (default:
     ///   NIO's shared singleton group). Handlers run on Swift's global executor.
-    public init(
+    package init(
         listeners: [HTTP2Listener], config: HTTP2ServerConfig = .defaults,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, handler: some HTTP2Handler
     ) {
@@ -56,14 +56,14 @@ public final class HTTP2Server: Sendable {
 
     /// The addresses the listeners are bound to, in the order of `listeners` (waits until
     /// they are; throws what made `run` fail before). With port 0, the port picked.
-    public func listeningAddresses() async throws -> [SocketAddress] {
+    package func listeningAddresses() async throws -> [SocketAddress] {
         try await bound.futureResult.get()
     }
 
     /// Binds every listener, serves until a graceful shutdown completes, then returns.
     /// Throws if a certificate cannot be loaded or a listener cannot bind (then none
     /// stays bound). Call it once.
-    public func run() async throws {
+    package func run() async throws {
         let alreadyRunning = state.withLock { state in
             defer {
                 state.running = true
@@ -129,7 +129,7 @@ public final class HTTP2Server: Sendable {
     }
 
     /// Stops accepting; each connection gets GOAWAY and closes when its streams are done.
-    public func beginGracefulShutdown() {
+    package func beginGracefulShutdown() {
         let (listeners, connections) = state.withLock { state in
             state.shuttingDown = true
             return (state.listeners, Array(state.connections.values))

@@ -1,7 +1,7 @@
-public import RPCNIO
+package import RPCNIO
 
 /// Settings of an `HTTP2Server`. Start from `.defaults`.
-public struct HTTP2ServerConfig: Sendable {
+package struct HTTP2ServerConfig: Sendable {
     /// HTTP/2 settings and the receive budget, shared with the gRPC transport. What
     /// applies here: `maxConcurrentStreams`, `initialStreamWindowSize`,
     /// `maxHeaderListSize` (a larger request header block is answered 431) with
@@ -10,32 +10,32 @@ public struct HTTP2ServerConfig: Sendable {
     /// connection's flow-control window, which gets credit back only once a request's
     /// response is out (or its stream is gone). Bytes past `maxRequestBody` are never held.
     /// (The message and watermark settings are the gRPC transport's only.)
-    public var http2: HTTP2Config
+    package var http2: HTTP2Config
     /// Request bodies longer than this are not buffered: the handler gets the request
     /// at once with `bodyTooLarge` (APNs: 4096 bytes, 5120 for broadcast and VoIP).
-    public var maxRequestBody: Int
-    public var keepalive: KeepaliveConfig?
-    public var resetRateLimit: ResetRateLimit
+    package var maxRequestBody: Int
+    package var keepalive: KeepaliveConfig?
+    package var resetRateLimit: ResetRateLimit
     /// How long graceful shutdown waits for the PING that follows its GOAWAY notice
     /// before sending the final GOAWAY anyway.
-    public var shutdownPingTimeout: Duration
+    package var shutdownPingTimeout: Duration
     /// The SETTINGS_MAX_CONCURRENT_STREAMS a connection starts with, until a response
     /// trusts it (`HTTP2Response.trustsConnection`): then a new SETTINGS raises it to
     /// `http2.maxConcurrentStreams`. APNs with token authentication allows one stream
     /// until a valid provider token has been posted. nil: `http2.maxConcurrentStreams`
     /// from the start.
-    public var maxConcurrentStreamsUntilTrusted: Int?
+    package var maxConcurrentStreamsUntilTrusted: Int?
     /// Where the server reports what it did about peers (GOAWAYs, idle connections closed,
     /// TLS handshakes timed out, failed accepts); nil: nowhere.
-    public var events: ConnectionEventSink?
+    package var events: ConnectionEventSink?
     /// A connection with no stream open for this long gets GOAWAY and closes (a push
     /// server reconnects when it next pushes); nil: never.
-    public var idleTimeout: Duration? = NIOServerConfig.defaultIdleTimeout
+    package var idleTimeout: Duration? = NIOServerConfig.defaultIdleTimeout
     /// A TLS connection whose handshake has not completed this long after it was accepted
     /// is closed: a client that connects and says nothing holds no socket for long.
-    public var tlsHandshakeTimeout: Duration = .seconds(10)
+    package var tlsHandshakeTimeout: Duration = .seconds(10)
 
-    public init(
+    package init(
         http2: HTTP2Config = Self.defaultHTTP2, maxRequestBody: Int = 8 * 1024,
         keepalive: KeepaliveConfig? = .serverDefaults, resetRateLimit: ResetRateLimit = .defaults,
         shutdownPingTimeout: Duration = .seconds(1), maxConcurrentStreamsUntilTrusted: Int? = nil
@@ -48,11 +48,11 @@ public struct HTTP2ServerConfig: Sendable {
         self.maxConcurrentStreamsUntilTrusted = maxConcurrentStreamsUntilTrusted
     }
 
-    public static var defaults: Self { Self() }
+    package static var defaults: Self { Self() }
 
     /// Up to 1,000 streams a connection (what APNs allows once a provider is trusted),
     /// small stream windows (bodies are small), and 1 MiB of bodies held per connection.
-    public static var defaultHTTP2: HTTP2Config {
+    package static var defaultHTTP2: HTTP2Config {
         HTTP2Config(maxConcurrentStreams: 1000, initialStreamWindowSize: 64 * 1024, receiveBudget: 1 << 20)
     }
 }

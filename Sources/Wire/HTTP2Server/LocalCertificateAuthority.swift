@@ -1,8 +1,8 @@
 import Crypto
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import SwiftASN1
 import X509
@@ -15,16 +15,16 @@ import X509
 /// `curl --cacert ca.pem`), `server.pem`, `server-key.pem` (mode 0600). The CA's key is
 /// used once and never written, so that CA signs nothing else. A set that is incomplete,
 /// unreadable, inconsistent or within a week of expiring is made anew.
-public enum LocalCertificateAuthority {
-    public struct Files: Sendable, Hashable {
+package enum LocalCertificateAuthority {
+    package struct Files: Sendable, Hashable {
         /// `ca.pem`: the certificate clients must trust.
-        public var caCertificate: String
+        package var caCertificate: String
         /// `server.pem` and `server-key.pem`, for `HTTP2Listener.tls`.
-        public var server: TLSCertificateFiles
+        package var server: TLSCertificateFiles
     }
 
     /// The certificates in `directory` (created, mode 0700, if missing), made on first use.
-    public static func prepare(in directory: String, now: Date = Date()) throws -> Files {
+    package static func prepare(in directory: String, now: Date = Date()) throws -> Files {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // One made by an older version may be open to all. Not ours to change (another

@@ -1,51 +1,51 @@
-public import Foundation
-public import EngineHost
+package import Foundation
+import EngineHost
 import Synchronization
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// A toy engine for the host's tests: a counter with timers. A timer, when it fires, adds
 /// its amount and may schedule its successor (work scheduled by fired work).
-public struct Counter: Engine, Equatable {
-    public struct Timer: Equatable, Sendable, Codable {
-        public var due: Date
-        public var label: String
-        public var amount: Int
+package struct Counter: Engine, Equatable {
+    package struct Timer: Equatable, Sendable, Codable {
+        package var due: Date
+        package var label: String
+        package var amount: Int
         /// Seconds after firing at which the next link is due, and how many links remain.
-        public var every: TimeInterval
-        public var remaining: Int
+        package var every: TimeInterval
+        package var remaining: Int
     }
 
-    public enum Effect: Equatable, Sendable {
+    package enum Effect: Equatable, Sendable {
         case counted(Int, at: Date)
         case fired(String, count: Int, at: Date)
     }
 
-    public let clock: any WallClock
-    public private(set) var count = 0
-    public private(set) var timers: [Timer] = []
+    package let clock: any WallClock
+    package private(set) var count = 0
+    package private(set) var timers: [Timer] = []
     /// When each input was applied: replay must see the same instants.
-    public private(set) var seen: [Date] = []
+    package private(set) var seen: [Date] = []
 
-    public init(clock: any WallClock) {
+    package init(clock: any WallClock) {
         self.clock = clock
     }
 
-    public static func == (lhs: Counter, rhs: Counter) -> Bool {
+    package static func == (lhs: Counter, rhs: Counter) -> Bool {
         lhs.count == rhs.count && lhs.timers == rhs.timers && lhs.seen == rhs.seen
     }
 
-    public struct Refused: Error, Equatable {
-        public init() {}
+    package struct Refused: Error, Equatable {
+        package init() {}
     }
 
-    public mutating func add(_ amount: Int) throws -> Step<Int, Effect> {
+    package mutating func add(_ amount: Int) throws -> Step<Int, Effect> {
         guard amount >= 0 else { throw Refused() }
         count += amount
         seen.append(clock.now)
         return Step(count, effects: [.counted(count, at: clock.now)])
     }
 
-    public mutating func schedule(_ label: String, after delay: TimeInterval, amount: Int, every: TimeInterval, times: Int) {
+    package mutating func schedule(_ label: String, after delay: TimeInterval, amount: Int, every: TimeInterval, times: Int) {
         seen.append(clock.now)
         insert(Timer(due: clock.now.addingTimeInterval(delay), label: label, amount: amount, every: every, remaining: times - 1))
     }
@@ -56,9 +56,9 @@ public struct Counter: Engine, Equatable {
         timers.insert(timer, at: index)
     }
 
-    public mutating func nextDeadline() -> Date? { timers.first?.due }
+    package mutating func nextDeadline() -> Date? { timers.first?.due }
 
-    public mutating func fireDue() -> [Effect] {
+    package mutating func fireDue() -> [Effect] {
         let now = clock.now
         seen.append(now)
         var effects: [Effect] = []
@@ -79,43 +79,43 @@ public struct Counter: Engine, Equatable {
 
 /// The counter's state is everything but its clock.
 extension Counter: SnapshotState, SnapshotFields {
-    public static var snapshotFormat: Int { 1 }
+    package static var snapshotFormat: Int { 1 }
 
-    public enum FieldKey: String, CodingKey, CaseIterable {
+    package enum FieldKey: String, CodingKey, CaseIterable {
         case count, timers, seen
     }
 
-    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+    package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visit(.count, &count)
         try fields.visit(.timers, &timers)
         try fields.visit(.seen, &seen)
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
-    public mutating func restore(from decoder: any Decoder) throws { try restoreFields(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
+    package mutating func restore(from decoder: any Decoder) throws { try restoreFields(from: decoder) }
 }
 
 /// The toy service's commands, journaled as JSON.
-public enum CounterCommand: HostCommand, Codable, Equatable {
-    public typealias Answer = Int
+package enum CounterCommand: HostCommand, Codable, Equatable {
+    package typealias Answer = Int
 
     case add(Int)
     case schedule(label: String, after: TimeInterval, amount: Int, every: TimeInterval, times: Int)
 
-    public func encode() throws -> [UInt8] {
+    package func encode() throws -> [UInt8] {
         // Sorted keys: the same command always journals as the same bytes.
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return [UInt8](try encoder.encode(self))
     }
 
-    public static func decode(_ bytes: [UInt8]) throws -> CounterCommand {
+    package static func decode(_ bytes: [UInt8]) throws -> CounterCommand {
         try JSONDecoder().decode(CounterCommand.self, from: Data(bytes))
     }
 
     /// The toy service's mapping of commands onto engine calls.
     @Sendable
-    public static func apply(_ counter: inout Counter, _ command: CounterCommand) throws -> Step<Int, Counter.Effect> {
+    package static func apply(_ counter: inout Counter, _ command: CounterCommand) throws -> Step<Int, Counter.Effect> {
         switch command {
         case .add(let amount):
             return try counter.add(amount)
@@ -127,15 +127,15 @@ public enum CounterCommand: HostCommand, Codable, Equatable {
 }
 
 /// What `perform` was handed, in order.
-public final class EffectLog: Sendable {
+package final class EffectLog: Sendable {
     private let batches = Mutex<[[Counter.Effect]]>([])
 
-    public init() {}
+    package init() {}
 
-    public var all: [Counter.Effect] { batches.withLock { $0.flatMap { $0 } } }
+    package var all: [Counter.Effect] { batches.withLock { $0.flatMap { $0 } } }
 
     @Sendable
-    public func perform(_ effects: [Counter.Effect]) async {
+    package func perform(_ effects: [Counter.Effect]) async {
         batches.withLock { $0.append(effects) }
     }
 }

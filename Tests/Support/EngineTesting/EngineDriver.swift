@@ -1,9 +1,9 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 extension Engine {
     /// Moves `clock` to `target`, stopping at each of the engine's deadlines on the way so
@@ -14,7 +14,7 @@ extension Engine {
     /// `perform` sees each batch of effects as it happens (a test's stand-in for the host:
     /// answering provider calls, say) and may call back into the engine.
     @discardableResult
-    public mutating func advance(
+    package mutating func advance(
         _ clock: VirtualClock, to target: Date,
         perform: (inout Self, [Effect]) throws -> Void = { _, _ in }
     ) throws -> [Effect] {
@@ -35,7 +35,7 @@ extension Engine {
 
     /// `advance(_:to:)` by an interval in seconds.
     @discardableResult
-    public mutating func advance(
+    package mutating func advance(
         _ clock: VirtualClock, by interval: TimeInterval,
         perform: (inout Self, [Effect]) throws -> Void = { _, _ in }
     ) throws -> [Effect] {

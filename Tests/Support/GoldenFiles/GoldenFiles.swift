@@ -1,18 +1,18 @@
-public import Foundation
-public import Testing
+package import Foundation
+package import Testing
 
 /// A folder of golden files, compared byte for byte; `GLIMPSE_UPDATE_GOLDEN=1 swift test …`
 /// rewrites them instead (review the diff as pictures before committing).
-public struct GoldenFolder: Sendable {
-    public let directory: URL
-    public static let updating = ProcessInfo.processInfo.environment["GLIMPSE_UPDATE_GOLDEN"] == "1"
+package struct GoldenFolder: Sendable {
+    package let directory: URL
+    package static let updating = ProcessInfo.processInfo.environment["GLIMPSE_UPDATE_GOLDEN"] == "1"
 
     /// The `Golden` folder beside the test file that names it (pass `#filePath`).
-    public init(besides file: String) {
+    package init(besides file: String) {
         directory = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Golden")
     }
 
-    public func check(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    package func check(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let url = directory.appendingPathComponent(name)
         if Self.updating {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -26,8 +26,8 @@ public struct GoldenFolder: Sendable {
 
 /// Compact proto3 JSON laid out one member a line, two spaces a level, so a golden's diff
 /// names the field that moved. Strings pass through untouched.
-public enum PrettyJSON {
-    public static func format(_ bytes: [UInt8]) -> String {
+package enum PrettyJSON {
+    package static func format(_ bytes: [UInt8]) -> String {
         var out = ""
         var depth = 0
         var inString = false

@@ -4,10 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 import GlimpseJSON
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// Why an activity changed state; carried on `ActivityEvent.stateChanged`.
-public enum TransitionReason: String, Sendable, Hashable {
+package enum TransitionReason: String, Sendable, Hashable {
     case requested
     case startedByPush
     case scheduledStartReached
@@ -23,7 +23,7 @@ public enum TransitionReason: String, Sendable, Hashable {
 
 /// What happened, for the service to stream to watchers (the gateway, the app).
 /// The engine appends these in order; the service drains them with `drainEvents()`.
-public enum ActivityEvent: Sendable, Hashable {
+package enum ActivityEvent: Sendable, Hashable {
     case stateChanged(ActivityID, from: ActivityState?, to: ActivityState, reason: TransitionReason)
     case contentUpdated(ActivityID, ActivityContent, alert: AlertConfiguration?)
     /// The activity's update token, first issue or rotation (`pushTokenUpdates`).

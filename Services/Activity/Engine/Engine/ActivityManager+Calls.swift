@@ -1,9 +1,9 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 import GlimpseJSON
 
 /// What an app (through ActivityKit) and a push server (through APNs) can ask of the
@@ -21,7 +21,7 @@ extension ActivityManager {
     ///
     /// - Parameter startDate: a future instant makes the activity `pending` until then
     ///   (iOS 26 scheduled start); it counts toward the caps meanwhile.
-    public mutating func request(
+    package mutating func request(
         app: AppID, attributes: ActivityAttributesPayload, content: ActivityContent, pushType: PushType? = nil,
         origin: RequestOrigin = .app(isForeground: true), startDate: Date? = nil
     ) -> Step<Result<ActivityID, ActivityAuthorizationError>, ActivityEvent> {
@@ -32,7 +32,7 @@ extension ActivityManager {
     /// ActivityKit's `update(_:alertConfiguration:timestamp:)`; `timestamp` defaults to
     /// now, as ActivityKit's does. Dropped when older than the last applied change,
     /// ignored once ended, refused when the content state is too large.
-    public mutating func update(
+    package mutating func update(
         _ id: ActivityID, content: ActivityContent, alert: AlertConfiguration? = nil, timestamp: Date? = nil
     ) -> Step<UpdateResult, ActivityEvent> {
         step(performUpdate(id, content: content, alert: alert, timestamp: timestamp))
@@ -40,7 +40,7 @@ extension ActivityManager {
 
     /// ActivityKit's `end(_:dismissalPolicy:timestamp:)`. Without `content` the last
     /// content stays. `.immediate` (or a dismissal date not after now) dismisses at once.
-    public mutating func end(
+    package mutating func end(
         _ id: ActivityID, content: ActivityContent? = nil,
         dismissalPolicy: DismissalPolicy = .default, timestamp: Date? = nil
     ) -> Step<EndResult, ActivityEvent> {
@@ -49,27 +49,27 @@ extension ActivityManager {
 
     /// The user swiped the activity away: it ends (if it had not) and is dismissed.
     /// Answers false for an unknown activity.
-    public mutating func dismissByUser(_ id: ActivityID) -> Step<Bool, ActivityEvent> {
+    package mutating func dismissByUser(_ id: ActivityID) -> Step<Bool, ActivityEvent> {
         step(performUserDismissal(id))
     }
 
     /// Issues a new update token to a `.token` activity and retires the old one
     /// (a device rotates tokens; the app is woken to send the new one to its server).
     /// Answers nil when the activity is unknown, not `.token`, or ended.
-    public mutating func rotatePushToken(_ id: ActivityID) -> Step<PushToken?, ActivityEvent> {
+    package mutating func rotatePushToken(_ id: ActivityID) -> Step<PushToken?, ActivityEvent> {
         step(performTokenRotation(id))
     }
 
     /// ActivityKit's `pushToStartToken` for one app and attributes type: the current
     /// one, or a new one (reported as `.pushToStartTokenIssued`) the first time.
-    public mutating func pushToStartToken(
+    package mutating func pushToStartToken(
         app: AppID, attributesType: String
     ) -> Step<Result<PushToken, ActivityAuthorizationError>, ActivityEvent> {
         step(currentPushToStartToken(app: app, attributesType: attributesType))
     }
 
     /// Replaces the push-to-start token (`pushToStartTokenUpdates` yields the new one).
-    public mutating func rotatePushToStartToken(
+    package mutating func rotatePushToStartToken(
         app: AppID, attributesType: String
     ) -> Step<Result<PushToken, ActivityAuthorizationError>, ActivityEvent> {
         step(performPushToStartRotation(app: app, attributesType: attributesType))
@@ -77,7 +77,7 @@ extension ActivityManager {
 
     /// A push to one device token, body as received. Parses and checks the body, then
     /// routes it: update tokens take `update`/`end`, push-to-start tokens take `start`.
-    public mutating func receivePush(
+    package mutating func receivePush(
         headers: LiveActivityPushHeaders, deviceToken: PushToken, body: [UInt8]
     ) -> Step<PushOutcome, ActivityEvent> {
         step(acceptPush(headers: headers, deviceToken: deviceToken, body: body))
@@ -89,7 +89,7 @@ extension ActivityManager {
     /// → ignored; stamped past the future limit → dropped; older than the last applied
     /// → dropped; priority 10 over the hourly budget → throttled; priority 5 with a delay
     /// setting → deferred/coalesced; otherwise applied.
-    public mutating func receivePush(
+    package mutating func receivePush(
         headers: LiveActivityPushHeaders, deviceToken: PushToken, _ push: LiveActivityPush
     ) -> Step<PushOutcome, ActivityEvent> {
         step(acceptPush(headers: headers, deviceToken: deviceToken, push))
@@ -97,14 +97,14 @@ extension ActivityManager {
 
     /// A broadcast push (`apns-channel-id`, iOS 18): the same update/end rules for every
     /// activity of the topic's app subscribed to the channel. Broadcast cannot start.
-    public mutating func receiveBroadcast(
+    package mutating func receiveBroadcast(
         headers: LiveActivityPushHeaders, body: [UInt8]
     ) -> Step<Result<[ActivityID: PushOutcome], PushRejection>, ActivityEvent> {
         step(acceptBroadcast(headers: headers, body: body))
     }
 
     /// `receiveBroadcast(headers:body:)` for a push already parsed.
-    public mutating func receiveBroadcast(
+    package mutating func receiveBroadcast(
         headers: LiveActivityPushHeaders, _ push: LiveActivityPush
     ) -> Step<Result<[ActivityID: PushOutcome], PushRejection>, ActivityEvent> {
         step(acceptBroadcast(headers: headers, push))

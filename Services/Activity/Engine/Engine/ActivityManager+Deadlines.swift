@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseVocabulary
 import GlimpseJSON
@@ -9,12 +9,12 @@ import GlimpseJSON
 extension ActivityManager {
     /// The earliest instant something may be due: never later than the next real
     /// deadline (it may be earlier when a timer moved; firing then does nothing).
-    public func nextDeadline() -> Date? { deadlines.next }
+    package func nextDeadline() -> Date? { deadlines.next }
 
     /// Fires every timer due at `clock.now`, in time order: scheduled starts, stale
     /// dates, the 8 h end, dismissals, token issues and delayed pushes. Each fires at
     /// its own instant (an 8 h end fired late still ends at activation + 8 h).
-    public mutating func fireDue() -> [ActivityEvent] {
+    package mutating func fireDue() -> [ActivityEvent] {
         fireDueTimers()
         return takeEvents()
     }

@@ -1,16 +1,16 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The manager's state for a snapshot: every stored property but the clock and the
 /// settings (`config`), which a restored manager takes from the run that restores it, and
 /// `pending`, which is empty between calls.
 extension ActivityManager: SnapshotFields {
-    public enum FieldKey: String, CodingKey, CaseIterable {
+    package enum FieldKey: String, CodingKey, CaseIterable {
         case device, identifierSource, identifiers, apps, activities, removedApps, removedOrder, updateTokens
         case pushToStart, channels, storedBroadcasts, deferredPushes, ongoing, ongoingByApp, deadlines
         case compactionThreshold, nextStartOrder
     }
 
-    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+    package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visit(.device, &device)
         try Self.visit(&identifiers, &fields)
         try fields.visit(.apps, &apps)

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 import DequeModule
 import GlimpseJSON
 
@@ -18,10 +18,10 @@ import GlimpseJSON
 /// - `ongoing` and `ongoingByApp` equal the number of pending/active/stale records.
 /// - Dismissed activities are removed, with their update token and channel entries.
 /// - Every refusal comes back as a result naming its reason; nothing is dropped silently.
-public struct ActivityManager: Engine {
-    public let clock: any WallClock
-    public var config: ActivitySettings
-    public var device: DeviceSettings
+package struct ActivityManager: Engine {
+    package let clock: any WallClock
+    package var config: ActivitySettings
+    package var device: DeviceSettings
     var identifiers: any IdentifierSource
 
     var apps: [AppID: InstalledApp] = [:]
@@ -48,7 +48,7 @@ public struct ActivityManager: Engine {
     /// Events of the call in progress, oldest first; every public call returns them.
     var pending: [ActivityEvent] = []
 
-    public init(
+    package init(
         clock: any WallClock,
         config: ActivitySettings = .defaults,
         device: DeviceSettings = DeviceSettings(),
@@ -63,23 +63,23 @@ public struct ActivityManager: Engine {
     // MARK: Apps
 
     /// Registers (or replaces) an app's Live Activity declaration.
-    public mutating func install(_ app: AppID, _ declaration: InstalledApp) {
+    package mutating func install(_ app: AppID, _ declaration: InstalledApp) {
         apps[app] = declaration
     }
 
-    public func installedApp(_ app: AppID) -> InstalledApp? { apps[app] }
+    package func installedApp(_ app: AppID) -> InstalledApp? { apps[app] }
 
     /// The user's per-app Live Activities switch.
-    public mutating func setActivitiesEnabled(_ enabled: Bool, for app: AppID) {
+    package mutating func setActivitiesEnabled(_ enabled: Bool, for app: AppID) {
         apps[app]?.activitiesEnabled = enabled
     }
 
     /// The user's per-app "More Frequent Updates" switch.
-    public mutating func setFrequentUpdatesEnabled(_ enabled: Bool, for app: AppID) {
+    package mutating func setFrequentUpdatesEnabled(_ enabled: Bool, for app: AppID) {
         apps[app]?.frequentUpdatesEnabled = enabled
     }
 
-    public func authorizationInfo(for app: AppID) -> ActivityAuthorizationInfo {
+    package func authorizationInfo(for app: AppID) -> ActivityAuthorizationInfo {
         let declared = apps[app]
         return ActivityAuthorizationInfo(
             areActivitiesEnabled: device.supportsLiveActivities && device.liveActivitiesEnabled
@@ -89,27 +89,27 @@ public struct ActivityManager: Engine {
 
     // MARK: Queries
 
-    public func activity(_ id: ActivityID) -> ActivitySnapshot? { activities[id]?.snapshot }
+    package func activity(_ id: ActivityID) -> ActivitySnapshot? { activities[id]?.snapshot }
 
     /// The app an activity belongs to, also shortly after it was dismissed and removed.
-    public func app(of id: ActivityID) -> AppID? { activities[id]?.app ?? removedApps[id] }
+    package func app(of id: ActivityID) -> AppID? { activities[id]?.app ?? removedApps[id] }
 
     /// Every activity not yet dismissed, in start order.
-    public var allActivities: [ActivitySnapshot] {
+    package var allActivities: [ActivitySnapshot] {
         activities.values.map(\.snapshot).sorted { $0.startOrder < $1.startOrder }
     }
 
-    public func activities(of app: AppID) -> [ActivitySnapshot] {
+    package func activities(of app: AppID) -> [ActivitySnapshot] {
         allActivities.filter { $0.app == app }
     }
 
     /// How many activities exist (any state but dismissed).
-    public var count: Int { activities.count }
+    package var count: Int { activities.count }
 
     /// How many count toward the caps (pending, active, stale).
-    public var ongoingCount: Int { ongoing }
+    package var ongoingCount: Int { ongoing }
 
-    public func activityID(forUpdateToken token: PushToken) -> ActivityID? { updateTokens[token] }
+    package func activityID(forUpdateToken token: PushToken) -> ActivityID? { updateTokens[token] }
 
     /// Returns and clears the events of the call in progress.
     mutating func takeEvents() -> [ActivityEvent] {

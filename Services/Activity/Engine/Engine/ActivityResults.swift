@@ -1,13 +1,13 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseJSON
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// Why an update or end was dropped without being applied.
-public enum DropReason: Sendable, Hashable {
+package enum DropReason: Sendable, Hashable {
     /// Its timestamp is older than the last applied one (S12, S18).
     case olderThanLastApplied(timestamp: Date, last: Date)
     /// Stamped further ahead than the limit (F8: 8 h; a setting): applies to every event,
@@ -16,7 +16,7 @@ public enum DropReason: Sendable, Hashable {
 }
 
 /// The result of `update(_:content:alert:timestamp:)`.
-public enum UpdateResult: Sendable, Hashable {
+package enum UpdateResult: Sendable, Hashable {
     case applied(ActivityState)
     case droppedAsStale(DropReason)
     /// Ended activities take no updates (spec §4).
@@ -26,7 +26,7 @@ public enum UpdateResult: Sendable, Hashable {
 }
 
 /// The result of `end(_:content:dismissalPolicy:timestamp:)`.
-public enum EndResult: Sendable, Hashable {
+package enum EndResult: Sendable, Hashable {
     /// Now `ended` (dismissed at `dismissalDate`) or already `dismissed` (immediate).
     case applied(ActivityState, dismissalDate: Date)
     case droppedAsStale(DropReason)
@@ -36,20 +36,20 @@ public enum EndResult: Sendable, Hashable {
 }
 
 /// What the service can show about one activity.
-public struct ActivitySnapshot: Sendable, Hashable {
-    public var id: ActivityID
-    public var app: AppID
-    public var attributes: ActivityAttributesPayload
-    public var content: ActivityContent
-    public var state: ActivityState
-    public var pushType: PushType?
-    public var pushToken: PushToken?
+package struct ActivitySnapshot: Sendable, Hashable {
+    package var id: ActivityID
+    package var app: AppID
+    package var attributes: ActivityAttributesPayload
+    package var content: ActivityContent
+    package var state: ActivityState
+    package var pushType: PushType?
+    package var pushToken: PushToken?
     /// When it became active (nil while pending).
-    public var activatedAt: Date?
+    package var activatedAt: Date?
     /// A counter that orders activities by when they started (the tie-break for relevance).
-    public var startOrder: UInt64
-    public var endedAt: Date?
-    public var dismissalDate: Date?
-    public var lastAlert: AlertConfiguration?
-    public var lastAlertAt: Date?
+    package var startOrder: UInt64
+    package var endedAt: Date?
+    package var dismissalDate: Date?
+    package var lastAlert: AlertConfiguration?
+    package var lastAlertAt: Date?
 }

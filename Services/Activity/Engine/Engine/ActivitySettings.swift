@@ -1,55 +1,55 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseJSON
+package import GlimpseJSON
 import GlimpseVocabulary
 
 /// The activity engine's settings. Values the spec sources are defaults as given;
 /// values it marks UNCONFIRMED (or does not give) are settings whose default is the
 /// spec's or community's number, or Glimpse's stated guess.
-public struct ActivitySettings: Sendable, Hashable {
+package struct ActivitySettings: Sendable, Hashable {
     /// Longest an activity stays active before the system ends it (S12: 8 h).
-    public var maximumActiveDuration: TimeInterval
+    package var maximumActiveDuration: TimeInterval
     /// Longest an ended activity stays on the Lock Screen (S12, S15: 4 h).
-    public var lockScreenRetention: TimeInterval
+    package var lockScreenRetention: TimeInterval
     /// Largest encoded content state, in bytes (S26: 4 KB; F9: 4,096 accepted, 4,097 refused).
-    public var contentStateLimit: Int
+    package var contentStateLimit: Int
     /// Whether the encoded attributes count toward `contentStateLimit` too. Off: the
     /// device test (F9) saw static attributes not counted locally.
-    public var attributesCountTowardLimit: Bool
+    package var attributesCountTowardLimit: Bool
     /// Ongoing activities per app (C2 community: 5; UNCONFIRMED).
-    public var targetMaximum: Int
+    package var targetMaximum: Int
     /// Ongoing activities per device; nil = no cap (Apple discloses none; UNCONFIRMED).
-    public var globalMaximum: Int?
+    package var globalMaximum: Int?
     /// Largest APNs body for a Live Activity push, in bytes (APNs: 4 KB).
-    public var pushPayloadLimit: Int
+    package var pushPayloadLimit: Int
     /// Largest APNs body for a broadcast push, in bytes (APNs: 5,120).
-    public var broadcastPayloadLimit: Int
+    package var broadcastPayloadLimit: Int
     /// How long a channel with message storage policy 1 keeps its latest message for
     /// activities that subscribe later (APNs: 8 h).
-    public var broadcastStorageDuration: TimeInterval
+    package var broadcastStorageDuration: TimeInterval
     /// Priority-10 pushes per activity per hour (C2 community ≈15/h; UNCONFIRMED).
-    public var hourlyPushBudget: Int
+    package var hourlyPushBudget: Int
     /// The same with frequent updates on (C2: "sub-minute delivery"; Glimpse's guess 120/h).
-    public var frequentHourlyPushBudget: Int
+    package var frequentHourlyPushBudget: Int
     /// Rapid push-to-start notifications per app before "budget exceeded" (F6 DTS: ~10).
-    public var pushToStartBurst: Int
+    package var pushToStartBurst: Int
     /// Time to earn back one push-to-start (unpublished; Glimpse's guess: 6 min, 10/h).
-    public var pushToStartRefillInterval: TimeInterval
+    package var pushToStartRefillInterval: TimeInterval
     /// Delay before a priority-5 push is applied; while waiting, a newer one replaces
     /// it (coalesced). nil = applied at once. Priority 5 is "opportunistic" (F5).
-    public var lowPriorityDelay: TimeInterval?
+    package var lowPriorityDelay: TimeInterval?
     /// An `update` push whose timestamp is further ahead of now than this is dropped (F8: 8 h).
-    public var futureTimestampLimit: TimeInterval
+    package var futureTimestampLimit: TimeInterval
     /// How long after a request the update push token is issued (it arrives
     /// asynchronously on a device; 0 = at the next deadline pass).
-    public var pushTokenDelay: TimeInterval
+    package var pushTokenDelay: TimeInterval
     /// How long an alerting update shows the expanded presentation ("briefly"; UNCONFIRMED: 4 s).
-    public var alertExpansionDuration: TimeInterval
+    package var alertExpansionDuration: TimeInterval
 
-    public init(
+    package init(
         maximumActiveDuration: TimeInterval = 8 * 3600,
         lockScreenRetention: TimeInterval = 4 * 3600,
         contentStateLimit: Int = 4096,
@@ -87,17 +87,17 @@ public struct ActivitySettings: Sendable, Hashable {
         self.alertExpansionDuration = alertExpansionDuration
     }
 
-    public static var defaults: Self { Self() }
+    package static var defaults: Self { Self() }
 
     /// The bytes `contentStateLimit` counts for an encoded content state: the state, plus
     /// the encoded attributes when `attributesCountTowardLimit` is on.
-    public func limitedSize(state: JSONObjectBytes, attributes: JSONObjectBytes) -> Int {
+    package func limitedSize(state: JSONObjectBytes, attributes: JSONObjectBytes) -> Int {
         state.count + (attributesCountTowardLimit ? attributes.count : 0)
     }
 
     /// Nil when the content state fits `contentStateLimit`; else the counted size and the
     /// limit (a request is refused `attributesTooLarge`).
-    public func contentStateViolation(state: JSONObjectBytes, attributes: JSONObjectBytes) -> (size: Int, limit: Int)? {
+    package func contentStateViolation(state: JSONObjectBytes, attributes: JSONObjectBytes) -> (size: Int, limit: Int)? {
         let size = limitedSize(state: state, attributes: attributes)
         return size <= contentStateLimit ? nil : (size, contentStateLimit)
     }

@@ -5,7 +5,7 @@ import GlimpseVocabulary
 /// The engine raises: `denied`, `unsupported`, `unsupportedTarget`, `visibility`,
 /// `attributesTooLarge`, `targetMaximumExceeded`, `globalMaximumExceeded`. The other
 /// cases exist so the service can carry every ActivityKit error on the wire.
-public enum ActivityAuthorizationError: String, Error, Sendable, Hashable, CaseIterable {
+package enum ActivityAuthorizationError: String, Error, Sendable, Hashable, CaseIterable {
     /// Content state (and, if so configured, attributes) over the size limit.
     case attributesTooLarge
     /// The device does not support Live Activities.

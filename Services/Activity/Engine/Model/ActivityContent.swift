@@ -1,21 +1,21 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseJSON
-public import GlimpseVocabulary
+package import GlimpseJSON
+package import GlimpseVocabulary
 
 /// ActivityKit's `ActivityContent` (S17): the dynamic part of an activity.
-public struct ActivityContent: Sendable, Hashable, Codable {
+package struct ActivityContent: Sendable, Hashable, Codable {
     /// The encoded `ContentState`.
-    public var state: JSONObjectBytes
+    package var state: JSONObjectBytes
     /// When the content goes out of date (the activity becomes `stale`).
-    public var staleDate: Date?
+    package var staleDate: Date?
     /// Relative importance for the Dynamic Island and Lock Screen order (default 0).
-    public var relevanceScore: Double
+    package var relevanceScore: Double
 
-    public init(state: JSONObjectBytes, staleDate: Date? = nil, relevanceScore: Double = 0) {
+    package init(state: JSONObjectBytes, staleDate: Date? = nil, relevanceScore: Double = 0) {
         self.state = state
         self.staleDate = staleDate
         self.relevanceScore = relevanceScore
@@ -23,25 +23,25 @@ public struct ActivityContent: Sendable, Hashable, Codable {
 }
 
 /// The static part: the `ActivityAttributes` type's name and its encoded value.
-public struct ActivityAttributesPayload: Sendable, Hashable, Codable {
+package struct ActivityAttributesPayload: Sendable, Hashable, Codable {
     /// The Swift type's name, as `attributes-type` names it in a push (e.g.
     /// `PizzaDeliveryAttributes`).
-    public var typeName: String
-    public var value: JSONObjectBytes
+    package var typeName: String
+    package var value: JSONObjectBytes
 
-    public init(typeName: String, value: JSONObjectBytes) {
+    package init(typeName: String, value: JSONObjectBytes) {
         self.typeName = typeName
         self.value = value
     }
 }
 
 /// ActivityKit's `AlertConfiguration`: an update that lights the device.
-public struct AlertConfiguration: Sendable, Hashable, Codable {
-    public var title: String
-    public var body: String
-    public var sound: String?
+package struct AlertConfiguration: Sendable, Hashable, Codable {
+    package var title: String
+    package var body: String
+    package var sound: String?
 
-    public init(title: String, body: String, sound: String? = nil) {
+    package init(title: String, body: String, sound: String? = nil) {
         self.title = title
         self.body = body
         self.sound = sound
@@ -49,13 +49,13 @@ public struct AlertConfiguration: Sendable, Hashable, Codable {
 }
 
 /// ActivityKit's `PushType` (S22): one of the two, or none (local updates only).
-public enum PushType: Sendable, Hashable, Codable {
+package enum PushType: Sendable, Hashable, Codable {
     case token
     case channel(ChannelID)
 }
 
 /// Who is asking for a new activity; decides the `visibility` rule (spec §4).
-public enum RequestOrigin: Sendable, Hashable {
+package enum RequestOrigin: Sendable, Hashable {
     case app(isForeground: Bool)
     /// A `LiveActivityIntent` running in the app's process.
     case liveActivityIntent

@@ -5,7 +5,7 @@ import GlimpseVocabulary
 /// `pending` (iOS 26 scheduled start) → `active` ⇄ `stale` (at the stale date; a
 /// newer update with a later or no stale date makes it active again) → `ended`
 /// (still on the Lock Screen, takes no updates) → `dismissed` (removed).
-public enum ActivityState: String, Sendable, Hashable, CaseIterable, Codable {
+package enum ActivityState: String, Sendable, Hashable, CaseIterable, Codable {
     case pending
     case active
     case stale
@@ -14,14 +14,14 @@ public enum ActivityState: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// Counts toward the per-app and per-device concurrency caps (spec §4: a
     /// scheduled, pending activity counts toward the limit).
-    public var countsTowardLimit: Bool { self == .pending || self == .active || self == .stale }
+    package var countsTowardLimit: Bool { self == .pending || self == .active || self == .stale }
 
     /// Takes updates (and ends).
-    public var isOngoing: Bool { countsTowardLimit }
+    package var isOngoing: Bool { countsTowardLimit }
 
     /// Shown in the Dynamic Island (ended activities are removed from it at once, S12).
-    public var isInDynamicIsland: Bool { self == .active || self == .stale }
+    package var isInDynamicIsland: Bool { self == .active || self == .stale }
 
     /// Shown on the Lock Screen (ended ones stay until dismissed).
-    public var isOnLockScreen: Bool { self == .active || self == .stale || self == .ended }
+    package var isOnLockScreen: Bool { self == .active || self == .stale || self == .ended }
 }

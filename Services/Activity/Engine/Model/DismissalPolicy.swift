@@ -1,14 +1,14 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseJSON
 import GlimpseVocabulary
 
 /// ActivityKit's `ActivityUIDismissalPolicy` (S15): how long an ended activity stays
 /// on the Lock Screen.
-public enum DismissalPolicy: Sendable, Hashable {
+package enum DismissalPolicy: Sendable, Hashable {
     /// The system's choice, up to the retention limit (4 h) after the end.
     case `default`
     /// Removed at once: the activity goes straight to `dismissed`.
@@ -18,7 +18,7 @@ public enum DismissalPolicy: Sendable, Hashable {
     case after(Date)
 
     /// When an activity ended at `endedAt` is dismissed, given the retention cap.
-    public func dismissalDate(endedAt: Date, retention: TimeInterval) -> Date {
+    package func dismissalDate(endedAt: Date, retention: TimeInterval) -> Date {
         let cap = endedAt.addingTimeInterval(retention)
         switch self {
         case .default: return cap

@@ -1,18 +1,18 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseJSON
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// Where an activity is drawn (S12, S21; spec §6).
-public enum ActivityPresentationKind: String, Sendable, Hashable, CaseIterable {
+package enum ActivityPresentationKind: String, Sendable, Hashable, CaseIterable {
     case compactLeading, compactTrailing, minimal, expanded, lockScreen
 }
 
 /// What the Dynamic Island shows.
-public enum DynamicIslandPresentation: Sendable, Hashable {
+package enum DynamicIslandPresentation: Sendable, Hashable {
     case none
     /// One app has activities: its most relevant one, compact leading and trailing.
     case compact(ActivityID)
@@ -23,15 +23,15 @@ public enum DynamicIslandPresentation: Sendable, Hashable {
     case expanded(ActivityID, reason: ExpansionReason)
 }
 
-public enum ExpansionReason: String, Sendable, Hashable {
+package enum ExpansionReason: String, Sendable, Hashable {
     case alert, longPress
 }
 
 /// The whole picture at one instant.
-public struct PresentationLayout: Sendable, Hashable {
-    public var dynamicIsland: DynamicIslandPresentation
+package struct PresentationLayout: Sendable, Hashable {
+    package var dynamicIsland: DynamicIslandPresentation
     /// Top to bottom: by relevance, ties to the one started first.
-    public var lockScreen: [ActivityID]
+    package var lockScreen: [ActivityID]
     /// When this layout changes by time alone (an alert expansion running out), if ever.
-    public var validUntil: Date?
+    package var validUntil: Date?
 }

@@ -1,10 +1,10 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseJSON
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The Dynamic Island and Lock Screen rules of spec §4 and §6 as one pure function
 /// of the activities and the time.
@@ -16,7 +16,7 @@ public import GlimpseVocabulary
 /// - A long press wins over an alert; the most recent unexpired alert wins over the rest.
 /// What the rules read of an activity: the engine's snapshots, and the activities a
 /// device-side consumer (the gateway) knows from the wire.
-public protocol PresentationCandidate: SendableMetatype {
+package protocol PresentationCandidate: SendableMetatype {
     var id: ActivityID { get }
     var app: AppID { get }
     var state: ActivityState { get }
@@ -27,11 +27,11 @@ public protocol PresentationCandidate: SendableMetatype {
 }
 
 extension ActivitySnapshot: PresentationCandidate {
-    public var relevanceScore: Double { content.relevanceScore }
+    package var relevanceScore: Double { content.relevanceScore }
 }
 
-public enum PresentationRules {
-    public static func layout<A: PresentationCandidate>(
+package enum PresentationRules {
+    package static func layout<A: PresentationCandidate>(
         of activities: [A], now: Date, longPressed: ActivityID? = nil,
         alertExpansion: TimeInterval = ActivitySettings.defaults.alertExpansionDuration
     ) -> PresentationLayout {
@@ -63,7 +63,7 @@ public enum PresentationRules {
     }
 
     /// Relevance first; on a tie the one that became active first (then requested first).
-    public static func moreRelevant<A: PresentationCandidate>(_ a: A, _ b: A) -> Bool {
+    package static func moreRelevant<A: PresentationCandidate>(_ a: A, _ b: A) -> Bool {
         if a.relevanceScore != b.relevanceScore {
             return a.relevanceScore > b.relevanceScore
         }
@@ -76,7 +76,7 @@ public enum PresentationRules {
 
 extension ActivityManager {
     /// The layout for the engine's activities now.
-    public func presentation(longPressed: ActivityID? = nil) -> PresentationLayout {
+    package func presentation(longPressed: ActivityID? = nil) -> PresentationLayout {
         PresentationRules.layout(of: allActivities, now: clock.now, longPressed: longPressed,
                                  alertExpansion: config.alertExpansionDuration)
     }

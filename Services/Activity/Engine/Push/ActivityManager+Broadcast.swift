@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GlimpseJSON
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// A channel's latest message, kept for the activities that subscribe after it was sent.
 struct StoredBroadcast: Sendable, Hashable, Codable {
@@ -68,7 +68,7 @@ extension ActivityManager {
     }
 
     /// A deleted channel keeps nothing.
-    public mutating func forgetChannel(_ channel: ChannelID) {
+    package mutating func forgetChannel(_ channel: ChannelID) {
         storedBroadcasts[channel] = nil
     }
 }

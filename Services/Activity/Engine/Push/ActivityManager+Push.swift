@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GlimpseJSON
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 extension ActivityManager {
     /// A push to one device token, body as received. Parses and checks the body, then
@@ -111,7 +111,7 @@ extension ActivityManager {
     }
 
     /// The app's hourly priority-10 budget: raised when frequent pushes are enabled.
-    public func hourlyBudget(for app: AppID) -> Int {
+    package func hourlyBudget(for app: AppID) -> Int {
         apps[app]?.frequentPushesEnabled == true ? config.frequentHourlyPushBudget : config.hourlyPushBudget
     }
 

@@ -12,7 +12,7 @@ extension LiveActivityPush {
 
     /// Parses and checks an APNs body. Size first (nothing larger than `payloadLimit`
     /// is even parsed), then JSON, then the `aps` keys and the per-event rules.
-    public static func parse(_ body: [UInt8], payloadLimit: Int = 4096) throws(PushPayloadError) -> LiveActivityPush {
+    package static func parse(_ body: [UInt8], payloadLimit: Int = 4096) throws(PushPayloadError) -> LiveActivityPush {
         guard !body.isEmpty else { throw .payloadEmpty }
         guard body.count <= payloadLimit else { throw .payloadTooLarge(size: body.count, limit: payloadLimit) }
         let root: JSONValue

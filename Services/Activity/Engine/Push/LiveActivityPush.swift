@@ -1,35 +1,35 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseJSON
-public import GlimpseVocabulary
+package import GlimpseJSON
+package import GlimpseVocabulary
 
 /// The `aps` dictionary of an APNs Live Activity push (S13, S20; spec §5), parsed and
 /// checked. A value of this type always satisfies the per-event rules: `update` and
 /// `start` carry a content state; `start` carries `alert`, `attributes-type` and
 /// `attributes`; every date is UNIX seconds.
-public struct LiveActivityPush: Sendable, Hashable, Codable {
-    public enum Event: String, Sendable, Hashable, Codable { case start, update, end }
+package struct LiveActivityPush: Sendable, Hashable, Codable {
+    package enum Event: String, Sendable, Hashable, Codable { case start, update, end }
 
-    public var event: Event
-    public var timestamp: Date
+    package var event: Event
+    package var timestamp: Date
     /// Re-encoded compactly; its size is what the 4 KB rule measures.
-    public var contentState: JSONObjectBytes?
-    public var staleDate: Date?
+    package var contentState: JSONObjectBytes?
+    package var staleDate: Date?
     /// `end` only; ignored on other events, as a device ignores it.
-    public var dismissalDate: Date?
-    public var relevanceScore: Double?
-    public var alert: PushAlert?
-    public var attributesType: String?
-    public var attributes: JSONObjectBytes?
+    package var dismissalDate: Date?
+    package var relevanceScore: Double?
+    package var alert: PushAlert?
+    package var attributesType: String?
+    package var attributes: JSONObjectBytes?
     /// `input-push-token: 1` (iOS 18 start): mint an update token for the new activity.
-    public var inputPushToken: Bool
+    package var inputPushToken: Bool
     /// `input-push-channel` (iOS 18 start): subscribe the new activity to this channel.
-    public var inputPushChannel: ChannelID?
+    package var inputPushChannel: ChannelID?
 
-    public init(event: Event, timestamp: Date, contentState: JSONObjectBytes? = nil,
+    package init(event: Event, timestamp: Date, contentState: JSONObjectBytes? = nil,
                 staleDate: Date? = nil, dismissalDate: Date? = nil, relevanceScore: Double? = nil,
                 alert: PushAlert? = nil, attributesType: String? = nil, attributes: JSONObjectBytes? = nil,
                 inputPushToken: Bool = false, inputPushChannel: ChannelID? = nil) {
@@ -49,12 +49,12 @@ public struct LiveActivityPush: Sendable, Hashable, Codable {
 
 /// The `alert` of a push: title, subtitle and body, each plain text or a localization
 /// key with arguments; and the sound's name.
-public struct PushAlert: Sendable, Hashable, Codable {
-    public enum Text: Sendable, Hashable, Codable {
+package struct PushAlert: Sendable, Hashable, Codable {
+    package enum Text: Sendable, Hashable, Codable {
         case plain(String)
         case localized(key: String, arguments: [String])
         /// The text to show when no localization table is at hand: the key itself.
-        public var displayText: String {
+        package var displayText: String {
             switch self {
             case .plain(let s): s
             case .localized(let key, _): key
@@ -62,12 +62,12 @@ public struct PushAlert: Sendable, Hashable, Codable {
         }
     }
 
-    public var title: Text?
-    public var subtitle: Text?
-    public var body: Text?
-    public var sound: String?
+    package var title: Text?
+    package var subtitle: Text?
+    package var body: Text?
+    package var sound: String?
 
-    public init(title: Text? = nil, subtitle: Text? = nil, body: Text? = nil, sound: String? = nil) {
+    package init(title: Text? = nil, subtitle: Text? = nil, body: Text? = nil, sound: String? = nil) {
         self.title = title
         self.subtitle = subtitle
         self.body = body
@@ -75,7 +75,7 @@ public struct PushAlert: Sendable, Hashable, Codable {
     }
 
     /// As ActivityKit's `AlertConfiguration` (title, body, sound).
-    public var configuration: AlertConfiguration {
+    package var configuration: AlertConfiguration {
         AlertConfiguration(title: title?.displayText ?? "", body: body?.displayText ?? "", sound: sound)
     }
 }

@@ -4,24 +4,24 @@ import FoundationEssentials
 import Foundation
 #endif
 import GlimpseJSON
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The HTTP/2 request headers of a Live Activity push (S13, spec §5), checked.
 /// Invariant: `priority` is 5 or 10; `app` comes from a topic ending in
 /// `.push-type.liveactivity`.
-public struct LiveActivityPushHeaders: Sendable, Hashable {
-    public static let topicSuffix = ".push-type.liveactivity"
+package struct LiveActivityPushHeaders: Sendable, Hashable {
+    package static let topicSuffix = ".push-type.liveactivity"
 
-    public var app: AppID
-    public var priority: Int
+    package var app: AppID
+    package var priority: Int
     /// `apns-channel-id` on a broadcast push.
-    public var channelID: ChannelID?
-    public var apnsID: String?
+    package var channelID: ChannelID?
+    package var apnsID: String?
     /// A broadcast on a channel with message storage policy 1: the channel keeps it for
     /// activities that subscribe later (`ActivitySettings.broadcastStorageDuration`).
-    public var storesMessage: Bool
+    package var storesMessage: Bool
 
-    public init(
+    package init(
         app: AppID, priority: Int = 10, channelID: ChannelID? = nil, apnsID: String? = nil, storesMessage: Bool = false
     ) {
         self.app = app
@@ -32,12 +32,12 @@ public struct LiveActivityPushHeaders: Sendable, Hashable {
     }
 
     /// Whether the push counts against the hourly budget (priority 10, the default).
-    public var isBudgeted: Bool { priority == 10 }
+    package var isBudgeted: Bool { priority == 10 }
 
     /// Checks `apns-push-type: liveactivity`, `apns-topic: <bundleID>.push-type.liveactivity`
     /// and `apns-priority: 5|10` (absent = 10). Header names are case-insensitive;
     /// a repeated header is refused.
-    public static func validate(_ headers: [(name: String, value: String)]) -> Result<Self, PushHeaderError> {
+    package static func validate(_ headers: [(name: String, value: String)]) -> Result<Self, PushHeaderError> {
         var seen: [String: String] = [:]
         for (name, value) in headers {
             let key = name.lowercased()
@@ -61,7 +61,7 @@ public struct LiveActivityPushHeaders: Sendable, Hashable {
 }
 
 /// A header the push cannot go through with; reasons are APNs's own.
-public enum PushHeaderError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PushHeaderError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingPushType
     case invalidPushType(String)
     case missingTopic
@@ -69,9 +69,9 @@ public enum PushHeaderError: Error, Sendable, Hashable, CustomStringConvertible 
     case badPriority(String)
     case duplicateHeaders(String)
 
-    public var apnsStatus: Int { 400 }
+    package var apnsStatus: Int { 400 }
 
-    public var apnsReason: String {
+    package var apnsReason: String {
         switch self {
         case .missingPushType, .invalidPushType: "InvalidPushType"
         case .missingTopic: "MissingTopic"
@@ -81,7 +81,7 @@ public enum PushHeaderError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingPushType: "apns-push-type is required and must be liveactivity"
         case .invalidPushType(let t): "apns-push-type is \"\(t)\"; a Live Activity push needs liveactivity"

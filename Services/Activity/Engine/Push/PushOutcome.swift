@@ -1,13 +1,13 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseJSON
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// What became of one push. Every push gets one; none is dropped silently.
-public enum PushOutcome: Sendable, Hashable {
+package enum PushOutcome: Sendable, Hashable {
     /// An update or end was applied; the activity is now in this state.
     case applied(ActivityID, ActivityState)
     /// A push-to-start created this activity.
@@ -26,16 +26,16 @@ public enum PushOutcome: Sendable, Hashable {
 }
 
 /// A push over budget.
-public enum ThrottleReason: Sendable, Hashable, CustomStringConvertible {
+package enum ThrottleReason: Sendable, Hashable, CustomStringConvertible {
     /// Priority-10 pushes for this activity in the last hour reached the budget.
     case hourlyBudgetExceeded(ActivityID, budget: Int, retryAfter: Date)
     /// Too many push-to-start notifications for this app in a burst (F6).
     case pushToStartBudgetExceeded(AppID, budget: Int, retryAfter: Date)
 
-    public var apnsStatus: Int { 429 }
-    public var apnsReason: String { "TooManyRequests" }
+    package var apnsStatus: Int { 429 }
+    package var apnsReason: String { "TooManyRequests" }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .hourlyBudgetExceeded(_, let budget, let at):
             "over the hourly budget of \(budget) priority-10 pushes; next accepted at \(at); use priority 5 for non-urgent updates"
@@ -46,7 +46,7 @@ public enum ThrottleReason: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A push refused before it reached an activity.
-public enum PushRejection: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PushRejection: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPayload(PushPayloadError)
     case invalidHeaders(PushHeaderError)
     /// No activity or push-to-start registration holds this token.
@@ -64,7 +64,7 @@ public enum PushRejection: Error, Sendable, Hashable, CustomStringConvertible {
     /// A broadcast push without `apns-channel-id`, or to a channel nothing listens on.
     case unknownChannel
 
-    public var apnsStatus: Int {
+    package var apnsStatus: Int {
         switch self {
         case .invalidPayload(let e): e.apnsStatus
         case .invalidHeaders(let e): e.apnsStatus
@@ -75,7 +75,7 @@ public enum PushRejection: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var apnsReason: String {
+    package var apnsReason: String {
         switch self {
         case .invalidPayload(let e): e.apnsReason
         case .invalidHeaders(let e): e.apnsReason
@@ -89,7 +89,7 @@ public enum PushRejection: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidPayload(let e): e.description
         case .invalidHeaders(let e): e.description

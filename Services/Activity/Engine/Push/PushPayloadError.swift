@@ -3,7 +3,7 @@ import GlimpseVocabulary
 /// Why an APNs Live Activity body was refused, in terms a push server can act on.
 /// `apnsReason` uses APNs's own reason strings where APNs has one (`PayloadTooLarge`,
 /// `PayloadEmpty`); the rest are Glimpse's, named after the rule they enforce.
-public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible {
     case payloadEmpty
     case payloadTooLarge(size: Int, limit: Int)
     case malformedJSON(String)
@@ -22,12 +22,12 @@ public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible
     /// The encoded content state is over the size limit.
     case contentStateTooLarge(size: Int, limit: Int)
 
-    public var apnsStatus: Int {
+    package var apnsStatus: Int {
         if case .payloadTooLarge = self { return 413 }
         return 400
     }
 
-    public var apnsReason: String {
+    package var apnsReason: String {
         switch self {
         case .payloadEmpty: "PayloadEmpty"
         case .payloadTooLarge: "PayloadTooLarge"
@@ -42,7 +42,7 @@ public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .payloadEmpty: "the body is empty"
         case .payloadTooLarge(let size, let limit): "the body is \(size) bytes; the limit is \(limit)"

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseJSON
 import GlimpseVocabulary
@@ -30,13 +30,13 @@ struct PushToStartRegistry: Sendable, Codable {
 
 /// A burst budget: `capacity` uses at once, one earned back per `refillInterval`.
 /// Invariant: `available` is in 0...capacity after `refill(now:)`.
-public struct TokenBucket: Sendable, Hashable, Codable {
-    public private(set) var available: Double
-    public let capacity: Int
-    public let refillInterval: TimeInterval
+package struct TokenBucket: Sendable, Hashable, Codable {
+    package private(set) var available: Double
+    package let capacity: Int
+    package let refillInterval: TimeInterval
     private var lastRefill: Date
 
-    public init(capacity: Int, refillInterval: TimeInterval, now: Date) {
+    package init(capacity: Int, refillInterval: TimeInterval, now: Date) {
         self.capacity = capacity
         self.refillInterval = refillInterval
         self.available = Double(capacity)
@@ -50,7 +50,7 @@ public struct TokenBucket: Sendable, Hashable, Codable {
     }
 
     /// Takes one use if there is one; otherwise returns when the next one is earned.
-    public mutating func take(now: Date) -> Date? {
+    package mutating func take(now: Date) -> Date? {
         refill(now: now)
         if available >= 1 {
             available -= 1

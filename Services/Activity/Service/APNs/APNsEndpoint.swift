@@ -4,24 +4,24 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import EngineHost
-public import GlimpseVocabulary
+import EngineHost
+package import GlimpseVocabulary
 import GlimpseJSON
 import GlimpseMessages
 
 /// One HTTP/2 request to the APNs-compatible endpoint, whatever carried it.
-public struct APNsRequest: Sendable {
-    public var method: String
-    public var path: String
+package struct APNsRequest: Sendable {
+    package var method: String
+    package var path: String
     /// Lowercase names, in order.
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
     /// The body went past the endpoint's buffer (it was cut): PayloadTooLarge.
-    public var bodyTooLarge: Bool
+    package var bodyTooLarge: Bool
     /// Identifies the connection (provider tokens are per connection).
-    public var connection: String
+    package var connection: String
 
-    public init(
+    package init(
         method: String, path: String, headers: [(name: String, value: String)], body: [UInt8],
         bodyTooLarge: Bool = false, connection: String
     ) {
@@ -38,16 +38,16 @@ public struct APNsRequest: Sendable {
 
 /// The endpoint's answer: Apple's status, headers (`apns-id`, …) and body
 /// (`{"reason": …}` on errors), and whether to close the connection after it (GOAWAY).
-public struct APNsResponse: Sendable, Equatable {
-    public var status: Int
-    public var headers: [String: String]
-    public var body: [UInt8]
-    public var goaway: Bool
+package struct APNsResponse: Sendable, Equatable {
+    package var status: Int
+    package var headers: [String: String]
+    package var body: [UInt8]
+    package var goaway: Bool
     /// The request carried a provider token the endpoint accepted: Apple's connection then
     /// carries more than one stream.
-    public var tokenAccepted: Bool
+    package var tokenAccepted: Bool
 
-    public init(
+    package init(
         status: Int, headers: [String: String] = [:], body: [UInt8] = [], goaway: Bool = false, tokenAccepted: Bool = false
     ) {
         self.status = status
@@ -69,8 +69,8 @@ public struct APNsResponse: Sendable, Equatable {
 /// channel management under `/1/apps/<bundle>/`. Authentication is checked here, against
 /// the connection; every push (refused or not) is then journaled with the verdict before
 /// it is answered, so a kill -9 loses no acknowledged push and the push log shows them all.
-public struct APNsEndpoint: Sendable {
-    public enum Authentication: Sendable {
+package struct APNsEndpoint: Sendable {
+    package enum Authentication: Sendable {
         /// `--apns-auth none`: no provider token needed (local use).
         case none
         case providerTokens(ProviderTokens)
@@ -83,13 +83,13 @@ public struct APNsEndpoint: Sendable {
     /// nil: the host's clock (tests that move one clock for both).
     let tokenClock: (any WallClock)?
 
-    public init(host: ActivityHandlers.Host, authentication: Authentication, tokenClock: (any WallClock)? = nil) {
+    package init(host: ActivityHandlers.Host, authentication: Authentication, tokenClock: (any WallClock)? = nil) {
         self.host = host
         self.authentication = authentication
         self.tokenClock = tokenClock
     }
 
-    public func respond(to request: APNsRequest) async -> APNsResponse {
+    package func respond(to request: APNsRequest) async -> APNsResponse {
         let apnsID = request.header("apns-id") ?? UUID().uuidString.lowercased()
         let segments = request.path.split(separator: "?", maxSplits: 1).first.map {
             $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -150,7 +150,7 @@ public struct APNsEndpoint: Sendable {
     }
 
     /// The connection closed: its provider token goes.
-    public func forget(connection: String) {
+    package func forget(connection: String) {
         if case .providerTokens(let tokens) = authentication { tokens.forget(connection: connection) }
     }
 

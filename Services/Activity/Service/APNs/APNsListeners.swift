@@ -1,18 +1,18 @@
-public import HTTP2Server
-public import Logging
+package import HTTP2Server
+package import Logging
 import NIOCore
-public import ServiceLifecycle
+import ServiceLifecycle
 
 /// The APNs-compatible endpoint on HTTP/2: each request stream goes to `APNsEndpoint`,
 /// and a connection's provider token is forgotten when it closes.
-public struct APNsHTTP2Handler: HTTP2Handler {
+package struct APNsHTTP2Handler: HTTP2Handler {
     let endpoint: APNsEndpoint
 
-    public init(endpoint: APNsEndpoint) {
+    package init(endpoint: APNsEndpoint) {
         self.endpoint = endpoint
     }
 
-    public func handle(_ request: HTTP2Request) async throws -> HTTP2Response {
+    package func handle(_ request: HTTP2Request) async throws -> HTTP2Response {
         let answer = await endpoint.respond(to: APNsRequest(
             method: request.method, path: request.path,
             headers: request.headers.map { (name: $0.name, value: $0.value) }, body: request.body,
@@ -27,14 +27,14 @@ public struct APNsHTTP2Handler: HTTP2Handler {
             trustsConnection: answer.tokenAccepted)
     }
 
-    public func connectionClosed(_ connection: HTTP2ConnectionInfo) {
+    package func connectionClosed(_ connection: HTTP2ConnectionInfo) {
         endpoint.forget(connection: String(connection.id))
     }
 }
 
 /// The endpoint's listeners (TLS and h2c) as a lifecycle service: prints each listener's
 /// port once bound, and on graceful shutdown sends GOAWAY and lets pushes in flight finish.
-public struct APNsServerService: Service {
+package struct APNsServerService: Service {
     let server: HTTP2Server
     let names: [String]
     let logger: Logger
@@ -42,7 +42,7 @@ public struct APNsServerService: Service {
 
     /// `names` label `server.listeners` in order (e.g. "apns-tls", "apns-h2c"); `listening`
     /// is told their ports once all are bound.
-    public init(
+    package init(
         server: HTTP2Server, names: [String], logger: Logger,
         listening: @escaping @Sendable ([(name: String, port: Int)]) async -> Void
     ) {
@@ -52,7 +52,7 @@ public struct APNsServerService: Service {
         self.listening = listening
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { try await server.run() }

@@ -1,8 +1,8 @@
 import Crypto
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import GlimpseJSON
 import Synchronization
@@ -14,14 +14,14 @@ import Synchronization
 /// after the last → TooManyProviderTokenUpdates; a connection stays with the team of its
 /// first push (another → UnrelatedKeyIdInToken). `iat` may be an integer, a float or a
 /// string of seconds, as clients differ.
-public final class ProviderTokens: Sendable {
-    public struct Key: Sendable {
-        public var teamID: String
-        public var keyID: String
+package final class ProviderTokens: Sendable {
+    package struct Key: Sendable {
+        package var teamID: String
+        package var keyID: String
         let publicKey: P256.Signing.PublicKey
 
         /// From a PEM public key, or the team's PEM private key (an AuthKey .p8 file).
-        public init(teamID: String, keyID: String, pem: String) throws {
+        package init(teamID: String, keyID: String, pem: String) throws {
             self.teamID = teamID
             self.keyID = keyID
             if let key = try? P256.Signing.PublicKey(pemRepresentation: pem) {
@@ -32,22 +32,22 @@ public final class ProviderTokens: Sendable {
         }
     }
 
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// A token older than this is ExpiredProviderToken (Apple: one hour).
-        public var maximumAge: TimeInterval = 3600
+        package var maximumAge: TimeInterval = 3600
         /// A connection may change its token no sooner than this after the last (Apple:
         /// 20 minutes); 0 turns the rule off.
-        public var minimumRefreshInterval: TimeInterval = 1200
+        package var minimumRefreshInterval: TimeInterval = 1200
         /// How far ahead of the service's clock `iat` may be (clients' clocks drift).
-        public var allowedClockSkew: TimeInterval = 300
+        package var allowedClockSkew: TimeInterval = 300
 
-        public init() {}
+        package init() {}
     }
 
     /// A refusal: status 403 or 429 and Apple's reason.
-    public struct Refusal: Error, Sendable, Hashable {
-        public var status: Int32
-        public var reason: String
+    package struct Refusal: Error, Sendable, Hashable {
+        package var status: Int32
+        package var reason: String
     }
 
     private struct Connection {
@@ -57,18 +57,18 @@ public final class ProviderTokens: Sendable {
     }
 
     private let keys: [String: Key]
-    public let settings: Settings
+    package let settings: Settings
     private let connections = Mutex<[String: Connection]>([:])
 
-    public init(keys: [Key], settings: Settings = Settings()) {
+    package init(keys: [Key], settings: Settings = Settings()) {
         self.keys = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { _, last in last })
         self.settings = settings
     }
 
-    public var isEmpty: Bool { keys.isEmpty }
+    package var isEmpty: Bool { keys.isEmpty }
 
     /// Checks the `authorization` header of a request on `connection` at `now`.
-    public func check(authorization: String?, connection: String, now: Date) -> Refusal? {
+    package func check(authorization: String?, connection: String, now: Date) -> Refusal? {
         guard let authorization, !authorization.isEmpty else { return Refusal(status: 403, reason: "MissingProviderToken") }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return Refusal(status: 403, reason: "InvalidProviderToken") }
@@ -104,7 +104,7 @@ public final class ProviderTokens: Sendable {
     }
 
     /// The connection closed: forget its token.
-    public func forget(connection: String) {
+    package func forget(connection: String) {
         _ = connections.withLock { $0.removeValue(forKey: connection) }
     }
 

@@ -1,12 +1,12 @@
-public import GlimpseMessages
-public import ServiceKit
+package import GlimpseMessages
+package import ServiceKit
 
 /// glimpse-activity's changes, numbered (`ActivityChange.sequence`), for `WatchActivities`.
-public typealias ActivityFeed = EventFeed<GlimpseActivityV1.ActivityChange>
+package typealias ActivityFeed = EventFeed<GlimpseActivityV1.ActivityChange>
 
 extension EventFeed where Event == GlimpseActivityV1.ActivityChange {
     /// One batch: the changes one engine step made, numbered in order.
-    public func publish(contentsOf changes: [GlimpseActivityV1.ActivityChange]) {
+    package func publish(contentsOf changes: [GlimpseActivityV1.ActivityChange]) {
         publish(count: changes.count) { index, sequence in
             var numbered = changes[index]
             numbered.sequence = sequence

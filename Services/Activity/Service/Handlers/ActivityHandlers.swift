@@ -4,24 +4,24 @@ import FoundationEssentials
 import Foundation
 #endif
 import ActivityEngine
-public import EngineHost
-public import GlimpseMessages
-public import GlimpseRPC
+package import EngineHost
+package import GlimpseMessages
+import GlimpseRPC
 import GlimpseVocabulary
 import ProtoMapping
-public import RPCCore
-public import ServiceKit
+package import RPCCore
+import ServiceKit
 import ActivityMapping
 
 /// `glimpse.activity.v1.ActivityService`: each call checks its caller, goes through the
 /// one engine host (journaled before it is answered), and maps the manager's answer back.
 /// An ActivityKit refusal (`ActivityAuthorizationError`) is FAILED_PRECONDITION naming it.
-public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
-    public typealias Host = EngineHost<ActivityServiceState, ActivityCommand>
+package struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
+    package typealias Host = EngineHost<ActivityServiceState, ActivityCommand>
     let host: Host
     let feed: ActivityFeed
 
-    public init(host: Host, feed: ActivityFeed) {
+    package init(host: Host, feed: ActivityFeed) {
         self.host = host
         self.feed = feed
     }
@@ -51,7 +51,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
 
     // MARK: Apps
 
-    public func installApp(
+    package func installApp(
         request: ServerRequest<GlimpseActivityV1.InstallAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.InstallAppResponse> {
         try await host.caller(request.metadata).requireDevice("installing an app")
@@ -60,7 +60,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         return ServerResponse(message: GlimpseActivityV1.InstallAppResponse(appToken: token))
     }
 
-    public func uninstallApp(
+    package func uninstallApp(
         request: ServerRequest<GlimpseActivityV1.UninstallAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.UninstallAppResponse> {
         try await host.caller(request.metadata).requireDevice("uninstalling an app")
@@ -70,7 +70,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
 
     // MARK: Activities
 
-    public func request(
+    package func request(
         request: ServerRequest<GlimpseActivityV1.RequestActivityRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.RequestActivityResponse> {
         try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
@@ -79,21 +79,21 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         return ServerResponse(message: GlimpseActivityV1.RequestActivityResponse(activity: activity))
     }
 
-    public func update(
+    package func update(
         request: ServerRequest<GlimpseActivityV1.UpdateActivityRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.ChangeResponse> {
         _ = try await owner(of: request.message.activityId, try await host.caller(request.metadata))
         return ServerResponse(message: try await change(.update(request.message)))
     }
 
-    public func end(
+    package func end(
         request: ServerRequest<GlimpseActivityV1.EndActivityRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.ChangeResponse> {
         _ = try await owner(of: request.message.activityId, try await host.caller(request.metadata))
         return ServerResponse(message: try await change(.end(request.message)))
     }
 
-    public func dismiss(
+    package func dismiss(
         request: ServerRequest<GlimpseActivityV1.DismissActivityRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.ChangeResponse> {
         let caller = try await host.caller(request.metadata)
@@ -108,7 +108,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         return response
     }
 
-    public func getActivity(
+    package func getActivity(
         request: ServerRequest<GlimpseActivityV1.GetActivityRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.Activity> {
         _ = try await owner(of: request.message.activityId, try await host.caller(request.metadata))
@@ -119,7 +119,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         return ServerResponse(message: activity)
     }
 
-    public func listActivities(
+    package func listActivities(
         request: ServerRequest<GlimpseActivityV1.ListActivitiesRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.ListActivitiesResponse> {
         let scope = try await host.caller(request.metadata).scope(requested: request.message.bundleId)
@@ -130,7 +130,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         return ServerResponse(message: GlimpseActivityV1.ListActivitiesResponse(activities: activities))
     }
 
-    public func getAuthorizationInfo(
+    package func getAuthorizationInfo(
         request: ServerRequest<GlimpseActivityV1.GetAuthorizationInfoRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.AuthorizationInfo> {
         let app = AppID(request.message.bundleId)
@@ -141,7 +141,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
 
     // MARK: Tokens and switches
 
-    public func rotatePushToken(
+    package func rotatePushToken(
         request: ServerRequest<GlimpseActivityV1.RotatePushTokenRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.PushTokenResponse> {
         let caller = try await host.caller(request.metadata)
@@ -150,21 +150,21 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         return ServerResponse(message: try await token(.rotatePushToken(request.message)))
     }
 
-    public func getPushToStartToken(
+    package func getPushToStartToken(
         request: ServerRequest<GlimpseActivityV1.PushToStartTokenRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.PushTokenResponse> {
         try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
         return ServerResponse(message: try await token(.pushToStartToken(request.message)))
     }
 
-    public func rotatePushToStartToken(
+    package func rotatePushToStartToken(
         request: ServerRequest<GlimpseActivityV1.PushToStartTokenRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.PushTokenResponse> {
         try await host.caller(request.metadata).requireDevice("rotating a push-to-start token")
         return ServerResponse(message: try await token(.rotatePushToStartToken(request.message)))
     }
 
-    public func getWidgetPushToken(
+    package func getWidgetPushToken(
         request: ServerRequest<GlimpseActivityV1.WidgetPushTokenRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.PushTokenResponse> {
         try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
@@ -177,7 +177,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         return GlimpseActivityV1.PushTokenResponse(pushToken: token)
     }
 
-    public func setAppSwitches(
+    package func setAppSwitches(
         request: ServerRequest<GlimpseActivityV1.SetAppSwitchesRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.AuthorizationInfo> {
         try await host.caller(request.metadata).requireDevice("changing Settings switches")
@@ -188,7 +188,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
 
     // MARK: Streams and the push log
 
-    public func watchActivities(
+    package func watchActivities(
         request: ServerRequest<GlimpseActivityV1.WatchActivitiesRequest>,
         response: ResponseWriter<GlimpseActivityV1.ActivityChange>, context: ServerContext
     ) async throws -> Metadata {
@@ -221,7 +221,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         return Metadata()
     }
 
-    public func listPushes(
+    package func listPushes(
         request: ServerRequest<GlimpseActivityV1.ListPushesRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.ListPushesResponse> {
         let scope = try await host.caller(request.metadata).scope(requested: request.message.bundleId)
@@ -240,7 +240,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
 
     // MARK: Fault injection
 
-    public func injectFault(
+    package func injectFault(
         request: ServerRequest<GlimpseActivityV1.InjectFaultRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.InjectFaultResponse> {
         try await host.caller(request.metadata).requireDevice("injecting faults")
@@ -249,7 +249,7 @@ public struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         return ServerResponse(message: GlimpseActivityV1.InjectFaultResponse(faultId: id))
     }
 
-    public func clearFaults(
+    package func clearFaults(
         request: ServerRequest<GlimpseActivityV1.ClearFaultsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.ClearFaultsResponse> {
         try await host.caller(request.metadata).requireDevice("clearing faults")

@@ -1,13 +1,13 @@
-public import GlimpseMessages
-public import ServiceKit
+package import GlimpseMessages
+package import ServiceKit
 
 /// An input of glimpse-activity, as journaled: a `glimpse.activity.v1.JournalRecord`.
-public typealias ActivityCommand = JournalCommand<GlimpseActivityV1.JournalRecord, ActivityAnswer>
+package typealias ActivityCommand = JournalCommand<GlimpseActivityV1.JournalRecord, ActivityAnswer>
 
 extension GlimpseActivityV1.JournalRecord: JournalRecordMessage {}
 
 /// What a command answers its caller.
-public enum ActivityAnswer: Sendable, Hashable {
+package enum ActivityAnswer: Sendable, Hashable {
     case none
     case installed(token: String)
     case removed([String])

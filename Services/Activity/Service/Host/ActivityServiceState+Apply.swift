@@ -3,10 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import ServiceKit
+import ServiceKit
 import ActivityEngine
 import GlimpseMessages
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 import GlimpseJSON
 import ProtoMapping
 import RPCCore
@@ -15,7 +15,7 @@ import ActivityMapping
 extension ActivityServiceState {
     /// Applies one journaled input; throws (leaving the state unchanged) when it is refused.
     @Sendable
-    public static func apply(
+    package static func apply(
         _ state: inout ActivityServiceState, _ command: ActivityCommand
     ) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
         do {

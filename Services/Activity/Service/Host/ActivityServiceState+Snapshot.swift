@@ -1,9 +1,9 @@
 import ActivityEngine
 import DequeModule
-public import EngineHost
+import EngineHost
 import GlimpseMessages
-public import GlimpseVocabulary
-public import ServiceKit
+package import GlimpseVocabulary
+import ServiceKit
 
 /// glimpse-activity's snapshot: the manager (see `ActivityManager+Snapshot`: activities,
 /// their timers and the deadline heap, tokens, channels, budgets) and what the service keeps
@@ -11,14 +11,14 @@ public import ServiceKit
 /// `pushLogLimit` is the run's.
 extension ActivityServiceState: SnapshotState, SnapshotFields {
     /// Change it with anything the snapshot holds (here or in the manager).
-    public static var snapshotFormat: Int { 1 }
+    package static var snapshotFormat: Int { 1 }
 
-    public enum FieldKey: String, CodingKey, CaseIterable {
+    package enum FieldKey: String, CodingKey, CaseIterable {
         case manager, apps, tokens, channels, widgetTokens, widgetTokenOfApp, retired, activityTokens
         case pushToStartTokens, pushToStartOwners, faults, nextFaultID, pushLog, pushSequence, identifiers
     }
 
-    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+    package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visitNested(.manager, &manager)
         try fields.visit(.apps, &apps, saving: { $0.mapValues(SavedApp.init) }, restoring: {
             $0.mapValues { InstalledRecord(manifest: $0.manifest, token: $0.token) }
@@ -40,8 +40,8 @@ extension ActivityServiceState: SnapshotState, SnapshotFields {
         try fields.visit(.identifiers, &identifiers)
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
-    public mutating func restore(from decoder: any Decoder) throws { try restoreFields(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
+    package mutating func restore(from decoder: any Decoder) throws { try restoreFields(from: decoder) }
 }
 
 extension ActivityServiceState.InstalledRecord: InstalledAppRecord {}

@@ -1,87 +1,87 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import ActivityEngine
+package import ActivityEngine
 import DequeModule
-public import GlimpseVocabulary
-public import GlimpseMessages
-public import ServiceKit
+package import GlimpseVocabulary
+package import GlimpseMessages
+import ServiceKit
 
 /// Everything glimpse-activity knows, as one engine the host journals and replays: the
 /// activity manager, plus what the service keeps beside it — installed apps with their
 /// manifests and tokens, broadcast channels, widget push tokens, tokens that no longer
 /// work (for 410), injected faults, and the push log.
-public struct ActivityServiceState: Engine, AppTokenIndex {
-    public struct InstalledRecord: Sendable, Hashable {
-        public var manifest: GlimpseAppV1.AppManifest
-        public var token: String
+package struct ActivityServiceState: Engine, AppTokenIndex {
+    package struct InstalledRecord: Sendable, Hashable {
+        package var manifest: GlimpseAppV1.AppManifest
+        package var token: String
     }
 
     /// A broadcast channel made through channel management.
-    public struct Channel: Sendable, Hashable, Codable {
-        public var app: AppID
-        public var messageStoragePolicy: Int32
+    package struct Channel: Sendable, Hashable, Codable {
+        package var app: AppID
+        package var messageStoragePolicy: Int32
     }
 
     /// Why a token answers 410, and since when.
-    public struct RetiredToken: Sendable, Hashable, Codable {
-        public enum Reason: String, Sendable, Hashable, Codable {
+    package struct RetiredToken: Sendable, Hashable, Codable {
+        package enum Reason: String, Sendable, Hashable, Codable {
             /// Replaced by a newer token (rotation): APNs's ExpiredToken.
             case expiredToken = "ExpiredToken"
             /// Its activity is gone or its app was uninstalled: APNs's Unregistered.
             case unregistered = "Unregistered"
         }
 
-        public var reason: Reason
-        public var since: Date
+        package var reason: Reason
+        package var since: Date
     }
 
     /// An injected fault: the next `remaining` pushes for the target answer it.
-    public struct Fault: Sendable, Hashable, Codable {
-        public enum Target: Sendable, Hashable, Codable {
+    package struct Fault: Sendable, Hashable, Codable {
+        package enum Target: Sendable, Hashable, Codable {
             case deviceToken(String)
             case topic(String)
         }
 
-        public var id: UInt64
-        public var target: Target
-        public var remaining: Int
-        public var status: Int32
-        public var reason: String
-        public var goaway: Bool
+        package var id: UInt64
+        package var target: Target
+        package var remaining: Int
+        package var status: Int32
+        package var reason: String
+        package var goaway: Bool
     }
 
-    public var manager: ActivityManager
-    public internal(set) var apps: [AppID: InstalledRecord] = [:]
+    package var manager: ActivityManager
+    package internal(set) var apps: [AppID: InstalledRecord] = [:]
     var tokens: [String: AppID] = [:]
-    public internal(set) var channels: [ChannelID: Channel] = [:]
-    public internal(set) var widgetTokens: [PushToken: AppID] = [:]
+    package internal(set) var channels: [ChannelID: Channel] = [:]
+    package internal(set) var widgetTokens: [PushToken: AppID] = [:]
     var widgetTokenOfApp: [AppID: PushToken] = [:]
-    public internal(set) var retired: [PushToken: RetiredToken] = [:]
+    package internal(set) var retired: [PushToken: RetiredToken] = [:]
     /// The current update token of each activity and push-to-start token of each app and
     /// type, to retire the old one when a new one is issued.
     var activityTokens: [ActivityID: PushToken] = [:]
     var pushToStartTokens: [String: PushToken] = [:]
     /// The app of each current push-to-start token.
     var pushToStartOwners: [PushToken: AppID] = [:]
-    public internal(set) var faults: [Fault] = []
+    package internal(set) var faults: [Fault] = []
     var nextFaultID: UInt64 = 1
     /// The most recent pushes, oldest first, at most `pushLogLimit`.
     var pushLog: Deque<GlimpseActivityV1.PushRecord> = []
-    public internal(set) var pushSequence: UInt64 = 0
-    public let pushLogLimit: Int
+    package internal(set) var pushSequence: UInt64 = 0
+    package let pushLogLimit: Int
     var identifiers: HashedIdentifiers
 
-    public init(manager: ActivityManager, seed: [UInt8], pushLogLimit: Int = 100_000) {
+    package init(manager: ActivityManager, seed: [UInt8], pushLogLimit: Int = 100_000) {
         self.manager = manager
         self.identifiers = HashedIdentifiers(seed: seed)
         self.pushLogLimit = pushLogLimit
     }
 
     /// Logged pushes after `sequence`, oldest first, at most `limit`, of `app` (or all).
-    public func pushes(after sequence: UInt64, limit: Int, app: AppID?) -> [GlimpseActivityV1.PushRecord] {
+    package func pushes(after sequence: UInt64, limit: Int, app: AppID?) -> [GlimpseActivityV1.PushRecord] {
         var found: [GlimpseActivityV1.PushRecord] = []
         for record in pushLog where record.sequence > sequence {
             if let app, record.bundleId != app.rawValue { continue }
@@ -92,11 +92,11 @@ public struct ActivityServiceState: Engine, AppTokenIndex {
     }
 
     /// The app an app token belongs to.
-    public func app(forToken token: String) -> AppID? { tokens[token] }
+    package func app(forToken token: String) -> AppID? { tokens[token] }
 
-    public mutating func nextDeadline() -> Date? { manager.nextDeadline() }
+    package mutating func nextDeadline() -> Date? { manager.nextDeadline() }
 
-    public mutating func fireDue() -> [ActivityServiceEffect] { noted(manager.fireDue()) }
+    package mutating func fireDue() -> [ActivityServiceEffect] { noted(manager.fireDue()) }
 
     /// Keeps the token bookkeeping in step with the engine's events and wraps them.
     mutating func noted(_ events: [ActivityEvent]) -> [ActivityServiceEffect] {
@@ -139,7 +139,7 @@ public struct ActivityServiceState: Engine, AppTokenIndex {
 }
 
 /// What glimpse-activity carries out after a change is journaled.
-public enum ActivityServiceEffect: Sendable, Hashable {
+package enum ActivityServiceEffect: Sendable, Hashable {
     /// A change the engine made (state, content, tokens, drops): to the watchers.
     case event(ActivityEvent)
     /// A widget push (iOS 26): `reloadAllTimelines()` for the app at glimpse-timeline.

@@ -1,20 +1,20 @@
-public import ActivityEngine
+import ActivityEngine
 import Crypto
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// Activity ids, push tokens and channel ids that look random but come from a seed the
 /// journal keeps: SHA-256 of the seed, a label and a counter. Replaying the journal
 /// therefore issues the same ids and tokens again, which a restart depends on.
-public struct HashedIdentifiers: IdentifierSource {
+package struct HashedIdentifiers: IdentifierSource {
     let seed: [UInt8]
     var counter: UInt64 = 0
 
-    public init(seed: [UInt8]) {
+    package init(seed: [UInt8]) {
         self.seed = seed
     }
 
@@ -27,7 +27,7 @@ public struct HashedIdentifiers: IdentifierSource {
         return Array(hasher.finalize())
     }
 
-    public mutating func nextActivityID() -> ActivityID {
+    package mutating func nextActivityID() -> ActivityID {
         var b = next(0x61)
         b[6] = (b[6] & 0x0F) | 0x40  // a version-4-shaped UUID
         b[8] = (b[8] & 0x3F) | 0x80
@@ -35,12 +35,12 @@ public struct HashedIdentifiers: IdentifierSource {
                                       b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
     }
 
-    public mutating func nextPushToken() -> PushToken {
+    package mutating func nextPushToken() -> PushToken {
         PushToken(bytes: next(0x74))
     }
 
     /// A broadcast channel id: 16 bytes, base64 (as APNs hands them out).
-    public mutating func nextChannelID() -> ChannelID {
+    package mutating func nextChannelID() -> ChannelID {
         ChannelID(Data(next(0x63).prefix(16)).base64EncodedString())
     }
 }

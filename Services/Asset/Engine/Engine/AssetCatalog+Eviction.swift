@@ -6,7 +6,7 @@ extension AssetCatalog {
     }
 
     /// Free budget plus the bytes of every unpinned blob.
-    public var evictableBytes: Int {
+    package var evictableBytes: Int {
         limits.byteBudget - usedBytes + blobs.filter { !isPinned(blob: $0.key) }.reduce(0) { $0 + $1.value.size }
     }
 
@@ -27,7 +27,7 @@ extension AssetCatalog {
     }
 
     /// Changes the budget, evicting (LRU, unpinned) down to it as far as pins allow.
-    public mutating func setByteBudget(_ bytes: Int) -> [BlobEffect] {
+    package mutating func setByteBudget(_ bytes: Int) -> [BlobEffect] {
         limits.byteBudget = bytes
         var evicted: [BlobEffect] = []
         for hash in lru.ordered where usedBytes > bytes && !isPinned(blob: hash) {

@@ -2,7 +2,7 @@ import GlimpseVocabulary
 extension AssetCatalog {
     /// Sets the names `holder` references (a widget's current entry, a live activity),
     /// replacing what it held before. Pinned names' blobs are never evicted.
-    public mutating func pin(_ names: Set<AssetName>, holder: HolderID) {
+    package mutating func pin(_ names: Set<AssetName>, holder: HolderID) {
         let before = pins[holder] ?? []
         for name in before.subtracting(names) { decrement(name) }
         for name in names.subtracting(before) { pinCounts[name, default: 0] += 1 }
@@ -10,12 +10,12 @@ extension AssetCatalog {
     }
 
     /// Releases everything `holder` pinned (the entry was replaced, the activity dismissed).
-    public mutating func unpin(holder: HolderID) { pin([], holder: holder) }
+    package mutating func unpin(holder: HolderID) { pin([], holder: holder) }
 
-    public func isPinned(_ name: AssetName) -> Bool { pinCounts[name, default: 0] > 0 }
+    package func isPinned(_ name: AssetName) -> Bool { pinCounts[name, default: 0] > 0 }
 
     /// The names `holder` pins now (empty when it pins nothing).
-    public func names(pinnedBy holder: HolderID) -> Set<AssetName> { pins[holder] ?? [] }
+    package func names(pinnedBy holder: HolderID) -> Set<AssetName> { pins[holder] ?? [] }
 
     private mutating func decrement(_ name: AssetName) {
         let n = pinCounts[name, default: 0] - 1
@@ -25,7 +25,7 @@ extension AssetCatalog {
     /// For the names upcoming entries reference: which to fetch (unknown or evicted),
     /// and which are present — those are marked most recently used so the fetches do
     /// not evict them.
-    public mutating func prefetchHint(for names: [AssetName]) -> PrefetchHint {
+    package mutating func prefetchHint(for names: [AssetName]) -> PrefetchHint {
         var hint = PrefetchHint(unknown: [], evicted: [], present: [])
         var seen = Set<AssetName>()
         for name in names where seen.insert(name).inserted {

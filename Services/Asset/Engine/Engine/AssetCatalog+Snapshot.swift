@@ -1,14 +1,14 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The catalog's state for a snapshot: names, blobs, recency, pins and the byte budget in
 /// force (journaled: `byteBudget` commands change it). The clock and the other limits are
 /// the run's.
 extension AssetCatalog: SnapshotFields {
-    public enum FieldKey: String, CodingKey, CaseIterable {
+    package enum FieldKey: String, CodingKey, CaseIterable {
         case byteBudget, names, blobs, lru, pins, pinCounts, usedBytes
     }
 
-    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+    package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visit(.byteBudget, &limits.byteBudget)
         try fields.visit(.names, &names)
         try fields.visit(.blobs, &blobs)

@@ -1,9 +1,9 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// Named, app-scoped assets over a content-addressed store (SHA-256), under a byte
 /// budget with LRU eviction and pins. It does no I/O: it decides and returns
@@ -17,23 +17,23 @@ public import GlimpseVocabulary
 ///   recently used first and all-or-nothing for a put.
 /// - A name keeps its hash after its blob is evicted (state `evicted`); a blob no name
 ///   points at is deleted at once.
-public struct AssetCatalog: Engine {
-    public let clock: any WallClock
-    public var limits: AssetLimits
+package struct AssetCatalog: Engine {
+    package let clock: any WallClock
+    package var limits: AssetLimits
     var names: [AssetName: NameRecord] = [:]
     var blobs: [ContentHash: BlobRecord] = [:]
     var lru = LRUList<ContentHash>()
     var pins: [HolderID: Set<AssetName>] = [:]
     var pinCounts: [AssetName: Int] = [:]
-    public internal(set) var usedBytes = 0
+    package internal(set) var usedBytes = 0
 
-    public init(clock: any WallClock, limits: AssetLimits = .defaults) {
+    package init(clock: any WallClock, limits: AssetLimits = .defaults) {
         self.clock = clock
         self.limits = limits
     }
 
     /// Checks a name against the rules and the length limit.
-    public func name(_ text: String) -> Result<AssetName, AssetError> {
+    package func name(_ text: String) -> Result<AssetName, AssetError> {
         do { return .success(try AssetName(text, maximumLength: limits.maximumNameLength)) } catch {
             return .failure(.invalidName(error))
         }
@@ -41,7 +41,7 @@ public struct AssetCatalog: Engine {
 
     /// Opens an upload. `totalSize`, when given, is checked now against the size limit
     /// and the budget, and at the end against what arrived; `expectedHash` at the end.
-    public func beginUpload(_ name: String, use: AssetUse = .widget, expectedHash: ContentHash? = nil,
+    package func beginUpload(_ name: String, use: AssetUse = .widget, expectedHash: ContentHash? = nil,
                             totalSize: Int? = nil) -> Result<UploadSession, AssetError> {
         let checked: AssetName
         switch self.name(name) {
@@ -59,18 +59,18 @@ public struct AssetCatalog: Engine {
         return .success(UploadSession(name: checked, use: use, expectedHash: expectedHash, totalSize: totalSize, limits: limits))
     }
 
-    public func nextDeadline() -> Date? { nil }
+    package func nextDeadline() -> Date? { nil }
 
-    public mutating func fireDue() -> [BlobEffect] { [] }
+    package mutating func fireDue() -> [BlobEffect] { [] }
 
     /// Verifies a finished upload and stores it under its name. Effects, in order:
     /// deletions first, then the commit or discard of the staged bytes.
-    public mutating func finish(_ session: UploadSession) -> Step<Result<PutOutcome, AssetError>, BlobEffect> {
+    package mutating func finish(_ session: UploadSession) -> Step<Result<PutOutcome, AssetError>, BlobEffect> {
         do { return commit(try session.verify()) } catch { return Step(.failure(error)) }
     }
 
     /// Stores verified bytes' metadata under their name, evicting to make room.
-    public mutating func commit(_ upload: UploadSession.Verified) -> Step<Result<PutOutcome, AssetError>, BlobEffect> {
+    package mutating func commit(_ upload: UploadSession.Verified) -> Step<Result<PutOutcome, AssetError>, BlobEffect> {
         var effects: [BlobEffect] = []
         let deduplicated = blobs[upload.hash] != nil
         let previous = names[upload.name]?.hash
@@ -99,14 +99,14 @@ public struct AssetCatalog: Engine {
     }
 
     /// A name's state without touching its recency.
-    public func lookup(_ name: AssetName) -> AssetLookup {
+    package func lookup(_ name: AssetName) -> AssetLookup {
         guard let record = names[name] else { return .unknown(name) }
         guard let m = metadata(name) else { return .evicted(name, record.hash) }
         return .present(m)
     }
 
     /// Plans a streamed read and marks the blob most recently used.
-    public mutating func readPlan(_ name: AssetName, chunkSize: Int? = nil) -> Result<ReadPlan, AssetError> {
+    package mutating func readPlan(_ name: AssetName, chunkSize: Int? = nil) -> Result<ReadPlan, AssetError> {
         switch lookup(name) {
         case .unknown: return .failure(.unknownAsset(name))
         case .evicted(_, let hash): return .failure(.evicted(name, hash))
@@ -117,7 +117,7 @@ public struct AssetCatalog: Engine {
     }
 
     /// Forgets a name; its blob goes when no other name points at it.
-    public mutating func remove(_ name: AssetName) -> [BlobEffect] {
+    package mutating func remove(_ name: AssetName) -> [BlobEffect] {
         guard let record = names.removeValue(forKey: name) else { return [] }
         guard var blob = blobs[record.hash] else { return [] }
         blob.names.remove(name)
@@ -128,7 +128,7 @@ public struct AssetCatalog: Engine {
     }
 
     /// The blob store lost (or corrupted) a blob: its names become `evicted`.
-    public mutating func blobLost(_ hash: ContentHash) { drop(hash) }
+    package mutating func blobLost(_ hash: ContentHash) { drop(hash) }
 
     func metadata(_ name: AssetName) -> AssetMetadata? {
         guard let record = names[name], let blob = blobs[record.hash] else { return nil }

@@ -9,16 +9,16 @@ import GlimpseVocabulary
 /// - It keeps no chunk beyond the header prefix (at most `headerSniffLimit` bytes);
 ///   the bytes themselves go wherever the caller puts them (a staging file).
 /// - After any thrown error the session is spent: the caller discards what it staged.
-public struct UploadSession: Sendable {
-    public let name: AssetName
-    public let use: AssetUse
-    public let expectedHash: ContentHash?
-    public let totalSize: Int?
+package struct UploadSession: Sendable {
+    package let name: AssetName
+    package let use: AssetUse
+    package let expectedHash: ContentHash?
+    package let totalSize: Int?
     let limits: AssetLimits
     private var hasher = SHA256()
-    public private(set) var received = 0
+    package private(set) var received = 0
     private var prefix: [UInt8] = []
-    public private(set) var image: ImageInfo?
+    package private(set) var image: ImageInfo?
 
     init(name: AssetName, use: AssetUse, expectedHash: ContentHash?, totalSize: Int?, limits: AssetLimits) {
         self.name = name
@@ -29,7 +29,7 @@ public struct UploadSession: Sendable {
     }
 
     /// Takes the next chunk.
-    public mutating func append(_ chunk: [UInt8]) throws(AssetError) {
+    package mutating func append(_ chunk: [UInt8]) throws(AssetError) {
         received += chunk.count
         if let totalSize, received > totalSize { throw .sizeMismatch(expected: totalSize, received: received) }
         guard received <= limits.maximumAssetBytes else {
@@ -57,15 +57,15 @@ public struct UploadSession: Sendable {
     }
 
     /// What a finished upload proved: its hash, size and image header.
-    public struct Verified: Sendable, Hashable {
-        public var name: AssetName
-        public var use: AssetUse
-        public var hash: ContentHash
-        public var size: Int
-        public var image: ImageInfo
+    package struct Verified: Sendable, Hashable {
+        package var name: AssetName
+        package var use: AssetUse
+        package var hash: ContentHash
+        package var size: Int
+        package var image: ImageInfo
 
         /// What an upload proved, as a service journaled it (replay takes it as is).
-        public init(name: AssetName, use: AssetUse, hash: ContentHash, size: Int, image: ImageInfo) {
+        package init(name: AssetName, use: AssetUse, hash: ContentHash, size: Int, image: ImageInfo) {
             self.name = name
             self.use = use
             self.hash = hash
@@ -76,7 +76,7 @@ public struct UploadSession: Sendable {
 
     /// Ends the upload: the size must match the announced total, the hash the
     /// announced hash, and the header must have been complete.
-    public func verify() throws(AssetError) -> Verified {
+    package func verify() throws(AssetError) -> Verified {
         if let totalSize, received != totalSize { throw .sizeMismatch(expected: totalSize, received: received) }
         guard let image else { throw .unsupportedImage(prefix.isEmpty ? .unsupportedFormat(detected: nil) : .truncated) }
         let hash = ContentHash(hasher.finalize())

@@ -1,22 +1,22 @@
 import GlimpseVocabulary
 /// What a header tells without decoding: the format and the pixel dimensions.
-public struct ImageInfo: Sendable, Hashable, Codable {
-    public enum Format: String, Sendable, Hashable, Codable { case png, jpeg }
-    public var format: Format
-    public var width: Int
-    public var height: Int
+package struct ImageInfo: Sendable, Hashable, Codable {
+    package enum Format: String, Sendable, Hashable, Codable { case png, jpeg }
+    package var format: Format
+    package var width: Int
+    package var height: Int
 
-    public init(format: Format, width: Int, height: Int) {
+    package init(format: Format, width: Int, height: Int) {
         self.format = format
         self.width = width
         self.height = height
     }
 
-    public var area: Int { width * height }
+    package var area: Int { width * height }
 }
 
 /// Why a header was refused.
-public enum ImageHeaderError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ImageHeaderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Not PNG or JPEG; `detected` names the format when its signature is known.
     case unsupportedFormat(detected: String?)
     /// The bytes ended before the dimensions.
@@ -26,7 +26,7 @@ public enum ImageHeaderError: Error, Sendable, Hashable, CustomStringConvertible
     /// No JPEG frame header within the first `limit` bytes.
     case headerTooLong(limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedFormat(let name?): "\(name) images are not accepted; only PNG and JPEG"
         case .unsupportedFormat(nil): "not a PNG or JPEG image"
@@ -39,14 +39,14 @@ public enum ImageHeaderError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 /// Reads dimensions from the start of an image as it streams in.
-public enum ImageHeaderParser {
-    public enum Progress: Sendable, Hashable {
+package enum ImageHeaderParser {
+    package enum Progress: Sendable, Hashable {
         case needMoreData
         case found(ImageInfo)
     }
 
     /// Looks at the bytes received so far (always from the start of the file).
-    public static func inspect(_ prefix: [UInt8]) throws(ImageHeaderError) -> Progress {
+    package static func inspect(_ prefix: [UInt8]) throws(ImageHeaderError) -> Progress {
         if prefix.count >= 2, prefix[0] == 0xFF, prefix[1] == 0xD8 { return try JPEGHeader.inspect(prefix) }
         if prefix.first == 0x89 { return try PNGHeader.inspect(prefix) }
         if prefix.count < 12, couldStillBeImage(prefix) { return .needMoreData }

@@ -1,6 +1,6 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 /// Every refusal of the asset engine, each naming its rule.
-public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidName(AssetNameError)
     case unsupportedImage(ImageHeaderError)
     /// A widget image over the area cap (F10).
@@ -20,7 +20,7 @@ public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The blob store no longer has (or returned corrupt) bytes for this hash.
     case blobCorrupt(ContentHash)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidName(let e): "invalid asset name: \(e)"
         case .unsupportedImage(let e): e.description

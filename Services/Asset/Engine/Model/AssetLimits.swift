@@ -1,26 +1,26 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The asset engine's settings. Sourced numbers are defaults as given; the rest are
 /// Glimpse's stated choices.
-public struct AssetLimits: Sendable, Hashable {
+package struct AssetLimits: Sendable, Hashable {
     /// Largest widget image area in pixels (F10: "max[718080]"; per family UNCONFIRMED).
-    public var widgetMaximumArea: Int
+    package var widgetMaximumArea: Int
     /// The device whose Live Activity presentation sizes (spec §6) and pixel scale cap
     /// Live Activity images: the one device model every engine shares.
-    public var device: DeviceScreen
+    package var device: DeviceScreen
     /// Largest single asset in bytes (Glimpse's choice: 10 MiB; Apple publishes none).
-    public var maximumAssetBytes: Int
+    package var maximumAssetBytes: Int
     /// The store's byte budget; least recently used unpinned blobs are evicted past it
     /// (Glimpse's choice: 256 MiB).
-    public var byteBudget: Int
+    package var byteBudget: Int
     /// Longest name in UTF-8 bytes.
-    public var maximumNameLength: Int
+    package var maximumNameLength: Int
     /// How far into a JPEG to look for its frame header (EXIF can be up to 64 KiB).
-    public var headerSniffLimit: Int
+    package var headerSniffLimit: Int
     /// Default chunk size for streamed reads.
-    public var readChunkSize: Int
+    package var readChunkSize: Int
 
-    public init(
+    package init(
         widgetMaximumArea: Int = 718_080,
         device: DeviceScreen = .default,
         maximumAssetBytes: Int = 10 << 20,
@@ -38,16 +38,16 @@ public struct AssetLimits: Sendable, Hashable {
         self.readChunkSize = readChunkSize
     }
 
-    public static var defaults: Self { Self() }
+    package static var defaults: Self { Self() }
 
     /// The largest pixel size for a Live Activity presentation on this device; nil where
     /// the spec gives no size for it (no limit is invented).
-    public func maximumPixels(for presentation: LiveActivityPresentation) -> (width: Int, height: Int)? {
+    package func maximumPixels(for presentation: LiveActivityPresentation) -> (width: Int, height: Int)? {
         device.maximumSize(of: presentation)?.pixels(scale: device.scale)
     }
 
     /// Nil when `image` is allowed for `use`, else the refusal.
-    public func violation(of image: ImageInfo, for use: AssetUse) -> AssetError? {
+    package func violation(of image: ImageInfo, for use: AssetUse) -> AssetError? {
         switch use {
         case .widget:
             guard image.area <= widgetMaximumArea else {

@@ -1,4 +1,4 @@
-public import GlimpseVocabulary
+import GlimpseVocabulary
 /// An asset's name, `app/name` with optional further segments (`app/posters/coco`).
 ///
 /// Invariants, checked once at construction:
@@ -6,17 +6,17 @@ public import GlimpseVocabulary
 /// - no `.` or `..` segment (no path traversal), no `\`
 /// - no control characters (Unicode general category Cc: C0, DEL, C1)
 /// - at most `maximumLength` UTF-8 bytes in all
-public struct AssetName: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public static let defaultMaximumLength = 256
+package struct AssetName: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package static let defaultMaximumLength = 256
 
     /// The owning app (the first segment).
-    public let app: String
+    package let app: String
     /// The rest, after the first `/`.
-    public let path: String
+    package let path: String
 
-    public var description: String { app + "/" + path }
+    package var description: String { app + "/" + path }
 
-    public init(_ text: String, maximumLength: Int = AssetName.defaultMaximumLength) throws(AssetNameError) {
+    package init(_ text: String, maximumLength: Int = AssetName.defaultMaximumLength) throws(AssetNameError) {
         guard !text.isEmpty else { throw .empty }
         let length = text.utf8.count
         guard length <= maximumLength else { throw .tooLong(length: length, limit: maximumLength) }
@@ -34,15 +34,15 @@ public struct AssetName: Sendable, Hashable, Comparable, CustomStringConvertible
         path = segments.dropFirst().joined(separator: "/")
     }
 
-    public init(app: String, name: String, maximumLength: Int = AssetName.defaultMaximumLength) throws(AssetNameError) {
+    package init(app: String, name: String, maximumLength: Int = AssetName.defaultMaximumLength) throws(AssetNameError) {
         try self.init(app + "/" + name, maximumLength: maximumLength)
     }
 
-    public static func < (a: Self, b: Self) -> Bool { a.description < b.description }
+    package static func < (a: Self, b: Self) -> Bool { a.description < b.description }
 }
 
 /// Why a name was refused.
-public enum AssetNameError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum AssetNameError: Error, Sendable, Hashable, CustomStringConvertible {
     case empty
     case tooLong(length: Int, limit: Int)
     case controlCharacter(UInt32)
@@ -52,7 +52,7 @@ public enum AssetNameError: Error, Sendable, Hashable, CustomStringConvertible {
     case emptySegment
     case dotSegment(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: "an asset name cannot be empty"
         case .tooLong(let length, let limit): "the name is \(length) bytes; the limit is \(limit)"
@@ -67,6 +67,6 @@ public enum AssetNameError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Read back under no length limit: a name stored under a larger limit stays readable.
 extension AssetName: StringCoded {
-    public var codedString: String { description }
-    public init?(codedString: String) { try? self.init(codedString, maximumLength: .max) }
+    package var codedString: String { description }
+    package init?(codedString: String) { try? self.init(codedString, maximumLength: .max) }
 }

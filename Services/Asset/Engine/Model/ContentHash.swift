@@ -1,35 +1,35 @@
-public import Crypto
-public import GlimpseVocabulary
+package import Crypto
+import GlimpseVocabulary
 
 /// A SHA-256 digest naming a blob in the content-addressed store. Its lowercase hex
 /// form is the blob's key and, quoted, its HTTP ETag.
-public struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let hex: String
+package struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package let hex: String
 
-    public init(_ digest: SHA256.Digest) {
+    package init(_ digest: SHA256.Digest) {
         self.hex = Self.hex(Array(digest))
     }
 
     /// Accepts 64 hex digits in either case.
-    public init?(hex: String) {
+    package init?(hex: String) {
         let utf8 = Array(hex.utf8)
         guard utf8.count == 64, utf8.allSatisfy({ Self.digitValue($0) != nil }) else { return nil }
         self.hex = hex.lowercased()
     }
 
     /// The hash of `bytes` in one go.
-    public static func of(_ bytes: [UInt8]) -> ContentHash {
+    package static func of(_ bytes: [UInt8]) -> ContentHash {
         var hasher = SHA256()
         bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         return ContentHash(hasher.finalize())
     }
 
     /// `"<hex>"`, for ETag / If-None-Match.
-    public var etag: String { "\"" + hex + "\"" }
+    package var etag: String { "\"" + hex + "\"" }
 
-    public var description: String { hex }
+    package var description: String { hex }
 
-    public static func < (a: Self, b: Self) -> Bool { a.hex < b.hex }
+    package static func < (a: Self, b: Self) -> Bool { a.hex < b.hex }
 
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
@@ -50,6 +50,6 @@ public struct ContentHash: Sendable, Hashable, Comparable, CustomStringConvertib
 }
 
 extension ContentHash: StringCoded {
-    public var codedString: String { hex }
-    public init?(codedString: String) { self.init(hex: codedString) }
+    package var codedString: String { hex }
+    package init?(codedString: String) { self.init(hex: codedString) }
 }

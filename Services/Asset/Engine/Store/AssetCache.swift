@@ -1,5 +1,5 @@
 import Crypto
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// The asset engine driven against a `BlobStore`: chunked put and get with integrity
 /// checks, carrying out the engine's `BlobEffect`s. The engine decides; this only does
@@ -7,23 +7,23 @@ public import GlimpseVocabulary
 ///
 /// Invariants: a failed upload leaves nothing staged; a read never yields its last
 /// chunk unless all the bytes hash to the blob's name.
-public struct AssetCache<Store: BlobStore>: Sendable {
-    public var engine: AssetCatalog
-    public let store: Store
+package struct AssetCache<Store: BlobStore>: Sendable {
+    package var engine: AssetCatalog
+    package let store: Store
     private var nextUpload: UInt64 = 0
 
-    public init(engine: AssetCatalog, store: Store) {
+    package init(engine: AssetCatalog, store: Store) {
         self.engine = engine
         self.store = store
     }
 
     /// An upload in progress.
-    public struct Upload: Sendable {
-        public let id: UploadID
-        public var session: UploadSession
+    package struct Upload: Sendable {
+        package let id: UploadID
+        package var session: UploadSession
     }
 
-    public mutating func beginUpload(_ name: String, use: AssetUse = .widget, expectedHash: ContentHash? = nil,
+    package mutating func beginUpload(_ name: String, use: AssetUse = .widget, expectedHash: ContentHash? = nil,
                                      totalSize: Int? = nil) throws(AssetError) -> Upload {
         let session = try engine.beginUpload(name, use: use, expectedHash: expectedHash, totalSize: totalSize).get()
         nextUpload += 1
@@ -31,7 +31,7 @@ public struct AssetCache<Store: BlobStore>: Sendable {
     }
 
     /// Checks and stages one chunk; on refusal the staging is discarded.
-    public func append(_ chunk: [UInt8], to upload: inout Upload) throws {
+    package func append(_ chunk: [UInt8], to upload: inout Upload) throws {
         do { try upload.session.append(chunk) } catch {
             try store.discardStaged(upload.id)
             throw error
@@ -41,7 +41,7 @@ public struct AssetCache<Store: BlobStore>: Sendable {
 
     /// Verifies and commits; on refusal the staging is discarded. Answers with the
     /// outcome and the blob work carried out.
-    public mutating func finish(_ upload: Upload) throws -> Step<PutOutcome, BlobEffect> {
+    package mutating func finish(_ upload: Upload) throws -> Step<PutOutcome, BlobEffect> {
         let step = engine.finish(upload.session)
         switch step.answer {
         case .failure(let error):
@@ -54,7 +54,7 @@ public struct AssetCache<Store: BlobStore>: Sendable {
     }
 
     /// A whole asset in chunks of `chunkSize`.
-    public mutating func put(_ name: String, _ bytes: [UInt8], use: AssetUse = .widget, chunkSize: Int = 64 << 10,
+    package mutating func put(_ name: String, _ bytes: [UInt8], use: AssetUse = .widget, chunkSize: Int = 64 << 10,
                              expectedHash: ContentHash? = nil) throws -> Step<PutOutcome, BlobEffect> {
         var upload = try beginUpload(name, use: use, expectedHash: expectedHash, totalSize: bytes.count)
         for start in stride(from: 0, to: bytes.count, by: max(1, chunkSize)) {
@@ -64,16 +64,16 @@ public struct AssetCache<Store: BlobStore>: Sendable {
     }
 
     /// Opens a streamed read of a named asset.
-    public mutating func read(_ name: AssetName, chunkSize: Int? = nil) throws(AssetError) -> ChunkedRead<Store> {
+    package mutating func read(_ name: AssetName, chunkSize: Int? = nil) throws(AssetError) -> ChunkedRead<Store> {
         ChunkedRead(plan: try engine.readPlan(name, chunkSize: chunkSize).get(), store: store)
     }
 
     /// Deletes a name (and its blob when no other name holds it).
-    public mutating func remove(_ name: AssetName) throws {
+    package mutating func remove(_ name: AssetName) throws {
         try apply(engine.remove(name), upload: nil)
     }
 
-    public mutating func setByteBudget(_ bytes: Int) throws {
+    package mutating func setByteBudget(_ bytes: Int) throws {
         try apply(engine.setByteBudget(bytes), upload: nil)
     }
 
@@ -90,8 +90,8 @@ public struct AssetCache<Store: BlobStore>: Sendable {
 
 /// Yields a blob's bytes in chunks, hashing as it goes; the last chunk comes only if
 /// the whole hashes to the blob's name, else `AssetError.blobCorrupt`.
-public struct ChunkedRead<Store: BlobStore>: Sendable {
-    public let plan: ReadPlan
+package struct ChunkedRead<Store: BlobStore>: Sendable {
+    package let plan: ReadPlan
     let store: Store
     private var ranges: [Range<Int>]
     private var index = 0
@@ -104,7 +104,7 @@ public struct ChunkedRead<Store: BlobStore>: Sendable {
     }
 
     /// The next chunk, or nil at the end.
-    public mutating func next() throws -> [UInt8]? {
+    package mutating func next() throws -> [UInt8]? {
         guard index < ranges.count else { return nil }
         let range = ranges[index]
         index += 1
@@ -119,7 +119,7 @@ public struct ChunkedRead<Store: BlobStore>: Sendable {
     }
 
     /// Every chunk, concatenated (verified).
-    public mutating func readAll() throws -> [UInt8] {
+    package mutating func readAll() throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(plan.size)
         while let chunk = try next() { out += chunk }

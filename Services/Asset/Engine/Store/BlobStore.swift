@@ -2,7 +2,7 @@ import GlimpseVocabulary
 /// Where blob bytes live, keyed by content hash. The service supplies a file-backed
 /// one; `InMemoryBlobStore` serves tests. Streamed uploads are staged under an
 /// `UploadID` and committed under their hash once verified, or discarded.
-public protocol BlobStore: Sendable {
+package protocol BlobStore: Sendable {
     func put(_ bytes: [UInt8], as hash: ContentHash) throws
     /// The bytes (or the given byte range of them); nil when absent.
     func get(_ hash: ContentHash, range: Range<Int>?) throws -> [UInt8]?
@@ -14,8 +14,8 @@ public protocol BlobStore: Sendable {
 }
 
 /// One upload's staging area.
-public struct UploadID: Sendable, Hashable, CustomStringConvertible {
-    public let value: UInt64
-    public init(_ value: UInt64) { self.value = value }
-    public var description: String { "upload-\(value)" }
+package struct UploadID: Sendable, Hashable, CustomStringConvertible {
+    package let value: UInt64
+    package init(_ value: UInt64) { self.value = value }
+    package var description: String { "upload-\(value)" }
 }

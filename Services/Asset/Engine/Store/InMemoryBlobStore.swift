@@ -4,7 +4,7 @@ import GlimpseVocabulary
 /// A `BlobStore` in a dictionary, for tests. It stores what it is given without
 /// checking hashes — integrity is the engine's and the reader's job — so tests can
 /// plant corrupt bytes with `put`.
-public final class InMemoryBlobStore: BlobStore {
+package final class InMemoryBlobStore: BlobStore {
     private struct State {
         var blobs: [ContentHash: [UInt8]] = [:]
         var staged: [UploadID: [UInt8]] = [:]
@@ -12,13 +12,13 @@ public final class InMemoryBlobStore: BlobStore {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public func put(_ bytes: [UInt8], as hash: ContentHash) {
+    package func put(_ bytes: [UInt8], as hash: ContentHash) {
         state.withLock { $0.blobs[hash] = bytes }
     }
 
-    public func get(_ hash: ContentHash, range: Range<Int>?) -> [UInt8]? {
+    package func get(_ hash: ContentHash, range: Range<Int>?) -> [UInt8]? {
         state.withLock { s in
             guard let bytes = s.blobs[hash] else { return nil }
             guard let range else { return bytes }
@@ -27,25 +27,25 @@ public final class InMemoryBlobStore: BlobStore {
         }
     }
 
-    public func delete(_ hash: ContentHash) {
+    package func delete(_ hash: ContentHash) {
         _ = state.withLock { $0.blobs.removeValue(forKey: hash) }
     }
 
-    public func stage(_ chunk: [UInt8], for upload: UploadID) {
+    package func stage(_ chunk: [UInt8], for upload: UploadID) {
         state.withLock { $0.staged[upload, default: []].append(contentsOf: chunk) }
     }
 
-    public func commitStaged(_ upload: UploadID, as hash: ContentHash) {
+    package func commitStaged(_ upload: UploadID, as hash: ContentHash) {
         state.withLock { s in s.blobs[hash] = s.staged.removeValue(forKey: upload) ?? [] }
     }
 
-    public func discardStaged(_ upload: UploadID) {
+    package func discardStaged(_ upload: UploadID) {
         _ = state.withLock { $0.staged.removeValue(forKey: upload) }
     }
 
     /// Hashes of the stored blobs (for tests).
-    public var storedHashes: Set<ContentHash> { state.withLock { Set($0.blobs.keys) } }
+    package var storedHashes: Set<ContentHash> { state.withLock { Set($0.blobs.keys) } }
 
     /// Bytes held in staging (for tests: nothing left behind).
-    public var stagedBytes: Int { state.withLock { $0.staged.values.reduce(0) { $0 + $1.count } } }
+    package var stagedBytes: Int { state.withLock { $0.staged.values.reduce(0) { $0 + $1.count } } }
 }

@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import AssetEngine
+package import AssetEngine
 import Synchronization
 
 /// The content-addressed store on disk: one file per blob, `<data-dir>/blobs/<sha256>`,
@@ -21,9 +21,9 @@ import Synchronization
 /// - Blob files are never written in place; their bytes hash to their name unless the
 ///   disk (or someone) changed them, which readers detect.
 /// - Only this type creates or removes files under the two directories.
-public final class BlobFiles: BlobStore {
-    public let blobsDirectory: String
-    public let stagingDirectory: String
+package final class BlobFiles: BlobStore {
+    package let blobsDirectory: String
+    package let stagingDirectory: String
     private let staged = Mutex<[UploadID: Int32]>([:])
     private let uploads = Atomic<UInt64>(0)
     /// Blob files whose bytes are known to hash to their name, as they were then: written
@@ -31,7 +31,7 @@ public final class BlobFiles: BlobStore {
     private let verified = Mutex<[ContentHash: FileStamp]>([:])
 
     /// Creates `blobs/` and `staging/` under `directory` if needed.
-    public init(directory: URL) throws {
+    package init(directory: URL) throws {
         blobsDirectory = directory.appendingPathComponent("blobs").path
         stagingDirectory = directory.appendingPathComponent("staging").path
         for path in [blobsDirectory, stagingDirectory] {
@@ -40,11 +40,11 @@ public final class BlobFiles: BlobStore {
     }
 
     /// A fresh staging area (unique in this process; staging is emptied at every start).
-    public func newUpload() -> UploadID {
+    package func newUpload() -> UploadID {
         UploadID(uploads.add(1, ordering: .relaxed).newValue)
     }
 
-    public func path(of hash: ContentHash) -> String { blobsDirectory + "/" + hash.hex }
+    package func path(of hash: ContentHash) -> String { blobsDirectory + "/" + hash.hex }
 
     func stagingPath(_ upload: UploadID) -> String { stagingDirectory + "/" + upload.description }
 
@@ -52,7 +52,7 @@ public final class BlobFiles: BlobStore {
 
     /// Writes a whole blob (staged, fsynced, renamed into place) as given: it is not known
     /// to hash to `hash` until a read verifies it.
-    public func put(_ bytes: [UInt8], as hash: ContentHash) throws {
+    package func put(_ bytes: [UInt8], as hash: ContentHash) throws {
         let upload = newUpload()
         do {
             try stage(bytes, for: upload)
@@ -63,18 +63,18 @@ public final class BlobFiles: BlobStore {
         }
     }
 
-    public func get(_ hash: ContentHash, range: Range<Int>?) throws -> [UInt8]? {
+    package func get(_ hash: ContentHash, range: Range<Int>?) throws -> [UInt8]? {
         guard let reader = try BlobReader(path: path(of: hash)) else { return nil }
         let wanted = (range ?? 0..<reader.size).clamped(to: 0..<reader.size)
         return try reader.read(at: wanted.lowerBound, count: wanted.count)
     }
 
-    public func delete(_ hash: ContentHash) throws {
+    package func delete(_ hash: ContentHash) throws {
         _ = verified.withLock { $0.removeValue(forKey: hash) }
         try Self.check(unlink(path(of: hash)), "unlink", path(of: hash), allowing: ENOENT)
     }
 
-    public func stage(_ chunk: [UInt8], for upload: UploadID) throws {
+    package func stage(_ chunk: [UInt8], for upload: UploadID) throws {
         let fd = try stagingDescriptor(upload)
         try chunk.withUnsafeBytes { raw in
             var offset = 0
@@ -90,14 +90,14 @@ public final class BlobFiles: BlobStore {
     }
 
     /// Flushes a staged upload to the disk: done before its name is journaled.
-    public func seal(_ upload: UploadID) throws {
+    package func seal(_ upload: UploadID) throws {
         let fd = try stagingDescriptor(upload)
         try Self.check(fsync(fd), "fsync", stagingPath(upload))
     }
 
     /// Renames a verified upload into place: the catalog commits only uploads whose bytes
     /// hashed to `hash` as they arrived, so the file is known good as written.
-    public func commitStaged(_ upload: UploadID, as hash: ContentHash) throws {
+    package func commitStaged(_ upload: UploadID, as hash: ContentHash) throws {
         try place(upload, as: hash)
         if let reader = try reader(hash) { markVerified(hash, reader.stamp) }
     }
@@ -110,7 +110,7 @@ public final class BlobFiles: BlobStore {
         try syncDirectory(blobsDirectory)
     }
 
-    public func discardStaged(_ upload: UploadID) throws {
+    package func discardStaged(_ upload: UploadID) throws {
         if let fd = staged.withLock({ $0.removeValue(forKey: upload) }) { close(fd) }
         try Self.check(unlink(stagingPath(upload)), "unlink", stagingPath(upload), allowing: ENOENT)
     }
@@ -118,21 +118,21 @@ public final class BlobFiles: BlobStore {
     // MARK: Reading and listing
 
     /// An open blob file to stream from; nil when there is none.
-    public func reader(_ hash: ContentHash) throws -> BlobReader? {
+    package func reader(_ hash: ContentHash) throws -> BlobReader? {
         try BlobReader(path: path(of: hash))
     }
 
     /// Whether the file a reader opened is the one last verified for `hash`, unchanged.
-    public func isVerified(_ hash: ContentHash, _ stamp: FileStamp) -> Bool {
+    package func isVerified(_ hash: ContentHash, _ stamp: FileStamp) -> Bool {
         verified.withLock { $0[hash] == stamp }
     }
 
     /// The file as `stamp` describes it hashes to `hash`.
-    public func markVerified(_ hash: ContentHash, _ stamp: FileStamp) {
+    package func markVerified(_ hash: ContentHash, _ stamp: FileStamp) {
         verified.withLock { $0[hash] = stamp }
     }
 
-    public func contains(_ hash: ContentHash) -> Bool {
+    package func contains(_ hash: ContentHash) -> Bool {
         access(path(of: hash), F_OK) == 0
     }
 
@@ -176,10 +176,10 @@ public final class BlobFiles: BlobStore {
 }
 
 /// A system call on a blob file failed.
-public struct BlobFileError: Error, Sendable, CustomStringConvertible {
-    public var operation: String
-    public var path: String
-    public var code: Int32
+package struct BlobFileError: Error, Sendable, CustomStringConvertible {
+    package var operation: String
+    package var path: String
+    package var code: Int32
 
-    public var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+    package var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
 }

@@ -6,12 +6,12 @@ import Darwin
 
 /// One open blob file. The descriptor stays valid if the file is deleted meanwhile (an
 /// eviction during a Get): the reader finishes with the bytes it opened.
-public final class BlobReader: Sendable {
+package final class BlobReader: Sendable {
     let descriptor: Int32
-    public let path: String
-    public let size: Int
+    package let path: String
+    package let size: Int
     /// What the file was when opened: a file changed since it was verified has another.
-    public let stamp: FileStamp
+    package let stamp: FileStamp
 
     /// Nil when the file does not exist.
     init?(path: String) throws {
@@ -35,7 +35,7 @@ public final class BlobReader: Sendable {
     deinit { close(descriptor) }
 
     /// `count` bytes from `offset`; fewer only at the end of the file.
-    public func read(at offset: Int, count: Int) throws -> [UInt8] {
+    package func read(at offset: Int, count: Int) throws -> [UInt8] {
         guard count > 0 else { return [] }
         return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = 0
@@ -54,7 +54,7 @@ public final class BlobReader: Sendable {
 
 /// A file's identity and last change as the file system keeps them: writing to a file,
 /// replacing it or touching it gives another stamp (its inode, size, mtime or ctime move).
-public struct FileStamp: Sendable, Hashable {
+package struct FileStamp: Sendable, Hashable {
     var inode: UInt64
     var size: Int64
     var modified: Int64

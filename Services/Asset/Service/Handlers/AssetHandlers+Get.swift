@@ -1,10 +1,10 @@
 import AssetEngine
 import Crypto
 import EngineHost
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping
-public import RPCCore
+package import RPCCore
 import AssetMapping
 
 extension AssetHandlers {
@@ -14,7 +14,7 @@ extension AssetHandlers {
     /// only when the whole matches; a missing or changed file is journaled as lost (the
     /// name becomes evicted) and answered DATA_LOSS. The ETag also goes out as the
     /// response's `etag` metadata.
-    public func get(
+    package func get(
         request: ServerRequest<GlimpseAssetV1.GetRequest>, response: ResponseWriter<GlimpseAssetV1.GetResponse>,
         context: ServerContext
     ) async throws -> Metadata {

@@ -1,9 +1,9 @@
 import AssetEngine
 import EngineHost
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping
-public import RPCCore
+package import RPCCore
 import AssetMapping
 
 extension AssetHandlers {
@@ -13,7 +13,7 @@ extension AssetHandlers {
     /// and hash are checked, the file fsynced, the name journaled, and the file renamed
     /// into the store (`AssetServer.perform`) before the answer. Whatever fails, the
     /// staging file goes.
-    public func put(
+    package func put(
         request: RequestStream<GlimpseAssetV1.PutRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAssetV1.PutResponse> {
         var messages = request.makeAsyncIterator()

@@ -1,10 +1,10 @@
 import AssetEngine
-public import EngineHost
-public import GlimpseMessages
-public import GlimpseRPC
+package import EngineHost
+package import GlimpseMessages
+import GlimpseRPC
 import GlimpseVocabulary
 import ProtoMapping
-public import RPCCore
+package import RPCCore
 import ServiceKit
 import AssetMapping
 
@@ -16,14 +16,14 @@ import AssetMapping
 /// reaches only that app (PERMISSION_DENIED otherwise). Names are always the named app's:
 /// another app's names are not reachable by any spelling (bundle ids hold no `/`, names
 /// no `.` or `..` segment).
-public struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
-    public typealias Host = EngineHost<AssetState, AssetCommand>
+package struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
+    package typealias Host = EngineHost<AssetState, AssetCommand>
     let host: Host
     let blobs: BlobFiles
     let reads: RecentReads
     let settings: AssetSettings
 
-    public init(host: Host, blobs: BlobFiles, reads: RecentReads, settings: AssetSettings) {
+    package init(host: Host, blobs: BlobFiles, reads: RecentReads, settings: AssetSettings) {
         self.host = host
         self.blobs = blobs
         self.reads = reads
@@ -61,7 +61,7 @@ public struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
 
     // MARK: Apps
 
-    public func registerApp(
+    package func registerApp(
         request: ServerRequest<GlimpseAssetV1.RegisterAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAssetV1.RegisterAppResponse> {
         try await host.caller(request.metadata).requireDevice("registering an app")
@@ -70,7 +70,7 @@ public struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
         return ServerResponse(message: GlimpseAssetV1.RegisterAppResponse(appToken: token))
     }
 
-    public func unregisterApp(
+    package func unregisterApp(
         request: ServerRequest<GlimpseAssetV1.UnregisterAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAssetV1.UnregisterAppResponse> {
         _ = try await scope(request.message.bundleId, request.metadata)
@@ -82,7 +82,7 @@ public struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
 
     // MARK: Names
 
-    public func stat(
+    package func stat(
         request: ServerRequest<GlimpseAssetV1.StatRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAssetV1.StatResponse> {
         let app = try await scope(request.message.bundleId, request.metadata)
@@ -92,7 +92,7 @@ public struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
         return ServerResponse(message: GlimpseAssetV1.StatResponse(asset: asset))
     }
 
-    public func list(
+    package func list(
         request: ServerRequest<GlimpseAssetV1.ListRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAssetV1.ListResponse> {
         let app = try await scope(request.message.bundleId, request.metadata)
@@ -105,7 +105,7 @@ public struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
         return ServerResponse(message: GlimpseAssetV1.ListResponse(assets: assets))
     }
 
-    public func delete(
+    package func delete(
         request: ServerRequest<GlimpseAssetV1.DeleteRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAssetV1.DeleteResponse> {
         _ = try await scope(request.message.bundleId, request.metadata)
@@ -117,7 +117,7 @@ public struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
 
     // MARK: Pins and prefetch
 
-    public func pin(
+    package func pin(
         request: ServerRequest<GlimpseAssetV1.PinRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAssetV1.PinResponse> {
         _ = try await scope(request.message.bundleId, request.metadata)
@@ -127,7 +127,7 @@ public struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
         return ServerResponse(message: GlimpseAssetV1.PinResponse(evicted: evicted.map(\.path)))
     }
 
-    public func unpin(
+    package func unpin(
         request: ServerRequest<GlimpseAssetV1.UnpinRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAssetV1.UnpinResponse> {
         _ = try await scope(request.message.bundleId, request.metadata)
@@ -139,7 +139,7 @@ public struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
 
     /// Read-only: the present names count as read (most recently used), like a Get, so
     /// the puts that follow evict other blobs first.
-    public func prefetch(
+    package func prefetch(
         request: ServerRequest<GlimpseAssetV1.PrefetchRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAssetV1.PrefetchResponse> {
         let app = try await scope(request.message.bundleId, request.metadata)

@@ -1,4 +1,4 @@
-public import AssetEngine
+package import AssetEngine
 import Synchronization
 
 /// The names read (Get, Prefetch) since the last journaled command. Reads are not
@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Invariant: a name is held once, at its latest read; `take()` gives them oldest first,
 /// which touches the catalog's recency list into the same order as every read would.
-public final class RecentReads: Sendable {
+package final class RecentReads: Sendable {
     private struct State {
         var order: UInt64 = 0
         var latest: [AssetName: UInt64] = [:]
@@ -17,21 +17,21 @@ public final class RecentReads: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public func note(_ name: AssetName) {
+    package func note(_ name: AssetName) {
         state.withLock { state in
             state.order += 1
             state.latest[name] = state.order
         }
     }
 
-    public func note(_ names: some Sequence<AssetName>) {
+    package func note(_ names: some Sequence<AssetName>) {
         for name in names { note(name) }
     }
 
     /// Everything noted since the last take, oldest first.
-    public func take() -> [AssetName] {
+    package func take() -> [AssetName] {
         let latest = state.withLock { state in
             defer { state.latest = [:] }
             return state.latest
@@ -39,5 +39,5 @@ public final class RecentReads: Sendable {
         return latest.sorted { $0.value < $1.value }.map(\.key)
     }
 
-    public var isEmpty: Bool { state.withLock { $0.latest.isEmpty } }
+    package var isEmpty: Bool { state.withLock { $0.latest.isEmpty } }
 }

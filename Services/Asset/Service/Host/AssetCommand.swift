@@ -1,17 +1,17 @@
-public import AssetEngine
-public import EngineHost
-public import GlimpseMessages
+package import AssetEngine
+import EngineHost
+package import GlimpseMessages
 
 /// An input of glimpse-asset, as journaled: a `glimpse.asset.v1.JournalRecord`. A put also
 /// names its staging area, which only the live run needs (replay carries out no effects).
-public struct AssetCommand: HostCommand {
-    public typealias Answer = AssetAnswer
+package struct AssetCommand: HostCommand {
+    package typealias Answer = AssetAnswer
 
-    public var record: GlimpseAssetV1.JournalRecord
+    package var record: GlimpseAssetV1.JournalRecord
     /// Where a put's verified bytes wait to be renamed into the store (not journaled).
-    public var upload: UploadID?
+    package var upload: UploadID?
 
-    public init(_ input: GlimpseAssetV1.JournalRecord.Input, appToken: String = "", touched: [AssetName] = [],
+    package init(_ input: GlimpseAssetV1.JournalRecord.Input, appToken: String = "", touched: [AssetName] = [],
                 upload: UploadID? = nil) {
         record = GlimpseAssetV1.JournalRecord()
         record.input = input
@@ -22,15 +22,15 @@ public struct AssetCommand: HostCommand {
 
     init(record: GlimpseAssetV1.JournalRecord) { self.record = record }
 
-    public func encode() throws -> [UInt8] { try record.serializedBytes() }
+    package func encode() throws -> [UInt8] { try record.serializedBytes() }
 
-    public static func decode(_ bytes: [UInt8]) throws -> AssetCommand {
+    package static func decode(_ bytes: [UInt8]) throws -> AssetCommand {
         AssetCommand(record: try GlimpseAssetV1.JournalRecord(serializedBytes: bytes))
     }
 }
 
 /// What a command answers its caller.
-public enum AssetAnswer: Sendable, Hashable {
+package enum AssetAnswer: Sendable, Hashable {
     case none
     case registered(token: String)
     case unregistered(removedNames: Int)
@@ -45,7 +45,7 @@ public enum AssetAnswer: Sendable, Hashable {
 }
 
 /// What the service does to its blob files after a command, in journal order.
-public enum AssetEffect: Sendable, Hashable {
+package enum AssetEffect: Sendable, Hashable {
     /// The upload's sealed staging file becomes the blob (nil in replay, where effects are dropped).
     case commit(ContentHash, upload: UploadID?)
     /// No name holds the blob any more (deleted, replaced, evicted): its file goes.

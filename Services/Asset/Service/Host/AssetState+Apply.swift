@@ -1,7 +1,7 @@
 import AssetEngine
 import EngineHost
 import GlimpseMessages
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 import ProtoMapping
 import RPCCore
 import AssetMapping
@@ -26,7 +26,7 @@ extension AssetState {
     ///    recency decides what a put evicts, so it must replay exactly;
     /// 3. the change, which never throws: a put the catalog cannot fit (the rest pinned) is
     ///    the answer `.refused`, journaled with the reads it follows.
-    public static func apply(_ state: inout AssetState, _ command: AssetCommand) throws -> Step<AssetAnswer, AssetEffect> {
+    package static func apply(_ state: inout AssetState, _ command: AssetCommand) throws -> Step<AssetAnswer, AssetEffect> {
         let checked: Checked
         do { checked = try state.check(command.record) } catch let error as InvalidField { throw error.rpcError }
         state.touch(command.record.touched)

@@ -1,6 +1,6 @@
-public import GlimpseMessages
-public import GlimpseRPC
-public import RPCCore
+package import GlimpseMessages
+import GlimpseRPC
+package import RPCCore
 import ServiceKit
 
 /// The app-scope API: what an app calls where on a phone it would call the OS. The
@@ -25,11 +25,11 @@ extension Gateway {
     }
 }
 
-public struct WidgetCenterHandler: GlimpseGatewayV1.WidgetCenter.Handler {
+package struct WidgetCenterHandler: GlimpseGatewayV1.WidgetCenter.Handler {
     let gateway: Gateway
-    public init(gateway: Gateway) { self.gateway = gateway }
+    package init(gateway: Gateway) { self.gateway = gateway }
 
-    public func reloadTimelines(request: ServerRequest<GlimpseTimelineV1.ReloadTimelinesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
+    package func reloadTimelines(request: ServerRequest<GlimpseTimelineV1.ReloadTimelinesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
         let app = try await gateway.app(context)
         var message = request.message
         message.bundleId = try Gateway.bundle(message.bundleId, of: app)
@@ -37,7 +37,7 @@ public struct WidgetCenterHandler: GlimpseGatewayV1.WidgetCenter.Handler {
         return ServerResponse(message: try await gateway.reloadKind(message, token: app.timelineToken))
     }
 
-    public func reloadAllTimelines(request: ServerRequest<GlimpseTimelineV1.ReloadAllTimelinesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
+    package func reloadAllTimelines(request: ServerRequest<GlimpseTimelineV1.ReloadAllTimelinesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
         let app = try await gateway.app(context)
         var message = request.message
         message.bundleId = try Gateway.bundle(message.bundleId, of: app)
@@ -45,7 +45,7 @@ public struct WidgetCenterHandler: GlimpseGatewayV1.WidgetCenter.Handler {
         return ServerResponse(message: try await gateway.reloadAll(message, token: app.timelineToken))
     }
 
-    public func getCurrentConfigurations(request: ServerRequest<GlimpseTimelineV1.GetCurrentConfigurationsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.GetCurrentConfigurationsResponse> {
+    package func getCurrentConfigurations(request: ServerRequest<GlimpseTimelineV1.GetCurrentConfigurationsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.GetCurrentConfigurationsResponse> {
         let app = try await gateway.app(context)
         var message = request.message
         message.bundleId = try Gateway.bundle(message.bundleId, of: app)
@@ -56,9 +56,9 @@ public struct WidgetCenterHandler: GlimpseGatewayV1.WidgetCenter.Handler {
     }
 }
 
-public struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
+package struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
     let gateway: Gateway
-    public init(gateway: Gateway) { self.gateway = gateway }
+    package init(gateway: Gateway) { self.gateway = gateway }
 
     /// Forwards to glimpse-activity with the app's token there.
     private func forward<T: Sendable>(
@@ -72,7 +72,7 @@ public struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
         }
     }
 
-    public func request(request: ServerRequest<GlimpseActivityV1.RequestActivityRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.RequestActivityResponse> {
+    package func request(request: ServerRequest<GlimpseActivityV1.RequestActivityRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.RequestActivityResponse> {
         let answer = try await forward(context) { client, app, options, metadata in
             var message = request.message
             message.bundleId = try Gateway.bundle(message.bundleId, of: app)
@@ -82,14 +82,14 @@ public struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
         return ServerResponse(message: answer)
     }
 
-    public func update(request: ServerRequest<GlimpseActivityV1.UpdateActivityRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ChangeResponse> {
+    package func update(request: ServerRequest<GlimpseActivityV1.UpdateActivityRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ChangeResponse> {
         let answer = try await forward(context) { client, _, options, metadata in
             try await client.update(ClientRequest(message: request.message, metadata: metadata), options: options).message
         }
         return ServerResponse(message: await shown(answer))
     }
 
-    public func end(request: ServerRequest<GlimpseActivityV1.EndActivityRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ChangeResponse> {
+    package func end(request: ServerRequest<GlimpseActivityV1.EndActivityRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ChangeResponse> {
         let answer = try await forward(context) { client, _, options, metadata in
             try await client.end(ClientRequest(message: request.message, metadata: metadata), options: options).message
         }
@@ -105,7 +105,7 @@ public struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
         return answer
     }
 
-    public func list(request: ServerRequest<GlimpseActivityV1.ListActivitiesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ListActivitiesResponse> {
+    package func list(request: ServerRequest<GlimpseActivityV1.ListActivitiesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.ListActivitiesResponse> {
         ServerResponse(message: try await forward(context) { client, app, options, metadata in
             var message = request.message
             message.bundleId = try Gateway.bundle(message.bundleId, of: app)
@@ -113,7 +113,7 @@ public struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
         })
     }
 
-    public func getAuthorizationInfo(request: ServerRequest<GlimpseActivityV1.GetAuthorizationInfoRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.AuthorizationInfo> {
+    package func getAuthorizationInfo(request: ServerRequest<GlimpseActivityV1.GetAuthorizationInfoRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.AuthorizationInfo> {
         ServerResponse(message: try await forward(context) { client, app, options, metadata in
             var message = request.message
             message.bundleId = try Gateway.bundle(message.bundleId, of: app)
@@ -121,7 +121,7 @@ public struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
         })
     }
 
-    public func getPushToStartToken(request: ServerRequest<GlimpseActivityV1.PushToStartTokenRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.PushTokenResponse> {
+    package func getPushToStartToken(request: ServerRequest<GlimpseActivityV1.PushToStartTokenRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.PushTokenResponse> {
         ServerResponse(message: try await forward(context) { client, app, options, metadata in
             var message = request.message
             message.bundleId = try Gateway.bundle(message.bundleId, of: app)
@@ -129,7 +129,7 @@ public struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
         })
     }
 
-    public func getWidgetPushToken(request: ServerRequest<GlimpseActivityV1.WidgetPushTokenRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.PushTokenResponse> {
+    package func getWidgetPushToken(request: ServerRequest<GlimpseActivityV1.WidgetPushTokenRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseActivityV1.PushTokenResponse> {
         ServerResponse(message: try await forward(context) { client, app, options, metadata in
             var message = request.message
             message.bundleId = try Gateway.bundle(message.bundleId, of: app)
@@ -138,9 +138,9 @@ public struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
     }
 }
 
-public struct AppGroupHandler: GlimpseGatewayV1.AppGroup.Handler {
+package struct AppGroupHandler: GlimpseGatewayV1.AppGroup.Handler {
     let gateway: Gateway
-    public init(gateway: Gateway) { self.gateway = gateway }
+    package init(gateway: Gateway) { self.gateway = gateway }
 
     /// Forwards to glimpse-intent with the app's token there (which checks the App Group).
     private func forward<T: Sendable>(
@@ -154,42 +154,42 @@ public struct AppGroupHandler: GlimpseGatewayV1.AppGroup.Handler {
         }
     }
 
-    public func get(request: ServerRequest<GlimpseIntentV1.GetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.GetResponse> {
+    package func get(request: ServerRequest<GlimpseIntentV1.GetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.GetResponse> {
         ServerResponse(message: try await forward(context) { client, options, metadata in
             try await client.get(ClientRequest(message: request.message, metadata: metadata), options: options).message
         })
     }
 
-    public func set(request: ServerRequest<GlimpseIntentV1.SetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
+    package func set(request: ServerRequest<GlimpseIntentV1.SetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
         ServerResponse(message: try await forward(context) { client, options, metadata in
             try await client.set(ClientRequest(message: request.message, metadata: metadata), options: options).message
         })
     }
 
-    public func remove(request: ServerRequest<GlimpseIntentV1.RemoveRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
+    package func remove(request: ServerRequest<GlimpseIntentV1.RemoveRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
         ServerResponse(message: try await forward(context) { client, options, metadata in
             try await client.remove(ClientRequest(message: request.message, metadata: metadata), options: options).message
         })
     }
 
-    public func compareAndSet(request: ServerRequest<GlimpseIntentV1.CompareAndSetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
+    package func compareAndSet(request: ServerRequest<GlimpseIntentV1.CompareAndSetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
         ServerResponse(message: try await forward(context) { client, options, metadata in
             try await client.compareAndSet(ClientRequest(message: request.message, metadata: metadata), options: options).message
         })
     }
 
-    public func list(request: ServerRequest<GlimpseIntentV1.ListRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.ListResponse> {
+    package func list(request: ServerRequest<GlimpseIntentV1.ListRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseIntentV1.ListResponse> {
         ServerResponse(message: try await forward(context) { client, options, metadata in
             try await client.list(ClientRequest(message: request.message, metadata: metadata), options: options).message
         })
     }
 }
 
-public struct AppLifecycleHandler: GlimpseGatewayV1.AppLifecycle.Handler {
+package struct AppLifecycleHandler: GlimpseGatewayV1.AppLifecycle.Handler {
     let gateway: Gateway
-    public init(gateway: Gateway) { self.gateway = gateway }
+    package init(gateway: Gateway) { self.gateway = gateway }
 
-    public func setState(request: ServerRequest<GlimpseGatewayV1.SetAppStateRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.SetAppStateResponse> {
+    package func setState(request: ServerRequest<GlimpseGatewayV1.SetAppStateRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.SetAppStateResponse> {
         let app = try await gateway.app(context)
         var message = GlimpseTimelineV1.SetAppStateRequest()
         message.bundleId = try Gateway.bundle(request.message.bundleId, of: app)

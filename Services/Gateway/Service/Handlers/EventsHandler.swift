@@ -1,27 +1,27 @@
-public import GlimpseMessages
-public import GlimpseRPC
+package import GlimpseMessages
+import GlimpseRPC
 import Logging
-public import RPCCore
+package import RPCCore
 import ServiceKit
 
 /// `Events`: the event log, paged (`List`) and followed (`Follow`).
-public struct EventsHandler: GlimpseGatewayV1.Events.Handler {
+package struct EventsHandler: GlimpseGatewayV1.Events.Handler {
     let gateway: Gateway
     /// How far a follower may fall behind before its stream ends (see `EventFollower`).
     let followMaxLag: Int
     /// Followers ended for falling behind, logged with the client's address.
     let slowFollowers: RateLimitedLog
 
-    public init(gateway: Gateway, followMaxLag: Int = EventsHandler.defaultFollowMaxLag) {
+    package init(gateway: Gateway, followMaxLag: Int = EventsHandler.defaultFollowMaxLag) {
         self.gateway = gateway
         self.followMaxLag = followMaxLag
         self.slowFollowers = RateLimitedLog(logger: gateway.logger)
     }
 
     /// Events committed after a follower began that it may leave unread.
-    public static let defaultFollowMaxLag = 10_000
+    package static let defaultFollowMaxLag = 10_000
 
-    public func list(request: ServerRequest<GlimpseGatewayV1.ListEventsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListEventsResponse> {
+    package func list(request: ServerRequest<GlimpseGatewayV1.ListEventsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListEventsResponse> {
         try requireDevice(context, "reading the event log")
         let message = request.message
         guard message.limit <= 10_000 else {
@@ -39,7 +39,7 @@ public struct EventsHandler: GlimpseGatewayV1.Events.Handler {
     /// Page by page from the log as the client takes them (the transport's flow control
     /// holds the writer while it does not); the stream ends with RESOURCE_EXHAUSTED once the
     /// follower falls more than `followMaxLag` events behind, and when the gateway stops.
-    public func follow(request: ServerRequest<GlimpseGatewayV1.FollowEventsRequest>, response: ResponseWriter<GlimpseGatewayV1.Event>, context: ServerContext) async throws -> Metadata {
+    package func follow(request: ServerRequest<GlimpseGatewayV1.FollowEventsRequest>, response: ResponseWriter<GlimpseGatewayV1.Event>, context: ServerContext) async throws -> Metadata {
         try requireDevice(context, "following the event log")
         let message = request.message
         let follower = gateway.log.follow(

@@ -4,13 +4,13 @@ import FoundationEssentials
 import Foundation
 #endif
 import GlimpseVocabulary
-public import EngineHost
-public import GlimpseMessages
-public import GlimpseRPC
-public import IntentEngine
+package import EngineHost
+package import GlimpseMessages
+import GlimpseRPC
+package import IntentEngine
 import ProtoMapping
-public import RPCCore
-public import ServiceKit
+package import RPCCore
+import ServiceKit
 
 /// `glimpse.intent.v1.IntentService`: each call checks its caller, goes through the one
 /// engine host (journaled before it is answered), and maps the executor's answer back.
@@ -23,13 +23,13 @@ public import ServiceKit
 /// refusal (unknown intent, kind without the button, parameters) is an OK answer with
 /// `refused` and its reason. Each is recorded under the tap's key, so a retry with the
 /// same key gets the same answer.
-public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
-    public typealias Host = EngineHost<IntentState, IntentCommand>
+package struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
+    package typealias Host = EngineHost<IntentState, IntentCommand>
     let host: Host
     let feed: StoreFeed
     let waiters: TapWaiters
 
-    public init(host: Host, feed: StoreFeed, waiters: TapWaiters) {
+    package init(host: Host, feed: StoreFeed, waiters: TapWaiters) {
         self.host = host
         self.feed = feed
         self.waiters = waiters
@@ -46,7 +46,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
 
     // MARK: Apps and placements
 
-    public func registerApp(
+    package func registerApp(
         request: ServerRequest<GlimpseIntentV1.RegisterAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.RegisterAppResponse> {
         try await host.caller(request.metadata).requireDevice("registering an app")
@@ -55,7 +55,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         return ServerResponse(message: GlimpseIntentV1.RegisterAppResponse(appToken: token))
     }
 
-    public func unregisterApp(
+    package func unregisterApp(
         request: ServerRequest<GlimpseIntentV1.UnregisterAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.UnregisterAppResponse> {
         try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
@@ -63,7 +63,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         return ServerResponse(message: GlimpseIntentV1.UnregisterAppResponse())
     }
 
-    public func placementAdded(
+    package func placementAdded(
         request: ServerRequest<GlimpseIntentV1.PlacementAddedRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.PlacementAddedResponse> {
         try await host.caller(request.metadata).requireDevice("adding a placement")
@@ -71,7 +71,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         return ServerResponse(message: GlimpseIntentV1.PlacementAddedResponse())
     }
 
-    public func placementRemoved(
+    package func placementRemoved(
         request: ServerRequest<GlimpseIntentV1.PlacementRemovedRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.PlacementRemovedResponse> {
         try await host.caller(request.metadata).requireDevice("removing a placement")
@@ -79,7 +79,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         return ServerResponse(message: GlimpseIntentV1.PlacementRemovedResponse())
     }
 
-    public func setDeviceLocked(
+    package func setDeviceLocked(
         request: ServerRequest<GlimpseIntentV1.SetDeviceLockedRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.SetDeviceLockedResponse> {
         try await host.caller(request.metadata).requireDevice("locking the device")
@@ -89,7 +89,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
 
     // MARK: Taps
 
-    public func perform(
+    package func perform(
         request: ServerRequest<GlimpseIntentV1.PerformRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.PerformResponse> {
         let message = request.message
@@ -100,7 +100,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
 
     /// Submits a tap and waits for its completion: at once, or when its handler call (or
     /// the first tap with its key, still running) answers.
-    public static func perform(
+    package static func perform(
         _ message: GlimpseIntentV1.PerformRequest, host: Host, waiters: TapWaiters
     ) async throws -> TapCompletion {
         // Subscribed before the submit: the completion may come while it performs.
@@ -113,7 +113,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
     }
 
     /// A completion as the Perform answer, or the status the contract gives its refusal.
-    public static func response(_ completion: TapCompletion) throws(RPCError) -> GlimpseIntentV1.PerformResponse {
+    package static func response(_ completion: TapCompletion) throws(RPCError) -> GlimpseIntentV1.PerformResponse {
         var response = GlimpseIntentV1.PerformResponse()
         response.replayed = completion.replayed
         switch completion.result {
@@ -152,7 +152,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
 
     // MARK: The App Group store
 
-    public func get(
+    package func get(
         request: ServerRequest<GlimpseIntentV1.GetRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.GetResponse> {
         let message = request.message
@@ -161,21 +161,21 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         return ServerResponse(message: GlimpseIntentV1.GetResponse(entry: entry.map { Self.entry(message.key, $0) }))
     }
 
-    public func set(
+    package func set(
         request: ServerRequest<GlimpseIntentV1.SetRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
         try await authorize(group: request.message.appGroup, try await host.caller(request.metadata))
         return ServerResponse(message: try await write(.set(request.message)))
     }
 
-    public func remove(
+    package func remove(
         request: ServerRequest<GlimpseIntentV1.RemoveRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
         try await authorize(group: request.message.appGroup, try await host.caller(request.metadata))
         return ServerResponse(message: try await write(.remove(request.message)))
     }
 
-    public func compareAndSet(
+    package func compareAndSet(
         request: ServerRequest<GlimpseIntentV1.CompareAndSetRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.WriteResponse> {
         try await authorize(group: request.message.appGroup, try await host.caller(request.metadata))
@@ -189,7 +189,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         return GlimpseIntentV1.WriteResponse(sequence: sequence)
     }
 
-    public func list(
+    package func list(
         request: ServerRequest<GlimpseIntentV1.ListRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseIntentV1.ListResponse> {
         let group = GroupID(request.message.appGroup)
@@ -200,7 +200,7 @@ public struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
         return ServerResponse(message: GlimpseIntentV1.ListResponse(entries: entries, sequence: sequence))
     }
 
-    public func watch(
+    package func watch(
         request: ServerRequest<GlimpseIntentV1.WatchRequest>,
         response: ResponseWriter<GlimpseIntentV1.StoreChange>, context: ServerContext
     ) async throws -> Metadata {

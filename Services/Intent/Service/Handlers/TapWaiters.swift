@@ -1,11 +1,11 @@
-public import GlimpseVocabulary
-public import IntentEngine
+package import GlimpseVocabulary
+package import IntentEngine
 import Synchronization
 
 /// Perform calls waiting for the completion of a tap (their own, answered by a handler
 /// later, or the first one with their idempotency key): each subscribes before it submits,
 /// and every `.completed` effect resolves the waiters on its key.
-public final class TapWaiters: Sendable {
+package final class TapWaiters: Sendable {
     struct Key: Hashable {
         var app: AppID
         var key: String
@@ -18,10 +18,10 @@ public final class TapWaiters: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// A stream that yields the next completion of `key` of `app`, then ends.
-    public func subscribe(app: AppID, key: String) -> AsyncStream<TapCompletion> {
+    package func subscribe(app: AppID, key: String) -> AsyncStream<TapCompletion> {
         let (stream, continuation) = AsyncStream<TapCompletion>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let k = Key(app: app, key: key)
         let id = state.withLock { state in
@@ -35,7 +35,7 @@ public final class TapWaiters: Sendable {
         return stream
     }
 
-    public func resolve(_ completion: TapCompletion) {
+    package func resolve(_ completion: TapCompletion) {
         let waiting = state.withLock { state in
             state.waiters.removeValue(forKey: Key(app: completion.app, key: completion.idempotencyKey)).map { Array($0.values) } ?? []
         }
@@ -46,7 +46,7 @@ public final class TapWaiters: Sendable {
     }
 
     /// Ends every wait (shutdown).
-    public func finish() {
+    package func finish() {
         let all = state.withLock { state in
             defer { state.waiters = [:] }
             return state.waiters.values.flatMap(\.values)

@@ -1,14 +1,14 @@
-public import GlimpseMessages
-public import ServiceKit
-public import IntentEngine
+package import GlimpseMessages
+package import ServiceKit
+package import IntentEngine
 
 /// An input of glimpse-intent, as journaled: a `glimpse.intent.v1.JournalRecord`.
-public typealias IntentCommand = JournalCommand<GlimpseIntentV1.JournalRecord, IntentAnswer>
+package typealias IntentCommand = JournalCommand<GlimpseIntentV1.JournalRecord, IntentAnswer>
 
 extension GlimpseIntentV1.JournalRecord: JournalRecordMessage {}
 
 /// What a command answers its caller.
-public enum IntentAnswer: Sendable, Hashable {
+package enum IntentAnswer: Sendable, Hashable {
     case none
     case registered(token: String)
     /// A tap: its completion when it ended at once (refused, replayed, a declarative

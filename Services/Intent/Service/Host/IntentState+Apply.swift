@@ -1,8 +1,8 @@
-public import ServiceKit
-public import GlimpseVocabulary
+import ServiceKit
+package import GlimpseVocabulary
 import EngineHost
 import GlimpseMessages
-public import IntentEngine
+package import IntentEngine
 import IntentMapping
 import ProtoMapping
 import RPCCore
@@ -13,7 +13,7 @@ extension IntentState {
     /// check comes before the first change. A tap the executor refuses is not an error
     /// here: it is journaled (its key is then answered from the idempotency record), and
     /// the handler turns the refusal into its answer.
-    public static func apply(
+    package static func apply(
         _ state: inout IntentState, _ command: IntentCommand
     ) throws -> Step<IntentAnswer, IntentEffect> {
         do {

@@ -1,50 +1,50 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GlimpseMessages
-public import GlimpseVocabulary
-public import ServiceKit
-public import IntentEngine
+package import GlimpseMessages
+package import GlimpseVocabulary
+import ServiceKit
+package import IntentEngine
 
 /// Everything glimpse-intent knows, as one engine the host journals and replays: the
 /// executor (catalogs, placements, idempotency ledger, App Group store), plus what the
 /// service keeps beside it (registered apps with their manifests and tokens, and the
 /// idempotency key of each handler call out).
-public struct IntentState: Engine, AppTokenIndex {
-    public struct RegisteredApp: Sendable, Hashable {
-        public var manifest: GlimpseAppV1.AppManifest
-        public var token: String
+package struct IntentState: Engine, AppTokenIndex {
+    package struct RegisteredApp: Sendable, Hashable {
+        package var manifest: GlimpseAppV1.AppManifest
+        package var token: String
     }
 
-    public var executor: IntentExecutor
-    public internal(set) var apps: [AppID: RegisteredApp] = [:]
+    package var executor: IntentExecutor
+    package internal(set) var apps: [AppID: RegisteredApp] = [:]
     var tokens: [String: AppID] = [:]
     /// Keys of taps on a handler intent that wait for their call, per target, in order.
     var pendingHandlerKeys: [TapTarget: [String]] = [:]
     /// The idempotency key of each handler call out.
-    public internal(set) var callKeys: [CallID: String] = [:]
+    package internal(set) var callKeys: [CallID: String] = [:]
     /// The reloads taps asked for that glimpse-timeline has not taken yet, oldest first: kept
     /// (journaled with the tap that asked) until `reloadsDelivered`, so none is lost while
     /// glimpse-timeline is down or glimpse-intent restarts.
-    public internal(set) var outbox: [PendingReload] = []
+    package internal(set) var outbox: [PendingReload] = []
     var nextOutboxID: UInt64 = 1
 
-    public init(executor: IntentExecutor) {
+    package init(executor: IntentExecutor) {
         self.executor = executor
     }
 
     /// The app an app token belongs to.
-    public func app(forToken token: String) -> AppID? { tokens[token] }
+    package func app(forToken token: String) -> AppID? { tokens[token] }
 
     /// Whether `app` declared `group` among its App Groups.
-    public func app(_ app: AppID, sharesGroup group: GroupID) -> Bool {
+    package func app(_ app: AppID, sharesGroup group: GroupID) -> Bool {
         apps[app]?.manifest.appGroups.contains(group.rawValue) ?? false
     }
 
     /// Where the app's IntentHandler for `intent` listens ("host:port"), if anywhere.
-    public func handlerEndpoint(app: AppID, intent: String) -> String? {
+    package func handlerEndpoint(app: AppID, intent: String) -> String? {
         guard let manifest = apps[app]?.manifest,
               let declaration = manifest.intents.first(where: { $0.type == intent }),
               case .handlerEndpoint(let endpoint)? = declaration.action else { return nil }
@@ -52,9 +52,9 @@ public struct IntentState: Engine, AppTokenIndex {
         return resolved.isEmpty ? nil : resolved
     }
 
-    public mutating func nextDeadline() -> Date? { executor.nextDeadline() }
+    package mutating func nextDeadline() -> Date? { executor.nextDeadline() }
 
-    public mutating func fireDue() -> [IntentEffect] { noted(executor.fireDue()) }
+    package mutating func fireDue() -> [IntentEffect] { noted(executor.fireDue()) }
 
     /// Keeps the idempotency keys of handler calls, and the outbox of reloads, in step with
     /// the effects.
@@ -86,13 +86,13 @@ public struct IntentState: Engine, AppTokenIndex {
 }
 
 /// A reload a tap asked for, waiting for glimpse-timeline to take it.
-public struct PendingReload: Sendable, Hashable, Codable {
-    public var id: UInt64
+package struct PendingReload: Sendable, Hashable, Codable {
+    package var id: UInt64
     /// `.reloadPlacement`, `.reloadTimelines` or `.reloadAllTimelines`.
-    public var reload: IntentEffect
+    package var reload: IntentEffect
     /// The tap that asked ("app/idempotency key").
-    public var tap: String
+    package var tap: String
 
     /// What glimpse-timeline knows the request by, so that a retry is applied once.
-    public var requestID: String { "intent/\(tap)/\(id)" }
+    package var requestID: String { "intent/\(tap)/\(id)" }
 }

@@ -3,28 +3,28 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import EngineHost
+import EngineHost
 import GlimpseMessages
 import GlimpseVocabulary
 import GlimpseRPC
 import IntentEngine
 import RPCCore
-public import ServiceKit
-public import ServiceLifecycle
+package import ServiceKit
+import ServiceLifecycle
 
 /// Takes the reloads taps asked for (`IntentState.outbox`) to glimpse-timeline, oldest first,
 /// each until glimpse-timeline has it: a tap answered while glimpse-timeline is down keeps
 /// its reloads, through a restart of either service, and they are applied once (each carries
 /// its `request_id`). A reload that no longer applies (the placement or the app is gone) is
 /// dropped. One pass at a time, so reloads reach glimpse-timeline in the order taps asked.
-public final class ReloadDelivery: Sendable {
+package final class ReloadDelivery: Sendable {
     let outbound: Outbound
     let connections: Connections
     private let passes = StepLock()
     private let wanted: AsyncStream<Void>.Continuation
     private let wants: AsyncStream<Void>
 
-    public init(outbound: Outbound, connections: Connections) {
+    package init(outbound: Outbound, connections: Connections) {
         self.outbound = outbound
         self.connections = connections
         (wants, wanted) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -115,16 +115,16 @@ public final class ReloadDelivery: Sendable {
 }
 
 /// The retries of `ReloadDelivery`, as a service of the group.
-public struct ReloadDeliveryService: Service {
+package struct ReloadDeliveryService: Service {
     let delivery: ReloadDelivery
     let host: IntentHandlers.Host
 
-    public init(delivery: ReloadDelivery, host: IntentHandlers.Host) {
+    package init(delivery: ReloadDelivery, host: IntentHandlers.Host) {
         self.delivery = delivery
         self.host = host
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown { await delivery.retry(host) }
     }
 }

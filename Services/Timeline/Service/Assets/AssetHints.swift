@@ -27,7 +27,7 @@ import TimelineMapping
 /// A widget that shows no image costs no call, nor does a change that leaves a widget's
 /// names as they were. Hints are best effort: a failure is logged and the next change of
 /// the placement sends its hints again.
-public final class AssetHints: Sendable {
+package final class AssetHints: Sendable {
     enum Hint: Sendable {
         case shown(PlacementID, AppID)
         case removed(PlacementID, AppID)

@@ -3,26 +3,26 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import EngineHost
-public import GlimpseMessages
-public import GlimpseRPC
+package import EngineHost
+package import GlimpseMessages
+import GlimpseRPC
 import GlimpseVocabulary
 import ProtoMapping
-public import RPCCore
-public import ServiceKit
+package import RPCCore
+import ServiceKit
 import TimelineEngine
 import TimelineMapping
 
 /// `glimpse.timeline.v1.TimelineService`: each call checks its caller, goes through the one
 /// engine host (journaled before it is answered), and maps the engine's answer back.
-public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
-    public typealias Host = EngineHost<TimelineState, TimelineCommand>
+package struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
+    package typealias Host = EngineHost<TimelineState, TimelineCommand>
     let host: Host
     let feed: EntryFeed
     /// Told of removed placements (their images' pins go); nil without glimpse-asset.
     let hints: AssetHints?
 
-    public init(host: Host, feed: EntryFeed, hints: AssetHints? = nil) {
+    package init(host: Host, feed: EntryFeed, hints: AssetHints? = nil) {
         self.host = host
         self.feed = feed
         self.hints = hints
@@ -43,7 +43,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return app
     }
 
-    public func installApp(
+    package func installApp(
         request: ServerRequest<GlimpseTimelineV1.InstallAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.InstallAppResponse> {
         try await host.caller(request.metadata).requireDevice("installing an app")
@@ -52,7 +52,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: GlimpseTimelineV1.InstallAppResponse(appToken: token))
     }
 
-    public func uninstallApp(
+    package func uninstallApp(
         request: ServerRequest<GlimpseTimelineV1.UninstallAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.UninstallAppResponse> {
         try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
@@ -62,7 +62,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: GlimpseTimelineV1.UninstallAppResponse(removedPlacements: removed))
     }
 
-    public func place(
+    package func place(
         request: ServerRequest<GlimpseTimelineV1.PlaceRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.PlaceResponse> {
         try await host.caller(request.metadata).requireDevice("placing a widget")
@@ -72,7 +72,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: GlimpseTimelineV1.PlaceResponse(placement: try await status(of: id)))
     }
 
-    public func reconfigure(
+    package func reconfigure(
         request: ServerRequest<GlimpseTimelineV1.ReconfigureRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.ReconfigureResponse> {
         try await host.caller(request.metadata).requireDevice("editing a widget")
@@ -82,7 +82,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
             placement: try await status(of: request.message.placementId)))
     }
 
-    public func remove(
+    package func remove(
         request: ServerRequest<GlimpseTimelineV1.RemoveRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.RemoveResponse> {
         try await host.caller(request.metadata).requireDevice("removing a widget")
@@ -92,7 +92,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: GlimpseTimelineV1.RemoveResponse())
     }
 
-    public func reloadTimelines(
+    package func reloadTimelines(
         request: ServerRequest<GlimpseTimelineV1.ReloadTimelinesRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
         let app = AppID(request.message.bundleId)
@@ -102,7 +102,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: try await reloadResponse(app) { $0.kind == kind })
     }
 
-    public func reloadAllTimelines(
+    package func reloadAllTimelines(
         request: ServerRequest<GlimpseTimelineV1.ReloadAllTimelinesRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
         let app = AppID(request.message.bundleId)
@@ -111,7 +111,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: try await reloadResponse(app) { _ in true })
     }
 
-    public func reloadPlacement(
+    package func reloadPlacement(
         request: ServerRequest<GlimpseTimelineV1.ReloadPlacementRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse> {
         try await host.caller(request.metadata).requireDevice("a tapped widget's reload")
@@ -121,7 +121,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: try await reloadResponse(app) { $0.id.rawValue == id })
     }
 
-    public func getCurrentConfigurations(
+    package func getCurrentConfigurations(
         request: ServerRequest<GlimpseTimelineV1.GetCurrentConfigurationsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.GetCurrentConfigurationsResponse> {
         let app = AppID(request.message.bundleId)
@@ -137,7 +137,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: GlimpseTimelineV1.GetCurrentConfigurationsResponse(widgets: widgets))
     }
 
-    public func setAppState(
+    package func setAppState(
         request: ServerRequest<GlimpseTimelineV1.SetAppStateRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.SetAppStateResponse> {
         try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
@@ -145,7 +145,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: GlimpseTimelineV1.SetAppStateResponse())
     }
 
-    public func setDeviceSettings(
+    package func setDeviceSettings(
         request: ServerRequest<GlimpseTimelineV1.SetDeviceSettingsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.SetDeviceSettingsResponse> {
         try await host.caller(request.metadata).requireDevice("changing device settings")
@@ -153,14 +153,14 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: GlimpseTimelineV1.SetDeviceSettingsResponse())
     }
 
-    public func getPlacement(
+    package func getPlacement(
         request: ServerRequest<GlimpseTimelineV1.GetPlacementRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.PlacementStatus> {
         _ = try await owner(of: request.message.placementId, try await host.caller(request.metadata))
         return ServerResponse(message: try await status(of: request.message.placementId))
     }
 
-    public func listPlacements(
+    package func listPlacements(
         request: ServerRequest<GlimpseTimelineV1.ListPlacementsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseTimelineV1.ListPlacementsResponse> {
         let caller = try await host.caller(request.metadata)
@@ -172,7 +172,7 @@ public struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: GlimpseTimelineV1.ListPlacementsResponse(placements: statuses))
     }
 
-    public func watchEntries(
+    package func watchEntries(
         request: ServerRequest<GlimpseTimelineV1.WatchEntriesRequest>,
         response: ResponseWriter<GlimpseTimelineV1.EntryChange>, context: ServerContext
     ) async throws -> Metadata {

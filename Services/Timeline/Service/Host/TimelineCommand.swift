@@ -1,13 +1,13 @@
-public import GlimpseMessages
-public import ServiceKit
+package import GlimpseMessages
+package import ServiceKit
 
 /// An input of glimpse-timeline, as journaled: a `glimpse.timeline.v1.JournalRecord`.
-public typealias TimelineCommand = JournalCommand<GlimpseTimelineV1.JournalRecord, TimelineAnswer>
+package typealias TimelineCommand = JournalCommand<GlimpseTimelineV1.JournalRecord, TimelineAnswer>
 
 extension GlimpseTimelineV1.JournalRecord: JournalRecordMessage {}
 
 /// What a command answers its caller.
-public enum TimelineAnswer: Sendable, Hashable {
+package enum TimelineAnswer: Sendable, Hashable {
     case none
     case installed(token: String)
     case placed(UInt64)

@@ -1,16 +1,16 @@
-public import ServiceKit
-public import GlimpseVocabulary
+import ServiceKit
+package import GlimpseVocabulary
 import GlimpseMessages
 import ProtoMapping
 import RPCCore
-public import TimelineEngine
+package import TimelineEngine
 import TimelineMapping
 
 extension TimelineState {
     /// Applies one journaled input. Deterministic given the state, the input and the
     /// clock (replay depends on it), and leaves the state unchanged when it throws: every
     /// check comes before the first change. Refusals are gRPC errors with the spec's words.
-    public static func apply(
+    package static func apply(
         _ state: inout TimelineState, _ command: TimelineCommand
     ) throws -> Step<TimelineAnswer, TimelineEffect> {
         var step = try applyChecked(&state, command)

@@ -1,20 +1,20 @@
-public import EngineHost
+import EngineHost
 import GlimpseMessages
-public import GlimpseVocabulary
-public import ServiceKit
+package import GlimpseVocabulary
+import ServiceKit
 import TimelineEngine
 
 /// glimpse-timeline's snapshot: the scheduler (see `TimelineScheduler+Snapshot`) and all the
 /// service keeps beside it. Manifests and provider errors are kept as their protobuf bytes.
 extension TimelineState: SnapshotState, SnapshotFields {
     /// Change it with anything the snapshot holds (here or in the scheduler).
-    public static var snapshotFormat: Int { 1 }
+    package static var snapshotFormat: Int { 1 }
 
-    public enum FieldKey: String, CodingKey, CaseIterable {
+    package enum FieldKey: String, CodingKey, CaseIterable {
         case scheduler, apps, tokens, nextPlacementID, lastErrors, inFlight, appliedReloads
     }
 
-    public mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+    package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visitNested(.scheduler, &scheduler)
         try fields.visit(.apps, &apps, saving: { $0.mapValues(SavedApp.init) }, restoring: {
             $0.mapValues { InstalledApp(manifest: $0.manifest, token: $0.token) }
@@ -28,8 +28,8 @@ extension TimelineState: SnapshotState, SnapshotFields {
         try fields.visit(.appliedReloads, &appliedReloads)
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
-    public mutating func restore(from decoder: any Decoder) throws { try restoreFields(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
+    package mutating func restore(from decoder: any Decoder) throws { try restoreFields(from: decoder) }
 }
 
 extension TimelineState.InstalledApp: InstalledAppRecord {}

@@ -13,7 +13,7 @@ import TimelineMapping
 import GlimpseRPC
 
 /// One provider call as the engine asked for it, and its answer as the journal keeps it.
-public enum ProviderCall {
+package enum ProviderCall {
     /// Calls the app's `WidgetProvider.Timeline` for `request` with the provider timeout
     /// as its deadline; every failure becomes a `ProviderError` (the last timeline stays).
     static func timeline(

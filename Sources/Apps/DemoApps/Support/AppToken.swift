@@ -5,22 +5,22 @@ import Synchronization
 /// after this process starts, and the token is then written to a file. It is read when a
 /// call first needs it and read again after the gateway refuses it (a reinstall mints a
 /// new one), so the process never needs restarting.
-public final class AppToken: Sendable {
-    public let path: String?
+package final class AppToken: Sendable {
+    package let path: String?
     private let cached = Mutex<String?>(nil)
 
-    public init(path: String?) {
+    package init(path: String?) {
         self.path = path
     }
 
     /// A fixed token (tests, or a stack that passes it directly).
-    public init(token: String) {
+    package init(token: String) {
         self.path = nil
         cached.withLock { $0 = token }
     }
 
     /// The token, or nil when there is none yet.
-    public func current() -> String? {
+    package func current() -> String? {
         if let token = cached.withLock({ $0 }) { return token }
         guard let path, let data = FileManager.default.contents(atPath: path),
               let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -31,7 +31,7 @@ public final class AppToken: Sendable {
     }
 
     /// Forget the token read so far; the next call reads the file again.
-    public func invalidate() {
+    package func invalidate() {
         guard path != nil else { return }
         cached.withLock { $0 = nil }
     }

@@ -5,13 +5,13 @@ import RPCNIO
 
 /// The app's connection to glimpse-gateway, for what the OS answers on a phone (the App
 /// Group store). One long-lived client; `run()` keeps it until `shutdown()`.
-public struct GatewayLink: Sendable {
-    public let host: String
-    public let port: Int
-    public let token: AppToken
+package struct GatewayLink: Sendable {
+    package let host: String
+    package let port: Int
+    package let token: AppToken
     let client: GRPCClient
 
-    public init(host: String, port: Int, token: AppToken) {
+    package init(host: String, port: Int, token: AppToken) {
         self.host = host
         self.port = port
         self.token = token
@@ -20,8 +20,8 @@ public struct GatewayLink: Sendable {
         self.client = GRPCClient(transport: NIOClientTransport(host: host, port: port, config: config))
     }
 
-    public func run() async throws { try await client.run() }
-    public func shutdown() { client.beginGracefulShutdown() }
+    package func run() async throws { try await client.run() }
+    package func shutdown() { client.beginGracefulShutdown() }
 
     /// A call with the app token; when the gateway refuses the token, the token file is read
     /// again and the call made once more (the app may have been reinstalled).

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import Synchronization
 
@@ -12,16 +12,16 @@ import Synchronization
 /// - `advance(to:driving:)` stops at every deadline the driven work reports, in time
 ///   order, so work due at 10:05 happens (and can schedule more work) before work due
 ///   at 10:06, and all of it before the call returns.
-public final class VirtualClock: WallClock {
+package final class VirtualClock: WallClock {
     private let instant: Mutex<Date>
 
-    public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { // 2026-01-01T00:00:00Z
+    package init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { // 2026-01-01T00:00:00Z
         instant = Mutex(start)
     }
 
-    public var now: Date { instant.withLock { $0 } }
+    package var now: Date { instant.withLock { $0 } }
 
-    public enum AdvanceError: Error, Equatable {
+    package enum AdvanceError: Error, Equatable {
         case wouldGoBackwards(now: Date, requested: Date)
         /// The driven work kept reporting work due at one instant, `firings` times in a
         /// row, without it going away: a loop that would never let time move.
@@ -29,15 +29,15 @@ public final class VirtualClock: WallClock {
     }
 
     /// How many firings in a row at one instant make an advance give up as stuck.
-    public static let sameInstantLimit = 10_000
+    package static let sameInstantLimit = 10_000
 
     /// Moves time forward by `interval` seconds (no driven work).
-    public func advance(by interval: TimeInterval) throws {
+    package func advance(by interval: TimeInterval) throws {
         try advance(to: now.addingTimeInterval(interval))
     }
 
     /// Moves time forward to `target` (no driven work).
-    public func advance(to target: Date) throws {
+    package func advance(to target: Date) throws {
         try instant.withLock { current in
             guard target >= current else { throw AdvanceError.wouldGoBackwards(now: current, requested: target) }
             current = target
@@ -55,7 +55,7 @@ public final class VirtualClock: WallClock {
     /// - Throws: `AdvanceError.noProgress` when work stays due at one instant after
     ///   `sameInstantLimit` firings (a loop), instead of never returning.
     @discardableResult
-    public func advance(
+    package func advance(
         to target: Date,
         nextDeadline: () -> Date?,
         fire: (Date) throws -> Void

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 import Synchronization
 
@@ -12,7 +12,7 @@ import Synchronization
 /// Contract: `now` never goes backwards. The engines keep deadlines in FIFOs ordered by
 /// the instant they were made at (provider timeouts, handler timeouts, idempotency
 /// records), which is deadline order only on a clock that does not go back.
-public protocol WallClock: Sendable {
+package protocol WallClock: Sendable {
     /// The current wall-clock instant.
     var now: Date { get }
 }
@@ -20,19 +20,19 @@ public protocol WallClock: Sendable {
 /// Real time, as the operating system tells it, made monotonic: when the system clock
 /// steps back (NTP, an administrator), `now` holds at the latest instant it reported
 /// until the system clock passes it again. Forward steps are followed.
-public final class SystemClock: WallClock {
+package final class SystemClock: WallClock {
     private let source: @Sendable () -> Date
     private let latest: Mutex<Date>
 
-    public convenience init() { self.init(source: { Date() }) }
+    package convenience init() { self.init(source: { Date() }) }
 
     /// A clock over another time source (tests use one that steps back).
-    public init(source: @escaping @Sendable () -> Date) {
+    package init(source: @escaping @Sendable () -> Date) {
         self.source = source
         latest = Mutex(.distantPast)
     }
 
-    public var now: Date {
+    package var now: Date {
         let reading = source()
         return latest.withLock { latest in
             if reading > latest { latest = reading }

@@ -1,12 +1,12 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// A typed value: an App Intent parameter's (an action intent's or a widget configuration
 /// intent's), or a value in the App Group store.
-public enum TypedValue: Sendable, Hashable, Codable {
+package enum TypedValue: Sendable, Hashable, Codable {
     case string(String)
     case int(Int64)
     case double(Double)
@@ -14,7 +14,7 @@ public enum TypedValue: Sendable, Hashable, Codable {
     case date(Date)
     case bytes([UInt8])
 
-    public var type: ValueType {
+    package var type: ValueType {
         switch self {
         case .string: .string
         case .int: .int
@@ -27,19 +27,19 @@ public enum TypedValue: Sendable, Hashable, Codable {
 }
 
 /// The type of a `TypedValue`.
-public enum ValueType: String, Sendable, Hashable, CaseIterable, Codable {
+package enum ValueType: String, Sendable, Hashable, CaseIterable, Codable {
     case string, int, double, bool, date, bytes
 }
 
 /// An `@Parameter` of an App Intent: of an action intent (buttons, toggles) or of a widget's
 /// configuration intent. Widgets do not prompt: a parameter without a default must come
 /// with the tap or the placement.
-public struct IntentParameter: Sendable, Hashable, Codable {
-    public var name: String
-    public var type: ValueType
-    public var defaultValue: TypedValue?
+package struct IntentParameter: Sendable, Hashable, Codable {
+    package var name: String
+    package var type: ValueType
+    package var defaultValue: TypedValue?
 
-    public init(name: String, type: ValueType, defaultValue: TypedValue? = nil) {
+    package init(name: String, type: ValueType, defaultValue: TypedValue? = nil) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue

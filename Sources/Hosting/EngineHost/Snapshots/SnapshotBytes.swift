@@ -115,7 +115,7 @@ struct SnapshotReader {
 }
 
 /// Why snapshot bytes could not be read (or a value could not be written).
-public enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
+package enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
     case truncated(at: Int)
     case malformed(String, at: Int)
     /// The value at `at` was written under key `found`, where the reader expected `expected`:
@@ -123,7 +123,7 @@ public enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
     case keyMismatch(expected: String, found: String, at: Int)
     case unsupported(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated(let at): "snapshot ends early (byte \(at))"
         case .malformed(let what, let at): "snapshot holds \(what) (byte \(at))"

@@ -1,10 +1,10 @@
 /// Reads what `SnapshotEncoder` wrote. Reading checks every key against the one written and
 /// that nothing is left over, so a layout that changed since the bytes were written throws
 /// (`SnapshotFormatError`) instead of yielding a state that is subtly wrong.
-public struct SnapshotDecoder: Sendable {
-    public init() {}
+package struct SnapshotDecoder: Sendable {
+    package init() {}
 
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         var value: T?
         try reading(bytes) { decoding in value = try decoding.decodeValue(T.self) }
         return value!
@@ -12,7 +12,7 @@ public struct SnapshotDecoder: Sendable {
 
     /// Hands `body` a decoder over `bytes` (to restore into an existing value), then checks
     /// that `body` read all of them.
-    public func read(_ bytes: [UInt8], _ body: (any Decoder) throws -> Void) throws {
+    package func read(_ bytes: [UInt8], _ body: (any Decoder) throws -> Void) throws {
         try reading(bytes) { decoding in try body(decoding) }
     }
 

@@ -13,10 +13,10 @@
 /// - arrays are a count, then the elements; other sequences a 4-byte count;
 /// - a dictionary or set is a count, then its entries sorted by their keys' (elements')
 ///   bytes: equal states give equal bytes, whatever order their hash tables are in.
-public struct SnapshotEncoder: Sendable {
-    public init() {}
+package struct SnapshotEncoder: Sendable {
+    package init() {}
 
-    public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    package func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoding = SnapshotEncoding()
         try encoding.encodeValue(value)
         var out = SnapshotWriter()

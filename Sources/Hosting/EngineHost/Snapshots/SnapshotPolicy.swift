@@ -10,26 +10,26 @@
 /// and, when `atClose`, at a graceful close if anything was journaled since the last one.
 /// It is taken on the host's executor between two inputs, so it is the state as of the
 /// last journaled one.
-public struct SnapshotPolicy: Sendable, Hashable {
+package struct SnapshotPolicy: Sendable, Hashable {
     /// Inputs between snapshots; 0 takes none (the journal then keeps every entry, as
     /// before snapshots; an existing snapshot is still read).
-    public var every: Int
-    public var atClose: Bool
+    package var every: Int
+    package var atClose: Bool
 
     /// What one entry costs in the journal besides its payload (its row in SQLite).
-    public static var entryOverhead: Int { 32 }
+    package static var entryOverhead: Int { 32 }
 
-    public init(every: Int = 10_000, atClose: Bool = true) {
+    package init(every: Int = 10_000, atClose: Bool = true) {
         precondition(every >= 0, "every must not be negative")
         self.every = every
         self.atClose = atClose
     }
 
     /// Every 10,000 inputs (as the byte rule allows) and at close.
-    public static var defaults: Self { Self() }
+    package static var defaults: Self { Self() }
 
     /// Never: the journal grows without bound.
-    public static var off: Self { Self(every: 0, atClose: false) }
+    package static var off: Self { Self(every: 0, atClose: false) }
 
     var isOn: Bool { every > 0 }
 }

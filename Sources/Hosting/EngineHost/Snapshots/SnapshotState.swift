@@ -1,4 +1,4 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// An engine whose state its host can save as of a journal position and start from, so a
 /// start restores the state and replays only the entries after it (O(state), not O(history)).
@@ -11,21 +11,21 @@ public import GlimpseVocabulary
 ///   that was saved: from there it must act exactly as the saved one would have.
 /// - `snapshotFormat` changes whenever the bytes `encode(to:)` writes change meaning. A host
 ///   reads only snapshots of the format it knows (see `EngineHost`).
-public protocol SnapshotState: Engine, Encodable {
+package protocol SnapshotState: Engine, Encodable {
     static var snapshotFormat: Int { get }
     mutating func restore(from decoder: any Decoder) throws
 }
 
 /// How a host saves and restores its engine, made from a `SnapshotState` (or by hand in tests).
-public struct Snapshotting<E: Engine>: Sendable {
-    public var format: Int
-    public var policy: SnapshotPolicy
-    public var encode: @Sendable (E) throws -> [UInt8]
-    public var restore: @Sendable (inout E, [UInt8]) throws -> Void
+package struct Snapshotting<E: Engine>: Sendable {
+    package var format: Int
+    package var policy: SnapshotPolicy
+    package var encode: @Sendable (E) throws -> [UInt8]
+    package var restore: @Sendable (inout E, [UInt8]) throws -> Void
     /// Told when a snapshot fails (the host serves on; the journal keeps its entries).
-    public var report: @Sendable (String) -> Void
+    package var report: @Sendable (String) -> Void
 
-    public init(
+    package init(
         format: Int, policy: SnapshotPolicy,
         encode: @escaping @Sendable (E) throws -> [UInt8],
         restore: @escaping @Sendable (inout E, [UInt8]) throws -> Void,
@@ -41,7 +41,7 @@ public struct Snapshotting<E: Engine>: Sendable {
 
 extension Snapshotting where E: SnapshotState {
     /// The engine's own encoding, in the snapshot format (`SnapshotEncoder`).
-    public init(policy: SnapshotPolicy, report: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(policy: SnapshotPolicy, report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.init(
             format: E.snapshotFormat, policy: policy,
             encode: { engine in try SnapshotEncoder().encode(engine) },

@@ -1,24 +1,24 @@
-public import RPCCore
+package import RPCCore
 
 /// A server transport that lets a call through to its handler only if it is an app's
 /// (`authorization: Bearer …`, which the handler then checks) or carries the device key
 /// (`authorization: Device <key>`). Any other call — no credential, a wrong key — ends
 /// UNAUTHENTICATED before a handler sees it, on gRPC and on the JSON face alike. Health
 /// and reflection stay open: healthchecks run without the key, and the schema is no secret.
-public struct DeviceKeyGate: ServerTransport {
-    public let base: any ServerTransport
-    public let key: DeviceKey
+package struct DeviceKeyGate: ServerTransport {
+    package let base: any ServerTransport
+    package let key: DeviceKey
 
     static let openServices: Set<String> = [
         "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection",
     ]
 
-    public init(_ base: any ServerTransport, key: DeviceKey) {
+    package init(_ base: any ServerTransport, key: DeviceKey) {
         self.base = base
         self.key = key
     }
 
-    public func listen(_ handler: @escaping @Sendable (ServerStream) async -> Void) async throws {
+    package func listen(_ handler: @escaping @Sendable (ServerStream) async -> Void) async throws {
         let key = self.key
         try await base.listen { stream in
             if let refusal = Self.refusal(path: stream.head.path, metadata: stream.head.metadata, key: key) {
@@ -29,7 +29,7 @@ public struct DeviceKeyGate: ServerTransport {
         }
     }
 
-    public func beginGracefulShutdown() { base.beginGracefulShutdown() }
+    package func beginGracefulShutdown() { base.beginGracefulShutdown() }
 
     /// Why the call may not reach its handler, or nil.
     package static func refusal(path: String, metadata: Metadata, key: DeviceKey) -> RPCError? {

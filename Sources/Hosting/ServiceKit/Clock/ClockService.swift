@@ -3,40 +3,40 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import EngineHost
-public import GlimpseMessages
-public import GlimpseRPC
+package import EngineHost
+package import GlimpseMessages
+import GlimpseRPC
 import ProtoMapping
-public import RPCCore
-public import GlimpseVocabulary
-public import ServiceLifecycle
+package import RPCCore
+package import GlimpseVocabulary
+import ServiceLifecycle
 
 /// `glimpse.clock.v1.Clock` for any service on the engine host: with `--clock manual` the
 /// gateway conducts time through it; on a system clock AdvanceTo is FAILED_PRECONDITION.
 /// `watermark` is the sequence of the last event the service has streamed.
-public struct ClockService<E: Engine, C: HostCommand>: GlimpseClockV1.Clock.Handler {
+package struct ClockService<E: Engine, C: HostCommand>: GlimpseClockV1.Clock.Handler {
     let host: EngineHost<E, C>
     let watermark: @Sendable () -> UInt64
 
-    public init(host: EngineHost<E, C>, watermark: @escaping @Sendable () -> UInt64) {
+    package init(host: EngineHost<E, C>, watermark: @escaping @Sendable () -> UInt64) {
         self.host = host
         self.watermark = watermark
     }
 
-    public func now(
+    package func now(
         request: ServerRequest<GlimpseClockV1.NowRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseClockV1.NowResponse> {
         ServerResponse(message: GlimpseClockV1.NowResponse(now: GoogleProtobuf.Timestamp(host.clock.now), manual: host.clock.isManual))
     }
 
-    public func nextDue(
+    package func nextDue(
         request: ServerRequest<GlimpseClockV1.NextDueRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseClockV1.NextDueResponse> {
         let next = await host.nextDue()
         return ServerResponse(message: GlimpseClockV1.NextDueResponse(nextDue: next.map(GoogleProtobuf.Timestamp.init)))
     }
 
-    public func advanceTo(
+    package func advanceTo(
         request: ServerRequest<GlimpseClockV1.AdvanceToRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseClockV1.AdvanceToResponse> {
         try Caller.requireDevice(context.requestMetadata, "moving the clock")
@@ -57,14 +57,14 @@ public struct ClockService<E: Engine, C: HostCommand>: GlimpseClockV1.Clock.Hand
 
 /// An engine host's timer (system clock) as a service of the group: it runs until the
 /// graceful shutdown. Every service adds one for its host.
-public struct EngineHostTimer<E: Engine, C: HostCommand>: Service {
+package struct EngineHostTimer<E: Engine, C: HostCommand>: Service {
     let host: EngineHost<E, C>
 
-    public init(host: EngineHost<E, C>) {
+    package init(host: EngineHost<E, C>) {
         self.host = host
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try await cancelWhenGracefulShutdown { try await host.run() }
     }
 }

@@ -2,12 +2,12 @@
 /// that a service fails fast with one line that says what to fix.
 ///
 ///     --clock: expected system or manual, got "maual" (from GLIMPSE_CLOCK)
-public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
+package struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var message: String
 
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,25 +1,25 @@
-public import GlimpseVocabulary
+package import GlimpseVocabulary
 /// Where a setting's value comes from: the command line first, then the environment
 /// variable `GLIMPSE_<FLAG_NAME>` (`--data-dir` → `GLIMPSE_DATA_DIR`), then a default.
 ///
 /// Options are declared as optional strings, so that the parser says only what was
 /// given; this resolves and validates each one, and every error names the flag and the
 /// variable.
-public struct ConfigSource: Sendable {
-    public var environment: [String: String]
+package struct ConfigSource: Sendable {
+    package var environment: [String: String]
 
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         self.environment = environment
     }
 
     /// The environment variable a flag falls back to: `data-dir` → `GLIMPSE_DATA_DIR`.
-    public static func environmentName(of flag: String) -> String {
+    package static func environmentName(of flag: String) -> String {
         "GLIMPSE_" + flag.uppercased().replacing("-", with: "_")
     }
 
     /// A given value and where it came from, or nil when neither place has one. An empty
     /// environment variable counts as not set.
-    public func raw(_ flag: String, _ commandLine: String?) -> (value: String, origin: String)? {
+    package func raw(_ flag: String, _ commandLine: String?) -> (value: String, origin: String)? {
         let variable = Self.environmentName(of: flag)
         if let commandLine { return (commandLine, "from --\(flag)") }
         if let value = environment[variable], !value.isEmpty { return (value, "from \(variable)") }
@@ -28,7 +28,7 @@ public struct ConfigSource: Sendable {
 
     /// The value of `--flag`, parsed; `fallback` when not given. `expected` says what a
     /// valid value looks like, for the error.
-    public func value<Value>(
+    package func value<Value>(
         _ flag: String, _ commandLine: String?, expected: String, default fallback: Value,
         parse: (String) -> Value?
     ) throws(ConfigError) -> Value {
@@ -40,14 +40,14 @@ public struct ConfigSource: Sendable {
     }
 
     /// Like `value`, nil when not given.
-    public func optional<Value>(
+    package func optional<Value>(
         _ flag: String, _ commandLine: String?, expected: String, parse: (String) -> Value?
     ) throws(ConfigError) -> Value? {
         try value(flag, commandLine, expected: expected, default: nil) { raw -> Value?? in parse(raw).map { Optional($0) } }
     }
 
     /// A setting the service cannot start without.
-    public func required<Value>(
+    package func required<Value>(
         _ flag: String, _ commandLine: String?, expected: String, parse: (String) -> Value?
     ) throws(ConfigError) -> Value {
         guard let value = try optional(flag, commandLine, expected: expected, parse: parse) else {
@@ -58,12 +58,12 @@ public struct ConfigSource: Sendable {
 
     /// The address of another service (`--timeline-address host:port`, or
     /// `GLIMPSE_TIMELINE_ADDRESS`); required.
-    public func address(_ flag: String, _ commandLine: String?) throws(ConfigError) -> ServiceAddress {
+    package func address(_ flag: String, _ commandLine: String?) throws(ConfigError) -> ServiceAddress {
         try required(flag, commandLine, expected: "host:port", parse: ServiceAddress.init(parsing:))
     }
 
     /// The address of another service, or nil when neither the flag nor the variable is set.
-    public func optionalAddress(_ flag: String, _ commandLine: String?) throws(ConfigError) -> ServiceAddress? {
+    package func optionalAddress(_ flag: String, _ commandLine: String?) throws(ConfigError) -> ServiceAddress? {
         try optional(flag, commandLine, expected: "host:port", parse: ServiceAddress.init(parsing:))
     }
 
@@ -84,7 +84,7 @@ extension ConfigSource {
     /// `--device`: the screen model of the spec's table (default the 393×852-pt iPhone;
     /// `iPad1024x1366` for systemExtraLarge). glimpse-timeline and glimpse-gateway must be
     /// given the same one.
-    public func device(_ commandLine: String?) throws(ConfigError) -> DeviceScreen {
+    package func device(_ commandLine: String?) throws(ConfigError) -> DeviceScreen {
         try value("device", commandLine, expected: DeviceScreen.allCases.map(\.rawValue).joined(separator: ", "),
                   default: DeviceScreen.default, parse: DeviceScreen.init(rawValue:))
     }
@@ -93,7 +93,7 @@ extension ConfigSource {
 extension ConfigSource {
     /// `--device-key FILE` (or `GLIMPSE_DEVICE_KEY`): the key in that file, nil when neither
     /// is given. A file that cannot be read or holds no key stops the service at once.
-    public func deviceKey(_ commandLine: String?) throws(ConfigError) -> DeviceKey? {
+    package func deviceKey(_ commandLine: String?) throws(ConfigError) -> DeviceKey? {
         guard let (path, origin) = raw("device-key", commandLine) else { return nil }
         switch DeviceKey.load(path: path) {
         case .success(let key):

@@ -1,16 +1,16 @@
 /// Where another service listens: `host:port`, or `[v6]:port`.
-public struct ServiceAddress: Sendable, Hashable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
+package struct ServiceAddress: Sendable, Hashable, CustomStringConvertible {
+    package var host: String
+    package var port: Int
 
-    public init(host: String, port: Int) {
+    package init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// `host:port` with a port in 1...65535 (a client cannot call port 0); a bracketed
     /// IPv6 host loses its brackets.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         var host = Substring(text[..<colon])
         guard let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
@@ -23,7 +23,7 @@ public struct ServiceAddress: Sendable, Hashable, CustomStringConvertible {
         self.init(host: String(host), port: port)
     }
 
-    public var description: String {
+    package var description: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }

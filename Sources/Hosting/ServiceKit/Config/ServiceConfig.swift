@@ -1,44 +1,44 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import Logging
+package import Logging
 
 /// A service's settings once resolved and valid (see `ServiceOptions.resolve`).
-public struct ServiceConfig: Sendable, Hashable {
-    public enum ClockKind: String, Sendable, Hashable {
+package struct ServiceConfig: Sendable, Hashable {
+    package enum ClockKind: String, Sendable, Hashable {
         case system, manual
     }
 
-    public enum Clock: Sendable, Hashable {
+    package enum Clock: Sendable, Hashable {
         /// Real time.
         case system
         /// Time moves only when told, from `start`.
         case manual(start: Date)
     }
 
-    public var service: String
-    public var host: String
+    package var service: String
+    package var host: String
     /// 0: a free port, printed once bound.
-    public var port: Int
-    public var dataDirectory: String
-    public var clock: Clock
-    public var logFormat: LogFormat
-    public var logLevel: Logger.Level
+    package var port: Int
+    package var dataDirectory: String
+    package var clock: Clock
+    package var logFormat: LogFormat
+    package var logLevel: Logger.Level
     /// Prometheus metrics over HTTP on this port (0: a free one); nil: off.
-    public var metricsPort: Int?
+    package var metricsPort: Int?
     /// Device-scope calls must carry it (`authorization: Device <key>`; `DeviceKeyGate`),
     /// and the service sends it on its own calls to other services. nil: off (loopback).
-    public var deviceKey: DeviceKey?
+    package var deviceKey: DeviceKey?
     /// How long in-flight calls may take to finish after SIGTERM before they are cancelled.
-    public var shutdownGrace: Duration = .seconds(30)
+    package var shutdownGrace: Duration = .seconds(30)
     /// A connection without a call open this long is closed (`--idle-timeout`); nil: never.
-    public var idleTimeout: Duration? = .seconds(300)
+    package var idleTimeout: Duration? = .seconds(300)
     /// Where a manual clock starts when `--start-time` is not given.
-    public var manualStart: Date = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z
+    package var manualStart: Date = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z
 
-    public init(
+    package init(
         service: String, host: String, port: Int, dataDirectory: String, clock: Clock, logFormat: LogFormat,
         logLevel: Logger.Level, metricsPort: Int?
     ) {
@@ -53,20 +53,20 @@ public struct ServiceConfig: Sendable, Hashable {
     }
 
     /// Whether `host` is a loopback address or name: nobody else can connect.
-    public var listensOnLoopback: Bool {
+    package var listensOnLoopback: Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// 127.0.0.1, a free port, `./.glimpse/<service>`, the system clock, text logs at
     /// info, no metrics.
-    public static func defaults(service: String) -> Self {
+    package static func defaults(service: String) -> Self {
         Self(service: service, host: "127.0.0.1", port: 0, dataDirectory: "./.glimpse/\(service)", clock: .system,
              logFormat: .text, logLevel: .info, metricsPort: nil)
     }
 }
 
 /// How log records are written: `text` for people, `json` (one object per line) for tools.
-public enum LogFormat: String, Sendable, Hashable, CaseIterable {
+package enum LogFormat: String, Sendable, Hashable, CaseIterable {
     case text, json
 }
 
@@ -77,14 +77,14 @@ enum LogLevelName {
 }
 
 /// ISO 8601 instants as flags, logs and the gateway print them.
-public enum ISO8601 {
+package enum ISO8601 {
     /// `2026-01-01T09:00:00Z`, with or without fractional seconds, any offset.
-    public static func parse(_ raw: String) -> Date? {
+    package static func parse(_ raw: String) -> Date? {
         if let date = try? Date(raw, strategy: .iso8601) { return date }
         return try? Date(raw, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

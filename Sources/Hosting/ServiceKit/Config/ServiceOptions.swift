@@ -1,4 +1,4 @@
-public import ArgumentParser
+package import ArgumentParser
 
 /// The flags every Glimpse service takes. Each falls back to `GLIMPSE_<FLAG_NAME>` when
 /// not on the command line (flags win); `resolve` validates them all and fails on the
@@ -13,46 +13,46 @@ public import ArgumentParser
 ///             …
 ///         }
 ///     }
-public struct ServiceOptions: ParsableArguments, Sendable {
+package struct ServiceOptions: ParsableArguments, Sendable {
     @Option(help: "Address to listen on (default 127.0.0.1; GLIMPSE_HOST).")
-    public var host: String?
+    package var host: String?
 
     @Option(help: "Port to listen on; 0 picks a free one, printed as `listening on port N` (GLIMPSE_PORT).")
-    public var port: String?
+    package var port: String?
 
     @Option(name: .customLong("data-dir"), help: "Where the service keeps its data (default ./.glimpse/<service>; GLIMPSE_DATA_DIR).")
-    public var dataDir: String?
+    package var dataDir: String?
 
     @Option(help: "system or manual: manual time moves only when told (GLIMPSE_CLOCK).")
-    public var clock: String?
+    package var clock: String?
 
     @Option(name: .customLong("start-time"), help: "With --clock manual: the starting instant, ISO 8601 (GLIMPSE_START_TIME).")
-    public var startTime: String?
+    package var startTime: String?
 
     @Option(name: .customLong("log-format"), help: "text or json (one object per line) (GLIMPSE_LOG_FORMAT).")
-    public var logFormat: String?
+    package var logFormat: String?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GLIMPSE_LOG_LEVEL).")
-    public var logLevel: String?
+    package var logLevel: String?
 
     @Option(name: .customLong("metrics-port"), help: "Serve Prometheus metrics at GET /metrics on this port; off unless given (GLIMPSE_METRICS_PORT).")
-    public var metricsPort: String?
+    package var metricsPort: String?
 
     @Option(name: .customLong("device-key"), help: "A file holding the device key: device-scope calls must then send `authorization: Device <key>`, and calls to other services carry it; off unless given, for loopback (GLIMPSE_DEVICE_KEY).")
-    public var deviceKey: String?
+    package var deviceKey: String?
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay without a call open before it is closed (GOAWAY); 0 never (default 300; GLIMPSE_IDLE_TIMEOUT).")
-    public var idleTimeout: String?
+    package var idleTimeout: String?
 
-    public init() {}
+    package init() {}
 
     /// Flags, then `environment` (the process's by default), for service-specific
     /// settings too (`source().address("timeline-address", timeline)`).
-    public func source(environment: [String: String]? = nil) -> ConfigSource {
+    package func source(environment: [String: String]? = nil) -> ConfigSource {
         ConfigSource(environment: environment ?? ProcessEnvironment.current)
     }
 
     /// Every setting, validated, with defaults for what was not given.
-    public func resolve(
+    package func resolve(
         service: String, defaults: ServiceConfig? = nil, environment: [String: String]? = nil
     ) throws(ConfigError) -> ServiceConfig {
         let source = self.source(environment: environment)

@@ -1,11 +1,11 @@
-public import RPCCore
+package import RPCCore
 import RPCNIO
 import Synchronization
 
 /// One gRPC connection per address, made on first use and kept (the transport reconnects
 /// by itself): the apps' IntentHandlers and providers, and the peer services.
 /// `shutdown()` closes them all.
-public final class Connections: Sendable {
+package final class Connections: Sendable {
     private struct Entry: Sendable {
         var client: GRPCClient
         var running: Task<Void, Never>
@@ -17,12 +17,12 @@ public final class Connections: Sendable {
 
     /// `maxReceiveMessageSize`: the largest answer a call takes (4 MiB, gRPC's default; a
     /// pool that carries timelines takes `ContentLimits.timelineMessageBytes`).
-    public init(maxReceiveMessageSize: Int = 4 * 1024 * 1024) {
+    package init(maxReceiveMessageSize: Int = 4 * 1024 * 1024) {
         config = NIOClientConfig(maxReceiveMessageSize: maxReceiveMessageSize)
     }
 
     /// The connection to `address`; nil when the pool is closed.
-    public func client(for address: ServiceAddress) -> GRPCClient? {
+    package func client(for address: ServiceAddress) -> GRPCClient? {
         guard !closed.withLock({ $0 }) else { return nil }
         return clients.withLock { clients -> GRPCClient in
             if let entry = clients[address] { return entry.client }
@@ -36,18 +36,18 @@ public final class Connections: Sendable {
 
     /// The connection to an app's endpoint as its manifest writes it (`host:port`, read by
     /// `ServiceAddress(parsing:)`); nil when it is no such address or the pool is closed.
-    public func client(for endpoint: String) -> GRPCClient? {
+    package func client(for endpoint: String) -> GRPCClient? {
         ServiceAddress(parsing: endpoint).flatMap { client(for: $0) }
     }
 
     /// Forgets the connection to `address` (closing it): the next `client(for:)` makes a
     /// new one. For a peer that was not up when first called, whose connection stays failed.
-    public func reset(_ address: ServiceAddress) {
+    package func reset(_ address: ServiceAddress) {
         let entry = clients.withLock { $0.removeValue(forKey: address) }
         entry?.client.beginGracefulShutdown()
     }
 
-    public func shutdown() async {
+    package func shutdown() async {
         closed.withLock { $0 = true }
         let entries = clients.withLock { clients in
             defer { clients = [:] }

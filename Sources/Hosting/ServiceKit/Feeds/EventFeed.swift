@@ -1,4 +1,4 @@
-public import RPCCore
+package import RPCCore
 import Synchronization
 
 /// A service's events, numbered, fanned out to the watch streams open now, in batches (the
@@ -9,7 +9,7 @@ import Synchronization
 /// No event is dropped silently: a watcher that falls more than `limit` events behind is
 /// ended with `FellBehind` (its RPC status: RESOURCE_EXHAUSTED, watch again for a fresh
 /// snapshot), so memory stays bounded whatever a slow client does.
-public final class EventFeed<Event: Sendable>: Sendable {
+package final class EventFeed<Event: Sendable>: Sendable {
     private struct State {
         var sequence: UInt64 = 0
         var watchers: [UInt64: Watcher] = [:]
@@ -23,23 +23,23 @@ public final class EventFeed<Event: Sendable>: Sendable {
 
     private let state = Mutex(State())
     /// The most events a watcher may have waiting before it is ended.
-    public let limit: Int
+    package let limit: Int
 
-    public init(limit: Int = 1_000_000) {
+    package init(limit: Int = 1_000_000) {
         self.limit = limit
     }
 
     /// The number of the last event published.
-    public var sequence: UInt64 { state.withLock { $0.sequence } }
+    package var sequence: UInt64 { state.withLock { $0.sequence } }
 
     /// Numbers the next event (`make` gets its number) and hands it to every watcher.
-    public func publish(_ make: (UInt64) -> Event) {
+    package func publish(_ make: (UInt64) -> Event) {
         publish(count: 1) { _, sequence in make(sequence) }
     }
 
     /// Numbers `count` events in order (`make` gets each one's index and number) and hands
     /// them to every watcher as one batch.
-    public func publish(count: Int, _ make: (Int, UInt64) -> Event) {
+    package func publish(count: Int, _ make: (Int, UInt64) -> Event) {
         guard count > 0 else { return }
         let overflowed: [AsyncThrowingStream<[Event], any Error>.Continuation] = state.withLock { state in
             var batch: [Event] = []
@@ -64,7 +64,7 @@ public final class EventFeed<Event: Sendable>: Sendable {
 
     /// The events published from now on, in batches; the stream ends when the caller stops
     /// reading, at `finish()`, or with `FellBehind`.
-    public func subscribe() -> Subscription {
+    package func subscribe() -> Subscription {
         let (stream, continuation) = AsyncThrowingStream<[Event], any Error>.makeStream()
         let backlog = Backlog()
         let id = state.withLock { state in
@@ -79,7 +79,7 @@ public final class EventFeed<Event: Sendable>: Sendable {
     }
 
     /// Ends every stream (shutdown).
-    public func finish() {
+    package func finish() {
         let watchers = state.withLock { state in
             defer { state.watchers = [:] }
             return Array(state.watchers.values)
@@ -88,26 +88,26 @@ public final class EventFeed<Event: Sendable>: Sendable {
     }
 
     /// A watcher's batches; taking one frees its events from the watcher's backlog.
-    public struct Subscription: AsyncSequence, Sendable {
-        public typealias Element = [Event]
+    package struct Subscription: AsyncSequence, Sendable {
+        package typealias Element = [Event]
         let stream: AsyncThrowingStream<[Event], any Error>
         let backlog: Backlog
 
-        public func makeAsyncIterator() -> Iterator {
+        package func makeAsyncIterator() -> Iterator {
             Iterator(base: stream.makeAsyncIterator(), backlog: backlog)
         }
 
-        public struct Iterator: AsyncIteratorProtocol {
+        package struct Iterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<[Event], any Error>.Iterator
             let backlog: Backlog
 
-            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(any Error) -> [Event]? {
+            package mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(any Error) -> [Event]? {
                 let batch = try await base.next(isolation: actor)
                 if let batch { backlog.take(batch.count) }
                 return batch
             }
 
-            public mutating func next() async throws -> [Event]? {
+            package mutating func next() async throws -> [Event]? {
                 try await next(isolation: nil)
             }
         }
@@ -124,17 +124,17 @@ public final class EventFeed<Event: Sendable>: Sendable {
 }
 
 /// A watcher fell further behind than its feed keeps for it.
-public struct FellBehind: Error, Sendable, Hashable, CustomStringConvertible {
-    public var limit: Int
+package struct FellBehind: Error, Sendable, Hashable, CustomStringConvertible {
+    package var limit: Int
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
-    public var description: String {
+    package var description: String {
         "this watcher fell more than \(limit) events behind; watch again for the current state"
     }
 
     /// RESOURCE_EXHAUSTED, saying what to do.
-    public var rpcError: RPCError { RPCError(code: .resourceExhausted, message: description) }
+    package var rpcError: RPCError { RPCError(code: .resourceExhausted, message: description) }
 }

@@ -1,18 +1,18 @@
-public import GlimpseMessages
-public import GlimpseRPC
-public import RPCCore
+package import GlimpseMessages
+import GlimpseRPC
+package import RPCCore
 
 /// `grpc.health.v1.Health` over a `HealthStatusStore`: Check answers the status or
 /// NOT_FOUND for a name never registered; Watch streams the status and every change until
 /// the client leaves or the server shuts down.
-public struct HealthService: GrpcHealthV1.Health.Handler {
-    public let store: HealthStatusStore
+package struct HealthService: GrpcHealthV1.Health.Handler {
+    package let store: HealthStatusStore
 
-    public init(store: HealthStatusStore) {
+    package init(store: HealthStatusStore) {
         self.store = store
     }
 
-    public func check(
+    package func check(
         request: ServerRequest<GrpcHealthV1.HealthCheckRequest>, context: ServerContext
     ) async throws -> ServerResponse<GrpcHealthV1.HealthCheckResponse> {
         let service = request.message.service
@@ -22,7 +22,7 @@ public struct HealthService: GrpcHealthV1.Health.Handler {
         return ServerResponse(message: .init(status: status))
     }
 
-    public func watch(
+    package func watch(
         request: ServerRequest<GrpcHealthV1.HealthCheckRequest>,
         response: ResponseWriter<GrpcHealthV1.HealthCheckResponse>, context: ServerContext
     ) async throws -> Metadata {

@@ -1,4 +1,4 @@
-public import GlimpseMessages
+package import GlimpseMessages
 import Synchronization
 
 /// The serving status of each service a server hosts, behind `grpc.health.v1.Health`.
@@ -7,8 +7,8 @@ import Synchronization
 /// NOT_FOUND; `Watch` of it reports SERVICE_UNKNOWN and keeps watching, as health.proto
 /// asks. Watchers see every change, newest last; a slow watcher sees the latest status
 /// rather than a backlog.
-public final class HealthStatusStore: Sendable {
-    public typealias Status = GrpcHealthV1.HealthCheckResponse.ServingStatus
+package final class HealthStatusStore: Sendable {
+    package typealias Status = GrpcHealthV1.HealthCheckResponse.ServingStatus
 
     private struct State {
         var statuses: [String: Status] = [:]
@@ -18,21 +18,21 @@ public final class HealthStatusStore: Sendable {
 
     private let state = Mutex(State())
 
-    public init(_ initial: [String: Status] = ["": .serving]) {
+    package init(_ initial: [String: Status] = ["": .serving]) {
         state.withLock { $0.statuses = initial }
     }
 
     /// The names registered, the server's own ("") included.
-    public var names: [String] {
+    package var names: [String] {
         state.withLock { $0.statuses.keys.sorted() }
     }
 
     /// The status of `service`, or nil when it was never registered.
-    public func status(of service: String) -> Status? {
+    package func status(of service: String) -> Status? {
         state.withLock { $0.statuses[service] }
     }
 
-    public func set(_ status: Status, for service: String) {
+    package func set(_ status: Status, for service: String) {
         let watchers = state.withLock { state -> [AsyncStream<Status>.Continuation] in
             guard state.statuses[service] != status else { return [] }
             state.statuses[service] = status
@@ -42,7 +42,7 @@ public final class HealthStatusStore: Sendable {
     }
 
     /// Marks every service NOT_SERVING (graceful shutdown) and ends all watches.
-    public func shutDown() {
+    package func shutDown() {
         let watchers = state.withLock { state -> [AsyncStream<Status>.Continuation] in
             for key in state.statuses.keys { state.statuses[key] = .notServing }
             defer { state.watchers = [:] }
@@ -55,7 +55,7 @@ public final class HealthStatusStore: Sendable {
     }
 
     /// The current status (SERVICE_UNKNOWN when unregistered), then every change.
-    public func watch(_ service: String) -> AsyncStream<Status> {
+    package func watch(_ service: String) -> AsyncStream<Status> {
         let (stream, continuation) = AsyncStream.makeStream(of: Status.self, bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { state -> Int in
             let id = state.nextWatcher

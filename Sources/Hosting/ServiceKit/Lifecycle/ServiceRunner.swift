@@ -3,20 +3,20 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import EngineHost
-public import GlimpseMessages
-public import GlimpseVocabulary
-public import Logging
-public import NIOCore
+package import EngineHost
+package import GlimpseMessages
+package import GlimpseVocabulary
+package import Logging
+package import NIOCore
 import NIOPosix
-public import Prometheus
+package import Prometheus
 import Metrics
-public import RPCCore
+package import RPCCore
 import RPCNIO
 import GlimpseRPC
 import Web
-public import ServiceLifecycle
-public import UnixSignals
+package import ServiceLifecycle
+package import UnixSignals
 
 /// Runs a Glimpse service: its gRPC services plus health and reflection on the NIO
 /// transport (and, with `jsonServices`, their JSON face on the same port), optional
@@ -37,39 +37,39 @@ public import UnixSignals
 /// flight finish (cancelled after `config.shutdownGrace`), then the background services
 /// stop, in the reverse of the order they were added, then the closers run, last added
 /// first. `run` returns after all that.
-public struct ServiceRunner: Sendable {
-    public let config: ServiceConfig
-    public let logger: Logger
-    public let health: HealthStatusStore
+package struct ServiceRunner: Sendable {
+    package let config: ServiceConfig
+    package let logger: Logger
+    package let health: HealthStatusStore
     /// Where the listener and connections run (default: NIO's singleton group).
-    public var eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    package var eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     /// Where call handlers run (default: the global concurrent executor).
-    public var handlerExecutor: (any TaskExecutor)?
+    package var handlerExecutor: (any TaskExecutor)?
     /// The registry metrics go to; with metrics on and none set, `run` bootstraps
     /// swift-metrics with a new one.
-    public var metricsRegistry: PrometheusCollectorRegistry?
+    package var metricsRegistry: PrometheusCollectorRegistry?
     /// Signals that start a graceful shutdown.
-    public var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
+    package var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
     /// Told the gRPC port once bound, after the `listening on port N` line.
-    public var onListening: @Sendable (_ port: Int) -> Void = { _ in }
+    package var onListening: @Sendable (_ port: Int) -> Void = { _ in }
     /// Services also served as JSON on the same port, over HTTP/1.1 and HTTP/2 (usually some
     /// of `services`): `POST /v1/<resource>/<verb>` with a proto3 JSON body, e.g.
     /// `glimpse.gateway.v1.Widgets.Tap` at `/v1/widgets/tap` (see `JSONRoutes`). Empty: gRPC only.
-    public var jsonServices: [any RPCJSONService] = []
+    package var jsonServices: [any RPCJSONService] = []
     /// A web page for browsers on the same port, over HTTP/1.1: the bytes of each file by
     /// name; `GET /` answers `index.html`, `GET /web/<name>` the others. With it the JSON
     /// methods also answer `GET /v1/<resource>/<verb>?json=<request>` and, to
     /// `Accept: text/event-stream`, server-sent events (see RPCNIO's `WebConfig`). nil: no
     /// browser face (JSON by POST only).
-    public var webFiles: [String: [UInt8]]?
+    package var webFiles: [String: [UInt8]]?
     /// Whether this process serves device-scope calls (a Glimpse service; not a demo app's
     /// provider): then listening beyond loopback without `--device-key` is warned about.
-    public var servesDeviceScope = true
+    package var servesDeviceScope = true
 
     /// What the transports report about peers (GOAWAYs, idle connections closed, failed
     /// accepts), logged rate limited; a service's other servers (glimpse-activity's APNs
     /// endpoint) log theirs here too.
-    public let connectionLog: RateLimitedLog
+    package let connectionLog: RateLimitedLog
     private let services: [any RPCService]
     private let readiness: Readiness
     private var background: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -80,7 +80,7 @@ public struct ServiceRunner: Sendable {
     ///   - services: the service's own handlers; health and reflection are added.
     ///   - serviceNames: their full names (`…Service.name`), for health and reflection.
     ///   - descriptors: the generated `…Descriptors.files` of the modules they come from.
-    public init(
+    package init(
         config: ServiceConfig, logger: Logger, services: [any RPCService], serviceNames: [String],
         descriptors: [ProtoFileDescriptor]
     ) {
@@ -96,13 +96,13 @@ public struct ServiceRunner: Sendable {
     }
 
     /// Health reports SERVING from now on (until shutdown).
-    public func markReady() {
+    package func markReady() {
         readiness.markReady(health)
     }
 
     /// A service that runs beside the server and stops after it (an engine host's goes in
     /// with `addHost`).
-    public mutating func addBackground(_ service: any Service) {
+    package mutating func addBackground(_ service: any Service) {
         background.append(ServiceGroupConfiguration.ServiceConfiguration(service: service))
     }
 
@@ -111,7 +111,7 @@ public struct ServiceRunner: Sendable {
     /// logged as critical, health NOT_SERVING, then a graceful shutdown after which `run()`
     /// throws it, so the process exits non-zero and its supervisor (`glimpse up`, compose's
     /// restart policy) starts it again on its journal.
-    public mutating func addHost<E: Engine, C: HostCommand>(_ host: EngineHost<E, C>) {
+    package mutating func addHost<E: Engine, C: HostCommand>(_ host: EngineHost<E, C>) {
         addBackground(EngineHostTimer(host: host))
         background.append(ServiceGroupConfiguration.ServiceConfiguration(
             service: HostFailureWatch(failure: host.failed, health: health, readiness: readiness, logger: logger),
@@ -121,16 +121,16 @@ public struct ServiceRunner: Sendable {
     /// Runs once the server and the background services have stopped (close a store).
     /// Ends streams that never end by themselves (an event log's followers) as shutdown
     /// begins, so they do not hold the server open until the grace period is over.
-    public mutating func onShutdownEndStreams(_ end: @escaping @Sendable () -> Void) {
+    package mutating func onShutdownEndStreams(_ end: @escaping @Sendable () -> Void) {
         streamEnders.append(end)
     }
 
-    public mutating func onShutdown(_ name: String, _ close: @escaping @Sendable () async throws -> Void) {
+    package mutating func onShutdown(_ name: String, _ close: @escaping @Sendable () async throws -> Void) {
         closers.append((name, close))
     }
 
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully (see the type's comment).
-    public func run() async throws {
+    package func run() async throws {
         var rpcTransport: any ServerTransport
         let router = RPCRouter(services: services, jsonServices: jsonServices)
         var transportConfig = NIOServerConfig.defaults
@@ -232,10 +232,10 @@ struct MetricsEndpointService: Service {
 }
 
 /// swift-metrics for the whole process, to Prometheus.
-public enum ServiceMetrics {
+package enum ServiceMetrics {
     /// Bootstraps swift-metrics (once per process) with a Prometheus registry, and
     /// returns it.
-    public static func bootstrap() -> PrometheusCollectorRegistry {
+    package static func bootstrap() -> PrometheusCollectorRegistry {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         return registry

@@ -1,15 +1,15 @@
 import Logging
-public import RPCNIO
+package import RPCNIO
 
 /// What the transports report about peers (`ConnectionEvent`), as log records with the
 /// peer's address, through a `RateLimitedLog`.
 extension RateLimitedLog {
     /// A sink for `NIOServerConfig.events` and `HTTP2ServerConfig.events`.
-    public var connectionEvents: ConnectionEventSink {
+    package var connectionEvents: ConnectionEventSink {
         { [self] event in record(event) }
     }
 
-    public func record(_ event: ConnectionEvent) {
+    package func record(_ event: ConnectionEvent) {
         switch event {
         case .goAwaySent(let peer, let code, let reason):
             log(event.kind, level: .warning, "GOAWAY sent to \(peer): \(reason)",

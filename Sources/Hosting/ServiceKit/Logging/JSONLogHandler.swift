@@ -1,9 +1,9 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import Logging
+package import Logging
 
 /// One JSON object per line, for tools:
 ///
@@ -12,15 +12,15 @@ public import Logging
 /// Metadata is flattened into the object (nested values as JSON); a metadata key that
 /// collides with timestamp, level, label or message is written as `metadata.<key>`.
 /// Errors and worse also carry `source` (the module that logged them).
-public struct JSONLogHandler: LogHandler {
-    public var logLevel: Logger.Level
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+package struct JSONLogHandler: LogHandler {
+    package var logLevel: Logger.Level
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let output: LogOutput
     private let now: @Sendable () -> Date
 
-    public init(label: String, level: Logger.Level = .info, output: LogOutput = .standardError,
+    package init(label: String, level: Logger.Level = .info, output: LogOutput = .standardError,
                 metadataProvider: Logger.MetadataProvider? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.label = label
         self.logLevel = level
@@ -29,12 +29,12 @@ public struct JSONLogHandler: LogHandler {
         self.now = now
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var line = "{\"timestamp\":"
         JSONText.appendString(ISO8601.format(now()), to: &line)
         line += ",\"level\":"

@@ -7,18 +7,18 @@ import Synchronization
 
 /// Where log lines go: one whole line per `write`, never interleaved with another
 /// (records come from many tasks at once).
-public struct LogOutput: Sendable {
+package struct LogOutput: Sendable {
     let writeLine: @Sendable (String) -> Void
 
     /// Each line handed to `write` (tests collect them).
-    public init(_ write: @escaping @Sendable (String) -> Void) {
+    package init(_ write: @escaping @Sendable (String) -> Void) {
         self.writeLine = write
     }
 
-    public func write(_ line: String) { writeLine(line) }
+    package func write(_ line: String) { writeLine(line) }
 
     /// Standard error: standard output carries what scripts read (`listening on port N`).
-    public static let standardError = LogOutput { line in
+    package static let standardError = LogOutput { line in
         let bytes = Array((line + "\n").utf8)
         lock.withLock { _ in
             bytes.withUnsafeBytes { buffer in

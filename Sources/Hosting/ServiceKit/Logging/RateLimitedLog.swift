@@ -1,14 +1,14 @@
-public import Logging
+package import Logging
 import Synchronization
 
 /// A log for what hostile traffic can make happen at any rate (GOAWAYs, floods, failed
 /// accepts, followers ended): of each kind, at most `burst` records per `interval` are
 /// written; the rest are counted, and the next record of that kind that goes out says how
 /// many were held back. A flood of bad connections then costs a few lines, not a disk.
-public final class RateLimitedLog: Sendable {
-    public let logger: Logger
-    public let burst: Int
-    public let interval: Duration
+package final class RateLimitedLog: Sendable {
+    package let logger: Logger
+    package let burst: Int
+    package let interval: Duration
 
     private struct Window {
         var start: ContinuousClock.Instant
@@ -18,14 +18,14 @@ public final class RateLimitedLog: Sendable {
 
     private let windows = Mutex<[String: Window]>([:])
 
-    public init(logger: Logger, burst: Int = 5, interval: Duration = .seconds(10)) {
+    package init(logger: Logger, burst: Int = 5, interval: Duration = .seconds(10)) {
         self.logger = logger
         self.burst = max(1, burst)
         self.interval = interval
     }
 
     /// Writes the record unless `kind` already had `burst` records in the current window.
-    public func log(
+    package func log(
         _ kind: String, level: Logger.Level, _ message: @autoclosure () -> String, metadata: Logger.Metadata = [:]
     ) {
         let now = ContinuousClock.now

@@ -1,9 +1,9 @@
-public import Logging
+package import Logging
 
 /// The process's logging: `--log-format` and `--log-level`, to standard error.
-public enum ServiceLogging {
+package enum ServiceLogging {
     /// A handler factory for `format` (tests pass their own output).
-    public static func makeHandler(
+    package static func makeHandler(
         format: LogFormat, level: Logger.Level, output: LogOutput = .standardError
     ) -> @Sendable (String) -> any LogHandler {
         switch format {
@@ -13,7 +13,7 @@ public enum ServiceLogging {
     }
 
     /// Bootstraps swift-log (once per process) and returns the service's logger.
-    public static func bootstrap(_ config: ServiceConfig) -> Logger {
+    package static func bootstrap(_ config: ServiceConfig) -> Logger {
         LoggingSystem.bootstrap(makeHandler(format: config.logFormat, level: config.logLevel))
         return Logger(label: config.service)
     }

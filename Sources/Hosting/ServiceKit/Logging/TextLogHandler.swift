@@ -1,22 +1,22 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import Logging
+package import Logging
 
 /// One line per record, for people:
 ///
 ///     2026-01-01T09:00:00.000Z info timeline: opened store=/data
-public struct TextLogHandler: LogHandler {
-    public var logLevel: Logger.Level
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+package struct TextLogHandler: LogHandler {
+    package var logLevel: Logger.Level
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let output: LogOutput
     private let now: @Sendable () -> Date
 
-    public init(label: String, level: Logger.Level = .info, output: LogOutput = .standardError,
+    package init(label: String, level: Logger.Level = .info, output: LogOutput = .standardError,
                 metadataProvider: Logger.MetadataProvider? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.label = label
         self.logLevel = level
@@ -25,12 +25,12 @@ public struct TextLogHandler: LogHandler {
         self.now = now
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var line = "\(ISO8601.format(now())) \(event.level.rawValue) \(label): \(event.message)"
         let all = LogMetadataMerge.merged(metadata, metadataProvider, event.metadata)
         for key in all.keys.sorted() { line += " \(key)=\(all[key]!)" }

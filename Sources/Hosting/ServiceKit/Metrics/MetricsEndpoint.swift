@@ -1,19 +1,19 @@
-public import NIOCore
+package import NIOCore
 import NIOHTTP1
-public import NIOPosix
-public import Prometheus
-public import RPCNIO
+import NIOPosix
+package import Prometheus
+package import RPCNIO
 
 /// Prometheus text format over plain HTTP/1.1: `GET /metrics` answers the registry's
 /// samples; any other path is 404, any other method 405.
-public final class MetricsEndpoint: Sendable {
-    public let registry: PrometheusCollectorRegistry
+package final class MetricsEndpoint: Sendable {
+    package let registry: PrometheusCollectorRegistry
     private let channel: any Channel
 
     /// Binds now (port 0 picks a free one), so the port is known before the service runs.
     /// A connection silent for `idleTimeout` is closed (nil: never); a failed accept (out of
     /// file descriptors) makes the listener wait before the next.
-    public static func bind(
+    package static func bind(
         host: String, port: Int, registry: PrometheusCollectorRegistry,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         idleTimeout: Duration? = NIOServerConfig.defaultIdleTimeout, events: ConnectionEventSink? = nil
@@ -42,10 +42,10 @@ public final class MetricsEndpoint: Sendable {
         self.channel = channel
     }
 
-    public var port: Int { channel.localAddress?.port ?? 0 }
+    package var port: Int { channel.localAddress?.port ?? 0 }
 
     /// Stops listening; a scrape under way finishes.
-    public func close() async {
+    package func close() async {
         try? await channel.close()
     }
 }

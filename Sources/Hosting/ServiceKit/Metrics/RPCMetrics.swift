@@ -1,5 +1,5 @@
-public import CoreMetrics
-public import RPCCore
+package import CoreMetrics
+package import RPCCore
 import Synchronization
 
 /// Per-method call counts and latency through swift-metrics:
@@ -13,7 +13,7 @@ import Synchronization
 /// The status a handler answered is not visible here (the transport writes it), so OK and
 /// failed calls are counted together. Paths the router does not serve are counted under
 /// `unknown`, so a client cannot make up labels.
-public final class RPCMetrics: Sendable {
+package final class RPCMetrics: Sendable {
     private struct Instruments: Sendable {
         let handled: Counter
         let latency: Timer
@@ -25,13 +25,13 @@ public final class RPCMetrics: Sendable {
     private let instruments = Mutex<[String: Instruments]>([:])
 
     /// - Parameter served: the paths the router serves (`RPCRouter.paths`).
-    public init(factory: any MetricsFactory, served: [String]) {
+    package init(factory: any MetricsFactory, served: [String]) {
         self.factory = factory
         self.served = Set(served)
     }
 
     /// Counts one finished call of `path` that took `duration`.
-    public func record(path: String, duration: Duration, abandonment: RPCError?) {
+    package func record(path: String, duration: Duration, abandonment: RPCError?) {
         let instruments = self.instruments(for: path)
         instruments.handled.increment()
         instruments.latency.recordInterval(duration)
@@ -65,16 +65,16 @@ extension Timer {
 }
 
 /// A server transport that times each call its handler runs, for `RPCMetrics`.
-public struct MeteredServerTransport: ServerTransport {
-    public let base: any ServerTransport
-    public let metrics: RPCMetrics
+package struct MeteredServerTransport: ServerTransport {
+    package let base: any ServerTransport
+    package let metrics: RPCMetrics
 
-    public init(_ base: any ServerTransport, metrics: RPCMetrics) {
+    package init(_ base: any ServerTransport, metrics: RPCMetrics) {
         self.base = base
         self.metrics = metrics
     }
 
-    public func listen(_ handler: @escaping @Sendable (ServerStream) async -> Void) async throws {
+    package func listen(_ handler: @escaping @Sendable (ServerStream) async -> Void) async throws {
         let metrics = self.metrics
         try await base.listen { stream in
             let start = ContinuousClock.now
@@ -83,7 +83,7 @@ public struct MeteredServerTransport: ServerTransport {
         }
     }
 
-    public func beginGracefulShutdown() {
+    package func beginGracefulShutdown() {
         base.beginGracefulShutdown()
     }
 }

@@ -1,4 +1,4 @@
-public import GlimpseMessages
+package import GlimpseMessages
 
 /// What server reflection knows: every .proto file a server links (their descriptors were
 /// embedded at generation time) and the services it serves. Answers
@@ -7,9 +7,9 @@ public import GlimpseMessages
 ///
 /// Files are answered with their transitive imports, so a client that asks for one symbol
 /// can resolve every type it mentions without a second round trip.
-public struct ReflectionIndex: Sendable {
-    public typealias Request = GrpcReflectionV1.ServerReflectionRequest
-    public typealias Response = GrpcReflectionV1.ServerReflectionResponse
+package struct ReflectionIndex: Sendable {
+    package typealias Request = GrpcReflectionV1.ServerReflectionRequest
+    package typealias Response = GrpcReflectionV1.ServerReflectionResponse
 
     private let files: [String: ProtoFileDescriptor]
     private let fileOfSymbol: [String: String]
@@ -18,7 +18,7 @@ public struct ReflectionIndex: Sendable {
     /// - Parameters:
     ///   - files: descriptors of every file (e.g. `GlimpseMessagesDescriptors.files`).
     ///   - services: fully-qualified names of the services the server serves.
-    public init(files: [ProtoFileDescriptor], services: [String]) {
+    package init(files: [ProtoFileDescriptor], services: [String]) {
         var byName: [String: ProtoFileDescriptor] = [:]
         var symbols: [String: String] = [:]
         for file in files {
@@ -30,7 +30,7 @@ public struct ReflectionIndex: Sendable {
         self.services = services.sorted()
     }
 
-    public func respond(to request: Request) -> Response {
+    package func respond(to request: Request) -> Response {
         var response = Response(originalRequest: request)
         switch request.messageRequest {
         case .listServices?:

@@ -1,17 +1,17 @@
-public import GlimpseMessages
-public import GlimpseRPC
-public import RPCCore
+package import GlimpseMessages
+import GlimpseRPC
+package import RPCCore
 
 /// `grpc.reflection.v1.ServerReflection`: answers each request of the stream from a
 /// `ReflectionIndex`, in order.
-public struct ReflectionService: GrpcReflectionV1.ServerReflection.Handler {
-    public let index: ReflectionIndex
+package struct ReflectionService: GrpcReflectionV1.ServerReflection.Handler {
+    package let index: ReflectionIndex
 
-    public init(index: ReflectionIndex) {
+    package init(index: ReflectionIndex) {
         self.index = index
     }
 
-    public func serverReflectionInfo(
+    package func serverReflectionInfo(
         request: RequestStream<GrpcReflectionV1.ServerReflectionRequest>,
         response: ResponseWriter<GrpcReflectionV1.ServerReflectionResponse>, context: ServerContext
     ) async throws -> Metadata {
@@ -25,14 +25,14 @@ public struct ReflectionService: GrpcReflectionV1.ServerReflection.Handler {
 /// `grpc.reflection.v1alpha.ServerReflection`, which older clients (grpcurl, grpcio's
 /// own reflection client before v1) still ask. Its messages are wire-identical to v1's,
 /// so a v1alpha request is re-read as v1 and the v1 answer re-read as v1alpha.
-public struct ReflectionServiceV1Alpha: GrpcReflectionV1alpha.ServerReflection.Handler {
-    public let index: ReflectionIndex
+package struct ReflectionServiceV1Alpha: GrpcReflectionV1alpha.ServerReflection.Handler {
+    package let index: ReflectionIndex
 
-    public init(index: ReflectionIndex) {
+    package init(index: ReflectionIndex) {
         self.index = index
     }
 
-    public func serverReflectionInfo(
+    package func serverReflectionInfo(
         request: RequestStream<GrpcReflectionV1alpha.ServerReflectionRequest>,
         response: ResponseWriter<GrpcReflectionV1alpha.ServerReflectionResponse>, context: ServerContext
     ) async throws -> Metadata {

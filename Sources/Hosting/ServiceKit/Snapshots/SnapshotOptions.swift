@@ -1,15 +1,15 @@
-public import ArgumentParser
-public import EngineHost
+package import ArgumentParser
+package import EngineHost
 
 /// `--snapshot-every`, for the services that journal through an engine host (the gateway
 /// keeps its own store and does not take it).
-public struct SnapshotOptions: ParsableArguments, Sendable {
+package struct SnapshotOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("snapshot-every"), help: "Save the engine's state every this many journaled inputs (once the journal since the last save is as large as it), and at a graceful stop, dropping the entries it covers; 0 never (default 10000; GLIMPSE_SNAPSHOT_EVERY).")
-    public var snapshotEvery: String?
+    package var snapshotEvery: String?
 
-    public init() {}
+    package init() {}
 
-    public func policy(environment: [String: String]? = nil) throws(ConfigError) -> SnapshotPolicy {
+    package func policy(environment: [String: String]? = nil) throws(ConfigError) -> SnapshotPolicy {
         let source = ConfigSource(environment: environment ?? ProcessEnvironment.current)
         let every = try source.value(
             "snapshot-every", snapshotEvery, expected: "a number of inputs (0: never)",

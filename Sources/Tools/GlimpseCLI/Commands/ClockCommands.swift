@@ -132,11 +132,11 @@ struct ClockCommand: AsyncParsableCommand {
 }
 
 /// How `clock advance` splits a long advance into 1-day steps.
-public enum ClockSteps {
-    public static let day: Double = 86_400
+package enum ClockSteps {
+    package static let day: Double = 86_400
 
     /// `7d` → seven 1-day steps; `36h` → 1 day then 12 h; up to a day: one step.
-    public static func split(_ seconds: Double) -> [Double] {
+    package static func split(_ seconds: Double) -> [Double] {
         guard seconds > day else { return [seconds] }
         var steps: [Double] = []
         var remaining = seconds
@@ -149,7 +149,7 @@ public enum ClockSteps {
         return steps
     }
 
-    public static func progress(done: Int, of total: Int) -> String {
+    package static func progress(done: Int, of total: Int) -> String {
         "advanced \(done)/\(total) days"
     }
 }

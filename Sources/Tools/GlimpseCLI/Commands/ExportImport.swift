@@ -1,6 +1,6 @@
 import ArgumentParser
-public import GlimpseJSON
-public import GlimpseMessages
+package import GlimpseJSON
+package import GlimpseMessages
 import GlimpseRPC
 import RPCCore
 
@@ -8,15 +8,15 @@ import RPCCore
 /// widgets and the settings, as the gateway lists them (one JSON object). The gateway has no
 /// export call, and its listings do not carry the apps' manifests or their assets: an app
 /// is re-installed on import only from a manifest given with --manifest.
-public struct DeviceSnapshot: Sendable {
-    public static let formatName = "glimpse-export/1"
+package struct DeviceSnapshot: Sendable {
+    package static let formatName = "glimpse-export/1"
 
-    public var exportedAt: GoogleProtobuf.Timestamp?
-    public var apps: [GlimpseGatewayV1.InstalledApp]
-    public var widgets: [GlimpseGatewayV1.Widget]
-    public var settings: GlimpseGatewayV1.Settings
+    package var exportedAt: GoogleProtobuf.Timestamp?
+    package var apps: [GlimpseGatewayV1.InstalledApp]
+    package var widgets: [GlimpseGatewayV1.Widget]
+    package var settings: GlimpseGatewayV1.Settings
 
-    public init(
+    package init(
         exportedAt: GoogleProtobuf.Timestamp?, apps: [GlimpseGatewayV1.InstalledApp],
         widgets: [GlimpseGatewayV1.Widget], settings: GlimpseGatewayV1.Settings
     ) {
@@ -26,7 +26,7 @@ public struct DeviceSnapshot: Sendable {
         self.settings = settings
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members = [JSONMember("format", .string(Self.formatName))]
         if let exportedAt { members.append(JSONMember("exportedAt", .string(ISO8601Text.format(exportedAt)))) }
         members.append(JSONMember("apps", .array(apps.map { $0.protoJSONValue() })))
@@ -35,11 +35,11 @@ public struct DeviceSnapshot: Sendable {
         return .object(members)
     }
 
-    public struct Invalid: Error, Hashable, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct Invalid: Error, Hashable, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
-    public init(json value: JSONValue) throws(Invalid) {
+    package init(json value: JSONValue) throws(Invalid) {
         guard value.isObject else { throw Invalid(description: "not a glimpse export (expected an object)") }
         guard value["format"]?.stringValue == Self.formatName else {
             throw Invalid(description: "not a glimpse export (format is not \"\(Self.formatName)\")")
@@ -77,7 +77,7 @@ public struct DeviceSnapshot: Sendable {
 
     /// The widgets in the order that places them back where they were: by screen, page,
     /// slot, then stack position (the first of a stack before the ones stacked on it).
-    public var placementOrder: [GlimpseGatewayV1.Widget] {
+    package var placementOrder: [GlimpseGatewayV1.Widget] {
         widgets.sorted { a, b in
             let la = a.location ?? GlimpseGatewayV1.Location(), lb = b.location ?? GlimpseGatewayV1.Location()
             return (la.screen.rawValue, la.page, la.slot, la.stackPosition, a.placementId)
@@ -88,7 +88,7 @@ public struct DeviceSnapshot: Sendable {
     /// The request that places `widget` again; `placed` maps the export's placement ids to
     /// the new ones (for Smart Stacks: a widget stacked on another goes with the new id of
     /// the stack's first widget).
-    public func placeRequest(for widget: GlimpseGatewayV1.Widget, placed: [UInt64: UInt64]) -> GlimpseGatewayV1.PlaceRequest {
+    package func placeRequest(for widget: GlimpseGatewayV1.Widget, placed: [UInt64: UInt64]) -> GlimpseGatewayV1.PlaceRequest {
         var request = GlimpseGatewayV1.PlaceRequest()
         request.bundleId = widget.bundleId
         request.kind = widget.kind

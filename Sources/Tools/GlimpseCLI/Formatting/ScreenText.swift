@@ -1,8 +1,8 @@
-public import GlimpseMessages
+package import GlimpseMessages
 
 /// The whole screen (`glimpse show` without a placement).
-public enum ScreenText {
-    public static func render(_ screen: GlimpseGatewayV1.Screen) -> String {
+package enum ScreenText {
+    package static func render(_ screen: GlimpseGatewayV1.Screen) -> String {
         var lines: [String] = []
         var head = screen.device.isEmpty ? "device" : screen.device
         if screen.size != nil { head += "  " + WidgetText.size(screen.size) }
@@ -70,7 +70,7 @@ public enum ScreenText {
         WidgetText.rendering(widget).map { indent + "│ " + $0 }
     }
 
-    public static func dynamicIsland(_ island: GlimpseGatewayV1.DynamicIsland?) -> String {
+    package static func dynamicIsland(_ island: GlimpseGatewayV1.DynamicIsland?) -> String {
         guard let island else { return "none" }
         switch island.mode {
         case .unspecified, .none:

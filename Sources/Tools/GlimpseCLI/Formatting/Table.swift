@@ -1,7 +1,7 @@
 /// Aligned columns: each column as wide as its widest cell, two spaces between, the last
 /// column unpadded (no trailing blanks).
-public enum Table {
-    public static func render(header: [String], rows: [[String]]) -> String {
+package enum Table {
+    package static func render(header: [String], rows: [[String]]) -> String {
         let all = [header] + rows
         let columns = all.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
@@ -25,7 +25,7 @@ public enum Table {
     }
 
     /// `label  value` lines with the labels padded to one width.
-    public static func fields(_ pairs: [(String, String)]) -> String {
+    package static func fields(_ pairs: [(String, String)]) -> String {
         let width = pairs.map(\.0.count).max() ?? 0
         return pairs.map { label, value in
             value.isEmpty ? label : label + String(repeating: " ", count: width - label.count + 2) + value

@@ -1,8 +1,8 @@
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseVocabulary
 
-public enum ActivityText {
-    public static func state(_ state: GlimpseActivityV1.ActivityState) -> String {
+package enum ActivityText {
+    package static func state(_ state: GlimpseActivityV1.ActivityState) -> String {
         switch state {
         case .unspecified: "unspecified"
         case .pending: "pending"
@@ -23,7 +23,7 @@ public enum ActivityText {
     }
 
     /// `glimpse activities`.
-    public static func list(_ views: [GlimpseGatewayV1.ActivityView]) -> String {
+    package static func list(_ views: [GlimpseGatewayV1.ActivityView]) -> String {
         guard !views.isEmpty else { return "no Live Activities" }
         return Table.render(
             header: ["ID", "BUNDLE", "ATTRIBUTES", "STATE", "SHOWS", "CONTENT"],
@@ -37,7 +37,7 @@ public enum ActivityText {
     }
 
     /// `glimpse tap-activity`: what was tapped, what it did, and the activity after its intent.
-    public static func tap(_ response: GlimpseGatewayV1.ActivityTapResponse) -> String {
+    package static func tap(_ response: GlimpseGatewayV1.ActivityTapResponse) -> String {
         var what = "the Live Activity"
         if let element = response.element {
             let (kind, target) = WidgetText.elementKind(element)
@@ -57,9 +57,9 @@ public enum ActivityText {
     }
 }
 
-public enum AppText {
+package enum AppText {
     /// `glimpse apps`.
-    public static func list(_ apps: [GlimpseGatewayV1.InstalledApp]) -> String {
+    package static func list(_ apps: [GlimpseGatewayV1.InstalledApp]) -> String {
         guard !apps.isEmpty else { return "no apps installed" }
         return Table.render(
             header: ["BUNDLE", "NAME", "WIDGET KINDS", "INTENTS", "ACTIVITIES", "STATE", "INSTALLED"],
@@ -71,11 +71,11 @@ public enum AppText {
 
     static func list(_ names: [String]) -> String { names.isEmpty ? "-" : names.joined(separator: ",") }
 
-    public static func installed(_ response: GlimpseGatewayV1.InstallResponse) -> String {
+    package static func installed(_ response: GlimpseGatewayV1.InstallResponse) -> String {
         "installed \(response.bundleId): \(count(response.widgetKinds, "widget kind")), \(count(response.intents, "intent")), \(count(response.assets, "asset"))"
     }
 
-    public static func uninstalled(_ bundle: String, _ response: GlimpseGatewayV1.UninstallResponse) -> String {
+    package static func uninstalled(_ bundle: String, _ response: GlimpseGatewayV1.UninstallResponse) -> String {
         var text = "uninstalled \(bundle)"
         if !response.removedPlacements.isEmpty {
             text += "; removed placements " + response.removedPlacements.map(String.init).joined(separator: ", ")
@@ -89,9 +89,9 @@ public enum AppText {
     static func count(_ n: UInt32, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 }
 
-public enum ClockText {
+package enum ClockText {
     /// `2026-01-01T15:00:00Z  manual, frozen` (+ what an advance stepped through).
-    public static func state(_ state: GlimpseGatewayV1.ClockState) -> String {
+    package static func state(_ state: GlimpseGatewayV1.ClockState) -> String {
         var modes: [String] = [state.manual ? "manual" : "system"]
         if state.manual { modes.append(state.frozen ? "frozen" : "following real time") }
         if let offset = state.offset, offset.seconds != 0 || offset.nanos != 0 {
@@ -103,16 +103,16 @@ public enum ClockText {
     }
 }
 
-public enum EventText {
+package enum EventText {
     /// One event on one line: `12  2026-…Z  entry_changed  com.example.pizza  summary`.
-    public static func line(_ event: GlimpseGatewayV1.Event) -> String {
+    package static func line(_ event: GlimpseGatewayV1.Event) -> String {
         [String(event.sequence), ISO8601Text.format(event.at), event.kind.isEmpty ? "-" : event.kind,
          event.bundleId.isEmpty ? "-" : event.bundleId, event.summary].joined(separator: "  ")
     }
 }
 
-public enum SettingsText {
-    public static func render(_ settings: GlimpseGatewayV1.Settings) -> String {
+package enum SettingsText {
+    package static func render(_ settings: GlimpseGatewayV1.Settings) -> String {
         var text = Table.fields([
             ("device", settings.device.isEmpty ? "-" : settings.device),
             ("locked", settings.locked ? "true" : "false"),

@@ -1,4 +1,4 @@
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseVocabulary
 
 /// A widget's view tree as text, the way a person reads the widget: Text contents and
@@ -7,9 +7,9 @@ import GlimpseVocabulary
 /// gauges and progress views as their labels and a percentage, timer and date texts as
 /// the clock shows them at `now` (the entry's date). Images, symbols, shapes, spacers and
 /// dividers draw nothing in text.
-public enum ViewText {
+package enum ViewText {
     /// The lines of `view`; `now` is seconds since 1970 (nil: timers show their end date).
-    public static func lines(_ view: GlimpseWidgetV1.View, now: Double? = nil) -> [String] {
+    package static func lines(_ view: GlimpseWidgetV1.View, now: Double? = nil) -> [String] {
         switch view.kind {
         case .text(let text)?:
             return text.content.isEmpty ? [] : text.content.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -69,7 +69,7 @@ public enum ViewText {
     }
 
     /// The view on one line (its lines joined with spaces).
-    public static func inline(_ view: GlimpseWidgetV1.View?, now: Double? = nil) -> String {
+    package static func inline(_ view: GlimpseWidgetV1.View?, now: Double? = nil) -> String {
         guard let view else { return "" }
         return lines(view, now: now).filter { !$0.isEmpty }.joined(separator: " ")
     }

@@ -1,10 +1,10 @@
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseVocabulary
 
 /// Widgets, budgets and reloads as text.
-public enum WidgetText {
+package enum WidgetText {
     /// `home page 0, slot 2`, `home page 1, slot 0 (stack position 1)`, `lock slot 3`.
-    public static func location(_ location: GlimpseGatewayV1.Location?) -> String {
+    package static func location(_ location: GlimpseGatewayV1.Location?) -> String {
         guard let location else { return "-" }
         switch location.screen {
         case .lock:
@@ -16,7 +16,7 @@ public enum WidgetText {
         }
     }
 
-    public static func size(_ size: GlimpseWidgetV1.DisplaySize?) -> String {
+    package static func size(_ size: GlimpseWidgetV1.DisplaySize?) -> String {
         guard let size else { return "" }
         return "\(number(size.width))×\(number(size.height)) pt"
     }
@@ -39,7 +39,7 @@ public enum WidgetText {
     }
 
     /// `glimpse widgets`.
-    public static func list(_ widgets: [GlimpseGatewayV1.Widget]) -> String {
+    package static func list(_ widgets: [GlimpseGatewayV1.Widget]) -> String {
         guard !widgets.isEmpty else { return "no widgets placed" }
         return Table.render(
             header: ["ID", "BUNDLE", "KIND", "FAMILY", "WHERE", "SHOWS"],
@@ -51,7 +51,7 @@ public enum WidgetText {
 
     /// The view of what a widget shows: its entry's view at the entry's date, or the
     /// placeholder.
-    public static func rendering(_ widget: GlimpseGatewayV1.Widget) -> [String] {
+    package static func rendering(_ widget: GlimpseGatewayV1.Widget) -> [String] {
         guard let entry = widget.entry, !widget.placeholder else { return ["(placeholder)"] }
         guard let view = entry.view else { return ["(empty view)"] }
         let lines = ViewText.lines(view, now: entry.date?.secondsSince1970)
@@ -59,7 +59,7 @@ public enum WidgetText {
     }
 
     /// `glimpse show <placement>`.
-    public static func detail(_ widget: GlimpseGatewayV1.Widget) -> String {
+    package static func detail(_ widget: GlimpseGatewayV1.Widget) -> String {
         var fields: [(String, String)] = [
             ("placement", "\(widget.placementId)  \(widget.bundleId) / \(widget.kind)" + (widget.stale ? "  (stale: glimpse-timeline unreachable)" : "")),
             ("family", FamilyName.name(widget.family) + (widget.displaySize == nil ? "" : "  " + size(widget.displaySize))),
@@ -94,7 +94,7 @@ public enum WidgetText {
         return text
     }
 
-    public static func elements(_ elements: [GlimpseGatewayV1.Element]) -> String {
+    package static func elements(_ elements: [GlimpseGatewayV1.Element]) -> String {
         Table.render(
             header: ["PATH", "ID", "KIND", "TARGET", "LABEL"],
             rows: elements.map { element in
@@ -112,7 +112,7 @@ public enum WidgetText {
         }
     }
 
-    public static func providerError(_ error: GlimpseTimelineV1.ProviderError) -> String {
+    package static func providerError(_ error: GlimpseTimelineV1.ProviderError) -> String {
         var text = error.code.isEmpty ? "error" : error.code
         if !error.message.isEmpty { text += ": \(error.message)" }
         if let at = error.at { text += " at \(ISO8601Text.format(at))" }
@@ -122,7 +122,7 @@ public enum WidgetText {
     }
 
     /// A tap's outcome.
-    public static func tap(_ response: GlimpseGatewayV1.TapResponse) -> String {
+    package static func tap(_ response: GlimpseGatewayV1.TapResponse) -> String {
         var lines: [String] = []
         var what = "the widget"
         if let element = response.element {
@@ -166,7 +166,7 @@ public enum WidgetText {
     }
 
     /// `glimpse reload`: each placement the reload reached.
-    public static func reload(_ response: GlimpseTimelineV1.ReloadResponse) -> String {
+    package static func reload(_ response: GlimpseTimelineV1.ReloadResponse) -> String {
         guard !response.placements.isEmpty else { return "no placement reached" }
         return Table.render(
             header: ["ID", "RELOAD AT", "WAITING FOR", "BUDGET"],
@@ -178,8 +178,8 @@ public enum WidgetText {
 }
 
 /// A placement's reload budget (`glimpse budget`).
-public enum BudgetText {
-    public static func waitReason(_ reason: GlimpseTimelineV1.WaitReason) -> String {
+package enum BudgetText {
+    package static func waitReason(_ reason: GlimpseTimelineV1.WaitReason) -> String {
         switch reason {
         case .unspecified, .none: "nothing"
         case .policy: "policy"
@@ -193,7 +193,7 @@ public enum BudgetText {
         }
     }
 
-    public static func explanation(_ reason: GlimpseTimelineV1.WaitReason) -> String {
+    package static func explanation(_ reason: GlimpseTimelineV1.WaitReason) -> String {
         switch reason {
         case .unspecified, .none: "no reload is wanted"
         case .policy: "the timeline's reload policy date"
@@ -208,7 +208,7 @@ public enum BudgetText {
     }
 
     /// One line: `3/70 used, 67 remaining; next reload 2026-…Z (policy)`.
-    public static func summary(_ budget: GlimpseTimelineV1.BudgetStatus) -> String {
+    package static func summary(_ budget: GlimpseTimelineV1.BudgetStatus) -> String {
         var text = "\(budget.used)/\(budget.limit) used, \(budget.remaining) remaining"
         if let next = budget.nextReloadAt {
             text += "; next reload \(ISO8601Text.format(next)) (\(waitReason(budget.waitingFor)))"
@@ -219,7 +219,7 @@ public enum BudgetText {
     }
 
     /// `glimpse budget <placement>`.
-    public static func detail(_ budget: GlimpseTimelineV1.BudgetStatus) -> String {
+    package static func detail(_ budget: GlimpseTimelineV1.BudgetStatus) -> String {
         let window = budget.windowSeconds > 0 ? DurationText.format(seconds: budget.windowSeconds) : "24h"
         return Table.fields([
             ("placement", String(budget.placementId)),

@@ -1,34 +1,34 @@
-public import GlimpseJSON
-public import GlimpseMessages
+package import GlimpseJSON
+package import GlimpseMessages
 import Yams
 
 /// An app manifest as `glimpse install` reads it: `app.json` (the proto3 JSON of
 /// glimpse.app.v1.AppManifest) or `app.yaml` (the same document in YAML), with each
 /// declared asset's bytes read from its `path`, relative to the manifest's directory.
-public struct LoadedManifest: Sendable {
-    public var path: String
-    public var manifest: GlimpseAppV1.AppManifest
+package struct LoadedManifest: Sendable {
+    package var path: String
+    package var manifest: GlimpseAppV1.AppManifest
     /// Asset bytes by asset name.
-    public var assetData: [String: [UInt8]]
+    package var assetData: [String: [UInt8]]
 
-    public var installRequest: GlimpseGatewayV1.InstallRequest {
+    package var installRequest: GlimpseGatewayV1.InstallRequest {
         GlimpseGatewayV1.InstallRequest(manifest: manifest, assetData: assetData)
     }
 }
 
-public enum ManifestLoader {
-    public enum Format: Sendable { case json, yaml }
+package enum ManifestLoader {
+    package enum Format: Sendable { case json, yaml }
 
     /// Why a manifest could not be loaded; `description` is the whole message, starting
     /// with the file it is about.
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
-        public var file: String
-        public var reason: String
-        public var description: String { "\(file): \(reason)" }
+    package struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        package var file: String
+        package var reason: String
+        package var description: String { "\(file): \(reason)" }
     }
 
     /// By extension: `.json`; `.yaml`/`.yml`; otherwise JSON when the text starts with `{`.
-    public static func format(of path: String, bytes: [UInt8]) -> Format {
+    package static func format(of path: String, bytes: [UInt8]) -> Format {
         let lower = path.lowercased()
         if lower.hasSuffix(".json") { return .json }
         if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") { return .yaml }
@@ -36,7 +36,7 @@ public enum ManifestLoader {
         return first == UInt8(ascii: "{") ? .json : .yaml
     }
 
-    public static func load(path: String) throws(Failure) -> LoadedManifest {
+    package static func load(path: String) throws(Failure) -> LoadedManifest {
         let bytes: [UInt8]
         do { bytes = try Files.read(path) } catch { throw Failure(file: path, reason: "cannot read the manifest: \(error.reason)") }
         let manifest = try parse(bytes, format: format(of: path, bytes: bytes), file: path)
@@ -60,7 +60,7 @@ public enum ManifestLoader {
     }
 
     /// The manifest in `bytes`; `file` names it in errors.
-    public static func parse(_ bytes: [UInt8], format: Format, file: String) throws(Failure) -> GlimpseAppV1.AppManifest {
+    package static func parse(_ bytes: [UInt8], format: Format, file: String) throws(Failure) -> GlimpseAppV1.AppManifest {
         let value: JSONValue
         switch format {
         case .json:
@@ -95,14 +95,14 @@ public enum ManifestLoader {
         return " (proto3 JSON spells it WIDGET_FAMILY_\(snake))"
     }
 
-    public struct YAMLFailure: Error, Hashable, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct YAMLFailure: Error, Hashable, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// A YAML document as the JSON value it stands for: plain scalars by YAML's core
     /// schema (null, bools, ints, floats; anything else a string), quoted scalars strings,
     /// `.inf`/`.nan` as proto3 JSON's "Infinity"/"NaN".
-    public static func jsonValue(fromYAML text: String) throws(YAMLFailure) -> JSONValue {
+    package static func jsonValue(fromYAML text: String) throws(YAMLFailure) -> JSONValue {
         let root: Node?
         do { root = try Yams.compose(yaml: text) } catch { throw YAMLFailure(description: "invalid YAML: \(error)") }
         guard let root else { throw YAMLFailure(description: "the document is empty") }

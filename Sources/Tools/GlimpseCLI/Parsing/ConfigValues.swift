@@ -1,17 +1,17 @@
-public import GlimpseMessages
+package import GlimpseMessages
 
 /// `--config key=value`: a widget configuration parameter. The value's type is read from
 /// its text (`true`/`false` a bool, `42` an int, `2.5` a double, an ISO 8601 date with a
 /// time a date, anything else a string) unless the key names it: `key:string=42`,
 /// `key:int=…`, `key:double=…`, `key:bool=…`, `key:date=…`, `key:bytes=<base64>`.
-public enum ConfigValue {
-    public struct Invalid: Error, Hashable, Sendable, CustomStringConvertible {
-        public var text: String
-        public var reason: String
-        public var description: String { "invalid --config \"\(text)\": \(reason)" }
+package enum ConfigValue {
+    package struct Invalid: Error, Hashable, Sendable, CustomStringConvertible {
+        package var text: String
+        package var reason: String
+        package var description: String { "invalid --config \"\(text)\": \(reason)" }
     }
 
-    public static func parse(_ text: String) throws(Invalid) -> (key: String, value: GlimpseWidgetV1.ParameterValue) {
+    package static func parse(_ text: String) throws(Invalid) -> (key: String, value: GlimpseWidgetV1.ParameterValue) {
         guard let equals = text.firstIndex(of: "=") else {
             throw Invalid(text: text, reason: "expected key=value (or key:type=value)")
         }
@@ -67,7 +67,7 @@ public enum ConfigValue {
     }
 
     /// A value as `--config` would take it back (for listings).
-    public static func format(_ value: GlimpseWidgetV1.ParameterValue) -> String {
+    package static func format(_ value: GlimpseWidgetV1.ParameterValue) -> String {
         switch value.kind {
         case .stringValue(let s)?: s
         case .intValue(let n)?: String(n)
@@ -80,7 +80,7 @@ public enum ConfigValue {
     }
 
     /// `city=Paris, units=metric` in key order.
-    public static func format(_ configuration: [String: GlimpseWidgetV1.ParameterValue]) -> String {
+    package static func format(_ configuration: [String: GlimpseWidgetV1.ParameterValue]) -> String {
         configuration.keys.sorted().map { "\($0)=\(format(configuration[$0]!))" }.joined(separator: ", ")
     }
 }

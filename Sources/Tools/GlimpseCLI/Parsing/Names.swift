@@ -1,23 +1,23 @@
-public import GlimpseMessages
+package import GlimpseMessages
 
 /// WidgetKit's names for widget families (`systemSmall`, …) and the screens.
-public enum FamilyName {
-    public static let all: [(name: String, family: GlimpseWidgetV1.WidgetFamily)] = [
+package enum FamilyName {
+    package static let all: [(name: String, family: GlimpseWidgetV1.WidgetFamily)] = [
         ("systemSmall", .systemSmall), ("systemMedium", .systemMedium), ("systemLarge", .systemLarge),
         ("systemExtraLarge", .systemExtraLarge), ("accessoryCircular", .accessoryCircular),
         ("accessoryRectangular", .accessoryRectangular), ("accessoryInline", .accessoryInline),
     ]
 
-    public struct Unknown: Error, Hashable, Sendable, CustomStringConvertible {
-        public var text: String
-        public var description: String {
+    package struct Unknown: Error, Hashable, Sendable, CustomStringConvertible {
+        package var text: String
+        package var description: String {
             "unknown widget family \"\(text)\"; expected one of " + FamilyName.all.map(\.name).joined(separator: ", ")
         }
     }
 
     /// The family for WidgetKit's name (any case; `.systemSmall` and the proto's
     /// `WIDGET_FAMILY_SYSTEM_SMALL` too).
-    public static func parse(_ text: String) throws(Unknown) -> GlimpseWidgetV1.WidgetFamily {
+    package static func parse(_ text: String) throws(Unknown) -> GlimpseWidgetV1.WidgetFamily {
         var key = text.trimmingCharacters(in: " ")
         if key.hasPrefix(".") { key.removeFirst() }
         key = key.lowercased()
@@ -27,20 +27,20 @@ public enum FamilyName {
         return match.family
     }
 
-    public static func name(_ family: GlimpseWidgetV1.WidgetFamily) -> String {
+    package static func name(_ family: GlimpseWidgetV1.WidgetFamily) -> String {
         if let match = all.first(where: { $0.family == family }) { return match.name }
         if case .unrecognized(let raw) = family { return "family(\(raw))" }
         return "unspecified"
     }
 }
 
-public enum ScreenName {
-    public struct Unknown: Error, Hashable, Sendable, CustomStringConvertible {
-        public var text: String
-        public var description: String { "unknown screen \"\(text)\"; expected home or lock" }
+package enum ScreenName {
+    package struct Unknown: Error, Hashable, Sendable, CustomStringConvertible {
+        package var text: String
+        package var description: String { "unknown screen \"\(text)\"; expected home or lock" }
     }
 
-    public static func parse(_ text: String) throws(Unknown) -> GlimpseTimelineV1.Screen {
+    package static func parse(_ text: String) throws(Unknown) -> GlimpseTimelineV1.Screen {
         switch text.lowercased() {
         case "home", "homescreen", "home-screen": .home
         case "lock", "lockscreen", "lock-screen": .lock
@@ -48,7 +48,7 @@ public enum ScreenName {
         }
     }
 
-    public static func name(_ screen: GlimpseTimelineV1.Screen) -> String {
+    package static func name(_ screen: GlimpseTimelineV1.Screen) -> String {
         switch screen {
         case .home: "home"
         case .lock: "lock"

@@ -1,25 +1,25 @@
-public import GlimpseMessages
+package import GlimpseMessages
 
 /// ISO 8601 in UTC, without Foundation's formatters (no locale, no calendar surprises):
 /// `2026-01-01T09:00:00Z`, with `.123` (or 6 or 9 digits) when the instant has a fraction.
-public enum ISO8601Text {
-    public struct Invalid: Error, Hashable, Sendable, CustomStringConvertible {
-        public var text: String
-        public var description: String {
+package enum ISO8601Text {
+    package struct Invalid: Error, Hashable, Sendable, CustomStringConvertible {
+        package var text: String
+        package var description: String {
             "invalid date \"\(text)\": expected ISO 8601, e.g. 2026-01-01T09:00:00Z or 2026-01-01T10:00:00+01:00"
         }
     }
 
-    public static func format(_ timestamp: GoogleProtobuf.Timestamp) -> String {
+    package static func format(_ timestamp: GoogleProtobuf.Timestamp) -> String {
         format(seconds: timestamp.seconds, nanos: timestamp.nanos)
     }
 
     /// `-` for an absent timestamp.
-    public static func format(_ timestamp: GoogleProtobuf.Timestamp?) -> String {
+    package static func format(_ timestamp: GoogleProtobuf.Timestamp?) -> String {
         timestamp.map { format($0) } ?? "-"
     }
 
-    public static func format(seconds: Int64, nanos: Int32) -> String {
+    package static func format(seconds: Int64, nanos: Int32) -> String {
         let days = floorDiv(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
@@ -39,7 +39,7 @@ public enum ISO8601Text {
 
     /// `2026-01-01T09:00:00Z`, `2026-01-01T10:00:00.5+01:00`, `2026-01-01 09:00Z`,
     /// `2026-01-01T09:00:00` (no zone: UTC) and `2026-01-01` (midnight UTC).
-    public static func parse(_ text: String) throws(Invalid) -> GoogleProtobuf.Timestamp {
+    package static func parse(_ text: String) throws(Invalid) -> GoogleProtobuf.Timestamp {
         let invalid = Invalid(text: text)
         let chars = Array(text.trimmingCharacters(in: " ").utf8)
         var index = 0

@@ -8,14 +8,14 @@ import GlimpseJSON
 
 /// An APNs provider token: a JWT signed ES256 with the team's key (an AuthKey .p8 file),
 /// header `alg` and `kid`, claims `iss` (the team id) and `iat` (seconds since 1970).
-public enum ProviderToken {
+package enum ProviderToken {
     /// `--key TEAMID:KEYID:path.p8`.
-    public struct KeySpec: Hashable, Sendable {
-        public var teamID: String
-        public var keyID: String
-        public var path: String
+    package struct KeySpec: Hashable, Sendable {
+        package var teamID: String
+        package var keyID: String
+        package var path: String
 
-        public init(parsing text: String) throws(CLIFailure) {
+        package init(parsing text: String) throws(CLIFailure) {
             let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else {
                 throw .usage("--key: expected TEAMID:KEYID:path.p8, got \"\(text)\"")
@@ -26,13 +26,13 @@ public enum ProviderToken {
         }
     }
 
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// The signed token for `pem` (PKCS#8 "PRIVATE KEY" as Apple ships it, or SEC1 "EC
     /// PRIVATE KEY").
-    public static func make(teamID: String, keyID: String, privateKeyPEM pem: String, issuedAt: Int64) throws(Failure) -> String {
+    package static func make(teamID: String, keyID: String, privateKeyPEM pem: String, issuedAt: Int64) throws(Failure) -> String {
         let key: P256.Signing.PrivateKey
         do { key = try P256.Signing.PrivateKey(pemRepresentation: pem) } catch {
             throw Failure(description: "not a P-256 private key in PEM (an AuthKey .p8 file): \(error)")

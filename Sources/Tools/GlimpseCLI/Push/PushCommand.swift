@@ -5,7 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GlimpseJSON
-public import GlimpseMessages
+package import GlimpseMessages
 import GlimpseRPC
 import HTTP2Server
 import RPCCore
@@ -227,14 +227,14 @@ struct Push: AsyncParsableCommand {
 }
 
 /// How `glimpse push` reads its target.
-public enum PushTarget {
+package enum PushTarget {
     /// A device token as APNs takes it: hex, at least 16 digits, whole bytes.
-    public static func isDeviceToken(_ text: String) -> Bool {
+    package static func isDeviceToken(_ text: String) -> Bool {
         text.count >= 16 && text.count % 2 == 0 && text.allSatisfy { $0.isHexDigit }
     }
 
     /// The push token of the app's only Live Activity that has one.
-    public static func pickToken(bundle: String, _ activities: [GlimpseActivityV1.Activity]) throws(CLIFailure) -> String {
+    package static func pickToken(bundle: String, _ activities: [GlimpseActivityV1.Activity]) throws(CLIFailure) -> String {
         let withTokens = activities.filter { !$0.pushToken.isEmpty && $0.state != .ended && $0.state != .dismissed }
         guard let first = withTokens.first else {
             throw .usage("\(bundle) has no Live Activity with a push token (requested with pushType: .token); give the token")
@@ -247,7 +247,7 @@ public enum PushTarget {
     }
 
     /// Seconds since 1970 from `1767258000` or an ISO 8601 date.
-    public static func parseTime(_ text: String) -> Int64? {
+    package static func parseTime(_ text: String) -> Int64? {
         if let seconds = Int64(text) { return seconds }
         return (try? ISO8601Text.parse(text))?.seconds
     }

@@ -1,9 +1,9 @@
-public import RPCCore
+package import RPCCore
 
 /// How a run ends when it does not succeed, and the exit status that tells a script why:
 /// 1 the gateway (or the APNs endpoint) answered an error, 2 a usage error (bad flags,
 /// arguments or input files), 3 the gateway could not be reached.
-public enum CLIFailure: Error, Hashable, Sendable, CustomStringConvertible {
+package enum CLIFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// The gateway answered with a status other than OK.
     case gateway(code: StatusCode, message: String)
     /// Nothing answered at `address` (what: "the gateway", "the APNs endpoint").
@@ -15,11 +15,11 @@ public enum CLIFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// Something else failed on this side (a file could not be written, …).
     case local(String)
 
-    public static let gatewayErrorStatus: Int32 = 1
-    public static let usageStatus: Int32 = 2
-    public static let unreachableStatus: Int32 = 3
+    package static let gatewayErrorStatus: Int32 = 1
+    package static let usageStatus: Int32 = 2
+    package static let unreachableStatus: Int32 = 3
 
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .gateway, .pushRefused, .local: Self.gatewayErrorStatus
         case .usage: Self.usageStatus
@@ -28,7 +28,7 @@ public enum CLIFailure: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The line written to standard error.
-    public var description: String {
+    package var description: String {
         switch self {
         case .gateway(let code, let message):
             message.isEmpty ? "error: \(code)" : "error: \(code): \(message)"
@@ -47,7 +47,7 @@ public enum CLIFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// connection it could not make (or lost before the answer) as UNAVAILABLE with its
     /// own wording; the gateway's own UNAVAILABLE (a service behind it is down) is an
     /// answer like any other.
-    public init(_ error: RPCError, gateway address: String) {
+    package init(_ error: RPCError, gateway address: String) {
         if error.code == .unavailable, let detail = Self.transportFailure(error.message) {
             self = .unreachable(what: "the gateway", address: address, detail: detail)
         } else if error.code == .deadlineExceeded, error.message == "Deadline exceeded" {

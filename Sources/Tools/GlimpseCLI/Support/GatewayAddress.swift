@@ -1,15 +1,15 @@
 /// A `host:port` to connect to (`[::1]:7700` for IPv6 literals).
-public struct HostPort: Hashable, Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
+package struct HostPort: Hashable, Sendable, CustomStringConvertible {
+    package var host: String
+    package var port: Int
 
-    public init(host: String, port: Int) {
+    package init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// Parses `host:port`; `what` names the option in the error (e.g. "--gateway").
-    public init(parsing text: String, what: String) throws(CLIFailure) {
+    package init(parsing text: String, what: String) throws(CLIFailure) {
         let trimmed = text.trimmingCharacters(in: " ")
         guard let colon = trimmed.lastIndex(of: ":"),
               let port = Int(trimmed[trimmed.index(after: colon)...]), (1...65535).contains(port)
@@ -23,7 +23,7 @@ public struct HostPort: Hashable, Sendable, CustomStringConvertible {
         self.port = port
     }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
 
 extension String {

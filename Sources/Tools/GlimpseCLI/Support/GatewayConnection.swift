@@ -1,6 +1,6 @@
-public import GlimpseMessages
-public import GlimpseRPC
-public import RPCCore
+package import GlimpseMessages
+package import GlimpseRPC
+package import RPCCore
 import RPCNIO
 import ServiceKit
 
@@ -8,30 +8,30 @@ import ServiceKit
 /// clients of its services. Use `GatewayConnection.with(_:appToken:_:)`: it runs the
 /// transport, hands the clients over, shuts the connection down, and turns a call's error
 /// into a `CLIFailure` (unreachable gateway → exit 3, the gateway's error → exit 1).
-public struct GatewayConnection: Sendable {
-    public let address: HostPort
-    public let client: GRPCClient
+package struct GatewayConnection: Sendable {
+    package let address: HostPort
+    package let client: GRPCClient
     /// `authorization: Bearer <token>` for the app-scope services.
-    public let appToken: String?
+    package let appToken: String?
 
-    public var apps: GlimpseGatewayV1.Apps.Client { .init(wrapping: client) }
-    public var widgets: GlimpseGatewayV1.Widgets.Client { .init(wrapping: client) }
-    public var device: GlimpseGatewayV1.Device.Client { .init(wrapping: client) }
-    public var clock: GlimpseGatewayV1.Clock.Client { .init(wrapping: client) }
-    public var activities: GlimpseGatewayV1.Activities.Client { .init(wrapping: client) }
-    public var events: GlimpseGatewayV1.Events.Client { .init(wrapping: client) }
-    public var widgetCenter: GlimpseGatewayV1.WidgetCenter.Client { .init(wrapping: client) }
-    public var appLifecycle: GlimpseGatewayV1.AppLifecycle.Client { .init(wrapping: client) }
-    public var activityKit: GlimpseGatewayV1.ActivityKit.Client { .init(wrapping: client) }
+    package var apps: GlimpseGatewayV1.Apps.Client { .init(wrapping: client) }
+    package var widgets: GlimpseGatewayV1.Widgets.Client { .init(wrapping: client) }
+    package var device: GlimpseGatewayV1.Device.Client { .init(wrapping: client) }
+    package var clock: GlimpseGatewayV1.Clock.Client { .init(wrapping: client) }
+    package var activities: GlimpseGatewayV1.Activities.Client { .init(wrapping: client) }
+    package var events: GlimpseGatewayV1.Events.Client { .init(wrapping: client) }
+    package var widgetCenter: GlimpseGatewayV1.WidgetCenter.Client { .init(wrapping: client) }
+    package var appLifecycle: GlimpseGatewayV1.AppLifecycle.Client { .init(wrapping: client) }
+    package var activityKit: GlimpseGatewayV1.ActivityKit.Client { .init(wrapping: client) }
 
     /// A request with the app token attached (when there is one).
-    public func request<Message: Sendable>(_ message: Message) -> ClientRequest<Message> {
+    package func request<Message: Sendable>(_ message: Message) -> ClientRequest<Message> {
         var metadata = Metadata()
         if let appToken { metadata.addString("Bearer \(appToken)", forKey: "authorization") }
         return ClientRequest(message: message, metadata: metadata)
     }
 
-    public static func with<Result: Sendable>(
+    package static func with<Result: Sendable>(
         _ address: HostPort, appToken: String? = nil, connectTimeout: Duration = .seconds(5),
         _ body: (GatewayConnection) async throws -> Result
     ) async throws -> Result {

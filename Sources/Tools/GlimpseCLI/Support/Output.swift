@@ -9,20 +9,20 @@ import Synchronization
 
 /// Where the tool writes: standard output and standard error in the executable, a
 /// buffer in tests.
-public protocol TextOutput: Sendable {
+package protocol TextOutput: Sendable {
     func write(_ text: String)
 }
 
 /// A file descriptor of the process (1 or 2).
-public struct FileDescriptorOutput: TextOutput {
-    public let descriptor: Int32
+package struct FileDescriptorOutput: TextOutput {
+    package let descriptor: Int32
 
-    public init(descriptor: Int32) { self.descriptor = descriptor }
+    package init(descriptor: Int32) { self.descriptor = descriptor }
 
-    public static let standardOutput = FileDescriptorOutput(descriptor: 1)
-    public static let standardError = FileDescriptorOutput(descriptor: 2)
+    package static let standardOutput = FileDescriptorOutput(descriptor: 1)
+    package static let standardError = FileDescriptorOutput(descriptor: 2)
 
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
@@ -38,7 +38,7 @@ public struct FileDescriptorOutput: TextOutput {
     }
 
     /// Whether the descriptor is a terminal (progress lines go to a terminal only).
-    public var isTerminal: Bool { isatty(descriptor) == 1 }
+    package var isTerminal: Bool { isatty(descriptor) == 1 }
 }
 
 private func unsafe_write(_ fd: Int32, _ pointer: UnsafePointer<UInt8>, _ count: Int) -> Int {
@@ -52,14 +52,14 @@ private func unsafe_write(_ fd: Int32, _ pointer: UnsafePointer<UInt8>, _ count:
 }
 
 /// Collects what is written (tests read `text`).
-public final class CapturedOutput: TextOutput {
+package final class CapturedOutput: TextOutput {
     private let storage = Mutex("")
 
-    public init() {}
+    package init() {}
 
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         storage.withLock { $0 += text }
     }
 
-    public var text: String { storage.withLock { $0 } }
+    package var text: String { storage.withLock { $0 } }
 }

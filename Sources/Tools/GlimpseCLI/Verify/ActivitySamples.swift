@@ -9,14 +9,14 @@ import GlimpseMessages
 
 /// An example of what an app starts a Live Activity with: its attributes type, the
 /// encoded attributes and one content state, as JSON (dates as seconds since 2001).
-public struct ActivitySample: Sendable, Hashable {
+package struct ActivitySample: Sendable, Hashable {
     /// Where it came from: the file, and the item's index in an array.
-    public var source: String
-    public var attributesType: String
-    public var attributesJSON: String
-    public var stateJSON: String
+    package var source: String
+    package var attributesType: String
+    package var attributesJSON: String
+    package var stateJSON: String
 
-    public init(source: String, attributesType: String, attributesJSON: String, stateJSON: String) {
+    package init(source: String, attributesType: String, attributesJSON: String, stateJSON: String) {
         self.source = source
         self.attributesType = attributesType
         self.attributesJSON = attributesJSON

@@ -1,23 +1,23 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import ActivityEngine
-public import GlimpseVocabulary
-public import AssetEngine
+package import ActivityEngine
+package import GlimpseVocabulary
+package import AssetEngine
 import AssetMapping
 import GlimpseJSON
-public import GlimpseMessages
+package import GlimpseMessages
 import IntentEngine
 import IntentMapping
 import ProtoMapping
-public import RPCCore
-public import TimelineEngine
+package import RPCCore
+package import TimelineEngine
 import TimelineMapping
 
 /// A call to the app and what came of it.
-public enum CallOutcome<Message: Sendable>: Sendable {
+package enum CallOutcome<Message: Sendable>: Sendable {
     case answered(Message, seconds: Double)
     case failed(StatusCode, String, seconds: Double)
     /// Not made: no endpoint to call (the reason).
@@ -25,22 +25,22 @@ public enum CallOutcome<Message: Sendable>: Sendable {
 }
 
 /// One widget kind in one family: the three calls glimpse-timeline (and the gateway) make.
-public struct WidgetProbe: Sendable {
-    public var kind: String
-    public var family: WidgetFamily
-    public var endpoint: String?
-    public var placeholder: GlimpseAppV1.PlaceholderRequest
-    public var snapshot: GlimpseAppV1.SnapshotRequest
-    public var timeline: GlimpseAppV1.TimelineRequest
+package struct WidgetProbe: Sendable {
+    package var kind: String
+    package var family: WidgetFamily
+    package var endpoint: String?
+    package var placeholder: GlimpseAppV1.PlaceholderRequest
+    package var snapshot: GlimpseAppV1.SnapshotRequest
+    package var timeline: GlimpseAppV1.TimelineRequest
 }
 
 /// The app's answers to a `WidgetProbe`.
-public struct WidgetAnswers: Sendable {
-    public var placeholder: CallOutcome<GlimpseAppV1.PlaceholderResponse>
-    public var snapshot: CallOutcome<GlimpseAppV1.SnapshotResponse>
-    public var timeline: CallOutcome<GlimpseAppV1.TimelineResponse>
+package struct WidgetAnswers: Sendable {
+    package var placeholder: CallOutcome<GlimpseAppV1.PlaceholderResponse>
+    package var snapshot: CallOutcome<GlimpseAppV1.SnapshotResponse>
+    package var timeline: CallOutcome<GlimpseAppV1.TimelineResponse>
 
-    public init(
+    package init(
         placeholder: CallOutcome<GlimpseAppV1.PlaceholderResponse>, snapshot: CallOutcome<GlimpseAppV1.SnapshotResponse>,
         timeline: CallOutcome<GlimpseAppV1.TimelineResponse>
     ) {
@@ -51,44 +51,44 @@ public struct WidgetAnswers: Sendable {
 }
 
 /// One sample content state, as the gateway asks the app's ActivityConfiguration for it.
-public struct ViewsProbe: Sendable {
-    public var sample: ActivitySample
-    public var endpoint: String?
-    public var request: GlimpseAppV1.ActivityViewsRequest
+package struct ViewsProbe: Sendable {
+    package var sample: ActivitySample
+    package var endpoint: String?
+    package var request: GlimpseAppV1.ActivityViewsRequest
 }
 
 /// `glimpse verify`'s checks, without I/O: given a manifest, its asset files and sample
 /// content states, it says which calls to make (`widgetProbes`, `viewsProbes`); given the
 /// app's answers, it judges them by the rules and numbers the services enforce — the
 /// engines' own settings and validators, not copies of their numbers.
-public struct AppVerifier: Sendable {
-    public enum AssetFile: Sendable, Hashable {
+package struct AppVerifier: Sendable {
+    package enum AssetFile: Sendable, Hashable {
         case bytes([UInt8])
         /// The file could not be read: where, and why.
         case unreadable(file: String, reason: String)
     }
 
-    public struct Inputs: Sendable {
-        public var manifestPath: String
-        public var manifest: GlimpseAppV1.AppManifest
+    package struct Inputs: Sendable {
+        package var manifestPath: String
+        package var manifest: GlimpseAppV1.AppManifest
         /// Each declared asset's file, by its index in `manifest.assets`.
-        public var assetFiles: [AssetFile]
+        package var assetFiles: [AssetFile]
         /// Sample files (`--activity`): their names and bytes.
-        public var sampleFiles: [(source: String, bytes: [UInt8])]
+        package var sampleFiles: [(source: String, bytes: [UInt8])]
         /// The verify run's clock: every call carries it as Glimpse carries the device clock.
-        public var now: Date
+        package var now: Date
         /// `--endpoint`: every call goes there instead of the manifest's endpoints.
-        public var endpoint: String?
+        package var endpoint: String?
         /// The deadline of each call, in seconds (`--timeout`).
-        public var timeout: Double
+        package var timeout: Double
         /// How long an activity's views may take, in seconds (`--views-deadline`; default the
         /// device's, `ActivityViewsDeadline`).
-        public var viewsDeadline: Double = ActivityViewsDeadline.seconds
-        public var timelineSettings: TimelineSettings = .defaults
-        public var activitySettings: ActivitySettings = .defaults
-        public var assetLimits: AssetLimits = .defaults
+        package var viewsDeadline: Double = ActivityViewsDeadline.seconds
+        package var timelineSettings: TimelineSettings = .defaults
+        package var activitySettings: ActivitySettings = .defaults
+        package var assetLimits: AssetLimits = .defaults
 
-        public init(
+        package init(
             manifestPath: String, manifest: GlimpseAppV1.AppManifest, assetFiles: [AssetFile],
             sampleFiles: [(source: String, bytes: [UInt8])] = [], now: Date, endpoint: String? = nil, timeout: Double? = nil
         ) {
@@ -108,9 +108,9 @@ public struct AppVerifier: Sendable {
         var image: ImageInfo?
     }
 
-    public let inputs: Inputs
-    public private(set) var widgetProbes: [WidgetProbe] = []
-    public private(set) var viewsProbes: [ViewsProbe] = []
+    package let inputs: Inputs
+    package private(set) var widgetProbes: [WidgetProbe] = []
+    package private(set) var viewsProbes: [ViewsProbe] = []
     /// What needs no answers: the manifest, the assets, the sample files.
     private(set) var manifestFindings: [VerifyFinding] = []
     private(set) var assetFindings: [VerifyFinding] = []
@@ -124,7 +124,7 @@ public struct AppVerifier: Sendable {
     /// The manifest's file name, as the manifest's lines name it.
     var subject: String { inputs.manifestPath.split(separator: "/").last.map(String.init) ?? inputs.manifestPath }
 
-    public init(_ inputs: Inputs) {
+    package init(_ inputs: Inputs) {
         self.inputs = inputs
         checkManifest()
         checkAssets()
@@ -334,7 +334,7 @@ public struct AppVerifier: Sendable {
     // MARK: The report
 
     /// Judges the answers (`widgets[i]` answers `widgetProbes[i]`, `views[i]` answers `viewsProbes[i]`).
-    public func report(widgets: [WidgetAnswers], views: [CallOutcome<GlimpseAppV1.ActivityViewsResponse>]) -> VerifyReport {
+    package func report(widgets: [WidgetAnswers], views: [CallOutcome<GlimpseAppV1.ActivityViewsResponse>]) -> VerifyReport {
         var findings = manifestFindings + assetFindings
         var judge = AnswerJudge(verifier: self)
         for (probe, answers) in zip(widgetProbes, widgets) {

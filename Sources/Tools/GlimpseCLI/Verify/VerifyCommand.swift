@@ -135,8 +135,8 @@ struct Verify: AsyncParsableCommand {
 
 /// The part of `glimpse verify` that calls the app: one client per endpoint, every widget
 /// kind and family at once (each one's three calls in order), then the Live Activity views.
-public enum VerifyRun {
-    public static func run(_ inputs: AppVerifier.Inputs) async -> VerifyReport {
+package enum VerifyRun {
+    package static func run(_ inputs: AppVerifier.Inputs) async -> VerifyReport {
         let verifier = AppVerifier(inputs)
         let deadline = Duration.milliseconds(Int64((inputs.timeout * 1000).rounded(.up)))
         var endpoints = Set(verifier.widgetProbes.compactMap(\.endpoint))

@@ -1,25 +1,25 @@
-public import GlimpseJSON
+package import GlimpseJSON
 
 /// One line of `glimpse verify`: a check's outcome, what it is about and why.
-public struct VerifyFinding: Sendable, Hashable {
-    public enum Status: String, Sendable, Hashable, CaseIterable {
+package struct VerifyFinding: Sendable, Hashable {
+    package enum Status: String, Sendable, Hashable, CaseIterable {
         case ok, warning, error
     }
 
-    public var status: Status
+    package var status: Status
     /// What was checked: "manifest", "asset", "placeholder", "snapshot", "timeline",
     /// "spacing", "reload policy", "image", "intent", "endpoint", "sample", "content state",
     /// "views".
-    public var check: String
+    package var check: String
     /// What it is about: a widget kind, an ActivityAttributes type, an asset's name, an
     /// endpoint, or the manifest file.
-    public var subject: String
+    package var subject: String
     /// The widget family (`systemSmall`) or Live Activity presentation, when there is one.
-    public var family: String
+    package var family: String
     /// What was found and, for a warning or an error, why it matters.
-    public var message: String
+    package var message: String
 
-    public init(_ status: Status, _ check: String, subject: String, family: String = "", _ message: String) {
+    package init(_ status: Status, _ check: String, subject: String, family: String = "", _ message: String) {
         self.status = status
         self.check = check
         self.subject = subject
@@ -29,33 +29,33 @@ public struct VerifyFinding: Sendable, Hashable {
 }
 
 /// Everything `glimpse verify` found, as text for people or JSON for scripts.
-public struct VerifyReport: Sendable, Hashable {
-    public var manifest: String
-    public var bundleID: String
+package struct VerifyReport: Sendable, Hashable {
+    package var manifest: String
+    package var bundleID: String
     /// The verify run's clock, as every call carried it (ISO 8601).
-    public var now: String
-    public var findings: [VerifyFinding]
+    package var now: String
+    package var findings: [VerifyFinding]
 
-    public init(manifest: String, bundleID: String, now: String, findings: [VerifyFinding]) {
+    package init(manifest: String, bundleID: String, now: String, findings: [VerifyFinding]) {
         self.manifest = manifest
         self.bundleID = bundleID
         self.now = now
         self.findings = findings
     }
 
-    public func count(_ status: VerifyFinding.Status) -> Int { findings.count { $0.status == status } }
+    package func count(_ status: VerifyFinding.Status) -> Int { findings.count { $0.status == status } }
 
     /// 0 when nothing is an error (warnings allowed), 1 otherwise.
-    public var exitStatus: Int32 { count(.error) == 0 ? 0 : 1 }
+    package var exitStatus: Int32 { count(.error) == 0 ? 0 : 1 }
 
-    public var summary: String {
+    package var summary: String {
         let ok = count(.ok), warnings = count(.warning), errors = count(.error)
         let verdict = errors == 0 ? "passes" : "fails"
         return "\(bundleID.isEmpty ? manifest : bundleID) \(verdict): \(ok) ok, \(warnings) warning\(warnings == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s")"
     }
 
     /// One line per check (`status  subject [family]  check: message`), then the summary.
-    public var text: String {
+    package var text: String {
         var lines = ["glimpse verify \(manifest)" + (bundleID.isEmpty ? "" : " (\(bundleID))") + " at \(now)"]
         let width = min(44, findings.map { Self.about($0).count }.max() ?? 0)
         for finding in findings {
@@ -73,7 +73,7 @@ public struct VerifyReport: Sendable, Hashable {
     }
 
     /// `{"manifest", "bundleId", "now", "passed", "summary": {ok, warnings, errors}, "checks": [...]}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         let checks: [JSONValue] = findings.map { finding in
             var members = [
                 JSONMember("status", .string(finding.status.rawValue)),
