@@ -1,46 +1,8 @@
 import CNghttp2
 import RPCNIO
 
-/// nghttp2's callbacks: one-line trampolines to the connection through `user_data`, and
-/// what the connection does with each.
-extension HTTP2ServerConnection {
-    @inline(__always)
-    static func with<R>(_ userData: UnsafeMutableRawPointer?, _ body: (HTTP2ServerConnection) -> R) -> R {
-        Unmanaged<HTTP2ServerConnection>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
-    }
-
-    static func installCallbacks(_ callbacks: OpaquePointer) {
-        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
-            HTTP2ServerConnection.with(userData) { $0.onBeginHeaders(frame!) }
-        }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameCount, value, valueCount, _, userData in
-            HTTP2ServerConnection.with(userData) {
-                $0.onHeader(frame!, UnsafeRawBufferPointer(start: name, count: nameCount), UnsafeRawBufferPointer(start: value, count: valueCount))
-            }
-        }
-        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
-            HTTP2ServerConnection.with(userData) { $0.onFrameReceived(frame!) }
-        }
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, count, userData in
-            HTTP2ServerConnection.with(userData) { $0.onDataChunk(stream, UnsafeRawBufferPointer(start: data, count: count)) }
-        }
-        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
-            HTTP2ServerConnection.with(userData) { $0.onFrameSent(frame!) }
-        }
-        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, _, userData in
-            HTTP2ServerConnection.with(userData) { $0.onStreamClosed(stream) }
-        }
-        nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, errorCode, userData in
-            HTTP2ServerConnection.with(userData) { $0.onFrameNotSent(frame!, errorCode: errorCode) }
-        }
-    }
-
-    static let bodyProvider = nghttp2_data_provider(
-        source: nghttp2_data_source(ptr: nil),
-        read_callback: { _, stream, buffer, length, flags, _, userData in
-            HTTP2ServerConnection.with(userData) { $0.readBody(stream, buffer!, length, flags!) }
-        })
-
+/// What the connection does with its session's callbacks (`NGHTTP2SessionDelegate`).
+extension HTTP2ServerConnection: NGHTTP2SessionDelegate {
     // MARK: Receiving
 
     func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
@@ -162,7 +124,7 @@ extension HTTP2ServerConnection {
         return 0
     }
 
-    func onStreamClosed(_ id: Int32) -> Int32 {
+    func onStreamClosed(_ id: Int32, errorCode: UInt32) -> Int32 {
         guard let stream = streams.removeValue(forKey: id) else { return 0 }
         streamClosed()
         credit.forget(stream)
@@ -178,7 +140,7 @@ extension HTTP2ServerConnection {
         stream.held = 0
     }
 
-    func readBody(
+    func readData(
         _ id: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ length: Int, _ flags: UnsafeMutablePointer<UInt32>
     ) -> Int {
         guard let stream = streams[id] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }

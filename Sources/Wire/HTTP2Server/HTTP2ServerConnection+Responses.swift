@@ -77,7 +77,7 @@ extension HTTP2ServerConnection {
         if stream.isHead { body = [] }
         stream.responseBody = body
         stream.responseSent = 0
-        var provider = Self.bodyProvider
+        var provider = NGHTTP2Session.dataProvider
         let result = encoder.withFields { fields, count in
             if body.isEmpty {
                 nghttp2_submit_response(session.pointer, stream.id, fields, count, nil)

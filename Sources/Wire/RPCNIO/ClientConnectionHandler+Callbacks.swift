@@ -2,41 +2,8 @@ import CNghttp2
 import NIOCore
 import RPCCore
 
-/// nghttp2's callbacks for the client: one-line trampolines through `user_data`.
-extension ClientConnectionHandler {
-    @inline(__always)
-    static func handler(_ userData: UnsafeMutableRawPointer?) -> ClientConnectionHandler {
-        Unmanaged<ClientConnectionHandler>.fromOpaque(userData!).takeUnretainedValue()
-    }
-
-    static func installCallbacks(_ callbacks: OpaquePointer) {
-        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
-            ClientConnectionHandler.handler(userData).onBeginHeaders(frame!)
-        }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameCount, value, valueCount, _, userData in
-            ClientConnectionHandler.handler(userData).onHeader(
-                frame!, UnsafeRawBufferPointer(start: name, count: nameCount), UnsafeRawBufferPointer(start: value, count: valueCount))
-        }
-        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
-            ClientConnectionHandler.handler(userData).onFrameReceived(frame!)
-        }
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, count, userData in
-            ClientConnectionHandler.handler(userData).onDataChunk(stream, UnsafeRawBufferPointer(start: data, count: count))
-        }
-        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, userData in
-            ClientConnectionHandler.handler(userData).onStreamClosed(stream, errorCode: errorCode)
-        }
-        nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, errorCode, userData in
-            ClientConnectionHandler.handler(userData).onFrameNotSent(frame!, errorCode: errorCode)
-        }
-    }
-
-    static let dataProvider = nghttp2_data_provider(
-        source: nghttp2_data_source(ptr: nil),
-        read_callback: { _, stream, buffer, length, flags, _, userData in
-            ClientConnectionHandler.handler(userData).readData(stream, buffer!, length, flags!)
-        })
-
+/// What the client connection does with its session's callbacks (`NGHTTP2SessionDelegate`).
+extension ClientConnectionHandler: NGHTTP2SessionDelegate {
     func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         guard let stream = byID[frame.pointee.hd.stream_id] else { return 0 }
         let block: ResponseHeadParser.Block = frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS ? .trailers : .headers
@@ -137,6 +104,9 @@ extension ClientConnectionHandler {
     /// the session is closing, before the stream could start) no stream ever opens, so none
     /// will close: the call ends here. The request never left, so it is safe to retry:
     /// UNAVAILABLE.
+    /// Nothing to do once a frame went out (the client keeps no per-frame accounting).
+    func onFrameSent(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 { 0 }
+
     func onFrameNotSent(_ frame: UnsafePointer<nghttp2_frame>, errorCode: Int32) -> Int32 {
         let header = frame.pointee.hd
         guard UInt32(header.type) == NGHTTP2_HEADERS.rawValue, let stream = byID[header.stream_id] else { return 0 }

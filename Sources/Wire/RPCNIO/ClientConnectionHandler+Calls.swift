@@ -47,7 +47,7 @@ extension ClientConnectionHandler {
         encoder.add("user-agent", config.userAgent)
         if let timeout = head.timeout { encoder.add("grpc-timeout", GRPCTimeout.format(timeout)) }
         encoder.add(head.metadata)
-        var provider = Self.dataProvider
+        var provider = NGHTTP2Session.dataProvider
         let id = encoder.withFields { fields, count in
             nghttp2_submit_request(session.pointer, nil, fields, count, &provider, nil)
         }

@@ -57,8 +57,7 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
         self.context = context
         do {
             session = try NGHTTP2Session(
-                options: .init(role: .client, resetRateLimit: nil),
-                owner: self, configure: Self.installCallbacks)
+                options: .init(role: .client, resetRateLimit: nil), delegate: self)
         } catch {
             context.close(promise: nil)
             return

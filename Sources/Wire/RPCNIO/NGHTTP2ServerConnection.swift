@@ -4,12 +4,11 @@ package import NIOCore
 /// What every server connection on an nghttp2 session does the same way, whatever it
 /// serves (gRPC calls here, plain HTTP/2 requests in HTTP2Server): making and starting
 /// the session, keepalive PINGs, graceful shutdown, and ending a session that failed.
-package protocol NGHTTP2ServerConnection: NGHTTP2ConnectionHandler, SendableMetatype {
+package protocol NGHTTP2ServerConnection: NGHTTP2ConnectionHandler, NGHTTP2SessionDelegate, SendableMetatype {
     associatedtype Command: Sendable
     /// How the handlers' tasks reach the event loop; `drainMailbox` applies what came.
     var mailbox: Mailbox<Command>? { get set }
     func drainMailbox()
-    static func installCallbacks(_ callbacks: OpaquePointer)
     var resetRateLimit: ResetRateLimit { get }
     /// The connection window the session opens with (the receive budget).
     var receiveWindow: Int { get }
@@ -68,8 +67,7 @@ extension NGHTTP2ServerConnection {
         mailbox = Mailbox(eventLoop: context.eventLoop) { loopBound.value.drainMailbox() }
         do {
             session = try NGHTTP2Session(
-                options: .init(role: .server, resetRateLimit: resetRateLimit),
-                owner: self, configure: Self.installCallbacks)
+                options: .init(role: .server, resetRateLimit: resetRateLimit), delegate: self)
         } catch {
             context.close(promise: nil)
             return

@@ -20,17 +20,16 @@ package struct NGHTTP2Session {
     /// The session's allocator (free lists for its small blocks; see shim.h), released
     /// after the session.
     private var pool: UnsafeMutablePointer<glimpse_pool>?
-    /// The session's callbacks reach `owner` through `user_data`: it is kept alive until
+    /// The session's callbacks reach `delegate` through `user_data`: it is kept alive until
     /// `close()`, so no callback can outlive it.
-    private var owner: Unmanaged<AnyObject>?
+    private var owner: Unmanaged<NGHTTP2DelegateBox>?
 
-    /// Creates a session whose callbacks get `owner` as `user_data` (retained until `close()`).
-    /// `configure` installs the callbacks.
-    package init(options: Options, owner: AnyObject, configure: (OpaquePointer) -> Void) throws(NGHTTP2Error) {
+    /// Creates a session whose callbacks go to `delegate` (retained until `close()`).
+    package init(options: Options, delegate: any NGHTTP2SessionDelegate) throws(NGHTTP2Error) {
         var callbacks: OpaquePointer?
         try NGHTTP2Error.check(nghttp2_session_callbacks_new(&callbacks), "nghttp2_session_callbacks_new")
         defer { nghttp2_session_callbacks_del(callbacks) }
-        configure(callbacks!)
+        Self.installCallbacks(callbacks!)
 
         var option: OpaquePointer?
         try NGHTTP2Error.check(nghttp2_option_new(&option), "nghttp2_option_new")
@@ -43,7 +42,7 @@ package struct NGHTTP2Session {
         }
 
         guard let pool = glimpse_pool_create() else { throw NGHTTP2Error(code: NGHTTP2_ERR_NOMEM.rawValue, operation: "glimpse_pool_create") }
-        let retained = Unmanaged<AnyObject>.passRetained(owner)
+        let retained = Unmanaged.passRetained(NGHTTP2DelegateBox(delegate))
         let userData = retained.toOpaque()
         var session: OpaquePointer?
         let created = withUnsafeMutablePointer(to: &pool.pointee.mem) { mem in

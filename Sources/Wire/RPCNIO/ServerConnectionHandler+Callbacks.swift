@@ -2,46 +2,8 @@ import CNghttp2
 import NIOCore
 import RPCCore
 
-/// nghttp2's callbacks: one-line trampolines to the handler through `user_data`.
-extension ServerConnectionHandler {
-    /// The connection behind `user_data`, borrowed for the call (it outlives the session).
-    @inline(__always)
-    static func with<R>(_ userData: UnsafeMutableRawPointer?, _ body: (ServerConnectionHandler) -> R) -> R {
-        Unmanaged<ServerConnectionHandler>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
-    }
-
-    static func installCallbacks(_ callbacks: OpaquePointer) {
-        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
-            ServerConnectionHandler.with(userData) { $0.onBeginHeaders(frame!) }
-        }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameCount, value, valueCount, _, userData in
-            ServerConnectionHandler.with(userData) {
-                $0.onHeader(frame!, UnsafeRawBufferPointer(start: name, count: nameCount), UnsafeRawBufferPointer(start: value, count: valueCount))
-            }
-        }
-        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
-            ServerConnectionHandler.with(userData) { $0.onFrameReceived(frame!) }
-        }
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, count, userData in
-            ServerConnectionHandler.with(userData) { $0.onDataChunk(stream, UnsafeRawBufferPointer(start: data, count: count)) }
-        }
-        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
-            ServerConnectionHandler.with(userData) { $0.onFrameSent(frame!) }
-        }
-        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, userData in
-            ServerConnectionHandler.with(userData) { $0.onStreamClosed(stream, errorCode: errorCode) }
-        }
-        nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, errorCode, userData in
-            ServerConnectionHandler.with(userData) { $0.onFrameNotSent(frame!, errorCode: errorCode) }
-        }
-    }
-
-    static let dataProvider = nghttp2_data_provider(
-        source: nghttp2_data_source(ptr: nil),
-        read_callback: { _, stream, buffer, length, flags, _, userData in
-            ServerConnectionHandler.with(userData) { $0.readData(stream, buffer!, length, flags!) }
-        })
-
+/// What the connection does with its session's callbacks (`NGHTTP2SessionDelegate`).
+extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     // MARK: Receiving
 
     /// A header block's fields arrive together (RFC 9113 §4.3: no other frame may come

@@ -97,7 +97,7 @@ extension ServerConnectionHandler {
         if let contentLength { encoder.add("content-length", String(contentLength)) }
         if httpStatus == 405 { encoder.addStatic("allow", "POST") }
         encoder.add(metadata)
-        var provider = Self.dataProvider
+        var provider = NGHTTP2Session.dataProvider
         let result = encoder.withFields { fields, count in
             withBody
                 ? nghttp2_submit_response(session.pointer, stream.id, fields, count, &provider)

@@ -124,7 +124,7 @@ extension ServerConnectionHandler {
         encoder.addStatic(":status", "200")
         encoder.addStatic("content-type", "application/grpc")
         encoder.add(metadata)
-        var provider = Self.dataProvider
+        var provider = NGHTTP2Session.dataProvider
         let result = encoder.withFields { fields, count in
             nghttp2_submit_response(session.pointer, stream.id, fields, count, &provider)
         }

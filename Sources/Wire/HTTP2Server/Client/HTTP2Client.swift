@@ -125,7 +125,7 @@ package enum H2Client {
 }
 
 /// Sends the request on stream 1 and completes `promise` with the answer.
-final class H2RequestHandler: ChannelInboundHandler {
+final class H2RequestHandler: ChannelInboundHandler, NGHTTP2SessionDelegate {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -152,9 +152,7 @@ final class H2RequestHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         do {
-            let session = try NGHTTP2Session(options: .init(role: .client, resetRateLimit: nil), owner: self) { callbacks in
-                H2RequestHandler.install(callbacks)
-            }
+            let session = try NGHTTP2Session(options: .init(role: .client, resetRateLimit: nil), delegate: self)
             self.session = session
             try session.start(.defaults, connectionWindow: 1 << 20, isClient: true)
             var encoder = HeaderEncoder()
@@ -163,7 +161,7 @@ final class H2RequestHandler: ChannelInboundHandler {
             encoder.add(name: ":path", value: request.path)
             encoder.add(name: ":authority", value: request.authority)
             for header in request.headers { encoder.add(name: header.name, value: header.value) }
-            var provider = Self.dataProvider
+            var provider = NGHTTP2Session.dataProvider
             let hasBody = !request.body.isEmpty
             let id = encoder.withFields { fields, count in
                 hasBody
@@ -249,50 +247,46 @@ final class H2RequestHandler: ChannelInboundHandler {
         if buffer.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(buffer), promise: nil) }
     }
 
-    // MARK: nghttp2 callbacks
+    // MARK: nghttp2 callbacks (NGHTTP2SessionDelegate)
 
-    static func handler(_ userData: UnsafeMutableRawPointer?) -> H2RequestHandler {
-        Unmanaged<H2RequestHandler>.fromOpaque(userData!).takeUnretainedValue()
+    func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
+        guard frame.pointee.hd.stream_id == streamID else { return 0 }
+        let name = String(decoding: name, as: UTF8.self)
+        let value = String(decoding: value, as: UTF8.self)
+        if name == ":status" {
+            status = Int(value) ?? 0
+        } else {
+            headers.append(H2Request.Header(name: name, value: value))
+        }
+        return 0
     }
 
-    static func install(_ callbacks: OpaquePointer) {
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameCount, value, valueCount, _, userData in
-            let handler = H2RequestHandler.handler(userData)
-            guard frame!.pointee.hd.stream_id == handler.streamID else { return 0 }
-            let name = String(decoding: UnsafeRawBufferPointer(start: name, count: nameCount), as: UTF8.self)
-            let value = String(decoding: UnsafeRawBufferPointer(start: value, count: valueCount), as: UTF8.self)
-            if name == ":status" {
-                handler.status = Int(value) ?? 0
-            } else {
-                handler.headers.append(H2Request.Header(name: name, value: value))
-            }
-            return 0
-        }
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, count, userData in
-            let handler = H2RequestHandler.handler(userData)
-            handler.unconsumed += count
-            if stream == handler.streamID, let data {
-                handler.body.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
-            }
-            return 0
-        }
-        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, userData in
-            let handler = H2RequestHandler.handler(userData)
-            if stream == handler.streamID { handler.closedCode = errorCode }
-            return 0
-        }
+    func onDataChunk(_ stream: Int32, _ data: UnsafeRawBufferPointer) -> Int32 {
+        unconsumed += data.count
+        if stream == streamID { body.append(contentsOf: data) }
+        return 0
     }
 
-    static let dataProvider = nghttp2_data_provider(
-        source: nghttp2_data_source(ptr: nil),
-        read_callback: { _, _, buffer, length, flags, _, userData in
-            let handler = H2RequestHandler.handler(userData)
-            let count = min(length, handler.pending.count)
-            handler.pending.withUnsafeBufferPointer { source in
-                if count > 0 { buffer!.update(from: source.baseAddress!, count: count) }
-            }
-            handler.pending = handler.pending.dropFirst(count)
-            if handler.pending.isEmpty { flags!.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
-            return count
-        })
+    func onStreamClosed(_ stream: Int32, errorCode: UInt32) -> Int32 {
+        if stream == streamID { closedCode = errorCode }
+        return 0
+    }
+
+    func readData(
+        _ stream: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ length: Int, _ flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
+        let count = min(length, pending.count)
+        pending.withUnsafeBufferPointer { source in
+            if count > 0 { buffer.update(from: source.baseAddress!, count: count) }
+        }
+        pending = pending.dropFirst(count)
+        if pending.isEmpty { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+        return count
+    }
+
+    // What a one-request client has no use for.
+    func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 { 0 }
+    func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 { 0 }
+    func onFrameSent(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 { 0 }
+    func onFrameNotSent(_ frame: UnsafePointer<nghttp2_frame>, errorCode: Int32) -> Int32 { 0 }
 }
