@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "GlimpseRPC", dependencies: ["GlimpseMessages", "GlimpseJSON", "RPCCore"], path: "Sources/Wire/GlimpseRPC"),
         // Plain HTTP/2 (not gRPC) on the same nghttp2 pieces, h2c and TLS: the APNs-style endpoint.
         .target(
-            name: "HTTP2Server",
+            name: "HTTP2",
             dependencies: [
                 "RPCNIO", "RPCCore", "CNghttp2", nioCore, nioPosix, crypto,
                 .product(name: "NIOTLS", package: "swift-nio"),
@@ -94,7 +94,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
-            path: "Sources/Wire/HTTP2Server"),
+            path: "Sources/Wire/HTTP2"),
         .testTarget(name: "GlimpseJSONTests", dependencies: ["GlimpseJSON"], path: "Tests/Wire/GlimpseJSONTests"),
         .testTarget(
             name: "GlimpseMessagesTests",
@@ -107,15 +107,15 @@ let package = Package(
             path: "Tests/Wire/RPCNIOTests"),
         .testTarget(name: "WebTests", dependencies: ["Web", "RPCCore"], path: "Tests/Wire/WebTests"),
         .testTarget(
-            name: "HTTP2ServerTests",
+            name: "HTTP2Tests",
             dependencies: [
-                "HTTP2Server", "RPCNIO", nioCore, nioPosix,
+                "HTTP2", "RPCNIO", nioCore, nioPosix,
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/Wire/HTTP2ServerTests"),
+            path: "Tests/Wire/HTTP2Tests"),
 
         // MARK: Domain: one vocabulary (identifiers, families, the device, the engine shape, time)
         // Identifiers, families, the device screen, the engine shape, the clocks (Clock/), App
@@ -140,11 +140,11 @@ let package = Package(
 
         // MARK: Hosting: the one engine host (journal in SQLite via GRDB, replay, timer, manual
         // clock) and the one service kit (health, reflection, config, lifecycle, metrics)
-        .target(name: "EngineHost", dependencies: ["GlimpseVocabulary", grdb], path: "Sources/Hosting/EngineHost"),
+        .target(name: "EngineHosting", dependencies: ["GlimpseVocabulary", grdb], path: "Sources/Hosting/EngineHosting"),
         .target(
             name: "ServiceKit",
             dependencies: [
-                "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "Web", "EngineHost", "ProtoMapping", "GlimpseVocabulary",
+                "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "Web", "EngineHosting", "ProtoMapping", "GlimpseVocabulary",
                 argumentParser, nioCore, nioPosix,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -155,12 +155,12 @@ let package = Package(
             ],
             path: "Sources/Hosting/ServiceKit"),
         .testTarget(
-            name: "EngineHostTests", dependencies: ["EngineHost", "EngineHostToys", "GlimpseVocabulary", grdb],
-            path: "Tests/Hosting/EngineHostTests"),
+            name: "EngineHostingTests", dependencies: ["EngineHosting", "EngineHostToys", "GlimpseVocabulary", grdb],
+            path: "Tests/Hosting/EngineHostingTests"),
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "EngineHost", "EngineHostToys", "GlimpseInterop", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", argumentParser,
+                "ServiceKit", "EngineHosting", "EngineHostToys", "GlimpseInterop", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", argumentParser,
                 nioCore, nioPosix, .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -181,14 +181,14 @@ let package = Package(
         .target(
             name: "TimelineService",
             dependencies: [
-                "TimelineEngine", "TimelineMapping", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "TimelineEngine", "TimelineMapping", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", "RPCNIO", collections,
             ],
             path: "Services/Timeline/Service"),
         .executableTarget(
             name: "glimpse-timeline",
             dependencies: [
-                "TimelineService", "TimelineEngine", "EngineHost", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                "TimelineService", "TimelineEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "TimelineServiceTests",
             dependencies: [
-                "TimelineService", "TimelineMapping", "TimelineEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
+                "TimelineService", "TimelineMapping", "TimelineEngine", "EngineHosting", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
             ],
             path: "Tests/Services/Timeline/TimelineServiceTests"),
 
@@ -216,14 +216,14 @@ let package = Package(
         .target(
             name: "IntentService",
             dependencies: [
-                "IntentEngine", "IntentMapping", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "IntentEngine", "IntentMapping", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", "RPCNIO",
             ],
             path: "Services/Intent/Service"),
         .executableTarget(
             name: "glimpse-intent",
             dependencies: [
-                "IntentService", "IntentEngine", "EngineHost", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                "IntentService", "IntentEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -235,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "IntentServiceTests",
             dependencies: [
-                "IntentService", "IntentMapping", "IntentEngine", "EngineHost", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
+                "IntentService", "IntentMapping", "IntentEngine", "EngineHosting", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
             ],
             path: "Tests/Services/Intent/IntentServiceTests"),
 
@@ -250,8 +250,8 @@ let package = Package(
         .target(
             name: "ActivityService",
             dependencies: [
-                "ActivityEngine", "ActivityMapping", "EngineHost", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC",
-                "HTTP2Server", "ProtoMapping", "RPCCore", "ServiceKit", collections, crypto, nioCore,
+                "ActivityEngine", "ActivityMapping", "EngineHosting", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC",
+                "HTTP2", "ProtoMapping", "RPCCore", "ServiceKit", collections, crypto, nioCore,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -259,7 +259,7 @@ let package = Package(
         .executableTarget(
             name: "glimpse-activity",
             dependencies: [
-                "ActivityService", "ActivityEngine", "EngineHost", "GlimpseMessages", "GlimpseRPC", "HTTP2Server",
+                "ActivityService", "ActivityEngine", "EngineHosting", "GlimpseMessages", "GlimpseRPC", "HTTP2",
                 "ServiceKit", argumentParser, .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/Activity/Main"),
@@ -270,7 +270,7 @@ let package = Package(
         .testTarget(
             name: "ActivityServiceTests",
             dependencies: [
-                "ActivityService", "ActivityMapping", "ActivityEngine", "EngineHost", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages",
+                "ActivityService", "ActivityMapping", "ActivityEngine", "EngineHosting", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages",
                 "ServiceKit", crypto,
             ],
             path: "Tests/Services/Activity/ActivityServiceTests"),
@@ -285,14 +285,14 @@ let package = Package(
         .target(
             name: "AssetService",
             dependencies: [
-                "AssetEngine", "AssetMapping", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "AssetEngine", "AssetMapping", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", crypto,
             ],
             path: "Services/Asset/Service"),
         .executableTarget(
             name: "glimpse-asset",
             dependencies: [
-                "AssetService", "AssetEngine", "EngineHost", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                "AssetService", "AssetEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/Asset/Main"),
@@ -302,7 +302,7 @@ let package = Package(
         .testTarget(
             name: "AssetServiceTests",
             dependencies: [
-                "AssetService", "AssetMapping", "AssetEngine", "EngineHost", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "AssetService", "AssetMapping", "AssetEngine", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", crypto,
             ],
             path: "Tests/Services/Asset/AssetServiceTests"),
@@ -313,7 +313,7 @@ let package = Package(
             name: "GatewayService",
             dependencies: [
                 "ServiceKit", "ActivityEngine", "ProtoMapping", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
-                "Rendering", "RPCCore", "EngineHost", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Rendering", "RPCCore", "EngineHosting", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/Gateway/Service",
@@ -351,7 +351,7 @@ let package = Package(
         .target(
             name: "GlimpseCLI",
             dependencies: [
-                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "HTTP2Server", "Contracts",
+                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "HTTP2", "Contracts",
                 "ServiceKit",  // the device key (`--device-key`), as the services read it
                 // `glimpse verify` checks an app with the engines' own rules, through their mappings.
                 "TimelineEngine", "TimelineMapping", "IntentEngine", "IntentMapping", "ActivityEngine", "AssetEngine", "AssetMapping",
@@ -382,14 +382,14 @@ let package = Package(
             path: "Sources/Tools/glimpse-interop-client"),
         .testTarget(
             name: "GlimpseCLITests",
-            dependencies: ["GlimpseCLI", "GlimpseMessages", "GlimpseJSON", "HTTP2Server", "RPCCore", "RPCNIO", "ServiceKit", crypto, nioCore,
+            dependencies: ["GlimpseCLI", "GlimpseMessages", "GlimpseJSON", "HTTP2", "RPCCore", "RPCNIO", "ServiceKit", crypto, nioCore,
                            "DemoApps", "GlimpseRPC", "GlimpseVocabulary", "TimelineEngine"],
             path: "Tests/Tools/GlimpseCLITests"),
         .testTarget(
             name: "ContractTests",
             dependencies: [
                 "Contracts", "GatewayService", "TimelineService", "IntentService", "ActivityService", "AssetService",
-                "EngineHost", "ServiceKit", "GlimpseCLI", "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO",
+                "EngineHosting", "ServiceKit", "GlimpseCLI", "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Tools/ContractTests"),
@@ -408,10 +408,10 @@ let package = Package(
             path: "Tests/Support/EngineTesting"),
         // A toy counter engine shared by the host tests and the kill -9 probe.
         .target(
-            name: "EngineHostToys", dependencies: ["EngineHost", "GlimpseVocabulary"],
+            name: "EngineHostToys", dependencies: ["EngineHosting", "GlimpseVocabulary"],
             path: "Tests/Support/EngineHostToys"),
         .executableTarget(
-            name: "glimpse-host-probe", dependencies: ["EngineHost", "EngineHostToys", "GlimpseVocabulary"],
+            name: "glimpse-host-probe", dependencies: ["EngineHosting", "EngineHostToys", "GlimpseVocabulary"],
             path: "Tests/HostProbe"),
         .target(name: "RPCTestService", dependencies: ["RPCCore"], path: "Tests/RPCTestService"),
         .executableTarget(

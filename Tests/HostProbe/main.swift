@@ -4,7 +4,7 @@
 // snapshot every that many inputs, so a kill may land in the middle of one.
 //
 //     glimpse-host-probe <journal.sqlite> <count> [<snapshot-every>]
-import EngineHost
+import EngineHosting
 import EngineHostToys
 import Foundation
 import GlimpseVocabulary

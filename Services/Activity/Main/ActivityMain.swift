@@ -13,11 +13,11 @@
 import ActivityEngine
 import ActivityService
 import ArgumentParser
-import EngineHost
+import EngineHosting
 import Foundation
 import GlimpseMessages
 import GlimpseRPC
-import HTTP2Server
+import HTTP2
 import Logging
 import ServiceKit
 

@@ -4,7 +4,7 @@ package import FoundationEssentials
 package import Foundation
 #endif
 package import ActivityEngine
-package import EngineHost
+package import EngineHosting
 package import GlimpseVocabulary
 import GlimpseMessages
 import GlimpseRPC

@@ -9,7 +9,7 @@
 import ArgumentParser
 import AssetEngine
 import AssetService
-import EngineHost
+import EngineHosting
 import Foundation
 import GlimpseMessages
 import GlimpseRPC

@@ -5,7 +5,7 @@ package import Foundation
 #endif
 import AssetEngine
 import Crypto
-package import EngineHost
+package import EngineHosting
 import GlimpseMessages
 import GlimpseVocabulary
 package import ServiceKit

@@ -3,7 +3,7 @@ package import FoundationEssentials
 #else
 package import Foundation
 #endif
-import EngineHost
+import EngineHosting
 import GRDB
 package import GlimpseMessages
 

@@ -9,7 +9,7 @@
 // are kept until glimpse-timeline has them. Prints
 // `listening on port N` once bound.
 import ArgumentParser
-import EngineHost
+import EngineHosting
 import Foundation
 import GlimpseMessages
 import GlimpseRPC

@@ -4,7 +4,7 @@ package import FoundationEssentials
 package import Foundation
 #endif
 import GlimpseVocabulary
-package import EngineHost
+package import EngineHosting
 import GlimpseMessages
 import GlimpseRPC
 package import IntentEngine

@@ -6,7 +6,7 @@
 //
 // Every flag falls back to GLIMPSE_<FLAG>. Prints `listening on port N` once bound.
 import ArgumentParser
-import EngineHost
+import EngineHosting
 import Foundation
 import GlimpseMessages
 import GlimpseRPC

@@ -3,7 +3,7 @@ package import FoundationEssentials
 #else
 package import Foundation
 #endif
-package import EngineHost
+package import EngineHosting
 import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping

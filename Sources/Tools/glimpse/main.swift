@@ -9,4 +9,4 @@ import Darwin
 #endif
 import GlimpseCLI
 
-exit(await GlimpseCLI.main())
+exit(await GlimpseTool.main())

@@ -2,7 +2,7 @@ import CNghttp2
 package import NIOCore
 
 /// What every server connection on an nghttp2 session does the same way, whatever it
-/// serves (gRPC calls here, plain HTTP/2 requests in HTTP2Server): making and starting
+/// serves (gRPC calls here, plain HTTP/2 requests in the HTTP2 target): making and starting
 /// the session, keepalive PINGs, graceful shutdown, and ending a session that failed.
 package protocol NGHTTP2ServerConnection: NGHTTP2ConnectionHandler, NGHTTP2SessionDelegate, SendableMetatype {
     associatedtype Command: Sendable

@@ -1,7 +1,7 @@
 package import CNghttp2
 
 /// What a connection does with its nghttp2 session's callbacks: the gRPC server and client
-/// here, the plain HTTP/2 server and client in HTTP2Server. `NGHTTP2Session` installs one set
+/// here, the plain HTTP/2 server and client in the HTTP2 target. `NGHTTP2Session` installs one set
 /// of trampolines that reach the delegate through `user_data`; each method answers as
 /// nghttp2's callback does (0, or a fatal error code such as `NGHTTP2_ERR_CALLBACK_FAILURE`).
 /// There are no defaults: a method whose signature drifted would otherwise be passed over

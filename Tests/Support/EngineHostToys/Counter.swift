@@ -1,5 +1,5 @@
 package import Foundation
-import EngineHost
+import EngineHosting
 import Synchronization
 package import GlimpseVocabulary
 

@@ -106,7 +106,7 @@ struct BrokenProviderTests {
     static func glimpse(_ arguments: [String]) async -> (Int32, String, String) {
         let output = CapturedOutput()
         let errors = CapturedOutput()
-        let status = await GlimpseCLI.run(arguments: arguments, output: output, errorOutput: errors)
+        let status = await GlimpseTool.run(arguments: arguments, output: output, errorOutput: errors)
         return (status, output.text, errors.text)
     }
 }

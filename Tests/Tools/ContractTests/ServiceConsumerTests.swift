@@ -1,6 +1,6 @@
 import ActivityService
 import Contracts
-import EngineHost
+import EngineHosting
 import Foundation
 import GlimpseMessages
 import GlimpseRPC

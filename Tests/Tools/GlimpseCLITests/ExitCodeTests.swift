@@ -7,7 +7,7 @@ import Testing
 struct ExitCodeTests {
     func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
         let out = CapturedOutput(), err = CapturedOutput()
-        let status = await GlimpseCLI.run(arguments: arguments, output: out, errorOutput: err, environment: environment)
+        let status = await GlimpseTool.run(arguments: arguments, output: out, errorOutput: err, environment: environment)
         return (status, out.text, err.text)
     }
 
@@ -21,7 +21,7 @@ struct ExitCodeTests {
         #expect(behind == .gateway(code: .unavailable, message: "glimpse-timeline is unreachable"))
         #expect(behind.exitCode == 1)
         #expect(CLIFailure.gateway(code: .permissionDenied, message: "").description == "error: PERMISSION_DENIED")
-        #expect(GlimpseCLI.outcome(of: RPCError(code: .invalidArgument, message: "family: required")).status == 1)
+        #expect(GlimpseTool.outcome(of: RPCError(code: .invalidArgument, message: "family: required")).status == 1)
     }
 
     @Test("no connection: exit 3 naming the address")

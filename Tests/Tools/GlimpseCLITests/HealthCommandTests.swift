@@ -16,7 +16,7 @@ import Testing
 struct HealthCommandTests {
     func run(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
         let out = CapturedOutput(), err = CapturedOutput()
-        let status = await GlimpseCLI.run(arguments: arguments, output: out, errorOutput: err)
+        let status = await GlimpseTool.run(arguments: arguments, output: out, errorOutput: err)
         return (status, out.text, err.text)
     }
 

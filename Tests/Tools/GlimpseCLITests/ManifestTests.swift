@@ -158,7 +158,7 @@ struct ManifestTests {
     func installUsage() async throws {
         let root = try Self.directory(["app.json": Array("{\"bundleId\": 7}".utf8)])
         let out = CapturedOutput(), err = CapturedOutput()
-        let status = await GlimpseCLI.run(
+        let status = await GlimpseTool.run(
             arguments: ["install", root + "/app.json", "--gateway", "127.0.0.1:1"], output: out, errorOutput: err)
         #expect(status == 2)
         #expect(err.text.hasPrefix("error: " + root + "/app.json: bundleId"))

@@ -3,7 +3,7 @@ import Foundation
 import GlimpseCLI
 import GlimpseJSON
 import GlimpseMessages
-import HTTP2Server
+import HTTP2
 import NIOCore
 import Synchronization
 import Testing
@@ -111,7 +111,7 @@ struct PushTests {
             HTTP2Response(status: 200, headers: [("apns-id", "5E2F0C1A-0000-4000-8000-000000000001")])
         }) { port, recorder in
             let out = CapturedOutput(), err = CapturedOutput()
-            let status = await GlimpseCLI.run(
+            let status = await GlimpseTool.run(
                 arguments: ["push", "0123456789abcdef0123456789abcdef", payload, "--apns-address", "127.0.0.1:\(port)",
                             "--topic", "com.example.pizza.push-type.liveactivity", "--priority", "5",
                             "--key", "TEAM123456:KEY1234567:\(keyFile)", "--iat", "1767258000"],
@@ -139,7 +139,7 @@ struct PushTests {
             HTTP2Response(status: 410, headers: [("apns-id", "id-1")], body: Array(#"{"reason":"Unregistered","timestamp":1767258000000}"#.utf8))
         }) { port, recorder in
             let out = CapturedOutput(), err = CapturedOutput()
-            let status = await GlimpseCLI.run(
+            let status = await GlimpseTool.run(
                 arguments: ["push", "com.example.pizza", payload, "--broadcast", "--channel", "dHVuYQ==", "--apns-address", "127.0.0.1:\(port)"],
                 output: out, errorOutput: err)
             #expect(status == 1)
@@ -150,7 +150,7 @@ struct PushTests {
             #expect(request.headers["apns-channel-id"] == "dHVuYQ==")
 
             let json = CapturedOutput()
-            let again = await GlimpseCLI.run(
+            let again = await GlimpseTool.run(
                 arguments: ["push", "com.example.pizza", payload, "--broadcast", "--channel", "dHVuYQ==", "--apns-address", "127.0.0.1:\(port)", "--json"],
                 output: json, errorOutput: CapturedOutput())
             #expect(again == 1)
@@ -167,7 +167,7 @@ struct PushTests {
             HTTP2Response(status: request.connection.alpn == "h2" ? 200 : 500, headers: [("apns-id", "tls-1")])
         }) { port, _ in
             let out = CapturedOutput(), err = CapturedOutput()
-            let status = await GlimpseCLI.run(
+            let status = await GlimpseTool.run(
                 arguments: ["push", "0123456789abcdef", payload, "--push-type", "widgets", "--topic", "com.x.push-type.widgets",
                             "--tls", "--ca", certificates.caCertificate, "--apns-address", "127.0.0.1:\(port)"],
                 output: out, errorOutput: err)
@@ -175,7 +175,7 @@ struct PushTests {
             #expect(out.text == "200  apns-id tls-1\n")
             // Without the CA the endpoint's certificate is not trusted.
             let untrusted = CapturedOutput()
-            let refused = await GlimpseCLI.run(
+            let refused = await GlimpseTool.run(
                 arguments: ["push", "0123456789abcdef", payload, "--topic", "t", "--tls", "--apns-address", "127.0.0.1:\(port)"],
                 output: CapturedOutput(), errorOutput: untrusted)
             #expect(refused == 3)
@@ -187,14 +187,14 @@ struct PushTests {
     func failures() async throws {
         let payload = try Self.file(#"{"aps":{}}"#, named: "payload.json")
         let err = CapturedOutput()
-        let status = await GlimpseCLI.run(
+        let status = await GlimpseTool.run(
             arguments: ["push", "0123456789abcdef", payload, "--topic", "t", "--apns-address", "127.0.0.1:1"],
             output: CapturedOutput(), errorOutput: err)
         #expect(status == 3)
         #expect(err.text.hasPrefix("error: cannot reach the APNs endpoint at 127.0.0.1:1"))
         let bad = try Self.file("{aps", named: "bad.json")
         let badErr = CapturedOutput()
-        #expect(await GlimpseCLI.run(arguments: ["push", "0123456789abcdef", bad, "--topic", "t"], output: CapturedOutput(), errorOutput: badErr) == 2)
+        #expect(await GlimpseTool.run(arguments: ["push", "0123456789abcdef", bad, "--topic", "t"], output: CapturedOutput(), errorOutput: badErr) == 2)
         #expect(badErr.text.contains("invalid JSON"))
     }
 }

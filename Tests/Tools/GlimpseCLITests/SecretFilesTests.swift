@@ -42,7 +42,7 @@ struct SecretFilesTests {
     func deviceKey() async throws {
         let path = scratch() + "/keys/device-key"
         func run(_ arguments: [String]) async -> Int32 {
-            await GlimpseCLI.run(arguments: arguments, output: CapturedOutput(), errorOutput: CapturedOutput())
+            await GlimpseTool.run(arguments: arguments, output: CapturedOutput(), errorOutput: CapturedOutput())
         }
         #expect(await run(["device-key", path]) == 0)
         #expect(try mode(path) == 0o600)

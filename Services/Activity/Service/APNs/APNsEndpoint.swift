@@ -4,7 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import EngineHost
+import EngineHosting
 package import GlimpseVocabulary
 import GlimpseJSON
 import GlimpseMessages

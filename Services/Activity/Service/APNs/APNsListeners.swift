@@ -1,4 +1,4 @@
-package import HTTP2Server
+package import HTTP2
 package import Logging
 import NIOCore
 import ServiceLifecycle

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ActivityEngine
-package import EngineHost
+package import EngineHosting
 package import GlimpseMessages
 import GlimpseRPC
 import GlimpseVocabulary

@@ -1,6 +1,6 @@
 import ActivityEngine
 import DequeModule
-import EngineHost
+import EngineHosting
 import GlimpseMessages
 package import GlimpseVocabulary
 import ServiceKit

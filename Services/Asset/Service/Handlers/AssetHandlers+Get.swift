@@ -1,6 +1,6 @@
 import AssetEngine
 import Crypto
-import EngineHost
+import EngineHosting
 package import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping

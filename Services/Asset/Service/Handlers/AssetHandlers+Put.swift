@@ -1,5 +1,5 @@
 import AssetEngine
-import EngineHost
+import EngineHosting
 package import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping

@@ -1,5 +1,5 @@
 import AssetEngine
-package import EngineHost
+package import EngineHosting
 package import GlimpseMessages
 import GlimpseRPC
 import GlimpseVocabulary

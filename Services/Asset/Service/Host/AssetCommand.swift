@@ -1,5 +1,5 @@
 package import AssetEngine
-import EngineHost
+import EngineHosting
 package import GlimpseMessages
 
 /// An input of glimpse-asset, as journaled: a `glimpse.asset.v1.JournalRecord`. A put also

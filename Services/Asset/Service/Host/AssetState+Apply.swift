@@ -1,5 +1,5 @@
 import AssetEngine
-import EngineHost
+import EngineHosting
 import GlimpseMessages
 package import GlimpseVocabulary
 import ProtoMapping

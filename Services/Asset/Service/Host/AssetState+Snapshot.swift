@@ -1,4 +1,4 @@
-import EngineHost
+import EngineHosting
 package import GlimpseVocabulary
 
 /// glimpse-asset's snapshot: the catalog (see `AssetCatalog+Snapshot`) and the apps, their

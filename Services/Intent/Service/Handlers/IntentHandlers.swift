@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GlimpseVocabulary
-package import EngineHost
+package import EngineHosting
 package import GlimpseMessages
 import GlimpseRPC
 package import IntentEngine

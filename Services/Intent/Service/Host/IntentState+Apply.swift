@@ -1,6 +1,6 @@
 import ServiceKit
 package import GlimpseVocabulary
-import EngineHost
+import EngineHosting
 import GlimpseMessages
 package import IntentEngine
 import IntentMapping

@@ -1,4 +1,4 @@
-import EngineHost
+import EngineHosting
 import GlimpseMessages
 package import GlimpseVocabulary
 import IntentEngine

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import EngineHost
+import EngineHosting
 import GlimpseMessages
 import GlimpseVocabulary
 import GlimpseRPC

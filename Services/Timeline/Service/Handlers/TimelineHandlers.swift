@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import EngineHost
+package import EngineHosting
 package import GlimpseMessages
 import GlimpseRPC
 import GlimpseVocabulary

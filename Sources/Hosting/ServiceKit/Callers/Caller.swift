@@ -1,5 +1,5 @@
 package import GlimpseVocabulary
-package import EngineHost
+package import EngineHosting
 package import RPCCore
 
 /// Who is calling a service: the device (the gateway, a script: no app token) or an app

@@ -1,4 +1,4 @@
-import EngineHost
+import EngineHosting
 package import GlimpseMessages
 
 /// A service's journal record: a generated message whose `input` oneof holds the input and

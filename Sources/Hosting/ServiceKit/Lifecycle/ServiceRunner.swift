@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-package import EngineHost
+package import EngineHosting
 package import GlimpseMessages
 package import GlimpseVocabulary
 package import Logging

@@ -1,5 +1,5 @@
 package import ArgumentParser
-package import EngineHost
+package import EngineHosting
 
 /// `--snapshot-every`, for the services that journal through an engine host (the gateway
 /// keeps its own store and does not take it).

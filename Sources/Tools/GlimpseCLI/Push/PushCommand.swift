@@ -7,7 +7,7 @@ import Foundation
 import GlimpseJSON
 package import GlimpseMessages
 import GlimpseRPC
-import HTTP2Server
+import HTTP2
 import RPCCore
 
 struct Push: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ServiceKit
 
 /// What a command run writes to and reads its defaults from: set per run by
-/// `GlimpseCLI.run`, so commands (ArgumentParser values) need no globals.
+/// `GlimpseTool.run`, so commands (ArgumentParser values) need no globals.
 struct CLIContext: Sendable {
     var output: any TextOutput
     var errorOutput: any TextOutput

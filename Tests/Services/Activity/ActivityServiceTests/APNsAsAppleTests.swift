@@ -2,7 +2,7 @@ import ServiceKit
 import ActivityEngine
 import ActivityService
 import Crypto
-import EngineHost
+import EngineHosting
 import Foundation
 import GlimpseJSON
 import GlimpseMessages

@@ -1,6 +1,6 @@
 import ActivityEngine
 import ActivityService
-import EngineHost
+import EngineHosting
 import Foundation
 import GlimpseMessages
 import GlimpseVocabulary

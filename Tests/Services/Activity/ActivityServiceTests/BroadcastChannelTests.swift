@@ -1,5 +1,5 @@
 import ActivityService
-import EngineHost
+import EngineHosting
 import ServiceKit
 import Foundation
 import GlimpseMessages

@@ -1,6 +1,6 @@
 import AssetEngine
 import AssetService
-import EngineHost
+import EngineHosting
 import Foundation
 import GlimpseMessages
 import GlimpseVocabulary

@@ -1,7 +1,7 @@
 import AssetEngine
 import AssetMapping
 import AssetService
-import EngineHost
+import EngineHosting
 import Foundation
 import GlimpseMessages
 import GlimpseVocabulary

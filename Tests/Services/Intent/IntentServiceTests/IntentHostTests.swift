@@ -2,7 +2,7 @@ import ServiceKit
 import Foundation
 import Testing
 import GlimpseVocabulary
-import EngineHost
+import EngineHosting
 import GlimpseMessages
 import IntentEngine
 import IntentService

@@ -1,5 +1,5 @@
 import GlimpseVocabulary
-import EngineHost
+import EngineHosting
 import Foundation
 import GlimpseMessages
 import IntentEngine

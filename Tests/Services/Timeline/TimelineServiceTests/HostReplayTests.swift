@@ -2,7 +2,7 @@ import ServiceKit
 import Foundation
 import Synchronization
 import Testing
-import EngineHost
+import EngineHosting
 import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping

@@ -1,7 +1,7 @@
 import ActivityService
 import AssetService
 import Contracts
-import EngineHost
+import EngineHosting
 import Foundation
 import IntentService
 import RPCCore

@@ -1,4 +1,4 @@
-import EngineHost
+import EngineHosting
 import Foundation
 import Testing
 

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTP2Server
+import HTTP2
 import NIOCore
 import Synchronization
 

@@ -15,11 +15,11 @@ import RPCCore
 
 /// The `glimpse` command-line tool: drives glimpse-gateway, the device.
 ///
-///     let status = await GlimpseCLI.run(arguments: ["widgets", "--json"], output: captured, errorOutput: errors)
+///     let status = await GlimpseTool.run(arguments: ["widgets", "--json"], output: captured, errorOutput: errors)
 ///
 /// Exit statuses: 0 ok, 1 the gateway answered an error (`error: <CODE>: <message>` on
 /// standard error), 2 a usage error, 3 the gateway is unreachable.
-package enum GlimpseCLI {
+package enum GlimpseTool {
     /// Runs one command line (without the program name) and returns its exit status.
     /// `environment` supplies GLIMPSE_GATEWAY and GLIMPSE_APP_TOKEN; progress lines go to
     /// `errorOutput` when `errorIsTerminal` (or with `--progress`).

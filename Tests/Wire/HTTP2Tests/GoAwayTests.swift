@@ -1,5 +1,5 @@
 import Foundation
-import HTTP2Server
+import HTTP2
 import Testing
 
 /// A response that asks for GOAWAY: the answer arrives whole, then the GOAWAY, streams

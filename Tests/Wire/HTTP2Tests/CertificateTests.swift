@@ -1,5 +1,5 @@
 import Foundation
-import HTTP2Server
+import HTTP2
 import SwiftASN1
 import Testing
 import X509

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTP2Server
+import HTTP2
 import NIOCore
 
 /// A running server and what the tests need to reach it.

@@ -1,4 +1,4 @@
-import HTTP2Server
+import HTTP2
 import RPCNIO
 import Synchronization
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import HTTP2Server
+import HTTP2
 import Testing
 
 /// TLS listeners with the generated local CA: ALPN h2, and HTTP/2 without ALPN.

@@ -1,5 +1,5 @@
 import Foundation
-import HTTP2Server
+import HTTP2
 import Testing
 
 /// h2c with prior knowledge, through curl (`--http2-prior-knowledge`).

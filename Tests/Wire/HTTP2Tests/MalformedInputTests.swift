@@ -1,5 +1,5 @@
 import Foundation
-import HTTP2Server
+import HTTP2
 import RPCNIO
 import Testing
 
