@@ -327,6 +327,7 @@ let package = Package(
             name: "GatewayServiceTests",
             dependencies: [
                 "GatewayService", "GlimpseMessages", "GlimpseRPC", "RPCCore", "ProtoMapping",
+                "TimelineService", "EngineHosting", "ServiceKit",  // the services wired in-process
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Services/Gateway/GatewayServiceTests"),

@@ -32,11 +32,11 @@ package struct ActivityServer: Sendable {
         directory: URL?, clock: HostClock, settings: ActivitySettings = .defaults,
         authentication: APNsEndpoint.Authentication, outbound: Outbound,
         tokenClock: (any WallClock)? = SystemClock(), snapshots: SnapshotPolicy = .defaults,
-        report: @escaping @Sendable (String) -> Void = { _ in }
+        transports: Connections.Transports = .sockets, report: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ActivityServer {
         let journal = try directory.map { try Journal(directory: $0, name: "activity") } ?? Journal.inMemory()
         let feed = ActivityFeed()
-        let connections = Connections()
+        let connections = Connections(transports: transports)
         var seed = [UInt8](repeating: 0, count: 32)
         var generator = SystemRandomNumberGenerator()
         for index in seed.indices { seed[index] = generator.next() }

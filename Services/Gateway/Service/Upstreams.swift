@@ -32,14 +32,16 @@ package final class Upstreams: Sendable {
 
     package let addresses: Addresses
     /// glimpse-timeline answers a placement's whole timeline (up to 10 MiB).
-    package let connections = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes)
+    package let connections: Connections
     /// Carried by every device call to the services (an app's call carries the app's
     /// token for that service instead).
     package let deviceKey: DeviceKey?
 
-    package init(addresses: Addresses, deviceKey: DeviceKey? = nil) {
+    /// `transports`: sockets as deployed; a test may wire the services in-process.
+    package init(addresses: Addresses, deviceKey: DeviceKey? = nil, transports: Connections.Transports = .sockets) {
         self.addresses = addresses
         self.deviceKey = deviceKey
+        connections = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes, transports: transports)
     }
 
     func connection(_ service: Service) throws(RPCError) -> GRPCClient {

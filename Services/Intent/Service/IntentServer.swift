@@ -30,12 +30,13 @@ package struct IntentServer: Sendable {
     /// one, saving snapshots as `snapshots` says (failures go to `report`).
     package static func open(
         directory: URL?, clock: HostClock, settings: IntentSettings = .defaults, outbound: Outbound,
-        snapshots: SnapshotPolicy = .defaults, report: @escaping @Sendable (String) -> Void = { _ in }
+        snapshots: SnapshotPolicy = .defaults, transports: Connections.Transports = .sockets,
+        report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> IntentServer {
         let journal = try directory.map { try Journal(directory: $0, name: "intent") } ?? Journal.inMemory()
         let feed = StoreFeed()
         let waiters = TapWaiters()
-        let connections = Connections()
+        let connections = Connections(transports: transports)
         let delivery = ReloadDelivery(outbound: outbound, connections: connections)
         let host = try IntentHandlers.Host(
             engine: IntentState(executor: IntentExecutor(clock: clock, settings: settings)),

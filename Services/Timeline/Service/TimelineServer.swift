@@ -29,12 +29,12 @@ package struct TimelineServer: Sendable {
     package static func open(
         directory: URL?, clock: HostClock, settings: TimelineSettings = .defaults,
         outbound: Outbound = Outbound(address: nil), snapshots: SnapshotPolicy = .defaults,
-        report: @escaping @Sendable (String) -> Void = { _ in }
+        transports: Connections.Transports = .sockets, report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> TimelineServer {
         let journal = try directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
         let feed = EntryFeed()
         // Providers answer timelines of up to 10 MiB.
-        let clients = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes)
+        let clients = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes, transports: transports)
         let hintsBox = HintsBox()
         let host = try TimelineHandlers.Host(
             engine: TimelineState(scheduler: TimelineScheduler(clock: clock, settings: settings)),

@@ -11,14 +11,41 @@ package final class Connections: Sendable {
         var running: Task<Void, Never>
     }
 
+    /// How a connection to an address is made: HTTP/2 over a socket (`.sockets`), or, in a
+    /// test that wires services in one process, an in-process transport per address.
+    package struct Transports: Sendable {
+        let make: @Sendable (ServiceAddress, _ maxReceiveMessageSize: Int) -> any ClientTransport
+
+        package init(_ make: @escaping @Sendable (ServiceAddress, _ maxReceiveMessageSize: Int) -> any ClientTransport) {
+            self.make = make
+        }
+
+        /// HTTP/2 over TCP (NIO), as deployed.
+        package static let sockets = Transports { address, maxReceiveMessageSize in
+            NIOClientTransport(host: address.host, port: address.port, config: NIOClientConfig(maxReceiveMessageSize: maxReceiveMessageSize))
+        }
+
+        /// The in-process transports of `servers` by address (no socket, the same call
+        /// semantics); any other address goes to `otherwise`.
+        package static func inProcess(
+            _ servers: [ServiceAddress: InProcessTransport.Client], otherwise: Transports = .sockets
+        ) -> Transports {
+            Transports { address, maxReceiveMessageSize in
+                servers[address] ?? otherwise.make(address, maxReceiveMessageSize)
+            }
+        }
+    }
+
     private let clients = Mutex<[ServiceAddress: Entry]>([:])
     private let closed = Mutex(false)
-    private let config: NIOClientConfig
+    private let maxReceiveMessageSize: Int
+    private let transports: Transports
 
     /// `maxReceiveMessageSize`: the largest answer a call takes (4 MiB, gRPC's default; a
     /// pool that carries timelines takes `ContentLimits.timelineMessageBytes`).
-    package init(maxReceiveMessageSize: Int = 4 * 1024 * 1024) {
-        config = NIOClientConfig(maxReceiveMessageSize: maxReceiveMessageSize)
+    package init(maxReceiveMessageSize: Int = 4 * 1024 * 1024, transports: Transports = .sockets) {
+        self.maxReceiveMessageSize = maxReceiveMessageSize
+        self.transports = transports
     }
 
     /// The connection to `address`; nil when the pool is closed.
@@ -26,7 +53,7 @@ package final class Connections: Sendable {
         guard !closed.withLock({ $0 }) else { return nil }
         return clients.withLock { clients -> GRPCClient in
             if let entry = clients[address] { return entry.client }
-            let client = GRPCClient(transport: NIOClientTransport(host: address.host, port: address.port, config: config))
+            let client = GRPCClient(transport: transports.make(address, maxReceiveMessageSize))
             // The connection's lifetime is the pool's, which `shutdown()` ends.
             let running = Task { _ = try? await client.run() }
             clients[address] = Entry(client: client, running: running)
