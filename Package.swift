@@ -63,7 +63,8 @@ let package = Package(
 
         // MARK: Generated: protoc-c's C for Proto/ (and grpc.testing for interop)
         .target(name: "GlimpseProtoC", dependencies: ["CProtobufC"], path: "Sources/Generated/GlimpseProtoC"),
-        .target(name: "GlimpseInteropProtoC", dependencies: ["CProtobufC"], path: "Sources/Generated/GlimpseInteropProtoC"),
+        .target(
+            name: "GlimpseInteropProtoC", dependencies: ["CProtobufC"], path: "Sources/Generated/GlimpseInteropProtoC"),
 
         // MARK: Wire
         // JSON that keeps numbers as written, member order and exact bytes (the 4 KB rule).
@@ -80,10 +81,14 @@ let package = Package(
         .target(name: "Web", dependencies: ["RPCCore"], path: "Sources/Wire/Web"),
         .target(
             name: "RPCNIO",
-            dependencies: ["RPCCore", "Web", "CNghttp2", nioCore, nioPosix, .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: [
+                "RPCCore", "Web", "CNghttp2", nioCore, nioPosix, .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Sources/Wire/RPCNIO"),
         // Generated messages on the wire: protobuf-c (de)serializers, service stubs, error details.
-        .target(name: "GlimpseRPC", dependencies: ["GlimpseMessages", "GlimpseJSON", "RPCCore"], path: "Sources/Wire/GlimpseRPC"),
+        .target(
+            name: "GlimpseRPC", dependencies: ["GlimpseMessages", "GlimpseJSON", "RPCCore"],
+            path: "Sources/Wire/GlimpseRPC"),
         // Plain HTTP/2 (not gRPC) on the same nghttp2 pieces, h2c and TLS: the APNs-style endpoint.
         .target(
             name: "HTTP2",
@@ -98,9 +103,12 @@ let package = Package(
         .testTarget(name: "GlimpseJSONTests", dependencies: ["GlimpseJSON"], path: "Tests/Wire/GlimpseJSONTests"),
         .testTarget(
             name: "GlimpseMessagesTests",
-            dependencies: ["GlimpseMessages", "GlimpseTestMessages", "CHeapProbe", "GlimpseJSON", "GlimpseRPC", "RPCCore"],
+            dependencies: [
+                "GlimpseMessages", "GlimpseTestMessages", "CHeapProbe", "GlimpseJSON", "GlimpseRPC", "RPCCore",
+            ],
             path: "Tests/Wire/GlimpseMessagesTests", exclude: ["Golden", "JSONGolden"]),
-        .testTarget(name: "RPCCoreTests", dependencies: ["RPCCore", "RPCTestService"], path: "Tests/Wire/RPCCoreTests"),
+        .testTarget(
+            name: "RPCCoreTests", dependencies: ["RPCCore", "RPCTestService"], path: "Tests/Wire/RPCCoreTests"),
         .testTarget(
             name: "RPCNIOTests",
             dependencies: ["RPCCore", "RPCNIO", "Web", "RPCTestService", "CNghttp2", nioCore, nioPosix, nioEmbedded],
@@ -126,7 +134,9 @@ let package = Package(
             name: "ProtoMapping", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "RPCCore"],
             path: "Sources/Domain/ProtoMapping"),
         // View trees laid out at the device's real sizes; text, SVG and layout outputs (I/O-free).
-        .target(name: "Rendering", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "ProtoMapping"], path: "Sources/Domain/Rendering"),
+        .target(
+            name: "Rendering", dependencies: ["GlimpseMessages", "GlimpseVocabulary", "ProtoMapping"],
+            path: "Sources/Domain/Rendering"),
         .testTarget(
             name: "GlimpseVocabularyTests", dependencies: ["GlimpseVocabulary", "EngineTesting"],
             path: "Tests/Domain/GlimpseVocabularyTests"),
@@ -140,11 +150,13 @@ let package = Package(
 
         // MARK: Hosting: the one engine host (journal in SQLite via GRDB, replay, timer, manual
         // clock) and the one service kit (health, reflection, config, lifecycle, metrics)
-        .target(name: "EngineHosting", dependencies: ["GlimpseVocabulary", grdb], path: "Sources/Hosting/EngineHosting"),
+        .target(
+            name: "EngineHosting", dependencies: ["GlimpseVocabulary", grdb], path: "Sources/Hosting/EngineHosting"),
         .target(
             name: "ServiceKit",
             dependencies: [
-                "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "Web", "EngineHosting", "ProtoMapping", "GlimpseVocabulary",
+                "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "Web", "EngineHosting", "ProtoMapping",
+                "GlimpseVocabulary",
                 argumentParser, nioCore, nioPosix,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -160,7 +172,8 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "EngineHosting", "EngineHostToys", "GlimpseInterop", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", argumentParser,
+                "ServiceKit", "EngineHosting", "EngineHostToys", "GlimpseInterop", "GlimpseMessages", "GlimpseRPC",
+                "RPCCore", "RPCNIO", argumentParser,
                 nioCore, nioPosix, .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -176,19 +189,22 @@ let package = Package(
         // The wire's fields as the engine's values, each bad field named (I/O-free; also what
         // `glimpse verify` checks an app with).
         .target(
-            name: "TimelineMapping", dependencies: ["TimelineEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary"],
+            name: "TimelineMapping",
+            dependencies: ["TimelineEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary"],
             path: "Services/Timeline/Mapping"),
         .target(
             name: "TimelineService",
             dependencies: [
-                "TimelineEngine", "TimelineMapping", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "TimelineEngine", "TimelineMapping", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages",
+                "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", "RPCNIO", collections,
             ],
             path: "Services/Timeline/Service"),
         .executableTarget(
             name: "glimpse-timeline",
             dependencies: [
-                "TimelineService", "TimelineEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                "TimelineService", "TimelineEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC",
+                argumentParser,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -202,7 +218,8 @@ let package = Package(
         .testTarget(
             name: "TimelineServiceTests",
             dependencies: [
-                "TimelineService", "TimelineMapping", "TimelineEngine", "EngineHosting", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
+                "TimelineService", "TimelineMapping", "TimelineEngine", "EngineHosting", "ProtoMapping",
+                "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
             ],
             path: "Tests/Services/Timeline/TimelineServiceTests"),
 
@@ -211,19 +228,22 @@ let package = Package(
             name: "IntentEngine", dependencies: ["GlimpseVocabulary", collections],
             path: "Services/Intent/Engine"),
         .target(
-            name: "IntentMapping", dependencies: ["IntentEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary"],
+            name: "IntentMapping",
+            dependencies: ["IntentEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary"],
             path: "Services/Intent/Mapping"),
         .target(
             name: "IntentService",
             dependencies: [
-                "IntentEngine", "IntentMapping", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "IntentEngine", "IntentMapping", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages",
+                "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", "RPCNIO",
             ],
             path: "Services/Intent/Service"),
         .executableTarget(
             name: "glimpse-intent",
             dependencies: [
-                "IntentService", "IntentEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                "IntentService", "IntentEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC",
+                argumentParser,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -235,7 +255,8 @@ let package = Package(
         .testTarget(
             name: "IntentServiceTests",
             dependencies: [
-                "IntentService", "IntentMapping", "IntentEngine", "EngineHosting", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", "ServiceKit",
+                "IntentService", "IntentMapping", "IntentEngine", "EngineHosting", "ProtoMapping", "GlimpseMessages",
+                "GlimpseVocabulary", "RPCCore", "ServiceKit",
             ],
             path: "Tests/Services/Intent/IntentServiceTests"),
 
@@ -250,7 +271,8 @@ let package = Package(
         .target(
             name: "ActivityService",
             dependencies: [
-                "ActivityEngine", "ActivityMapping", "EngineHosting", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages", "GlimpseRPC",
+                "ActivityEngine", "ActivityMapping", "EngineHosting", "GlimpseVocabulary", "GlimpseJSON",
+                "GlimpseMessages", "GlimpseRPC",
                 "HTTP2", "ProtoMapping", "RPCCore", "ServiceKit", collections, crypto, nioCore,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -270,7 +292,8 @@ let package = Package(
         .testTarget(
             name: "ActivityServiceTests",
             dependencies: [
-                "ActivityService", "ActivityMapping", "ActivityEngine", "EngineHosting", "GlimpseVocabulary", "GlimpseJSON", "GlimpseMessages",
+                "ActivityService", "ActivityMapping", "ActivityEngine", "EngineHosting", "GlimpseVocabulary",
+                "GlimpseJSON", "GlimpseMessages",
                 "ServiceKit", crypto,
             ],
             path: "Tests/Services/Activity/ActivityServiceTests"),
@@ -280,19 +303,22 @@ let package = Package(
             name: "AssetEngine", dependencies: ["GlimpseVocabulary", collections, crypto],
             path: "Services/Asset/Engine"),
         .target(
-            name: "AssetMapping", dependencies: ["AssetEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore"],
+            name: "AssetMapping",
+            dependencies: ["AssetEngine", "ProtoMapping", "GlimpseMessages", "GlimpseVocabulary", "RPCCore"],
             path: "Services/Asset/Mapping"),
         .target(
             name: "AssetService",
             dependencies: [
-                "AssetEngine", "AssetMapping", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "AssetEngine", "AssetMapping", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages",
+                "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", crypto,
             ],
             path: "Services/Asset/Service"),
         .executableTarget(
             name: "glimpse-asset",
             dependencies: [
-                "AssetService", "AssetEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC", argumentParser,
+                "AssetService", "AssetEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC",
+                argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/Asset/Main"),
@@ -302,7 +328,8 @@ let package = Package(
         .testTarget(
             name: "AssetServiceTests",
             dependencies: [
-                "AssetService", "AssetMapping", "AssetEngine", "EngineHosting", "ServiceKit", "ProtoMapping", "GlimpseMessages", "GlimpseRPC",
+                "AssetService", "AssetMapping", "AssetEngine", "EngineHosting", "ServiceKit", "ProtoMapping",
+                "GlimpseMessages", "GlimpseRPC",
                 "GlimpseVocabulary", "RPCCore", crypto,
             ],
             path: "Tests/Services/Asset/AssetServiceTests"),
@@ -313,7 +340,8 @@ let package = Package(
             name: "GatewayService",
             dependencies: [
                 "ServiceKit", "ActivityEngine", "ProtoMapping", "GlimpseMessages", "GlimpseRPC", "GlimpseVocabulary",
-                "Rendering", "RPCCore", "EngineHosting", crypto, grdb, collections, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Rendering", "RPCCore", "EngineHosting", crypto, grdb, collections,
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/Gateway/Service",
@@ -335,7 +363,9 @@ let package = Package(
         // MARK: Apps: the five seed apps as demos (providers, intent handlers, Live Activity views)
         .target(
             name: "DemoApps",
-            dependencies: ["GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", "ServiceKit", nioCore, nioPosix],
+            dependencies: [
+                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", "ServiceKit", nioCore, nioPosix,
+            ],
             path: "Sources/Apps/DemoApps"),
         .executableTarget(
             name: "glimpse-demo",
@@ -345,17 +375,20 @@ let package = Package(
             ],
             path: "Sources/Apps/glimpse-demo"),
         .testTarget(
-            name: "DemoAppsTests", dependencies: ["DemoApps", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore", "GoldenFiles"],
+            name: "DemoAppsTests",
+            dependencies: ["DemoApps", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore", "GoldenFiles"],
             path: "Tests/Apps/DemoAppsTests", exclude: ["Golden"]),
 
         // MARK: Tools: `glimpse` drives glimpse-gateway (logic in a library the tests drive)
         .target(
             name: "GlimpseCLI",
             dependencies: [
-                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "HTTP2", "Contracts",
+                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "ProtoMapping", "RPCCore", "RPCNIO", "HTTP2",
+                "Contracts",
                 "ServiceKit",  // the device key (`--device-key`), as the services read it
                 // `glimpse verify` checks an app with the engines' own rules, through their mappings.
-                "TimelineEngine", "TimelineMapping", "IntentEngine", "IntentMapping", "ActivityEngine", "AssetEngine", "AssetMapping",
+                "TimelineEngine", "TimelineMapping", "IntentEngine", "IntentMapping", "ActivityEngine", "AssetEngine",
+                "AssetMapping",
                 "GlimpseVocabulary",
                 argumentParser, crypto, nioCore, nioPosix,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -366,7 +399,8 @@ let package = Package(
         // Contracts between the services: each consumer's contract (Tests/Contracts, built in by
         // scripts/embed-contracts.py), stubs made from it, and its replay against a provider.
         .target(
-            name: "Contracts", dependencies: ["GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", nioCore],
+            name: "Contracts",
+            dependencies: ["GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", nioCore],
             path: "Sources/Tools/Contracts"),
         // grpc.testing messages, and gRPC's interoperability server and client on them.
         .target(
@@ -383,14 +417,18 @@ let package = Package(
             path: "Sources/Tools/glimpse-interop-client"),
         .testTarget(
             name: "GlimpseCLITests",
-            dependencies: ["GlimpseCLI", "GlimpseMessages", "GlimpseJSON", "HTTP2", "RPCCore", "RPCNIO", "ServiceKit", crypto, nioCore,
-                           "DemoApps", "GlimpseRPC", "GlimpseVocabulary", "TimelineEngine"],
+            dependencies: [
+                "GlimpseCLI", "GlimpseMessages", "GlimpseJSON", "HTTP2", "RPCCore", "RPCNIO", "ServiceKit", crypto,
+                nioCore,
+                "DemoApps", "GlimpseRPC", "GlimpseVocabulary", "TimelineEngine",
+            ],
             path: "Tests/Tools/GlimpseCLITests"),
         .testTarget(
             name: "ContractTests",
             dependencies: [
                 "Contracts", "GatewayService", "TimelineService", "IntentService", "ActivityService", "AssetService",
-                "EngineHosting", "ServiceKit", "GlimpseCLI", "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO",
+                "EngineHosting", "ServiceKit", "GlimpseCLI", "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore",
+                "RPCNIO",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Tools/ContractTests"),
@@ -446,12 +484,15 @@ let package = Package(
         .executableTarget(
             name: "glimpse-bench-asset-service",
             dependencies: [
-                "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "AssetEngine", "GlimpseVocabulary", crypto,
+                "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "AssetEngine",
+                "GlimpseVocabulary", crypto,
             ],
             path: "Benchmarks/AssetService"),
         .executableTarget(
             name: "glimpse-bench-gateway",
-            dependencies: ["BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "ProtoMapping", nioCore],
+            dependencies: [
+                "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "ProtoMapping", nioCore,
+            ],
             path: "Benchmarks/Gateway"),
         .executableTarget(
             name: "glimpse-bench-render",
@@ -464,7 +505,8 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "GlimpseJSON", "GlimpseMessages", "GlimpseRPC", "ProtoMapping", "GlimpseVocabulary", "TimelineEngine",
-                "TimelineService", "TimelineMapping", "IntentService", "IntentMapping", "ActivityEngine", "ActivityService", "ActivityMapping",
+                "TimelineService", "TimelineMapping", "IntentService", "IntentMapping", "ActivityEngine",
+                "ActivityService", "ActivityMapping",
                 "RPCCore", "RPCNIO", "Web", "Rendering", "GlimpseCLI", "ServiceKit", nioCore, nioEmbedded, crypto,
             ],
             path: "Fuzz/Sources/FuzzTargets"),
@@ -476,9 +518,10 @@ let package = Package(
 // The libFuzzer executable (`-sanitize=fuzzer` brings its own `main`): only when asked, so
 // the ordinary build, the tests and the release image never link libFuzzer.
 if Context.environment["GLIMPSE_FUZZ"] == "1" {
-    package.targets.append(.executableTarget(
-        name: "glimpse-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Sources/glimpse-fuzz",
-        swiftSettings: [.unsafeFlags(["-parse-as-library", "-enable-experimental-feature", "Extern"])]))
+    package.targets.append(
+        .executableTarget(
+            name: "glimpse-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Sources/glimpse-fuzz",
+            swiftSettings: [.unsafeFlags(["-parse-as-library", "-enable-experimental-feature", "Extern"])]))
 }
 
 // Async functions run where their caller runs (SE-0461) unless marked `@concurrent`: no
@@ -489,11 +532,12 @@ if Context.environment["GLIMPSE_FUZZ"] == "1" {
 // imports), and existentials are spelled `any P`.
 // Zero warnings: in our own targets a warning is an error (dependencies keep theirs).
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-        .enableUpcomingFeature("ExistentialAny"),
-        .treatAllWarnings(as: .error),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("ExistentialAny"),
+            .treatAllWarnings(as: .error),
+        ]
 }

@@ -16,7 +16,9 @@ import Glibc
 
 let arguments = CommandLine.arguments
 func argument(_ name: String, _ fallback: Int) -> Int {
-    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else {
+        return fallback
+    }
     return v
 }
 let activityCount = argument("--activities", 100_000)
@@ -56,8 +58,11 @@ for n in 0..<activityCount {
     let state = try! JSONObjectBytes(validating: Array(#"{"driverName":"Tim","etaMinutes":15,"step":\#(n % 4)}"#.utf8))
     // Stale dates spread over the minute, so the deadline heap has real work: most are
     // pushed later by an update first, the rest turn stale on time.
-    let content = ActivityContent(state: state, staleDate: clock.now + 30 + Double(n % 60), relevanceScore: Double(n % 100))
-    ids.append(try! engine.request(app: apps[n % appCount], attributes: attributes, content: content, pushType: .token).answer.get())
+    let content = ActivityContent(
+        state: state, staleDate: clock.now + 30 + Double(n % 60), relevanceScore: Double(n % 100))
+    ids.append(
+        try! engine.request(app: apps[n % appCount], attributes: attributes, content: content, pushType: .token).answer
+            .get())
 }
 try! clock.advance(by: 0)
 _ = engine.fireDue()  // issue the update tokens
@@ -97,9 +102,11 @@ for second in 0..<seconds {
     for k in 0..<pushesPerSecond {
         let stamp = now + Double(k) / Double(pushesPerSecond)
         let alert = k % 100 == 0 ? #","alert":{"title":"Update","body":"Your order moved"}"# : ""
-        bodies.append(Array("""
-            {"aps":{"timestamp":\(stamp),"event":"update","content-state":{"driverName":"John","etaMinutes":\(60 - second),"step":\(k % 4)},"stale-date":\(now + 900),"relevance-score":\(k % 100)\(alert)}}
-            """.utf8))
+        bodies.append(
+            Array(
+                """
+                {"aps":{"timestamp":\(stamp),"event":"update","content-state":{"driverName":"John","etaMinutes":\(60 - second),"step":\(k % 4)},"stale-date":\(now + 900),"relevance-score":\(k % 100)\(alert)}}
+                """.utf8))
         picks.append(rng.next(below: activityCount))
     }
     let pushStart = wall.now
@@ -131,6 +138,10 @@ print("engine time for pushes:     \(fixed3(pushSeconds)) s wall")
 print("pushes applied per second:  \(Int(Double(applied) / pushSeconds))")
 print("pushes handled per second:  \(Int(Double(total) / pushSeconds)) (parse + rules + apply)")
 let stale = engine.allActivities.filter { $0.state == .stale }.count
-print("deadline passes:            \(fixed3(Double(tickNanos) / 1e9)) s wall for \(seconds) ticks; \(stale) activities stale at the end")
+print(
+    "deadline passes:            \(fixed3(Double(tickNanos) / 1e9)) s wall for \(seconds) ticks; \(stale) activities stale at the end"
+)
 print("bytes per activity (RSS):   \(rssAfter / activityCount) (VmRSS \(rssAfter / 1_048_576) MiB / \(activityCount))")
-print("bytes per activity (delta): \((rssLoaded - rssBefore) / activityCount) after setup, \((rssAfter - rssBefore) / activityCount) after the run")
+print(
+    "bytes per activity (delta): \((rssLoaded - rssBefore) / activityCount) after setup, \((rssAfter - rssBefore) / activityCount) after the run"
+)

@@ -50,7 +50,9 @@ enum BenchMain {
                 case "--chunk": options.chunk = Int(arguments.next() ?? "") ?? options.chunk
                 case "--asset": options.assetPath = arguments.next() ?? ""
                 default:
-                    print("usage: glimpse-bench-asset-service --asset PATH [--size BYTES] [--blobs N] [--seconds S] [--concurrency C] [--chunk BYTES]")
+                    print(
+                        "usage: glimpse-bench-asset-service --asset PATH [--size BYTES] [--blobs N] [--seconds S] [--concurrency C] [--chunk BYTES]"
+                    )
                     return nil
                 }
             }
@@ -65,17 +67,22 @@ enum BenchMain {
         let images = (0..<blobs).map { image(index: $0, size: size) }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("bench-asset-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        guard let service = try ServiceProcess.start(assetPath, [
-            "--port", "0", "--data-dir", data.path, "--log-level", "warning",
-            "--budget-bytes", "\(size * blobs * 2)",
-        ]) else { return }
+        guard
+            let service = try ServiceProcess.start(
+                assetPath,
+                [
+                    "--port", "0", "--data-dir", data.path, "--log-level", "warning",
+                    "--budget-bytes", "\(size * blobs * 2)",
+                ])
+        else { return }
         let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: service.port))
         let clientTask = Task { try await client.run() }
         let assets = GlimpseAssetV1.AssetService.Client(wrapping: client)
         var manifest = GlimpseAppV1.AppManifest()
         manifest.bundleId = app
         let token = try await assets.registerApp(
-            ClientRequest(message: GlimpseAssetV1.RegisterAppRequest(manifest: manifest))).message.appToken
+            ClientRequest(message: GlimpseAssetV1.RegisterAppRequest(manifest: manifest))
+        ).message.appToken
         let auth = Metadata(["authorization": "Bearer \(token)"])
 
         // Put
@@ -112,31 +119,46 @@ enum BenchMain {
         _ = await clientTask.result
 
         // After a restart every blob is hashed on its first Get: one pass over them all.
-        guard let restarted = try ServiceProcess.start(assetPath, [
-            "--port", "0", "--data-dir", data.path, "--log-level", "warning", "--budget-bytes", "\(size * blobs * 2)",
-        ]) else { return }
+        guard
+            let restarted = try ServiceProcess.start(
+                assetPath,
+                [
+                    "--port", "0", "--data-dir", data.path, "--log-level", "warning", "--budget-bytes",
+                    "\(size * blobs * 2)",
+                ])
+        else { return }
         let again = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: restarted.port))
         let againTask = Task { try await again.run() }
         let firstReads = Atomic<Int>(0)
         let firstStart = wall.now
         try await lanes(concurrency, over: blobs) { n in
-            firstReads.add(try await rawGet(again, name: "bench/\(n)", chunk: chunk, metadata: auth), ordering: .relaxed)
+            firstReads.add(
+                try await rawGet(again, name: "bench/\(n)", chunk: chunk, metadata: auth), ordering: .relaxed)
         }
         let firstTime = wall.now - firstStart
         restarted.stop()
         again.beginGracefulShutdown()
         _ = await againTask.result
 
-        print("glimpse-asset service: \(blobs) images of \(size) bytes, \(concurrency) calls in flight, \(chunk)-byte chunks")
-        print("Put:                              \(format(putBytes / 1e6 / putTime.seconds)) MB/s (\(format(Double(blobs) / putTime.seconds)) puts/s), service CPU \(format(putCPU, 2)) s")
-        print("Get (cache hits):                 \(format(getBytes / 1e9 / getTime.seconds, 2)) GB/s over \(format(getTime.seconds)) s, service CPU \(format(getCPU / getTime.seconds, 2)) cores")
-        print("Get, first after a restart:       \(format(Double(firstReads.load(ordering: .relaxed)) / 1e9 / firstTime.seconds, 2)) GB/s (each blob hashed as it streams)")
+        print(
+            "glimpse-asset service: \(blobs) images of \(size) bytes, \(concurrency) calls in flight, \(chunk)-byte chunks"
+        )
+        print(
+            "Put:                              \(format(putBytes / 1e6 / putTime.seconds)) MB/s (\(format(Double(blobs) / putTime.seconds)) puts/s), service CPU \(format(putCPU, 2)) s"
+        )
+        print(
+            "Get (cache hits):                 \(format(getBytes / 1e9 / getTime.seconds, 2)) GB/s over \(format(getTime.seconds)) s, service CPU \(format(getCPU / getTime.seconds, 2)) cores"
+        )
+        print(
+            "Get, first after a restart:       \(format(Double(firstReads.load(ordering: .relaxed)) / 1e9 / firstTime.seconds, 2)) GB/s (each blob hashed as it streams)"
+        )
         print("service resident bytes:           \(resident)")
 
         // References on the same machine, same run.
         let blobDirectory = data.appendingPathComponent("blobs")
         let hashes = images.map { ContentHash.of($0) }
-        try reference(reading: hashes.map { blobDirectory.appendingPathComponent($0.hex).path }, chunk: chunk, seconds: seconds)
+        try reference(
+            reading: hashes.map { blobDirectory.appendingPathComponent($0.hex).path }, chunk: chunk, seconds: seconds)
         try reference(writing: images, in: data.appendingPathComponent("reference"))
         try catalogAlone(images, chunk: chunk, seconds: seconds)
     }
@@ -151,8 +173,10 @@ enum BenchMain {
         return out
     }
 
-    static func put(_ assets: GlimpseAssetV1.AssetService.Client, name: String, _ bytes: [UInt8], chunk: Int,
-                    metadata: Metadata) async throws {
+    static func put(
+        _ assets: GlimpseAssetV1.AssetService.Client, name: String, _ bytes: [UInt8], chunk: Int,
+        metadata: Metadata
+    ) async throws {
         var header = GlimpseAssetV1.PutHeader()
         header.bundleId = app
         header.name = name
@@ -162,12 +186,15 @@ enum BenchMain {
         _ = try await assets.put(metadata: metadata) { writer in
             try await writer.write(GlimpseAssetV1.PutRequest(part: .header(header)))
             for start in stride(from: 0, to: bytes.count, by: chunk) {
-                try await writer.write(GlimpseAssetV1.PutRequest(part: .chunk(Array(bytes[start..<min(start + chunk, bytes.count)]))))
+                try await writer.write(
+                    GlimpseAssetV1.PutRequest(part: .chunk(Array(bytes[start..<min(start + chunk, bytes.count)]))))
             }
         }
     }
 
-    static func check(_ assets: GlimpseAssetV1.AssetService.Client, name: String, _ bytes: [UInt8], metadata: Metadata) async throws {
+    static func check(
+        _ assets: GlimpseAssetV1.AssetService.Client, name: String, _ bytes: [UInt8], metadata: Metadata
+    ) async throws {
         var request = GlimpseAssetV1.GetRequest()
         request.bundleId = app
         request.name = name
@@ -186,7 +213,8 @@ enum BenchMain {
         request.name = name
         request.chunkSize = UInt32(chunk)
         return try await client.serverStreaming(
-            request: ClientRequest(message: request, metadata: metadata), method: GlimpseAssetV1.AssetService.Method.get,
+            request: ClientRequest(message: request, metadata: metadata),
+            method: GlimpseAssetV1.AssetService.Method.get,
             serializer: ProtoSerializer<GlimpseAssetV1.GetRequest>(), deserializer: RawBytesCoder()
         ) { stream in
             var bytes = 0
@@ -226,7 +254,11 @@ enum BenchMain {
                 while true {
                     let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, chunk, off_t(offset)) }
                     guard got > 0 else { break }
-                    if hashing { buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<got])) } }
+                    if hashing {
+                        buffer.withUnsafeBytes {
+                            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<got]))
+                        }
+                    }
                     offset += got
                 }
                 if hashing { _ = hasher.finalize() }
@@ -235,7 +267,9 @@ enum BenchMain {
                 n += 1
             }
             let took = wall.now - start
-            print("== reference: the blob files read directly\(hashing ? " + SHA-256" : "")\(String(repeating: " ", count: hashing ? 0 : 10))  \(format(Double(bytes) / 1e9 / took.seconds, 2)) GB/s (one thread)")
+            print(
+                "== reference: the blob files read directly\(hashing ? " + SHA-256" : "")\(String(repeating: " ", count: hashing ? 0 : 10))  \(format(Double(bytes) / 1e9 / took.seconds, 2)) GB/s (one thread)"
+            )
         }
     }
 
@@ -283,11 +317,15 @@ enum BenchMain {
         }
         let getTook = wall.now - start
         let total = Double(images.reduce(0) { $0 + $1.count })
-        print("== catalog alone (AssetCache over memory, in process): put \(format(total / 1e6 / putTook.seconds)) MB/s, verified get \(format(Double(bytes) / 1e9 / getTook.seconds, 2)) GB/s")
+        print(
+            "== catalog alone (AssetCache over memory, in process): put \(format(total / 1e6 / putTook.seconds)) MB/s, verified get \(format(Double(bytes) / 1e9 / getTook.seconds, 2)) GB/s"
+        )
     }
 
     /// Runs `body(n)` for n in 0..<total on `width` concurrent lanes.
-    static func lanes(_ width: Int, over total: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    static func lanes(
+        _ width: Int, over total: Int, _ body: @escaping @Sendable (Int) async throws -> Void
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for lane in 0..<width {
                 group.addTask {

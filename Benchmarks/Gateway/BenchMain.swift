@@ -94,8 +94,12 @@ enum BenchMain {
         let reference = try await directTaps(stack, placements: tapped, taps: taps)
         print("")
         print("tap -> new entry (\(taps) sequential taps, \(tapped.count) placements)")
-        print("  via glimpse-gateway:         p50 \(format(percentile(latencies, 0.5), 2)) ms   p99 \(format(percentile(latencies, 0.99), 2)) ms   (goal p99 < 5 ms)")
-        print("  reference, services only:    p50 \(format(percentile(reference, 0.5), 2)) ms   p99 \(format(percentile(reference, 0.99), 2)) ms")
+        print(
+            "  via glimpse-gateway:         p50 \(format(percentile(latencies, 0.5), 2)) ms   p99 \(format(percentile(latencies, 0.99), 2)) ms   (goal p99 < 5 ms)"
+        )
+        print(
+            "  reference, services only:    p50 \(format(percentile(reference, 0.5), 2)) ms   p99 \(format(percentile(reference, 0.99), 2)) ms"
+        )
 
         // 2. A day for P placements.
         var hourly = GlimpseAppV1.AppManifest()
@@ -128,7 +132,9 @@ enum BenchMain {
         let advanceStart = clock.now
         var advance = GlimpseGatewayV1.AdvanceRequest()
         advance.by = GoogleProtobuf.Duration(seconds: 24 * 3600)
-        let advanced = try await gateway.clock.advance(ClientRequest(message: advance), options: CallOptions(timeout: .seconds(3600))).message
+        let advanced = try await gateway.clock.advance(
+            ClientRequest(message: advance), options: CallOptions(timeout: .seconds(3600))
+        ).message
         let advanceSeconds = (clock.now - advanceStart).seconds
         let callsDay = provider.calls.withLock { $0 } - callsBefore
         let gatewayResident = stack.processes.last!.residentBytes
@@ -137,14 +143,21 @@ enum BenchMain {
         for service in [stack.timeline, stack.intent, stack.activity, stack.asset, stack.timeline] {
             var request = GlimpseClockV1.AdvanceToRequest()
             request.to = GoogleProtobuf.Timestamp(target)
-            _ = try await service.advanceTo(ClientRequest(message: request), options: CallOptions(timeout: .seconds(3600)))
+            _ = try await service.advanceTo(
+                ClientRequest(message: request), options: CallOptions(timeout: .seconds(3600)))
         }
         let referenceSeconds = (clock.now - referenceStart).seconds
         let callsReference = provider.calls.withLock { $0 } - callsBefore - callsDay
         print("")
-        print("clock advance 24h, \(placements) placements reloading hourly (placed in \(format(placeSeconds, 1)) s, \(format(Double(placements) / placeSeconds, 0)) places/s)")
-        print("  via glimpse-gateway Clock.Advance:  \(format(advanceSeconds, 2)) s wall, \(advanced.steps) steps, \(advanced.events) events logged, \(callsDay) provider calls, gateway RSS \(gatewayResident / 1_048_576) MiB")
-        print("  reference, AdvanceTo at each service: \(format(referenceSeconds, 2)) s wall, \(callsReference) provider calls (no conductor, no waiting for the screen)")
+        print(
+            "clock advance 24h, \(placements) placements reloading hourly (placed in \(format(placeSeconds, 1)) s, \(format(Double(placements) / placeSeconds, 0)) places/s)"
+        )
+        print(
+            "  via glimpse-gateway Clock.Advance:  \(format(advanceSeconds, 2)) s wall, \(advanced.steps) steps, \(advanced.events) events logged, \(callsDay) provider calls, gateway RSS \(gatewayResident / 1_048_576) MiB"
+        )
+        print(
+            "  reference, AdvanceTo at each service: \(format(referenceSeconds, 2)) s wall, \(callsReference) provider calls (no conductor, no waiting for the screen)"
+        )
 
         // 3. JSON vs gRPC.
         let calls = 5_000
@@ -157,9 +170,13 @@ enum BenchMain {
         grpc.sort()
         print("")
         print("per call at the gateway, Clock.Now, \(calls) sequential calls")
-        print("  gRPC (reference):            p50 \(format(percentile(grpc, 0.5), 3)) ms   p99 \(format(percentile(grpc, 0.99), 3)) ms")
+        print(
+            "  gRPC (reference):            p50 \(format(percentile(grpc, 0.5), 3)) ms   p99 \(format(percentile(grpc, 0.99), 3)) ms"
+        )
         if let json = try jsonCalls(port: stack.gatewayPort, count: calls) {
-            print("  JSON over HTTP/1.1:          p50 \(format(percentile(json, 0.5), 3)) ms   p99 \(format(percentile(json, 0.99), 3)) ms")
+            print(
+                "  JSON over HTTP/1.1:          p50 \(format(percentile(json, 0.5), 3)) ms   p99 \(format(percentile(json, 0.99), 3)) ms"
+            )
         } else {
             print("  JSON over HTTP/1.1:          not answered (the gateway serves no JSON)")
         }
@@ -168,7 +185,11 @@ enum BenchMain {
 
     final class Counter: Sendable {
         private let value = Mutex(0)
-        func take() -> Int { value.withLock { v in defer { v += 1 }; return v } }
+        func take() -> Int {
+            value.withLock { v in
+                defer { v += 1 }; return v
+            }
+        }
     }
 
     /// The tap path without the gateway: Perform at glimpse-intent, then the tapped
@@ -204,7 +225,9 @@ enum BenchMain {
     static func jsonCalls(port: Int, count: Int) throws -> [Duration]? {
         let connection = try HTTPConnection(port: port)
         defer { connection.close() }
-        let request = Array("POST /v1/clock/now HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n".utf8)
+        let request = Array(
+            "POST /v1/clock/now HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n"
+                .utf8)
         guard let first = try connection.roundTrip(request), first.hasPrefix("HTTP/1.1 200") else { return nil }
         var latencies: [Duration] = []
         let clock = ContinuousClock()

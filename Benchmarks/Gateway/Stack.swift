@@ -15,15 +15,21 @@ import Glibc
 final class BenchProvider: GlimpseAppV1.WidgetProvider.Handler {
     let calls = Mutex(0)
 
-    func placeholder(request: ServerRequest<GlimpseAppV1.PlaceholderRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseAppV1.PlaceholderResponse> {
+    func placeholder(
+        request: ServerRequest<GlimpseAppV1.PlaceholderRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseAppV1.PlaceholderResponse> {
         ServerResponse(message: .init())
     }
 
-    func snapshot(request: ServerRequest<GlimpseAppV1.SnapshotRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseAppV1.SnapshotResponse> {
+    func snapshot(
+        request: ServerRequest<GlimpseAppV1.SnapshotRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseAppV1.SnapshotResponse> {
         ServerResponse(message: .init())
     }
 
-    func timeline(request: ServerRequest<GlimpseAppV1.TimelineRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseAppV1.TimelineResponse> {
+    func timeline(
+        request: ServerRequest<GlimpseAppV1.TimelineRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseAppV1.TimelineResponse> {
         let n = calls.withLock { value -> Int in
             value += 1
             return value
@@ -75,27 +81,37 @@ final class Stack: @unchecked Sendable {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("bench-gateway-\(UUID().uuidString)")
         let manual = ["--clock", "manual", "--start-time", "2026-01-01T09:00:00Z", "--log-level", "warning"]
         func start(_ name: String, _ extra: [String]) throws -> ServiceProcess {
-            guard let process = try ServiceProcess.start("\(bin)/glimpse-\(name)", [
-                "--port", "0", "--data-dir", data.appendingPathComponent(name).path,
-            ] + manual + extra) else { throw CocoaError(.fileNoSuchFile) }
+            guard
+                let process = try ServiceProcess.start(
+                    "\(bin)/glimpse-\(name)",
+                    [
+                        "--port", "0", "--data-dir", data.appendingPathComponent(name).path,
+                    ] + manual + extra)
+            else { throw CocoaError(.fileNoSuchFile) }
             return process
         }
         let timelineProcess = try start("timeline", [])
         let address = "127.0.0.1:\(timelineProcess.port)"
         let intentProcess = try start("intent", ["--timeline-address", address])
-        let activityProcess = try start("activity", ["--timeline-address", address, "--apns-tls-port", "0", "--apns-h2c-port", "0", "--apns-auth", "none"])
+        let activityProcess = try start(
+            "activity",
+            ["--timeline-address", address, "--apns-tls-port", "0", "--apns-h2c-port", "0", "--apns-auth", "none"])
         let assetProcess = try start("asset", [])
-        let gatewayProcess = try start("gateway", [
-            "--timeline-address", address, "--intent-address", "127.0.0.1:\(intentProcess.port)",
-            "--activity-address", "127.0.0.1:\(activityProcess.port)", "--asset-address", "127.0.0.1:\(assetProcess.port)",
-            "--event-log-capacity", "1000000",
-        ])
+        let gatewayProcess = try start(
+            "gateway",
+            [
+                "--timeline-address", address, "--intent-address", "127.0.0.1:\(intentProcess.port)",
+                "--activity-address", "127.0.0.1:\(activityProcess.port)", "--asset-address",
+                "127.0.0.1:\(assetProcess.port)",
+                "--event-log-capacity", "1000000",
+            ])
         processes = [timelineProcess, intentProcess, activityProcess, assetProcess, gatewayProcess]
         let clients = processes.map { GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: $0.port)) }
         self.clients = clients
         tasks = clients.map { client in Task { try await client.run() } }
         gatewayPort = gatewayProcess.port
-        gateway = Gateway(apps: .init(wrapping: clients[4]), widgets: .init(wrapping: clients[4]), clock: .init(wrapping: clients[4]))
+        gateway = Gateway(
+            apps: .init(wrapping: clients[4]), widgets: .init(wrapping: clients[4]), clock: .init(wrapping: clients[4]))
         timeline = .init(wrapping: clients[0])
         intent = .init(wrapping: clients[1])
         activity = .init(wrapping: clients[2])
@@ -150,7 +166,9 @@ final class HTTPConnection {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         var one: Int32 = 1
@@ -169,7 +187,8 @@ final class HTTPConnection {
             let text = String(decoding: received, as: UTF8.self)
             guard let end = text.range(of: "\r\n\r\n") else { continue }
             let head = text[..<end.lowerBound].lowercased()
-            let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            let length =
+                head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                 .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
             if received.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length { return text }
         }

@@ -47,10 +47,14 @@ enum BenchMain {
         let timelinePort = try await timelineTransport.listeningAddress().port!
 
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("bench-intent-\(UUID().uuidString)")
-        guard let service = try ServiceProcess.start(intentPath, [
-            "--port", "0", "--data-dir", data.path, "--log-level", "warning",
-            "--timeline-address", "127.0.0.1:\(timelinePort)",
-        ]) else { return }
+        guard
+            let service = try ServiceProcess.start(
+                intentPath,
+                [
+                    "--port", "0", "--data-dir", data.path, "--log-level", "warning",
+                    "--timeline-address", "127.0.0.1:\(timelinePort)",
+                ])
+        else { return }
         let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: service.port))
         let clientTask = Task { try await client.run() }
         let intents = GlimpseIntentV1.IntentService.Client(wrapping: client)
@@ -66,7 +70,8 @@ enum BenchMain {
         intent.action = .store(GlimpseAppV1.StoreAction(appGroup: group, operations: [increment]))
         manifest.intents = [intent]
         let token = try await intents.registerApp(
-            ClientRequest(message: GlimpseIntentV1.RegisterAppRequest(manifest: manifest))).message.appToken
+            ClientRequest(message: GlimpseIntentV1.RegisterAppRequest(manifest: manifest))
+        ).message.appToken
 
         let wall = ContinuousClock()
         try await lanes(concurrency, over: taps) { n in
@@ -91,7 +96,8 @@ enum BenchMain {
             tap.intentType = "IncrementIntent"
             let start = wall.now
             sent.withLock { $0[tap.placementId] = start }
-            let answer = try await intents.perform(ClientRequest(message: tap, metadata: Metadata(["authorization": "Bearer \(token)"])))
+            let answer = try await intents.perform(
+                ClientRequest(message: tap, metadata: Metadata(["authorization": "Bearer \(token)"])))
             guard case .performed? = answer.message.result else { fatalError("tap \(n): \(answer.message)") }
             let took = wall.now - start
             performLatencies.withLock { $0.append(took) }
@@ -108,14 +114,28 @@ enum BenchMain {
         var toReload = sent.withLock { sent in arrived.compactMap { id, at in sent[id].map { at - $0 } } }
         toReload.sort()
 
-        print("glimpse-intent service: \(taps) taps, one per placement, \(concurrency) in flight, unique idempotency keys")
-        print("taps answered:                    \(format(tapTime.seconds)) s, \(Int(Double(taps) / tapTime.seconds)) taps/s")
-        print("Perform latency:                  p50 \(format(percentile(perform, 0.5), 2)) ms, p99 \(format(percentile(perform, 0.99), 2)) ms")
-        print("reloads requested:                \(arrived.count) of \(taps), last \(format(allTime.seconds)) s after the first tap")
-        print("tap → reload requested:           p50 \(format(percentile(toReload, 0.5), 2)) ms, p99 \(format(percentile(toReload, 0.99), 2)) ms")
-        print("service CPU for the taps:         \(format(tapCPU)) s, \(format(tapCPU * 1e6 / Double(max(1, taps)))) µs per tap")
+        print(
+            "glimpse-intent service: \(taps) taps, one per placement, \(concurrency) in flight, unique idempotency keys"
+        )
+        print(
+            "taps answered:                    \(format(tapTime.seconds)) s, \(Int(Double(taps) / tapTime.seconds)) taps/s"
+        )
+        print(
+            "Perform latency:                  p50 \(format(percentile(perform, 0.5), 2)) ms, p99 \(format(percentile(perform, 0.99), 2)) ms"
+        )
+        print(
+            "reloads requested:                \(arrived.count) of \(taps), last \(format(allTime.seconds)) s after the first tap"
+        )
+        print(
+            "tap → reload requested:           p50 \(format(percentile(toReload, 0.5), 2)) ms, p99 \(format(percentile(toReload, 0.99), 2)) ms"
+        )
+        print(
+            "service CPU for the taps:         \(format(tapCPU)) s, \(format(tapCPU * 1e6 / Double(max(1, taps)))) µs per tap"
+        )
         print("service resident bytes:           \(service.residentBytes)")
-        print("store bytes/tap:                  \(directoryBytes(data) / max(1, taps)) (journal with the idempotency ledger, SQLite WAL)")
+        print(
+            "store bytes/tap:                  \(directoryBytes(data) / max(1, taps)) (journal with the idempotency ledger, SQLite WAL)"
+        )
 
         service.stop()
         client.beginGracefulShutdown()
@@ -127,7 +147,9 @@ enum BenchMain {
     }
 
     /// Runs `body(n)` for n in 0..<total on `width` concurrent lanes.
-    static func lanes(_ width: Int, over total: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    static func lanes(
+        _ width: Int, over total: Int, _ body: @escaping @Sendable (Int) async throws -> Void
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for lane in 0..<width {
                 group.addTask {
@@ -143,26 +165,33 @@ enum BenchMain {
         let clock = VirtualClock()
         var executor = IntentExecutor(clock: clock)
         let appID = AppID(app)
-        try! executor.install(app: appID, groups: [GroupID(group)], intents: [
-            IntentDefinition(
-                type: "IncrementIntent", title: "Increment",
-                action: .store(group: GroupID(group), operations: [.increment(key: "count", by: 1)]),
-                widgetKinds: [kind]),
-        ])
+        try! executor.install(
+            app: appID, groups: [GroupID(group)],
+            intents: [
+                IntentDefinition(
+                    type: "IncrementIntent", title: "Increment",
+                    action: .store(group: GroupID(group), operations: [.increment(key: "count", by: 1)]),
+                    widgetKinds: [kind])
+            ])
         for n in 0..<taps {
-            executor.placementAdded(PlacementID(UInt64(n + 1)), PlacedWidget(app: appID, kind: kind, family: .systemSmall))
+            executor.placementAdded(
+                PlacementID(UInt64(n + 1)), PlacedWidget(app: appID, kind: kind, family: .systemSmall))
         }
         let wall = ContinuousClock()
         let start = wall.now
         var reloads = 0
         for n in 0..<taps {
-            let effects = executor.tap(WidgetTap(
-                idempotencyKey: "tap-\(n)", app: appID, placement: PlacementID(UInt64(n + 1)), intent: "IncrementIntent"))
+            let effects = executor.tap(
+                WidgetTap(
+                    idempotencyKey: "tap-\(n)", app: appID, placement: PlacementID(UInt64(n + 1)),
+                    intent: "IncrementIntent"))
             reloads += effects.count { if case .reloadPlacement = $0 { true } else { false } }
         }
         let took = wall.now - start
         print("== engine alone (IntentExecutor, same taps, in process)")
-        print("taps:                             \(taps) in \(format(took.seconds, 3)) s, \(Int(Double(taps) / took.seconds)) taps/s, \(reloads) reloads")
+        print(
+            "taps:                             \(taps) in \(format(took.seconds, 3)) s, \(Int(Double(taps) / took.seconds)) taps/s, \(reloads) reloads"
+        )
     }
 }
 
@@ -180,7 +209,9 @@ final class ReloadRecorder: RPCService, Sendable {
             serializer: ProtoSerializer<GlimpseTimelineV1.ReloadResponse>()
         ) { request, _ in
             let now = ContinuousClock.now
-            self.arrived.withLock { if $0[request.message.placementId] == nil { $0[request.message.placementId] = now } }
+            self.arrived.withLock {
+                if $0[request.message.placementId] == nil { $0[request.message.placementId] = now }
+            }
             return ServerResponse(message: GlimpseTimelineV1.ReloadResponse())
         }
     }

@@ -32,8 +32,8 @@ func measure(_ iterations: Int, rounds: Int = 7, _ body: () throws -> Void) reth
 struct Row {
     let name: String
     let bytes: Int
-    let swiftEncode: Double      // serialize(appendingTo:) into a reused buffer, as C packs into one
-    let swiftEncodeArray: Double // serializedBytes(): a new [UInt8] per message
+    let swiftEncode: Double  // serialize(appendingTo:) into a reused buffer, as C packs into one
+    let swiftEncodeArray: Double  // serializedBytes(): a new [UInt8] per message
     let swiftDecode: Double
     let cPack: Double
     let cUnpack: Double
@@ -75,33 +75,48 @@ func row<M: _ProtoCBacked>(_ name: String, _ value: M, iterations: Int) throws -
     precondition(reused == bytes)
     let decode = try measure(iterations) { blackHole(try M(serializedBytes: bytes)) }
     let c = try measureC(value, iterations: iterations)
-    return Row(name: name, bytes: bytes.count, swiftEncode: encode, swiftEncodeArray: encodeArray,
-               swiftDecode: decode, cPack: c.pack, cUnpack: c.unpack)
+    return Row(
+        name: name, bytes: bytes.count, swiftEncode: encode, swiftEncodeArray: encodeArray,
+        swiftDecode: decode, cPack: c.pack, cUnpack: c.unpack)
 }
 
 func pixarEntry() -> W.TimelineEntry {
     let stack = W.Stack(
         axis: .vertical, spacing: 4, alignment: W.Alignment(horizontal: .leading),
         children: [
-            W.View(kind: .text(W.Text(content: "Coco")),
-                   modifiers: [W.Modifier(kind: .font(W.Font(textStyle: .headline))), W.Modifier(kind: .lineLimit(2))]),
-            W.View(kind: .text(W.Text(content: "42% watched")),
-                   modifiers: [W.Modifier(kind: .font(W.Font(textStyle: .caption))),
-                               W.Modifier(kind: .foregroundStyle(W.ShapeStyle(kind: .hierarchical(.secondary))))]),
-            W.View(kind: .button(W.Button(
-                intent: W.IntentInvocation(intentType: "MarkFilmWatchedIntent",
-                                           parameters: ["filmID": W.ParameterValue(kind: .stringValue("coco"))]),
-                label: W.View(kind: .symbol(W.SymbolImage(systemName: "checkmark.circle.fill"))), style: .plain))),
-            W.View(kind: .gauge(W.Gauge(value: 0.42, label: W.View(kind: .symbol(W.SymbolImage(systemName: "film"))),
-                                        style: .accessoryCircularCapacity))),
+            W.View(
+                kind: .text(W.Text(content: "Coco")),
+                modifiers: [W.Modifier(kind: .font(W.Font(textStyle: .headline))), W.Modifier(kind: .lineLimit(2))]),
+            W.View(
+                kind: .text(W.Text(content: "42% watched")),
+                modifiers: [
+                    W.Modifier(kind: .font(W.Font(textStyle: .caption))),
+                    W.Modifier(kind: .foregroundStyle(W.ShapeStyle(kind: .hierarchical(.secondary)))),
+                ]),
+            W.View(
+                kind: .button(
+                    W.Button(
+                        intent: W.IntentInvocation(
+                            intentType: "MarkFilmWatchedIntent",
+                            parameters: ["filmID": W.ParameterValue(kind: .stringValue("coco"))]),
+                        label: W.View(kind: .symbol(W.SymbolImage(systemName: "checkmark.circle.fill"))), style: .plain)
+                )),
+            W.View(
+                kind: .gauge(
+                    W.Gauge(
+                        value: 0.42, label: W.View(kind: .symbol(W.SymbolImage(systemName: "film"))),
+                        style: .accessoryCircularCapacity))),
         ])
     return W.TimelineEntry(
         date: GoogleProtobuf.Timestamp(seconds: 1_767_225_600),
         relevance: W.TimelineEntryRelevance(score: 0.5, duration: GoogleProtobuf.Duration(seconds: 900)),
-        view: W.View(kind: .stack(stack), modifiers: [
-            W.Modifier(kind: .padding(W.Padding(edges: .all))),
-            W.Modifier(kind: .containerBackground(W.ContainerBackground(style: W.ShapeStyle(kind: .fill(.tertiary))))),
-        ]),
+        view: W.View(
+            kind: .stack(stack),
+            modifiers: [
+                W.Modifier(kind: .padding(W.Padding(edges: .all))),
+                W.Modifier(
+                    kind: .containerBackground(W.ContainerBackground(style: W.ShapeStyle(kind: .fill(.tertiary))))),
+            ]),
         widgetUrl: "pixartracker://film/coco")
 }
 
@@ -129,13 +144,19 @@ func pad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: ma
 func padRight(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
 
 print("message layer: ns per message, best of 7 rounds (release)")
-print("swift enc = serialize(appendingTo:) into a reused buffer (as C packs into one); enc[] = serializedBytes(), a new array")
-print(padRight("message", 27) + pad("bytes", 6) + pad("enc[]", 8) + pad("swift enc", 11) + pad("swift dec", 11) + pad("swift e+d", 11)
-      + "  |" + pad("C pack", 8) + pad("C unpack", 10) + pad("C p+u", 8) + "  | ratio")
+print(
+    "swift enc = serialize(appendingTo:) into a reused buffer (as C packs into one); enc[] = serializedBytes(), a new array"
+)
+print(
+    padRight("message", 27) + pad("bytes", 6) + pad("enc[]", 8) + pad("swift enc", 11) + pad("swift dec", 11)
+        + pad("swift e+d", 11)
+        + "  |" + pad("C pack", 8) + pad("C unpack", 10) + pad("C p+u", 8) + "  | ratio")
 for r in rows {
-    print(padRight(r.name, 27) + pad("\(r.bytes)", 6) + fixed(r.swiftEncodeArray, 8) + fixed(r.swiftEncode, 11) + fixed(r.swiftDecode, 11)
-          + fixed(r.swiftEncode + r.swiftDecode, 11) + "  |" + fixed(r.cPack, 8) + fixed(r.cUnpack, 10)
-          + fixed(r.cPack + r.cUnpack, 8) + "  | " + fixed(r.ratio, 4, decimals: 2) + "x")
+    print(
+        padRight(r.name, 27) + pad("\(r.bytes)", 6) + fixed(r.swiftEncodeArray, 8) + fixed(r.swiftEncode, 11)
+            + fixed(r.swiftDecode, 11)
+            + fixed(r.swiftEncode + r.swiftDecode, 11) + "  |" + fixed(r.cPack, 8) + fixed(r.cUnpack, 10)
+            + fixed(r.cPack + r.cUnpack, 8) + "  | " + fixed(r.ratio, 4, decimals: 2) + "x")
 }
 let worst = rows.map(\.ratio).max()!
 print("target: swift encode+decode <= 2.5x protobuf-c pack+unpack; worst here" + fixed(worst, 5, decimals: 2) + "x")

@@ -70,15 +70,19 @@ enum BenchMain {
         row("Dynamic Island layout", measure(rounds) { _ = renderer.dynamicIsland(screen, views: views) })
         row("Home Screen SVG writer", measure(rounds) { _ = SVGWriter.document(home) })
         row("Home Screen text writer", measure(rounds) { _ = TextWriter.text(home) })
-        row("Home Screen layout + SVG + text", measure(rounds) {
-            let layout = renderer.homeScreen(screen)
-            _ = SVGWriter.document(layout)
-            _ = TextWriter.text(layout)
-        })
+        row(
+            "Home Screen layout + SVG + text",
+            measure(rounds) {
+                let layout = renderer.homeScreen(screen)
+                _ = SVGWriter.document(layout)
+                _ = TextWriter.text(layout)
+            })
         row("reference: Screen as proto3 JSON", measure(rounds) { _ = screen.jsonBytes() })
         let svg = SVGWriter.document(home)
         let lockSVG = SVGWriter.document(renderer.lockScreen(screen, views: views))
-        print("SVG size: Home Screen \(svg.utf8.count) bytes, Lock Screen \(lockSVG.utf8.count) bytes (images as labelled boxes)")
+        print(
+            "SVG size: Home Screen \(svg.utf8.count) bytes, Lock Screen \(lockSVG.utf8.count) bytes (images as labelled boxes)"
+        )
         print("")
 
         print("at the gateway (gRPC, sequential)   p50 ms    p99 ms")
@@ -126,8 +130,9 @@ enum BenchMain {
 
     static func residentMiB(_ pid: Int32) -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         return kb / 1024
     }
 }

@@ -37,15 +37,17 @@ package struct ServiceProcess {
     /// Resident bytes now (VmRSS).
     package var residentBytes: Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kb = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
         return kb * 1024
     }
 
     /// User plus system CPU seconds so far (/proc/PID/stat, clock ticks of 1/100 s).
     package var cpuSeconds: Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After the command: state is field 3, utime 14 and stime 15 (1-based in proc(5)).
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
@@ -57,7 +59,9 @@ package struct ServiceProcess {
 package func directoryBytes(_ directory: URL) -> Int {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     return names.reduce(0) { sum, name in
-        sum + ((try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+        sum
+            + ((try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size]
+                as? Int) ?? 0)
     }
 }
 

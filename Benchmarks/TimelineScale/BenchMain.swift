@@ -45,18 +45,32 @@ enum BenchMain {
         print("glimpse-bench-timeline: \(placements) placements, \(hours) h of virtual time")
         print("setup (place + first call each):  \(setupTime)")
         print("simulated day:                    \(dayTime) wall")
-        print("events handled:                   \(events) (wake-ups \(wakeUps), provider answers \(simulation.providerAnswers), requests \(simulation.requests))")
+        print(
+            "events handled:                   \(events) (wake-ups \(wakeUps), provider answers \(simulation.providerAnswers), requests \(simulation.requests))"
+        )
         print("events per second:                \(f(Double(events) / daySeconds, 0))")
-        print("provider calls:                   \(simulation.fetches) (charged \(simulation.charged), retries \(simulation.retries))")
+        print(
+            "provider calls:                   \(simulation.fetches) (charged \(simulation.charged), retries \(simulation.retries))"
+        )
         print("entry changes:                    \(simulation.entryChanges)")
-        print("worst lateness of a due reload:   \(f(simulation.worstLateness, 3)) s (dispatch time − due time, virtual clock)")
-        print("reloads deferred by spacing/budget: \(simulation.deferred), longest \(f(simulation.worstDeferral / 60)) min (wanted → due; not lateness)")
+        print(
+            "worst lateness of a due reload:   \(f(simulation.worstLateness, 3)) s (dispatch time − due time, virtual clock)"
+        )
+        print(
+            "reloads deferred by spacing/budget: \(simulation.deferred), longest \(f(simulation.worstDeferral / 60)) min (wanted → due; not lateness)"
+        )
         print("placements waiting for budget at the end: \(stats.waitingForBudget) (70 reloads spent in the last 24 h)")
-        print("resident bytes (VmRSS − start):   \(residentUntrimmed) (\(f(Double(residentUntrimmed) / 1_048_576)) MiB) before malloc_trim, \(resident) (\(f(Double(resident) / 1_048_576)) MiB) after")
+        print(
+            "resident bytes (VmRSS − start):   \(residentUntrimmed) (\(f(Double(residentUntrimmed) / 1_048_576)) MiB) before malloc_trim, \(resident) (\(f(Double(resident) / 1_048_576)) MiB) after"
+        )
         print("resident bytes per placement, before malloc_trim: \(f(Double(residentUntrimmed) / Double(placements)))")
         print("resident bytes per placement:     \(f(Double(resident) / Double(placements))) (after malloc_trim)")
-        print("entries' own bytes per placement: \(f(Double(stats.entryBytes) / Double(placements))) (\(stats.entries) entries held)")
+        print(
+            "entries' own bytes per placement: \(f(Double(stats.entryBytes) / Double(placements))) (\(stats.entries) entries held)"
+        )
         print("beyond entries' bytes, per placement: \(f(Double(resident - stats.entryBytes) / Double(placements)))")
-        print("queued wake-ups and timeouts:     \(stats.queuedWakeUps) for \(stats.placements) placements (live and stale)")
+        print(
+            "queued wake-ups and timeouts:     \(stats.queuedWakeUps) for \(stats.placements) placements (live and stale)"
+        )
     }
 }

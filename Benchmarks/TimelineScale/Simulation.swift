@@ -24,9 +24,11 @@ final class Simulation {
         start = clock.now
         scheduler = TimelineScheduler(clock: clock)
         for i in 0..<Workload.appCount {
-            try scheduler.install(app: Workload.app(i), kinds: Workload.kinds.map {
-                WidgetKind(kind: $0, displayName: $0, supportedFamilies: Set(Workload.families))
-            })
+            try scheduler.install(
+                app: Workload.app(i),
+                kinds: Workload.kinds.map {
+                    WidgetKind(kind: $0, displayName: $0, supportedFamilies: Set(Workload.families))
+                })
         }
     }
 

@@ -41,10 +41,14 @@ enum BenchMain {
 
         // The service.
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("bench-timeline-\(UUID().uuidString)")
-        guard let service = try ServiceProcess.start(timelinePath, [
-            "--port", "0", "--data-dir", data.path, "--clock", "manual",
-            "--start-time", "2026-01-01T09:00:00Z", "--log-level", "warning",
-        ]) else { return }
+        guard
+            let service = try ServiceProcess.start(
+                timelinePath,
+                [
+                    "--port", "0", "--data-dir", data.path, "--clock", "manual",
+                    "--start-time", "2026-01-01T09:00:00Z", "--log-level", "warning",
+                ])
+        else { return }
         let port = service.port
         let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port))
         let clientTask = Task { try await client.run() }
@@ -62,7 +66,8 @@ enum BenchMain {
                     changes.add(1, ordering: .relaxed)
                     // A new timeline's first entry ("+0") shows when its answer is taken.
                     if let date = change.entry?.date, case .text(let text)? = change.entry?.view?.kind,
-                       text.content.hasSuffix("+0") {
+                        text.content.hasSuffix("+0")
+                    {
                         let key = BenchProvider.Key(placement: change.placementId, date: date.seconds)
                         delivered.withLock { if $0[key] == nil { $0[key] = now } }
                     }
@@ -77,7 +82,8 @@ enum BenchMain {
         var widget = GlimpseAppV1.WidgetKindDeclaration()
         widget.kind = "PixarFilmWidget"
         manifest.widgets = [widget]
-        _ = try await timeline.installApp(ClientRequest(message: GlimpseTimelineV1.InstallAppRequest(manifest: manifest)))
+        _ = try await timeline.installApp(
+            ClientRequest(message: GlimpseTimelineV1.InstallAppRequest(manifest: manifest)))
 
         let wall = ContinuousClock()
         let placeStart = wall.now
@@ -124,15 +130,22 @@ enum BenchMain {
         let store = directoryBytes(data)
         func seconds(_ d: Duration) -> Double { d.seconds }
 
-        print("glimpse-timeline service: \(placements) placements, \(hours) h on a manual clock (15-min AdvanceTo steps)")
-        print("placing (64 in flight):           \(String(format: "%.1f", seconds(placeTime))) s, \(Int(Double(placements) / seconds(placeTime))) placements/s")
+        print(
+            "glimpse-timeline service: \(placements) placements, \(hours) h on a manual clock (15-min AdvanceTo steps)")
+        print(
+            "placing (64 in flight):           \(String(format: "%.1f", seconds(placeTime))) s, \(Int(Double(placements) / seconds(placeTime))) placements/s"
+        )
         print("simulated day:                    \(String(format: "%.1f", seconds(dayTime))) s wall")
         print("provider calls in the day:        \(dayCalls), \(Int(Double(dayCalls) / seconds(dayTime)))/s")
         print("entry changes through AdvanceTo:  \(dayChanges), \(Int(Double(dayChanges) / seconds(dayTime)))/s")
         let dayEvents = dayChanges + dayCalls
         print("service events (changes+answers): \(dayEvents), \(Int(Double(dayEvents) / seconds(dayTime)))/s")
-        print("service CPU in the day:           \(String(format: "%.1f", dayCPU)) s, \(String(format: "%.1f", dayCPU * 1e6 / Double(max(1, dayEvents)))) µs per event")
-        print("answer → WatchEntries delivery:   p50 \(format(percentile(latencies, 0.5), 2)) ms, p99 \(format(percentile(latencies, 0.99), 2)) ms (\(latencies.count) timelines)")
+        print(
+            "service CPU in the day:           \(String(format: "%.1f", dayCPU)) s, \(String(format: "%.1f", dayCPU * 1e6 / Double(max(1, dayEvents)))) µs per event"
+        )
+        print(
+            "answer → WatchEntries delivery:   p50 \(format(percentile(latencies, 0.5), 2)) ms, p99 \(format(percentile(latencies, 0.99), 2)) ms (\(latencies.count) timelines)"
+        )
         print("service resident bytes/placement: \(rss / max(1, placements))")
         print("store bytes/placement:            \(store / max(1, placements)) (journal, SQLite WAL)")
 

@@ -33,8 +33,10 @@ final class BenchProvider: GlimpseAppV1.WidgetProvider.Handler, Sendable {
         for minute in stride(from: 0, through: 60, by: 15) {
             var date = now
             date.seconds += Int64(minute * 60)
-            timeline.entries.append(GlimpseWidgetV1.TimelineEntry(
-                date: date, view: GlimpseWidgetV1.View(kind: .text(GlimpseWidgetV1.Text(content: "Coco 42% +\(minute)")))))
+            timeline.entries.append(
+                GlimpseWidgetV1.TimelineEntry(
+                    date: date,
+                    view: GlimpseWidgetV1.View(kind: .text(GlimpseWidgetV1.Text(content: "Coco 42% +\(minute)")))))
         }
         timeline.reloadPolicy = .atEnd
         let key = Key(placement: request.message.widget?.placementId ?? 0, date: now.seconds)

@@ -11,7 +11,8 @@ import GlimpseVocabulary
 
 let arguments = CommandLine.arguments
 guard (3...4).contains(arguments.count), let count = Int(arguments[2]),
-      let every = arguments.count == 4 ? Int(arguments[3]) : 0 else {
+    let every = arguments.count == 4 ? Int(arguments[3]) : 0
+else {
     FileHandle.standardError.write(Data("usage: glimpse-host-probe <journal.sqlite> <count> [<snapshot-every>]\n".utf8))
     exit(2)
 }

@@ -49,7 +49,9 @@ struct Options {
     }
 
     static func usage(_ problem: String) -> Never {
-        FileHandleOutput.error("glimpse-rpc-testserver: \(problem)\nusage: glimpse-rpc-testserver [--host H] [--port N] [--threads N] [--handler-threads N] [--keepalive-ms N] [--max-receive-bytes N]")
+        FileHandleOutput.error(
+            "glimpse-rpc-testserver: \(problem)\nusage: glimpse-rpc-testserver [--host H] [--port N] [--threads N] [--handler-threads N] [--keepalive-ms N] [--max-receive-bytes N]"
+        )
         exit(2)
     }
 }
@@ -72,7 +74,8 @@ var config = NIOServerConfig.defaults
 config.keepalive = options.keepalive
 config.maxReceiveMessageSize = options.maxReceiveMessageSize
 // Handlers run on their own loop threads (0: on Swift's global concurrent executor).
-let handlerGroup = options.handlerThreads > 0 ? MultiThreadedEventLoopGroup(numberOfThreads: options.handlerThreads) : nil
+let handlerGroup =
+    options.handlerThreads > 0 ? MultiThreadedEventLoopGroup(numberOfThreads: options.handlerThreads) : nil
 let transport = NIOServerTransport(
     host: options.host, port: options.port, config: config, group: group,
     handlerExecutor: handlerGroup.map { EventLoopTaskExecutor(group: $0) })

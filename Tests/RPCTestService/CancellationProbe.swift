@@ -29,7 +29,8 @@ package struct CancellationProbe: RPCJSONService {
 
     private func register(with router: inout RPCRouter, format: MessageFormat) {
         let started = self.started, cancelled = self.cancelled
-        router.registerUnary(Self.method, format: format, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { _, _ in
+        router.registerUnary(Self.method, format: format, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) {
+            _, _ in
             started.signal()
             while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
             cancelled.signal()

@@ -25,8 +25,10 @@ struct Steering {
             case "x-reply-count": replyCount = Int(text ?? "") ?? 1
             case "x-reply-size": replySize = Int(text ?? "")
             case "x-fail-message-repeat": failMessageRepeat = Int(text ?? "") ?? 1
-            case "x-pad-initial": initialEcho.add(.string(String(repeating: "p", count: Int(text ?? "") ?? 0)), forKey: "x-padding")
-            case "x-pad-trailing": trailingEcho.add(.string(String(repeating: "p", count: Int(text ?? "") ?? 0)), forKey: "x-padding")
+            case "x-pad-initial":
+                initialEcho.add(.string(String(repeating: "p", count: Int(text ?? "") ?? 0)), forKey: "x-padding")
+            case "x-pad-trailing":
+                trailingEcho.add(.string(String(repeating: "p", count: Int(text ?? "") ?? 0)), forKey: "x-padding")
             default:
                 if entry.key.hasPrefix("x-echo-initial") { initialEcho.add(entry.value, forKey: entry.key) }
                 if entry.key.hasPrefix("x-echo-trailing") { trailingEcho.add(entry.value, forKey: entry.key) }
@@ -40,7 +42,9 @@ struct Steering {
 
     func failIfAsked(afterReplies sent: Int) throws {
         guard let failCode, failCode != .ok, sent >= failAfter else { return }
-        throw RPCError(code: failCode, message: String(repeating: failMessage, count: max(1, failMessageRepeat)), metadata: trailingEcho)
+        throw RPCError(
+            code: failCode, message: String(repeating: failMessage, count: max(1, failMessageRepeat)),
+            metadata: trailingEcho)
     }
 
     func reply(to request: [UInt8]) -> [UInt8] {

@@ -89,7 +89,8 @@ package struct SteeredTestService: RPCJSONService {
                     trailingMetadata: steer.trailingEcho)
             }
         }
-        router.registerBidirectionalStreaming(Self.bidi, deserializer: raw, serializer: raw) { requests, writer, context in
+        router.registerBidirectionalStreaming(Self.bidi, deserializer: raw, serializer: raw) {
+            requests, writer, context in
             try await counters.count {
                 let steer = Steering(requests.metadata)
                 writer.setMetadata(steer.initialEcho)

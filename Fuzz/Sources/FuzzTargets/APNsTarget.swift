@@ -38,8 +38,9 @@ extension FuzzTarget {
             push.refusedStatus = 400
             push.refusedReason = "DuplicateHeaders"
         } else if let authorization = request.headers.last(where: { $0.name == "authorization" })?.value,
-                  let refused = APNsDevice.shared.tokens.check(
-                    authorization: authorization, connection: "fuzz", now: APNsDevice.shared.clock.now) {
+            let refused = APNsDevice.shared.tokens.check(
+                authorization: authorization, connection: "fuzz", now: APNsDevice.shared.clock.now)
+        {
             push.refusedStatus = refused.status
             push.refusedReason = refused.reason
         }
@@ -115,7 +116,8 @@ struct APNsDevice: Sendable {
         var manifest = GlimpseAppV1.AppManifest()
         manifest.bundleId = Self.app
         manifest.activityAttributes = [GlimpseAppV1.ActivityAttributesDeclaration(typeName: "PizzaDeliveryAttributes")]
-        Self.apply(&state, .install(GlimpseActivityV1.InstallAppRequest(manifest: manifest)), appToken: "fuzz-app-token")
+        Self.apply(
+            &state, .install(GlimpseActivityV1.InstallAppRequest(manifest: manifest)), appToken: "fuzz-app-token")
         var create = GlimpseActivityV1.ChannelRequest()
         create.bundleId = Self.app
         create.action = .create(GlimpseActivityV1.ChannelRequest.CreateChannel(channelId: "", messageStoragePolicy: 1))
@@ -126,7 +128,9 @@ struct APNsDevice: Sendable {
         var startRequest = GlimpseActivityV1.PushToStartTokenRequest()
         startRequest.bundleId = Self.app
         startRequest.attributesType = "PizzaDeliveryAttributes"
-        guard case .token(let start) = Self.apply(&state, .pushToStartToken(startRequest)) else { finding("no push-to-start token") }
+        guard case .token(let start) = Self.apply(&state, .pushToStartToken(startRequest)) else {
+            finding("no push-to-start token")
+        }
         startToken = start
         _ = state.fireDue()  // the update token is issued
         guard let update = state.manager.allActivities.compactMap(\.pushToken).first else { finding("no update token") }
@@ -140,12 +144,15 @@ struct APNsDevice: Sendable {
         }
     }
 
-    private static func request(_ pushType: GlimpseActivityV1.RequestActivityRequest.PushType) -> GlimpseActivityV1.RequestActivityRequest {
+    private static func request(
+        _ pushType: GlimpseActivityV1.RequestActivityRequest.PushType
+    ) -> GlimpseActivityV1.RequestActivityRequest {
         var request = GlimpseActivityV1.RequestActivityRequest()
         request.bundleId = app
         request.attributesType = "PizzaDeliveryAttributes"
         request.attributesJson = #"{"numberOfPizzas":1}"#
-        request.content = GlimpseActivityV1.Content(stateJson: #"{"driverName":"Tim"}"#, staleDate: nil, relevanceScore: 0)
+        request.content = GlimpseActivityV1.Content(
+            stateJson: #"{"driverName":"Tim"}"#, staleDate: nil, relevanceScore: 0)
         request.pushType = pushType
         return request
     }

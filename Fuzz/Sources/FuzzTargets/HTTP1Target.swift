@@ -46,10 +46,11 @@ enum HTTPFront {
 
     static let config: NIOServerConfig = {
         var config = NIOServerConfig.defaults
-        config.web = WebConfig(staticFiles: StaticFiles([
-            "index.html": Array("<!doctype html><title>Glimpse</title>".utf8),
-            "app.js": Array("console.log(1)".utf8),
-        ]))
+        config.web = WebConfig(
+            staticFiles: StaticFiles([
+                "index.html": Array("<!doctype html><title>Glimpse</title>".utf8),
+                "app.js": Array("console.log(1)".utf8),
+            ]))
         config.maxReceiveMessageSize = 64 * 1024  // the 413 path within reach
         return config
     }()
@@ -105,7 +106,9 @@ enum HTTPFront {
         }
     }
 
-    private static func unary<M: ProtoJSONMessage>(_ method: MethodDescriptor, _ type: M.Type, _ router: inout RPCRouter) {
+    private static func unary<M: ProtoJSONMessage>(
+        _ method: MethodDescriptor, _ type: M.Type, _ router: inout RPCRouter
+    ) {
         router.registerUnary(
             method, format: .json, deserializer: ProtoJSONDeserializer<M>(), serializer: ProtoJSONSerializer<M>()
         ) { _, _ in throw RPCError(code: .unimplemented) }

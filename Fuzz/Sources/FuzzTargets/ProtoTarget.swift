@@ -29,27 +29,34 @@ enum ProtoRoundTrip {
         do { again = try M(serializedBytes: encoded) } catch {
             finding("\(M.protoMessageName): its own encoding does not decode: \(error)")
         }
-        expect(encode(again, "the decoded re-encoding") == encoded, "\(M.protoMessageName): protobuf round trip is not stable")
+        expect(
+            encode(again, "the decoded re-encoding") == encoded,
+            "\(M.protoMessageName): protobuf round trip is not stable")
         // What the HTTP/JSON face answers with the same message reads back as the same message.
         let json = message.jsonBytes()
         do {
             let fromJSON = try M(jsonBytes: json)
-            expect(encode(fromJSON, "the JSON round trip") == encoded,
-                   "\(M.protoMessageName): protobuf -> JSON -> protobuf changes it: \(String(decoding: json, as: UTF8.self))")
-        } catch where outOfRangeWellKnown(error) {
+            expect(
+                encode(fromJSON, "the JSON round trip") == encoded,
+                "\(M.protoMessageName): protobuf -> JSON -> protobuf changes it: \(String(decoding: json, as: UTF8.self))"
+            )
+        } catch  where outOfRangeWellKnown(error) {
             // Protobuf carries any seconds; proto3 JSON reads a Timestamp in years 1...9999 and
             // a Duration within ±10,000 years only. The writer writes such a value anyway
             // (ProtoJSONWellKnown) and the reader refuses it with a clear error; the services
             // refuse it before it could reach an answer (e.g. a provider's relevance duration).
         } catch {
-            finding("\(M.protoMessageName): its own JSON does not decode (\(error)): \(String(decoding: json, as: UTF8.self))")
+            finding(
+                "\(M.protoMessageName): its own JSON does not decode (\(error)): \(String(decoding: json, as: UTF8.self))"
+            )
         }
         ProtoValues.map(message)
     }
 
     /// The JSON reader's refusal of a Timestamp or Duration outside proto3 JSON's range.
     private static func outOfRangeWellKnown(_ error: ProtoJSONError) -> Bool {
-        error.reason.hasSuffix("is not an RFC 3339 timestamp between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999999Z")
+        error.reason.hasSuffix(
+            "is not an RFC 3339 timestamp between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999999Z")
             || error.reason.hasSuffix("within ±315576000000s)")
     }
 
@@ -58,9 +65,13 @@ enum ProtoRoundTrip {
         let json = message.jsonBytes()
         let again: M
         do { again = try M(jsonBytes: json) } catch {
-            finding("\(M.protoMessageName): its own JSON does not decode (\(error)): \(String(decoding: json, as: UTF8.self))")
+            finding(
+                "\(M.protoMessageName): its own JSON does not decode (\(error)): \(String(decoding: json, as: UTF8.self))"
+            )
         }
-        expect(again.jsonBytes() == json, "\(M.protoMessageName): JSON round trip is not stable: \(String(decoding: json, as: UTF8.self))")
+        expect(
+            again.jsonBytes() == json,
+            "\(M.protoMessageName): JSON round trip is not stable: \(String(decoding: json, as: UTF8.self))")
         // On to the services as protobuf: a string holding U+0000 is refused there (typed).
         if let encoded = try? message.serializedBytes() {
             do { _ = try M(serializedBytes: encoded) } catch {

@@ -20,7 +20,8 @@ extension FuzzTarget {
         let renderer = Renderer(environment: RenderEnvironment(now: Date(timeIntervalSince1970: 1_767_258_000)))
         if first & 1 == 0 {
             guard let view = try? GlimpseWidgetV1.View(serializedBytes: payload),
-                  ContentLimits.violation(of: view, bytes: payload.count) == nil else { return }
+                ContentLimits.violation(of: view, bytes: payload.count) == nil
+            else { return }
             let families = GlimpseWidgetV1.WidgetFamily.allCases
             let modes = GlimpseWidgetV1.WidgetRenderingMode.allCases
             let family = families[Int(first >> 1) % families.count]
@@ -28,7 +29,8 @@ extension FuzzTarget {
             RenderOutput.check(renderer.view(view, family: family, bundleID: "com.example.fuzz", mode: mode))
         } else {
             guard let views = try? GlimpseWidgetV1.ActivityViews(serializedBytes: payload),
-                  ContentLimits.violation(of: views) == nil else { return }
+                ContentLimits.violation(of: views) == nil
+            else { return }
             for presentation in ActivityPresentationKind.allCases {
                 RenderOutput.check(renderer.activity(views, presentation: presentation))
             }

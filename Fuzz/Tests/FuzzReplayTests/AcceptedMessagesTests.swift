@@ -9,8 +9,11 @@ import Testing
 @Suite("Fuzz: the proto target covers every request a port accepts")
 struct AcceptedMessagesTests {
     @Test func everyServedRequestTypeIsFuzzed() throws {
-        let generated = ReplayTests.fuzz.deletingLastPathComponent().appendingPathComponent("Sources/Wire/GlimpseRPC/Generated")
-        let files = try FileManager.default.contentsOfDirectory(atPath: generated.path).filter { $0.hasSuffix(".rpc.swift") }
+        let generated = ReplayTests.fuzz.deletingLastPathComponent().appendingPathComponent(
+            "Sources/Wire/GlimpseRPC/Generated")
+        let files = try FileManager.default.contentsOfDirectory(atPath: generated.path).filter {
+            $0.hasSuffix(".rpc.swift")
+        }
         var served = Set<String>()
         for file in files {
             let text = try String(contentsOf: generated.appendingPathComponent(file), encoding: .utf8)
@@ -20,6 +23,8 @@ struct AcceptedMessagesTests {
         }
         #expect(served.count > 50, "the generated stubs were not found")
         let fuzzed = Set(AcceptedMessages.types.map { String(reflecting: $0).replacing("GlimpseMessages.", with: "") })
-        #expect(served.subtracting(fuzzed).sorted() == [], "add these to Fuzz/Sources/FuzzTargets/AcceptedMessages.swift (at the end)")
+        #expect(
+            served.subtracting(fuzzed).sorted() == [],
+            "add these to Fuzz/Sources/FuzzTargets/AcceptedMessages.swift (at the end)")
     }
 }

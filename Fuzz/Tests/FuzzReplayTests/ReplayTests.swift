@@ -34,7 +34,9 @@ struct ReplayTests {
     @Test("every target has a seed corpus")
     func everyTargetHasACorpus() {
         for target in FuzzTarget.all {
-            #expect(Self.inputs("Corpus").contains { $0.hasPrefix(target.name + "/") }, "Fuzz/Corpus/\(target.name) is empty")
+            #expect(
+                Self.inputs("Corpus").contains { $0.hasPrefix(target.name + "/") },
+                "Fuzz/Corpus/\(target.name) is empty")
         }
     }
 

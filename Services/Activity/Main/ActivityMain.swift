@@ -25,36 +25,71 @@ import ServiceKit
 struct ActivityMain: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "glimpse-activity",
-        abstract: "Live Activities, their push tokens and an APNs-compatible push endpoint, as ActivityKit and APNs do them.")
+        abstract:
+            "Live Activities, their push tokens and an APNs-compatible push endpoint, as ActivityKit and APNs do them.")
 
     @OptionGroup var service: ServiceOptions
     @OptionGroup var snapshots: SnapshotOptions
 
-    @Option(name: .customLong("apns-tls-port"), help: "The APNs endpoint over TLS (HTTP/2, with or without ALPN); 0 turns it off, `auto` picks a free port (default 7443; GLIMPSE_APNS_TLS_PORT).")
+    @Option(
+        name: .customLong("apns-tls-port"),
+        help:
+            "The APNs endpoint over TLS (HTTP/2, with or without ALPN); 0 turns it off, `auto` picks a free port (default 7443; GLIMPSE_APNS_TLS_PORT)."
+    )
     var apnsTLSPort: String?
 
-    @Option(name: .customLong("apns-h2c-port"), help: "The APNs endpoint over cleartext HTTP/2 (prior knowledge); 0 turns it off, `auto` picks a free port (default 7444; GLIMPSE_APNS_H2C_PORT).")
+    @Option(
+        name: .customLong("apns-h2c-port"),
+        help:
+            "The APNs endpoint over cleartext HTTP/2 (prior knowledge); 0 turns it off, `auto` picks a free port (default 7444; GLIMPSE_APNS_H2C_PORT)."
+    )
     var apnsH2CPort: String?
 
-    @Option(name: .customLong("apns-auth"), help: "jwt: provider tokens signed with a registered key, as Apple requires; none: no token needed, for local use (default jwt; GLIMPSE_APNS_AUTH).")
+    @Option(
+        name: .customLong("apns-auth"),
+        help:
+            "jwt: provider tokens signed with a registered key, as Apple requires; none: no token needed, for local use (default jwt; GLIMPSE_APNS_AUTH)."
+    )
     var apnsAuth: String?
 
-    @Option(name: .customLong("apns-key"), help: "A team's signing key: TEAMID:KEYID:PATH to its PEM public key or AuthKey .p8 file; repeat for more (GLIMPSE_APNS_KEY, comma-separated).")
+    @Option(
+        name: .customLong("apns-key"),
+        help:
+            "A team's signing key: TEAMID:KEYID:PATH to its PEM public key or AuthKey .p8 file; repeat for more (GLIMPSE_APNS_KEY, comma-separated)."
+    )
     var apnsKeys: [String] = []
 
-    @Option(name: .customLong("apns-token-refresh"), help: "The shortest time, in seconds, between two provider tokens on one connection; sooner is 429 TooManyProviderTokenUpdates, as Apple answers; 0 allows any (default 1200; GLIMPSE_APNS_TOKEN_REFRESH).")
+    @Option(
+        name: .customLong("apns-token-refresh"),
+        help:
+            "The shortest time, in seconds, between two provider tokens on one connection; sooner is 429 TooManyProviderTokenUpdates, as Apple answers; 0 allows any (default 1200; GLIMPSE_APNS_TOKEN_REFRESH)."
+    )
     var tokenRefresh: String?
 
-    @Option(name: .customLong("apns-certificate"), help: "The TLS certificate chain (PEM) for the endpoint; without it a local CA and certificate are made under the data directory (GLIMPSE_APNS_CERTIFICATE).")
+    @Option(
+        name: .customLong("apns-certificate"),
+        help:
+            "The TLS certificate chain (PEM) for the endpoint; without it a local CA and certificate are made under the data directory (GLIMPSE_APNS_CERTIFICATE)."
+    )
     var certificate: String?
 
-    @Option(name: .customLong("apns-private-key"), help: "The private key (PEM) of --apns-certificate (GLIMPSE_APNS_PRIVATE_KEY).")
+    @Option(
+        name: .customLong("apns-private-key"),
+        help: "The private key (PEM) of --apns-certificate (GLIMPSE_APNS_PRIVATE_KEY).")
     var privateKey: String?
 
-    @Option(name: .customLong("timeline-address"), help: "glimpse-timeline, for widget pushes' reloadAllTimelines() (GLIMPSE_TIMELINE_ADDRESS); without it they are logged and dropped.")
+    @Option(
+        name: .customLong("timeline-address"),
+        help:
+            "glimpse-timeline, for widget pushes' reloadAllTimelines() (GLIMPSE_TIMELINE_ADDRESS); without it they are logged and dropped."
+    )
     var timeline: String?
 
-    @Option(name: .customLong("apns-tls-handshake-timeout"), help: "Seconds a connection to the TLS port has to complete its handshake before it is closed (default 10; GLIMPSE_APNS_TLS_HANDSHAKE_TIMEOUT).")
+    @Option(
+        name: .customLong("apns-tls-handshake-timeout"),
+        help:
+            "Seconds a connection to the TLS port has to complete its handshake before it is closed (default 10; GLIMPSE_APNS_TLS_HANDSHAKE_TIMEOUT)."
+    )
     var handshakeTimeout: String?
 
     func run() async throws {
@@ -64,15 +99,21 @@ struct ActivityMain: AsyncParsableCommand {
         let source = service.source()
         let timelineAddress = try source.optionalAddress("timeline-address", timeline)
         let policy = try snapshots.policy()
-        let tlsPort = try source.value("apns-tls-port", apnsTLSPort, expected: "a port, 0 (off) or auto", default: 7443, parse: Self.port)
-        let h2cPort = try source.value("apns-h2c-port", apnsH2CPort, expected: "a port, 0 (off) or auto", default: 7444, parse: Self.port)
-        let auth = try source.value("apns-auth", apnsAuth, expected: "jwt or none", default: "jwt") { ["jwt", "none"].contains($0) ? $0 : nil }
-        let keySpecs = apnsKeys.isEmpty
+        let tlsPort = try source.value(
+            "apns-tls-port", apnsTLSPort, expected: "a port, 0 (off) or auto", default: 7443, parse: Self.port)
+        let h2cPort = try source.value(
+            "apns-h2c-port", apnsH2CPort, expected: "a port, 0 (off) or auto", default: 7444, parse: Self.port)
+        let auth = try source.value("apns-auth", apnsAuth, expected: "jwt or none", default: "jwt") {
+            ["jwt", "none"].contains($0) ? $0 : nil
+        }
+        let keySpecs =
+            apnsKeys.isEmpty
             ? (source.raw("apns-key", nil)?.value.split(separator: ",").map(String.init) ?? []) : apnsKeys
         let keys = try keySpecs.map(Self.key)
         var tokenSettings = ProviderTokens.Settings()
         tokenSettings.minimumRefreshInterval = try source.value(
-            "apns-token-refresh", tokenRefresh, expected: "seconds, 0 or more", default: tokenSettings.minimumRefreshInterval
+            "apns-token-refresh", tokenRefresh, expected: "seconds, 0 or more",
+            default: tokenSettings.minimumRefreshInterval
         ) { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }
         var apnsConfig = HTTP2ServerConfig.defaults
         apnsConfig.idleTimeout = config.idleTimeout
@@ -84,14 +125,16 @@ struct ActivityMain: AsyncParsableCommand {
         if auth == "jwt", keys.isEmpty {
             logger.warning("--apns-auth jwt without --apns-key: every push will be refused 403 InvalidProviderToken")
         }
-        let clock: HostClock = switch config.clock {
-        case .system: HostClock(.system)
-        case .manual(let start): HostClock(.manual(start: start))
-        }
+        let clock: HostClock =
+            switch config.clock {
+            case .system: HostClock(.system)
+            case .manual(let start): HostClock(.manual(start: start))
+            }
         let dataDirectory = URL(fileURLWithPath: config.dataDirectory)
         let server = try await ActivityServer.open(
             directory: dataDirectory, clock: clock,
-            authentication: auth == "none" ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
+            authentication: auth == "none"
+                ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
             outbound: .init(
                 address: timelineAddress, deviceKey: config.deviceKey,
                 log: { message in logger.notice("\(message)") }),
@@ -132,14 +175,18 @@ struct ActivityMain: AsyncParsableCommand {
             // As Apple's: one stream until a valid provider token has been posted.
             if auth == "jwt" { apnsConfig.maxConcurrentStreamsUntilTrusted = 1 }
             apnsConfig.events = runner.connectionLog.connectionEvents
-            let apns = HTTP2Server(listeners: listeners, config: apnsConfig, handler: APNsHTTP2Handler(endpoint: server.endpoint))
-            runner.addBackground(APNsServerService(server: apns, names: names, logger: logger) { ports in
-                for await _ in grpcBound {}  // after the `listening on port N` line
-                for (name, port) in ports {
-                    print("\(name) listening on port \(port)" + (name == "apns-tls" ? caPath.map { " (CA: \($0))" } ?? "" : ""))
-                }
-                fflush(nil)
-            })
+            let apns = HTTP2Server(
+                listeners: listeners, config: apnsConfig, handler: APNsHTTP2Handler(endpoint: server.endpoint))
+            runner.addBackground(
+                APNsServerService(server: apns, names: names, logger: logger) { ports in
+                    for await _ in grpcBound {}  // after the `listening on port N` line
+                    for (name, port) in ports {
+                        print(
+                            "\(name) listening on port \(port)"
+                                + (name == "apns-tls" ? caPath.map { " (CA: \($0))" } ?? "" : ""))
+                    }
+                    fflush(nil)
+                })
         }
         runner.onShutdown("activity store") { try await server.close() }
         runner.markReady()  // the journal is open and replayed
@@ -167,7 +214,8 @@ struct ActivityMain: AsyncParsableCommand {
         do {
             return try ProviderTokens.Key(teamID: parts[0], keyID: parts[1], pem: pem)
         } catch {
-            throw ConfigError("--apns-key: \(parts[2]) is not a P-256 key in PEM (a public key or an AuthKey .p8): \(error)")
+            throw ConfigError(
+                "--apns-key: \(parts[2]) is not a P-256 key in PEM (a public key or an AuthKey .p8): \(error)")
         }
     }
 }

@@ -32,7 +32,9 @@ extension ActivityContent {
         } catch {
             throw InvalidField("\(field).state_json", "must be a JSON object: \(error)")
         }
-        guard wire.relevanceScore.isFinite else { throw InvalidField("\(field).relevance_score", "must be a finite number") }
+        guard wire.relevanceScore.isFinite else {
+            throw InvalidField("\(field).relevance_score", "must be a finite number")
+        }
         self.init(
             state: state, staleDate: try wire.staleDate?.date(field: "\(field).stale_date"),
             relevanceScore: wire.relevanceScore)
@@ -102,7 +104,9 @@ extension String {
 }
 
 extension GlimpseActivityV1.Outcome {
-    package init(_ kind: Kind, _ detail: String, activity: ActivityID? = nil, state: ActivityState? = nil, until: Date? = nil) {
+    package init(
+        _ kind: Kind, _ detail: String, activity: ActivityID? = nil, state: ActivityState? = nil, until: Date? = nil
+    ) {
         self.init()
         self.kind = kind
         self.detail = detail.wireSafe
@@ -124,7 +128,8 @@ extension GlimpseActivityV1.Outcome {
         switch result {
         case .applied(let state): self.init(.applied, "applied", activity: activity, state: state)
         case .droppedAsStale(let reason): self = .dropped(reason, activity: activity)
-        case .ignoredBecauseEnded(let state): self.init(.ignoredAfterEnd, "the activity has ended", activity: activity, state: state)
+        case .ignoredBecauseEnded(let state):
+            self.init(.ignoredAfterEnd, "the activity has ended", activity: activity, state: state)
         case .rejected(let error): self.init(.rejected, error.rawValue, activity: activity)
         case .unknownActivity: self.init(.unknownActivity, "no such activity", activity: activity)
         }
@@ -135,7 +140,8 @@ extension GlimpseActivityV1.Outcome {
         case .applied(let state, let dismissal):
             self.init(.applied, "ended; dismissed at \(dismissal)", activity: activity, state: state, until: dismissal)
         case .droppedAsStale(let reason): self = .dropped(reason, activity: activity)
-        case .ignoredBecauseEnded(let state): self.init(.ignoredAfterEnd, "the activity has ended", activity: activity, state: state)
+        case .ignoredBecauseEnded(let state):
+            self.init(.ignoredAfterEnd, "the activity has ended", activity: activity, state: state)
         case .rejected(let error): self.init(.rejected, error.rawValue, activity: activity)
         case .unknownActivity: self.init(.unknownActivity, "no such activity", activity: activity)
         }
@@ -145,7 +151,8 @@ extension GlimpseActivityV1.Outcome {
         switch outcome {
         case .applied(let id, let state): self.init(.applied, "applied", activity: id, state: state)
         case .started(let id): self.init(.started, "started by push", activity: id)
-        case .deferred(let id, let until): self.init(.deferred, "priority 5: held until \(until)", activity: id, until: until)
+        case .deferred(let id, let until):
+            self.init(.deferred, "priority 5: held until \(until)", activity: id, until: until)
         case .coalesced(let id, let until):
             self.init(.coalesced, "priority 5: replaced the held push; applies at \(until)", activity: id, until: until)
         case .droppedAsStale(let id, let reason): self = .dropped(reason, activity: id)

@@ -79,7 +79,8 @@ package struct ActivityServer: Sendable {
         }
         feed.publish(contentsOf: changes)
         guard !reloads.isEmpty else { return }
-        guard let timeline = outbound.client(connections).map(GlimpseTimelineV1.TimelineService.Client.init(wrapping:)) else {
+        guard let timeline = outbound.client(connections).map(GlimpseTimelineV1.TimelineService.Client.init(wrapping:))
+        else {
             for app in reloads { outbound.log("no --timeline-address: widget push for \(app) dropped") }
             return
         }
@@ -88,7 +89,8 @@ package struct ActivityServer: Sendable {
             request.bundleId = app.rawValue
             request.reason = .appRequest
             do {
-                _ = try await timeline.reloadAllTimelines(ClientRequest(message: request), options: CallOptions(timeout: .seconds(5)))
+                _ = try await timeline.reloadAllTimelines(
+                    ClientRequest(message: request), options: CallOptions(timeout: .seconds(5)))
             } catch {
                 outbound.log("widget push reload at glimpse-timeline failed for \(app): \(error)")
             }

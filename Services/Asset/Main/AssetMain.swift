@@ -19,12 +19,17 @@ import ServiceKit
 @main
 struct AssetMain: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "glimpse-asset", abstract: "App-scoped widget and Live Activity images over a content-addressed store.")
+        commandName: "glimpse-asset",
+        abstract: "App-scoped widget and Live Activity images over a content-addressed store.")
 
     @OptionGroup var service: ServiceOptions
     @OptionGroup var snapshots: SnapshotOptions
 
-    @Option(name: .customLong("budget-bytes"), help: "The store's byte budget: least recently used unpinned blobs are evicted past it (default 268435456, 256 MiB; GLIMPSE_BUDGET_BYTES).")
+    @Option(
+        name: .customLong("budget-bytes"),
+        help:
+            "The store's byte budget: least recently used unpinned blobs are evicted past it (default 268435456, 256 MiB; GLIMPSE_BUDGET_BYTES)."
+    )
     var budgetBytes: String?
 
     func run() async throws {
@@ -37,10 +42,11 @@ struct AssetMain: AsyncParsableCommand {
         ) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
         let policy = try snapshots.policy()
         let logger = ServiceLogging.bootstrap(config)
-        let clock: HostClock = switch config.clock {
-        case .system: HostClock(.system)
-        case .manual(let start): HostClock(.manual(start: start))
-        }
+        let clock: HostClock =
+            switch config.clock {
+            case .system: HostClock(.system)
+            case .manual(let start): HostClock(.manual(start: start))
+            }
         let server = try await AssetServer.open(
             directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings,
             log: { message in logger.notice("\(message)") }, snapshots: policy)
@@ -55,4 +61,3 @@ struct AssetMain: AsyncParsableCommand {
         try await runner.run()
     }
 }
-

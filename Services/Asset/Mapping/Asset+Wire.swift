@@ -13,7 +13,9 @@ package enum AssetWire {
         guard !bundleID.contains("/"), !bundleID.contains("\\") else {
             throw InvalidField(field, "\(bundleID.debugDescription) contains a path separator")
         }
-        guard bundleID != ".", bundleID != ".." else { throw InvalidField(field, "\(bundleID.debugDescription) is not a bundle id") }
+        guard bundleID != ".", bundleID != ".." else {
+            throw InvalidField(field, "\(bundleID.debugDescription) is not a bundle id")
+        }
         guard !bundleID.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw InvalidField(field, "the bundle id contains a control character")
         }
@@ -21,14 +23,18 @@ package enum AssetWire {
     }
 
     /// An app-scoped name (`posters/coco`) as the catalog's full name (`<bundle id>/posters/coco`).
-    package static func name(_ text: String, of app: AppID, limits: AssetLimits, field: String = "name") throws(InvalidField) -> AssetName {
+    package static func name(
+        _ text: String, of app: AppID, limits: AssetLimits, field: String = "name"
+    ) throws(InvalidField) -> AssetName {
         guard !text.isEmpty else { throw InvalidField(field, "an asset name is required") }
         do { return try AssetName(app: app.rawValue, name: text, maximumLength: limits.maximumNameLength) } catch {
             throw InvalidField(field, "\(text.debugDescription): \(error)")
         }
     }
 
-    package static func use(_ wire: GlimpseAppV1.AssetDeclaration.Use, field: String = "use") throws(InvalidField) -> AssetUse {
+    package static func use(
+        _ wire: GlimpseAppV1.AssetDeclaration.Use, field: String = "use"
+    ) throws(InvalidField) -> AssetUse {
         switch wire {
         case .widget: .widget
         case .liveActivityMinimal: .liveActivity(.minimal)
@@ -54,7 +60,8 @@ package enum AssetWire {
     package static func hash(_ hex: String, field: String = "sha256") throws(InvalidField) -> ContentHash {
         guard !hex.isEmpty else { throw InvalidField(field, "the SHA-256 of the bytes is required (64 hex digits)") }
         guard let hash = ContentHash(hex: hex) else {
-            throw InvalidField(field, "expected 64 hex digits, got \(hex.utf8.count) characters \(hex.prefix(80).debugDescription)")
+            throw InvalidField(
+                field, "expected 64 hex digits, got \(hex.utf8.count) characters \(hex.prefix(80).debugDescription)")
         }
         return hash
     }
@@ -76,7 +83,9 @@ package enum AssetWire {
         }
     }
 
-    package static func format(_ wire: GlimpseAssetV1.ImageFormat, field: String = "format") throws(InvalidField) -> ImageInfo.Format {
+    package static func format(
+        _ wire: GlimpseAssetV1.ImageFormat, field: String = "format"
+    ) throws(InvalidField) -> ImageInfo.Format {
         switch wire {
         case .png: return .png
         case .jpeg: return .jpeg
@@ -133,12 +142,17 @@ package enum AssetWire {
     }
 
     /// A journaled upload, checked field by field.
-    package static func verified(_ record: GlimpseAssetV1.StoredUpload, in catalog: AssetCatalog) throws(InvalidField) -> UploadSession.Verified {
+    package static func verified(
+        _ record: GlimpseAssetV1.StoredUpload, in catalog: AssetCatalog
+    ) throws(InvalidField) -> UploadSession.Verified {
         let app = try app(record.bundleId)
         let name = try name(record.name, of: app, limits: catalog.limits)
         guard let size = Int(exactly: record.size), size > 0 else { throw InvalidField("size", "\(record.size) bytes") }
-        guard record.width > 0, record.height > 0 else { throw InvalidField("width", "\(record.width)×\(record.height) pixels") }
+        guard record.width > 0, record.height > 0 else {
+            throw InvalidField("width", "\(record.width)×\(record.height) pixels")
+        }
         let image = ImageInfo(format: try format(record.format), width: Int(record.width), height: Int(record.height))
-        return UploadSession.Verified(name: name, use: try use(record.use), hash: try hash(record.sha256), size: size, image: image)
+        return UploadSession.Verified(
+            name: name, use: try use(record.use), hash: try hash(record.sha256), size: size, image: image)
     }
 }

@@ -27,20 +27,28 @@ extension AssetError {
             return RPCError(code: .invalidArgument, message: "\(stage == .header ? "size" : "chunk"): \(self)")
         case .sizeMismatch(let expected, let received):
             if stage == .chunk {
-                return RPCError(code: .invalidArgument,
-                                message: "chunk: past the declared size: size says \(expected) bytes, \(received) arrived")
+                return RPCError(
+                    code: .invalidArgument,
+                    message: "chunk: past the declared size: size says \(expected) bytes, \(received) arrived")
             }
-            return RPCError(code: .invalidArgument, message: "size: the declared size is \(expected) bytes, \(received) arrived")
+            return RPCError(
+                code: .invalidArgument, message: "size: the declared size is \(expected) bytes, \(received) arrived")
         case .integrityMismatch(let expected, let actual):
-            return RPCError(code: .invalidArgument, message: "sha256: the bytes hash to \(actual), the declared SHA-256 is \(expected)")
+            return RPCError(
+                code: .invalidArgument,
+                message: "sha256: the bytes hash to \(actual), the declared SHA-256 is \(expected)")
         case .budgetExhausted:
             return RPCError(code: .resourceExhausted, message: "size: \(self)")
         case .unknownAsset(let name):
             return RPCError(code: .notFound, message: "name: \(name.app) has no asset \(name.path)")
         case .evicted(let name, _):
-            return RPCError(code: .notFound, message: "name: \(name.path) of \(name.app) was evicted under the byte budget; put it again")
+            return RPCError(
+                code: .notFound,
+                message: "name: \(name.path) of \(name.app) was evicted under the byte budget; put it again")
         case .blobCorrupt(let hash):
-            return RPCError(code: .dataLoss, message: "the stored bytes of \(hash) are missing or do not match their hash; put the asset again")
+            return RPCError(
+                code: .dataLoss,
+                message: "the stored bytes of \(hash) are missing or do not match their hash; put the asset again")
         }
     }
 }

@@ -47,7 +47,8 @@ package struct AssetServer: Sendable {
         let reads = RecentReads()
         let handlers = AssetHandlers(host: host, blobs: blobs, reads: reads, settings: settings)
         let server = AssetServer(
-            host: host, blobs: blobs, reads: reads, handlers: handlers, clock: ClockService(host: host, watermark: { 0 }))
+            host: host, blobs: blobs, reads: reads, handlers: handlers,
+            clock: ClockService(host: host, watermark: { 0 }))
         try await server.reconcile(log: log)
         if await host.read({ $0.catalog.limits.byteBudget }) != settings.limits.byteBudget {
             _ = try await host.submit(AssetCommand(.byteBudget(UInt64(settings.limits.byteBudget))))

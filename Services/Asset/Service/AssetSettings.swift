@@ -24,8 +24,10 @@ package struct AssetSettings: Sendable {
         case whenFileChanged
     }
 
-    package init(limits: AssetLimits = .defaults, defaultChunkSize: Int = 256 << 10,
-                chunkSizes: ClosedRange<Int> = 1 << 10...1 << 20, readVerification: ReadVerification = .whenFileChanged) {
+    package init(
+        limits: AssetLimits = .defaults, defaultChunkSize: Int = 256 << 10,
+        chunkSizes: ClosedRange<Int> = 1 << 10...1 << 20, readVerification: ReadVerification = .whenFileChanged
+    ) {
         self.limits = limits
         self.defaultChunkSize = defaultChunkSize
         self.chunkSizes = chunkSizes
@@ -38,7 +40,10 @@ package struct AssetSettings: Sendable {
     func chunkSize(requested: UInt32) throws(RPCError) -> Int {
         guard requested != 0 else { return defaultChunkSize }
         guard chunkSizes.contains(Int(requested)) else {
-            throw InvalidField("chunk_size", "\(requested) bytes; ask for \(chunkSizes.lowerBound)…\(chunkSizes.upperBound), or 0 for \(defaultChunkSize)").rpcError
+            throw InvalidField(
+                "chunk_size",
+                "\(requested) bytes; ask for \(chunkSizes.lowerBound)…\(chunkSizes.upperBound), or 0 for \(defaultChunkSize)"
+            ).rpcError
         }
         return Int(requested)
     }

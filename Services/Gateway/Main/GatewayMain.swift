@@ -18,28 +18,55 @@ import ServiceKit
 @main
 struct GatewayMain: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "glimpse-gateway", abstract: "The device: placements, taps, Live Activities, the event log and one clock for the stack.")
+        commandName: "glimpse-gateway",
+        abstract: "The device: placements, taps, Live Activities, the event log and one clock for the stack.")
 
     @OptionGroup var service: ServiceOptions
-    @Option(name: .customLong("timeline-address"), help: "glimpse-timeline (default 127.0.0.1:7701; GLIMPSE_TIMELINE_ADDRESS).")
+    @Option(
+        name: .customLong("timeline-address"),
+        help: "glimpse-timeline (default 127.0.0.1:7701; GLIMPSE_TIMELINE_ADDRESS).")
     var timeline: String?
-    @Option(name: .customLong("intent-address"), help: "glimpse-intent (default 127.0.0.1:7702; GLIMPSE_INTENT_ADDRESS).")
+    @Option(
+        name: .customLong("intent-address"), help: "glimpse-intent (default 127.0.0.1:7702; GLIMPSE_INTENT_ADDRESS).")
     var intent: String?
-    @Option(name: .customLong("activity-address"), help: "glimpse-activity (default 127.0.0.1:7703; GLIMPSE_ACTIVITY_ADDRESS).")
+    @Option(
+        name: .customLong("activity-address"),
+        help: "glimpse-activity (default 127.0.0.1:7703; GLIMPSE_ACTIVITY_ADDRESS).")
     var activity: String?
     @Option(name: .customLong("asset-address"), help: "glimpse-asset (default 127.0.0.1:7704; GLIMPSE_ASSET_ADDRESS).")
     var asset: String?
-    @Option(name: .customLong("follow-real-time"), help: "With --clock manual: true to start following real time from the start instant, false to start frozen (default false; GLIMPSE_FOLLOW_REAL_TIME).")
+    @Option(
+        name: .customLong("follow-real-time"),
+        help:
+            "With --clock manual: true to start following real time from the start instant, false to start frozen (default false; GLIMPSE_FOLLOW_REAL_TIME)."
+    )
     var followRealTime: String?
-    @Option(help: "The screen model: iPhone393x852 (default), iPhone430x932, iPhone375x812, iPhone375x667 or iPad1024x1366 (GLIMPSE_DEVICE). Give glimpse-timeline the same one.")
+    @Option(
+        help:
+            "The screen model: iPhone393x852 (default), iPhone430x932, iPhone375x812, iPhone375x667 or iPad1024x1366 (GLIMPSE_DEVICE). Give glimpse-timeline the same one."
+    )
     var device: String?
-    @Option(name: .customLong("event-log-capacity"), help: "Events kept in memory (default 100000; GLIMPSE_EVENT_LOG_CAPACITY).")
+    @Option(
+        name: .customLong("event-log-capacity"),
+        help: "Events kept in memory (default 100000; GLIMPSE_EVENT_LOG_CAPACITY).")
     var eventLogCapacity: String?
-    @Option(name: .customLong("settle-timeout"), help: "How long a call waits for the screen to show its effect (a new widget's first timeline, a tap's reload) before it answers with what is shown (default 5s; GLIMPSE_SETTLE_TIMEOUT).")
+    @Option(
+        name: .customLong("settle-timeout"),
+        help:
+            "How long a call waits for the screen to show its effect (a new widget's first timeline, a tap's reload) before it answers with what is shown (default 5s; GLIMPSE_SETTLE_TIMEOUT)."
+    )
     var settleTimeout: String?
-    @Option(name: .customLong("views-deadline"), help: "How long the device waits for an app's Live Activity views (default 2s, ActivityViewsDeadline; GLIMPSE_VIEWS_DEADLINE).")
+    @Option(
+        name: .customLong("views-deadline"),
+        help:
+            "How long the device waits for an app's Live Activity views (default 2s, ActivityViewsDeadline; GLIMPSE_VIEWS_DEADLINE)."
+    )
     var viewsDeadline: String?
-    @Option(name: .customLong("follow-max-lag"), help: "Events an Events.Follow stream may leave unread (committed since it began) before it ends with RESOURCE_EXHAUSTED (default 10000; GLIMPSE_FOLLOW_MAX_LAG).")
+    @Option(
+        name: .customLong("follow-max-lag"),
+        help:
+            "Events an Events.Follow stream may leave unread (committed since it began) before it ends with RESOURCE_EXHAUSTED (default 10000; GLIMPSE_FOLLOW_MAX_LAG)."
+    )
     var followMaxLag: String?
 
     func run() async throws {
@@ -55,26 +82,37 @@ struct GatewayMain: AsyncParsableCommand {
         let follow = try source.value("follow-real-time", followRealTime, expected: "true or false", default: false) {
             ["true": true, "false": false][$0.lowercased()]
         }
-        let capacity = try source.value("event-log-capacity", eventLogCapacity, expected: "a number of events ≥ 1", default: 100_000) {
+        let capacity = try source.value(
+            "event-log-capacity", eventLogCapacity, expected: "a number of events ≥ 1", default: 100_000
+        ) {
             Int($0).flatMap { $0 >= 1 ? $0 : nil }
         }
-        let settle = try source.value("settle-timeout", settleTimeout, expected: "a duration such as 5s or 500ms", default: 5.0) {
+        let settle = try source.value(
+            "settle-timeout", settleTimeout, expected: "a duration such as 5s or 500ms", default: 5.0
+        ) {
             (try? DurationText.parse($0)).flatMap { $0 > 0 ? $0 : nil }
         }
-        let views = try source.value("views-deadline", viewsDeadline, expected: "a duration such as 2s or 500ms", default: 2.0) {
+        let views = try source.value(
+            "views-deadline", viewsDeadline, expected: "a duration such as 2s or 500ms", default: 2.0
+        ) {
             (try? DurationText.parse($0)).flatMap { $0 > 0 ? $0 : nil }
         }
-        let maxLag = try source.value("follow-max-lag", followMaxLag, expected: "a number of events ≥ 1", default: EventsHandler.defaultFollowMaxLag) {
+        let maxLag = try source.value(
+            "follow-max-lag", followMaxLag, expected: "a number of events ≥ 1",
+            default: EventsHandler.defaultFollowMaxLag
+        ) {
             Int($0).flatMap { $0 >= 1 ? $0 : nil }
         }
         let screen = try source.device(device)
         let logger = ServiceLogging.bootstrap(config)
-        let mode: Conductor.Mode = switch config.clock {
-        case .system: .system
-        case .manual(let start): .manual(start: start, follow: follow)
-        }
+        let mode: Conductor.Mode =
+            switch config.clock {
+            case .system: .system
+            case .manual(let start): .manual(start: start, follow: follow)
+            }
         let server = try GatewayServer.open(
-            directory: URL(fileURLWithPath: config.dataDirectory), upstreams: Upstreams(addresses: addresses, deviceKey: config.deviceKey),
+            directory: URL(fileURLWithPath: config.dataDirectory),
+            upstreams: Upstreams(addresses: addresses, deviceKey: config.deviceKey),
             clock: mode, logger: logger, eventLogCapacity: capacity, followMaxLag: maxLag,
             settleTimeout: .milliseconds(Int64(settle * 1000)), viewsDeadline: .milliseconds(Int64(views * 1000)),
             device: screen.rawValue)

@@ -43,7 +43,9 @@ enum AnswerBudget {
 
     /// The first events of `events` that fit (at least one, which `ContentLimits.entryBytes`
     /// keeps small): the caller pages on from the last one.
-    static func prefix(_ events: [GlimpseGatewayV1.Event], budget: Int = ContentLimits.answerBytes) -> [GlimpseGatewayV1.Event] {
+    static func prefix(
+        _ events: [GlimpseGatewayV1.Event], budget: Int = ContentLimits.answerBytes
+    ) -> [GlimpseGatewayV1.Event] {
         var total = 0
         for (index, event) in events.enumerated() {
             total += size(of: event) + 8

@@ -37,7 +37,7 @@ package final class Conductor: Sendable {
         var manual: Bool
         var now: Date
         var following: Bool
-        var offset: TimeInterval       // following: now - wall time
+        var offset: TimeInterval  // following: now - wall time
         var synced = false
     }
 
@@ -89,8 +89,11 @@ package final class Conductor: Sendable {
 
     private func requireManual() throws(RPCError) {
         guard isManual else {
-            throw RPCError(code: .failedPrecondition,
-                           message: "the stack runs on the system clock; start the services and the gateway with --clock manual to move time")
+            throw RPCError(
+                code: .failedPrecondition,
+                message:
+                    "the stack runs on the system clock; start the services and the gateway with --clock manual to move time"
+            )
         }
     }
 
@@ -110,7 +113,11 @@ package final class Conductor: Sendable {
         return try await steps.run { () async throws(RPCError) -> GlimpseGatewayV1.ClockState in
             try await self.sync()
             guard target >= self.now() else {
-                throw RPCError(code: .invalidArgument, message: "to: \(ISO8601.format(target)) is before now (\(ISO8601.format(self.now()))); time does not go back")
+                throw RPCError(
+                    code: .invalidArgument,
+                    message:
+                        "to: \(ISO8601.format(target)) is before now (\(ISO8601.format(self.now()))); time does not go back"
+                )
             }
             return try await self.step(to: target)
         }
@@ -164,7 +171,11 @@ package final class Conductor: Sendable {
                 try await upstreams.clock(service).now(ClientRequest(message: .init()), options: options).message
             }
             guard answer.manual else {
-                throw RPCError(code: .failedPrecondition, message: "glimpse-\(service.rawValue) runs on the system clock; start it with --clock manual so the gateway can move time")
+                throw RPCError(
+                    code: .failedPrecondition,
+                    message:
+                        "glimpse-\(service.rawValue) runs on the system clock; start it with --clock manual so the gateway can move time"
+                )
             }
             if let now = answer.now.map(Date.init), now > latest { latest = now }
         }
@@ -177,7 +188,8 @@ package final class Conductor: Sendable {
 
     private func nextDue(_ service: Upstreams.Service) async throws(RPCError) -> Date? {
         try await upstreams.call(service) { options in
-            try await upstreams.clock(service).nextDue(ClientRequest(message: .init()), options: options).message.nextDue.map(Date.init)
+            try await upstreams.clock(service).nextDue(ClientRequest(message: .init()), options: options).message
+                .nextDue.map(Date.init)
         }
     }
 
@@ -186,7 +198,8 @@ package final class Conductor: Sendable {
         request.to = GoogleProtobuf.Timestamp(instant)
         // A step fires everything due in it, provider calls included: allow for a long one.
         return try await upstreams.call(service, timeout: .seconds(600)) { options in
-            try await upstreams.clock(service).advanceTo(ClientRequest(message: request), options: options).message.watermark
+            try await upstreams.clock(service).advanceTo(ClientRequest(message: request), options: options).message
+                .watermark
         }
     }
 
@@ -222,9 +235,10 @@ package final class Conductor: Sendable {
         moved.from = GoogleProtobuf.Timestamp(from)
         moved.to = GoogleProtobuf.Timestamp(target)
         if target > from {
-            log.append(GlimpseGatewayV1.Event(
-                at: target, summary: "clock \(ISO8601.format(from)) → \(ISO8601.format(target)) in \(count) steps",
-                detail: .clockMoved(moved)), source: .gateway)
+            log.append(
+                GlimpseGatewayV1.Event(
+                    at: target, summary: "clock \(ISO8601.format(from)) → \(ISO8601.format(target)) in \(count) steps",
+                    detail: .clockMoved(moved)), source: .gateway)
         }
         log.commitHeld()
         return clockState(steps: count, events: log.lastSequence - firstEvent)
@@ -233,7 +247,9 @@ package final class Conductor: Sendable {
     private func waitForWatermarks(timeline: UInt64, activity: UInt64) async {
         for (service, mark) in [(Upstreams.Service.timeline, timeline), (.activity, activity)] where mark > 0 {
             if await !device.wait(for: .sequence(service, atLeast: mark), timeout: watermarkTimeout) {
-                logger.warning("glimpse-\(service.rawValue)'s events up to \(mark) did not arrive within \(watermarkTimeout); going on")
+                logger.warning(
+                    "glimpse-\(service.rawValue)'s events up to \(mark) did not arrive within \(watermarkTimeout); going on"
+                )
             }
         }
     }

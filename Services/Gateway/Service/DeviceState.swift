@@ -146,26 +146,36 @@ package actor DeviceState {
     /// the Home Screen, a Smart Stack with `stackWith`, or the Lock Screen's accessory
     /// rows. Refuses what the real screen refuses (a full Lock Screen, a stack of mixed
     /// sizes or of more than 10 widgets).
-    func location(for request: GlimpseGatewayV1.PlaceRequest, family: WidgetFamily) throws(RPCError) -> GlimpseGatewayV1.Location {
+    func location(
+        for request: GlimpseGatewayV1.PlaceRequest, family: WidgetFamily
+    ) throws(RPCError) -> GlimpseGatewayV1.Location {
         var location = GlimpseGatewayV1.Location()
-        let screenSide: GlimpseTimelineV1.Screen = request.screen == .unspecified
+        let screenSide: GlimpseTimelineV1.Screen =
+            request.screen == .unspecified
             ? (family.isAccessory ? .lock : .home) : request.screen
         location.screen = screenSide
         if screenSide == .lock {
             guard family.isAccessory else {
-                throw RPCError(code: .invalidArgument, message: "family: \(family) is a Home Screen family; the Lock Screen takes accessory families")
+                throw RPCError(
+                    code: .invalidArgument,
+                    message: "family: \(family) is a Home Screen family; the Lock Screen takes accessory families")
             }
             let lock = placements.values.filter { $0.location?.screen == .lock }
             if family == .accessoryInline {
                 guard !lock.contains(where: { $0.family == .accessoryInline }) else {
-                    throw RPCError(code: .resourceExhausted, message: "the Lock Screen has one accessoryInline slot (above the clock) and it is taken")
+                    throw RPCError(
+                        code: .resourceExhausted,
+                        message: "the Lock Screen has one accessoryInline slot (above the clock) and it is taken")
                 }
                 location.slot = 0
                 return location
             }
             let used = lock.reduce(0) { $0 + Self.lockUnits($1.family) }
             guard used + Self.lockUnits(family.wire) <= 4 else {
-                throw RPCError(code: .resourceExhausted, message: "the Lock Screen's row below the clock is full (\(used) of 4 units: circular 1, rectangular 2)")
+                throw RPCError(
+                    code: .resourceExhausted,
+                    message:
+                        "the Lock Screen's row below the clock is full (\(used) of 4 units: circular 1, rectangular 2)")
             }
             location.slot = UInt32(lock.filter { $0.family != .accessoryInline }.count + 1)
             return location
@@ -176,10 +186,14 @@ package actor DeviceState {
         if request.stackWith != 0 {
             let base = try placement(request.stackWith)
             guard let baseLocation = base.location, baseLocation.screen == .home else {
-                throw RPCError(code: .failedPrecondition, message: "stack_with: placement \(request.stackWith) is not on the Home Screen")
+                throw RPCError(
+                    code: .failedPrecondition,
+                    message: "stack_with: placement \(request.stackWith) is not on the Home Screen")
             }
             guard base.family == family.wire else {
-                throw RPCError(code: .failedPrecondition, message: "stack_with: a Smart Stack holds widgets of one size (\(base.family) here)")
+                throw RPCError(
+                    code: .failedPrecondition,
+                    message: "stack_with: a Smart Stack holds widgets of one size (\(base.family) here)")
             }
             let stack = homeSlots[HomeSlot(page: baseLocation.page, slot: baseLocation.slot)] ?? []
             guard stack.count < 10 else {
@@ -187,7 +201,8 @@ package actor DeviceState {
             }
             location.page = baseLocation.page
             location.slot = baseLocation.slot
-            location.stackPosition = stack.compactMap { placements[$0]?.location?.stackPosition }.max().map { $0 + 1 } ?? 0
+            location.stackPosition =
+                stack.compactMap { placements[$0]?.location?.stackPosition }.max().map { $0 + 1 } ?? 0
             return location
         }
         let capacity = screen == .iPad1024x1366 ? 48 : 24

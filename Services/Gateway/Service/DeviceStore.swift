@@ -41,19 +41,21 @@ package final class DeviceStore: Sendable {
 
     private func prepare() throws {
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS device (
-                    kind TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
-                    PRIMARY KEY (kind, key)) WITHOUT ROWID
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS device (
+                        kind TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
+                        PRIMARY KEY (kind, key)) WITHOUT ROWID
+                    """)
         }
     }
 
     package func put(_ kind: Kind, _ key: String, _ message: some GlimpseMessage) throws {
         let bytes = try message.serializedBytes()
         try queue.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO device (kind, key, value) VALUES (?, ?, ?)",
-                           arguments: [kind.rawValue, key, Data(bytes)])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO device (kind, key, value) VALUES (?, ?, ?)",
+                arguments: [kind.rawValue, key, Data(bytes)])
         }
     }
 
@@ -73,7 +75,8 @@ package final class DeviceStore: Sendable {
     /// Every row of `kind`, decoded.
     package func all<M: GlimpseMessage>(_ kind: Kind, as type: M.Type) throws -> [M] {
         let blobs = try queue.read { db in
-            try Data.fetchAll(db, sql: "SELECT value FROM device WHERE kind = ? ORDER BY key", arguments: [kind.rawValue])
+            try Data.fetchAll(
+                db, sql: "SELECT value FROM device WHERE kind = ? ORDER BY key", arguments: [kind.rawValue])
         }
         return try blobs.map { try M(serializedBytes: [UInt8]($0)) }
     }

@@ -13,7 +13,8 @@ package enum Elements {
         return found
     }
 
-    private static func visit(_ view: GlimpseWidgetV1.View, path: String, into found: inout [GlimpseGatewayV1.Element]) {
+    private static func visit(_ view: GlimpseWidgetV1.View, path: String, into found: inout [GlimpseGatewayV1.Element])
+    {
         var element = GlimpseGatewayV1.Element()
         element.path = path
         element.id = view.id
@@ -70,7 +71,9 @@ package enum Elements {
         if name.isEmpty {
             if hasWidgetURL || elements.isEmpty { return nil }
             if elements.count == 1 { return elements[0] }
-            throw RPCError(code: .invalidArgument, message: "the widget shows \(elements.count) elements; name one of: \(listing(elements))")
+            throw RPCError(
+                code: .invalidArgument,
+                message: "the widget shows \(elements.count) elements; name one of: \(listing(elements))")
         }
         let rules: [(GlimpseGatewayV1.Element) -> Bool] = [
             { $0.id == name },
@@ -83,10 +86,13 @@ package enum Elements {
             let matches = elements.filter(rule)
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 {
-                throw RPCError(code: .invalidArgument, message: "\"\(name)\" names \(matches.count) elements (\(listing(matches))); use a path or an id")
+                throw RPCError(
+                    code: .invalidArgument,
+                    message: "\"\(name)\" names \(matches.count) elements (\(listing(matches))); use a path or an id")
             }
         }
-        let available = elements.isEmpty ? "the entry shows no Button, Toggle or Link" : "available: \(listing(elements))"
+        let available =
+            elements.isEmpty ? "the entry shows no Button, Toggle or Link" : "available: \(listing(elements))"
         throw RPCError(code: .notFound, message: "no element \"\(name)\" in the current entry; \(available)")
     }
 
@@ -100,12 +106,13 @@ package enum Elements {
     static func listing(_ elements: [GlimpseGatewayV1.Element]) -> String {
         elements.map { element in
             let name = element.id.isEmpty ? element.path : "\(element.id) (\(element.path))"
-            let what = switch element.kind {
-            case .button(let intent)?: "Button \(intent.intentType)"
-            case .toggle(let intent)?: "Toggle \(intent.intentType)"
-            case .link(let url)?: "Link \(url)"
-            case nil: "view"
-            }
+            let what =
+                switch element.kind {
+                case .button(let intent)?: "Button \(intent.intentType)"
+                case .toggle(let intent)?: "Toggle \(intent.intentType)"
+                case .link(let url)?: "Link \(url)"
+                case nil: "view"
+                }
             return element.label.isEmpty ? "\(name) \(what)" : "\(name) \(what) \"\(element.label)\""
         }.joined(separator: ", ")
     }

@@ -122,7 +122,9 @@ struct FollowerState {
     /// `event` was committed as `lastSequence`: marks the follower behind if it now lags
     /// more than `maxLag` (it learns so at its next read), and returns its waiter if the
     /// event is one for it.
-    mutating func committed(_ event: GlimpseGatewayV1.Event, lastSequence: UInt64) -> UnsafeContinuation<Void, any Error>? {
+    mutating func committed(
+        _ event: GlimpseGatewayV1.Event, lastSequence: UInt64
+    ) -> UnsafeContinuation<Void, any Error>? {
         guard !behind else { return nil }
         if lastSequence - max(cursor, began) > UInt64(maxLag) {
             behind = true

@@ -33,7 +33,7 @@ package final class EventLog: Sendable {
 
     struct State {
         var events: [GlimpseGatewayV1.Event] = []
-        var first = 0                     // index of the oldest kept event in `events`
+        var first = 0  // index of the oldest kept event in `events`
         var lastSequence: UInt64 = 0
         var holds = 0
         var pending: [Pending] = []
@@ -126,7 +126,9 @@ package final class EventLog: Sendable {
             state.first = 0
         }
         for id in state.followers.keys {
-            if let waiter = state.followers[id]!.committed(event, lastSequence: state.lastSequence) { waking.append(waiter) }
+            if let waiter = state.followers[id]!.committed(event, lastSequence: state.lastSequence) {
+                waking.append(waiter)
+            }
         }
     }
 

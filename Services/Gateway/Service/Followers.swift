@@ -73,7 +73,8 @@ package final class Followers: Service {
         event.service = service.rawValue
         event.reachable = reachable
         event.detail = detail
-        let summary = reachable
+        let summary =
+            reachable
             ? "glimpse-\(service.rawValue) is reachable again"
             : "glimpse-\(service.rawValue) is unreachable (\(detail)); showing the last known state"
         gateway.event(summary: summary, .serviceReachability(event))
@@ -85,7 +86,8 @@ package final class Followers: Service {
         request.includeReloads = true
         // A watch answers nothing until there is something to say: a unary call shows the
         // service is back.
-        _ = try await gateway.upstreams.clock(.timeline).now(ClientRequest(message: .init()), options: CallOptions(timeout: .seconds(5)))
+        _ = try await gateway.upstreams.clock(.timeline).now(
+            ClientRequest(message: .init()), options: CallOptions(timeout: .seconds(5)))
         await reachability(.timeline, true, detail: "")
         try await timeline.watchEntries(ClientRequest(message: request)) { stream in
             for try await change in stream {
@@ -93,18 +95,24 @@ package final class Followers: Service {
                 let at = change.at.map(Date.init) ?? gateway.now()
                 if let reload = change.reload {
                     let budget = reload.budget.map { " (\($0.used)/\($0.limit) used in the window)" } ?? ""
-                    gateway.log.append(GlimpseGatewayV1.Event(
-                        at: at, bundleID: change.bundleId,
-                        summary: "placement \(change.placementId) (\(change.kind)): provider called, \(Self.name(reload.reason))\(reload.charged ? ", charged" : ", free")\(reload.retry > 0 ? ", retry \(reload.retry)" : "")\(budget)",
-                        detail: .reloadPerformed(.init(placementId: change.placementId, reload: reload))), source: .timeline)
+                    gateway.log.append(
+                        GlimpseGatewayV1.Event(
+                            at: at, bundleID: change.bundleId,
+                            summary:
+                                "placement \(change.placementId) (\(change.kind)): provider called, \(Self.name(reload.reason))\(reload.charged ? ", charged" : ", free")\(reload.retry > 0 ? ", retry \(reload.retry)" : "")\(budget)",
+                            detail: .reloadPerformed(.init(placementId: change.placementId, reload: reload))),
+                        source: .timeline)
                     continue
                 }
                 if let error = change.providerError {
                     let retry = error.retryAt.map { ", retry at \(ISO8601.format(Date($0)))" } ?? ""
-                    gateway.log.append(GlimpseGatewayV1.Event(
-                        at: at, bundleID: change.bundleId,
-                        summary: "placement \(change.placementId) (\(change.kind)): provider failed: \(error.code) \(error.message) (\(error.failures) in a row\(retry))",
-                        detail: .providerFailed(.init(placementId: change.placementId, error: error))), source: .timeline)
+                    gateway.log.append(
+                        GlimpseGatewayV1.Event(
+                            at: at, bundleID: change.bundleId,
+                            summary:
+                                "placement \(change.placementId) (\(change.kind)): provider failed: \(error.code) \(error.message) (\(error.failures) in a row\(retry))",
+                            detail: .providerFailed(.init(placementId: change.placementId, error: error))),
+                        source: .timeline)
                     continue
                 }
                 var detail = GlimpseGatewayV1.Event.EntryChanged()
@@ -112,13 +120,17 @@ package final class Followers: Service {
                 detail.kind = change.kind
                 detail.entry = change.entry
                 detail.serviceSequence = change.sequence
-                let what = change.removed ? "removed"
-                    : change.entry.map { "entry of \(ISO8601.format(Date($0.date ?? .init())))" + summaryText($0) } ?? "placeholder"
+                let what =
+                    change.removed
+                    ? "removed"
+                    : change.entry.map { "entry of \(ISO8601.format(Date($0.date ?? .init())))" + summaryText($0) }
+                        ?? "placeholder"
                 if change.removed { try? await gateway.device.removePlacement(change.placementId) }
                 let event = GlimpseGatewayV1.Event(
                     at: change.at.map(Date.init) ?? gateway.now(), bundleID: change.bundleId,
                     summary: "placement \(change.placementId) (\(change.kind)) shows \(what)",
-                    detail: change.removed ? .widgetRemoved(.init(placementId: change.placementId)) : .entryChanged(detail))
+                    detail: change.removed
+                        ? .widgetRemoved(.init(placementId: change.placementId)) : .entryChanged(detail))
                 gateway.log.append(event, source: .timeline)
             }
         }
@@ -147,14 +159,18 @@ package final class Followers: Service {
         // The current activities first (the stream's opening messages are changes).
         var list = GlimpseActivityV1.ListActivitiesRequest()
         list.includeDismissed = false
-        let current = try await activity.listActivities(ClientRequest(message: list), options: CallOptions(timeout: .seconds(5))).message.activities
+        let current = try await activity.listActivities(
+            ClientRequest(message: list), options: CallOptions(timeout: .seconds(5))
+        ).message.activities
         await gateway.device.replaceActivities(current)
         await reachability(.activity, true, detail: "")
         try await activity.watchActivities(ClientRequest(message: .init())) { stream in
             for try await change in stream {
                 await pollPushes()
                 if !change.activityId.isEmpty, await !gateway.device.knowsActivity(change.activityId) {
-                    if let fetched = try? await activity.getActivity(ClientRequest(message: .init(activityId: change.activityId))).message {
+                    if let fetched = try? await activity.getActivity(
+                        ClientRequest(message: .init(activityId: change.activityId))
+                    ).message {
                         await gateway.device.setActivity(fetched)
                     }
                 } else {
@@ -163,9 +179,10 @@ package final class Followers: Service {
                 if case .state(let state)? = change.change, state.to == .dismissed {
                     await gateway.device.setActivity(.init(activityId: change.activityId, state: .dismissed))
                 }
-                gateway.log.append(GlimpseGatewayV1.Event(
-                    at: change.at.map(Date.init) ?? gateway.now(), bundleID: change.bundleId,
-                    summary: Self.describe(change), detail: .activityChanged(change)), source: .activity)
+                gateway.log.append(
+                    GlimpseGatewayV1.Event(
+                        at: change.at.map(Date.init) ?? gateway.now(), bundleID: change.bundleId,
+                        summary: Self.describe(change), detail: .activityChanged(change)), source: .activity)
             }
         }
     }
@@ -189,8 +206,12 @@ package final class Followers: Service {
         guard let activity = try? gateway.upstreams.activity() else { return }
         var request = GlimpseActivityV1.ListPushesRequest()
         request.afterSequence = pushCursor.withLock { $0 }
-        guard let pushes = try? await activity.listPushes(ClientRequest(message: request), options: CallOptions(timeout: .seconds(5))).message.pushes,
-              !pushes.isEmpty else { return }
+        guard
+            let pushes = try? await activity.listPushes(
+                ClientRequest(message: request), options: CallOptions(timeout: .seconds(5))
+            ).message.pushes,
+            !pushes.isEmpty
+        else { return }
         let fresh = pushCursor.withLock { cursor -> [GlimpseActivityV1.PushRecord] in
             let fresh = pushes.filter { $0.sequence > cursor }
             cursor = max(cursor, pushes.last?.sequence ?? cursor)
@@ -199,10 +220,12 @@ package final class Followers: Service {
         for push in fresh {
             let outcomes = push.outcomes.map { "\($0.kind)" }.joined(separator: ", ")
             let answer = push.status == 200 ? "200" : "\(push.status) \(push.reason)"
-            gateway.log.append(GlimpseGatewayV1.Event(
-                at: push.receivedAt.map(Date.init) ?? gateway.now(), bundleID: push.bundleId,
-                summary: "push \(push.pushType) \(push.event) to \(push.path): \(answer)" + (outcomes.isEmpty ? "" : " (\(outcomes))"),
-                detail: .pushReceived(push)), source: .activity)
+            gateway.log.append(
+                GlimpseGatewayV1.Event(
+                    at: push.receivedAt.map(Date.init) ?? gateway.now(), bundleID: push.bundleId,
+                    summary: "push \(push.pushType) \(push.event) to \(push.path): \(answer)"
+                        + (outcomes.isEmpty ? "" : " (\(outcomes))"),
+                    detail: .pushReceived(push)), source: .activity)
         }
     }
 }

@@ -15,8 +15,9 @@ extension Gateway {
         }
         if let failure = await takeBackFromServices(id) {
             // Said once when the Place fails; the sweeper's retries are quiet.
-            logger.log(level: loud ? .warning : .debug,
-                       "placement \(id): a failed Place is not yet taken back from the services (\(failure)); trying again")
+            logger.log(
+                level: loud ? .warning : .debug,
+                "placement \(id): a failed Place is not yet taken back from the services (\(failure)); trying again")
             return false
         }
         try? await device.settled(id)
@@ -35,7 +36,8 @@ extension Gateway {
         }
         do {
             _ = try await upstreams.call(.intent) { options in
-                try await upstreams.intent().placementRemoved(ClientRequest(message: .init(placementId: id)), options: options)
+                try await upstreams.intent().placementRemoved(
+                    ClientRequest(message: .init(placementId: id)), options: options)
             }
             return nil
         } catch {

@@ -19,14 +19,17 @@ extension Gateway {
         let elements = Elements.collect(entry?.view)
         let widgetURL = entry?.widgetUrl ?? ""
         var element = retriedElement(request.idempotencyKey, target: "placement \(placement.placementId)")
-        if element == nil { element = try Elements.resolve(request.element, in: elements, hasWidgetURL: !widgetURL.isEmpty) }
+        if element == nil {
+            element = try Elements.resolve(request.element, in: elements, hasWidgetURL: !widgetURL.isEmpty)
+        }
         var response = GlimpseGatewayV1.TapResponse()
         response.element = element
 
         func openURL(_ url: String) {
             response.result = .openedUrl(url)
-            event(bundle: placement.bundleId, summary: "opened \(url) in \(placement.bundleId)",
-                  .urlOpened(.init(placementId: placement.placementId, url: url)))
+            event(
+                bundle: placement.bundleId, summary: "opened \(url) in \(placement.bundleId)",
+                .urlOpened(.init(placementId: placement.placementId, url: url)))
         }
 
         switch element?.kind {
@@ -46,7 +49,8 @@ extension Gateway {
             response.idempotencyKey = key
             // The tapped widget reloads once; answer with what that reload brought (a new
             // entry, the same one, or the provider's failure). A replay reloads nothing.
-            if performed.reloadedPlacements.contains(placement.placementId), await device.unreachable[.timeline] == nil {
+            if performed.reloadedPlacements.contains(placement.placementId), await device.unreachable[.timeline] == nil
+            {
                 _ = await device.wait(for: .answered(placement.placementId, after: before), timeout: settleTimeout)
             }
         }
@@ -57,7 +61,9 @@ extension Gateway {
     /// The element a retried tap (same idempotency key, same target) tapped the first time:
     /// a Toggle flipped by then must send the same value again.
     func retriedElement(_ key: String, target: String) -> GlimpseGatewayV1.Element? {
-        guard !key.isEmpty, let (earlier, element) = recentTaps.withLock({ $0.elements[key] }), earlier == target else { return nil }
+        guard !key.isEmpty, let (earlier, element) = recentTaps.withLock({ $0.elements[key] }), earlier == target else {
+            return nil
+        }
         return element
     }
 
@@ -95,7 +101,9 @@ extension Gateway {
             // A refusal glimpse-intent answers with a status (the device locked, a family that
             // is not interactive) is a tap that happened: it is in the event log too.
             if let refused = Self.refusal(error) {
-                logPerformed(perform, element: element, intent: intent, GlimpseIntentV1.PerformResponse(result: .refused(refused)))
+                logPerformed(
+                    perform, element: element, intent: intent,
+                    GlimpseIntentV1.PerformResponse(result: .refused(refused)))
             }
             throw error
         }
@@ -113,12 +121,13 @@ extension Gateway {
         _ perform: GlimpseIntentV1.PerformRequest, element: GlimpseGatewayV1.Element,
         intent: GlimpseWidgetV1.IntentInvocation, _ performed: GlimpseIntentV1.PerformResponse
     ) {
-        let outcome: String = switch performed.result {
-        case .performed?: performed.replayed ? "replayed" : "performed"
-        case .failed(let failed)?: "failed: \(failed.message)"
-        case .refused(let refused)?: "refused: \(refused.message)"
-        case nil: "no result"
-        }
+        let outcome: String =
+            switch performed.result {
+            case .performed?: performed.replayed ? "replayed" : "performed"
+            case .failed(let failed)?: "failed: \(failed.message)"
+            case .refused(let refused)?: "refused: \(refused.message)"
+            case nil: "no result"
+            }
         let elementName = element.id.isEmpty ? element.path : element.id
         var detail = GlimpseGatewayV1.Event.IntentPerformed()
         detail.placementId = perform.placementId
@@ -127,9 +136,10 @@ extension Gateway {
         detail.intentType = intent.intentType
         detail.response = performed
         let tapped = perform.activityId.isEmpty ? "\(perform.placementId)" : "Live Activity \(perform.activityId)"
-        log.append(GlimpseGatewayV1.Event(
-            at: now(), bundleID: perform.bundleId,
-            summary: "tap \(tapped)/\(elementName): \(intent.intentType) \(outcome)",
-            detail: .intentPerformed(detail)), source: .gateway, leads: true)
+        log.append(
+            GlimpseGatewayV1.Event(
+                at: now(), bundleID: perform.bundleId,
+                summary: "tap \(tapped)/\(elementName): \(intent.intentType) \(outcome)",
+                detail: .intentPerformed(detail)), source: .gateway, leads: true)
     }
 }

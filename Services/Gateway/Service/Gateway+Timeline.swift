@@ -9,7 +9,9 @@ extension Gateway {
     func timeline(_ id: UInt64) async throws(RPCError) -> GlimpseTimelineV1.PlacementStatus {
         _ = try await device.placement(id)
         var status = try await upstreams.call(.timeline) { options in
-            try await upstreams.timeline().getPlacement(ClientRequest(message: .init(placementId: id)), options: options).message
+            try await upstreams.timeline().getPlacement(
+                ClientRequest(message: .init(placementId: id)), options: options
+            ).message
         }
         AnswerBudget.fit(&status)
         return status

@@ -46,16 +46,19 @@ package final class Gateway: Sendable {
         }
     }
 
-    package init(store: DeviceStore, upstreams: Upstreams, log: EventLog = EventLog(), clock: Conductor.Mode,
-                logger: Logger, settleTimeout: Duration = .seconds(5), viewsDeadline: Duration? = nil,
-                device screen: String? = nil) throws {
+    package init(
+        store: DeviceStore, upstreams: Upstreams, log: EventLog = EventLog(), clock: Conductor.Mode,
+        logger: Logger, settleTimeout: Duration = .seconds(5), viewsDeadline: Duration? = nil,
+        device screen: String? = nil
+    ) throws {
         let device = try DeviceState(store: store, screen: screen)
         self.device = device
         self.upstreams = upstreams
         self.log = log
         self.logger = logger
         self.settleTimeout = settleTimeout
-        liveActivityViews = ActivityViewsSource(connections: upstreams.connections, timeout: viewsDeadline ?? ActivityViewsDeadline.timeout)
+        liveActivityViews = ActivityViewsSource(
+            connections: upstreams.connections, timeout: viewsDeadline ?? ActivityViewsDeadline.timeout)
         assets = AssetSource(upstreams: upstreams)
         conductor = Conductor(mode: clock, upstreams: upstreams, device: device, log: log, logger: logger)
     }
@@ -64,17 +67,24 @@ package final class Gateway: Sendable {
     package func now() -> Date { conductor.now() }
 
     func event(bundle: String = "", summary: String, _ detail: GlimpseGatewayV1.Event.Detail) {
-        log.append(GlimpseGatewayV1.Event(at: now(), bundleID: bundle, summary: summary, detail: detail), source: .gateway)
+        log.append(
+            GlimpseGatewayV1.Event(at: now(), bundleID: bundle, summary: summary, detail: detail), source: .gateway)
     }
 
     // MARK: Apps
 
-    package func install(_ request: GlimpseGatewayV1.InstallRequest) async throws(RPCError) -> GlimpseGatewayV1.InstallResponse {
+    package func install(
+        _ request: GlimpseGatewayV1.InstallRequest
+    ) async throws(RPCError) -> GlimpseGatewayV1.InstallResponse {
         guard let manifest = request.manifest, !manifest.bundleId.isEmpty else {
             throw RPCError(code: .invalidArgument, message: "manifest.bundle_id: required")
         }
         for asset in manifest.assets where request.assetData[asset.name] == nil {
-            throw RPCError(code: .invalidArgument, message: "asset_data[\"\(asset.name)\"]: the manifest declares the asset (\(asset.path)) but its bytes are missing")
+            throw RPCError(
+                code: .invalidArgument,
+                message:
+                    "asset_data[\"\(asset.name)\"]: the manifest declares the asset (\(asset.path)) but its bytes are missing"
+            )
         }
         let bundle = manifest.bundleId
         if await device.app(bundle) != nil { _ = try await uninstall(bundle, quiet: true) }
@@ -87,25 +97,29 @@ package final class Gateway: Sendable {
             var timeline = GlimpseTimelineV1.InstallAppRequest()
             timeline.manifest = manifest
             stored.timelineToken = try await upstreams.call(.timeline) { options in
-                try await upstreams.timeline().installApp(ClientRequest(message: timeline), options: options).message.appToken
+                try await upstreams.timeline().installApp(ClientRequest(message: timeline), options: options).message
+                    .appToken
             }
             done.append(.timeline)
             var intent = GlimpseIntentV1.RegisterAppRequest()
             intent.manifest = manifest
             stored.intentToken = try await upstreams.call(.intent) { options in
-                try await upstreams.intent().registerApp(ClientRequest(message: intent), options: options).message.appToken
+                try await upstreams.intent().registerApp(ClientRequest(message: intent), options: options).message
+                    .appToken
             }
             done.append(.intent)
             var activity = GlimpseActivityV1.InstallAppRequest()
             activity.manifest = manifest
             stored.activityToken = try await upstreams.call(.activity) { options in
-                try await upstreams.activity().installApp(ClientRequest(message: activity), options: options).message.appToken
+                try await upstreams.activity().installApp(ClientRequest(message: activity), options: options).message
+                    .appToken
             }
             done.append(.activity)
             var asset = GlimpseAssetV1.RegisterAppRequest()
             asset.manifest = manifest
             stored.assetToken = try await upstreams.call(.asset) { options in
-                try await upstreams.asset().registerApp(ClientRequest(message: asset), options: options).message.appToken
+                try await upstreams.asset().registerApp(ClientRequest(message: asset), options: options).message
+                    .appToken
             }
             done.append(.asset)
             for declaration in manifest.assets {
@@ -118,8 +132,10 @@ package final class Gateway: Sendable {
             if let rpc = error as? RPCError { throw rpc }
             throw RPCError(code: .internal, message: "install \(bundle): \(error)")
         }
-        event(bundle: bundle, summary: "installed \(bundle) (\(manifest.widgets.count) widget kinds, \(manifest.intents.count) intents)",
-              .appInstalled(.init(displayName: manifest.displayName)))
+        event(
+            bundle: bundle,
+            summary: "installed \(bundle) (\(manifest.widgets.count) widget kinds, \(manifest.intents.count) intents)",
+            .appInstalled(.init(displayName: manifest.displayName)))
         var response = GlimpseGatewayV1.InstallResponse()
         response.bundleId = bundle
         response.appToken = stored.appToken
@@ -129,7 +145,9 @@ package final class Gateway: Sendable {
         return response
     }
 
-    private func putAsset(_ declaration: GlimpseAppV1.AssetDeclaration, bytes: [UInt8], bundle: String) async throws(RPCError) {
+    private func putAsset(
+        _ declaration: GlimpseAppV1.AssetDeclaration, bytes: [UInt8], bundle: String
+    ) async throws(RPCError) {
         var header = GlimpseAssetV1.PutHeader()
         header.bundleId = bundle
         header.name = declaration.name
@@ -168,7 +186,9 @@ package final class Gateway: Sendable {
         }
     }
 
-    package func uninstall(_ bundle: String, quiet: Bool = false) async throws(RPCError) -> GlimpseGatewayV1.UninstallResponse {
+    package func uninstall(
+        _ bundle: String, quiet: Bool = false
+    ) async throws(RPCError) -> GlimpseGatewayV1.UninstallResponse {
         guard await device.app(bundle) != nil else {
             throw RPCError(code: .notFound, message: "\(bundle) is not installed")
         }
@@ -176,17 +196,23 @@ package final class Gateway: Sendable {
         let placements = await device.placements.values.filter { $0.bundleId == bundle }.map(\.placementId)
         for id in placements {
             _ = try? await upstreams.call(.intent) { options in
-                try await upstreams.intent().placementRemoved(ClientRequest(message: .init(placementId: id)), options: options)
+                try await upstreams.intent().placementRemoved(
+                    ClientRequest(message: .init(placementId: id)), options: options)
             }
         }
         response.removedPlacements = try await upstreams.call(.timeline) { options in
-            try await upstreams.timeline().uninstallApp(ClientRequest(message: .init(bundleId: bundle)), options: options).message.removedPlacements
+            try await upstreams.timeline().uninstallApp(
+                ClientRequest(message: .init(bundleId: bundle)), options: options
+            ).message.removedPlacements
         }
         _ = try await upstreams.call(.intent) { options in
-            try await upstreams.intent().unregisterApp(ClientRequest(message: .init(bundleId: bundle)), options: options)
+            try await upstreams.intent().unregisterApp(
+                ClientRequest(message: .init(bundleId: bundle)), options: options)
         }
         response.endedActivities = try await upstreams.call(.activity) { options in
-            try await upstreams.activity().uninstallApp(ClientRequest(message: .init(bundleId: bundle)), options: options).message.endedActivities
+            try await upstreams.activity().uninstallApp(
+                ClientRequest(message: .init(bundleId: bundle)), options: options
+            ).message.endedActivities
         }
         _ = try await upstreams.call(.asset) { options in
             try await upstreams.asset().unregisterApp(ClientRequest(message: .init(bundleId: bundle)), options: options)
@@ -233,7 +259,8 @@ package final class Gateway: Sendable {
         let family: WidgetFamily
         do { family = try WidgetFamily(request.family, field: "family") } catch { throw error.rpcError }
         guard await device.screen.displaySize(of: family) != nil else {
-            throw RPCError(code: .invalidArgument, message: "family: \(family) does not exist on \(await device.screen.rawValue)")
+            throw RPCError(
+                code: .invalidArgument, message: "family: \(family) does not exist on \(await device.screen.rawValue)")
         }
         let location = try await device.location(for: request, family: family)
         var stored = GlimpseGatewayV1.StoredPlacement()
@@ -255,7 +282,8 @@ package final class Gateway: Sendable {
             place.screen = location.screen
             place.configuration = request.configuration
             let status = try await upstreams.call(.timeline) { options in
-                try await upstreams.timeline().place(ClientRequest(message: place), options: options).message.placement ?? .init()
+                try await upstreams.timeline().place(ClientRequest(message: place), options: options).message.placement
+                    ?? .init()
             }
             var added = GlimpseIntentV1.PlacementAddedRequest()
             added.placementId = id
@@ -278,9 +306,11 @@ package final class Gateway: Sendable {
             await Task.detached { _ = await gateway.takeBack(id, loud: true) }.value
             throw error as? RPCError ?? RPCError(code: .internal, message: "\(error)")
         }
-        event(bundle: request.bundleId,
-              summary: "placed \(request.kind) (\(family)) as placement \(id) on the \(location.screen == .lock ? "Lock Screen" : "Home Screen page \(location.page)")",
-              .widgetPlaced(.init(placementId: id, kind: request.kind, family: request.family, location: location)))
+        event(
+            bundle: request.bundleId,
+            summary:
+                "placed \(request.kind) (\(family)) as placement \(id) on the \(location.screen == .lock ? "Lock Screen" : "Home Screen page \(location.page)")",
+            .widgetPlaced(.init(placementId: id, kind: request.kind, family: request.family, location: location)))
         return id
     }
 
@@ -290,13 +320,15 @@ package final class Gateway: Sendable {
             try await upstreams.timeline().remove(ClientRequest(message: .init(placementId: id)), options: options)
         }
         _ = try await upstreams.call(.intent) { options in
-            try await upstreams.intent().placementRemoved(ClientRequest(message: .init(placementId: id)), options: options)
+            try await upstreams.intent().placementRemoved(
+                ClientRequest(message: .init(placementId: id)), options: options)
         }
         do { try await device.removePlacement(id) } catch {
             throw RPCError(code: .internal, message: "the device store: \(error)")
         }
-        event(bundle: placement.bundleId, summary: "removed placement \(id) (\(placement.kind))",
-              .widgetRemoved(.init(placementId: id)))
+        event(
+            bundle: placement.bundleId, summary: "removed placement \(id) (\(placement.kind))",
+            .widgetRemoved(.init(placementId: id)))
     }
 
     /// A placement as the screen shows it; `detailed` adds the budget and the last provider
@@ -311,7 +343,9 @@ package final class Gateway: Sendable {
         widget.family = placement.family
         widget.location = placement.location
         widget.configuration = placement.configuration
-        if let family = try? WidgetFamily(placement.family, field: ""), let size = await device.screen.displaySize(of: family) {
+        if let family = try? WidgetFamily(placement.family, field: ""),
+            let size = await device.screen.displaySize(of: family)
+        {
             widget.displaySize = GlimpseWidgetV1.DisplaySize(size)
         }
         widget.entry = entry
@@ -320,9 +354,14 @@ package final class Gateway: Sendable {
         widget.elements = Elements.collect(entry?.view)
         widget.stale = await device.unreachable[.timeline] != nil
         if detailed, !widget.stale {
-            if let status = try? await upstreams.call(.timeline, timeout: .seconds(2), { options in
-                try await upstreams.timeline().getPlacement(ClientRequest(message: .init(placementId: id)), options: options).message
-            }) {
+            if let status = try? await upstreams.call(
+                .timeline, timeout: .seconds(2),
+                { options in
+                    try await upstreams.timeline().getPlacement(
+                        ClientRequest(message: .init(placementId: id)), options: options
+                    ).message
+                })
+            {
                 widget.budget = status.budget
                 widget.lastError = status.lastError
             }
@@ -343,14 +382,17 @@ package final class Gateway: Sendable {
         return result
     }
 
-    package func reconfigure(_ request: GlimpseGatewayV1.ReconfigureRequest) async throws(RPCError) -> GlimpseGatewayV1.Widget {
+    package func reconfigure(
+        _ request: GlimpseGatewayV1.ReconfigureRequest
+    ) async throws(RPCError) -> GlimpseGatewayV1.Widget {
         _ = try await device.placement(request.placementId)
         let (_, sequence) = await device.entry(request.placementId)
         var reconfigure = GlimpseTimelineV1.ReconfigureRequest()
         reconfigure.placementId = request.placementId
         reconfigure.configuration = request.configuration
         let status = try await upstreams.call(.timeline) { options in
-            try await upstreams.timeline().reconfigure(ClientRequest(message: reconfigure), options: options).message.placement ?? .init()
+            try await upstreams.timeline().reconfigure(ClientRequest(message: reconfigure), options: options).message
+                .placement ?? .init()
         }
         do { try await device.reconfigured(request.placementId, status.configuration) } catch {
             throw RPCError(code: .internal, message: "the device store: \(error)")
@@ -360,7 +402,9 @@ package final class Gateway: Sendable {
     }
 
     /// A reload request, as the app would make it (budgeted), logged with what it got.
-    package func reload(_ request: GlimpseGatewayV1.ReloadRequest) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
+    package func reload(
+        _ request: GlimpseGatewayV1.ReloadRequest
+    ) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
         var bundle = request.bundleId
         var kind = request.kind
         if request.placementId != 0 {
@@ -387,32 +431,46 @@ package final class Gateway: Sendable {
         return response
     }
 
-    func reloadKind(_ request: GlimpseTimelineV1.ReloadTimelinesRequest, token: String) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
+    func reloadKind(
+        _ request: GlimpseTimelineV1.ReloadTimelinesRequest, token: String
+    ) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
         let response = try await upstreams.call(.timeline) { options in
-            try await upstreams.timeline().reloadTimelines(ClientRequest(message: request, metadata: Upstreams.bearer(token)), options: options).message
+            try await upstreams.timeline().reloadTimelines(
+                ClientRequest(message: request, metadata: Upstreams.bearer(token)), options: options
+            ).message
         }
         logReload(request.bundleId, "reloadTimelines(ofKind: \(request.kind))", reason: request.reason, response)
         return response
     }
 
-    func reloadAll(_ request: GlimpseTimelineV1.ReloadAllTimelinesRequest, token: String) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
+    func reloadAll(
+        _ request: GlimpseTimelineV1.ReloadAllTimelinesRequest, token: String
+    ) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
         let response = try await upstreams.call(.timeline) { options in
-            try await upstreams.timeline().reloadAllTimelines(ClientRequest(message: request, metadata: Upstreams.bearer(token)), options: options).message
+            try await upstreams.timeline().reloadAllTimelines(
+                ClientRequest(message: request, metadata: Upstreams.bearer(token)), options: options
+            ).message
         }
         logReload(request.bundleId, "reloadAllTimelines()", reason: request.reason, response)
         return response
     }
 
-    private func logReload(_ bundle: String, _ call: String, reason: GlimpseTimelineV1.ReloadReason, _ response: GlimpseTimelineV1.ReloadResponse) {
+    private func logReload(
+        _ bundle: String, _ call: String, reason: GlimpseTimelineV1.ReloadReason,
+        _ response: GlimpseTimelineV1.ReloadResponse
+    ) {
         let parts = response.placements.map { status -> String in
             let when = status.nextReloadAt.map { ISO8601.format(Date($0)) } ?? "not scheduled"
-            return "\(status.placementId): \(status.used)/\(status.limit) used, next \(when) (\(Self.name(status.waitingFor)))"
+            return
+                "\(status.placementId): \(status.used)/\(status.limit) used, next \(when) (\(Self.name(status.waitingFor)))"
         }
         var detail = GlimpseGatewayV1.Event.ReloadRequested()
         detail.reason = reason
         detail.placements = response.placements
-        event(bundle: bundle, summary: "\(bundle) \(call): " + (parts.isEmpty ? "no placements" : parts.joined(separator: "; ")),
-              .reloadRequested(detail))
+        event(
+            bundle: bundle,
+            summary: "\(bundle) \(call): " + (parts.isEmpty ? "no placements" : parts.joined(separator: "; ")),
+            .reloadRequested(detail))
     }
 
     static func name(_ reason: GlimpseTimelineV1.WaitReason) -> String {
@@ -432,7 +490,9 @@ package final class Gateway: Sendable {
     package func budget(_ id: UInt64) async throws(RPCError) -> GlimpseTimelineV1.BudgetStatus {
         _ = try await device.placement(id)
         return try await upstreams.call(.timeline) { options in
-            try await upstreams.timeline().getPlacement(ClientRequest(message: .init(placementId: id)), options: options).message.budget ?? .init()
+            try await upstreams.timeline().getPlacement(
+                ClientRequest(message: .init(placementId: id)), options: options
+            ).message.budget ?? .init()
         }
     }
 }

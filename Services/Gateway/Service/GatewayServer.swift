@@ -30,13 +30,16 @@ package struct GatewayServer: Sendable {
         settleTimeout: Duration = .seconds(5), viewsDeadline: Duration? = nil, device: String? = nil
     ) throws -> GatewayServer {
         let store = try directory.map { try DeviceStore(directory: $0) } ?? DeviceStore.inMemory()
-        let gateway = try Gateway(store: store, upstreams: upstreams, log: EventLog(capacity: eventLogCapacity),
-                                  clock: clock, logger: logger, settleTimeout: settleTimeout, viewsDeadline: viewsDeadline,
-                                  device: device)
+        let gateway = try Gateway(
+            store: store, upstreams: upstreams, log: EventLog(capacity: eventLogCapacity),
+            clock: clock, logger: logger, settleTimeout: settleTimeout, viewsDeadline: viewsDeadline,
+            device: device)
         let handlers: [any RPCJSONService] = [
             AppsHandler(gateway: gateway), WidgetsHandler(gateway: gateway), DeviceHandler(gateway: gateway),
-            ClockHandler(gateway: gateway), ActivitiesHandler(gateway: gateway), EventsHandler(gateway: gateway, followMaxLag: followMaxLag),
-            WidgetCenterHandler(gateway: gateway), ActivityKitHandler(gateway: gateway), AppGroupHandler(gateway: gateway),
+            ClockHandler(gateway: gateway), ActivitiesHandler(gateway: gateway),
+            EventsHandler(gateway: gateway, followMaxLag: followMaxLag),
+            WidgetCenterHandler(gateway: gateway), ActivityKitHandler(gateway: gateway),
+            AppGroupHandler(gateway: gateway),
             AppLifecycleHandler(gateway: gateway),
         ]
         return GatewayServer(gateway: gateway, followers: Followers(gateway: gateway), handlers: handlers)

@@ -13,7 +13,9 @@ package import RPCCore
 struct WireActivity: PresentationCandidate {
     let activity: GlimpseActivityV1.Activity
     var id: ActivityID { Self.id(activity.activityId) }
-    static func id(_ text: String) -> ActivityID { ActivityID(text) ?? ActivityID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))) }
+    static func id(_ text: String) -> ActivityID {
+        ActivityID(text) ?? ActivityID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+    }
     var app: AppID { AppID(activity.bundleId) }
     var state: ActivityState {
         switch activity.state {
@@ -60,7 +62,9 @@ extension Gateway {
         return island
     }
 
-    func view(of activity: GlimpseActivityV1.Activity, in layout: PresentationLayout, stale: Bool) -> GlimpseGatewayV1.ActivityView {
+    func view(
+        of activity: GlimpseActivityV1.Activity, in layout: PresentationLayout, stale: Bool
+    ) -> GlimpseGatewayV1.ActivityView {
         var view = GlimpseGatewayV1.ActivityView()
         view.activity = activity
         view.stale = stale
@@ -129,7 +133,9 @@ extension Gateway {
             }
         }
         let (layout, _) = await presentation()
-        lock.activities = await activityViews(bundle: "").filter { layout.lockScreen.contains(WireActivity.id($0.activity?.activityId ?? "")) }
+        lock.activities = await activityViews(bundle: "").filter {
+            layout.lockScreen.contains(WireActivity.id($0.activity?.activityId ?? ""))
+        }
         screen.lockScreen = lock
         screen.dynamicIsland = dynamicIsland(layout)
         return screen
@@ -149,7 +155,9 @@ extension Gateway {
         return widgets.enumerated().sorted { a, b in
             let (sa, sb) = (score(a.element), score(b.element))
             if sa != sb { return sa > sb }
-            return (a.element.location?.stackPosition ?? 0, a.offset) < (b.element.location?.stackPosition ?? 0, b.offset)
+            return (a.element.location?.stackPosition ?? 0, a.offset) < (
+                b.element.location?.stackPosition ?? 0, b.offset
+            )
         }.map(\.element)
     }
 }

@@ -13,10 +13,13 @@ extension Gateway {
     /// glimpse-intent (interactive widgets are inactive), Low Power Mode, locale and
     /// Dynamic Type at glimpse-timeline, an app's Live Activities switches at
     /// glimpse-activity. The device keeps them only once the services took them.
-    package func updateSettings(_ request: GlimpseGatewayV1.UpdateSettingsRequest) async throws(RPCError) -> GlimpseGatewayV1.Settings {
+    package func updateSettings(
+        _ request: GlimpseGatewayV1.UpdateSettingsRequest
+    ) async throws(RPCError) -> GlimpseGatewayV1.Settings {
         if let locked = request.locked {
             _ = try await upstreams.call(.intent) { options in
-                try await upstreams.intent().setDeviceLocked(ClientRequest(message: .init(locked: locked)), options: options)
+                try await upstreams.intent().setDeviceLocked(
+                    ClientRequest(message: .init(locked: locked)), options: options)
             }
         }
         if request.lowPowerMode != nil || request.locale != nil || request.dynamicTypeSize != nil {
@@ -31,14 +34,19 @@ extension Gateway {
         var switches: GlimpseActivityV1.AuthorizationInfo?
         if request.liveActivitiesEnabled != nil || request.frequentUpdatesEnabled != nil {
             guard await device.app(request.bundleId) != nil else {
-                throw RPCError(code: .notFound, message: "bundle_id: \(request.bundleId.isEmpty ? "required with an app's switches" : "\(request.bundleId) is not installed")")
+                throw RPCError(
+                    code: .notFound,
+                    message:
+                        "bundle_id: \(request.bundleId.isEmpty ? "required with an app's switches" : "\(request.bundleId) is not installed")"
+                )
             }
             var activity = GlimpseActivityV1.SetAppSwitchesRequest()
             activity.bundleId = request.bundleId
             activity.activitiesEnabled = request.liveActivitiesEnabled
             activity.frequentUpdatesEnabled = request.frequentUpdatesEnabled
             switches = try await upstreams.call(.activity) { options in
-                try await upstreams.activity().setAppSwitches(ClientRequest(message: activity), options: options).message
+                try await upstreams.activity().setAppSwitches(ClientRequest(message: activity), options: options)
+                    .message
             }
         }
         let settings: GlimpseGatewayV1.Settings
@@ -63,8 +71,12 @@ extension Gateway {
         if let low = request.lowPowerMode { parts.append("Low Power Mode \(low ? "on" : "off")") }
         if let locale = request.locale { parts.append("locale \(locale)") }
         if let size = request.dynamicTypeSize { parts.append("Dynamic Type \(size)") }
-        if let on = request.liveActivitiesEnabled { parts.append("\(request.bundleId) Live Activities \(on ? "on" : "off")") }
-        if let on = request.frequentUpdatesEnabled { parts.append("\(request.bundleId) frequent updates \(on ? "on" : "off")") }
+        if let on = request.liveActivitiesEnabled {
+            parts.append("\(request.bundleId) Live Activities \(on ? "on" : "off")")
+        }
+        if let on = request.frequentUpdatesEnabled {
+            parts.append("\(request.bundleId) frequent updates \(on ? "on" : "off")")
+        }
         return parts.isEmpty ? "unchanged" : parts.joined(separator: ", ")
     }
 

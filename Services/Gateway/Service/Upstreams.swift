@@ -46,16 +46,27 @@ package final class Upstreams: Sendable {
 
     func connection(_ service: Service) throws(RPCError) -> GRPCClient {
         guard let client = connections.client(for: addresses[service]) else {
-            throw RPCError(code: .unavailable, message: "glimpse-\(service.rawValue): no usable address (\(addresses[service]))")
+            throw RPCError(
+                code: .unavailable, message: "glimpse-\(service.rawValue): no usable address (\(addresses[service]))")
         }
         return client.adding(deviceKey?.metadata ?? Metadata())
     }
 
-    package func timeline() throws(RPCError) -> GlimpseTimelineV1.TimelineService.Client { .init(wrapping: try connection(.timeline)) }
-    package func intent() throws(RPCError) -> GlimpseIntentV1.IntentService.Client { .init(wrapping: try connection(.intent)) }
-    package func activity() throws(RPCError) -> GlimpseActivityV1.ActivityService.Client { .init(wrapping: try connection(.activity)) }
-    package func asset() throws(RPCError) -> GlimpseAssetV1.AssetService.Client { .init(wrapping: try connection(.asset)) }
-    package func clock(_ service: Service) throws(RPCError) -> GlimpseClockV1.Clock.Client { .init(wrapping: try connection(service)) }
+    package func timeline() throws(RPCError) -> GlimpseTimelineV1.TimelineService.Client {
+        .init(wrapping: try connection(.timeline))
+    }
+    package func intent() throws(RPCError) -> GlimpseIntentV1.IntentService.Client {
+        .init(wrapping: try connection(.intent))
+    }
+    package func activity() throws(RPCError) -> GlimpseActivityV1.ActivityService.Client {
+        .init(wrapping: try connection(.activity))
+    }
+    package func asset() throws(RPCError) -> GlimpseAssetV1.AssetService.Client {
+        .init(wrapping: try connection(.asset))
+    }
+    package func clock(_ service: Service) throws(RPCError) -> GlimpseClockV1.Clock.Client {
+        .init(wrapping: try connection(service))
+    }
 
     /// The longest the gateway waits for one service call (a ceiling: a caller's shorter
     /// deadline flows on as it is).
@@ -78,17 +89,24 @@ package final class Upstreams: Sendable {
                 connections.reset(addresses[service])
             }
             if error.code == .deadlineExceeded {
-                let whose = callersIsShorter ? "the caller's deadline passed" : "no answer within the gateway's \(timeout) for this call"
-                throw RPCError(code: error.code, message: "glimpse-\(service.rawValue) at \(addresses[service]): \(whose) (\(error.message))")
+                let whose =
+                    callersIsShorter
+                    ? "the caller's deadline passed" : "no answer within the gateway's \(timeout) for this call"
+                throw RPCError(
+                    code: error.code,
+                    message: "glimpse-\(service.rawValue) at \(addresses[service]): \(whose) (\(error.message))")
             }
             if error.code == .unavailable {
-                throw RPCError(code: error.code, message: "glimpse-\(service.rawValue) at \(addresses[service]): \(error.message)")
+                throw RPCError(
+                    code: error.code, message: "glimpse-\(service.rawValue) at \(addresses[service]): \(error.message)")
             }
             // The status and its typed reason travel on; the service's other trailers do not.
             throw error.passedOn
         } catch {
             connections.reset(addresses[service])
-            throw RPCError(code: .unavailable, message: "glimpse-\(service.rawValue) at \(addresses[service]) is unreachable: \(error)")
+            throw RPCError(
+                code: .unavailable,
+                message: "glimpse-\(service.rawValue) at \(addresses[service]) is unreachable: \(error)")
         }
     }
 

@@ -19,10 +19,11 @@ extension IntentExecutor {
     package mutating func handlerFinished(_ id: CallID, _ outcome: HandlerOutcome) -> [IntentEffect] {
         var effects: [IntentEffect] = []
         if let call = calls.removeValue(forKey: id) {
-            let result: TapResult = switch outcome {
-            case .succeeded(let value): .performed(value)
-            case .failed(let message): .failed(.handler(message: message))
-            }
+            let result: TapResult =
+                switch outcome {
+                case .succeeded(let value): .performed(value)
+                case .failed(let message): .failed(.handler(message: message))
+                }
             complete(call, result: result, effects: &effects)
         }
         finish(&effects)

@@ -81,8 +81,11 @@ extension IntentExecutor {
             calls[id] = Call(job: job)
             busy[job.tap.target] = id
             deadlines.append(Deadline(at: deadline, call: id))
-            effects.append(.callHandler(HandlerCall(
-                id: id, app: job.tap.app, intent: job.tap.intent, parameters: job.parameters, target: job.tap.target)))
+            effects.append(
+                .callHandler(
+                    HandlerCall(
+                        id: id, app: job.tap.app, intent: job.tap.intent, parameters: job.parameters,
+                        target: job.tap.target)))
         }
     }
 
@@ -135,7 +138,8 @@ extension IntentExecutor {
     }
 
     mutating func finish(
-        key: IdempotencyLedger.Key, tap: WidgetTap, result: TapResult, reloaded: [PlacementID] = [], effects: inout [IntentEffect]
+        key: IdempotencyLedger.Key, tap: WidgetTap, result: TapResult, reloaded: [PlacementID] = [],
+        effects: inout [IntentEffect]
     ) {
         let completion = TapCompletion(
             idempotencyKey: tap.idempotencyKey, app: tap.app, target: tap.target, intent: tap.intent,

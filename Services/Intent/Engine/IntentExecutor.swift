@@ -84,7 +84,9 @@ package struct IntentExecutor: Engine {
     /// Installs an app's App Groups and intents. Refused if an intent is declared twice,
     /// has an empty action, writes a group the app is not in, or sets a key from a
     /// parameter it does not have.
-    package mutating func install(app: AppID, groups: Set<GroupID>, intents: [IntentDefinition]) throws(IntentCatalogError) {
+    package mutating func install(
+        app: AppID, groups: Set<GroupID>, intents: [IntentDefinition]
+    ) throws(IntentCatalogError) {
         guard apps[app] == nil else { throw .appAlreadyInstalled(app) }
         var catalog: [String: IntentDefinition] = [:]
         for intent in intents {
@@ -97,7 +99,8 @@ package struct IntentExecutor: Engine {
             if case .store(let group, let operations) = intent.action {
                 guard !operations.isEmpty else { throw .emptyAction(intent: intent.type) }
                 guard groups.contains(group) else { throw .groupNotInApp(intent: intent.type, group: group) }
-                for case .set(_, .parameter(let name)) in operations where !intent.parameters.contains(where: { $0.name == name }) {
+                for case .set(_, .parameter(let name)) in operations
+                where !intent.parameters.contains(where: { $0.name == name }) {
                     throw .unknownParameterReference(intent: intent.type, parameter: name)
                 }
             }

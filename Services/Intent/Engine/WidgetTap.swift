@@ -25,9 +25,12 @@ package struct WidgetTap: Sendable, Hashable, Codable {
 
     /// A tap on a placed widget.
     package init(
-        idempotencyKey: String, app: AppID, placement: PlacementID, intent: String, parameters: [String: TypedValue] = [:]
+        idempotencyKey: String, app: AppID, placement: PlacementID, intent: String,
+        parameters: [String: TypedValue] = [:]
     ) {
-        self.init(idempotencyKey: idempotencyKey, app: app, target: .placement(placement), intent: intent, parameters: parameters)
+        self.init(
+            idempotencyKey: idempotencyKey, app: app, target: .placement(placement), intent: intent,
+            parameters: parameters)
     }
 
     /// The tapped placement; nil for a Live Activity.

@@ -21,12 +21,17 @@ import ServiceLifecycle
 @main
 struct IntentMain: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "glimpse-intent", abstract: "Widget taps, App Intents and the App Group store, as WidgetKit does them.")
+        commandName: "glimpse-intent",
+        abstract: "Widget taps, App Intents and the App Group store, as WidgetKit does them.")
 
     @OptionGroup var service: ServiceOptions
     @OptionGroup var snapshots: SnapshotOptions
 
-    @Option(name: .customLong("timeline-address"), help: "glimpse-timeline, for the reloads taps ask for (GLIMPSE_TIMELINE_ADDRESS); without it they are logged and dropped.")
+    @Option(
+        name: .customLong("timeline-address"),
+        help:
+            "glimpse-timeline, for the reloads taps ask for (GLIMPSE_TIMELINE_ADDRESS); without it they are logged and dropped."
+    )
     var timeline: String?
 
     func run() async throws {
@@ -36,10 +41,11 @@ struct IntentMain: AsyncParsableCommand {
         let timelineAddress = try service.source().optionalAddress("timeline-address", timeline)
         let policy = try snapshots.policy()
         let logger = ServiceLogging.bootstrap(config)
-        let clock: HostClock = switch config.clock {
-        case .system: HostClock(.system)
-        case .manual(let start): HostClock(.manual(start: start))
-        }
+        let clock: HostClock =
+            switch config.clock {
+            case .system: HostClock(.system)
+            case .manual(let start): HostClock(.manual(start: start))
+            }
         let outbound = Outbound(
             address: timelineAddress, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })

@@ -19,7 +19,9 @@ extension GlimpseAppV1.AppManifest {
             var reloads = IntentReloads.tappedWidget
             switch wire.action {
             case .store(let store)?:
-                guard !store.appGroup.isEmpty else { throw InvalidField(field + ".store.app_group", "an App Group is required") }
+                guard !store.appGroup.isEmpty else {
+                    throw InvalidField(field + ".store.app_group", "an App Group is required")
+                }
                 var operations: [StoreOperation] = []
                 for (k, operation) in store.operations.enumerated() {
                     operations.append(try StoreOperation(operation, field: "\(field).store.operations[\(k)]"))
@@ -35,13 +37,17 @@ extension GlimpseAppV1.AppManifest {
             }
             let declared = Set(activityAttributes.map(\.typeName))
             for (j, type) in wire.activityAttributes.enumerated() where !declared.contains(type) {
-                throw InvalidField("\(field).activity_attributes[\(j)]", type.isEmpty
-                    ? "an ActivityAttributes type is required"
-                    : "\(type) is not among the manifest's activity_attributes")
+                throw InvalidField(
+                    "\(field).activity_attributes[\(j)]",
+                    type.isEmpty
+                        ? "an ActivityAttributes type is required"
+                        : "\(type) is not among the manifest's activity_attributes")
             }
-            definitions.append(IntentDefinition(
-                type: wire.type, title: wire.title, parameters: parameters, action: action,
-                widgetKinds: Set(wire.widgetKinds), reloads: reloads, activityAttributes: Set(wire.activityAttributes)))
+            definitions.append(
+                IntentDefinition(
+                    type: wire.type, title: wire.title, parameters: parameters, action: action,
+                    widgetKinds: Set(wire.widgetKinds), reloads: reloads,
+                    activityAttributes: Set(wire.activityAttributes)))
         }
         return definitions
     }
@@ -53,7 +59,8 @@ extension StoreOperation {
         case .set(let set)?:
             guard !set.key.isEmpty else { throw InvalidField(field + ".set.key", "a key is required") }
             switch set.source {
-            case .literal(let value)?: self = .set(key: set.key, to: .literal(try TypedValue(value, field: field + ".set.literal")))
+            case .literal(let value)?:
+                self = .set(key: set.key, to: .literal(try TypedValue(value, field: field + ".set.literal")))
             case .parameter(let name)?: self = .set(key: set.key, to: .parameter(name))
             case nil: throw InvalidField(field + ".set", "a literal or a parameter is required")
             }

@@ -49,7 +49,8 @@ package struct IntentServer: Sendable {
             })
         return IntentServer(
             host: host, feed: feed, waiters: waiters, connections: connections,
-            handlers: IntentHandlers(host: host, feed: feed, waiters: waiters), clock: ClockService(host: host, watermark: { feed.sequence }),
+            handlers: IntentHandlers(host: host, feed: feed, waiters: waiters),
+            clock: ClockService(host: host, watermark: { feed.sequence }),
             delivery: delivery)
     }
 
@@ -73,8 +74,11 @@ package struct IntentServer: Sendable {
             case .storeChanged(let group, let sequence): feed.publish(group, sequence: sequence)
             case .callHandler(let call):
                 let (endpoint, kind, key) = await host.read { state in
-                    (state.handlerEndpoint(app: call.app, intent: call.intent),
-                     call.placement.flatMap { state.executor.placement($0)?.kind } ?? "", state.callKeys[call.id] ?? "")
+                    (
+                        state.handlerEndpoint(app: call.app, intent: call.intent),
+                        call.placement.flatMap { state.executor.placement($0)?.kind } ?? "",
+                        state.callKeys[call.id] ?? ""
+                    )
                 }
                 calls.append((call, endpoint, kind, key))
             case .reloadPlacement, .reloadTimelines, .reloadAllTimelines: reloads = true
@@ -89,8 +93,9 @@ package struct IntentServer: Sendable {
         await host.callOut(calls) { call in
             call.0.app.rawValue
         } call: { call in
-            await handlerAnswer(call.0, endpoint: call.endpoint, kind: call.kind, key: call.key,
-                                connections: connections, timeout: timeout)
+            await handlerAnswer(
+                call.0, endpoint: call.endpoint, kind: call.kind, key: call.key,
+                connections: connections, timeout: timeout)
         } take: { answers in
             // The batch answers per answer (a refusal: its call was abandoned meanwhile); it throws only
             // when the host failed (`host.failed`: health NOT_SERVING and a restart, see
@@ -102,7 +107,8 @@ package struct IntentServer: Sendable {
     /// Calls the app's `IntentHandler.Perform` with the handler timeout as its deadline;
     /// every failure becomes a failed outcome.
     static func handlerAnswer(
-        _ call: HandlerCall, endpoint: String?, kind: String, key: String, connections: Connections, timeout: TimeInterval
+        _ call: HandlerCall, endpoint: String?, kind: String, key: String, connections: Connections,
+        timeout: TimeInterval
     ) async -> GlimpseIntentV1.HandlerAnswer {
         var answer = GlimpseIntentV1.HandlerAnswer()
         answer.callId = call.id.rawValue
@@ -127,7 +133,8 @@ package struct IntentServer: Sendable {
         request.idempotencyKey = key
         do {
             let response = try await GlimpseAppV1.IntentHandler.Client(wrapping: client).perform(
-                ClientRequest(message: request), options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000)), inheritsDeadline: false))
+                ClientRequest(message: request),
+                options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000)), inheritsDeadline: false))
             answer.outcome = response.message
         } catch let rpc as RPCError {
             answer.outcome = failed("\(rpc.code): \(rpc.message)")

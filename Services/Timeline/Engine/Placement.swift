@@ -49,7 +49,8 @@ package enum PlacementError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unsupportedFamily(let kind, let family, let supported):
             "kind \(kind) does not support \(family.rawValue); supported: \(supported.map(\.rawValue).sorted().joined(separator: ", "))"
         case .familyNotOnScreen(let family, let screen): "\(family.rawValue) cannot be placed on the \(screen.rawValue)"
-        case .familyNotOnDevice(let family, let device): "\(family.rawValue) does not exist on the \(device.rawValue) screen"
+        case .familyNotOnDevice(let family, let device):
+            "\(family.rawValue) does not exist on the \(device.rawValue) screen"
         case .unknownParameter(let kind, let name): "kind \(kind) has no configuration parameter \(name)"
         case .parameterTypeMismatch(let name, let expected, let got):
             "parameter \(name) expects \(expected.rawValue), got \(got.rawValue)"

@@ -20,7 +20,8 @@ extension PlacementRecord {
         if wanted.isFinite {
             let reason: ReloadReason = requestedAt <= policyWanted ? requestedReason : .policy
             let floor = lastReloadAt + (reason == .policy ? rules.spacing : rules.minimumInterval)
-            let plan = appActive
+            let plan =
+                appActive
                 ? ReloadPlan(time: max(wanted, floor), wantedAt: wanted, mode: .free, reason: reason)
                 : ReloadPlan(
                     time: max(wanted, lastReloadAt + rules.spacing, budgetAllowsAt),

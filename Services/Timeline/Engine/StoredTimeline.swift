@@ -41,9 +41,12 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
 
         // Stable sort: equal dates keep the provider's order, so the later one wins at that date.
         let inOrder = zip(timeline.entries, timeline.entries.dropFirst()).allSatisfy { $0.date <= $1.date }
-        let sorted = inOrder ? timeline.entries : timeline.entries.enumerated().sorted {
-            ($0.element.date, $0.offset) < ($1.element.date, $1.offset)
-        }.map(\.element)
+        let sorted =
+            inOrder
+            ? timeline.entries
+            : timeline.entries.enumerated().sorted {
+                ($0.element.date, $0.offset) < ($1.element.date, $1.offset)
+            }.map(\.element)
         let contentBytes = sorted.reduce(0) { $0 + $1.content.count }
         let urls = sorted.contains { $0.url != nil } ? ContiguousArray(sorted.map(\.url)) : nil
         let words = (count * headerStride + contentBytes + 7) / 8
@@ -92,7 +95,9 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
         let start = index == 0 ? 0 : Int(entryHeader(index - 1).contentEnd)
         let end = Int(entryHeader(index).contentEnd)
         return withUnsafeMutablePointerToElements {
-            body(UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + header.count * Self.headerStride + start, count: end - start))
+            body(
+                UnsafeRawBufferPointer(
+                    start: UnsafeRawPointer($0) + header.count * Self.headerStride + start, count: end - start))
         }
     }
 
@@ -114,7 +119,8 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
     /// The entry at `index`, unpacked.
     func entry(at index: Int) -> TimelineEntry {
         let h = entryHeader(index)
-        let relevance = h.relevanceDuration.isNaN ? nil : EntryRelevance(score: h.relevanceScore, duration: h.relevanceDuration)
+        let relevance =
+            h.relevanceDuration.isNaN ? nil : EntryRelevance(score: h.relevanceScore, duration: h.relevanceDuration)
         return TimelineEntry(
             date: Date(timeIntervalSinceReferenceDate: h.date),
             relevance: relevance,
@@ -126,8 +132,8 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
     func sameEntry(_ index: Int, as timeline: StoredTimeline, _ other: Int) -> Bool {
         let a = entryHeader(index), b = timeline.entryHeader(other)
         guard a.date == b.date, a.relevanceScore == b.relevanceScore,
-              a.relevanceDuration == b.relevanceDuration || (a.relevanceDuration.isNaN && b.relevanceDuration.isNaN),
-              (header.urls?[index] ?? nil) == (timeline.header.urls?[other] ?? nil)
+            a.relevanceDuration == b.relevanceDuration || (a.relevanceDuration.isNaN && b.relevanceDuration.isNaN),
+            (header.urls?[index] ?? nil) == (timeline.header.urls?[other] ?? nil)
         else { return false }
         return withContent(of: index) { mine in timeline.withContent(of: other) { mine.elementsEqual($0) } }
     }

@@ -59,7 +59,9 @@ package struct TimelineContext: Sendable, Hashable {
     package var isPreview: Bool
     package var configuration: [String: ConfigurationValue]
 
-    package init(family: WidgetFamily, displaySize: DisplaySize, isPreview: Bool, configuration: [String: ConfigurationValue]) {
+    package init(
+        family: WidgetFamily, displaySize: DisplaySize, isPreview: Bool, configuration: [String: ConfigurationValue]
+    ) {
         self.family = family
         self.displaySize = displaySize
         self.isPreview = isPreview

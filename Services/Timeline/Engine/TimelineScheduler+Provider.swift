@@ -62,8 +62,9 @@ extension TimelineScheduler {
         records[i].failures &+= 1
         let retryAt = t + settings.backoff(afterFailures: Int(records[i].failures))
         records[i].retryAt = retryAt
-        effects.append(.retryScheduled(
-            records[i].id, at: Date(timeIntervalSinceReferenceDate: retryAt), failures: Int(records[i].failures)))
+        effects.append(
+            .retryScheduled(
+                records[i].id, at: Date(timeIntervalSinceReferenceDate: retryAt), failures: Int(records[i].failures)))
         reschedule(slot, rules: rules)
     }
 

@@ -9,8 +9,8 @@ extension TimelineScheduler {
         let t = now
         let scored = stack.enumerated().map { offset, id -> (score: Float, offset: Int, id: PlacementID) in
             guard let slot = slotOf[id], let timeline = timelines[Int(slot)],
-                  let index = timeline.index(at: t),
-                  let score = timeline.relevanceScore(at: index, time: t)
+                let index = timeline.index(at: t),
+                let score = timeline.relevanceScore(at: index, time: t)
             else { return (-.infinity, offset, id) }
             return (score, offset, id)
         }

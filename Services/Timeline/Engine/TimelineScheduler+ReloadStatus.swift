@@ -61,11 +61,14 @@ extension TimelineScheduler {
         switch plan.mode {
         case .retry: status.waiting = .retryBackoff
         case .free:
-            status.waiting = plan.time > plan.wantedAt
+            status.waiting =
+                plan.time > plan.wantedAt
                 ? (plan.reason == .policy ? .spacing : .minimumInterval) : .policy
         case .charged:
             if plan.time <= plan.wantedAt {
-                status.waiting = lowPowerMode && record.policyDueAt.isFinite && plan.wantedAt > record.policyDueAt ? .lowPower : .policy
+                status.waiting =
+                    lowPowerMode && record.policyDueAt.isFinite && plan.wantedAt > record.policyDueAt
+                    ? .lowPower : .policy
             } else if record.budgetAllowsAt >= plan.time {
                 status.waiting = .budget
             } else if record.lastReloadAt + rules.spacing >= plan.time {

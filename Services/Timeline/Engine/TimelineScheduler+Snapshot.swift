@@ -22,11 +22,14 @@ extension TimelineScheduler: SnapshotFields {
         try fields.visit(.records, &records)
         // A stored timeline is packed memory: saved as its entries, which are sorted and
         // were within the caps, so they pack back to the same whatever the caps are now.
-        try fields.visit(.timelines, &timelines, saving: { $0.map { $0?.timeline } }, restoring: { saved in
-            ContiguousArray(try saved.map { timeline in
-                try timeline.map { try StoredTimeline.make($0, maxEntries: .max, maxBytes: .max) }
+        try fields.visit(
+            .timelines, &timelines, saving: { $0.map { $0?.timeline } },
+            restoring: { saved in
+                ContiguousArray(
+                    try saved.map { timeline in
+                        try timeline.map { try StoredTimeline.make($0, maxEntries: .max, maxBytes: .max) }
+                    })
             })
-        })
         try fields.visit(.configurations, &configurations)
         try fields.visit(.budgets, &budgets)
         try fields.visit(.freeSlots, &freeSlots)

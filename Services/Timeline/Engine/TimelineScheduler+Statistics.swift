@@ -25,7 +25,9 @@ extension TimelineScheduler {
         }
         let (t, rules) = (now, rules)
         for record in records where record.live {
-            guard let plan = record.plan(rules: rules, appActive: isAppActive(record)), plan.mode == .charged else { continue }
+            guard let plan = record.plan(rules: rules, appActive: isAppActive(record)), plan.mode == .charged else {
+                continue
+            }
             if record.budgetAllowsAt > max(t, plan.wantedAt) { waiting += 1 }
         }
         return Statistics(

@@ -123,7 +123,8 @@ package struct TimelineScheduler: Engine {
     /// The entry shown now (latest dated ≤ now); nil for the placeholder or an unknown id.
     package func currentEntry(of id: PlacementID) -> TimelineEntry? {
         guard let slot = slotOf[id], let timeline = timelines[Int(slot)],
-              let index = timeline.index(at: now) else { return nil }
+            let index = timeline.index(at: now)
+        else { return nil }
         return timeline.entry(at: index)
     }
 

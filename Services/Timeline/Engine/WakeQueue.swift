@@ -174,7 +174,8 @@ extension WakeQueue: Codable {
             buckets = Array(repeating: [], count: Self.ringSize)
             for bucket in try container.decode([Bucket].self, forKey: .filled) {
                 guard buckets.indices.contains(bucket.slot) else {
-                    throw DecodingError.dataCorruptedError(forKey: .filled, in: container, debugDescription: "bucket \(bucket.slot)")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .filled, in: container, debugDescription: "bucket \(bucket.slot)")
                 }
                 buckets[bucket.slot] = bucket.items
             }
@@ -192,7 +193,8 @@ extension WakeQueue: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(!buckets.isEmpty, forKey: .ring)
         try container.encode(
-            buckets.indices.filter { !buckets[$0].isEmpty }.map { Bucket(slot: $0, items: buckets[$0]) }, forKey: .filled)
+            buckets.indices.filter { !buckets[$0].isEmpty }.map { Bucket(slot: $0, items: buckets[$0]) },
+            forKey: .filled)
         try container.encode(occupied, forKey: .occupied)
         try container.encode(cursor, forKey: .cursor)
         try container.encode(current, forKey: .current)

@@ -23,9 +23,16 @@ struct TimelineMain: AsyncParsableCommand {
 
     @OptionGroup var service: ServiceOptions
     @OptionGroup var snapshots: SnapshotOptions
-    @Option(help: "The screen model: iPhone393x852 (default), iPhone430x932, iPhone375x812, iPhone375x667 or iPad1024x1366 (GLIMPSE_DEVICE). The same as glimpse-gateway's.")
+    @Option(
+        help:
+            "The screen model: iPhone393x852 (default), iPhone430x932, iPhone375x812, iPhone375x667 or iPad1024x1366 (GLIMPSE_DEVICE). The same as glimpse-gateway's."
+    )
     var device: String?
-    @Option(name: .customLong("asset-address"), help: "glimpse-asset, told which images the widgets show (pinned while shown) and will show (prefetched) (GLIMPSE_ASSET_ADDRESS); without it nothing is sent.")
+    @Option(
+        name: .customLong("asset-address"),
+        help:
+            "glimpse-asset, told which images the widgets show (pinned while shown) and will show (prefetched) (GLIMPSE_ASSET_ADDRESS); without it nothing is sent."
+    )
     var asset: String?
 
     func run() async throws {
@@ -37,10 +44,11 @@ struct TimelineMain: AsyncParsableCommand {
         let assetAddress = try service.source().optionalAddress("asset-address", asset)
         let policy = try snapshots.policy()
         let logger = ServiceLogging.bootstrap(config)
-        let clock: HostClock = switch config.clock {
-        case .system: HostClock(.system)
-        case .manual(let start): HostClock(.manual(start: start))
-        }
+        let clock: HostClock =
+            switch config.clock {
+            case .system: HostClock(.system)
+            case .manual(let start): HostClock(.manual(start: start))
+            }
         let outbound = Outbound(
             address: assetAddress, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })

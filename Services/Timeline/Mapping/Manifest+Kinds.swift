@@ -23,9 +23,10 @@ extension GlimpseAppV1.AppManifest {
             for (j, declaration) in widget.configuration.enumerated() {
                 parameters.append(try IntentParameter(declaration, field: "\(field).configuration[\(j)]"))
             }
-            kinds.append(WidgetKind(
-                kind: widget.kind, displayName: widget.displayName.isEmpty ? widget.kind : widget.displayName,
-                description: widget.description, supportedFamilies: families, parameters: parameters))
+            kinds.append(
+                WidgetKind(
+                    kind: widget.kind, displayName: widget.displayName.isEmpty ? widget.kind : widget.displayName,
+                    description: widget.description, supportedFamilies: families, parameters: parameters))
         }
         return kinds
     }

@@ -46,18 +46,22 @@ extension TimelineEngine.TimelineEntry {
             guard r.score.isFinite else { throw InvalidField(field + ".relevance.score", "must be finite") }
             return EntryRelevance(
                 score: r.score,
-                duration: try r.duration.map { d throws(InvalidField) in try d.timeInterval(field: field + ".relevance.duration") } ?? 0)
+                duration: try r.duration.map { d throws(InvalidField) in
+                    try d.timeInterval(field: field + ".relevance.duration")
+                } ?? 0)
         }
         let content: [UInt8]
         do { content = try wire.view.map { try $0.serializedBytes() } ?? [] } catch {
             throw InvalidField(field + ".view", "cannot be encoded: \(error)")
         }
         if let view = wire.view,
-           let violation = ContentLimits.violation(of: view, bytes: content.count + wire.widgetUrl.utf8.count) {
+            let violation = ContentLimits.violation(of: view, bytes: content.count + wire.widgetUrl.utf8.count)
+        {
             throw InvalidField(field + ".view", violation)
         }
-        self.init(date: try date.date(field: field + ".date"), relevance: relevance, content: content,
-                  url: wire.widgetUrl.isEmpty ? nil : wire.widgetUrl)
+        self.init(
+            date: try date.date(field: field + ".date"), relevance: relevance, content: content,
+            url: wire.widgetUrl.isEmpty ? nil : wire.widgetUrl)
     }
 
     /// The entry as the wire carries it; its view is decoded from the stored bytes.

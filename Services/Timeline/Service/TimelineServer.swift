@@ -41,14 +41,16 @@ package struct TimelineServer: Sendable {
             clock: clock, journal: journal, snapshotting: Snapshotting(policy: snapshots, report: report),
             apply: TimelineState.apply,
             perform: { host, effects in
-                await Self.perform(effects, host: host, feed: feed, clients: clients, timeout: settings.providerTimeout,
-                                   scale: settings.deviceScreen.scale, hints: hintsBox.hints)
+                await Self.perform(
+                    effects, host: host, feed: feed, clients: clients, timeout: settings.providerTimeout,
+                    scale: settings.deviceScreen.scale, hints: hintsBox.hints)
             })
         let hints = AssetHints(outbound: outbound, connections: clients, host: host)
         hintsBox.hints = hints
         return TimelineServer(
             host: host, feed: feed, clients: clients,
-            handlers: TimelineHandlers(host: host, feed: feed, hints: hints), clock: ClockService(host: host, watermark: { feed.sequence }),
+            handlers: TimelineHandlers(host: host, feed: feed, hints: hints),
+            clock: ClockService(host: host, watermark: { feed.sequence }),
             hints: hints)
     }
 
@@ -122,7 +124,8 @@ package struct TimelineServer: Sendable {
         await host.callOut(fetches) { request, _ in
             request.app.rawValue
         } call: { request, endpoint in
-            await ProviderCall.timeline(request, endpoint: endpoint, clients: clients, timeout: timeout, now: now, scale: scale)
+            await ProviderCall.timeline(
+                request, endpoint: endpoint, clients: clients, timeout: timeout, now: now, scale: scale)
         } take: { answers in
             // The batch answers per answer (a refusal: its call was abandoned meanwhile); it throws only
             // when the host failed (`host.failed`: health NOT_SERVING and a restart, see

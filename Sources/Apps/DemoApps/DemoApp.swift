@@ -32,10 +32,12 @@ package enum DemoApp: String, CaseIterable, Sendable {
     /// One line for `glimpse-demo list`.
     package var summary: String {
         switch self {
-        case .pixar: "Pixar Film Tracker (seed 000): PixarFilmWidget, MarkFilmWatchedIntent, FilmPlaybackAttributes Live Activity with TogglePlaybackIntent"
+        case .pixar:
+            "Pixar Film Tracker (seed 000): PixarFilmWidget, MarkFilmWatchedIntent, FilmPlaybackAttributes Live Activity with TogglePlaybackIntent"
         case .movieplanner: "MoviePlanner (seed 001): MoviePlannerwidget cycling three movies"
         case .steps: "Daily Steps (seed 003): LockScreenWidget in the accessory families, every 15 minutes"
-        case .rtlair: "Ride the Lightning Air (seed 004): MediumWidget and LockScreenWidget, Check In → Gate M72 → cleared"
+        case .rtlair:
+            "Ride the Lightning Air (seed 004): MediumWidget and LockScreenWidget, Check In → Gate M72 → cleared"
         case .pizza: "Pizza Delivery (seed 002): PizzaDeliveryAttributes Live Activity with its Dynamic Island"
         }
     }
@@ -47,9 +49,12 @@ package enum DemoApp: String, CaseIterable, Sendable {
         case .pixar:
             let store = FilmStore()
             let intents = PixarIntentHandler(
-                markWatched: MarkFilmWatchedIntent(store: store), togglePlayback: TogglePlaybackIntent(gateway: gateway))
-            return [WidgetProviderService(source: PixarWidget(store: store)), intents,
-                    ActivityConfigurationService([FilmPlaybackActivity()])]
+                markWatched: MarkFilmWatchedIntent(store: store), togglePlayback: TogglePlaybackIntent(gateway: gateway)
+            )
+            return [
+                WidgetProviderService(source: PixarWidget(store: store)), intents,
+                ActivityConfigurationService([FilmPlaybackActivity()]),
+            ]
         case .movieplanner:
             return [WidgetProviderService(source: MoviePlannerWidget())]
         case .steps:
@@ -65,7 +70,11 @@ package enum DemoApp: String, CaseIterable, Sendable {
     /// The full names of `services(gateway:)`, for health and reflection.
     package var serviceNames: [String] {
         switch self {
-        case .pixar: [GlimpseAppV1.WidgetProvider.name, GlimpseAppV1.IntentHandler.name, GlimpseAppV1.ActivityConfiguration.name]
+        case .pixar:
+            [
+                GlimpseAppV1.WidgetProvider.name, GlimpseAppV1.IntentHandler.name,
+                GlimpseAppV1.ActivityConfiguration.name,
+            ]
         case .movieplanner, .steps, .rtlair: [GlimpseAppV1.WidgetProvider.name]
         case .pizza: [GlimpseAppV1.ActivityConfiguration.name]
         }

@@ -18,7 +18,8 @@ import ServiceLifecycle
 @main
 struct DemoMain: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "glimpse-demo", abstract: "A seed demo app: its widget provider, intent handler and Live Activity views.")
+        commandName: "glimpse-demo",
+        abstract: "A seed demo app: its widget provider, intent handler and Live Activity views.")
 
     @Argument(help: "The app (\(DemoApp.allCases.map(\.rawValue).joined(separator: ", "))), or `list`.")
     var app: String
@@ -29,7 +30,9 @@ struct DemoMain: AsyncParsableCommand {
     var port: String?
     @Option(help: "glimpse-gateway, for App Group reads (default 127.0.0.1:7700; GLIMPSE_GATEWAY).")
     var gateway: String?
-    @Option(name: .customLong("token-file"), help: "The app token's file, written once the app is installed (GLIMPSE_TOKEN_FILE).")
+    @Option(
+        name: .customLong("token-file"),
+        help: "The app token's file, written once the app is installed (GLIMPSE_TOKEN_FILE).")
     var tokenFile: String?
     @Option(name: .customLong("log-level"), help: "trace … critical (default info; GLIMPSE_LOG_LEVEL).")
     var logLevel: String?
@@ -37,12 +40,15 @@ struct DemoMain: AsyncParsableCommand {
     func run() async throws {
         if app == "list" {
             for demo in DemoApp.allCases {
-                print("\(demo.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(demo.defaultPort)  \(demo.bundleID)  \(demo.summary)")
+                print(
+                    "\(demo.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(demo.defaultPort)  \(demo.bundleID)  \(demo.summary)"
+                )
             }
             return
         }
         guard let demo = DemoApp(rawValue: app) else {
-            throw ValidationError("unknown app \"\(app)\": one of \(DemoApp.allCases.map(\.rawValue).joined(separator: ", ")), or list")
+            throw ValidationError(
+                "unknown app \"\(app)\": one of \(DemoApp.allCases.map(\.rawValue).joined(separator: ", ")), or list")
         }
         let source = ConfigSource(environment: ProcessInfo.processInfo.environment)
         var config = ServiceConfig.defaults(service: "demo-\(demo.rawValue)")
@@ -52,14 +58,18 @@ struct DemoMain: AsyncParsableCommand {
         config.port = try source.value("port", port, expected: "a port number 0...65535", default: demo.defaultPort) {
             Int($0).flatMap { (0...65535).contains($0) ? $0 : nil }
         }
-        config.logLevel = try source.value("log-level", logLevel, expected: "trace, debug, info, notice, warning, error or critical",
-                                           default: .info) { .init(rawValue: $0.lowercased()) }
+        config.logLevel = try source.value(
+            "log-level", logLevel, expected: "trace, debug, info, notice, warning, error or critical",
+            default: .info
+        ) { .init(rawValue: $0.lowercased()) }
         config.shutdownGrace = .seconds(5)
-        let gatewayAddress = try source.optionalAddress("gateway", gateway) ?? ServiceAddress(host: "127.0.0.1", port: 7700)
+        let gatewayAddress =
+            try source.optionalAddress("gateway", gateway) ?? ServiceAddress(host: "127.0.0.1", port: 7700)
         let token = AppToken(path: source.raw("token-file", tokenFile)?.value)
         let logger = ServiceLogging.bootstrap(config)
 
-        let link = demo.usesGateway ? GatewayLink(host: gatewayAddress.host, port: gatewayAddress.port, token: token) : nil
+        let link =
+            demo.usesGateway ? GatewayLink(host: gatewayAddress.host, port: gatewayAddress.port, token: token) : nil
         var runner = ServiceRunner(
             config: config, logger: logger, services: demo.services(gateway: link),
             serviceNames: demo.serviceNames, descriptors: DemoApp.descriptors)

@@ -6,8 +6,8 @@ package import Foundation
 
 /// An identifier that is a name: a bundle id, an App Group. One shape for all of them.
 package protocol NameIdentifier: RawRepresentable, Hashable, Comparable, Sendable, Codable,
-    ExpressibleByStringLiteral, CustomStringConvertible where RawValue == String
-{
+    ExpressibleByStringLiteral, CustomStringConvertible
+where RawValue == String {
     init(rawValue: String)
 }
 
@@ -73,7 +73,8 @@ package struct PushToken: Sendable, Hashable, Comparable, CustomStringConvertibl
         hex = String(decoding: out, as: UTF8.self)
     }
     package var description: String { hex }
-    package static func < (a: Self, b: Self) -> Bool { a.hex < b.hex }}
+    package static func < (a: Self, b: Self) -> Bool { a.hex < b.hex }
+}
 
 extension PushToken: StringCoded {
     package var codedString: String { hex }

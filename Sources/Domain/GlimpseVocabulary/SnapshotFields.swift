@@ -27,7 +27,11 @@ extension SnapshotFieldVisitor {
     package mutating func visit<Kept, Saved: Codable>(
         _ key: Key, _ value: inout Kept, saving: (Kept) throws -> Saved, restoring: (Saved) throws -> Kept
     ) throws {
-        if isRestoring { value = try restoring(try restored(key, as: Saved.self)) } else { try save(key, try saving(value)) }
+        if isRestoring {
+            value = try restoring(try restored(key, as: Saved.self))
+        } else {
+            try save(key, try saving(value))
+        }
     }
 }
 

@@ -57,7 +57,8 @@ package enum ContentLimits {
     package static func violation(of views: GlimpseWidgetV1.ActivityViews) -> String? {
         let bytes = (try? views.serializedBytes().count) ?? Int.max
         if bytes > activityViewsBytes {
-            return "the views take \(bytes) bytes; the limit is \(activityViewsBytes) (\(activityViewsBytes / 1024) KiB)"
+            return
+                "the views take \(bytes) bytes; the limit is \(activityViewsBytes) (\(activityViewsBytes / 1024) KiB)"
         }
         let levels = views.trees.map(levels(of:)).max() ?? 0
         if levels > viewLevels {
@@ -73,7 +74,8 @@ extension GlimpseWidgetV1.ActivityViews {
         var trees = [lockScreen].compactMap { $0 }
         if let island = dynamicIsland {
             trees += [island.compactLeading, island.compactTrailing, island.minimal].compactMap { $0 }
-            trees += [island.expandedLeading, island.expandedTrailing, island.expandedCenter, island.expandedBottom].compactMap { $0?.view }
+            trees += [island.expandedLeading, island.expandedTrailing, island.expandedCenter, island.expandedBottom]
+                .compactMap { $0?.view }
         }
         return trees
     }

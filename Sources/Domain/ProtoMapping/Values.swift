@@ -68,7 +68,8 @@ extension IntentParameter {
             try TypedValue(v, field: field + ".default_value")
         }
         if let defaultValue, defaultValue.type != type {
-            throw InvalidField(field + ".default_value", "is \(defaultValue.type.rawValue), the parameter is \(type.rawValue)")
+            throw InvalidField(
+                field + ".default_value", "is \(defaultValue.type.rawValue), the parameter is \(type.rawValue)")
         }
         self.init(name: wire.name, type: type, defaultValue: defaultValue)
     }

@@ -7,7 +7,9 @@ extension Renderer {
     static let expandedMargin = 20.0
     static let expandedGap = 4.0
 
-    func expandedIsland(_ island: GlimpseWidgetV1.DynamicIslandViews, bundleID: String, origin: (Double, Double)) -> GlimpseWidgetV1.LayoutNode {
+    func expandedIsland(
+        _ island: GlimpseWidgetV1.DynamicIslandViews, bundleID: String, origin: (Double, Double)
+    ) -> GlimpseWidgetV1.LayoutNode {
         let width = environment.device.maximumSize(of: .expanded)?.width ?? 371
         let (x0, y0) = origin
         let m = Self.expandedMargin, gap = Self.expandedGap
@@ -18,13 +20,17 @@ extension Renderer {
         var bottoms: [Double] = [y0 + Self.islandHeight]
         let builder = makeBuilder(bundleID: bundleID, dark: true)
 
-        func measure(_ view: GlimpseWidgetV1.View, _ proposal: Proposal) -> Size { builder.build(view).measure(proposal) }
+        func measure(_ view: GlimpseWidgetV1.View, _ proposal: Proposal) -> Size {
+            builder.build(view).measure(proposal)
+        }
 
         // Leading and trailing beside the camera; belowIfTooWide moves one that does not fit below it.
         var sides: [(name: String, rect: Rect, view: GlimpseWidgetV1.View, align: HAlign)] = []
         var movedBelow: [(String, GlimpseWidgetV1.ExpandedRegion)] = []
         let topPriority = max(island.expandedLeading?.priority ?? 0, island.expandedTrailing?.priority ?? 0)
-        for (name, region, leading) in [("expandedLeading", island.expandedLeading, true), ("expandedTrailing", island.expandedTrailing, false)] {
+        for (name, region, leading) in [
+            ("expandedLeading", island.expandedLeading, true), ("expandedTrailing", island.expandedTrailing, false),
+        ] {
             guard let region, let view = region.view else { continue }
             if region.belowIfTooWide && measure(view, .unspecified).width > sideWidth {
                 movedBelow.append((name, region))
@@ -32,10 +38,17 @@ extension Renderer {
             }
             let size = measure(view, Proposal(width: sideWidth, height: 160 - 10))
             let x = leading ? x0 + m : x0 + width - m - sideWidth
-            sides.append((name, Rect(x: x, y: topY, width: sideWidth, height: max(size.height, Self.islandHeight - 10)), view, leading ? .leading : .trailing))
+            sides.append(
+                (
+                    name, Rect(x: x, y: topY, width: sideWidth, height: max(size.height, Self.islandHeight - 10)), view,
+                    leading ? .leading : .trailing
+                ))
         }
         for side in sides {
-            children.append(region(side.view, name: side.name, rect: side.rect, bundleID: bundleID, dark: true, alignment: Alignment2D(horizontal: side.align, vertical: .top), builder: builder))
+            children.append(
+                region(
+                    side.view, name: side.name, rect: side.rect, bundleID: bundleID, dark: true,
+                    alignment: Alignment2D(horizontal: side.align, vertical: .top), builder: builder))
             bottoms.append(side.rect.maxY)
         }
 
@@ -53,7 +66,8 @@ extension Renderer {
             }
             let size = measure(view, Proposal(width: right - left, height: nil))
             let rect = Rect(x: left, y: y, width: right - left, height: size.height)
-            children.append(region(view, name: "expandedCenter", rect: rect, bundleID: bundleID, dark: true, builder: builder))
+            children.append(
+                region(view, name: "expandedCenter", rect: rect, bundleID: bundleID, dark: true, builder: builder))
             bottoms.append(rect.maxY)
         }
         var below = (bottoms.max() ?? belowCamera) + gap
@@ -61,13 +75,17 @@ extension Renderer {
             guard let view = region.view else { continue }
             let size = measure(view, Proposal(width: width - 2 * m, height: nil))
             let rect = Rect(x: x0 + m, y: below, width: width - 2 * m, height: size.height)
-            children.append(self.region(view, name: name, rect: rect, bundleID: bundleID, dark: true, alignment: Alignment2D(horizontal: .leading, vertical: .top), builder: builder))
+            children.append(
+                self.region(
+                    view, name: name, rect: rect, bundleID: bundleID, dark: true,
+                    alignment: Alignment2D(horizontal: .leading, vertical: .top), builder: builder))
             below = rect.maxY + gap
         }
         if let bottom = island.expandedBottom, let view = bottom.view {
             let size = measure(view, Proposal(width: width - 2 * m, height: nil))
             let rect = Rect(x: x0 + m, y: below, width: width - 2 * m, height: size.height)
-            children.append(region(view, name: "expandedBottom", rect: rect, bundleID: bundleID, dark: true, builder: builder))
+            children.append(
+                region(view, name: "expandedBottom", rect: rect, bundleID: bundleID, dark: true, builder: builder))
             below = rect.maxY + gap
         }
         let contentHeight = below - y0 + 10
@@ -90,7 +108,9 @@ extension Renderer {
 
     /// The Lock Screen view: the width of the presentation, 84–160 high as the content asks,
     /// on its `activityBackgroundTint` (else the system's material).
-    func lockScreenActivity(_ views: GlimpseWidgetV1.ActivityViews, bundleID: String, origin: (Double, Double)) -> GlimpseWidgetV1.LayoutNode {
+    func lockScreenActivity(
+        _ views: GlimpseWidgetV1.ActivityViews, bundleID: String, origin: (Double, Double)
+    ) -> GlimpseWidgetV1.LayoutNode {
         let width = lockScreenActivityWidth
         let builder = makeBuilder(bundleID: bundleID, dark: environment.isDark)
         var node = GlimpseWidgetV1.LayoutNode()
@@ -112,7 +132,9 @@ extension Renderer {
         if let tint = builder.activityBackgroundTint {
             node.fill = builder.paint(tint, ViewEnvironment()).message
         } else {
-            node.fill = (environment.isDark ? ColorResolver.RGBA(0.11, 0.11, 0.12, 0.92) : ColorResolver.RGBA(0.96, 0.96, 0.97, 0.92)).paint
+            node.fill =
+                (environment.isDark
+                ? ColorResolver.RGBA(0.11, 0.11, 0.12, 0.92) : ColorResolver.RGBA(0.96, 0.96, 0.97, 0.92)).paint
         }
         node.accessibilityLabel = LayoutText.content(of: node)
         return node

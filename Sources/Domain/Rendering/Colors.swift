@@ -20,7 +20,8 @@ struct ColorResolver {
             self.a = a
         }
         init(hex: UInt32, alpha: Double = 1) {
-            self.init(Double((hex >> 16) & 0xFF) / 255, Double((hex >> 8) & 0xFF) / 255, Double(hex & 0xFF) / 255, alpha)
+            self.init(
+                Double((hex >> 16) & 0xFF) / 255, Double((hex >> 8) & 0xFF) / 255, Double(hex & 0xFF) / 255, alpha)
         }
         func withAlpha(_ alpha: Double) -> RGBA { RGBA(r, g, b, alpha) }
         /// This color drawn over an opaque `base` ("source over").
@@ -103,7 +104,8 @@ struct ColorResolver {
         case .color(let c)?: return .color(color(c, tint: tint))
         case .hierarchical(let level)?:
             let base = label(level)
-            return .color(level == .primary || level == .unspecified ? foreground : foreground.withAlpha(foreground.a * base.a))
+            return .color(
+                level == .primary || level == .unspecified ? foreground : foreground.withAlpha(foreground.a * base.a))
         case .fill(let level)?: return .color(fill(level))
         case .linearGradient(let g)?:
             let stops = g.stops.map { (color($0.color ?? .init(), tint: tint), $0.location) }

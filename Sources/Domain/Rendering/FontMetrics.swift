@@ -15,7 +15,8 @@ struct FontSpec: Equatable {
     /// The text style's leading (line height) at size 17 → 22; scales with `size`.
     var leadingRatio: Double
 
-    static let body = FontSpec(size: 17, weight: .regular, design: .default, monospacedDigit: false, leadingRatio: 22.0 / 17)
+    static let body = FontSpec(
+        size: 17, weight: .regular, design: .default, monospacedDigit: false, leadingRatio: 22.0 / 17)
 
     /// `.font(…)`: a text style or `.system(size:)`, with its weight and design.
     init(_ font: GlimpseWidgetV1.Font, inheriting base: FontSpec) {
@@ -28,10 +29,15 @@ struct FontSpec: Equatable {
         }
         var weight = style?.weight ?? .regular
         if font.weight != .unspecified { weight = font.weight }
-        self.init(size: size, weight: weight, design: font.design, monospacedDigit: base.monospacedDigit, leadingRatio: leading)
+        self.init(
+            size: size, weight: weight, design: font.design, monospacedDigit: base.monospacedDigit,
+            leadingRatio: leading)
     }
 
-    init(size: Double, weight: GlimpseWidgetV1.FontWeight, design: GlimpseWidgetV1.FontDesign, monospacedDigit: Bool, leadingRatio: Double) {
+    init(
+        size: Double, weight: GlimpseWidgetV1.FontWeight, design: GlimpseWidgetV1.FontDesign, monospacedDigit: Bool,
+        leadingRatio: Double
+    ) {
         self.size = size
         self.weight = weight
         self.design = design
@@ -72,11 +78,11 @@ struct FontSpec: Equatable {
             return design == .serif ? w * 0.95 : (design == .rounded ? w * 1.02 : w)
         }
         switch v {
-        case 0x2026: return 1.0                      // …
-        case 0x2013: return 0.556                    // –
-        case 0x2014: return 1.0                      // —
+        case 0x2026: return 1.0  // …
+        case 0x2013: return 0.556  // –
+        case 0x2014: return 1.0  // —
         case 0x00A0: return 0.278
-        case 0x00B0: return 0.4                      // °
+        case 0x00B0: return 0.4  // °
         case 0x2E80...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF00...0xFFEF: return 1.0
         case 0x1F000...0x1FAFF, 0x2600...0x27BF: return 1.25
         case 0x0300...0x036F, 0x200B...0x200D, 0xFE0F: return 0
@@ -109,17 +115,18 @@ struct FontSpec: Equatable {
     ]
 
     /// Dynamic Type "Large" (the default): size, leading and weight of each text style.
-    private static let styles: [GlimpseWidgetV1.FontTextStyle: (size: Double, leading: Double, weight: GlimpseWidgetV1.FontWeight)] = [
-        .largeTitle: (34, 41, .regular),
-        .title: (28, 34, .regular),
-        .title2: (22, 28, .regular),
-        .title3: (20, 25, .regular),
-        .headline: (17, 22, .semibold),
-        .body: (17, 22, .regular),
-        .callout: (16, 21, .regular),
-        .subheadline: (15, 20, .regular),
-        .footnote: (13, 18, .regular),
-        .caption: (12, 16, .regular),
-        .caption2: (11, 13, .regular),
-    ]
+    private static let styles:
+        [GlimpseWidgetV1.FontTextStyle: (size: Double, leading: Double, weight: GlimpseWidgetV1.FontWeight)] = [
+            .largeTitle: (34, 41, .regular),
+            .title: (28, 34, .regular),
+            .title2: (22, 28, .regular),
+            .title3: (20, 25, .regular),
+            .headline: (17, 22, .semibold),
+            .body: (17, 22, .regular),
+            .callout: (16, 21, .regular),
+            .subheadline: (15, 20, .regular),
+            .footnote: (13, 18, .regular),
+            .caption: (12, 16, .regular),
+            .caption2: (11, 13, .regular),
+        ]
 }

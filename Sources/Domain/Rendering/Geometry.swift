@@ -55,7 +55,8 @@ struct Rect: Equatable {
 
     /// The same rectangle up to layout arithmetic's rounding.
     func isNear(_ other: Rect) -> Bool {
-        abs(x - other.x) < 0.001 && abs(y - other.y) < 0.001 && abs(width - other.width) < 0.001 && abs(height - other.height) < 0.001
+        abs(x - other.x) < 0.001 && abs(y - other.y) < 0.001 && abs(width - other.width) < 0.001
+            && abs(height - other.height) < 0.001
     }
 
     init(x: Double, y: Double, width: Double, height: Double) {

@@ -15,7 +15,8 @@ extension Renderer {
 
         func rect(column: Int, row: Int, span: (Int, Int)) -> Rect {
             Rect(
-                x: origin.0 + Double(column) * (cell.width + gap.width), y: origin.1 + Double(row) * (cell.height + gap.height),
+                x: origin.0 + Double(column) * (cell.width + gap.width),
+                y: origin.1 + Double(row) * (cell.height + gap.height),
                 width: Double(span.0) * cell.width + Double(span.0 - 1) * gap.width,
                 height: Double(span.1) * cell.height + Double(span.1 - 1) * gap.height)
         }
@@ -36,7 +37,9 @@ extension Renderer {
         let columns = environment.device == .iPad1024x1366 ? 8 : 4
         let gridWidth = Double(columns) * cell.width + Double(columns - 1) * gap.width
         let screen = environment.device.screenSize
-        return HomeGrid(columns: columns, rows: 6, cell: cell, gap: gap, origin: ((screen.width - gridWidth) / 2, statusBarHeight + 16))
+        return HomeGrid(
+            columns: columns, rows: 6, cell: cell, gap: gap,
+            origin: ((screen.width - gridWidth) / 2, statusBarHeight + 16))
     }
 
     static func span(_ family: WidgetFamily) -> (Int, Int) {
@@ -70,7 +73,8 @@ extension Renderer {
             }
         }
         if pages.count > 1 {
-            root.children.append(pageDots(count: pages.count, current: page, centerX: size.width / 2, y: size.height - 130))
+            root.children.append(
+                pageDots(count: pages.count, current: page, centerX: size.width / 2, y: size.height - 130))
         }
         return layout("homeScreen \(page)", size: size, mode: .fullColor, root: root)
     }
@@ -104,18 +108,26 @@ extension Renderer {
         return node
     }
 
-    func pageDots(count: Int, current: Int, centerX: Double, y: Double, vertical: Bool = false) -> GlimpseWidgetV1.LayoutNode {
+    func pageDots(
+        count: Int, current: Int, centerX: Double, y: Double, vertical: Bool = false
+    ) -> GlimpseWidgetV1.LayoutNode {
         var node = GlimpseWidgetV1.LayoutNode()
         node.kind = "pageDots"
         node.value = Double(current)
         let step = 10.0, dot = 6.0
         let length = Double(count) * step - (step - dot)
-        node.frame = (vertical ? Rect(x: centerX - dot / 2, y: y - length / 2, width: dot, height: length) : Rect(x: centerX - length / 2, y: y, width: length, height: dot)).message
+        node.frame =
+            (vertical
+            ? Rect(x: centerX - dot / 2, y: y - length / 2, width: dot, height: length)
+            : Rect(x: centerX - length / 2, y: y, width: length, height: dot)).message
         for i in 0..<count {
             var d = GlimpseWidgetV1.LayoutNode()
             d.kind = "dot"
             let offset = Double(i) * step
-            d.frame = (vertical ? Rect(x: centerX - dot / 2, y: y - length / 2 + offset, width: dot, height: dot) : Rect(x: centerX - length / 2 + offset, y: y, width: dot, height: dot)).message
+            d.frame =
+                (vertical
+                ? Rect(x: centerX - dot / 2, y: y - length / 2 + offset, width: dot, height: dot)
+                : Rect(x: centerX - length / 2 + offset, y: y, width: dot, height: dot)).message
             d.fill = ColorResolver.RGBA(1, 1, 1, i == current ? 1 : 0.4).paint
             d.clipShape = GlimpseWidgetV1.Shape(kind: .circle)
             node.children.append(d)
@@ -142,7 +154,8 @@ extension Renderer {
 
     func statusBar(width: Double) -> GlimpseWidgetV1.LayoutNode {
         let clock = Clock(now: environment.now, timeZone: environment.timeZone)
-        let font = FontSpec(size: 17, weight: .semibold, design: .default, monospacedDigit: false, leadingRatio: 22.0 / 17)
+        let font = FontSpec(
+            size: 17, weight: .semibold, design: .default, monospacedDigit: false, leadingRatio: 22.0 / 17)
         let label = clock.clock(environment.now)
         var node = GlimpseWidgetV1.LayoutNode()
         node.kind = "text"
@@ -163,7 +176,11 @@ extension Renderer {
         } else {
             x = max(16, width / 4 - textWidth / 2 - 8)
         }
-        node.frame = Rect(x: x, y: max(0, statusBarHeight / 2 - font.lineHeight / 2 + 2), width: textWidth, height: font.lineHeight).message
+        node.frame =
+            Rect(
+                x: x, y: max(0, statusBarHeight / 2 - font.lineHeight / 2 + 2), width: textWidth,
+                height: font.lineHeight
+            ).message
         node.foreground = ColorResolver.RGBA(1, 1, 1).paint
         return node
     }

@@ -5,7 +5,9 @@ internal import GlimpseVocabulary
 /// below it, then the Live Activities, most relevant first) and the Dynamic Island strip at
 /// the top of the screen in the mode the gateway chose.
 extension Renderer {
-    package func lockScreen(_ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]) -> GlimpseWidgetV1.Layout {
+    package func lockScreen(
+        _ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]
+    ) -> GlimpseWidgetV1.Layout {
         let size = Size(width: environment.device.screenSize.width, height: environment.device.screenSize.height)
         var root = screenNode("lockScreen", size: size)
         let widgets = screen.lockScreen?.widgets ?? []
@@ -16,17 +18,28 @@ extension Renderer {
         var y = statusBarHeight + 8
         if let inline = widgets.first(where: { Self.family($0.family) == .accessoryInline }) {
             let s = widgetSize(.accessoryInline)
-            root.children.append(widgetNode(inline, mode: .vibrant, at: Rect(x: (size.width - s.width) / 2, y: y, width: s.width, height: s.height), dark: true))
+            root.children.append(
+                widgetNode(
+                    inline, mode: .vibrant,
+                    at: Rect(x: (size.width - s.width) / 2, y: y, width: s.width, height: s.height), dark: true))
             y += s.height
         } else {
-            let font = FontSpec(size: 20, weight: .semibold, design: .default, monospacedDigit: false, leadingRatio: 25.0 / 20)
-            root.children.append(systemText(clock.weekdayDate(environment.now), font: font, centerX: size.width / 2, y: y, color: white, name: "date"))
+            let font = FontSpec(
+                size: 20, weight: .semibold, design: .default, monospacedDigit: false, leadingRatio: 25.0 / 20)
+            root.children.append(
+                systemText(
+                    clock.weekdayDate(environment.now), font: font, centerX: size.width / 2, y: y, color: white,
+                    name: "date"))
             y += font.lineHeight
         }
         // The default Lock Screen clock is SF Pro, not the rounded face (that is one of the
         // alternatives the user may pick), in a heavy semibold with tabular digits.
-        let clockFont = FontSpec(size: 88, weight: .semibold, design: .default, monospacedDigit: true, leadingRatio: 1.1)
-        root.children.append(systemText(clock.clock(environment.now), font: clockFont, centerX: size.width / 2, y: y, color: white, name: "clock"))
+        let clockFont = FontSpec(
+            size: 88, weight: .semibold, design: .default, monospacedDigit: true, leadingRatio: 1.1)
+        root.children.append(
+            systemText(
+                clock.clock(environment.now), font: clockFont, centerX: size.width / 2, y: y, color: white,
+                name: "clock"))
         y += clockFont.lineHeight + 6
 
         // Accessory slots: circular takes one of four, rectangular two.
@@ -46,7 +59,9 @@ extension Renderer {
             var x = (size.width - total) / 2
             var rowHeight = 0.0
             for (widget, s) in placed {
-                root.children.append(widgetNode(widget, mode: .vibrant, at: Rect(x: x, y: y, width: s.width, height: s.height), dark: true))
+                root.children.append(
+                    widgetNode(
+                        widget, mode: .vibrant, at: Rect(x: x, y: y, width: s.width, height: s.height), dark: true))
                 x += s.width + slotGap
                 rowHeight = max(rowHeight, s.height)
             }
@@ -73,7 +88,9 @@ extension Renderer {
         return layout("lockScreen", size: size, mode: .vibrant, root: root)
     }
 
-    package func dynamicIsland(_ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]) -> GlimpseWidgetV1.Layout {
+    package func dynamicIsland(
+        _ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]
+    ) -> GlimpseWidgetV1.Layout {
         let width = environment.device.screenSize.width
         let island = screen.dynamicIsland ?? .init()
         let top = 11.0
@@ -91,7 +108,8 @@ extension Renderer {
         if !hasDynamicIsland {
             if mode != .none && mode != .unspecified {
                 let (v, bundle) = lookup(island.activityId)
-                var banner = lockScreenActivity(v, bundleID: bundle, origin: ((width - lockScreenActivityWidth) / 2, top))
+                var banner = lockScreenActivity(
+                    v, bundleID: bundle, origin: ((width - lockScreenActivityWidth) / 2, top))
                 banner.name = "banner"
                 children.append(banner)
             }
@@ -100,7 +118,8 @@ extension Renderer {
             case .compact:
                 let (v, bundle) = lookup(island.activityId)
                 let w = 2 * (environment.device.maximumSize(of: .compact)?.width ?? 52.33) + Self.cameraWidth
-                children.append(compactIsland(v.dynamicIsland ?? .init(), bundleID: bundle, origin: ((width - w) / 2, top)))
+                children.append(
+                    compactIsland(v.dynamicIsland ?? .init(), bundleID: bundle, origin: ((width - w) / 2, top)))
             case .minimal:
                 let (a, aBundle) = lookup(island.activityId)
                 let attachedWidth = minimalWidth(a.dynamicIsland?.minimal, bundleID: aBundle)
@@ -110,18 +129,24 @@ extension Renderer {
                 let gap = detached == nil ? 0 : 6.0
                 let total = attachedWidth + Self.cameraWidth + gap + detachedWidth
                 let x = (width - total) / 2
-                var attached = minimalIsland(a.dynamicIsland?.minimal, bundleID: aBundle, origin: (x, top), name: "minimalAttached")
+                var attached = minimalIsland(
+                    a.dynamicIsland?.minimal, bundleID: aBundle, origin: (x, top), name: "minimalAttached")
                 // The attached minimal joins the camera's pill on its leading side.
-                attached.frame = Rect(x: x, y: top, width: attachedWidth + Self.cameraWidth, height: Self.islandHeight).message
+                attached.frame =
+                    Rect(x: x, y: top, width: attachedWidth + Self.cameraWidth, height: Self.islandHeight).message
                 attached.children.append(camera(x + attachedWidth, top))
                 children.append(attached)
                 if let (d, dBundle) = detached {
-                    children.append(minimalIsland(d.dynamicIsland?.minimal, bundleID: dBundle, origin: (x + attachedWidth + Self.cameraWidth + gap, top), name: "minimalDetached"))
+                    children.append(
+                        minimalIsland(
+                            d.dynamicIsland?.minimal, bundleID: dBundle,
+                            origin: (x + attachedWidth + Self.cameraWidth + gap, top), name: "minimalDetached"))
                 }
             case .expanded:
                 let (v, bundle) = lookup(island.activityId)
                 let w = environment.device.maximumSize(of: .expanded)?.width ?? 371
-                children.append(expandedIsland(v.dynamicIsland ?? .init(), bundleID: bundle, origin: ((width - w) / 2, top)))
+                children.append(
+                    expandedIsland(v.dynamicIsland ?? .init(), bundleID: bundle, origin: ((width - w) / 2, top)))
             default:
                 var idle = camera((width - Self.cameraWidth) / 2, top)
                 idle.kind = "island"
@@ -144,7 +169,9 @@ extension Renderer {
         let name = activity.attributesType.isEmpty ? activity.activityId : activity.attributesType
         var text = GlimpseWidgetV1.View()
         text.kind = .text(GlimpseWidgetV1.Text(content: "\(activity.bundleId) \(name)"))
-        text.modifiers = [GlimpseWidgetV1.Modifier(kind: .lineLimit(1)), GlimpseWidgetV1.Modifier(kind: .padding(.init()))]
+        text.modifiers = [
+            GlimpseWidgetV1.Modifier(kind: .lineLimit(1)), GlimpseWidgetV1.Modifier(kind: .padding(.init())),
+        ]
         var island = GlimpseWidgetV1.DynamicIslandViews()
         var short = GlimpseWidgetV1.View()
         short.kind = .text(GlimpseWidgetV1.Text(content: String(name.prefix(1))))
@@ -157,7 +184,9 @@ extension Renderer {
         return views
     }
 
-    func systemText(_ s: String, font: FontSpec, centerX: Double, y: Double, color: ColorResolver.RGBA, name: String) -> GlimpseWidgetV1.LayoutNode {
+    func systemText(
+        _ s: String, font: FontSpec, centerX: Double, y: Double, color: ColorResolver.RGBA, name: String
+    ) -> GlimpseWidgetV1.LayoutNode {
         var node = GlimpseWidgetV1.LayoutNode()
         node.kind = "text"
         node.name = name

@@ -14,7 +14,8 @@ final class PaddingNode: Node {
     }
 
     private func inner(_ p: Proposal) -> Proposal {
-        Proposal(width: p.width.map { max(0, $0 - leading - trailing) }, height: p.height.map { max(0, $0 - top - bottom) })
+        Proposal(
+            width: p.width.map { max(0, $0 - leading - trailing) }, height: p.height.map { max(0, $0 - top - bottom) })
     }
 
     override func sizeThatFits(_ proposal: Proposal) -> Size {
@@ -41,7 +42,8 @@ final class FrameNode: Node {
     }
 
     private func axisValues(_ axis: Axis) -> (fixed: Double?, min: Double?, max: Double?) {
-        axis == .horizontal ? (frame.width, frame.minWidth, frame.maxWidth) : (frame.height, frame.minHeight, frame.maxHeight)
+        axis == .horizontal
+            ? (frame.width, frame.minWidth, frame.maxWidth) : (frame.height, frame.minHeight, frame.maxHeight)
     }
 
     private func childProposal(_ proposal: Proposal) -> Proposal {
@@ -164,9 +166,12 @@ final class EffectNode: Node {
         }
     }
 
-    private static func scaleTree(_ node: inout GlimpseWidgetV1.LayoutNode, cx: Double, cy: Double, sx: Double, sy: Double) {
+    private static func scaleTree(
+        _ node: inout GlimpseWidgetV1.LayoutNode, cx: Double, cy: Double, sx: Double, sy: Double
+    ) {
         let f = Rect(node.frame)
-        node.frame = Rect(x: cx + (f.x - cx) * sx, y: cy + (f.y - cy) * sy, width: f.width * sx, height: f.height * sy).message
+        node.frame =
+            Rect(x: cx + (f.x - cx) * sx, y: cy + (f.y - cy) * sy, width: f.width * sx, height: f.height * sy).message
         if node.fontSize > 0 { node.fontSize *= min(sx, sy) }
         for i in node.children.indices { scaleTree(&node.children[i], cx: cx, cy: cy, sx: sx, sy: sy) }
     }

@@ -59,7 +59,10 @@ final class FillNode: Node {
     let configure: (inout GlimpseWidgetV1.LayoutNode) -> Void
     let ideal: Size
 
-    init(kind: String, ideal: Size = Size(width: 10, height: 10), configure: @escaping (inout GlimpseWidgetV1.LayoutNode) -> Void) {
+    init(
+        kind: String, ideal: Size = Size(width: 10, height: 10),
+        configure: @escaping (inout GlimpseWidgetV1.LayoutNode) -> Void
+    ) {
         self.kind = kind
         self.ideal = ideal
         self.configure = configure

@@ -22,7 +22,9 @@ enum Placeholder {
         case .accessoryCircular: stack.children = [text("00", .title3)]
         case .accessoryRectangular: stack.children = [text("Placeholder", .headline), text("Loading", .body)]
         default:
-            stack.children = [text("Placeholder", .headline), text("Loading content", .body), text("Please wait", .caption)]
+            stack.children = [
+                text("Placeholder", .headline), text("Loading content", .body), text("Please wait", .caption),
+            ]
         }
         var frame = GlimpseWidgetV1.Frame()
         frame.maxWidth = .infinity

@@ -29,7 +29,9 @@ package struct Renderer: Sendable {
 
     /// One placed widget at its family's size; `widget.placeholder` or no entry -> redacted
     /// placeholder. mode .unspecified: fullColor for system families, vibrant for accessories.
-    package func widget(_ widget: GlimpseGatewayV1.Widget, mode: GlimpseWidgetV1.WidgetRenderingMode = .unspecified) -> GlimpseWidgetV1.Layout {
+    package func widget(
+        _ widget: GlimpseGatewayV1.Widget, mode: GlimpseWidgetV1.WidgetRenderingMode = .unspecified
+    ) -> GlimpseWidgetV1.Layout {
         let family = Self.family(widget.family)
         let size = widgetSize(family)
         let node = widgetNode(widget, mode: mode, at: Rect(x: 0, y: 0, width: size.width, height: size.height))
@@ -38,7 +40,8 @@ package struct Renderer: Sendable {
 
     /// A bare view at a family's size (for tests, goldens, `glimpse verify`).
     package func view(
-        _ view: GlimpseWidgetV1.View, family: GlimpseWidgetV1.WidgetFamily, bundleID: String = "", widgetURL: String = "",
+        _ view: GlimpseWidgetV1.View, family: GlimpseWidgetV1.WidgetFamily, bundleID: String = "",
+        widgetURL: String = "",
         redacted: Bool = false, mode: GlimpseWidgetV1.WidgetRenderingMode = .unspecified
     ) -> GlimpseWidgetV1.Layout {
         let fam = Self.family(family)
@@ -56,7 +59,10 @@ package struct Renderer: Sendable {
 
     // MARK: Shared by the screens
 
-    func layout(_ target: String, size: Size, mode: GlimpseWidgetV1.WidgetRenderingMode, root: GlimpseWidgetV1.LayoutNode, dark: Bool? = nil) -> GlimpseWidgetV1.Layout {
+    func layout(
+        _ target: String, size: Size, mode: GlimpseWidgetV1.WidgetRenderingMode, root: GlimpseWidgetV1.LayoutNode,
+        dark: Bool? = nil
+    ) -> GlimpseWidgetV1.Layout {
         var layout = GlimpseWidgetV1.Layout()
         layout.target = target
         layout.size = GlimpseWidgetV1.DisplaySize(width: size.width, height: size.height)
@@ -81,19 +87,25 @@ package struct Renderer: Sendable {
         return Size(width: size.width, height: size.height)
     }
 
-    func resolvedMode(_ mode: GlimpseWidgetV1.WidgetRenderingMode, _ family: WidgetFamily) -> GlimpseWidgetV1.WidgetRenderingMode {
+    func resolvedMode(
+        _ mode: GlimpseWidgetV1.WidgetRenderingMode, _ family: WidgetFamily
+    ) -> GlimpseWidgetV1.WidgetRenderingMode {
         switch mode {
         case .fullColor, .accented, .vibrant: mode
         default: family.isAccessory ? .vibrant : .fullColor
         }
     }
 
-    func widgetNode(_ widget: GlimpseGatewayV1.Widget, mode: GlimpseWidgetV1.WidgetRenderingMode, at rect: Rect, dark: Bool? = nil) -> GlimpseWidgetV1.LayoutNode {
+    func widgetNode(
+        _ widget: GlimpseGatewayV1.Widget, mode: GlimpseWidgetV1.WidgetRenderingMode, at rect: Rect, dark: Bool? = nil
+    ) -> GlimpseWidgetV1.LayoutNode {
         let family = Self.family(widget.family)
         let view = widget.entry?.view
         var node = widgetContent(
-            view ?? Placeholder.view(family), family: family, bundleID: widget.bundleId, widgetURL: widget.entry?.widgetUrl ?? "",
-            redacted: widget.placeholder || view == nil, mode: mode, rect: rect, name: String(widget.placementId), dark: dark)
+            view ?? Placeholder.view(family), family: family, bundleID: widget.bundleId,
+            widgetURL: widget.entry?.widgetUrl ?? "",
+            redacted: widget.placeholder || view == nil, mode: mode, rect: rect, name: String(widget.placementId),
+            dark: dark)
         if widget.stale { node.dimmed = true }
         return node
     }
@@ -105,7 +117,8 @@ package struct Renderer: Sendable {
     ) -> GlimpseWidgetV1.LayoutNode {
         let mode = resolvedMode(mode, family)
         let colors = ColorResolver(dark: dark ?? environment.isDark, mode: mode)
-        let builder = ViewBuilder(environment: environment, colors: colors, bundleID: bundleID, family: family, redacted: redacted)
+        let builder = ViewBuilder(
+            environment: environment, colors: colors, bundleID: bundleID, family: family, redacted: redacted)
         let root = builder.build(view)
         let margin = family.isAccessory ? 0.0 : 16
         let content = rect.inset(top: margin, leading: margin, bottom: margin, trailing: margin)

@@ -24,7 +24,9 @@ extension SVGWriter {
             if isGroup {
                 attributes += " data-kind=\"\(node.kind)\""
                 if !node.name.isEmpty { attributes += " data-name=\"\(escape(node.name))\"" }
-                if !node.accessibilityLabel.isEmpty { attributes += " aria-label=\"\(escape(node.accessibilityLabel))\"" }
+                if !node.accessibilityLabel.isEmpty {
+                    attributes += " aria-label=\"\(escape(node.accessibilityLabel))\""
+                }
             } else if !node.id.isEmpty {
                 attributes += " id=\"\(escape(node.id))\""
             }
@@ -38,7 +40,9 @@ extension SVGWriter {
                 attributes += " clip-path=\"url(#\(id))\""
             }
             out += "<g\(attributes)>"
-            if isGroup && !node.accessibilityLabel.isEmpty { out += "<title>\(escape(node.accessibilityLabel))</title>" }
+            if isGroup && !node.accessibilityLabel.isEmpty {
+                out += "<title>\(escape(node.accessibilityLabel))</title>"
+            }
             out += "\n"
             body(node, f)
             for child in node.children { draw(child, depth: depth + 1) }
@@ -54,10 +58,13 @@ extension SVGWriter {
                 nextID += 1
                 let id = "grad\(nextID)"
                 let s = g.startPoint ?? .init(x: 0.5, y: 0), e = g.endPoint ?? .init(x: 0.5, y: 1)
-                defs += "<linearGradient id=\"\(id)\" x1=\"\(fmt(s.x))\" y1=\"\(fmt(s.y))\" x2=\"\(fmt(e.x))\" y2=\"\(fmt(e.y))\">"
+                defs +=
+                    "<linearGradient id=\"\(id)\" x1=\"\(fmt(s.x))\" y1=\"\(fmt(s.y))\" x2=\"\(fmt(e.x))\" y2=\"\(fmt(e.y))\">"
                 for stop in g.stops {
                     let (hex, alpha) = color(stop.color)
-                    defs += "<stop offset=\"\(fmt(stop.location))\" stop-color=\"\(hex)\"" + (alpha < 1 ? " stop-opacity=\"\(fmt(alpha))\"" : "") + "/>"
+                    defs +=
+                        "<stop offset=\"\(fmt(stop.location))\" stop-color=\"\(hex)\""
+                        + (alpha < 1 ? " stop-opacity=\"\(fmt(alpha))\"" : "") + "/>"
                 }
                 defs += "</linearGradient>\n"
                 return " \(attribute)=\"url(#\(id))\""
@@ -75,9 +82,11 @@ extension SVGWriter {
             case .capsule?:
                 return "<rect \(geometry) rx=\"\(fmt(min(f.width, f.height) / 2))\"\(paint)/>"
             case .circle?:
-                return "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(min(f.width, f.height) / 2))\"\(paint)/>"
+                return
+                    "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(min(f.width, f.height) / 2))\"\(paint)/>"
             case .ellipse?:
-                return "<ellipse cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" rx=\"\(fmt(f.width / 2))\" ry=\"\(fmt(f.height / 2))\"\(paint)/>"
+                return
+                    "<ellipse cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" rx=\"\(fmt(f.width / 2))\" ry=\"\(fmt(f.height / 2))\"\(paint)/>"
             default:
                 return "<rect \(geometry)\(paint)/>"
             }
@@ -88,13 +97,18 @@ extension SVGWriter {
             case "ring":
                 let r = min(f.width, f.height) / 2 - node.strokeWidth / 2
                 let c = 2 * Double.pi * r
-                out += "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(r))\" fill=\"none\"\(paint(node.fill, attribute: "stroke")) stroke-width=\"\(fmt(node.strokeWidth))\"/>\n"
-                out += "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(r))\" fill=\"none\"\(paint(node.foreground, attribute: "stroke")) stroke-width=\"\(fmt(node.strokeWidth))\" stroke-linecap=\"round\" stroke-dasharray=\"\(fmt(c * node.value)) \(fmt(c))\" transform=\"rotate(-90 \(fmt(f.midX)) \(fmt(f.midY)))\"/>\n"
+                out +=
+                    "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(r))\" fill=\"none\"\(paint(node.fill, attribute: "stroke")) stroke-width=\"\(fmt(node.strokeWidth))\"/>\n"
+                out +=
+                    "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(r))\" fill=\"none\"\(paint(node.foreground, attribute: "stroke")) stroke-width=\"\(fmt(node.strokeWidth))\" stroke-linecap=\"round\" stroke-dasharray=\"\(fmt(c * node.value)) \(fmt(c))\" transform=\"rotate(-90 \(fmt(f.midX)) \(fmt(f.midY)))\"/>\n"
             case "bar":
                 let capsule = GlimpseWidgetV1.Shape(kind: .capsule)
                 out += shape(capsule, f, paint: paint(node.fill)) + "\n"
                 if node.value > 0 {
-                    out += shape(capsule, Rect(x: f.x, y: f.y, width: max(f.height, f.width * node.value), height: f.height), paint: paint(node.foreground)) + "\n"
+                    out +=
+                        shape(
+                            capsule, Rect(x: f.x, y: f.y, width: max(f.height, f.width * node.value), height: f.height),
+                            paint: paint(node.foreground)) + "\n"
                 }
             case "switch":
                 out += shape(GlimpseWidgetV1.Shape(kind: .capsule), f, paint: paint(node.fill)) + "\n"
@@ -105,19 +119,29 @@ extension SVGWriter {
             case "symbol":
                 let side = min(f.width, f.height) * 0.8
                 let box = Rect(x: f.midX - side / 2, y: f.midY - side / 2, width: side, height: side)
-                out += "<rect x=\"\(fmt(box.x))\" y=\"\(fmt(box.y))\" width=\"\(fmt(side))\" height=\"\(fmt(side))\" rx=\"\(fmt(side / 4))\" fill=\"none\"\(paint(node.foreground, attribute: "stroke")) stroke-width=\"1.5\"><title>\(escape(node.systemName))</title></rect>\n"
-                out += "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(side / 6))\"\(paint(node.foreground))/>\n"
+                out +=
+                    "<rect x=\"\(fmt(box.x))\" y=\"\(fmt(box.y))\" width=\"\(fmt(side))\" height=\"\(fmt(side))\" rx=\"\(fmt(side / 4))\" fill=\"none\"\(paint(node.foreground, attribute: "stroke")) stroke-width=\"1.5\"><title>\(escape(node.systemName))</title></rect>\n"
+                out +=
+                    "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(side / 6))\"\(paint(node.foreground))/>\n"
             case "text", "timerText", "dateText": text(node, f)
             default:
                 if node.fill != nil {
                     if node.strokeWidth > 0 {
-                        out += shape(node.clipShape, f, paint: " fill=\"none\"" + paint(node.fill, attribute: "stroke") + " stroke-width=\"\(fmt(node.strokeWidth))\"") + "\n"
+                        out +=
+                            shape(
+                                node.clipShape, f,
+                                paint: " fill=\"none\"" + paint(node.fill, attribute: "stroke")
+                                    + " stroke-width=\"\(fmt(node.strokeWidth))\"") + "\n"
                     } else {
                         out += shape(node.clipShape, f, paint: paint(node.fill)) + "\n"
                     }
                 }
                 if node.kind == "island", node.foreground != nil {
-                    out += shape(node.clipShape, f, paint: " fill=\"none\"" + paint(node.foreground, attribute: "stroke") + " stroke-width=\"1\"") + "\n"
+                    out +=
+                        shape(
+                            node.clipShape, f,
+                            paint: " fill=\"none\"" + paint(node.foreground, attribute: "stroke")
+                                + " stroke-width=\"1\"") + "\n"
                 }
             }
         }
@@ -125,17 +149,23 @@ extension SVGWriter {
         mutating func image(_ node: GlimpseWidgetV1.LayoutNode, _ f: Rect) {
             let key = AssetKey(nodeName: node.assetName)
             let geometry = "x=\"\(fmt(f.x))\" y=\"\(fmt(f.y))\" width=\"\(fmt(f.width))\" height=\"\(fmt(f.height))\""
-            if embedImages, !node.redacted, let asset = assets[key] ?? assets[AssetKey(bundleID: "", name: key.name)], let data = asset.data {
-                out += "<image \(geometry) preserveAspectRatio=\"none\" xlink:href=\"data:\(escape(asset.mediaType));base64,\(Base64.encode(data))\"/>\n"
+            if embedImages, !node.redacted, let asset = assets[key] ?? assets[AssetKey(bundleID: "", name: key.name)],
+                let data = asset.data
+            {
+                out +=
+                    "<image \(geometry) preserveAspectRatio=\"none\" xlink:href=\"data:\(escape(asset.mediaType));base64,\(Base64.encode(data))\"/>\n"
                 return
             }
             out += "<rect \(geometry) fill=\"#8e8e93\" fill-opacity=\"0.25\" stroke=\"#8e8e93\" stroke-width=\"1\"/>\n"
             if !node.redacted && f.width > 20 && f.height > 10 {
                 let size = min(11, f.height * 0.6)
                 let label = key.name
-                let measured = FontSpec(size: size, weight: .regular, design: .default, monospacedDigit: false, leadingRatio: 1.2).width(of: label)
+                let measured = FontSpec(
+                    size: size, weight: .regular, design: .default, monospacedDigit: false, leadingRatio: 1.2
+                ).width(of: label)
                 let length = min(measured, f.width - 4)
-                out += "<text x=\"\(fmt(f.midX - length / 2))\" y=\"\(fmt(f.midY + size * 0.35))\" font-family=\"\(fontFamily)\" font-size=\"\(fmt(size))\" fill=\"#636366\" textLength=\"\(fmt(length))\" lengthAdjust=\"spacingAndGlyphs\">\(escape(label))</text>\n"
+                out +=
+                    "<text x=\"\(fmt(f.midX - length / 2))\" y=\"\(fmt(f.midY + size * 0.35))\" font-family=\"\(fontFamily)\" font-size=\"\(fmt(size))\" fill=\"#636366\" textLength=\"\(fmt(length))\" lengthAdjust=\"spacingAndGlyphs\">\(escape(label))</text>\n"
             }
         }
 
@@ -147,9 +177,14 @@ extension SVGWriter {
             let lineHeight = f.height / Double(lines.count)
             var widths = lines.map { font.width(of: $0) }
             // Plain text frames are exactly the widest line: fit the re-measured widths to it.
-            if node.kind == "text", let widest = widths.max(), widest > 0 { widths = widths.map { $0 * f.width / widest } }
+            if node.kind == "text", let widest = widths.max(), widest > 0 {
+                widths = widths.map { $0 * f.width / widest }
+            }
             let fill = paint(node.foreground)
-            let family = node.fontDesign == .monospaced ? monoFamily : (node.fontDesign == .rounded ? roundedFamily : (node.fontDesign == .serif ? serifFamily : fontFamily))
+            let family =
+                node.fontDesign == .monospaced
+                ? monoFamily
+                : (node.fontDesign == .rounded ? roundedFamily : (node.fontDesign == .serif ? serifFamily : fontFamily))
             for (i, line) in lines.enumerated() where !line.isEmpty {
                 let width = min(widths[i], f.width)
                 let x: Double
@@ -161,7 +196,8 @@ extension SVGWriter {
                 let top = f.y + Double(i) * lineHeight
                 if node.redacted {
                     let h = font.size * 0.7
-                    out += "<rect x=\"\(fmt(x))\" y=\"\(fmt(top + (lineHeight - h) / 2))\" width=\"\(fmt(width))\" height=\"\(fmt(h))\" rx=\"\(fmt(h / 3))\"\(fill) fill-opacity=\"0.18\"/>\n"
+                    out +=
+                        "<rect x=\"\(fmt(x))\" y=\"\(fmt(top + (lineHeight - h) / 2))\" width=\"\(fmt(width))\" height=\"\(fmt(h))\" rx=\"\(fmt(h / 3))\"\(fill) fill-opacity=\"0.18\"/>\n"
                     continue
                 }
                 let baseline = top + lineHeight / 2 + font.size * 0.35
@@ -169,11 +205,14 @@ extension SVGWriter {
                     let measured = font.width(of: line)
                     emojiLine(
                         runs, x: x, baseline: baseline, font: font, fit: measured > 0 ? width / measured : 1,
-                        family: fontFamily == family ? fontFamily : family, weight: fontWeight(node.fontWeight), fill: fill)
+                        family: fontFamily == family ? fontFamily : family, weight: fontWeight(node.fontWeight),
+                        fill: fill)
                     continue
                 }
-                out += "<text x=\"\(fmt(x))\" y=\"\(fmt(baseline))\" font-family=\"\(fontFamily == family ? fontFamily : family)\" font-size=\"\(fmt(font.size))\" font-weight=\"\(fontWeight(node.fontWeight))\"\(fill)"
-                out += " textLength=\"\(fmt(width))\" lengthAdjust=\"spacingAndGlyphs\" xml:space=\"preserve\">\(escape(String(line)))</text>\n"
+                out +=
+                    "<text x=\"\(fmt(x))\" y=\"\(fmt(baseline))\" font-family=\"\(fontFamily == family ? fontFamily : family)\" font-size=\"\(fmt(font.size))\" font-weight=\"\(fontWeight(node.fontWeight))\"\(fill)"
+                out +=
+                    " textLength=\"\(fmt(width))\" lengthAdjust=\"spacingAndGlyphs\" xml:space=\"preserve\">\(escape(String(line)))</text>\n"
             }
         }
     }

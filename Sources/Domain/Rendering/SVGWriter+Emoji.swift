@@ -41,15 +41,18 @@ extension SVGWriter.Writer {
     /// One line as runs from `x`, each run's measured width scaled by `fit` (the line's
     /// drawn width over its measured width).
     mutating func emojiLine(
-        _ runs: [SVGWriter.TextRun], x: Double, baseline: Double, font: FontSpec, fit: Double, family: String, weight: Int, fill: String
+        _ runs: [SVGWriter.TextRun], x: Double, baseline: Double, font: FontSpec, fit: Double, family: String,
+        weight: Int, fill: String
     ) {
         var left = x
         for run in runs {
             let width = font.width(of: run.text) * fit
             let face = run.isEmoji ? SVGWriter.emojiFamily : family
             if width > 0 {
-                out += "<text x=\"\(SVGWriter.fmt(left))\" y=\"\(SVGWriter.fmt(baseline))\" font-family=\"\(face)\" font-size=\"\(SVGWriter.fmt(font.size))\" font-weight=\"\(weight)\"\(fill)"
-                out += " textLength=\"\(SVGWriter.fmt(width))\" lengthAdjust=\"spacingAndGlyphs\" xml:space=\"preserve\">\(SVGWriter.escape(run.text))</text>\n"
+                out +=
+                    "<text x=\"\(SVGWriter.fmt(left))\" y=\"\(SVGWriter.fmt(baseline))\" font-family=\"\(face)\" font-size=\"\(SVGWriter.fmt(font.size))\" font-weight=\"\(weight)\"\(fill)"
+                out +=
+                    " textLength=\"\(SVGWriter.fmt(width))\" lengthAdjust=\"spacingAndGlyphs\" xml:space=\"preserve\">\(SVGWriter.escape(run.text))</text>\n"
             }
             left += width
         }

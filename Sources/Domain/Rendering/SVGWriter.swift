@@ -9,12 +9,16 @@ package import GlimpseMessages
 /// carry their text as `aria-label` and `<title>`. Numbers have at most two decimals, so the
 /// same layout always gives the same bytes.
 package enum SVGWriter {
-    package static func document(_ layout: GlimpseWidgetV1.Layout, assets: [AssetKey: AssetImage] = [:], embedImages: Bool = false) -> String {
+    package static func document(
+        _ layout: GlimpseWidgetV1.Layout, assets: [AssetKey: AssetImage] = [:], embedImages: Bool = false
+    ) -> String {
         let size = layout.size ?? .init()
         var w = Writer(assets: assets, embedImages: embedImages)
         w.out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        w.out += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\""
-        w.out += " width=\"\(fmt(size.width))\" height=\"\(fmt(size.height))\" viewBox=\"0 0 \(fmt(size.width)) \(fmt(size.height))\">\n"
+        w.out +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\""
+        w.out +=
+            " width=\"\(fmt(size.width))\" height=\"\(fmt(size.height))\" viewBox=\"0 0 \(fmt(size.width)) \(fmt(size.height))\">\n"
         w.out += "<title>\(escape(layout.target))</title>\n"
         if let root = layout.root { w.draw(root, depth: 1) }
         if !w.defs.isEmpty { w.out += "<defs>\n" + w.defs + "</defs>\n" }
@@ -85,6 +89,8 @@ package enum SVGWriter {
     }
 
     static func font(_ node: GlimpseWidgetV1.LayoutNode) -> FontSpec {
-        FontSpec(size: node.fontSize > 0 ? node.fontSize : 17, weight: node.fontWeight, design: node.fontDesign, monospacedDigit: false, leadingRatio: 1.2)
+        FontSpec(
+            size: node.fontSize > 0 ? node.fontSize : 17, weight: node.fontWeight, design: node.fontDesign,
+            monospacedDigit: false, leadingRatio: 1.2)
     }
 }

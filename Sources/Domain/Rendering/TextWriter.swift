@@ -68,8 +68,8 @@ package enum TextWriter {
             if first.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}") { return 2 }
             switch first.value {
             case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-                 0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-                 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+                0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+                0xFFE0...0xFFE6, 0x20000...0x3FFFD:
                 return 2
             default:
                 return 1
@@ -121,7 +121,9 @@ package enum TextWriter {
                 // them): a region one or two rows high would have no room inside one.
                 let c0 = Int((f.x / sx).rounded(.down)), r0 = Int((f.y / sy).rounded(.down))
                 let c1 = Int((f.maxX / sx).rounded(.up)) - 1, r1 = Int((f.maxY / sy).rounded(.up)) - 1
-                inner = Box(c0: max(clip.c0, c0), r0: max(clip.r0, r0), c1: min(clip.c1, max(c0, c1)), r1: min(clip.r1, max(r0, r1)))
+                inner = Box(
+                    c0: max(clip.c0, c0), r0: max(clip.r0, r0), c1: min(clip.c1, max(c0, c1)),
+                    r1: min(clip.r1, max(r0, r1)))
             } else if Self.boxKinds.contains(node.kind) {
                 let b = box(f)
                 for c in (b.c0 + 1)..<b.c1 {
@@ -136,15 +138,23 @@ package enum TextWriter {
                 put("┐", b.c1, b.r0)
                 put("└", b.c0, b.r1)
                 put("┘", b.c1, b.r1)
-                inner = Box(c0: max(clip.c0, b.c0 + 1), r0: max(clip.r0, b.r0 + 1), c1: min(clip.c1, b.c1 - 1), r1: min(clip.r1, b.r1 - 1))
+                inner = Box(
+                    c0: max(clip.c0, b.c0 + 1), r0: max(clip.r0, b.r0 + 1), c1: min(clip.c1, b.c1 - 1),
+                    r1: min(clip.r1, b.r1 - 1))
             }
             switch node.kind {
             case "text", "timerText", "dateText":
                 let lines = node.text.split(separator: "\n", omittingEmptySubsequences: false)
                 let lineHeight = f.height / Double(max(lines.count, 1))
                 for (i, line) in lines.enumerated() {
-                    let content = node.redacted ? String(repeating: "▒", count: max(1, Int((Double(line.count) * 0.6).rounded()))) : String(line)
-                    write(content, frame: Rect(x: f.x, y: f.y + Double(i) * lineHeight, width: f.width, height: lineHeight), alignment: node.textAlignment, clip: inner)
+                    let content =
+                        node.redacted
+                        ? String(repeating: "▒", count: max(1, Int((Double(line.count) * 0.6).rounded())))
+                        : String(line)
+                    write(
+                        content,
+                        frame: Rect(x: f.x, y: f.y + Double(i) * lineHeight, width: f.width, height: lineHeight),
+                        alignment: node.textAlignment, clip: inner)
                 }
             case "symbol": write("◆", frame: f, alignment: .center, clip: inner)
             case "image": write("▣", frame: f, alignment: .center, clip: inner)
@@ -152,8 +162,13 @@ package enum TextWriter {
             case "bar":
                 let n = max(2, Int((f.width / sx).rounded()))
                 let filled = Int((Double(n) * bounded(node.value, 1).magnitude).rounded())
-                write(String(repeating: "▰", count: filled) + String(repeating: "▱", count: n - filled), frame: f, alignment: .leading, clip: inner)
-            case "ring": write("◔\(Int((bounded(node.value, 1) * 100).rounded()))%", frame: f, alignment: .center, clip: inner, row: .top)
+                write(
+                    String(repeating: "▰", count: filled) + String(repeating: "▱", count: n - filled), frame: f,
+                    alignment: .leading, clip: inner)
+            case "ring":
+                write(
+                    "◔\(Int((bounded(node.value, 1) * 100).rounded()))%", frame: f, alignment: .center, clip: inner,
+                    row: .top)
             default: break
             }
             let pill = node.kind == "island" && node.name != "expanded"
@@ -162,7 +177,9 @@ package enum TextWriter {
 
         enum Row { case middle, top }
 
-        mutating func write(_ s: String, frame f: Rect, alignment: GlimpseWidgetV1.TextAlignment, clip: Box, row: Row = .middle) {
+        mutating func write(
+            _ s: String, frame f: Rect, alignment: GlimpseWidgetV1.TextAlignment, clip: Box, row: Row = .middle
+        ) {
             guard clip.c1 >= clip.c0, clip.r1 >= clip.r0 else { return }
             var r = Int(((row == .middle ? f.midY : f.y + sy / 2) / sy).rounded(.down))
             r = min(max(r, clip.r0), clip.r1)
@@ -181,10 +198,12 @@ package enum TextWriter {
             if width > room {
                 // As many characters as fit in all but one column, then "…".
                 var used = 0
-                out = Array(chars.prefix { character in
-                    used += Self.width(character)
-                    return used <= room - 1
-                }) + ["…"]
+                out =
+                    Array(
+                        chars.prefix { character in
+                            used += Self.width(character)
+                            return used <= room - 1
+                        }) + ["…"]
             }
             for ch in out {
                 put(ch, c, r)

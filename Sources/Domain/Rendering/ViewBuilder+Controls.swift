@@ -25,34 +25,59 @@ extension ViewBuilder {
         let fraction = hi > lo ? min(1, max(0, (g.value - lo) / (hi - lo))) : 0
         let fill = finish(indicatorColor(env), env)
         let trackPaint = finish(track, env)
-        let small = FontSpec(size: 11, weight: .regular, design: .default, monospacedDigit: false, leadingRatio: 13.0 / 11)
+        let small = FontSpec(
+            size: 11, weight: .regular, design: .default, monospacedDigit: false, leadingRatio: 13.0 / 11)
         let inner: Node
         switch g.style {
         case .accessoryCircular, .accessoryCircularCapacity:
-            let ring = IndicatorNode(kind: "ring", value: fraction, fill: fill, track: trackPaint, thickness: 6, ideal: Size(width: 58, height: 58))
+            let ring = IndicatorNode(
+                kind: "ring", value: fraction, fill: fill, track: trackPaint, thickness: 6,
+                ideal: Size(width: 58, height: 58))
             var centerFont = env.effectiveFont
             centerFont.size = min(centerFont.size, 20)
-            let center = StackNode(axis: .vertical, spacing: 0, alignment: .center, children: [
-                sub(g.currentValueLabel, labelEnvironment(env, font: centerFont), path: "\(path).currentValueLabel"),
-                sub(g.label, labelEnvironment(env, font: small), path: "\(path).label"),
-            ])
-            inner = StackNode(axis: nil, spacing: nil, alignment: .center, children: [ring, PaddingNode(center, top: 8, leading: 8, bottom: 8, trailing: 8)])
+            let center = StackNode(
+                axis: .vertical, spacing: 0, alignment: .center,
+                children: [
+                    sub(
+                        g.currentValueLabel, labelEnvironment(env, font: centerFont), path: "\(path).currentValueLabel"),
+                    sub(g.label, labelEnvironment(env, font: small), path: "\(path).label"),
+                ])
+            inner = StackNode(
+                axis: nil, spacing: nil, alignment: .center,
+                children: [ring, PaddingNode(center, top: 8, leading: 8, bottom: 8, trailing: 8)])
         default:
-            let bar = IndicatorNode(kind: "bar", value: fraction, fill: fill, track: trackPaint, thickness: g.style == .accessoryLinear ? 4 : 6, ideal: Size(width: 100, height: 6))
+            let bar = IndicatorNode(
+                kind: "bar", value: fraction, fill: fill, track: trackPaint,
+                thickness: g.style == .accessoryLinear ? 4 : 6, ideal: Size(width: 100, height: 6))
             let e = labelEnvironment(env, font: small)
             var rows: [Node] = []
             if g.label != nil || g.currentValueLabel != nil {
-                rows.append(StackNode(axis: .horizontal, spacing: nil, alignment: .center, children: [
-                    sub(g.label, labelEnvironment(env), path: "\(path).label"), SpacerNode(axis: .horizontal, minLength: 8),
-                    sub(g.currentValueLabel, labelEnvironment(env), path: "\(path).currentValueLabel"),
-                ]))
+                rows.append(
+                    StackNode(
+                        axis: .horizontal, spacing: nil, alignment: .center,
+                        children: [
+                            sub(g.label, labelEnvironment(env), path: "\(path).label"),
+                            SpacerNode(axis: .horizontal, minLength: 8),
+                            sub(g.currentValueLabel, labelEnvironment(env), path: "\(path).currentValueLabel"),
+                        ]))
             }
             var barRow: [Node] = []
-            if g.minimumValueLabel != nil { barRow.append(sub(g.minimumValueLabel, e, path: "\(path).minimumValueLabel")) }
+            if g.minimumValueLabel != nil {
+                barRow.append(sub(g.minimumValueLabel, e, path: "\(path).minimumValueLabel"))
+            }
             barRow.append(bar)
-            if g.maximumValueLabel != nil { barRow.append(sub(g.maximumValueLabel, e, path: "\(path).maximumValueLabel")) }
-            rows.append(barRow.count == 1 ? bar : StackNode(axis: .horizontal, spacing: 6, alignment: .center, children: barRow))
-            inner = rows.count == 1 ? rows[0] : StackNode(axis: .vertical, spacing: 4, alignment: Alignment2D(horizontal: .leading, vertical: .center), children: rows)
+            if g.maximumValueLabel != nil {
+                barRow.append(sub(g.maximumValueLabel, e, path: "\(path).maximumValueLabel"))
+            }
+            rows.append(
+                barRow.count == 1 ? bar : StackNode(axis: .horizontal, spacing: 6, alignment: .center, children: barRow)
+            )
+            inner =
+                rows.count == 1
+                ? rows[0]
+                : StackNode(
+                    axis: .vertical, spacing: 4, alignment: Alignment2D(horizontal: .leading, vertical: .center),
+                    children: rows)
         }
         return KindNode(kind: "gauge", inner: inner) { $0.value = fraction }
     }
@@ -70,21 +95,29 @@ extension ViewBuilder {
         let trackPaint = finish(track, env)
         let indicator: Node =
             p.style == .circular
-            ? IndicatorNode(kind: "ring", value: fraction, fill: fill, track: trackPaint, thickness: 4, ideal: Size(width: 24, height: 24), fixed: true)
-            : IndicatorNode(kind: "bar", value: fraction, fill: fill, track: trackPaint, thickness: 4, ideal: Size(width: 100, height: 4))
+            ? IndicatorNode(
+                kind: "ring", value: fraction, fill: fill, track: trackPaint, thickness: 4,
+                ideal: Size(width: 24, height: 24), fixed: true)
+            : IndicatorNode(
+                kind: "bar", value: fraction, fill: fill, track: trackPaint, thickness: 4,
+                ideal: Size(width: 100, height: 4))
         let inner: Node =
             p.label == nil
             ? indicator
-            : StackNode(axis: .vertical, spacing: 4, alignment: Alignment2D(horizontal: .leading, vertical: .center), children: [
-                sub(p.label, env, path: "\(path).label"), indicator,
-            ])
+            : StackNode(
+                axis: .vertical, spacing: 4, alignment: Alignment2D(horizontal: .leading, vertical: .center),
+                children: [
+                    sub(p.label, env, path: "\(path).label"), indicator,
+                ])
         return KindNode(kind: "progress", inner: inner) { $0.value = fraction }
     }
 
     func label(_ l: GlimpseWidgetV1.Label, _ env: ViewEnvironment, path: String) -> Node {
-        let inner = StackNode(axis: .horizontal, spacing: 6, alignment: .center, children: [
-            sub(l.icon, env, path: "\(path).icon"), sub(l.title, env, path: "\(path).title"),
-        ])
+        let inner = StackNode(
+            axis: .horizontal, spacing: 6, alignment: .center,
+            children: [
+                sub(l.icon, env, path: "\(path).icon"), sub(l.title, env, path: "\(path).title"),
+            ])
         return KindNode(kind: "label", inner: inner)
     }
 
@@ -98,12 +131,17 @@ extension ViewBuilder {
             if b.style == .borderedProminent {
                 style.kind = .color(GlimpseWidgetV1.Color(value: .system(.white)))
             } else {
-                style.kind = .color(GlimpseWidgetV1.Color(value: .rgba(.init(red: Float(accent.r), green: Float(accent.g), blue: Float(accent.b), alpha: 1))))
+                style.kind = .color(
+                    GlimpseWidgetV1.Color(
+                        value: .rgba(
+                            .init(red: Float(accent.r), green: Float(accent.g), blue: Float(accent.b), alpha: 1))))
             }
             if labelEnv.foreground == nil { labelEnv.foreground = style }
             let chrome = b.style == .borderedProminent ? accent : accent.withAlpha(0.15)
-            let padded = PaddingNode(sub(b.label, labelEnv, path: "\(path).label"), top: 7, leading: 14, bottom: 7, trailing: 14)
-            inner = BackgroundNode(padded, paint: finish(chrome, env), shape: GlimpseWidgetV1.Shape(kind: .capsule), kind: "background")
+            let padded = PaddingNode(
+                sub(b.label, labelEnv, path: "\(path).label"), top: 7, leading: 14, bottom: 7, trailing: 14)
+            inner = BackgroundNode(
+                padded, paint: finish(chrome, env), shape: GlimpseWidgetV1.Shape(kind: .capsule), kind: "background")
         default:
             inner = sub(b.label, labelEnv, path: "\(path).label")
         }
@@ -125,9 +163,11 @@ extension ViewBuilder {
         let inner: Node =
             t.label == nil
             ? switchNode
-            : StackNode(axis: .horizontal, spacing: 8, alignment: .center, children: [
-                sub(t.label, env, path: "\(path).label"), SpacerNode(axis: .horizontal, minLength: 0), switchNode,
-            ])
+            : StackNode(
+                axis: .horizontal, spacing: 8, alignment: .center,
+                children: [
+                    sub(t.label, env, path: "\(path).label"), SpacerNode(axis: .horizontal, minLength: 0), switchNode,
+                ])
         let intent = t.intent
         return KindNode(kind: "toggle", inner: inner) { node in
             node.intent = intent

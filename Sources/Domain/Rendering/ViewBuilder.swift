@@ -16,7 +16,8 @@ final class ViewBuilder {
     var containerBackground: GlimpseWidgetV1.ShapeStyle??
     var activityBackgroundTint: GlimpseWidgetV1.ShapeStyle?
 
-    init(environment: RenderEnvironment, colors: ColorResolver, bundleID: String, family: WidgetFamily?, redacted: Bool) {
+    init(environment: RenderEnvironment, colors: ColorResolver, bundleID: String, family: WidgetFamily?, redacted: Bool)
+    {
         self.environment = environment
         self.colors = colors
         self.clock = Clock(now: environment.now, timeZone: environment.timeZone)
@@ -63,7 +64,9 @@ final class ViewBuilder {
         return env.foreground == nil ? colors.label(level) : base.withAlpha(base.a * colors.label(level).a)
     }
 
-    func finish(_ c: ColorResolver.RGBA, _ env: ViewEnvironment) -> Paint { .color(colors.finish(c, accentable: env.accentable)) }
+    func finish(_ c: ColorResolver.RGBA, _ env: ViewEnvironment) -> Paint {
+        .color(colors.finish(c, accentable: env.accentable))
+    }
 
     // MARK: Kinds
 
@@ -97,7 +100,9 @@ final class ViewBuilder {
             return StackNode(axis: axis, spacing: stack.spacing, alignment: alignment, children: children)
         case .spacer(let spacer)?: return SpacerNode(axis: stackAxis, minLength: spacer.minLength ?? 8)
         case .divider?:
-            let separator = colors.dark ? ColorResolver.RGBA(hex: 0x545458, alpha: 0.6) : ColorResolver.RGBA(hex: 0x3C3C43, alpha: 0.29)
+            let separator =
+                colors.dark
+                ? ColorResolver.RGBA(hex: 0x545458, alpha: 0.6) : ColorResolver.RGBA(hex: 0x3C3C43, alpha: 0.29)
             return DividerNode(stackAxis: stackAxis, paint: finish(separator, env))
         case .shape(let shape)?:
             let fill = paint(shape.fill, env)
@@ -116,7 +121,8 @@ final class ViewBuilder {
             let circular = family == .accessoryCircular
             return FillNode(kind: "accessoryWidgetBackground") { node in
                 node.fill = fill.message
-                node.clipShape = GlimpseWidgetV1.Shape(kind: circular ? .circle : .roundedRectangle, cornerRadius: circular ? 0 : 10)
+                node.clipShape = GlimpseWidgetV1.Shape(
+                    kind: circular ? .circle : .roundedRectangle, cornerRadius: circular ? 0 : 10)
             }
         case .gauge(let g)?: return gauge(g, env, path: path)
         case .progress(let p)?: return progress(p, env, path: path)
@@ -149,7 +155,9 @@ final class ViewBuilder {
         let scale = environment.device.scale
         let natural = asset.map { Size(width: Double($0.pixelWidth) / scale, height: Double($0.pixelHeight) / scale) }
         let redacted = env.redacted
-        return ImageNode(assetName: key.nodeName, natural: natural, resizable: image.resizable, contentMode: image.contentMode) { node in
+        return ImageNode(
+            assetName: key.nodeName, natural: natural, resizable: image.resizable, contentMode: image.contentMode
+        ) { node in
             node.redacted = redacted
         }
     }
@@ -175,7 +183,8 @@ final class ViewBuilder {
                 node = PaddingNode(node, top: t, leading: le, bottom: b, trailing: tr)
             case .frame(let f)?: node = FrameNode(node, f)
             case .cornerRadius(let r)?:
-                node = EffectNode(node, applyIn: EffectNode.clip(GlimpseWidgetV1.Shape(kind: .roundedRectangle, cornerRadius: r)))
+                node = EffectNode(
+                    node, applyIn: EffectNode.clip(GlimpseWidgetV1.Shape(kind: .roundedRectangle, cornerRadius: r)))
             case .clipShape(let s)?, .mask(let s)?: node = EffectNode(node, applyIn: EffectNode.clip(s))
             case .background(let style)?: node = BackgroundNode(node, paint: paint(style, env), shape: nil)
             case .opacity(let o)?:

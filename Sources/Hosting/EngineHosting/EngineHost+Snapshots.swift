@@ -29,7 +29,8 @@ extension EngineHost {
         package var setAside: String?
 
         package var description: String {
-            let start = restored.map { "restored the snapshot at journal entry \($0), then replayed \(replayed) entries" }
+            let start =
+                restored.map { "restored the snapshot at journal entry \($0), then replayed \(replayed) entries" }
                 ?? "replayed \(replayed) journal entries"
             return start + (setAside.map { " (a snapshot was set aside: \($0))" } ?? "")
         }
@@ -90,7 +91,8 @@ extension EngineHost {
     private static func restore(_ saved: JournalSnapshot, into fresh: E, snapshotting: Snapshotting<E>?) throws -> E {
         guard let snapshotting else { throw SnapshotMismatch(reason: "this engine keeps no snapshots") }
         guard saved.format == snapshotting.format else {
-            throw SnapshotMismatch(reason: "it has format \(saved.format) and this build reads format \(snapshotting.format)")
+            throw SnapshotMismatch(
+                reason: "it has format \(saved.format) and this build reads format \(snapshotting.format)")
         }
         var engine = fresh
         try snapshotting.restore(&engine, saved.state)
@@ -109,7 +111,8 @@ extension EngineHost {
         sinceSnapshot.inputs += growth.inputs
         sinceSnapshot.bytes += growth.bytes
         guard let policy = snapshotting?.policy, policy.isOn, sinceSnapshot.inputs >= policy.every,
-              sinceSnapshot.bytes >= lastSnapshotBytes else { return }
+            sinceSnapshot.bytes >= lastSnapshotBytes
+        else { return }
         takeSnapshot()
     }
 
@@ -127,7 +130,8 @@ extension EngineHost {
             snapshotsTaken += 1
         } catch {
             snapshotFailure = String(describing: error)
-            snapshotting.report("the snapshot at journal entry \(lastSequence) failed (the journal keeps its entries): \(error)")
+            snapshotting.report(
+                "the snapshot at journal entry \(lastSequence) failed (the journal keeps its entries): \(error)")
         }
         sinceSnapshot = JournalGrowth()
         guard snapshotFailure == nil else { return }
@@ -135,7 +139,9 @@ extension EngineHost {
             try journal.releaseFreePages()
         } catch {
             // The snapshot stands; the pages stay on the free list for the journal to reuse.
-            snapshotting.report("the snapshot at journal entry \(lastSequence) is saved; giving its dropped entries' space back failed: \(error)")
+            snapshotting.report(
+                "the snapshot at journal entry \(lastSequence) is saved; giving its dropped entries' space back failed: \(error)"
+            )
         }
     }
 
@@ -156,9 +162,10 @@ extension EngineHost {
     package func copySnapshot(into other: Journal) throws {
         try checkOpen()
         guard let snapshotting else { throw SnapshotMismatch(reason: "this host keeps no snapshots") }
-        try other.writeSnapshot(JournalSnapshot(
-            sequence: lastSequence, instant: clock.now, format: snapshotting.format,
-            state: try snapshotting.encode(engine)))
+        try other.writeSnapshot(
+            JournalSnapshot(
+                sequence: lastSequence, instant: clock.now, format: snapshotting.format,
+                state: try snapshotting.encode(engine)))
     }
 }
 

@@ -145,7 +145,8 @@ package actor EngineHost<E: Engine, C: HostCommand> {
             defer { clock.unpin() }
             let written: (sequence: Int64, results: [Result<Step<C.Answer, E.Effect>, any Error>])
             do {
-                written = try journal.appendBatch(instant: instant, payloads: payloads, previous: lastSequence) { index in
+                written = try journal.appendBatch(instant: instant, payloads: payloads, previous: lastSequence) {
+                    index in
                     try apply(&engine, commands[encoded[index]])
                 }
             } catch {
@@ -192,7 +193,8 @@ package actor EngineHost<E: Engine, C: HostCommand> {
     package func close() throws {
         guard !closed else { return }
         if failure == nil, let snapshotting, snapshotting.policy.isOn, snapshotting.policy.atClose,
-           sinceSnapshot.inputs > 0 {
+            sinceSnapshot.inputs > 0
+        {
             takeSnapshot()
         }
         closed = true

@@ -45,8 +45,9 @@ extension Journal {
     /// The latest snapshot, if one was written.
     package func latestSnapshot() throws -> JournalSnapshot? {
         try queue.read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT sequence, instant, format, state FROM snapshots ORDER BY sequence DESC LIMIT 1")
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT sequence, instant, format, state FROM snapshots ORDER BY sequence DESC LIMIT 1")
             else { return nil }
             let seconds: Double = row["instant"]
             let state: Data = row["state"]
@@ -63,8 +64,10 @@ extension Journal {
             try db.execute(sql: "DELETE FROM snapshots")
             try db.execute(
                 sql: "INSERT INTO snapshots (sequence, instant, format, state) VALUES (?, ?, ?, ?)",
-                arguments: [snapshot.sequence, snapshot.instant.timeIntervalSinceReferenceDate, snapshot.format,
-                            Data(snapshot.state)])
+                arguments: [
+                    snapshot.sequence, snapshot.instant.timeIntervalSinceReferenceDate, snapshot.format,
+                    Data(snapshot.state),
+                ])
             try db.execute(sql: "DELETE FROM journal WHERE sequence <= ?", arguments: [snapshot.sequence])
         }
     }

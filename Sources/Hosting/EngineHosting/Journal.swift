@@ -128,7 +128,10 @@ package final class Journal: Sendable {
                     try db.inSavepoint {
                         try db.execute(
                             sql: "INSERT INTO journal (instant, kind, payload) VALUES (?, ?, ?)",
-                            arguments: [instant.timeIntervalSinceReferenceDate, JournalEntry.Kind.command.rawValue, Data(payload)])
+                            arguments: [
+                                instant.timeIntervalSinceReferenceDate, JournalEntry.Kind.command.rawValue,
+                                Data(payload),
+                            ])
                         let sequence = db.lastInsertedRowID
                         do { value = try change(index) } catch { throw ChangeRejected(error: error) }
                         last = sequence

@@ -11,10 +11,13 @@ enum ContractCheck {
     private static func check(_ interaction: Interaction) throws(ContractFileError) {
         let pair = "\(short(interaction.consumer))-\(short(interaction.provider))"
         guard interaction.file.hasPrefix(pair + "/") else {
-            throw ContractFileError("consumer \(interaction.consumer) and provider \(interaction.provider) belong under \(pair)/")
+            throw ContractFileError(
+                "consumer \(interaction.consumer) and provider \(interaction.provider) belong under \(pair)/")
         }
         guard let services = ContractMethods.services[interaction.provider] else {
-            throw ContractFileError("provider: \(interaction.provider) is not one of \(ContractMethods.services.keys.sorted().joined(separator: ", "))")
+            throw ContractFileError(
+                "provider: \(interaction.provider) is not one of \(ContractMethods.services.keys.sorted().joined(separator: ", "))"
+            )
         }
         var steps: [(String, Step)] = interaction.setup.enumerated().map { ("setup[\($0)]", $1) }
         steps.append(("call", interaction.call))
@@ -23,7 +26,9 @@ enum ContractCheck {
         if let condition = interaction.onlyIf { steps.append(("onlyIf", condition.step)) }
         for (what, step) in steps {
             guard let method = ContractMethods.byName[step.method] else {
-                throw ContractFileError("\(what): \(step.method) is no method of the services (Service/Method, e.g. glimpse.timeline.v1.TimelineService/Place)")
+                throw ContractFileError(
+                    "\(what): \(step.method) is no method of the services (Service/Method, e.g. glimpse.timeline.v1.TimelineService/Place)"
+                )
             }
             guard services.contains(method.descriptor.service) else {
                 throw ContractFileError("\(what): \(interaction.provider) does not serve \(method.descriptor.service)")
@@ -41,7 +46,10 @@ enum ContractCheck {
 
     private static func checkExample(_ interaction: Interaction, _ method: ContractMethod) throws(ContractFileError) {
         guard interaction.expect.status == .ok else {
-            if interaction.example != nil { throw ContractFileError("example: only for an OK answer (expect.status is \(interaction.expect.status))") }
+            if interaction.example != nil {
+                throw ContractFileError(
+                    "example: only for an OK answer (expect.status is \(interaction.expect.status))")
+            }
             if !interaction.expect.fields.isEmpty { throw ContractFileError("expect.fields: only for an OK answer") }
             return
         }
@@ -50,7 +58,8 @@ enum ContractCheck {
         }
         let messages: [JSONValue]
         if method.kind == .serverStreaming {
-            guard case .object(let members) = example, members.count == 1, case .array(let items)? = example["messages"] else {
+            guard case .object(let members) = example, members.count == 1, case .array(let items)? = example["messages"]
+            else {
                 throw ContractFileError("example: {\"messages\": [...]} for a server stream")
             }
             messages = items
@@ -75,7 +84,8 @@ enum ContractCheck {
         // And holds nothing else: a stub made from it gives no more than the contract promises.
         let shapes = interaction.expect.fields.map(\.path.shape)
         for leaf in leaves(of: example, at: []) where !shapes.contains(where: { leaf.starts(with: $0) }) {
-            throw ContractFileError("example: \(text(leaf)) is not among the fields relied on (expect.fields): drop it or add a rule")
+            throw ContractFileError(
+                "example: \(text(leaf)) is not among the fields relied on (expect.fields): drop it or add a rule")
         }
     }
 

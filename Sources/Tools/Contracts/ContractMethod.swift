@@ -27,13 +27,15 @@ package struct ContractMethod: Sendable {
     static func serverStreaming<Request: ProtoJSONMessage, Response: ProtoJSONMessage>(
         _ descriptor: MethodDescriptor, _: Request.Type, _: Response.Type
     ) -> ContractMethod {
-        ContractMethod(descriptor: descriptor, kind: .serverStreaming, request: .of(Request.self), response: .of(Response.self))
+        ContractMethod(
+            descriptor: descriptor, kind: .serverStreaming, request: .of(Request.self), response: .of(Response.self))
     }
 
     static func clientStreaming<Request: ProtoJSONMessage, Response: ProtoJSONMessage>(
         _ descriptor: MethodDescriptor, _: Request.Type, _: Response.Type
     ) -> ContractMethod {
-        ContractMethod(descriptor: descriptor, kind: .clientStreaming, request: .of(Request.self), response: .of(Response.self))
+        ContractMethod(
+            descriptor: descriptor, kind: .clientStreaming, request: .of(Request.self), response: .of(Response.self))
     }
 }
 

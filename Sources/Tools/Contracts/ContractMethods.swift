@@ -32,7 +32,9 @@ package enum ContractMethods {
             .unary(S.reloadTimelines, M.ReloadTimelinesRequest.self, M.ReloadResponse.self),
             .unary(S.reloadAllTimelines, M.ReloadAllTimelinesRequest.self, M.ReloadResponse.self),
             .unary(S.reloadPlacement, M.ReloadPlacementRequest.self, M.ReloadResponse.self),
-            .unary(S.getCurrentConfigurations, M.GetCurrentConfigurationsRequest.self, M.GetCurrentConfigurationsResponse.self),
+            .unary(
+                S.getCurrentConfigurations, M.GetCurrentConfigurationsRequest.self,
+                M.GetCurrentConfigurationsResponse.self),
             .unary(S.setAppState, M.SetAppStateRequest.self, M.SetAppStateResponse.self),
             .unary(S.setDeviceSettings, M.SetDeviceSettingsRequest.self, M.SetDeviceSettingsResponse.self),
             .unary(S.getPlacement, M.GetPlacementRequest.self, M.PlacementStatus.self),

@@ -59,7 +59,8 @@ package struct ContractReplayer: Sendable {
                 let got = condition.path.value(in: answer, variables: variables) ?? rule.defaultValue(variables)
                 if got.map({ !JSONText.equal(condition.equals, $0) }) ?? true {
                     verdict.outcome = .skipped(
-                        "only when \(condition.step.method) answers \(condition.path) = \(JSONText.describe(condition.equals)); got \(got.map(JSONText.describe) ?? "absent")")
+                        "only when \(condition.step.method) answers \(condition.path) = \(JSONText.describe(condition.equals)); got \(got.map(JSONText.describe) ?? "absent")"
+                    )
                     return verdict
                 }
             }
@@ -79,7 +80,8 @@ package struct ContractReplayer: Sendable {
     }
 
     /// The consumer's call, and what its answer breaks of what the consumer relies on.
-    private func expectation(_ interaction: Interaction, _ variables: Variables) async throws(ReplayError) -> [Mismatch] {
+    private func expectation(_ interaction: Interaction, _ variables: Variables) async throws(ReplayError) -> [Mismatch]
+    {
         let expect = interaction.expect
         let answer: JSONValue
         var mismatches: [Mismatch] = []
@@ -94,36 +96,47 @@ package struct ContractReplayer: Sendable {
             case .status(let error):
                 guard error.code == expect.status else {
                     throw ReplayError(
-                        mismatch: Mismatch(field: "status", expected: Self.describe(expect), got: "\(error.code): \(error.message)"),
+                        mismatch: Mismatch(
+                            field: "status", expected: Self.describe(expect), got: "\(error.code): \(error.message)"),
                         unreachable: Self.isTransportFailure(error))
                 }
                 var mismatches: [Mismatch] = []
                 if let text = expect.messageContains, !error.message.contains(text) {
-                    mismatches.append(Mismatch(field: "status message", expected: "to contain \"\(text)\"", got: "\"\(error.message)\""))
+                    mismatches.append(
+                        Mismatch(
+                            field: "status message", expected: "to contain \"\(text)\"", got: "\"\(error.message)\""))
                 }
                 let info = error.errorInfo
                 if let reason = expect.reason, info?.reason != reason {
-                    mismatches.append(Mismatch(
-                        field: "status reason", expected: "\"\(reason)\" (ErrorInfo in grpc-status-details-bin)",
-                        got: info.map { "\"\($0.reason)\"" } ?? "no ErrorInfo"))
+                    mismatches.append(
+                        Mismatch(
+                            field: "status reason", expected: "\"\(reason)\" (ErrorInfo in grpc-status-details-bin)",
+                            got: info.map { "\"\($0.reason)\"" } ?? "no ErrorInfo"))
                 }
                 if let domain = expect.domain, info?.domain != domain {
-                    mismatches.append(Mismatch(
-                        field: "status domain", expected: "\"\(domain)\"", got: info.map { "\"\($0.domain)\"" } ?? "no ErrorInfo"))
+                    mismatches.append(
+                        Mismatch(
+                            field: "status domain", expected: "\"\(domain)\"",
+                            got: info.map { "\"\($0.domain)\"" } ?? "no ErrorInfo"))
                 }
                 return mismatches
             case .stream(let partial, let failures, let end):
                 mismatches += failures
                 let count = partial["messages"]?.items.count ?? 0
-                if failures.isEmpty, expect.fields.contains(where: { !$0.check(partial, variables: variables).isEmpty }) {
-                    mismatches.append(Mismatch(field: "messages", expected: "what the fields below ask, within \(timeout)", got: "\(count) messages, then \(end)"))
+                if failures.isEmpty, expect.fields.contains(where: { !$0.check(partial, variables: variables).isEmpty })
+                {
+                    mismatches.append(
+                        Mismatch(
+                            field: "messages", expected: "what the fields below ask, within \(timeout)",
+                            got: "\(count) messages, then \(end)"))
                 }
                 answer = partial
             case .malformed(let what):
                 let name = ContractMethods.byName[interaction.call.method]?.response.name ?? "message"
                 throw ReplayError(mismatch: Mismatch(field: "the answer", expected: "a \(name)", got: what))
             case .contract(let problem):
-                throw ReplayError(mismatch: Mismatch(field: "the request", expected: "one the contract can make", got: problem))
+                throw ReplayError(
+                    mismatch: Mismatch(field: "the request", expected: "one the contract can make", got: problem))
             }
         }
         guard expect.status == .ok else {
@@ -139,7 +152,8 @@ package struct ContractReplayer: Sendable {
     }
 
     /// One step that must be OK; what it saves goes into `variables`.
-    private func call(_ step: Step, _ what: String, _ variables: inout Variables) async throws(ReplayError) -> JSONValue {
+    private func call(_ step: Step, _ what: String, _ variables: inout Variables) async throws(ReplayError) -> JSONValue
+    {
         let answer: JSONValue
         let field = "\(what) \(step.method)"
         do {
@@ -155,12 +169,15 @@ package struct ContractReplayer: Sendable {
             case .malformed(let problem):
                 throw ReplayError(mismatch: Mismatch(field: field, expected: "a well-formed answer", got: problem))
             case .contract(let problem):
-                throw ReplayError(mismatch: Mismatch(field: field, expected: "a request the contract can make", got: problem))
+                throw ReplayError(
+                    mismatch: Mismatch(field: field, expected: "a request the contract can make", got: problem))
             }
         }
         for (name, path) in step.save {
             guard let value = path.value(in: answer, variables: variables) else {
-                throw ReplayError(mismatch: Mismatch(field: "\(field): \(path)", expected: "a value to save as ${\(name)}", got: "absent"))
+                throw ReplayError(
+                    mismatch: Mismatch(
+                        field: "\(field): \(path)", expected: "a value to save as ${\(name)}", got: "absent"))
             }
             variables[name] = value
         }
@@ -172,7 +189,9 @@ package struct ContractReplayer: Sendable {
     private func perform(
         _ step: Step, _ variables: Variables, until: (@Sendable (JSONValue) -> Bool)?, during: [Step]
     ) async throws(StepFailure) -> JSONValue {
-        guard let method = ContractMethods.byName[step.method] else { throw .contract("\(step.method) is no known method") }
+        guard let method = ContractMethods.byName[step.method] else {
+            throw .contract("\(step.method) is no known method")
+        }
         var metadata = Metadata()
         var requests: [[UInt8]] = []
         do {
@@ -207,7 +226,9 @@ package struct ContractReplayer: Sendable {
                 }
                 return try Self.decode(response.message, method)
             case .serverStreaming:
-                return try await stream(method, ClientRequest(message: requests[0], metadata: metadata), options, variables, until: until, during: during)
+                return try await stream(
+                    method, ClientRequest(message: requests[0], metadata: metadata), options, variables, until: until,
+                    during: during)
             }
         } catch let failure as StepFailure {
             throw failure
@@ -266,11 +287,12 @@ package struct ContractReplayer: Sendable {
             do {
                 _ = try await perform(step, variables, until: nil, during: [])
             } catch {
-                let got: String = switch error {
-                case .status(let status): "\(status.code): \(status.message)"
-                case .stream(_, _, let end): end
-                case .malformed(let problem), .contract(let problem): problem
-                }
+                let got: String =
+                    switch error {
+                    case .status(let status): "\(status.code): \(status.message)"
+                    case .stream(_, _, let end): end
+                    case .malformed(let problem), .contract(let problem): problem
+                    }
                 failures.append(Mismatch(field: "during[\(index)] \(step.method)", expected: "OK", got: got))
             }
         }
@@ -284,7 +306,8 @@ package struct ContractReplayer: Sendable {
     }
 
     static func isTransportFailure(_ error: RPCError) -> Bool {
-        error.code == .unavailable && (error.message.hasPrefix("Cannot connect to") || error.message == "The connection was not set up")
+        error.code == .unavailable
+            && (error.message.hasPrefix("Cannot connect to") || error.message == "The connection was not set up")
     }
 }
 

@@ -31,7 +31,8 @@ package struct ContractSet: Sendable {
     /// The consumer → provider pairs, in order.
     package var pairs: [(consumer: String, provider: String)] {
         var seen: [(String, String)] = []
-        for interaction in interactions where !seen.contains(where: { $0 == (interaction.consumer, interaction.provider) }) {
+        for interaction in interactions
+        where !seen.contains(where: { $0 == (interaction.consumer, interaction.provider) }) {
             seen.append((interaction.consumer, interaction.provider))
         }
         return seen
@@ -39,7 +40,9 @@ package struct ContractSet: Sendable {
 
     /// Parses and checks `files` (path under the contracts directory → bytes). Every problem
     /// of every file is reported at once.
-    package static func load(files: [(path: String, bytes: [UInt8])], source: String) throws(ContractLoadError) -> ContractSet {
+    package static func load(
+        files: [(path: String, bytes: [UInt8])], source: String
+    ) throws(ContractLoadError) -> ContractSet {
         var interactions: [Interaction] = []
         var problems: [ContractFileError] = []
         for (path, bytes) in files.sorted(by: { $0.path < $1.path }) where path.hasSuffix(".json") {
@@ -62,7 +65,9 @@ package struct ContractSet: Sendable {
             throw ContractLoadError(problems: [ContractFileError("\(directory): \(error)")])
         }
         guard !files.isEmpty else {
-            throw ContractLoadError(problems: [ContractFileError("\(directory): no contract files (<consumer>-<provider>/<name>.json)")])
+            throw ContractLoadError(problems: [
+                ContractFileError("\(directory): no contract files (<consumer>-<provider>/<name>.json)")
+            ])
         }
         return try load(files: files, source: directory)
     }
@@ -108,7 +113,9 @@ package enum ContractFiles {
         while url.path != "/" {
             url = url.deletingLastPathComponent()
             let candidate = url.appendingPathComponent("Tests/Contracts").path
-            if manager.fileExists(atPath: url.appendingPathComponent("Package.swift").path), manager.fileExists(atPath: candidate) {
+            if manager.fileExists(atPath: url.appendingPathComponent("Package.swift").path),
+                manager.fileExists(atPath: candidate)
+            {
                 return candidate
             }
         }

@@ -43,20 +43,27 @@ package final class ContractStub: RPCService, Sendable {
         for method in ContractMethods.all where services.contains(method.descriptor.service) {
             switch method.kind {
             case .unary:
-                router.registerUnary(method.descriptor, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { request, context in
-                    let interaction = try self.match(method, [try method.request.json(request.message)], context.requestMetadata)
+                router.registerUnary(method.descriptor, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) {
+                    request, context in
+                    let interaction = try self.match(
+                        method, [try method.request.json(request.message)], context.requestMetadata)
                     return ServerResponse(message: try self.single(interaction, method))
                 }
             case .clientStreaming:
-                router.registerClientStreaming(method.descriptor, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { requests, context in
+                router.registerClientStreaming(
+                    method.descriptor, deserializer: RawBytesCoder(), serializer: RawBytesCoder()
+                ) { requests, context in
                     var messages: [JSONValue] = []
                     for try await request in requests { messages.append(try method.request.json(request)) }
                     let interaction = try self.match(method, messages, context.requestMetadata)
                     return ServerResponse(message: try self.single(interaction, method))
                 }
             case .serverStreaming:
-                router.registerServerStreaming(method.descriptor, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { request, writer, context in
-                    let interaction = try self.match(method, [try method.request.json(request.message)], context.requestMetadata)
+                router.registerServerStreaming(
+                    method.descriptor, deserializer: RawBytesCoder(), serializer: RawBytesCoder()
+                ) { request, writer, context in
+                    let interaction = try self.match(
+                        method, [try method.request.json(request.message)], context.requestMetadata)
                     try self.refuse(interaction)
                     for message in interaction.example?["messages"]?.items ?? [] {
                         try await writer.write(try method.response.bytes(message))
@@ -70,7 +77,9 @@ package final class ContractStub: RPCService, Sendable {
     }
 
     /// The interaction whose call `requests` (with `metadata`) is.
-    private func match(_ method: ContractMethod, _ requests: [JSONValue], _ metadata: Metadata) throws(RPCError) -> Interaction {
+    private func match(
+        _ method: ContractMethod, _ requests: [JSONValue], _ metadata: Metadata
+    ) throws(RPCError) -> Interaction {
         var closest: (Interaction, Mismatch)?
         for interaction in interactions where interaction.call.method == method.name {
             guard let mismatch = Self.difference(interaction.call, requests, metadata) else {
@@ -81,7 +90,8 @@ package final class ContractStub: RPCService, Sendable {
         }
         let request = requests.count == 1 ? JSONText.describe(requests[0]) : JSONText.describe(.array(requests))
         let why = closest.map { "closest \($0.0.name): \($0.1)" } ?? "the contract has no interaction calling it"
-        let message = "contract stub \(consumer) → \(provider): no interaction matches \(method.name) \(request) (\(why))"
+        let message =
+            "contract stub \(consumer) → \(provider): no interaction matches \(method.name) \(request) (\(why))"
         log.withLock { $0.unmatched.append(message) }
         throw RPCError(code: .failedPrecondition, message: message)
     }
@@ -100,11 +110,17 @@ package final class ContractStub: RPCService, Sendable {
         for (key, template) in step.metadata {
             let values = metadata[stringValues: key]
             guard values.contains(where: { Template.match(.string(template), .string($0)) == nil }) else {
-                return Mismatch(field: "metadata \(key)", expected: "\"\(template)\"", got: values.isEmpty ? "absent" : values.joined(separator: ", "))
+                return Mismatch(
+                    field: "metadata \(key)", expected: "\"\(template)\"",
+                    got: values.isEmpty ? "absent" : values.joined(separator: ", "))
             }
         }
-        if !step.metadata.contains(where: { $0.key == "authorization" }), !metadata[stringValues: "authorization"].isEmpty {
-            return Mismatch(field: "metadata authorization", expected: "absent (the contract's call carries no token)", got: "a token")
+        if !step.metadata.contains(where: { $0.key == "authorization" }),
+            !metadata[stringValues: "authorization"].isEmpty
+        {
+            return Mismatch(
+                field: "metadata authorization", expected: "absent (the contract's call carries no token)",
+                got: "a token")
         }
         return nil
     }

@@ -43,15 +43,17 @@ package struct FieldPath: Sendable, Hashable, CustomStringConvertible {
                 if inside == "*" {
                     segments.append(.every)
                 } else if inside.hasPrefix("?"), inside.count > 1 {
-                    segments.append(.firstWhere(try inside.dropFirst().split(separator: "&").map { condition throws(ContractFileError) in
-                        let parts = condition.split(separator: "=", maxSplits: 1)
-                        let path = parts[0].split(separator: ".").map(String.init)
-                        guard !path.isEmpty else { throw fail("[?\(inside.dropFirst())]: an empty condition") }
-                        guard parts.count == 2 else { return Filter(path: path, value: nil) }
-                        let literal = String(parts[1])
-                        let value = (try? JSONParser.parse(Array(literal.utf8))) ?? .string(literal)
-                        return Filter(path: path, value: value)
-                    }))
+                    segments.append(
+                        .firstWhere(
+                            try inside.dropFirst().split(separator: "&").map { condition throws(ContractFileError) in
+                                let parts = condition.split(separator: "=", maxSplits: 1)
+                                let path = parts[0].split(separator: ".").map(String.init)
+                                guard !path.isEmpty else { throw fail("[?\(inside.dropFirst())]: an empty condition") }
+                                guard parts.count == 2 else { return Filter(path: path, value: nil) }
+                                let literal = String(parts[1])
+                                let value = (try? JSONParser.parse(Array(literal.utf8))) ?? .string(literal)
+                                return Filter(path: path, value: value)
+                            }))
                 } else if inside.hasPrefix("\""), inside.hasSuffix("\""), inside.count >= 2 {
                     segments.append(.field(String(inside.dropFirst().dropLast())))
                 } else if let index = Int(inside), index >= 0 {
@@ -93,10 +95,14 @@ package struct FieldPath: Sendable, Hashable, CustomStringConvertible {
                 case .every:
                     let items = current.items
                     if items.isEmpty { next.append(Place(path: place.path + "[*]", value: nil, noElements: true)) }
-                    for (index, item) in items.enumerated() { next.append(Place(path: place.path + "[\(index)]", value: item)) }
+                    for (index, item) in items.enumerated() {
+                        next.append(Place(path: place.path + "[\(index)]", value: item))
+                    }
                 case .firstWhere(let filters):
                     let items = current.items
-                    if let index = items.firstIndex(where: { item in filters.allSatisfy { $0.holds(in: item, variables) } }) {
+                    if let index = items.firstIndex(where: { item in
+                        filters.allSatisfy { $0.holds(in: item, variables) }
+                    }) {
                         next.append(Place(path: place.path + "[\(index)]", value: items[index]))
                     } else {
                         next.append(Place(path: place.path + segment.text, value: nil))
@@ -105,7 +111,9 @@ package struct FieldPath: Sendable, Hashable, CustomStringConvertible {
             }
             places = next
         }
-        return places.map { Place(path: String($0.path.drop { $0 == "." }), value: $0.value, noElements: $0.noElements) }
+        return places.map {
+            Place(path: String($0.path.drop { $0 == "." }), value: $0.value, noElements: $0.noElements)
+        }
     }
 
     /// The value at the first place the path leads (for saving).

@@ -25,7 +25,9 @@ extension FieldRule {
         var mismatches: [Mismatch] = []
         for place in path.resolve(in: answer, variables: variables) {
             if place.noElements {
-                if !optional { mismatches.append(Mismatch(field: place.path, expected: "at least one element", got: "none")) }
+                if !optional {
+                    mismatches.append(Mismatch(field: place.path, expected: "at least one element", got: "none"))
+                }
                 continue
             }
             if let mismatch = check(place.value, at: place.path, variables: variables) { mismatches.append(mismatch) }
@@ -41,7 +43,8 @@ extension FieldRule {
                 return Mismatch(field: field, expected: expectedText(variables), got: "absent")
             }
             if let problem = firstFailure(fallback, variables) {
-                return Mismatch(field: field, expected: problem, got: "absent (the default, \(JSONText.describe(fallback)))")
+                return Mismatch(
+                    field: field, expected: problem, got: "absent (the default, \(JSONText.describe(fallback)))")
             }
             return nil
         }
@@ -109,7 +112,9 @@ extension FieldRule {
             default: return false
             }
         case .oneOf(let templates):
-            return templates.contains { (try? Template.substitute($0, variables)).map { JSONText.equal($0, value) } ?? false }
+            return templates.contains {
+                (try? Template.substitute($0, variables)).map { JSONText.equal($0, value) } ?? false
+            }
         case .contains(let template):
             guard let element = try? Template.substitute(template, variables) else { return false }
             switch value {

@@ -60,7 +60,9 @@ extension Step {
         method = try object.string("call", what)
         var metadata: [(key: String, value: String)] = []
         if let value = object.value("metadata") {
-            guard case .object(let members) = value else { throw ContractFileError("\(what): metadata: an object of strings") }
+            guard case .object(let members) = value else {
+                throw ContractFileError("\(what): metadata: an object of strings")
+            }
             for member in members {
                 guard case .string(let text) = member.value else {
                     throw ContractFileError("\(what): metadata.\(member.key): a string")
@@ -77,9 +79,13 @@ extension Step {
         }
         var save: [(name: String, path: FieldPath)] = []
         if let value = object.value("save") {
-            guard case .object(let members) = value else { throw ContractFileError("\(what): save: an object of paths") }
+            guard case .object(let members) = value else {
+                throw ContractFileError("\(what): save: an object of paths")
+            }
             for member in members {
-                guard case .string(let path) = member.value else { throw ContractFileError("\(what): save.\(member.key): a path") }
+                guard case .string(let path) = member.value else {
+                    throw ContractFileError("\(what): save.\(member.key): a path")
+                }
                 save.append((member.key, try FieldPath(parsing: path)))
             }
         }
@@ -102,7 +108,8 @@ extension Expectation {
         let object = try Fields(value, "expect", known: ["status", "messageContains", "reason", "domain", "fields"])
         let statusName = try object.optionalString("status") ?? "OK"
         guard let code = StatusCode.allCases.first(where: { $0.description == statusName }) else {
-            throw ContractFileError("expect.status: \(statusName) is no gRPC status (OK, NOT_FOUND, INVALID_ARGUMENT, …)")
+            throw ContractFileError(
+                "expect.status: \(statusName) is no gRPC status (OK, NOT_FOUND, INVALID_ARGUMENT, …)")
         }
         status = code
         messageContains = try object.optionalString("messageContains")
@@ -113,7 +120,9 @@ extension Expectation {
         }
         var fields: [FieldRule] = []
         if let value = object.value("fields") {
-            guard case .object(let members) = value else { throw ContractFileError("expect.fields: an object of path → constraints") }
+            guard case .object(let members) = value else {
+                throw ContractFileError("expect.fields: an object of path → constraints")
+            }
             for member in members {
                 do {
                     fields.append(try FieldRule(path: try FieldPath(parsing: member.key), member.value))
@@ -137,7 +146,8 @@ extension FieldRule {
             return
         }
         let object = try Fields(
-            value, "the rule", known: ["equals", "type", "min", "nonEmpty", "oneOf", "contains", "matches", "absent", "optional"])
+            value, "the rule",
+            known: ["equals", "type", "min", "nonEmpty", "oneOf", "contains", "matches", "absent", "optional"])
         var constraints: [Constraint] = []
         if let name = try object.optionalString("type") {
             guard let type = FieldType(rawValue: name) else { throw Self.unknownType(name) }
@@ -150,16 +160,22 @@ extension FieldRule {
         }
         if try object.optionalBool("nonEmpty") == true { constraints.append(.nonEmpty) }
         if let oneOf = object.value("oneOf") {
-            guard case .array(let values) = oneOf, !values.isEmpty else { throw ContractFileError("oneOf: a list of values") }
+            guard case .array(let values) = oneOf, !values.isEmpty else {
+                throw ContractFileError("oneOf: a list of values")
+            }
             constraints.append(.oneOf(values))
         }
         if let element = object.value("contains") { constraints.append(.contains(element)) }
         if let pattern = try object.optionalString("matches") {
-            guard (try? Regex(pattern)) != nil else { throw ContractFileError("matches: /\(pattern)/ is no regular expression") }
+            guard (try? Regex(pattern)) != nil else {
+                throw ContractFileError("matches: /\(pattern)/ is no regular expression")
+            }
             constraints.append(.matches(pattern))
         }
         if try object.optionalBool("absent") == true { constraints.append(.absent) }
-        guard !constraints.isEmpty else { throw ContractFileError("no constraint (type, equals, min, nonEmpty, oneOf, contains, matches, absent)") }
+        guard !constraints.isEmpty else {
+            throw ContractFileError("no constraint (type, equals, min, nonEmpty, oneOf, contains, matches, absent)")
+        }
         self.constraints = constraints
         optional = try object.optionalBool("optional") ?? false
     }
@@ -177,7 +193,8 @@ struct Fields {
     init(_ value: JSONValue, _ what: String, known: Set<String>) throws(ContractFileError) {
         guard case .object(let members) = value else { throw ContractFileError("\(what): an object") }
         if let unknown = members.first(where: { !known.contains($0.key) }) {
-            throw ContractFileError("\(what): unknown key \"\(unknown.key)\" (known: \(known.sorted().joined(separator: ", ")))")
+            throw ContractFileError(
+                "\(what): unknown key \"\(unknown.key)\" (known: \(known.sorted().joined(separator: ", ")))")
         }
         self.value = value
         self.what = what
@@ -194,7 +211,9 @@ struct Fields {
 
     func optionalString(_ key: String, _ context: String? = nil) throws(ContractFileError) -> String? {
         guard let value = value[key] else { return nil }
-        guard case .string(let text) = value else { throw ContractFileError("\(context.map { "\($0): " } ?? "")\(key): a string") }
+        guard case .string(let text) = value else {
+            throw ContractFileError("\(context.map { "\($0): " } ?? "")\(key): a string")
+        }
         return text
     }
 

@@ -118,7 +118,8 @@ enum Template {
                 }
                 return nil
             }
-            return JSONText.equal(template, actual) ? nil : Mismatch(field: here, expected: JSONText.describe(template), got: JSONText.describe(actual))
+            return JSONText.equal(template, actual)
+                ? nil : Mismatch(field: here, expected: JSONText.describe(template), got: JSONText.describe(actual))
         case .object(let members):
             guard case .object(let actualMembers) = actual else {
                 return Mismatch(field: here, expected: "an object", got: JSONText.describe(actual))
@@ -126,10 +127,14 @@ enum Template {
             for member in members {
                 // Proto3 JSON leaves a field at its default out: `"locked": false` is `{}`.
                 if actual[member.key] == nil, isDefault(member.value) { continue }
-                if let mismatch = match(member.value, actual[member.key], at: join(path, member.key)) { return mismatch }
+                if let mismatch = match(member.value, actual[member.key], at: join(path, member.key)) {
+                    return mismatch
+                }
             }
             for member in actualMembers where template[member.key] == nil {
-                return Mismatch(field: join(path, member.key), expected: "absent (not in the contract)", got: JSONText.describe(member.value))
+                return Mismatch(
+                    field: join(path, member.key), expected: "absent (not in the contract)",
+                    got: JSONText.describe(member.value))
             }
             return nil
         case .array(let items):
@@ -142,7 +147,8 @@ enum Template {
             }
             return nil
         default:
-            return JSONText.equal(template, actual) ? nil : Mismatch(field: here, expected: JSONText.describe(template), got: JSONText.describe(actual))
+            return JSONText.equal(template, actual)
+                ? nil : Mismatch(field: here, expected: JSONText.describe(template), got: JSONText.describe(actual))
         }
     }
 

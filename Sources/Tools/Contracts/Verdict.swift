@@ -50,13 +50,17 @@ package struct Verdict: Sendable {
             members.append(JSONMember("reason", .string(why)))
         case .failed(let mismatches):
             members.append(JSONMember("result", "failed"))
-            members.append(JSONMember("failures", .array(mismatches.map { mismatch in
-                .object([
-                    JSONMember("field", .string(mismatch.field)),
-                    JSONMember("expected", .string(mismatch.expected)),
-                    JSONMember("got", .string(mismatch.got)),
-                ])
-            })))
+            members.append(
+                JSONMember(
+                    "failures",
+                    .array(
+                        mismatches.map { mismatch in
+                            .object([
+                                JSONMember("field", .string(mismatch.field)),
+                                JSONMember("expected", .string(mismatch.expected)),
+                                JSONMember("got", .string(mismatch.got)),
+                            ])
+                        })))
         }
         return .object(members)
     }

@@ -73,16 +73,20 @@ enum InteropCases {
     }
 
     static func largeUnary(_ test: T.TestService.Client) async throws {
-        let response = try await test.unaryCall(ClientRequest(message: T.SimpleRequest(responseSize: 314_159, payload: zeros(271_828))))
+        let response = try await test.unaryCall(
+            ClientRequest(message: T.SimpleRequest(responseSize: 314_159, payload: zeros(271_828))))
         let body = response.message.payload?.body ?? []
         try check(body.count == 314_159 && body.allSatisfy { $0 == 0 }, "payload of \(body.count) bytes")
     }
 
     static func clientStreaming(_ test: T.TestService.Client) async throws {
         let response = try await test.streamingInputCall { writer in
-            for size in [27182, 8, 1828, 45904] { try await writer.write(T.StreamingInputCallRequest(payload: zeros(size))) }
+            for size in [27182, 8, 1828, 45904] {
+                try await writer.write(T.StreamingInputCallRequest(payload: zeros(size)))
+            }
         }
-        try check(response.message.aggregatedPayloadSize == 74922, "aggregated \(response.message.aggregatedPayloadSize)")
+        try check(
+            response.message.aggregatedPayloadSize == 74922, "aggregated \(response.message.aggregatedPayloadSize)")
     }
 
     static func serverStreaming(_ test: T.TestService.Client) async throws {
@@ -99,32 +103,37 @@ enum InteropCases {
     static func pingPong(_ test: T.TestService.Client) async throws {
         let pairs: [(Int32, Int)] = [(31415, 27182), (9, 8), (2653, 1828), (58979, 45904)]
         let (turns, turn) = AsyncStream.makeStream(of: Int.self)
-        let got = try await test.fullDuplexCall(requestProducer: { writer in
-            for await index in turns {
-                guard index < pairs.count else { return }
-                let (size, payload) = pairs[index]
-                try await writer.write(T.StreamingOutputCallRequest(
-                    responseParameters: [T.ResponseParameters(size: size)], payload: zeros(payload)))
-            }
-        }, onResponse: { responses in
-            var got: [Int] = []
-            turn.yield(0)
-            for try await response in responses {
-                got.append(response.payload?.body.count ?? -1)
-                turn.yield(got.count) // the next request only after this reply
-            }
-            turn.finish()
-            return got
-        })
+        let got = try await test.fullDuplexCall(
+            requestProducer: { writer in
+                for await index in turns {
+                    guard index < pairs.count else { return }
+                    let (size, payload) = pairs[index]
+                    try await writer.write(
+                        T.StreamingOutputCallRequest(
+                            responseParameters: [T.ResponseParameters(size: size)], payload: zeros(payload)))
+                }
+            },
+            onResponse: { responses in
+                var got: [Int] = []
+                turn.yield(0)
+                for try await response in responses {
+                    got.append(response.payload?.body.count ?? -1)
+                    turn.yield(got.count)  // the next request only after this reply
+                }
+                turn.finish()
+                return got
+            })
         try check(got == pairs.map { Int($0.0) }, "sizes \(got)")
     }
 
     static func emptyStream(_ test: T.TestService.Client) async throws {
-        let count = try await test.fullDuplexCall(requestProducer: { _ in }, onResponse: { responses in
-            var count = 0
-            for try await _ in responses { count += 1 }
-            return count
-        })
+        let count = try await test.fullDuplexCall(
+            requestProducer: { _ in },
+            onResponse: { responses in
+                var count = 0
+                for try await _ in responses { count += 1 }
+                return count
+            })
         try check(count == 0, "\(count) responses to no requests")
     }
 
@@ -134,11 +143,13 @@ enum InteropCases {
             _ = try await test.unaryCall(ClientRequest(message: T.SimpleRequest(responseStatus: status)))
         }
         try await expectStatus(.unknown, message: message) {
-            _ = try await test.fullDuplexCall(requestProducer: { writer in
-                try await writer.write(T.StreamingOutputCallRequest(responseStatus: status))
-            }, onResponse: { responses in
-                for try await _ in responses {}
-            })
+            _ = try await test.fullDuplexCall(
+                requestProducer: { writer in
+                    try await writer.write(T.StreamingOutputCallRequest(responseStatus: status))
+                },
+                onResponse: { responses in
+                    for try await _ in responses {}
+                })
         }
     }
 
@@ -147,34 +158,46 @@ enum InteropCases {
         metadata.addString("test_initial_metadata_value", forKey: "x-grpc-test-echo-initial")
         metadata.addBinary([0xab, 0xab, 0xab], forKey: "x-grpc-test-echo-trailing-bin")
         func checkEcho(_ initial: Metadata, _ trailing: Metadata) throws {
-            try check(initial[stringValues: "x-grpc-test-echo-initial"] == ["test_initial_metadata_value"], "initial \(initial)")
-            try check(trailing[binaryValues: "x-grpc-test-echo-trailing-bin"] == [[0xab, 0xab, 0xab]], "trailing \(trailing)")
+            try check(
+                initial[stringValues: "x-grpc-test-echo-initial"] == ["test_initial_metadata_value"],
+                "initial \(initial)")
+            try check(
+                trailing[binaryValues: "x-grpc-test-echo-trailing-bin"] == [[0xab, 0xab, 0xab]], "trailing \(trailing)")
         }
-        let unary = try await test.unaryCall(ClientRequest(
-            message: T.SimpleRequest(responseSize: 314_159, payload: zeros(271_828)), metadata: metadata))
+        let unary = try await test.unaryCall(
+            ClientRequest(
+                message: T.SimpleRequest(responseSize: 314_159, payload: zeros(271_828)), metadata: metadata))
         try check(unary.message.payload?.body.count == 314_159, "unary payload")
         try checkEcho(unary.metadata, unary.trailingMetadata)
-        try await test.fullDuplexCall(metadata: metadata, requestProducer: { writer in
-            try await writer.write(T.StreamingOutputCallRequest(
-                responseParameters: [T.ResponseParameters(size: 314_159)], payload: zeros(271_828)))
-        }, onResponse: { responses in
-            let initial = try await responses.metadata()
-            var count = 0
-            for try await response in responses {
-                try check(response.payload?.body.count == 314_159, "duplex payload")
-                count += 1
-            }
-            try check(count == 1, "\(count) duplex replies")
-            try checkEcho(initial, responses.trailingMetadata)
-        })
+        try await test.fullDuplexCall(
+            metadata: metadata,
+            requestProducer: { writer in
+                try await writer.write(
+                    T.StreamingOutputCallRequest(
+                        responseParameters: [T.ResponseParameters(size: 314_159)], payload: zeros(271_828)))
+            },
+            onResponse: { responses in
+                let initial = try await responses.metadata()
+                var count = 0
+                for try await response in responses {
+                    try check(response.payload?.body.count == 314_159, "duplex payload")
+                    count += 1
+                }
+                try check(count == 1, "\(count) duplex replies")
+                try checkEcho(initial, responses.trailingMetadata)
+            })
     }
 
     static func unimplementedMethod(_ test: T.TestService.Client) async throws {
-        try await expectStatus(.unimplemented) { _ = try await test.unimplementedCall(ClientRequest(message: T.Empty())) }
+        try await expectStatus(.unimplemented) {
+            _ = try await test.unimplementedCall(ClientRequest(message: T.Empty()))
+        }
     }
 
     static func unimplementedService(_ other: T.UnimplementedService.Client) async throws {
-        try await expectStatus(.unimplemented) { _ = try await other.unimplementedCall(ClientRequest(message: T.Empty())) }
+        try await expectStatus(.unimplemented) {
+            _ = try await other.unimplementedCall(ClientRequest(message: T.Empty()))
+        }
     }
 
     /// Cancelling the calling task cancels the call (RST_STREAM CANCEL on HTTP/2).
@@ -196,16 +219,19 @@ enum InteropCases {
     static func cancelAfterFirstResponse(_ test: T.TestService.Client) async throws {
         let (first, gotFirst) = AsyncStream.makeStream(of: Void.self)
         let call = Task {
-            try await test.fullDuplexCall(requestProducer: { writer in
-                try await writer.write(T.StreamingOutputCallRequest(
-                    responseParameters: [T.ResponseParameters(size: 31415)], payload: zeros(27182)))
-                try await Task.sleep(for: .seconds(30))
-            }, onResponse: { responses in
-                for try await response in responses {
-                    try check(response.payload?.body.count == 31415, "first reply size")
-                    gotFirst.yield()
-                }
-            })
+            try await test.fullDuplexCall(
+                requestProducer: { writer in
+                    try await writer.write(
+                        T.StreamingOutputCallRequest(
+                            responseParameters: [T.ResponseParameters(size: 31415)], payload: zeros(27182)))
+                    try await Task.sleep(for: .seconds(30))
+                },
+                onResponse: { responses in
+                    for try await response in responses {
+                        try check(response.payload?.body.count == 31415, "first reply size")
+                        gotFirst.yield()
+                    }
+                })
         }
         for await _ in first { break }
         call.cancel()
@@ -220,12 +246,15 @@ enum InteropCases {
 
     static func timeoutOnSleepingServer(_ test: T.TestService.Client) async throws {
         try await expectStatus(.deadlineExceeded) {
-            try await test.fullDuplexCall(options: CallOptions(timeout: .milliseconds(1)), requestProducer: { writer in
-                try await writer.write(T.StreamingOutputCallRequest(payload: zeros(27182)))
-                try await Task.sleep(for: .seconds(5))
-            }, onResponse: { responses in
-                for try await _ in responses {}
-            })
+            try await test.fullDuplexCall(
+                options: CallOptions(timeout: .milliseconds(1)),
+                requestProducer: { writer in
+                    try await writer.write(T.StreamingOutputCallRequest(payload: zeros(27182)))
+                    try await Task.sleep(for: .seconds(5))
+                },
+                onResponse: { responses in
+                    for try await _ in responses {}
+                })
         }
     }
 }

@@ -152,7 +152,8 @@ package struct InteropTestService: GrpcTesting.TestService.Handler {
     package func unimplementedCall(
         request: ServerRequest<GrpcTesting.Empty>, context: ServerContext
     ) async throws -> ServerResponse<GrpcTesting.Empty> {
-        throw RPCError(code: .unimplemented, message: "grpc.testing.TestService/UnimplementedCall is not implemented, by design")
+        throw RPCError(
+            code: .unimplemented, message: "grpc.testing.TestService/UnimplementedCall is not implemented, by design")
     }
 
     /// One response per ResponseParameters, each after its `interval_us`.

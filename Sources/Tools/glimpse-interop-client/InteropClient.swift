@@ -21,7 +21,8 @@ struct InteropClient: AsyncParsableCommand {
 
     func validate() throws {
         if testCase != "all", InteropCase(rawValue: testCase) == nil {
-            throw ValidationError("unknown test case \(testCase); known: \(InteropCase.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown test case \(testCase); known: \(InteropCase.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
 

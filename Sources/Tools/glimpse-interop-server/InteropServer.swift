@@ -32,9 +32,11 @@ struct InteropServer: AsyncParsableCommand {
     /// finds more requests per wake-up, and fewer threads compete for the cores.
     @Option(help: "Event loop threads for connections (default: half the cores, at least one).")
     var threads = max(1, System.coreCount / 2)
-    @Option(name: .customLong("handler-threads"),
-            help: "Threads that run handlers (0: Swift's global concurrent executor).") var handlerThreads = 0
-    @Flag(help: "Also serve TestService as JSON (HTTP/1.1 and HTTP/2, POST /v1/test_service/<method>) on the same port.")
+    @Option(
+        name: .customLong("handler-threads"),
+        help: "Threads that run handlers (0: Swift's global concurrent executor).") var handlerThreads = 0
+    @Flag(
+        help: "Also serve TestService as JSON (HTTP/1.1 and HTTP/2, POST /v1/test_service/<method>) on the same port.")
     var json = false
 
     func validate() throws {

@@ -26,7 +26,9 @@ public struct JSONParser {
     public static func parse(_ bytes: [UInt8]) throws(Error) -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer throws(Error) in
             var parser = Cursor(buffer: buffer)
-            if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { throw parser.error("byte order mark (not allowed in JSON text)") }
+            if buffer.starts(with: [0xEF, 0xBB, 0xBF]) {
+                throw parser.error("byte order mark (not allowed in JSON text)")
+            }
             parser.skipWhitespace()
             let value = try parser.parseValue(depth: 0)
             parser.skipWhitespace()
@@ -213,7 +215,8 @@ private struct Cursor {
             var scalar = UInt32(try hex4())
             switch scalar {
             case 0xD800...0xDBFF:
-                guard peek == UInt8(ascii: "\\"), index + 1 < buffer.count, buffer[index + 1] == UInt8(ascii: "u") else {
+                guard peek == UInt8(ascii: "\\"), index + 1 < buffer.count, buffer[index + 1] == UInt8(ascii: "u")
+                else {
                     throw error("unpaired high surrogate escape", at: start)
                 }
                 index += 2

@@ -42,7 +42,8 @@ extension RPCError {
     package func reason<Reason: _ProtoJSONEnum>(as type: Reason.Type) -> Reason? {
         let names = Reason._protoJSONNames
         guard let info = errorInfo, info.domain == names.enumName else { return nil }
-        let number = names.number(named: ErrorDetails.valuePrefix(of: names.enumName) + info.reason)
+        let number =
+            names.number(named: ErrorDetails.valuePrefix(of: names.enumName) + info.reason)
             ?? names.number(named: info.reason)
         return number.map(Reason.init(rawValue:))
     }
@@ -89,8 +90,10 @@ public enum ErrorDetails {
         guard let status = status(in: trailers), !status.details.isEmpty else { return nil }
         let details: [JSONValue] = status.details.map { detail in
             var members = [JSONMember("@type", .string(detail.typeUrl))]
-            if detail.typeUrl == errorInfoTypeURL, let info = try? GlimpseRpcV1.ErrorInfo(serializedBytes: detail.value),
-               case .object(let fields) = info.protoJSONValue() {
+            if detail.typeUrl == errorInfoTypeURL,
+                let info = try? GlimpseRpcV1.ErrorInfo(serializedBytes: detail.value),
+                case .object(let fields) = info.protoJSONValue()
+            {
                 members += fields
             } else {
                 members.append(JSONMember("value", .string(Base64.encode(detail.value))))

@@ -206,10 +206,12 @@ package final class HTTP2Server: Sendable {
                 TLSHandshakeDeadline(timeout: config.tlsHandshakeTimeout, events: config.events))
         }
         let info = HTTP2ConnectionInfo(
-            id: connectionIDs.wrappingAdd(1, ordering: .relaxed).newValue, peer: channel.remoteAddress, isTLS: tls != nil)
+            id: connectionIDs.wrappingAdd(1, ordering: .relaxed).newValue, peer: channel.remoteAddress,
+            isTLS: tls != nil)
         let connection = HTTP2ServerConnection(config: config, info: info, requests: requests, handler: handler)
         try channel.pipeline.syncOperations.addHandler(connection)
-        let handle = ServerConnectionHandle(channel: channel, handler: NIOLoopBound(connection, eventLoop: channel.eventLoop))
+        let handle = ServerConnectionHandle(
+            channel: channel, handler: NIOLoopBound(connection, eventLoop: channel.eventLoop))
         let shuttingDown = state.withLock { state in
             state.connections[handle.id] = handle
             return state.shuttingDown

@@ -7,11 +7,14 @@ extension HTTP2ServerConnection: NGHTTP2SessionDelegate {
 
     func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-        collector.begin(stream: frame.pointee.hd.stream_id, isRequest: frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST)
+        collector.begin(
+            stream: frame.pointee.hd.stream_id, isRequest: frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST)
         return 0
     }
 
-    func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
+    func onHeader(
+        _ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer
+    ) -> Int32 {
         guard collector.stream == frame.pointee.hd.stream_id else { return 0 }
         return refuseFlood(headerBlockSize: collector.add(name: name, value: value, cache: headerStrings))
     }
@@ -30,7 +33,9 @@ extension HTTP2ServerConnection: NGHTTP2SessionDelegate {
         case NGHTTP2_DATA.rawValue:
             if endStream, let stream = streams[header.stream_id] { bodyEnded(stream) }
         case NGHTTP2_PING.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
-            let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+            let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) {
+                UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))
+            }
             pingAcknowledged(payload)
         default:
             break
@@ -101,7 +106,9 @@ extension HTTP2ServerConnection: NGHTTP2SessionDelegate {
 
     func onFrameSent(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let header = frame.pointee.hd
-        guard header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0, streams[header.stream_id] != nil else { return 0 }
+        guard header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0, streams[header.stream_id] != nil else {
+            return 0
+        }
         // Our side is done and the client is still sending (a body too large, a refused
         // request): tell it we will not read on, rather than read the rest.
         if !(session?.isRemoteClosed(header.stream_id) ?? true) {
@@ -115,11 +122,15 @@ extension HTTP2ServerConnection: NGHTTP2SessionDelegate {
     func onFrameNotSent(_ frame: UnsafePointer<nghttp2_frame>, errorCode: Int32) -> Int32 {
         let header = frame.pointee.hd
         guard UInt32(header.type) == NGHTTP2_HEADERS.rawValue, streams[header.stream_id] != nil,
-              errorCode != NGHTTP2_ERR_SESSION_CLOSING.rawValue, errorCode != NGHTTP2_ERR_STREAM_CLOSED.rawValue,
-              errorCode != NGHTTP2_ERR_STREAM_CLOSING.rawValue else { return 0 }
-        report(.streamReset(
-            peer: peerDescription, stream: header.stream_id,
-            reason: "its response headers could not be sent: \(NGHTTP2Error(code: errorCode, operation: "sending HEADERS"))"))
+            errorCode != NGHTTP2_ERR_SESSION_CLOSING.rawValue, errorCode != NGHTTP2_ERR_STREAM_CLOSED.rawValue,
+            errorCode != NGHTTP2_ERR_STREAM_CLOSING.rawValue
+        else { return 0 }
+        report(
+            .streamReset(
+                peer: peerDescription, stream: header.stream_id,
+                reason:
+                    "its response headers could not be sent: \(NGHTTP2Error(code: errorCode, operation: "sending HEADERS"))"
+            ))
         actions.append(.reset(stream: header.stream_id, errorCode: HTTP2ErrorCode.internalError))
         return 0
     }

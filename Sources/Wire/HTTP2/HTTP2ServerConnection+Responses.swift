@@ -54,9 +54,11 @@ extension HTTP2ServerConnection {
     private func trust(_ session: NGHTTP2Session) {
         guard !trusted, config.maxConcurrentStreamsUntilTrusted != nil else { return }
         trusted = true
-        var raised = [nghttp2_settings_entry(
-            settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
-            value: UInt32(clamping: config.http2.maxConcurrentStreams))]
+        var raised = [
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                value: UInt32(clamping: config.http2.maxConcurrentStreams))
+        ]
         // Fails only without memory; the connection then keeps the lower limit, which is
         // still correct, only slower.
         _ = nghttp2_submit_settings(session.pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), &raised, raised.count)

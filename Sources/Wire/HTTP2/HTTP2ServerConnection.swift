@@ -74,7 +74,10 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
     /// `HTTP2ServerConfig.maxConcurrentStreamsUntilTrusted`).
     @exclusivity(unchecked) var trusted = false
 
-    init(config: HTTP2ServerConfig, info: HTTP2ConnectionInfo, requests: InboundQueue<PendingRequest>, handler: any HTTP2Handler) {
+    init(
+        config: HTTP2ServerConfig, info: HTTP2ConnectionInfo, requests: InboundQueue<PendingRequest>,
+        handler: any HTTP2Handler
+    ) {
         self.config = config
         self.info = info
         self.requests = requests
@@ -87,7 +90,9 @@ final class HTTP2ServerConnection: NGHTTP2ServerConnection {
     /// a response trusts the connection.
     var http2: HTTP2Config {
         var settings = config.http2
-        if let untrusted = config.maxConcurrentStreamsUntilTrusted, !trusted { settings.maxConcurrentStreams = untrusted }
+        if let untrusted = config.maxConcurrentStreamsUntilTrusted, !trusted {
+            settings.maxConcurrentStreams = untrusted
+        }
         return settings
     }
     var keepaliveConfig: KeepaliveConfig? { config.keepalive }

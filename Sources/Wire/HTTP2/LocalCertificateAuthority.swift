@@ -32,7 +32,8 @@ package enum LocalCertificateAuthority {
         try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
         let files = Files(
             caCertificate: directory + "/ca.pem",
-            server: TLSCertificateFiles(certificateChain: directory + "/server.pem", privateKey: directory + "/server-key.pem"))
+            server: TLSCertificateFiles(
+                certificateChain: directory + "/server.pem", privateKey: directory + "/server-key.pem"))
         return try PrivateFiles.withLock(directory + "/.lock") {
             if (try? isUsable(files, at: now)) == true { return files }
             try make(files, now: now)

@@ -9,7 +9,8 @@ extension HeaderEncoder {
         guard (200...599).contains(response.status) else { return false }
         add(":status", String(response.status))
         for field in response.headers {
-            let name = field.name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+            let name =
+                field.name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
                 ? String(decoding: field.name.utf8.map(HTTP2Headers.lowercased), as: UTF8.self) : field.name
             if name == "content-length" { continue }  // ours is the one that matches the body
             guard ResponseFieldRules.isSendable(name: name, value: field.value) else { return false }
@@ -24,7 +25,9 @@ extension HeaderEncoder {
 enum ResponseFieldRules {
     /// Connection-specific fields, which HTTP/2 forbids (§8.2.2); `te` has no place in a
     /// response.
-    static let connectionSpecific: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te"]
+    static let connectionSpecific: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te",
+    ]
 
     static func isSendable(name: String, value: String) -> Bool {
         guard !connectionSpecific.contains(name) else { return false }

@@ -34,7 +34,8 @@ public struct GRPCClient: Sendable {
                     try await Self.sendOnly(bytes, on: stream)
                     return try await Self.readSingleResponse(stream, deserializer)
                 }
-            } catch let error as RPCError where attempts < RequestNotSent.maximumAttempts && RequestNotSent.marks(error) {
+            } catch let error as RPCError where attempts < RequestNotSent.maximumAttempts && RequestNotSent.marks(error)
+            {
                 attempts += 1  // the request never left: again, on a new connection
             }
         }
@@ -72,7 +73,7 @@ public struct GRPCClient: Sendable {
             do {
                 try await requestProducer(RequestWriter(outbound: stream.outbound, serializer: serializer))
                 stream.outbound.finish()
-            } catch where stream.outbound.isClosed {
+            } catch  where stream.outbound.isClosed {
                 // The server ended the call before the requests did: its status is the outcome.
             }
             return try await Self.readSingleResponse(stream, deserializer)
@@ -97,7 +98,7 @@ public struct GRPCClient: Sendable {
                     do {
                         try await requestProducer(writer)
                         stream.outbound.finish()
-                    } catch where stream.outbound.isClosed {
+                    } catch  where stream.outbound.isClosed {
                         // The call is over; the responses carry its outcome.
                     } catch {
                         stream.outbound.cancel()
@@ -130,12 +131,13 @@ public struct GRPCClient: Sendable {
     static func sendOnly(_ bytes: [UInt8], on stream: ClientStream) async throws {
         do {
             try await stream.outbound.write(bytes, endStream: true)
-        } catch where stream.outbound.isClosed {
+        } catch  where stream.outbound.isClosed {
             // The server ended the call: its status is the outcome.
         }
     }
 
-    static func serialize<Message>(_ message: Message, _ serializer: some MessageSerializer<Message>) throws -> [UInt8] {
+    static func serialize<Message>(_ message: Message, _ serializer: some MessageSerializer<Message>) throws -> [UInt8]
+    {
         do {
             return try serializer.serialize(message)
         } catch {

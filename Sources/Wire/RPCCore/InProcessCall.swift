@@ -21,7 +21,8 @@ final class InProcessCall: ServerStream, @unchecked Sendable {
         var requestsEnded = false
     }
 
-    init(head: RequestHead, deadline: ContinuousClock.Instant?, maxReceiveMessageSize: Int, allowance: Int = 64 * 1024) {
+    init(head: RequestHead, deadline: ContinuousClock.Instant?, maxReceiveMessageSize: Int, allowance: Int = 64 * 1024)
+    {
         self.maxReceiveMessageSize = maxReceiveMessageSize
         responses = InboundQueue(eagerAllowance: allowance, observer: responseGate)
         super.init(head: head, deadline: deadline, remotePeer: "in-process", eagerAllowance: allowance)
@@ -55,8 +56,9 @@ final class InProcessCall: ServerStream, @unchecked Sendable {
     func clientWrite(_ message: [UInt8], endStream: Bool) async throws {
         if isFinished { throw RPCError(code: .cancelled, message: "The call is over") }
         if message.count > maxReceiveMessageSize {
-            let status = Status(code: .resourceExhausted,
-                                message: "Received message larger than max (\(message.count) vs. \(maxReceiveMessageSize))")
+            let status = Status(
+                code: .resourceExhausted,
+                message: "Received message larger than max (\(message.count) vs. \(maxReceiveMessageSize))")
             finish(status, Metadata(), cancelServer: true)
             return
         }

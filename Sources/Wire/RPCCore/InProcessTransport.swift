@@ -28,7 +28,9 @@ public struct InProcessTransport: Sendable {
             }
         }
 
-        private static func run(_ stream: ServerStream, _ handler: @escaping @Sendable (ServerStream) async -> Void) async {
+        private static func run(
+            _ stream: ServerStream, _ handler: @escaping @Sendable (ServerStream) async -> Void
+        ) async {
             guard let deadline = stream.deadline, let call = stream as? InProcessCall else {
                 await handler(stream)
                 return
@@ -38,7 +40,9 @@ public struct InProcessTransport: Sendable {
                 group.addTask {
                     try? await Task.sleep(until: deadline, clock: .continuous)
                     if !Task.isCancelled {
-                        call.finish(Status(code: .deadlineExceeded, message: "Deadline exceeded"), Metadata(), cancelServer: true)
+                        call.finish(
+                            Status(code: .deadlineExceeded, message: "Deadline exceeded"), Metadata(),
+                            cancelServer: true)
                     }
                 }
                 await group.next()

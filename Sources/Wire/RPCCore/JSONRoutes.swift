@@ -55,7 +55,9 @@ public struct JSONRoutes: Sendable {
                 let previous = i > 0 ? characters[i - 1] : nil
                 let next = i + 1 < characters.count ? characters[i + 1] : nil
                 if let previous, previous != "_" {
-                    if previous.isLowercase || previous.isNumber || (previous.isUppercase && (next?.isLowercase ?? false)) {
+                    if previous.isLowercase || previous.isNumber
+                        || (previous.isUppercase && (next?.isLowercase ?? false))
+                    {
                         out.append("_")
                     }
                 }

@@ -21,8 +21,9 @@ public struct MessageDeframer: Sendable {
         public var status: Status {
             switch self {
             case .messageTooLarge(let length, let limit):
-                Status(code: .resourceExhausted,
-                       message: "Received message larger than max (\(length) vs. \(limit))")
+                Status(
+                    code: .resourceExhausted,
+                    message: "Received message larger than max (\(length) vs. \(limit))")
             case .compressedWithoutEncoding:
                 Status(code: .internal, message: "Compressed message without grpc-encoding")
             case .invalidFlags(let flags):
@@ -71,14 +72,19 @@ public struct MessageDeframer: Sendable {
             // Fast path: a whole prefix is in hand and nothing is pending.
             if prefixCount == 0, count - offset >= 5 {
                 flags = bytes[offset]
-                bodyLength = Int(bytes[offset + 1]) << 24 | Int(bytes[offset + 2]) << 16
+                bodyLength =
+                    Int(bytes[offset + 1]) << 24 | Int(bytes[offset + 2]) << 16
                     | Int(bytes[offset + 3]) << 8 | Int(bytes[offset + 4])
                 offset += 5
                 prefixCount = 5
             } else {
                 while prefixCount < 5, offset < count {
                     let byte = bytes[offset]
-                    if prefixCount == 0 { flags = byte; bodyLength = 0 } else { bodyLength = bodyLength << 8 | Int(byte) }
+                    if prefixCount == 0 {
+                        flags = byte; bodyLength = 0
+                    } else {
+                        bodyLength = bodyLength << 8 | Int(byte)
+                    }
                     prefixCount += 1
                     offset += 1
                 }
@@ -130,8 +136,10 @@ public enum MessagePrefix {
 
     @inlinable
     public static func bytes(length: Int) -> (UInt8, UInt8, UInt8, UInt8, UInt8) {
-        (0, UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
-         UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length))
+        (
+            0, UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
+            UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)
+        )
     }
 
     /// A message with its prefix, as one array.

@@ -19,7 +19,8 @@ public final class OutboundGate: Sendable {
     /// Counts `bytes` as pending and waits while too much is; `beforeWaiting` runs first
     /// when it must wait (a writer that held parts back must send them now).
     public func add(_ bytes: Int, beforeWaiting: () -> Void = {}) async throws {
-        let mustWait = try state.withLock { state throws(RPCError) in try state.add(bytes, highWatermark: highWatermark) }
+        let mustWait = try state.withLock { state throws(RPCError) in try state.add(bytes, highWatermark: highWatermark)
+        }
         guard mustWait else { return }
         beforeWaiting()
         try await OutboundCredit.waitForRoom { writer in

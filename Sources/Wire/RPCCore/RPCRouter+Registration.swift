@@ -16,9 +16,11 @@ extension RPCRouter {
         serializer: some MessageSerializer<Response>,
         handler: @escaping @Sendable (ServerRequest<Request>, ServerContext) async throws -> ServerResponse<Response>
     ) {
-        register(method, format: format, Method { stream, context in
-            await ServerCallRunner.runUnary(stream, context, deserializer, serializer, handler)
-        })
+        register(
+            method, format: format,
+            Method { stream, context in
+                await ServerCallRunner.runUnary(stream, context, deserializer, serializer, handler)
+            })
     }
 
     public mutating func registerServerStreaming<Request: Sendable, Response: Sendable>(
@@ -26,15 +28,20 @@ extension RPCRouter {
         format: MessageFormat = .protobuf,
         deserializer: some MessageDeserializer<Request>,
         serializer: some MessageSerializer<Response>,
-        handler: @escaping @Sendable (ServerRequest<Request>, ResponseWriter<Response>, ServerContext) async throws -> Metadata
+        handler:
+            @escaping @Sendable (ServerRequest<Request>, ResponseWriter<Response>, ServerContext) async throws ->
+            Metadata
     ) {
-        register(method, format: format, Method { stream, context in
-            await ServerCallRunner.run(stream) { progress in
-                let request = try await ServerCallRunner.readSingle(stream, deserializer)
-                let writer = ResponseWriter(stream: stream, serializer: serializer, progress: progress)
-                return try await handler(ServerRequest(metadata: context.requestMetadata, message: request), writer, context)
-            }
-        })
+        register(
+            method, format: format,
+            Method { stream, context in
+                await ServerCallRunner.run(stream) { progress in
+                    let request = try await ServerCallRunner.readSingle(stream, deserializer)
+                    let writer = ResponseWriter(stream: stream, serializer: serializer, progress: progress)
+                    return try await handler(
+                        ServerRequest(metadata: context.requestMetadata, message: request), writer, context)
+                }
+            })
     }
 
     public mutating func registerClientStreaming<Request: Sendable, Response: Sendable>(
@@ -44,12 +51,15 @@ extension RPCRouter {
         serializer: some MessageSerializer<Response>,
         handler: @escaping @Sendable (RequestStream<Request>, ServerContext) async throws -> ServerResponse<Response>
     ) {
-        register(method, format: format, Method { stream, context in
-            await ServerCallRunner.runSingleResponse(stream, serializer) {
-                let requests = RequestStream(metadata: context.requestMetadata, stream: stream, deserializer: deserializer)
-                return try await handler(requests, context)
-            }
-        })
+        register(
+            method, format: format,
+            Method { stream, context in
+                await ServerCallRunner.runSingleResponse(stream, serializer) {
+                    let requests = RequestStream(
+                        metadata: context.requestMetadata, stream: stream, deserializer: deserializer)
+                    return try await handler(requests, context)
+                }
+            })
     }
 
     public mutating func registerBidirectionalStreaming<Request: Sendable, Response: Sendable>(
@@ -57,14 +67,19 @@ extension RPCRouter {
         format: MessageFormat = .protobuf,
         deserializer: some MessageDeserializer<Request>,
         serializer: some MessageSerializer<Response>,
-        handler: @escaping @Sendable (RequestStream<Request>, ResponseWriter<Response>, ServerContext) async throws -> Metadata
+        handler:
+            @escaping @Sendable (RequestStream<Request>, ResponseWriter<Response>, ServerContext) async throws ->
+            Metadata
     ) {
-        register(method, format: format, Method { stream, context in
-            await ServerCallRunner.run(stream) { progress in
-                let requests = RequestStream(metadata: context.requestMetadata, stream: stream, deserializer: deserializer)
-                let writer = ResponseWriter(stream: stream, serializer: serializer, progress: progress)
-                return try await handler(requests, writer, context)
-            }
-        })
+        register(
+            method, format: format,
+            Method { stream, context in
+                await ServerCallRunner.run(stream) { progress in
+                    let requests = RequestStream(
+                        metadata: context.requestMetadata, stream: stream, deserializer: deserializer)
+                    let writer = ResponseWriter(stream: stream, serializer: serializer, progress: progress)
+                    return try await handler(requests, writer, context)
+                }
+            })
     }
 }

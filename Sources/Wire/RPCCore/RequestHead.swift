@@ -10,7 +10,9 @@ public struct RequestHead: Sendable {
     /// (`path` is then the gRPC path its route resolved to).
     public var format: MessageFormat
 
-    public init(path: String, metadata: Metadata = Metadata(), timeout: Duration? = nil, format: MessageFormat = .protobuf) {
+    public init(
+        path: String, metadata: Metadata = Metadata(), timeout: Duration? = nil, format: MessageFormat = .protobuf
+    ) {
         self.path = path
         self.metadata = metadata
         self.timeout = timeout
@@ -32,7 +34,8 @@ public struct RequestRejection: Sendable, Hashable, Error {
     public var headersOnly = false
 
     public init(
-        httpStatus: Int = 200, status: Status, advertiseAcceptedEncodings: Bool = false, format: MessageFormat = .protobuf
+        httpStatus: Int = 200, status: Status, advertiseAcceptedEncodings: Bool = false,
+        format: MessageFormat = .protobuf
     ) {
         self.httpStatus = httpStatus
         self.status = status

@@ -38,9 +38,11 @@ public struct RequestHeadParser: Sendable {
     ) {
         size += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
         if size > maxHeaderListSize {
-            reject(RequestRejection(status: Status(
-                code: .resourceExhausted,
-                message: "Request header list larger than \(maxHeaderListSize) bytes")))
+            reject(
+                RequestRejection(
+                    status: Status(
+                        code: .resourceExhausted,
+                        message: "Request header list larger than \(maxHeaderListSize) bytes")))
             return
         }
         if name.first == UInt8(ascii: ":") {
@@ -60,16 +62,20 @@ public struct RequestHeadParser: Sendable {
             if let parsed = GRPCTimeout.parse(value) {
                 timeout = parsed
             } else {
-                reject(RequestRejection(status: Status(
-                    code: .internal, message: "Malformed grpc-timeout: \(HeaderBytes.string(value))")))
+                reject(
+                    RequestRejection(
+                        status: Status(
+                            code: .internal, message: "Malformed grpc-timeout: \(HeaderBytes.string(value))")))
             }
             return
         case 13 where HeaderBytes.equals(name, "grpc-encoding"):
             if !HeaderBytes.equals(value, "identity") {
-                reject(RequestRejection(
-                    status: Status(code: .unimplemented,
-                                   message: "Message encoding \(HeaderBytes.string(value)) is not supported"),
-                    advertiseAcceptedEncodings: true))
+                reject(
+                    RequestRejection(
+                        status: Status(
+                            code: .unimplemented,
+                            message: "Message encoding \(HeaderBytes.string(value)) is not supported"),
+                        advertiseAcceptedEncodings: true))
             }
             return
         case 14 where HeaderBytes.equals(name, "content-length"): return
@@ -77,15 +83,19 @@ public struct RequestHeadParser: Sendable {
         default: break
         }
         if !HeaderBytes.addMetadata(name: name, value: value, to: &metadata, cache: cache) {
-            reject(RequestRejection(status: Status(
-                code: .internal, message: "Invalid base64 in \(HeaderBytes.string(name))")))
+            reject(
+                RequestRejection(
+                    status: Status(
+                        code: .internal, message: "Invalid base64 in \(HeaderBytes.string(name))")))
         }
     }
 
     /// Array-based entry point, for tests and the in-process transport.
     public mutating func add(name: String, value: String) {
         var name = name, value = value
-        name.withUTF8 { n in value.withUTF8 { v in add(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) } }
+        name.withUTF8 { n in
+            value.withUTF8 { v in add(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) }
+        }
     }
 
     /// The verdict once the header block is complete. With `json` routes, a request that is
@@ -96,13 +106,15 @@ public struct RequestHeadParser: Sendable {
         if size > maxHeaderListSize, let rejection { return .failure(rejection) }
         // Not-gRPC answers take precedence: a non-gRPC client cannot read a gRPC status.
         if method != .post {
-            return .failure(RequestRejection(
-                httpStatus: 405, status: Status(code: .internal, message: "gRPC requires POST")))
+            return .failure(
+                RequestRejection(
+                    httpStatus: 405, status: Status(code: .internal, message: "gRPC requires POST")))
         }
         if contentType != .grpc {
-            return .failure(RequestRejection(
-                httpStatus: 415,
-                status: Status(code: .internal, message: "Content-Type is not application/grpc")))
+            return .failure(
+                RequestRejection(
+                    httpStatus: 415,
+                    status: Status(code: .internal, message: "Content-Type is not application/grpc")))
         }
         if let rejection { return .failure(rejection) }
         guard let path else {
@@ -117,7 +129,8 @@ public struct RequestHeadParser: Sendable {
     /// 431 for too many header bytes, 400 for a malformed `grpc-timeout` or `-bin` value.
     public func finishJSON(_ routes: JSONRoutes) -> Result<RequestHead, RequestRejection> {
         func refuse(_ httpStatus: Int, _ code: StatusCode, _ message: String) -> Result<RequestHead, RequestRejection> {
-            .failure(RequestRejection(httpStatus: httpStatus, status: Status(code: code, message: message), format: .json))
+            .failure(
+                RequestRejection(httpStatus: httpStatus, status: Status(code: code, message: message), format: .json))
         }
         if size > maxHeaderListSize {
             return refuse(431, .resourceExhausted, "Request header list larger than \(maxHeaderListSize) bytes")

@@ -47,7 +47,8 @@ public struct ResponseHeadParser: Sendable {
         } else if HeaderBytes.equals(name, "content-type") {
             isGRPCContentType = HeaderBytes.isGRPCContentType(value)
         } else if HeaderBytes.equals(name, "grpc-encoding") || HeaderBytes.equals(name, "grpc-accept-encoding")
-            || HeaderBytes.equals(name, "content-length") {
+            || HeaderBytes.equals(name, "content-length")
+        {
             // Compressed messages are caught by the deframer's flag check.
         } else if !HeaderBytes.addMetadata(name: name, value: value, to: &metadata) {
             malformed = malformed ?? "Invalid base64 in \(HeaderBytes.string(name))"
@@ -56,7 +57,9 @@ public struct ResponseHeadParser: Sendable {
 
     public mutating func add(name: String, value: String) {
         var name = name, value = value
-        name.withUTF8 { n in value.withUTF8 { v in add(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) } }
+        name.withUTF8 { n in
+            value.withUTF8 { v in add(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) }
+        }
     }
 
     /// The verdict for the block; `endStream` is true when the block ended the stream.
@@ -78,7 +81,8 @@ public struct ResponseHeadParser: Sendable {
                 return .status(Status(code: .unknown, message: "Response ended without grpc-status"), metadata)
             }
             if !isGRPCContentType {
-                return .status(Status(code: .internal, message: "Response Content-Type is not application/grpc"), metadata)
+                return .status(
+                    Status(code: .internal, message: "Response Content-Type is not application/grpc"), metadata)
             }
             return .metadata(metadata)
         }

@@ -11,7 +11,9 @@
 /// - Any other error is UNKNOWN, without the error's text (it may hold internals).
 public enum ServerCallFailure {
     @inlinable
-    static func decode<Message>(_ bytes: [UInt8], with deserializer: some MessageDeserializer<Message>) throws -> Message {
+    static func decode<Message>(
+        _ bytes: [UInt8], with deserializer: some MessageDeserializer<Message>
+    ) throws -> Message {
         do {
             return try deserializer.deserialize(bytes)
         } catch let rejection as any RPCStatusConvertible {

@@ -64,7 +64,8 @@ enum ServerCallRunner {
             } else {
                 request = try await readSingle(stream, deserializer)
             }
-            let response = try await handler(ServerRequest(metadata: context.requestMetadata, message: consume request), context)
+            let response = try await handler(
+                ServerRequest(metadata: context.requestMetadata, message: consume request), context)
             let bytes: [UInt8]
             do {
                 bytes = try serializer.serialize(response.message)

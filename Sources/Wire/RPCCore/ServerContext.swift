@@ -9,12 +9,16 @@ public struct ServerContext: Sendable {
     /// The client's address as the transport knows it (e.g. `ipv4:127.0.0.1:51234`).
     public var remotePeer: String
 
-    public init(method: MethodDescriptor, requestMetadata: Metadata, deadline: ContinuousClock.Instant?, remotePeer: String) {
-        self.init(method: method, requestMetadata: requestMetadata, fixedDeadline: deadline.map(FixedInstant.init),
-                  remotePeer: remotePeer)
+    public init(
+        method: MethodDescriptor, requestMetadata: Metadata, deadline: ContinuousClock.Instant?, remotePeer: String
+    ) {
+        self.init(
+            method: method, requestMetadata: requestMetadata, fixedDeadline: deadline.map(FixedInstant.init),
+            remotePeer: remotePeer)
     }
 
-    package init(method: MethodDescriptor, requestMetadata: Metadata, fixedDeadline: FixedInstant?, remotePeer: String) {
+    package init(method: MethodDescriptor, requestMetadata: Metadata, fixedDeadline: FixedInstant?, remotePeer: String)
+    {
         self.method = method
         self.requestMetadata = requestMetadata
         self.fixedDeadline = fixedDeadline

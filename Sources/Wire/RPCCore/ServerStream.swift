@@ -183,13 +183,16 @@ open class ServerStream: @unchecked Sendable {
     /// to the handler waiting for it.
     @discardableResult
     public final func pushRequest(_ message: [UInt8], bytes: Int) -> RequestPush {
-        let outcome = shared.withLock { shared -> (waiter: UnsafeContinuation<[UInt8]?, any Error>?, push: RequestPush) in
+        let outcome = shared.withLock {
+            shared -> (waiter: UnsafeContinuation<[UInt8]?, any Error>?, push: RequestPush) in
             guard shared.requests.end == nil else { return (nil, .taken) }
             if let waiter = shared.requestWaiter {
                 shared.requestWaiter = nil
                 return (waiter, .taken)
             }
-            return (nil, shared.requests.append(message, bytes: bytes, eagerAllowance: eagerAllowance) ? .owed : .queued)
+            return (
+                nil, shared.requests.append(message, bytes: bytes, eagerAllowance: eagerAllowance) ? .owed : .queued
+            )
         }
         outcome.waiter?.resume(returning: message)
         return outcome.push

@@ -40,7 +40,8 @@ package final class AcceptBackoff: ChannelInboundHandler {
         events?(.acceptFailed(error: "\(error)", backoff: Self.delay))
         guard resume == nil, let options = context.channel.syncOptions else { return }
         try? options.setOption(.autoRead, value: false)
-        resume = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Self.delay.nanosecondsClamped)) { [self] in
+        resume = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Self.delay.nanosecondsClamped)) {
+            [self] in
             resume = nil
             try? context.channel.syncOptions?.setOption(.autoRead, value: true)
         }

@@ -12,7 +12,9 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
         return 0
     }
 
-    func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
+    func onHeader(
+        _ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer
+    ) -> Int32 {
         guard let stream = byID[frame.pointee.hd.stream_id], stream.parser != nil else { return 0 }
         stream.parser!.add(name: name, value: value)
         stream.headerBytes += HeaderListSize.fieldSize(nameCount: name.count, valueCount: value.count)
@@ -36,13 +38,16 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
             }
         case NGHTTP2_DATA.rawValue:
             if endStream, let stream = byID[header.stream_id], !stream.finished {
-                stream.finish(Status(code: .internal, message: "The server ended the stream without trailers"), Metadata())
+                stream.finish(
+                    Status(code: .internal, message: "The server ended the stream without trailers"), Metadata())
             }
         case NGHTTP2_GOAWAY.rawValue:
             state.markUnusable()
             refuseUnsentRequests()
         case NGHTTP2_PING.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
-            let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+            let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) {
+                UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))
+            }
             _ = keepalive.ackReceived(payload)
         default:
             break
@@ -74,7 +79,8 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
         guard let stream = byID[id] else { return 0 }
         forget(stream)
         if !stream.finished {
-            let status = errorCode == HTTP2ErrorCode.noError
+            let status =
+                errorCode == HTTP2ErrorCode.noError
                 ? Status(code: .internal, message: "The stream closed without a status")
                 : HTTP2ErrorMapping.status(forResetCode: errorCode)
             // REFUSED_STREAM: closed before any processing (RFC 9113 §8.7), e.g. past the
@@ -92,7 +98,8 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
     private func refuseUnsentRequests() {
         guard let session else { return }
         let status = Status(
-            code: .unavailable, message: "The server is going away (GOAWAY) and refused new calls; the request was not sent")
+            code: .unavailable,
+            message: "The server is going away (GOAWAY) and refused new calls; the request was not sent")
         for stream in byID.values where !session.streamExists(stream.id) {
             forget(stream)
             stream.finish(status, RequestNotSent.trailers)
@@ -111,7 +118,8 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
         let header = frame.pointee.hd
         guard UInt32(header.type) == NGHTTP2_HEADERS.rawValue, let stream = byID[header.stream_id] else { return 0 }
         forget(stream)
-        let reason = errorCode == NGHTTP2_ERR_START_STREAM_NOT_ALLOWED.rawValue
+        let reason =
+            errorCode == NGHTTP2_ERR_START_STREAM_NOT_ALLOWED.rawValue
             ? "The server is going away (GOAWAY) and refused new calls; the request was not sent"
             : "The request could not be sent: \(NGHTTP2Error(code: errorCode, operation: "sending its HEADERS"))"
         stream.finish(Status(code: .unavailable, message: reason), RequestNotSent.trailers)

@@ -52,7 +52,11 @@ extension ClientConnectionHandler {
             nghttp2_submit_request(session.pointer, nil, fields, count, &provider, nil)
         }
         guard id > 0 else {
-            queues.fail(Status(code: .unavailable, message: "Could not start a stream: \(NGHTTP2Error(code: id, operation: "nghttp2_submit_request"))"))
+            queues.fail(
+                Status(
+                    code: .unavailable,
+                    message: "Could not start a stream: \(NGHTTP2Error(code: id, operation: "nghttp2_submit_request"))")
+            )
             return
         }
         stream.id = id

@@ -131,7 +131,8 @@ final class ClientConnectionHandler: NGHTTP2ConnectionHandler {
         actions.removeAll(keepingCapacity: true)
         for action in pending {
             switch action {
-            case .reset(let id, let errorCode): submit { session throws(NGHTTP2Error) in try session.resetStream(id, errorCode: errorCode) }
+            case .reset(let id, let errorCode):
+                submit { session throws(NGHTTP2Error) in try session.resetStream(id, errorCode: errorCode) }
             }
         }
         credit.give(to: session)

@@ -23,10 +23,12 @@ extension HTTP1JSONConnection {
             headers.add(name: "connection", value: "keep-alive")
         }
         headSent = true
-        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
+        let head = HTTPResponseHead(
+            version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if !answer.body.isEmpty {
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
+            context.write(
+                wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
         }
         writeEnd()
     }
@@ -46,8 +48,10 @@ extension HTTP1JSONConnection {
     /// A single response as the one event of the stream, and its end.
     func endEventStream(with message: [UInt8]) {
         guard let context else { return }
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: EventStreamFraming.data(message))))),
-                      promise: nil)
+        context.write(
+            wrapOutboundOut(
+                .body(.byteBuffer(context.channel.allocator.buffer(bytes: EventStreamFraming.data(message))))),
+            promise: nil)
         writeEnd()
     }
 
@@ -58,7 +62,8 @@ extension HTTP1JSONConnection {
             guard active === stream, eventStream, let context = self.context else { return }
             if NIODeadline.now() >= lastSent + .nanoseconds(interval.nanosecondsClamped) {
                 context.writeAndFlush(
-                    wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: EventStreamFraming.keepalive)))),
+                    wrapOutboundOut(
+                        .body(.byteBuffer(context.channel.allocator.buffer(bytes: EventStreamFraming.keepalive)))),
                     promise: nil)
                 lastSent = .now()
             }

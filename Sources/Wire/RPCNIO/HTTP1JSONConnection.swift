@@ -134,16 +134,19 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
             if web.staticFiles.claims(head.uri) {
                 // Every If-None-Match field line: together they are one list.
                 let ifNoneMatch = head.headers["if-none-match"]
-                receiving = .file(web.staticFiles.answer(
-                    method: method, target: head.uri,
-                    ifNoneMatch: ifNoneMatch.isEmpty ? nil : ifNoneMatch.joined(separator: ",")))
+                receiving = .file(
+                    web.staticFiles.answer(
+                        method: method, target: head.uri,
+                        ifNoneMatch: ifNoneMatch.isEmpty ? nil : ifNoneMatch.joined(separator: ",")))
                 return
             }
             if head.method == .GET, routes.resolve(head.uri) != nil {
                 guard let body = BrowserRequest.jsonParameter(head.uri) else {
-                    receiving = .refused(RequestRejection(
-                        httpStatus: 400, status: Status(code: .invalidArgument, message: "json: not valid URL encoding"),
-                        format: .json))
+                    receiving = .refused(
+                        RequestRejection(
+                            httpStatus: 400,
+                            status: Status(code: .invalidArgument, message: "json: not valid URL encoding"),
+                            format: .json))
                     return
                 }
                 query = body
@@ -169,13 +172,16 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
                 receiving = .refused(rejection)
             }
         case .success(let requestHead):
-            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > config.maxReceiveMessageSize {
+            if let length = head.headers.first(name: "content-length").flatMap(Int.init),
+                length > config.maxReceiveMessageSize
+            {
                 answerEarly(tooLarge)
                 return
             }
             receiving = .call(requestHead, body: query)
             if expectsContinue {
-                context?.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
+                context?.writeAndFlush(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
             }
         }
     }
@@ -183,7 +189,8 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
     private var tooLarge: RequestRejection {
         RequestRejection(
             httpStatus: 413,
-            status: Status(code: .resourceExhausted, message: "Request body larger than \(config.maxReceiveMessageSize) bytes"),
+            status: Status(
+                code: .resourceExhausted, message: "Request body larger than \(config.maxReceiveMessageSize) bytes"),
             format: .json)
     }
 
@@ -207,8 +214,9 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         case .file(let answer):
             writeStatic(answer)
         case .refused(let rejection):
-            writeError(rejection.status, httpStatus: rejection.jsonHTTPStatus, metadata: Metadata(),
-                       headersOnly: rejection.headersOnly)
+            writeError(
+                rejection.status, httpStatus: rejection.jsonHTTPStatus, metadata: Metadata(),
+                headersOnly: rejection.headersOnly)
         case .call(let head, let body):
             start(head, body: body)
         }
@@ -234,7 +242,9 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         stream.pushRequest(body, bytes: body.count)
         stream.finishRequests()
         if let timeout = head.timeout {
-            deadlineTimer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(timeout.nanosecondsClamped)) {
+            deadlineTimer = context.eventLoop.assumeIsolated().scheduleTask(
+                in: .nanoseconds(timeout.nanosecondsClamped)
+            ) {
                 [self] in
                 guard active === stream else { return }
                 deadlineTimer = nil
@@ -305,9 +315,12 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         if headSent {
             if status.code != .ok {
                 let details = config.errorDetailsJSON?(trailers)
-                let line = eventStream
-                    ? EventStreamFraming.error(status, details: details) : JSONErrorBody.streamLine(status, details: details)
-                context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: line)))), promise: nil)
+                let line =
+                    eventStream
+                    ? EventStreamFraming.error(status, details: details)
+                    : JSONErrorBody.streamLine(status, details: details)
+                context.write(
+                    wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: line)))), promise: nil)
             }
             writeEnd()
         } else if status.code == .ok {
@@ -325,7 +338,8 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
         let body = JSONErrorBody.object(status, details: config.errorDetailsJSON?(metadata))
         writeHead(status: httpStatus, contentType: "application/json", metadata: metadata, contentLength: body.count)
         if !headersOnly {
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+            context.write(
+                wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
         }
         writeEnd()
     }

@@ -23,10 +23,12 @@ package struct HeaderEncoder {
 
     /// A field whose name and value live as long as the process.
     package mutating func addStatic(_ name: StaticString, _ value: StaticString) {
-        fields.append(nghttp2_nv(
-            name: UnsafeMutablePointer(mutating: name.utf8Start), value: UnsafeMutablePointer(mutating: value.utf8Start),
-            namelen: name.utf8CodeUnitCount, valuelen: value.utf8CodeUnitCount,
-            flags: UInt8(NGHTTP2_NV_FLAG_NO_COPY_NAME.rawValue | NGHTTP2_NV_FLAG_NO_COPY_VALUE.rawValue)))
+        fields.append(
+            nghttp2_nv(
+                name: UnsafeMutablePointer(mutating: name.utf8Start),
+                value: UnsafeMutablePointer(mutating: value.utf8Start),
+                namelen: name.utf8CodeUnitCount, valuelen: value.utf8CodeUnitCount,
+                flags: UInt8(NGHTTP2_NV_FLAG_NO_COPY_NAME.rawValue | NGHTTP2_NV_FLAG_NO_COPY_VALUE.rawValue)))
     }
 
     package mutating func add(_ name: StaticString, _ value: String) {

@@ -155,7 +155,10 @@ extension NGHTTP2ServerConnection {
                 in: .nanoseconds(config.timeout.nanosecondsClamped)
             ) { [self] in
                 if keepalive.timedOut(payload) {
-                    report(.goAwaySent(peer: peerDescription, errorCode: HTTP2ErrorCode.noError, reason: "keepalive PING unanswered"))
+                    report(
+                        .goAwaySent(
+                            peer: peerDescription, errorCode: HTTP2ErrorCode.noError,
+                            reason: "keepalive PING unanswered"))
                     try? self.session?.terminate(errorCode: HTTP2ErrorCode.noError)  // closing either way
                     flushOutput()
                     self.context?.close(promise: nil)

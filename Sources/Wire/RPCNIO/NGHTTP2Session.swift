@@ -41,7 +41,9 @@ package struct NGHTTP2Session {
             nghttp2_option_set_stream_reset_rate_limit(option, UInt64(limit.burst), UInt64(limit.perSecond))
         }
 
-        guard let pool = glimpse_pool_create() else { throw NGHTTP2Error(code: NGHTTP2_ERR_NOMEM.rawValue, operation: "glimpse_pool_create") }
+        guard let pool = glimpse_pool_create() else {
+            throw NGHTTP2Error(code: NGHTTP2_ERR_NOMEM.rawValue, operation: "glimpse_pool_create")
+        }
         let retained = Unmanaged.passRetained(NGHTTP2DelegateBox(delegate))
         let userData = retained.toOpaque()
         var session: OpaquePointer?
@@ -52,7 +54,8 @@ package struct NGHTTP2Session {
             }
         }
         do {
-            try NGHTTP2Error.check(created, options.role == .server ? "nghttp2_session_server_new3" : "nghttp2_session_client_new3")
+            try NGHTTP2Error.check(
+                created, options.role == .server ? "nghttp2_session_server_new3" : "nghttp2_session_client_new3")
         } catch {
             glimpse_pool_release(pool)
             retained.release()
@@ -76,17 +79,25 @@ package struct NGHTTP2Session {
     /// starts it at 65,535; it cannot be made smaller for the peer).
     package func start(_ config: HTTP2Config, connectionWindow: Int, isClient: Bool) throws(NGHTTP2Error) {
         var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(config.maxConcurrentStreams)),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(config.initialStreamWindowSize)),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: UInt32(config.maxHeaderListSize)),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                value: UInt32(config.maxConcurrentStreams)),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue),
+                value: UInt32(config.initialStreamWindowSize)),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
+                value: UInt32(config.maxHeaderListSize)),
         ]
         if isClient {
             settings.append(nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0))
         }
         try NGHTTP2Error.check(
-            nghttp2_submit_settings(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), settings, settings.count), "nghttp2_submit_settings")
+            nghttp2_submit_settings(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), settings, settings.count),
+            "nghttp2_submit_settings")
         try NGHTTP2Error.check(
-            nghttp2_session_set_local_window_size(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(connectionWindow)),
+            nghttp2_session_set_local_window_size(
+                pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(connectionWindow)),
             "nghttp2_session_set_local_window_size")
     }
 
@@ -150,7 +161,8 @@ package struct NGHTTP2Session {
 
     package func resetStream(_ stream: Int32, errorCode: UInt32) throws(NGHTTP2Error) {
         try NGHTTP2Error.check(
-            nghttp2_submit_rst_stream(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream, errorCode), "nghttp2_submit_rst_stream")
+            nghttp2_submit_rst_stream(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream, errorCode),
+            "nghttp2_submit_rst_stream")
     }
 
     package func streamExists(_ stream: Int32) -> Bool {
@@ -164,13 +176,15 @@ package struct NGHTTP2Session {
     package func ping(_ opaque: UInt64) throws(NGHTTP2Error) {
         var bytes = opaque.bigEndian
         let result = withUnsafeBytes(of: &bytes) { raw in
-            nghttp2_submit_ping(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), raw.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            nghttp2_submit_ping(
+                pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), raw.baseAddress?.assumingMemoryBound(to: UInt8.self))
         }
         try NGHTTP2Error.check(result, "nghttp2_submit_ping")
     }
 
     package func terminate(errorCode: UInt32) throws(NGHTTP2Error) {
-        try NGHTTP2Error.check(nghttp2_session_terminate_session(pointer, errorCode), "nghttp2_session_terminate_session")
+        try NGHTTP2Error.check(
+            nghttp2_session_terminate_session(pointer, errorCode), "nghttp2_session_terminate_session")
     }
 
     package func shutdownNotice() throws(NGHTTP2Error) {

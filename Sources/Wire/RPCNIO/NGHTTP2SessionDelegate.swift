@@ -10,7 +10,9 @@ package protocol NGHTTP2SessionDelegate: AnyObject {
     /// A HEADERS frame begins (its fields follow, one `onHeader` each).
     func onBeginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32
     /// One field of the header block `frame` begins.
-    func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32
+    func onHeader(
+        _ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer
+    ) -> Int32
     func onFrameReceived(_ frame: UnsafePointer<nghttp2_frame>) -> Int32
     /// DATA of `stream` (padding excluded), before the frame's `onFrameReceived`.
     func onDataChunk(_ stream: Int32, _ data: UnsafeRawBufferPointer) -> Int32
@@ -45,16 +47,21 @@ extension NGHTTP2Session {
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
             NGHTTP2DelegateBox.with(userData) { $0.onBeginHeaders(frame!) }
         }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameCount, value, valueCount, _, userData in
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameCount, value, valueCount, _, userData in
             NGHTTP2DelegateBox.with(userData) {
-                $0.onHeader(frame!, UnsafeRawBufferPointer(start: name, count: nameCount), UnsafeRawBufferPointer(start: value, count: valueCount))
+                $0.onHeader(
+                    frame!, UnsafeRawBufferPointer(start: name, count: nameCount),
+                    UnsafeRawBufferPointer(start: value, count: valueCount))
             }
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
             NGHTTP2DelegateBox.with(userData) { $0.onFrameReceived(frame!) }
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, count, userData in
-            NGHTTP2DelegateBox.with(userData) { $0.onDataChunk(stream, UnsafeRawBufferPointer(start: data, count: count)) }
+            NGHTTP2DelegateBox.with(userData) {
+                $0.onDataChunk(stream, UnsafeRawBufferPointer(start: data, count: count))
+            }
         }
         nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
             NGHTTP2DelegateBox.with(userData) { $0.onFrameSent(frame!) }

@@ -23,8 +23,10 @@ public final class NIOClientTransport: ClientTransport {
         var shutDown = false
     }
 
-    public init(host: String, port: Int, config: NIOClientConfig = .defaults,
-                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(
+        host: String, port: Int, config: NIOClientConfig = .defaults,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.host = host
         self.port = port
         self.config = config
@@ -85,7 +87,8 @@ public final class NIOClientTransport: ClientTransport {
     }
 
     /// A connection attempt ended: its connection becomes the one calls share.
-    private func settle(_ connecting: EventLoopFuture<ClientConnection>, _ result: Result<ClientConnection, any Error>) {
+    private func settle(_ connecting: EventLoopFuture<ClientConnection>, _ result: Result<ClientConnection, any Error>)
+    {
         state.withLock { state in
             guard state.pending === connecting else { return }
             state.pending = nil
@@ -103,7 +106,8 @@ public final class NIOClientTransport: ClientTransport {
                 future.whenComplete { waiter.resume(with: $0) }
             }
         } onCancel: {
-            waiter.resume(with: .failure(RPCError(code: .cancelled, message: "The call was cancelled while connecting")))
+            waiter.resume(
+                with: .failure(RPCError(code: .cancelled, message: "The call was cancelled while connecting")))
         }
     }
 
@@ -134,7 +138,8 @@ public final class NIOClientTransport: ClientTransport {
                 // socket lives the server it waits for cannot bind its port.
                 if let local = channel.localAddress, local == channel.remoteAddress {
                     channel.close(promise: nil)
-                    throw RPCError(code: .unavailable, message: "Nothing listens on \(authority) (the socket connected to itself)")
+                    throw RPCError(
+                        code: .unavailable, message: "Nothing listens on \(authority) (the socket connected to itself)")
                 }
                 guard let connection = made.value.withLock({ $0 }) else {
                     throw RPCError(code: .unavailable, message: "The connection was not set up")
@@ -155,7 +160,8 @@ struct ClientConnection: Sendable {
         let token = state.makeToken()
         let mailbox = self.mailbox
         let inbound = InboundQueue<RPCResponsePart>(
-            eagerAllowance: config.http2.eagerReleaseAllowance, observer: ClientFlowObserver(mailbox: mailbox, token: token))
+            eagerAllowance: config.http2.eagerReleaseAllowance,
+            observer: ClientFlowObserver(mailbox: mailbox, token: token))
         let gate = OutboundGate(
             highWatermark: config.http2.outboundHighWatermark, lowWatermark: config.http2.outboundLowWatermark)
         let queues = ClientCallQueues(inbound: inbound, gate: gate)

@@ -48,9 +48,11 @@ public final class NIOServerTransport: ServerTransport {
     ///     executor). Never the I/O loops of `group`.
     ///   - jsonRoutes: serve these HTTP/JSON routes too (the router's `jsonRoutes`); nil or
     ///     empty: gRPC only.
-    public init(host: String, port: Int, config: NIOServerConfig = .defaults,
-                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-                handlerExecutor: (any TaskExecutor)? = nil, jsonRoutes: JSONRoutes? = nil) {
+    public init(
+        host: String, port: Int, config: NIOServerConfig = .defaults,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        handlerExecutor: (any TaskExecutor)? = nil, jsonRoutes: JSONRoutes? = nil
+    ) {
         self.host = host
         self.port = port
         self.config = config

@@ -21,7 +21,9 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         return 0
     }
 
-    func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
+    func onHeader(
+        _ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer
+    ) -> Int32 {
         guard headerBlock.stream == frame.pointee.hd.stream_id else { return 0 }
         return refuseFlood(headerBlockSize: headerBlock.add(name: name, value: value, cache: headerStrings))
     }
@@ -43,7 +45,9 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         case NGHTTP2_DATA.rawValue:
             if endStream, let stream = streams[header.stream_id] { endOfRequests(stream) }
         case NGHTTP2_PING.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
-            let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+            let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) {
+                UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))
+            }
             pingAcknowledged(payload)
         default:
             break
@@ -99,11 +103,14 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         guard stream.jsonBody.count + data.count <= config.maxReceiveMessageSize else {
             credit.releaseConnection(data.count)
             stream.jsonBody = []
-            answer(stream, RequestRejection(
-                httpStatus: 413,
-                status: Status(code: .resourceExhausted,
-                               message: "Request body larger than \(config.maxReceiveMessageSize) bytes"),
-                format: .json))
+            answer(
+                stream,
+                RequestRejection(
+                    httpStatus: 413,
+                    status: Status(
+                        code: .resourceExhausted,
+                        message: "Request body larger than \(config.maxReceiveMessageSize) bytes"),
+                    format: .json))
             return 0
         }
         stream.jsonBody.append(contentsOf: data)
@@ -138,7 +145,8 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     func onFrameSent(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {
         let header = frame.pointee.hd
         guard header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
-              let stream = streams[header.stream_id] else { return 0 }
+            let stream = streams[header.stream_id]
+        else { return 0 }
         // Our side is done; tell a client still sending that we will not read on
         // (PROTOCOL-HTTP2 "Early Server Closure"), and after a deadline always. Not for
         // JSON: HTTP clients (curl among them) take a reset that arrives while they still
@@ -155,9 +163,11 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     func onFrameNotSent(_ frame: UnsafePointer<nghttp2_frame>, errorCode: Int32) -> Int32 {
         let header = frame.pointee.hd
         guard UInt32(header.type) == NGHTTP2_HEADERS.rawValue, streams[header.stream_id] != nil,
-              errorCode != NGHTTP2_ERR_SESSION_CLOSING.rawValue, errorCode != NGHTTP2_ERR_STREAM_CLOSED.rawValue,
-              errorCode != NGHTTP2_ERR_STREAM_CLOSING.rawValue else { return 0 }
-        actions.append(.headersNotSent(stream: header.stream_id, trailers: frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS))
+            errorCode != NGHTTP2_ERR_SESSION_CLOSING.rawValue, errorCode != NGHTTP2_ERR_STREAM_CLOSED.rawValue,
+            errorCode != NGHTTP2_ERR_STREAM_CLOSING.rawValue
+        else { return 0 }
+        actions.append(
+            .headersNotSent(stream: header.stream_id, trailers: frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS))
         return 0
     }
 
@@ -174,9 +184,11 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         // A call whose handler sent its status, closed cleanly: nothing is left to cancel
         // (the status is the last thing a handler's runner does).
         if stream.statusQueued, !stream.answeredByTransport, errorCode == HTTP2ErrorCode.noError { return 0 }
-        let error = errorCode == HTTP2ErrorCode.cancel || errorCode == HTTP2ErrorCode.noError
+        let error =
+            errorCode == HTTP2ErrorCode.cancel || errorCode == HTTP2ErrorCode.noError
             ? RPCError(code: .cancelled, message: "The client cancelled the call")
-            : RPCError(code: .cancelled, message: "The stream was reset: \(HTTP2ErrorMapping.http2ErrorName(errorCode))")
+            : RPCError(
+                code: .cancelled, message: "The stream was reset: \(HTTP2ErrorMapping.http2ErrorName(errorCode))")
         stream.abandonCall(error)
         return 0
     }

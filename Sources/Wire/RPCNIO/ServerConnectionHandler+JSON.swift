@@ -23,8 +23,9 @@ extension ServerConnectionHandler {
             if !stream.headersSent { stream.jsonMetadata = metadata }
         case .message(let bytes):
             if !stream.headersSent {
-                sendJSONHeaders(stream, httpStatus: 200, contentType: "application/x-ndjson",
-                                metadata: stream.jsonMetadata, contentLength: nil, withBody: true)
+                sendJSONHeaders(
+                    stream, httpStatus: 200, contentType: "application/x-ndjson",
+                    metadata: stream.jsonMetadata, contentLength: nil, withBody: true)
             }
             // The writer's room covers the line and its newline.
             queue(bytes, on: stream, prepaid: prepaid)
@@ -45,8 +46,9 @@ extension ServerConnectionHandler {
         guard !stream.headersSent else { return }
         var fields = metadata
         fields.append(contentsOf: trailers)
-        sendJSONHeaders(stream, httpStatus: 200, contentType: "application/json", metadata: fields,
-                        contentLength: message.count, withBody: true)
+        sendJSONHeaders(
+            stream, httpStatus: 200, contentType: "application/json", metadata: fields,
+            contentLength: message.count, withBody: true)
         queue(message, on: stream, prepaid: false)
         stream.pendingTrailers = (.ok, Metadata())
         resumeIfDeferred(stream)
@@ -55,8 +57,9 @@ extension ServerConnectionHandler {
     /// A rejection, an oversized body or an expired deadline (`answer`).
     func answerJSON(_ stream: ServerStreamState, _ rejection: RequestRejection) {
         if rejection.headersOnly, !stream.headersSent {
-            sendJSONHeaders(stream, httpStatus: rejection.jsonHTTPStatus, contentType: "application/json",
-                            metadata: Metadata(), contentLength: nil, withBody: false)
+            sendJSONHeaders(
+                stream, httpStatus: rejection.jsonHTTPStatus, contentType: "application/json",
+                metadata: Metadata(), contentLength: nil, withBody: false)
             return
         }
         finishJSON(stream, rejection.status, Metadata(), httpStatus: rejection.jsonHTTPStatus)
@@ -65,7 +68,9 @@ extension ServerConnectionHandler {
     private func finishJSON(_ stream: ServerStreamState, _ status: Status, _ trailers: Metadata, httpStatus: Int) {
         if stream.headersSent {
             if status.code != .ok {
-                queue(JSONErrorBody.streamLine(status, details: config.errorDetailsJSON?(trailers)), on: stream, prepaid: false)
+                queue(
+                    JSONErrorBody.streamLine(status, details: config.errorDetailsJSON?(trailers)), on: stream,
+                    prepaid: false)
             }
             stream.pendingTrailers = (status, trailers)  // read as "end the stream after the outbox"
             resumeIfDeferred(stream)
@@ -74,13 +79,15 @@ extension ServerConnectionHandler {
         if status.code == .ok {
             var fields = stream.jsonMetadata
             fields.append(contentsOf: trailers)
-            sendJSONHeaders(stream, httpStatus: 200, contentType: "application/x-ndjson", metadata: fields,
-                            contentLength: 0, withBody: false)
+            sendJSONHeaders(
+                stream, httpStatus: 200, contentType: "application/x-ndjson", metadata: fields,
+                contentLength: 0, withBody: false)
             return
         }
         let body = JSONErrorBody.object(status, details: config.errorDetailsJSON?(trailers))
-        sendJSONHeaders(stream, httpStatus: httpStatus, contentType: "application/json", metadata: trailers,
-                        contentLength: body.count, withBody: true)
+        sendJSONHeaders(
+            stream, httpStatus: httpStatus, contentType: "application/json", metadata: trailers,
+            contentLength: body.count, withBody: true)
         queue(body, on: stream, prepaid: false)
         stream.pendingTrailers = (status, trailers)
         resumeIfDeferred(stream)

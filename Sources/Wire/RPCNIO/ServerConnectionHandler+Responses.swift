@@ -54,7 +54,9 @@ extension ServerConnectionHandler {
     }
 
     /// `apply` of metadata, message and OK status, without wrapping each in a part.
-    private func applySingle(_ metadata: Metadata, _ message: [UInt8], _ trailers: Metadata, to stream: ServerStreamState) {
+    private func applySingle(
+        _ metadata: Metadata, _ message: [UInt8], _ trailers: Metadata, to stream: ServerStreamState
+    ) {
         guard !stream.statusQueued else { return }
         if stream.isJSON {
             applyJSONSingle(metadata, message, trailers, to: stream)
@@ -184,18 +186,26 @@ extension ServerConnectionHandler {
     /// that cannot be sent either, the stream is reset.
     func headersNotSent(_ stream: ServerStreamState, trailers: Bool) {
         guard let session, !stream.isJSON, !stream.sentFallbackStatus else {
-            streamSubmitFailed(stream, NGHTTP2Error(code: NGHTTP2_ERR_FRAME_SIZE_ERROR.rawValue, operation: "sending a header block"))
+            streamSubmitFailed(
+                stream, NGHTTP2Error(code: NGHTTP2_ERR_FRAME_SIZE_ERROR.rawValue, operation: "sending a header block"))
             return
         }
         stream.sentFallbackStatus = true
-        report(.streamReset(peer: remotePeer, stream: stream.id, reason: "its \(trailers ? "trailers" : "response headers") were too large to send; answered INTERNAL instead"))
+        report(
+            .streamReset(
+                peer: remotePeer, stream: stream.id,
+                reason:
+                    "its \(trailers ? "trailers" : "response headers") were too large to send; answered INTERNAL instead"
+            ))
         encoder.reset()
         if !trailers {
             encoder.addStatic(":status", "200")
             encoder.addStatic("content-type", "application/grpc")
         }
-        encoder.addStatus(Status(
-            code: .internal, message: "The server's response \(trailers ? "trailers" : "headers") were too large to send"))
+        encoder.addStatus(
+            Status(
+                code: .internal,
+                message: "The server's response \(trailers ? "trailers" : "headers") were too large to send"))
         let result = encoder.withFields { fields, count in
             trailers
                 ? nghttp2_submit_trailer(session.pointer, stream.id, fields, count)

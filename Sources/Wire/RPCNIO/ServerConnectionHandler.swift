@@ -47,7 +47,8 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
         }
 
         /// Takes one field; returns the block's size so far.
-        mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, cache: HeaderStringCache) -> Int {
+        mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, cache: HeaderStringCache) -> Int
+        {
             if isRequest {
                 parser.add(name: name, value: value, cache: cache)
                 return parser.size

@@ -34,7 +34,8 @@ package enum BrowserRequest {
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                guard bytes.endIndex - index >= 3, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                guard bytes.endIndex - index >= 3, let high = hexValue(bytes[index + 1]),
+                    let low = hexValue(bytes[index + 2])
                 else { return nil }
                 out.append(high << 4 | low)
                 index += 3

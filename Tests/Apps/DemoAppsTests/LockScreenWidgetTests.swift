@@ -7,7 +7,8 @@ import Testing
     let widget = LockScreenWidget()
 
     @Test func oneEntryNowThenAgainInFifteenMinutes() async {
-        let timeline = await widget.timeline(kind: LockScreenWidget.kind, in: .family(.accessoryRectangular), now: start)
+        let timeline = await widget.timeline(
+            kind: LockScreenWidget.kind, in: .family(.accessoryRectangular), now: start)
         #expect(timeline.entries.count == 1)
         #expect(timeline.entries.first?.date == .init(date: start))
         #expect(timeline.reloadPolicy == .after(.init(date: start.addingTimeInterval(15 * 60))))
@@ -21,11 +22,14 @@ import Testing
 
     @Test func everyAccessoryFamilyHasItsView() async throws {
         func view(_ family: GlimpseWidgetV1.WidgetFamily) async throws -> GlimpseWidgetV1.View {
-            try #require(await widget.timeline(kind: LockScreenWidget.kind, in: .family(family), now: start).entries.first?.view)
+            try #require(
+                await widget.timeline(kind: LockScreenWidget.kind, in: .family(family), now: start).entries.first?.view)
         }
         let circular = try await view(.accessoryCircular)
         #expect(circular.all.contains { $0.kind == .accessoryWidgetBackground })
-        let gauges = circular.all.compactMap { view -> GlimpseWidgetV1.Gauge? in if case .gauge(let g)? = view.kind { g } else { nil } }
+        let gauges = circular.all.compactMap { view -> GlimpseWidgetV1.Gauge? in
+            if case .gauge(let g)? = view.kind { g } else { nil }
+        }
         let gauge = try #require(gauges.first)
         #expect(gauge.value == 1680 && gauge.maximum == 10_000 && gauge.style == .accessoryCircular)
         #expect(circular.texts == ["1k"] && circular.symbols == ["figure.walk"])
@@ -45,18 +49,23 @@ import Testing
 
 @Suite struct MoviePlannerTests {
     @Test func oneEntryPerMovieAMinuteApartAtEnd() async {
-        let timeline = await MoviePlannerWidget().timeline(kind: MoviePlannerWidget.kind, in: .family(.systemSmall), now: start)
-        #expect(timeline.entries.map(\.date) == [0, 1, 2].map { .init(date: start.addingTimeInterval(Double($0) * 60)) })
+        let timeline = await MoviePlannerWidget().timeline(
+            kind: MoviePlannerWidget.kind, in: .family(.systemSmall), now: start)
+        #expect(
+            timeline.entries.map(\.date) == [0, 1, 2].map { .init(date: start.addingTimeInterval(Double($0) * 60)) })
         #expect(timeline.reloadPolicy == .atEnd)
-        #expect(timeline.entries.map { $0.view?.texts ?? [] } == [
-            ["Avengers: Infinity War"], ["Avengers: End Game"], ["Guardians of the Galaxy Volume 3"],
-        ])
+        #expect(
+            timeline.entries.map { $0.view?.texts ?? [] } == [
+                ["Avengers: Infinity War"], ["Avengers: End Game"], ["Guardians of the Galaxy Volume 3"],
+            ])
         #expect(timeline.entries.map { $0.view?.images ?? [] } == [["infinity"], ["endgame"], ["gog3"]])
     }
 
     @Test(arguments: [GlimpseWidgetV1.WidgetFamily.systemSmall, .systemMedium, .systemLarge])
     func oneLayoutFitsEverySize(family: GlimpseWidgetV1.WidgetFamily) async throws {
-        let view = try #require(await MoviePlannerWidget().timeline(kind: MoviePlannerWidget.kind, in: .family(family), now: start).entries.first?.view)
+        let view = try #require(
+            await MoviePlannerWidget().timeline(kind: MoviePlannerWidget.kind, in: .family(family), now: start).entries
+                .first?.view)
         // The poster, the gradient, the title: a ZStack of three layers.
         guard case .stack(let stack)? = view.kind else { Issue.record("not a stack"); return }
         #expect(stack.axis == .depth && stack.children.count == 3)
@@ -64,7 +73,8 @@ import Testing
     }
 
     @Test func thePlaceholderHasNoMovie() {
-        let entry = MoviePlannerWidget().placeholder(kind: MoviePlannerWidget.kind, in: .family(.systemSmall), now: start)
+        let entry = MoviePlannerWidget().placeholder(
+            kind: MoviePlannerWidget.kind, in: .family(.systemSmall), now: start)
         #expect(entry.view?.texts == [""] && entry.view?.images == [])
     }
 }

@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test func theContentStateDecodesDatesAsSecondsSince2001() throws {
-        let json = #"{"driverName":"Tim","estimatedDeliveryTime":[\#(Self.eta),\#(Self.eta + 900)],"status":"onTheWay"}"#
+        let json =
+            #"{"driverName":"Tim","estimatedDeliveryTime":[\#(Self.eta),\#(Self.eta + 900)],"status":"onTheWay"}"#
         let state = try JSONDecoder().decode(PizzaDeliveryAttributes.ContentState.self, from: Data(json.utf8))
         #expect(state.estimatedDeliveryTime == start...start.addingTimeInterval(900))
         #expect(state.status == .onTheWay)
@@ -27,23 +28,29 @@ import Testing
         #expect(String(decoding: encoded, as: UTF8.self).contains("\(Int(Self.eta))"))
         // The article's two-field state still decodes: on the way.
         let original = #"{"driverName":"Tim","estimatedDeliveryTime":[\#(Self.eta),\#(Self.eta + 900)]}"#
-        #expect(try JSONDecoder().decode(PizzaDeliveryAttributes.ContentState.self, from: Data(original.utf8)).status == .onTheWay)
+        #expect(
+            try JSONDecoder().decode(PizzaDeliveryAttributes.ContentState.self, from: Data(original.utf8)).status
+                == .onTheWay)
     }
 
     @Test func everyPresentationHasAView() throws {
-        let state = #"{"driverName":"Tim","estimatedDeliveryTime":[\#(Self.eta),\#(Self.eta + 900)],"status":"onTheWay"}"#
+        let state =
+            #"{"driverName":"Tim","estimatedDeliveryTime":[\#(Self.eta),\#(Self.eta + 900)],"status":"onTheWay"}"#
         let views = try PizzaDeliveryActivityWidget().views(for: request(state: state))
         let lock = try #require(views.lockScreen)
         #expect(lock.texts == ["Tim is on the way!", "2 🍕", "You've already paid: $99 + $9.9 Delivery Fee 💸"])
         #expect(lock.images == ["Tim"] && lock.symbols == ["box.truck.badge.clock.fill", "house.fill"])
         let timers = lock.all.compactMap { if case .timerText(let t)? = $0.kind { t } else { nil } }
-        #expect(timers.first?.timerInterval?.end == .init(date: start.addingTimeInterval(900)) && timers.first?.countsDown == true)
+        #expect(
+            timers.first?.timerInterval?.end == .init(date: start.addingTimeInterval(900))
+                && timers.first?.countsDown == true)
 
         let island = try #require(views.dynamicIsland)
         let regions: [String: GlimpseWidgetV1.View?] = [
             "expandedLeading": island.expandedLeading?.view, "expandedTrailing": island.expandedTrailing?.view,
             "expandedCenter": island.expandedCenter?.view, "expandedBottom": island.expandedBottom?.view,
-            "compactLeading": island.compactLeading, "compactTrailing": island.compactTrailing, "minimal": island.minimal,
+            "compactLeading": island.compactLeading, "compactTrailing": island.compactTrailing,
+            "minimal": island.minimal,
         ]
         for (name, view) in regions {
             #expect(view.map { !$0.isEmpty && !$0.all.isEmpty } == true, "\(name) is missing")

@@ -21,7 +21,9 @@ final class MemoryDefaults: SharedDefaults {
     let defaults = MemoryDefaults()
     var provider: FlightProvider { FlightProvider(store: FlightStore(defaults: defaults)) }
 
-    func timeline(_ kind: String = FlightProvider.mediumKind, _ family: GlimpseWidgetV1.WidgetFamily = .systemMedium) async -> GlimpseWidgetV1.Timeline {
+    func timeline(
+        _ kind: String = FlightProvider.mediumKind, _ family: GlimpseWidgetV1.WidgetFamily = .systemMedium
+    ) async -> GlimpseWidgetV1.Timeline {
         await provider.timeline(kind: kind, in: .family(family), now: start)
     }
 
@@ -44,12 +46,16 @@ final class MemoryDefaults: SharedDefaults {
         #expect(view.buttonIntents == intents)
         if !id.isEmpty { #expect(view.view(id: id) != nil) }
         #expect(view.texts.contains("SFO → JFK") && view.texts.contains("Gate M72"))
-        #expect(view.modifiers.contains { $0.kind == .containerBackground(.init(style: .color(.black), placement: .widget)) })
+        #expect(
+            view.modifiers.contains {
+                $0.kind == .containerBackground(.init(style: .color(.black), placement: .widget))
+            })
     }
 
     @Test func theLockScreenWidgetFollowsTheSameStatusWithoutAButton() async throws {
         defaults.set("checkedIn", forKey: "flightStatus", inGroup: "group.net.insoc.rtlair")
-        let view = try #require(await timeline(FlightProvider.lockScreenKind, .accessoryRectangular).entries.first?.view)
+        let view = try #require(
+            await timeline(FlightProvider.lockScreenKind, .accessoryRectangular).entries.first?.view)
         #expect(view.texts == ["⚡️", "RTL 001", "·", "SFO → JFK", "·", "Gate M72", "·", "Checked In ✓"])
         #expect(view.buttonIntents.isEmpty)
         #expect(view.modifiers.contains { $0.kind == .containerBackground(.init(style: nil, placement: .widget)) })
@@ -57,7 +63,9 @@ final class MemoryDefaults: SharedDefaults {
 
     @Test func withoutTheAppGroupTheDefaultStateShows() async throws {
         let provider = FlightProvider(store: FlightStore(defaults: NoSharedDefaults()))
-        let view = try #require(await provider.timeline(kind: FlightProvider.mediumKind, in: .family(.systemMedium), now: start).entries.first?.view)
+        let view = try #require(
+            await provider.timeline(kind: FlightProvider.mediumKind, in: .family(.systemMedium), now: start).entries
+                .first?.view)
         #expect(view.texts.contains("Not Checked In") && view.buttonIntents == ["CheckInIntent"])
         defaults.set("boarding", forKey: "flightStatus", inGroup: "group.net.insoc.rtlair")
         #expect(await FlightStore(defaults: defaults).status() == .notCheckedIn)

@@ -41,7 +41,8 @@ import Testing
 
     @Test func theStatusBarClockStaysLeftOfTheCompactIsland() throws {
         let home = try #require(SeedSamples.renderer().homeScreen(SeedScreen.screen()).root)
-        let island = try #require(SeedSamples.renderer().dynamicIsland(SeedScreen.screen(), views: SeedScreen.views).root)
+        let island = try #require(
+            SeedSamples.renderer().dynamicIsland(SeedScreen.screen(), views: SeedScreen.views).root)
         let clock = try #require(home.find { $0.name == "statusBarClock" })
         let compact = try #require(island.find { $0.kind == "island" && $0.name == "compact" })
         #expect(clock.frame!.x >= 16 && clock.frame!.x + clock.frame!.width < compact.frame!.x)
@@ -55,9 +56,11 @@ import Testing
         let button = try #require(root.find { $0.id == "checkin" })
         #expect(inside(button, root) && root.find { $0.text == "Check In" }.map { inside($0, button) } == true)
         // Gate M72 replaces it once checked in; none when cleared.
-        let checkedIn = SeedSamples.widget(SeedSamples.rtlAir(FlightProvider.mediumKind, .checkedIn), .systemMedium, bundle: B.rtlAir)
+        let checkedIn = SeedSamples.widget(
+            SeedSamples.rtlAir(FlightProvider.mediumKind, .checkedIn), .systemMedium, bundle: B.rtlAir)
         #expect(checkedIn.root?.find { $0.id == "gate" }.map { inside($0, checkedIn.root!) } == true)
-        let cleared = SeedSamples.widget(SeedSamples.rtlAir(FlightProvider.mediumKind, .gateConfirmed), .systemMedium, bundle: B.rtlAir)
+        let cleared = SeedSamples.widget(
+            SeedSamples.rtlAir(FlightProvider.mediumKind, .gateConfirmed), .systemMedium, bundle: B.rtlAir)
         #expect(cleared.root?.find { $0.kind == "button" } == nil)
     }
 
@@ -105,11 +108,17 @@ import Testing
         #expect(avatar.clipShape?.kind == .circle && abs(avatar.frame!.width - 36) < 0.01)
         let timer = try #require(root.find { $0.kind == "timerText" })
         let shapes = root.all.filter { $0.kind == "shape" }
-        #expect(shapes.allSatisfy { $0.frame!.x + $0.frame!.width <= timer.frame!.x + 0.01 || $0.frame!.x >= timer.frame!.x + timer.frame!.width - 0.01 })
+        #expect(
+            shapes.allSatisfy {
+                $0.frame!.x + $0.frame!.width <= timer.frame!.x + 0.01
+                    || $0.frame!.x >= timer.frame!.x + timer.frame!.width - 0.01
+            })
     }
 }
 
 extension GlimpseWidgetV1.LayoutNode {
     var all: [GlimpseWidgetV1.LayoutNode] { [self] + children.flatMap(\.all) }
-    func find(_ predicate: (GlimpseWidgetV1.LayoutNode) -> Bool) -> GlimpseWidgetV1.LayoutNode? { all.first(where: predicate) }
+    func find(_ predicate: (GlimpseWidgetV1.LayoutNode) -> Bool) -> GlimpseWidgetV1.LayoutNode? {
+        all.first(where: predicate)
+    }
 }

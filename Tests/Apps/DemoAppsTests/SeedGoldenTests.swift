@@ -21,24 +21,42 @@ import Testing
     typealias B = SeedSamples.Bundle
 
     static let widgets: [Case] = [
-        Case(name: "pixar-small") { SeedSamples.widget(SeedSamples.pixar(.systemSmall), .systemSmall, bundle: B.pixar) },
-        Case(name: "pixar-medium") { SeedSamples.widget(SeedSamples.pixar(.systemMedium), .systemMedium, bundle: B.pixar) },
-        Case(name: "pixar-large") { SeedSamples.widget(SeedSamples.pixar(.systemLarge), .systemLarge, bundle: B.pixar) },
-        Case(name: "pixar-circular") { SeedSamples.widget(SeedSamples.pixar(.accessoryCircular), .accessoryCircular, bundle: B.pixar) },
+        Case(name: "pixar-small") {
+            SeedSamples.widget(SeedSamples.pixar(.systemSmall), .systemSmall, bundle: B.pixar)
+        },
+        Case(name: "pixar-medium") {
+            SeedSamples.widget(SeedSamples.pixar(.systemMedium), .systemMedium, bundle: B.pixar)
+        },
+        Case(name: "pixar-large") {
+            SeedSamples.widget(SeedSamples.pixar(.systemLarge), .systemLarge, bundle: B.pixar)
+        },
+        Case(name: "pixar-circular") {
+            SeedSamples.widget(SeedSamples.pixar(.accessoryCircular), .accessoryCircular, bundle: B.pixar)
+        },
         Case(name: "pixar-rectangular") {
             SeedSamples.widget(SeedSamples.pixar(.accessoryRectangular), .accessoryRectangular, bundle: B.pixar)
         },
         Case(name: "pixar-medium-dark") {
             SeedSamples.widget(SeedSamples.pixar(.systemMedium), .systemMedium, bundle: B.pixar, dark: true)
         },
-        Case(name: "movieplanner-small") { SeedSamples.widget(SeedSamples.moviePlanner(), .systemSmall, bundle: B.moviePlanner) },
-        Case(name: "movieplanner-medium") { SeedSamples.widget(SeedSamples.moviePlanner(), .systemMedium, bundle: B.moviePlanner) },
-        Case(name: "movieplanner-large") { SeedSamples.widget(SeedSamples.moviePlanner(), .systemLarge, bundle: B.moviePlanner) },
-        Case(name: "steps-circular") { SeedSamples.widget(SeedSamples.steps(.accessoryCircular), .accessoryCircular, bundle: B.steps) },
+        Case(name: "movieplanner-small") {
+            SeedSamples.widget(SeedSamples.moviePlanner(), .systemSmall, bundle: B.moviePlanner)
+        },
+        Case(name: "movieplanner-medium") {
+            SeedSamples.widget(SeedSamples.moviePlanner(), .systemMedium, bundle: B.moviePlanner)
+        },
+        Case(name: "movieplanner-large") {
+            SeedSamples.widget(SeedSamples.moviePlanner(), .systemLarge, bundle: B.moviePlanner)
+        },
+        Case(name: "steps-circular") {
+            SeedSamples.widget(SeedSamples.steps(.accessoryCircular), .accessoryCircular, bundle: B.steps)
+        },
         Case(name: "steps-rectangular") {
             SeedSamples.widget(SeedSamples.steps(.accessoryRectangular), .accessoryRectangular, bundle: B.steps)
         },
-        Case(name: "steps-inline") { SeedSamples.widget(SeedSamples.steps(.accessoryInline), .accessoryInline, bundle: B.steps) },
+        Case(name: "steps-inline") {
+            SeedSamples.widget(SeedSamples.steps(.accessoryInline), .accessoryInline, bundle: B.steps)
+        },
         Case(name: "rtlair-medium-not-checked-in") { rtlAirMedium(.notCheckedIn) },
         Case(name: "rtlair-medium-checked-in") { rtlAirMedium(.checkedIn) },
         Case(name: "rtlair-medium-gate-confirmed") { rtlAirMedium(.gateConfirmed) },
@@ -63,15 +81,22 @@ import Testing
 
     static let screens: [Case] = [
         Case(name: "device-home") { SeedSamples.renderer().homeScreen(SeedScreen.screen()) },
-        Case(name: "device-lock") { SeedSamples.renderer(dark: true).lockScreen(SeedScreen.screen(), views: SeedScreen.views) },
-        Case(name: "device-island-compact") { SeedSamples.renderer().dynamicIsland(SeedScreen.screen(), views: SeedScreen.views) },
+        Case(name: "device-lock") {
+            SeedSamples.renderer(dark: true).lockScreen(SeedScreen.screen(), views: SeedScreen.views)
+        },
+        Case(name: "device-island-compact") {
+            SeedSamples.renderer().dynamicIsland(SeedScreen.screen(), views: SeedScreen.views)
+        },
         Case(name: "device-island-expanded") {
             SeedSamples.renderer().dynamicIsland(SeedScreen.screen(island: .expanded), views: SeedScreen.views)
         },
     ]
 
-    static func rtlAirMedium(_ status: FlightStatus, mode: GlimpseWidgetV1.WidgetRenderingMode = .unspecified) -> GlimpseWidgetV1.Layout {
-        SeedSamples.widget(SeedSamples.rtlAir(FlightProvider.mediumKind, status), .systemMedium, bundle: B.rtlAir, mode: mode)
+    static func rtlAirMedium(
+        _ status: FlightStatus, mode: GlimpseWidgetV1.WidgetRenderingMode = .unspecified
+    ) -> GlimpseWidgetV1.Layout {
+        SeedSamples.widget(
+            SeedSamples.rtlAir(FlightProvider.mediumKind, status), .systemMedium, bundle: B.rtlAir, mode: mode)
     }
 
     @Test(arguments: widgets + activities + screens)

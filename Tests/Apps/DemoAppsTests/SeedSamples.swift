@@ -45,18 +45,21 @@ enum SeedSamples {
     static func pizza(status: PizzaDeliveryAttributes.DeliveryStatus = .onTheWay) -> GlimpseWidgetV1.ActivityViews {
         let state = PizzaDeliveryAttributes.ContentState(
             driverName: "Tim", estimatedDeliveryTime: now...now.adding(minutes: 30), status: status)
-        return PizzaDeliveryActivityWidget().views(ActivityViewContext(
-            activityID: "pizza", attributes: PizzaDeliveryAttributes(numberOfPizzas: 2, totalAmount: "$24.99"),
-            state: state, isStale: false, now: now))
+        return PizzaDeliveryActivityWidget().views(
+            ActivityViewContext(
+                activityID: "pizza", attributes: PizzaDeliveryAttributes(numberOfPizzas: 2, totalAmount: "$24.99"),
+                state: state, isStale: false, now: now))
     }
 
     /// Coco playing, 42 minutes in.
     static func filmPlayback() -> GlimpseWidgetV1.ActivityViews {
-        FilmPlaybackActivity().views(ActivityViewContext(
-            activityID: "film",
-            attributes: .init(filmTitle: "Coco", posterImageName: "coco-poster", totalRuntime: 105),
-            state: .init(currentScene: "The Land of the Dead", elapsedMinutes: 42, isPlaying: true, chapterProgress: 0.4),
-            isStale: false, now: now))
+        FilmPlaybackActivity().views(
+            ActivityViewContext(
+                activityID: "film",
+                attributes: .init(filmTitle: "Coco", posterImageName: "coco-poster", totalRuntime: 105),
+                state: .init(
+                    currentScene: "The Land of the Dead", elapsedMinutes: 42, isPlaying: true, chapterProgress: 0.4),
+                isStale: false, now: now))
     }
 
     // MARK: Rendering
@@ -73,10 +76,14 @@ enum SeedSamples {
             entry.view ?? .init(), family: family, bundleID: bundle, widgetURL: entry.widgetUrl, mode: mode)
     }
 
-    static func activity(_ views: GlimpseWidgetV1.ActivityViews, _ presentation: ActivityPresentationKind, bundle: String, dark: Bool = false)
+    static func activity(
+        _ views: GlimpseWidgetV1.ActivityViews, _ presentation: ActivityPresentationKind, bundle: String,
+        dark: Bool = false
+    )
         -> GlimpseWidgetV1.Layout
     {
         renderer(dark: dark).activity(
-            views, presentation: presentation, activity: GlimpseActivityV1.Activity(activityId: "seed", bundleId: bundle))
+            views, presentation: presentation,
+            activity: GlimpseActivityV1.Activity(activityId: "seed", bundleId: bundle))
     }
 }

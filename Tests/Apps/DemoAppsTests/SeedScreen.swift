@@ -29,14 +29,17 @@ enum SeedScreen {
                 .init(widgets: [widget(1, B.pixar, .systemSmall, SeedSamples.pixar(.systemSmall))]),
                 .init(widgets: [widget(2, B.moviePlanner, .systemSmall, SeedSamples.moviePlanner())]),
                 .init(widgets: [widget(3, B.pixar, .systemMedium, SeedSamples.pixar(.systemMedium))]),
-                .init(widgets: [widget(4, B.rtlAir, .systemMedium, SeedSamples.rtlAir(FlightProvider.mediumKind, .notCheckedIn))]),
+                .init(widgets: [
+                    widget(4, B.rtlAir, .systemMedium, SeedSamples.rtlAir(FlightProvider.mediumKind, .notCheckedIn))
+                ]),
             ])
         ]
         var lock = GlimpseGatewayV1.Screen.LockScreen()
         lock.widgets = [
             widget(10, B.steps, .accessoryInline, SeedSamples.steps(.accessoryInline)),
             widget(11, B.steps, .accessoryRectangular, SeedSamples.steps(.accessoryRectangular)),
-            widget(12, B.rtlAir, .accessoryRectangular, SeedSamples.rtlAir(FlightProvider.lockScreenKind, .notCheckedIn)),
+            widget(
+                12, B.rtlAir, .accessoryRectangular, SeedSamples.rtlAir(FlightProvider.lockScreenKind, .notCheckedIn)),
         ]
         var item = GlimpseGatewayV1.ActivityView()
         item.activity = GlimpseActivityV1.Activity(activityId: pizzaID, bundleId: B.pizza)

@@ -32,7 +32,8 @@ func withServices<Result: Sendable>(
     @Test func pixarAnswersTimelinesAndTapsOverTheWire() async throws {
         try await withApp(.pixar) { client in
             let provider = GlimpseAppV1.WidgetProvider.Client(wrapping: client)
-            var request = GlimpseAppV1.TimelineRequest(widget: .init(kind: "PixarFilmWidget", placementId: 1), context: .family(.systemMedium))
+            var request = GlimpseAppV1.TimelineRequest(
+                widget: .init(kind: "PixarFilmWidget", placementId: 1), context: .family(.systemMedium))
             request.now = .init(date: start)
             let first = try await provider.timeline(ClientRequest(message: request)).message.timeline
             #expect(first?.entries.count == 5 && first?.reloadPolicy == .atEnd)
@@ -49,8 +50,11 @@ func withServices<Result: Sendable>(
     @Test func anUnknownKindIsNotFound() async throws {
         try await withApp(.steps) { client in
             let provider = GlimpseAppV1.WidgetProvider.Client(wrapping: client)
-            let request = GlimpseAppV1.TimelineRequest(widget: .init(kind: "PixarFilmWidget"), context: .family(.accessoryInline))
-            let error = await #expect(throws: RPCError.self) { try await provider.timeline(ClientRequest(message: request)) }
+            let request = GlimpseAppV1.TimelineRequest(
+                widget: .init(kind: "PixarFilmWidget"), context: .family(.accessoryInline))
+            let error = await #expect(throws: RPCError.self) {
+                try await provider.timeline(ClientRequest(message: request))
+            }
             #expect(error?.code == .notFound)
         }
     }
@@ -64,7 +68,9 @@ func withServices<Result: Sendable>(
             let views = try await configuration.views(ClientRequest(message: request)).message.views
             #expect(views?.lockScreen?.texts.first == "Tim is on the way!")
             request.attributesType = "FilmPlaybackAttributes"
-            let error = await #expect(throws: RPCError.self) { try await configuration.views(ClientRequest(message: request)) }
+            let error = await #expect(throws: RPCError.self) {
+                try await configuration.views(ClientRequest(message: request))
+            }
             #expect(error?.code == .notFound)
         }
     }

@@ -16,8 +16,9 @@ import Testing
         for device in DeviceScreen.allCases {
             for family in device.families {
                 let size = device.displaySize(of: family)!
-                #expect(size.width <= device.screenSize.width && size.height <= device.screenSize.height,
-                        "\(family) on \(device)")
+                #expect(
+                    size.width <= device.screenSize.width && size.height <= device.screenSize.height,
+                    "\(family) on \(device)")
             }
         }
     }

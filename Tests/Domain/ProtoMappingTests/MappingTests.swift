@@ -33,10 +33,12 @@ struct MappingTests {
         #expect(throws: InvalidField("at", "nanos -1 outside 0..<1e9")) { try bad.date(field: "at") }
     }
 
-    @Test("parameter values round-trip; an empty value names its key", arguments: [
-        TypedValue.string("Coco"), .int(-7), .double(2.5), .bool(true),
-        .date(Date(timeIntervalSince1970: 1_767_225_600)), .bytes([0, 255]),
-    ])
+    @Test(
+        "parameter values round-trip; an empty value names its key",
+        arguments: [
+            TypedValue.string("Coco"), .int(-7), .double(2.5), .bool(true),
+            .date(Date(timeIntervalSince1970: 1_767_225_600)), .bytes([0, 255]),
+        ])
     func values(value: TypedValue) throws {
         #expect(try TypedValue(value.wire, field: "v") == value)
         #expect(throws: InvalidField("configuration[\"film\"]", "a value is required")) {
@@ -50,7 +52,9 @@ struct MappingTests {
         declaration.name = "rating"
         declaration.type = .int
         declaration.defaultValue = TypedValue.int(5).wire
-        #expect(try IntentParameter(declaration, field: "p") == IntentParameter(name: "rating", type: .int, defaultValue: .int(5)))
+        #expect(
+            try IntentParameter(declaration, field: "p")
+                == IntentParameter(name: "rating", type: .int, defaultValue: .int(5)))
         declaration.defaultValue = TypedValue.string("five").wire
         #expect(throws: InvalidField("p.default_value", "is string, the parameter is int")) {
             try IntentParameter(declaration, field: "p")

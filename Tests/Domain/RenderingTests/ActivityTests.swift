@@ -26,7 +26,8 @@ import Testing
     @Test func compactRegionsSitLeftAndRightOfTheCamera() {
         let layout = r.activity(views(), presentation: .compact)
         let tree = layout.tree
-        let leading = tree.node(name: "compactLeading")!, trailing = tree.node(name: "compactTrailing")!, camera = tree.node(name: "camera")!
+        let leading = tree.node(name: "compactLeading")!, trailing = tree.node(name: "compactTrailing")!,
+            camera = tree.node(name: "camera")!
         #expect(near(leading.width, 52.33) && near(trailing.width, 52.33))
         #expect(leading.maxX <= camera.x + 0.01 && trailing.x >= camera.maxX - 0.01)
         #expect(near(layout.size!.width, 230))
@@ -61,7 +62,8 @@ import Testing
 
     @Test func belowIfTooWideMovesAWideRegionUnderTheCamera() {
         var v = views()
-        v.dynamicIsland!.expandedLeading = GlimpseWidgetV1.ExpandedRegion(view: text("A leading region far too wide for its side"), belowIfTooWide: true)
+        v.dynamicIsland!.expandedLeading = GlimpseWidgetV1.ExpandedRegion(
+            view: text("A leading region far too wide for its side"), belowIfTooWide: true)
         let tree = r.activity(v, presentation: .expanded).tree
         #expect(tree.node(name: "expandedLeading")!.y >= tree.node(name: "camera")!.maxY)
     }

@@ -8,7 +8,9 @@ import Testing
     let assets = [AssetKey(bundleID: "com.example", name: "poster"): AssetImage(pixelWidth: 300, pixelHeight: 150)]
 
     func imageNode(_ view: View) -> Node {
-        renderer(assets: assets).view(view, family: .systemSmall, bundleID: "com.example").tree.first { $0.kind == "image" }!
+        renderer(assets: assets).view(view, family: .systemSmall, bundleID: "com.example").tree.first {
+            $0.kind == "image"
+        }!
     }
 
     @Test func naturalSizeIsPixelsOverScale() {
@@ -38,14 +40,19 @@ import Testing
         let node = imageNode(image("absent"))
         #expect(node.width == 40 && node.height == 40)
         #expect(node.accessibilityLabel.contains("absent"))
-        let svg = SVGWriter.document(renderer().view(image("absent").with(frame(width: 100, height: 40)), family: .systemSmall))
+        let svg = SVGWriter.document(
+            renderer().view(image("absent").with(frame(width: 100, height: 40)), family: .systemSmall))
         #expect(svg.contains(">absent</text>"))
     }
 
     @Test func embeddedImagesBecomeDataURLs() {
-        let withBytes = [AssetKey(bundleID: "com.example", name: "poster"): AssetImage(pixelWidth: 3, pixelHeight: 3, mediaType: "image/png", data: [1, 2, 3, 4])]
+        let withBytes = [
+            AssetKey(bundleID: "com.example", name: "poster"): AssetImage(
+                pixelWidth: 3, pixelHeight: 3, mediaType: "image/png", data: [1, 2, 3, 4])
+        ]
         let layout = renderer(assets: withBytes).view(image("poster"), family: .systemSmall, bundleID: "com.example")
-        #expect(SVGWriter.document(layout, assets: withBytes, embedImages: true).contains("data:image/png;base64,AQIDBA=="))
+        #expect(
+            SVGWriter.document(layout, assets: withBytes, embedImages: true).contains("data:image/png;base64,AQIDBA=="))
         #expect(!SVGWriter.document(layout, assets: withBytes, embedImages: false).contains("data:"))
     }
 

@@ -15,7 +15,10 @@ import FoundationXML
     func parses(_ svg: String) -> (ok: Bool, root: String?) {
         final class Delegate: NSObject, XMLParserDelegate {
             var root: String?
-            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
                 if root == nil { root = name }
             }
         }
@@ -27,11 +30,12 @@ import FoundationXML
     }
 
     var sample: View {
-        vstack([
-            text("<Tom & Jerry> \"quoted\" 'single'").with(font(.headline)),
-            hstack([symbol("bolt.fill"), text("Charging"), spacer(), text("80%")]),
-            rectangle(.green).with(frame(height: 8), .cornerRadius(4)),
-        ], h: .leading)
+        vstack(
+            [
+                text("<Tom & Jerry> \"quoted\" 'single'").with(font(.headline)),
+                hstack([symbol("bolt.fill"), text("Charging"), spacer(), text("80%")]),
+                rectangle(.green).with(frame(height: 8), .cornerRadius(4)),
+            ], h: .leading)
     }
 
     @Test func svgIsWellFormedAndEscapes() {
@@ -75,7 +79,9 @@ import FoundationXML
     }
 
     @Test func textOutputScalesToColumnsAndCutsWithEllipsis() {
-        let out = TextWriter.text(r.view(text("A rather long sentence that will not fit").with(.lineLimit(1)), family: .systemSmall), columns: 16)
+        let out = TextWriter.text(
+            r.view(text("A rather long sentence that will not fit").with(.lineLimit(1)), family: .systemSmall),
+            columns: 16)
         let lines = out.split(separator: "\n")
         #expect(lines.allSatisfy { $0.count <= 16 })
         #expect(out.contains("…"))
@@ -85,17 +91,19 @@ import FoundationXML
     static func columns(_ line: Substring) -> Int {
         line.reduce(0) { width, character in
             let first = character.unicodeScalars.first!
-            let wide = first.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}")
+            let wide =
+                first.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}")
                 || (0x4E00...0x9FFF).contains(first.value)
             return width + (wide ? 2 : 1)
         }
     }
 
     @Test func emojiTakeTwoColumnsAndTheBoxStaysStraight() {
-        let view = vstack([
-            text("2 🍕"), text("Cleared ⚡️"), text("東京 → 大阪"),
-            text("Paid $24.99 + $9.9 Delivery Fee 💸💸💸💸💸💸💸💸💸💸💸💸💸💸💸💸").with(.lineLimit(1)),
-        ], h: .leading)
+        let view = vstack(
+            [
+                text("2 🍕"), text("Cleared ⚡️"), text("東京 → 大阪"),
+                text("Paid $24.99 + $9.9 Delivery Fee 💸💸💸💸💸💸💸💸💸💸💸💸💸💸💸💸").with(.lineLimit(1)),
+            ], h: .leading)
         let out = TextWriter.text(r.view(view, family: .systemMedium))
         let lines = out.split(separator: "\n")
         let border = lines.first { $0.contains("┌") }!

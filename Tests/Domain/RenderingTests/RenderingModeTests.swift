@@ -48,8 +48,10 @@ import Testing
     }
 
     @Test func accentedRemovesTheBackgroundAndTintsAccentableContent() {
-        let v = vstack([text("Plain").with(.foregroundStyle(color(.red))), text("Accent").with(.widgetAccentable(true))])
-            .with(.containerBackground(GlimpseWidgetV1.ContainerBackground(style: color(.yellow))))
+        let v = vstack([
+            text("Plain").with(.foregroundStyle(color(.red))), text("Accent").with(.widgetAccentable(true)),
+        ])
+        .with(.containerBackground(GlimpseWidgetV1.ContainerBackground(style: color(.yellow))))
         let full = renderer().view(v, family: .systemSmall).tree
         #expect(rgba(full.fill)!.1 > 0.7)  // yellow behind everything
         let accented = renderer().view(v, family: .systemSmall, mode: .accented).tree
@@ -75,6 +77,8 @@ import Testing
         let tree = renderer().view(vstack([text("Secret"), symbol("star")]), family: .systemSmall, redacted: true).tree
         #expect(tree.node(text: "Secret")!.redacted)
         #expect(TextWriter.text(renderer().view(text("Secret"), family: .systemSmall, redacted: true)).contains("▒"))
-        #expect(!SVGWriter.document(renderer().view(text("Secret"), family: .systemSmall, redacted: true)).contains(">Secret<"))
+        #expect(
+            !SVGWriter.document(renderer().view(text("Secret"), family: .systemSmall, redacted: true)).contains(
+                ">Secret<"))
     }
 }

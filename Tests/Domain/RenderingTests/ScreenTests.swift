@@ -26,7 +26,10 @@ import Testing
     @Test func homeScreenFlowsWidgetsRowMajorOntoTheGrid() {
         var screen = GlimpseGatewayV1.Screen()
         screen.homePages = [
-            .init(slots: [slot(widget(1, .systemSmall, "one")), slot(widget(2, .systemSmall, "two")), slot(widget(3, .systemLarge, "three"))]),
+            .init(slots: [
+                slot(widget(1, .systemSmall, "one")), slot(widget(2, .systemSmall, "two")),
+                slot(widget(3, .systemLarge, "three")),
+            ]),
             .init(slots: [slot(widget(4, .systemMedium, "four"))]),
         ]
         let page0 = r.homeScreen(screen, page: 0)
@@ -48,7 +51,9 @@ import Testing
 
     @Test func iPadGridHasEightColumns() {
         var screen = GlimpseGatewayV1.Screen()
-        screen.homePages = [.init(slots: [slot(widget(1, .systemExtraLarge, "xl")), slot(widget(2, .systemSmall, "s"))])]
+        screen.homePages = [
+            .init(slots: [slot(widget(1, .systemExtraLarge, "xl")), slot(widget(2, .systemSmall, "s"))])
+        ]
         let tree = renderer(device: .iPad1024x1366).homeScreen(screen).tree
         let xl = tree.node(name: "1")!
         #expect(xl.width == 748 && near(xl.x, 138))
@@ -78,11 +83,15 @@ import Testing
     @Test func lockScreenOrdersInlineClockAccessoriesThenActivities() {
         var screen = GlimpseGatewayV1.Screen()
         var lock = GlimpseGatewayV1.Screen.LockScreen()
-        lock.widgets = [widget(1, .accessoryCircular, "C"), widget(2, .accessoryInline, "Inline"), widget(3, .accessoryRectangular, "Rect")]
+        lock.widgets = [
+            widget(1, .accessoryCircular, "C"), widget(2, .accessoryInline, "Inline"),
+            widget(3, .accessoryRectangular, "Rect"),
+        ]
         var item = GlimpseGatewayV1.ActivityView()
         item.activity = GlimpseActivityV1.Activity(activityId: "a1", bundleId: "com.example")
         var unknown = GlimpseGatewayV1.ActivityView()
-        unknown.activity = GlimpseActivityV1.Activity(activityId: "a2", bundleId: "com.other", attributesType: "DeliveryAttributes")
+        unknown.activity = GlimpseActivityV1.Activity(
+            activityId: "a2", bundleId: "com.other", attributesType: "DeliveryAttributes")
         lock.activities = [item, unknown]
         screen.lockScreen = lock
         var views = GlimpseWidgetV1.ActivityViews()
@@ -113,7 +122,10 @@ import Testing
         island.compactLeading = text("L")
         island.compactTrailing = text("T")
         island.minimal = text("M")
-        let views = ["a": GlimpseWidgetV1.ActivityViews(dynamicIsland: island), "b": GlimpseWidgetV1.ActivityViews(dynamicIsland: island)]
+        let views = [
+            "a": GlimpseWidgetV1.ActivityViews(dynamicIsland: island),
+            "b": GlimpseWidgetV1.ActivityViews(dynamicIsland: island),
+        ]
 
         screen.dynamicIsland = GlimpseGatewayV1.DynamicIsland(mode: .compact, activityId: "a")
         let compact = r.dynamicIsland(screen, views: views).tree

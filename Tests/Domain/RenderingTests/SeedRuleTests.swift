@@ -10,9 +10,11 @@ import Testing
 
     func timer(_ seconds: Double) -> View {
         var v = View()
-        v.kind = .timerText(GlimpseWidgetV1.TimerText(
-            timerInterval: GlimpseWidgetV1.DateInterval(start: timestamp(t0), end: timestamp(t0.addingTimeInterval(seconds))),
-            countsDown: true))
+        v.kind = .timerText(
+            GlimpseWidgetV1.TimerText(
+                timerInterval: GlimpseWidgetV1.DateInterval(
+                    start: timestamp(t0), end: timestamp(t0.addingTimeInterval(seconds))),
+                countsDown: true))
         return v
     }
 
@@ -20,7 +22,9 @@ import Testing
     /// image overflows its frame and the clip cuts it at the frame, not at the image.
     @Test func clipShapeClipsAtTheFrameNotAtTheOverflowingImage() {
         let poster = image("poster", resizable: true, mode: .fill)
-            .with(frame(width: 200, height: 60), .clipShape(GlimpseWidgetV1.Shape(kind: .roundedRectangle, cornerRadius: 12)))
+            .with(
+                frame(width: 200, height: 60),
+                .clipShape(GlimpseWidgetV1.Shape(kind: .roundedRectangle, cornerRadius: 12)))
         let assets = [AssetKey(bundleID: "b", name: "poster"): AssetImage(pixelWidth: 300, pixelHeight: 450)]
         let tree = renderer(assets: assets).view(poster, family: .systemMedium, bundleID: "b").tree
         let drawn = tree.first { $0.kind == "image" }!
@@ -32,7 +36,8 @@ import Testing
 
     /// `.clipShape(Circle())` on an image (a leaf) is drawn as a clip path in the SVG.
     @Test func aClippedImageIsClippedInTheSVG() {
-        let avatar = image("Tim", resizable: true, mode: .fill).with(frame(width: 36, height: 36), .clipShape(GlimpseWidgetV1.Shape(kind: .circle)))
+        let avatar = image("Tim", resizable: true, mode: .fill).with(
+            frame(width: 36, height: 36), .clipShape(GlimpseWidgetV1.Shape(kind: .circle)))
         let svg = SVGWriter.document(r.view(avatar, family: .systemSmall))
         #expect(svg.contains("<clipPath id=\"clip2\"><circle cx=\"79\" cy=\"79\" r=\"18\"/></clipPath>"))
         #expect(svg.contains("<g clip-path=\"url(#clip2)\">\n<rect x=\"61\" y=\"61\" width=\"36\" height=\"36\""))
@@ -75,10 +80,14 @@ import Testing
     /// `.containerBackground(.fill.tertiary)`: a translucent fill over the widget's own
     /// platter — light gray in light mode, dark gray in dark — opaque, not see-through.
     @Test func aTranslucentContainerBackgroundTintsTheWidgetPlatter() {
-        let view = text("Coco").with(.containerBackground(GlimpseWidgetV1.ContainerBackground(
-            style: GlimpseWidgetV1.ShapeStyle(kind: .fill(.tertiary)), placement: .widget)))
+        let view = text("Coco").with(
+            .containerBackground(
+                GlimpseWidgetV1.ContainerBackground(
+                    style: GlimpseWidgetV1.ShapeStyle(kind: .fill(.tertiary)), placement: .widget)))
         func fill(dark: Bool) -> GlimpseWidgetV1.ResolvedColor? {
-            guard case .color(let c)? = renderer(dark: dark).view(view, family: .systemMedium).tree.fill?.kind else { return nil }
+            guard case .color(let c)? = renderer(dark: dark).view(view, family: .systemMedium).tree.fill?.kind else {
+                return nil
+            }
             return c
         }
         let light = fill(dark: false)!, dark = fill(dark: true)!
@@ -95,6 +104,7 @@ import Testing
         let texts = svg.split(separator: "\n").filter { $0.hasPrefix("<text") }
         #expect(texts.count == 2)
         #expect(texts.first?.contains(">2 </text>") == true && texts.first?.contains("textLength=\"14.59\"") == true)
-        #expect(texts.last?.contains("Apple Color Emoji") == true && texts.last?.contains("textLength=\"21.25\"") == true)
+        #expect(
+            texts.last?.contains("Apple Color Emoji") == true && texts.last?.contains("textLength=\"21.25\"") == true)
     }
 }

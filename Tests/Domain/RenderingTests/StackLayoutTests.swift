@@ -22,7 +22,8 @@ import Testing
     }
 
     @Test func explicitSpacingReplacesTheDefault() {
-        let view = hstack([rectangle().with(frame(width: 20)).id("a"), rectangle().with(frame(width: 20)).id("b")], spacing: 2)
+        let view = hstack(
+            [rectangle().with(frame(width: 20)).id("a"), rectangle().with(frame(width: 20)).id("b")], spacing: 2)
         let tree = r.view(view, family: .systemSmall).tree
         #expect(near(tree.node(id: "b")!.x - tree.node(id: "a")!.maxX, 2))
     }
@@ -77,9 +78,12 @@ import Testing
         let view = text("Hi").with(padding(10), frame(maxWidth: .infinity, maxHeight: .infinity, alignment: topLeading))
         let node = r.view(view, family: .systemSmall).tree.node(text: "Hi")!
         #expect(near(node.x, 26) && near(node.y, 26))
-        let defaultPadding = r.view(text("Hi").with(padding(), frame(maxWidth: .infinity, maxHeight: .infinity, alignment: topLeading)), family: .systemSmall)
+        let defaultPadding = r.view(
+            text("Hi").with(padding(), frame(maxWidth: .infinity, maxHeight: .infinity, alignment: topLeading)),
+            family: .systemSmall)
         #expect(near(defaultPadding.tree.node(text: "Hi")!.x, 32))
-        let horizontal = r.view(rectangle().with(padding(20, .horizontal)).id("h"), family: .systemSmall).tree.node(id: "h")!
+        let horizontal = r.view(rectangle().with(padding(20, .horizontal)).id("h"), family: .systemSmall).tree.node(
+            id: "h")!
         #expect(near(horizontal.x, 36) && near(horizontal.width, 86) && near(horizontal.height, 126))
     }
 
@@ -93,7 +97,12 @@ import Testing
     }
 
     @Test func zstackOverlaysAtItsAlignment() {
-        let z = stack(.depth, [rectangle().with(frame(width: 100, height: 100)).id("big"), rectangle().with(frame(width: 20, height: 20)).id("dot")], h: .trailing, v: .bottom)
+        let z = stack(
+            .depth,
+            [
+                rectangle().with(frame(width: 100, height: 100)).id("big"),
+                rectangle().with(frame(width: 20, height: 20)).id("dot"),
+            ], h: .trailing, v: .bottom)
         let tree = r.view(z, family: .systemSmall).tree
         #expect(near(tree.node(id: "dot")!.maxX, tree.node(id: "big")!.maxX))
         #expect(near(tree.node(id: "dot")!.maxY, tree.node(id: "big")!.maxY))

@@ -10,8 +10,11 @@ typealias Node = GlimpseWidgetV1.LayoutNode
 /// 2026-11-24 10:42:00 UTC: a Tuesday.
 let t0 = Date(timeIntervalSince1970: 1_795_516_920)
 
-func renderer(now: Date = t0, device: DeviceScreen = .default, dark: Bool = false, assets: [AssetKey: AssetImage] = [:]) -> Renderer {
-    Renderer(environment: RenderEnvironment(device: device, now: now, colorScheme: dark ? .dark : .light, assets: assets))
+func renderer(
+    now: Date = t0, device: DeviceScreen = .default, dark: Bool = false, assets: [AssetKey: AssetImage] = [:]
+) -> Renderer {
+    Renderer(
+        environment: RenderEnvironment(device: device, now: now, colorScheme: dark ? .dark : .light, assets: assets))
 }
 
 func timestamp(_ date: Date) -> GoogleProtobuf.Timestamp {
@@ -26,8 +29,10 @@ func text(_ s: String) -> View {
     return v
 }
 
-func stack(_ axis: GlimpseWidgetV1.StackAxis, _ children: [View], spacing: Double? = nil,
-           h: GlimpseWidgetV1.HorizontalAlignment = .center, v: GlimpseWidgetV1.VerticalAlignment = .center) -> View {
+func stack(
+    _ axis: GlimpseWidgetV1.StackAxis, _ children: [View], spacing: Double? = nil,
+    h: GlimpseWidgetV1.HorizontalAlignment = .center, v: GlimpseWidgetV1.VerticalAlignment = .center
+) -> View {
     var s = GlimpseWidgetV1.Stack()
     s.axis = axis
     s.children = children
@@ -74,15 +79,19 @@ func symbol(_ name: String) -> View {
     return v
 }
 
-func font(_ style: GlimpseWidgetV1.FontTextStyle, weight: GlimpseWidgetV1.FontWeight = .unspecified) -> GlimpseWidgetV1.Modifier.Kind {
+func font(
+    _ style: GlimpseWidgetV1.FontTextStyle, weight: GlimpseWidgetV1.FontWeight = .unspecified
+) -> GlimpseWidgetV1.Modifier.Kind {
     var f = GlimpseWidgetV1.Font()
     f.textStyle = style
     f.weight = weight
     return .font(f)
 }
 
-func frame(width: Double? = nil, height: Double? = nil, maxWidth: Double? = nil, maxHeight: Double? = nil,
-           alignment: GlimpseWidgetV1.Alignment? = nil) -> GlimpseWidgetV1.Modifier.Kind {
+func frame(
+    width: Double? = nil, height: Double? = nil, maxWidth: Double? = nil, maxHeight: Double? = nil,
+    alignment: GlimpseWidgetV1.Alignment? = nil
+) -> GlimpseWidgetV1.Modifier.Kind {
     var f = GlimpseWidgetV1.Frame()
     f.width = width
     f.height = height

@@ -20,7 +20,8 @@ import Testing
     @Test func headlineIsSemiboldAndFontWeightOverrides() {
         let headline = r.view(text("H").with(font(.headline)), family: .systemSmall).tree.node(text: "H")!
         #expect(headline.fontWeight == .semibold)
-        let bold = r.view(text("B").with(font(.caption), .fontWeight(.bold)), family: .systemSmall).tree.node(text: "B")!
+        let bold = r.view(text("B").with(font(.caption), .fontWeight(.bold)), family: .systemSmall).tree.node(
+            text: "B")!
         #expect(bold.fontWeight == .bold && bold.fontSize == 12)
         let sized = GlimpseWidgetV1.Font(size: 40, weight: .heavy)
         let system = r.view(text("S").with(.font(sized)), family: .systemSmall).tree.node(text: "S")!
@@ -28,7 +29,10 @@ import Testing
     }
 
     @Test func widerTextIsWider() {
-        let tree = r.view(vstack([text("iiii"), text("WWWW"), text("WWWW").with(font(.body, weight: .bold)).id("bold")]), family: .systemSmall).tree
+        let tree = r.view(
+            vstack([text("iiii"), text("WWWW"), text("WWWW").with(font(.body, weight: .bold)).id("bold")]),
+            family: .systemSmall
+        ).tree
         #expect(tree.node(text: "iiii")!.width < tree.node(text: "WWWW")!.width)
         #expect(tree.node(id: "bold")!.width > tree.node(text: "WWWW")!.width)
     }
@@ -77,14 +81,16 @@ import Testing
     }
 
     @Test func minimumScaleFactorStopsAtItsFloorAndThenTruncates() {
-        let view = text("A headline far too long to fit even at half size").with(font(.title), .lineLimit(1), .minimumScaleFactor(0.5))
+        let view = text("A headline far too long to fit even at half size").with(
+            font(.title), .lineLimit(1), .minimumScaleFactor(0.5))
         let node = r.view(view, family: .systemSmall).tree.first { $0.kind == "text" }!
         #expect(node.fontSize == 14)
         #expect(node.truncated)
     }
 
     @Test func multilineAlignmentIsRecorded() {
-        let node = r.view(text("Centered").with(.multilineTextAlignment(.center)), family: .systemSmall).tree.node(text: "Centered")!
+        let node = r.view(text("Centered").with(.multilineTextAlignment(.center)), family: .systemSmall).tree.node(
+            text: "Centered")!
         #expect(node.textAlignment == .center)
     }
 }

@@ -19,10 +19,14 @@ import Testing
     @Test func countdownTextChangesAsTheClockAdvances() {
         let view = timer(t0.addingTimeInterval(-60), t0.addingTimeInterval(754), countsDown: true)
         let before = renderer(now: t0).view(view, family: .systemSmall).tree.first { $0.kind == "timerText" }!
-        let after = renderer(now: t0.addingTimeInterval(64)).view(view, family: .systemSmall).tree.first { $0.kind == "timerText" }!
+        let after = renderer(now: t0.addingTimeInterval(64)).view(view, family: .systemSmall).tree.first {
+            $0.kind == "timerText"
+        }!
         #expect(before.text == "12:34")
         #expect(after.text == "11:30")
-        let done = renderer(now: t0.addingTimeInterval(10_000)).view(view, family: .systemSmall).tree.first { $0.kind == "timerText" }!
+        let done = renderer(now: t0.addingTimeInterval(10_000)).view(view, family: .systemSmall).tree.first {
+            $0.kind == "timerText"
+        }!
         #expect(done.text == "0:00")
     }
 
@@ -57,7 +61,9 @@ import Testing
         var view = View()
         view.kind = .progress(p)
         let quarter = renderer(now: t0).view(view, family: .systemSmall).tree.first { $0.kind == "progress" }!
-        let half = renderer(now: t0.addingTimeInterval(25)).view(view, family: .systemSmall).tree.first { $0.kind == "progress" }!
+        let half = renderer(now: t0.addingTimeInterval(25)).view(view, family: .systemSmall).tree.first {
+            $0.kind == "progress"
+        }!
         #expect(near(quarter.value, 0.25))
         #expect(near(half.value, 0.5))
         let bar = renderer(now: t0).view(view, family: .systemSmall).tree.first { $0.kind == "bar" }!

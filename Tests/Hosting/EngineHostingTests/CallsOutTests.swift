@@ -59,7 +59,9 @@ import Testing
 
     /// A counter host whose fired timers call out, lane = the label's first letter; `gates`
     /// holds a label's call until opened.
-    func host(_ mode: HostClock.Mode, gates: [String: Gate], taken: Taken, answered: Taken = Taken()) throws -> CounterHost {
+    func host(
+        _ mode: HostClock.Mode, gates: [String: Gate], taken: Taken, answered: Taken = Taken()
+    ) throws -> CounterHost {
         let clock = HostClock(mode)
         return try CounterHost(
             engine: Counter(clock: clock), clock: clock, journal: try Journal.inMemory(),
@@ -69,7 +71,9 @@ import Testing
                     if case .fired(let label, _, _) = effect { return label }
                     return nil
                 }
-                await host.callOut(labels) { String($0.prefix(1)) } call: { label in
+                await host.callOut(labels) {
+                    String($0.prefix(1))
+                } call: { label in
                     await gates[label]?.wait()
                     answered.take([label])
                     return label
@@ -101,7 +105,9 @@ import Testing
         #expect(await host.read(\.count) == 2)
     }
 
-    @Test(.timeLimit(.minutes(1))) func onAManualClockAnswersAreTakenInTheOrderAskedAndAdvanceWaitsForThem() async throws {
+    @Test(.timeLimit(.minutes(1))) func onAManualClockAnswersAreTakenInTheOrderAskedAndAdvanceWaitsForThem()
+        async throws
+    {
         let slow = Gate()
         let taken = Taken()
         let answered = Taken()

@@ -21,7 +21,11 @@ import Testing
 
     @Test func noItemsTakesNothing() async {
         var takes = 0
-        await inOrderBatches([Int]()) { $0 } take: { _ in takes += 1 }
+        await inOrderBatches([Int]()) {
+            $0
+        } take: { _ in
+            takes += 1
+        }
         #expect(takes == 0)
     }
 }

@@ -13,7 +13,10 @@ import Testing
         let reader = try DatabaseQueue(path: path)
         defer { try? reader.close() }
         return try reader.read { db in
-            (try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0, try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0)
+            (
+                try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
+                try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            )
         }
     }
 
@@ -21,7 +24,8 @@ import Testing
         let directory = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("c.sqlite").path
-        let host = try openCounterHost(try Journal(path: path), snapshots: SnapshotPolicy(every: 1_000_000, atClose: false))
+        let host = try openCounterHost(
+            try Journal(path: path), snapshots: SnapshotPolicy(every: 1_000_000, atClose: false))
         for _ in 0..<3_000 { try await host.submit(.add(1)) }
         let full = try Self.pages(path)
         try await host.snapshotNow()
@@ -53,7 +57,8 @@ import Testing
         try old.close()
         let full = try Self.pages(path)
 
-        let snapped = try openCounterHost(try Journal(path: path), snapshots: SnapshotPolicy(every: 1_000_000, atClose: false))
+        let snapped = try openCounterHost(
+            try Journal(path: path), snapshots: SnapshotPolicy(every: 1_000_000, atClose: false))
         #expect(snapped.opening.replayed == 3_000)
         try await snapped.snapshotNow()
         let after = try Self.pages(path)

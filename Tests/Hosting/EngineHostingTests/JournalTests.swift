@@ -9,7 +9,7 @@ import Testing
         let journal = try Journal(directory: directory, name: "timeline")
         #expect(journal.path == directory.appendingPathComponent("timeline.sqlite").path)
         #expect(try journal.journalMode() == "wal")
-        #expect(try journal.synchronousLevel() == 1) // NORMAL: the default
+        #expect(try journal.synchronousLevel() == 1)  // NORMAL: the default
         try journal.close()
     }
 

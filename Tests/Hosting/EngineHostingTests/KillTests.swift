@@ -11,11 +11,13 @@ import Darwin
 @Suite struct KillTests {
     /// The probe is built next to the test bundle (`swift build --build-tests`).
     static var probe: URL {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
         while directory.pathExtension == "xctest" || directory.lastPathComponent == "Contents"
-            || directory.lastPathComponent == "MacOS" {
+            || directory.lastPathComponent == "MacOS"
+        {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("glimpse-host-probe")

@@ -34,10 +34,11 @@ import Testing
         let instants = try journal.entries().map(\.instant)
         #expect(instants == instants.sorted())
         // Effects were handed over batch by batch in journal order.
-        #expect(log.all.map { effect -> Int in
-            guard case .counted(let count, _) = effect else { return -1 }
-            return count
-        } == journaled.reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1) })
+        #expect(
+            log.all.map { effect -> Int in
+                guard case .counted(let count, _) = effect else { return -1 }
+                return count
+            } == journaled.reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1) })
     }
 
     @Test func concurrentSubmitsShareCommitsAndARejectedOneFailsOnlyItself() async throws {

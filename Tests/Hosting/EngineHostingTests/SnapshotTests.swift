@@ -81,7 +81,8 @@ import Testing
     @Test func everyNInputsTakesASnapshotAndCloseTakesTheLast() async throws {
         let directory = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let host = try openCounterHost(try Journal(directory: directory, name: "c"), snapshots: SnapshotPolicy(every: 4))
+        let host = try openCounterHost(
+            try Journal(directory: directory, name: "c"), snapshots: SnapshotPolicy(every: 4))
         for _ in 0..<4 { try await host.submit(.add(1)) }
         #expect(await host.snapshotsTaken == 1)
         try await host.submit(.add(1))
@@ -174,7 +175,8 @@ import Testing
 
     @Test func bytesThatDoNotDecodeAreUnreadableToo() async throws {
         let journal = try Journal.inMemory()
-        try journal.writeSnapshot(JournalSnapshot(sequence: 4, instant: start, format: Counter.snapshotFormat, state: [0xFF]))
+        try journal.writeSnapshot(
+            JournalSnapshot(sequence: 4, instant: start, format: Counter.snapshotFormat, state: [0xFF]))
         #expect(throws: EngineHostError.self) { try openCounterHost(journal, snapshots: .defaults) }
     }
 

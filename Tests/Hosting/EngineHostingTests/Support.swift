@@ -5,7 +5,7 @@ import GlimpseVocabulary
 
 typealias CounterHost = EngineHost<Counter, CounterCommand>
 
-let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
+let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
 
 /// A fresh directory under the system's temporary directory, for one test's journal.
 func scratchDirectory() throws -> URL {

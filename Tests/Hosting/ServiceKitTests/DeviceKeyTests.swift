@@ -34,20 +34,28 @@ struct DeviceKeyTests {
     func options() throws {
         let good = try file("0123456789abcdef0123456789abcdef\n")
         #expect(try ServiceOptions.parse(["--device-key", good]).resolve(service: "timeline").deviceKey == Self.key)
-        #expect(try ServiceOptions.parse([]).resolve(service: "timeline", environment: ["GLIMPSE_DEVICE_KEY": good]).deviceKey
+        #expect(
+            try ServiceOptions.parse([]).resolve(service: "timeline", environment: ["GLIMPSE_DEVICE_KEY": good])
+                .deviceKey
                 == Self.key)
         #expect(try ServiceOptions.parse([]).resolve(service: "timeline", environment: [:]).deviceKey == nil)
         #expect(throws: ConfigError("--device-key: cannot read /nonexistent/key (from GLIMPSE_DEVICE_KEY)")) {
-            try ServiceOptions.parse([]).resolve(service: "timeline", environment: ["GLIMPSE_DEVICE_KEY": "/nonexistent/key"])
+            try ServiceOptions.parse([]).resolve(
+                service: "timeline", environment: ["GLIMPSE_DEVICE_KEY": "/nonexistent/key"])
         }
         let short = try file("abc")
-        let error = #expect(throws: ConfigError.self) { try ServiceOptions.parse(["--device-key", short]).resolve(service: "t") }
+        let error = #expect(throws: ConfigError.self) {
+            try ServiceOptions.parse(["--device-key", short]).resolve(service: "t")
+        }
         #expect(error?.message.hasPrefix("--device-key: \(short) holds no device key (from --device-key)") == true)
     }
 
-    @Test("the gate: apps with their token and the device with its key pass; no key, a wrong one, a stray scheme do not")
+    @Test(
+        "the gate: apps with their token and the device with its key pass; no key, a wrong one, a stray scheme do not")
     func gate() {
-        func refusal(_ authorization: [String], path: String = "/glimpse.timeline.v1.TimelineService/Place") -> RPCError? {
+        func refusal(
+            _ authorization: [String], path: String = "/glimpse.timeline.v1.TimelineService/Place"
+        ) -> RPCError? {
             var metadata = Metadata()
             for value in authorization { metadata.addString(value, forKey: "authorization") }
             return DeviceKeyGate.refusal(path: path, metadata: metadata, key: Self.key)

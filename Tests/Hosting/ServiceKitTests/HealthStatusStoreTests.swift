@@ -19,7 +19,7 @@ struct HealthStatusStoreTests {
         #expect(await updates.next() == .serviceUnknown)
         store.set(.serving, for: "svc")
         #expect(await updates.next() == .serving)
-        store.set(.serving, for: "svc") // no change, no update
+        store.set(.serving, for: "svc")  // no change, no update
         store.set(.notServing, for: "svc")
         #expect(await updates.next() == .notServing)
         store.shutDown()

@@ -19,15 +19,18 @@ struct HostFailureWatchTests {
         let text = Mutex("still running")
     }
 
-    @Test("the journal fails: health NOT_SERVING, the runner shuts down by itself and run() throws the failure",
-          .timeLimit(.minutes(2)))
+    @Test(
+        "the journal fails: health NOT_SERVING, the runner shuts down by itself and run() throws the failure",
+        .timeLimit(.minutes(2)))
     func aFailedJournalStopsTheService() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("host-failure-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "host-failure-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let journal = try Journal(directory: directory, name: "counter")
         let clock = HostClock(.manual(start: Date(timeIntervalSince1970: 1_767_225_600)))
         let host = try EngineHost<Counter, CounterCommand>(
-            engine: Counter(clock: clock), clock: clock, journal: journal, apply: CounterCommand.apply, perform: { _, _ in })
+            engine: Counter(clock: clock), clock: clock, journal: journal, apply: CounterCommand.apply,
+            perform: { _, _ in })
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         var config = ServiceConfig.defaults(service: "failing-store-test")
         config.shutdownGrace = .seconds(30)

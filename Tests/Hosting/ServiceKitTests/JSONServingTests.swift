@@ -31,7 +31,8 @@ struct JSONServingTests {
             guard request.metadata[stringValues: "authorization"] == ["Bearer secret"] else {
                 throw RPCError(code: .unauthenticated, message: "who are you?")
             }
-            return ServerResponse(message: GlimpseClockV1.NextDueResponse(nextDue: .init(seconds: 1_767_258_060, nanos: 500_000_000)))
+            return ServerResponse(
+                message: GlimpseClockV1.NextDueResponse(nextDue: .init(seconds: 1_767_258_060, nanos: 500_000_000)))
         }
 
         func advanceTo(
@@ -55,7 +56,9 @@ struct JSONServingTests {
         let transport = NIOServerTransport(host: "127.0.0.1", port: 0, jsonRoutes: router.jsonRoutes)
         let server = GRPCServer(transport: transport, router: router)
         return try await withThrowingTaskGroup(of: R?.self) { group in
-            group.addTask { try await server.serve(); return nil }
+            group.addTask {
+                try await server.serve(); return nil
+            }
             let port = try await transport.listeningAddress().port!
             defer { server.beginGracefulShutdown() }
             return try await body(port)
@@ -74,12 +77,16 @@ struct JSONServingTests {
     static func curl(
         _ port: Int, _ path: String, _ body: String?, http2: Bool = false, headers: [String] = []
     ) async throws -> Curled {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-curl-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "glimpse-curl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let headerFile = directory.appendingPathComponent("headers"), bodyFile = directory.appendingPathComponent("body")
+        let headerFile = directory.appendingPathComponent("headers"),
+            bodyFile = directory.appendingPathComponent("body")
         let outFile = directory.appendingPathComponent("out")
-        var arguments = ["-sS", "--max-time", "30", "-D", headerFile.path, "-o", bodyFile.path, "-w", "%{http_code} %{http_version}"]
+        var arguments = [
+            "-sS", "--max-time", "30", "-D", headerFile.path, "-o", bodyFile.path, "-w", "%{http_code} %{http_version}",
+        ]
         if http2 { arguments.append("--http2-prior-knowledge") }
         for header in headers { arguments += ["-H", header] }
         if let body {
@@ -119,15 +126,18 @@ struct JSONServingTests {
             #expect(now.headers.lowercased().contains("content-type: application/json"))
             #expect(now.body == #"{"now":"2026-01-01T09:00:00Z","manual":true}"#)
 
-            let advanced = try await Self.curl(port, "/v1/clock/advance_to", #"{"to": "2026-01-01T10:00:00Z"}"#, http2: http2)
+            let advanced = try await Self.curl(
+                port, "/v1/clock/advance_to", #"{"to": "2026-01-01T10:00:00Z"}"#, http2: http2)
             #expect(advanced.status == 200)
             #expect(advanced.body == #"{"now":"2026-01-01T10:00:00Z","watermark":"7"}"#, "uint64 as a string")
 
-            let back = try await Self.curl(port, "/v1/clock/advance_to", #"{"to": "2025-01-01T00:00:00Z"}"#, http2: http2)
+            let back = try await Self.curl(
+                port, "/v1/clock/advance_to", #"{"to": "2025-01-01T00:00:00Z"}"#, http2: http2)
             #expect(back.status == 400)
             #expect(back.body == #"{"code":3,"status":"INVALID_ARGUMENT","message":"the clock does not go back"}"#)
 
-            let payload = try await Self.curl(port, "/v1/test_service/unary_call", #"{"responseSize": 3}"#, http2: http2)
+            let payload = try await Self.curl(
+                port, "/v1/test_service/unary_call", #"{"responseSize": 3}"#, http2: http2)
             #expect(payload.status == 200 && payload.body == #"{"payload":{"body":"AAAA"}}"#)
 
             let empty = try await Self.curl(port, "/v1/test_service/empty_call", nil, http2: http2)
@@ -142,16 +152,19 @@ struct JSONServingTests {
             #expect(broken.status == 400)
             #expect(broken.body.hasPrefix(#"{"code":3,"status":"INVALID_ARGUMENT","message":"#))
 
-            let unknown = try await Self.curl(port, "/v1/clock/advance_to", #"{"too": "2026-01-01T10:00:00Z"}"#, http2: http2)
+            let unknown = try await Self.curl(
+                port, "/v1/clock/advance_to", #"{"too": "2026-01-01T10:00:00Z"}"#, http2: http2)
             #expect(unknown.status == 400)
             #expect(unknown.body.contains("too"), "the message names the field: \(unknown.body)")
 
-            let wrongType = try await Self.curl(port, "/v1/test_service/unary_call", #"{"responseSize": "many"}"#, http2: http2)
+            let wrongType = try await Self.curl(
+                port, "/v1/test_service/unary_call", #"{"responseSize": "many"}"#, http2: http2)
             #expect(wrongType.status == 400)
             #expect(wrongType.body.contains("responseSize"), "\(wrongType.body)")
 
             let status = try await Self.curl(
-                port, "/v1/test_service/unary_call", #"{"responseStatus": {"code": 5, "message": "gone"}}"#, http2: http2)
+                port, "/v1/test_service/unary_call", #"{"responseStatus": {"code": 5, "message": "gone"}}"#,
+                http2: http2)
             #expect(status.status == 404)
             #expect(status.body == #"{"code":5,"status":"NOT_FOUND","message":"gone"}"#)
 
@@ -166,7 +179,8 @@ struct JSONServingTests {
             let anonymous = try await Self.curl(port, "/v1/clock/next_due", "", http2: http2)
             #expect(anonymous.status == 401)
             #expect(anonymous.body == #"{"code":16,"status":"UNAUTHENTICATED","message":"who are you?"}"#)
-            let known = try await Self.curl(port, "/v1/clock/next_due", "", http2: http2, headers: ["Authorization: Bearer secret"])
+            let known = try await Self.curl(
+                port, "/v1/clock/next_due", "", http2: http2, headers: ["Authorization: Bearer secret"])
             #expect(known.status == 200)
             #expect(known.body == #"{"nextDue":"2026-01-01T09:01:00.500Z"}"#)
         }
@@ -178,7 +192,8 @@ struct JSONServingTests {
         try await Self.serve { port in
             let payload = Base64.encode([UInt8](repeating: 7, count: 3000))
             let response = try await Self.curl(
-                port, "/v1/test_service/unary_call", #"{"responseSize": 1, "payload": {"body": "\#(payload)"}}"#, http2: http2)
+                port, "/v1/test_service/unary_call", #"{"responseSize": 1, "payload": {"body": "\#(payload)"}}"#,
+                http2: http2)
             #expect(response.status == 200)
             #expect(response.body == #"{"payload":{"body":"AA=="}}"#)
         }
@@ -215,7 +230,8 @@ struct JSONServingTests {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let clock = ToyClock()
         var runner = ServiceRunner(
-            config: .defaults(service: "json-test"), logger: Logger(label: "json-test") { _ in SwiftLogNoOpLogHandler() },
+            config: .defaults(service: "json-test"),
+            logger: Logger(label: "json-test") { _ in SwiftLogNoOpLogHandler() },
             services: [clock], serviceNames: [GlimpseClockV1.Clock.name], descriptors: [])
         runner.jsonServices = [clock]
         runner.shutdownSignals = []
@@ -226,7 +242,9 @@ struct JSONServingTests {
             group.addTask { try await started.run() }
             var iterator = ports.makeAsyncIterator()
             let port = try #require(await iterator.next())
-            #expect(try await Self.curl(port, "/v1/clock/now", nil).body == #"{"now":"2026-01-01T09:00:00Z","manual":true}"#)
+            #expect(
+                try await Self.curl(port, "/v1/clock/now", nil).body == #"{"now":"2026-01-01T09:00:00Z","manual":true}"#
+            )
             #expect(try await Self.curl(port, "/v1/clock/now", nil, http2: true).status == 200)
             #expect(try await Self.curl(port, "/v1/health/check", nil).status == 404, "health is gRPC only")
             let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port))

@@ -21,8 +21,12 @@ struct LogHandlerTests {
             JSONLogHandler(label: label, level: .debug, output: lines.output, now: { Self.instant })
         }
         logger[metadataKey: "store"] = "/data"
-        logger.debug("opened \"store\"\nnext", metadata: ["entries": "3", "message": "clash",
-                                                           "nested": ["a": ["1", "2"]]])
+        logger.debug(
+            "opened \"store\"\nnext",
+            metadata: [
+                "entries": "3", "message": "clash",
+                "nested": ["a": ["1", "2"]],
+            ])
         logger.trace("below the level: not written")
         #expect(lines.all.count == 1)
         let line = try #require(lines.all.first)
@@ -36,7 +40,10 @@ struct LogHandlerTests {
         #expect(object["entries"] as? String == "3")
         #expect(object["metadata.message"] as? String == "clash")
         #expect((object["nested"] as? [String: Any])?["a"] as? [String] == ["1", "2"])
-        #expect(Set(object.keys) == ["timestamp", "level", "label", "message", "store", "entries", "metadata.message", "nested"])
+        #expect(
+            Set(object.keys) == [
+                "timestamp", "level", "label", "message", "store", "entries", "metadata.message", "nested",
+            ])
     }
 
     @Test("json: errors say where they came from")

@@ -43,7 +43,12 @@ struct MetricsTests {
             #expect(lines.contains("grpc_server_handled_total\(empty) 1"))
             #expect(lines.contains("grpc_server_handled_total\(unimplemented) 1"))
             #expect(lines.contains("grpc_server_handling_seconds_count\(unary) 2"))
-            #expect(lines.contains { $0.hasPrefix("grpc_server_handling_seconds_bucket{grpc_service=\"grpc.testing.TestService\",grpc_method=\"UnaryCall\",le=") })
+            #expect(
+                lines.contains {
+                    $0.hasPrefix(
+                        "grpc_server_handling_seconds_bucket{grpc_service=\"grpc.testing.TestService\",grpc_method=\"UnaryCall\",le="
+                    )
+                })
             #expect(lines.contains("# TYPE grpc_server_handled_total counter"))
 
             #expect(try await httpGet(port: endpoint.port, path: "/other").status == 404)
@@ -62,8 +67,9 @@ struct MetricsTests {
         let metrics = RPCMetrics(factory: PrometheusMetricsFactory(registry: registry), served: ["/a.B/C"])
         metrics.record(path: "/made.Up/Path1", duration: .milliseconds(1), abandonment: nil)
         metrics.record(path: "/made.Up/Path2", duration: .milliseconds(1), abandonment: nil)
-        metrics.record(path: "/a.B/C", duration: .milliseconds(1),
-                       abandonment: RPCError(code: .cancelled, message: "reset"))
+        metrics.record(
+            path: "/a.B/C", duration: .milliseconds(1),
+            abandonment: RPCError(code: .cancelled, message: "reset"))
         let text = registry.emitToString()
         #expect(text.contains(#"grpc_server_handled_total{grpc_service="unknown",grpc_method="unknown"} 2"#))
         #expect(text.contains(#"grpc_server_handled_total{grpc_service="a.B",grpc_method="C"} 1"#))

@@ -16,9 +16,12 @@ struct ReflectionIndexTests {
 
     @Test("list services names every service served")
     func listServices() {
-        #expect(ask(.listServices("*")) == .listServicesResponse(.init(service: [
-            .init(name: "grpc.health.v1.Health"), .init(name: "grpc.testing.TestService"),
-        ])))
+        #expect(
+            ask(.listServices("*"))
+                == .listServicesResponse(
+                    .init(service: [
+                        .init(name: "grpc.health.v1.Health"), .init(name: "grpc.testing.TestService"),
+                    ])))
     }
 
     @Test("file containing a symbol comes with its imports, the file itself first")
@@ -29,7 +32,7 @@ struct ReflectionIndexTests {
         }
         let test = try #require(GlimpseInteropDescriptors.files.first { $0.name == "grpc/testing/test.proto" })
         #expect(files.fileDescriptorProto.first == test.serialized)
-        #expect(files.fileDescriptorProto.count == 3) // test.proto, empty.proto, messages.proto
+        #expect(files.fileDescriptorProto.count == 3)  // test.proto, empty.proto, messages.proto
         let method = ask(.fileContainingSymbol("grpc.testing.TestService.UnaryCall"))
         #expect(method == .fileDescriptorResponse(files))
     }

@@ -34,11 +34,13 @@ struct ServiceOptionsTests {
 
     @Test("every flag from the environment when not on the command line")
     func environment() throws {
-        let config = try resolve([], [
-            "GLIMPSE_HOST": "0.0.0.0", "GLIMPSE_PORT": "7001", "GLIMPSE_DATA_DIR": "/data/t",
-            "GLIMPSE_CLOCK": "manual", "GLIMPSE_START_TIME": "2026-03-01T08:30:00Z", "GLIMPSE_LOG_FORMAT": "json",
-            "GLIMPSE_LOG_LEVEL": "debug", "GLIMPSE_METRICS_PORT": "9100",
-        ])
+        let config = try resolve(
+            [],
+            [
+                "GLIMPSE_HOST": "0.0.0.0", "GLIMPSE_PORT": "7001", "GLIMPSE_DATA_DIR": "/data/t",
+                "GLIMPSE_CLOCK": "manual", "GLIMPSE_START_TIME": "2026-03-01T08:30:00Z", "GLIMPSE_LOG_FORMAT": "json",
+                "GLIMPSE_LOG_LEVEL": "debug", "GLIMPSE_METRICS_PORT": "9100",
+            ])
         #expect(config.host == "0.0.0.0")
         #expect(config.port == 7001)
         #expect(config.dataDirectory == "/data/t")
@@ -52,8 +54,10 @@ struct ServiceOptionsTests {
     func flagsWin() throws {
         let config = try resolve(
             ["--port", "7002", "--data-dir", "/flag", "--log-format", "text", "--metrics-port", "0"],
-            ["GLIMPSE_PORT": "7001", "GLIMPSE_DATA_DIR": "/env", "GLIMPSE_LOG_FORMAT": "json",
-             "GLIMPSE_METRICS_PORT": "9100", "GLIMPSE_HOST": "10.0.0.1"])
+            [
+                "GLIMPSE_PORT": "7001", "GLIMPSE_DATA_DIR": "/env", "GLIMPSE_LOG_FORMAT": "json",
+                "GLIMPSE_METRICS_PORT": "9100", "GLIMPSE_HOST": "10.0.0.1",
+            ])
         #expect(config.port == 7002)
         #expect(config.dataDirectory == "/flag")
         #expect(config.logFormat == .text)
@@ -63,7 +67,9 @@ struct ServiceOptionsTests {
 
     @Test("a bad flag value is caught even when the variable is good")
     func badFlagBeatsGoodVariable() {
-        #expect(error(["--port", "x"], ["GLIMPSE_PORT": "7001"]) == #"--port: expected a port number 0...65535, got "x" (from --port)"#)
+        #expect(
+            error(["--port", "x"], ["GLIMPSE_PORT": "7001"])
+                == #"--port: expected a port number 0...65535, got "x" (from --port)"#)
     }
 
     @Test("an empty variable counts as unset")
@@ -71,18 +77,32 @@ struct ServiceOptionsTests {
         #expect(try resolve([], ["GLIMPSE_PORT": ""]).port == 0)
     }
 
-    @Test("invalid values fail with the flag and the variable named", arguments: [
-        (["GLIMPSE_CLOCK": "maual"], #"--clock: expected system or manual, got "maual" (from GLIMPSE_CLOCK)"#),
-        (["GLIMPSE_PORT": "70000"], #"--port: expected a port number 0...65535, got "70000" (from GLIMPSE_PORT)"#),
-        (["GLIMPSE_LOG_FORMAT": "yaml"], #"--log-format: expected text or json, got "yaml" (from GLIMPSE_LOG_FORMAT)"#),
-        (["GLIMPSE_LOG_LEVEL": "loud"],
-         #"--log-level: expected trace, debug, info, notice, warning, error or critical, got "loud" (from GLIMPSE_LOG_LEVEL)"#),
-        (["GLIMPSE_METRICS_PORT": "-1"],
-         #"--metrics-port: expected a port number 0...65535, got "-1" (from GLIMPSE_METRICS_PORT)"#),
-        (["GLIMPSE_CLOCK": "manual", "GLIMPSE_START_TIME": "yesterday"],
-         #"--start-time: expected an ISO 8601 instant such as 2026-01-01T09:00:00Z, got "yesterday" (from GLIMPSE_START_TIME)"#),
-        (["GLIMPSE_START_TIME": "2026-03-01T08:30:00Z"], "--start-time: only with --clock manual (from GLIMPSE_START_TIME)"),
-    ])
+    @Test(
+        "invalid values fail with the flag and the variable named",
+        arguments: [
+            (["GLIMPSE_CLOCK": "maual"], #"--clock: expected system or manual, got "maual" (from GLIMPSE_CLOCK)"#),
+            (["GLIMPSE_PORT": "70000"], #"--port: expected a port number 0...65535, got "70000" (from GLIMPSE_PORT)"#),
+            (
+                ["GLIMPSE_LOG_FORMAT": "yaml"],
+                #"--log-format: expected text or json, got "yaml" (from GLIMPSE_LOG_FORMAT)"#
+            ),
+            (
+                ["GLIMPSE_LOG_LEVEL": "loud"],
+                #"--log-level: expected trace, debug, info, notice, warning, error or critical, got "loud" (from GLIMPSE_LOG_LEVEL)"#
+            ),
+            (
+                ["GLIMPSE_METRICS_PORT": "-1"],
+                #"--metrics-port: expected a port number 0...65535, got "-1" (from GLIMPSE_METRICS_PORT)"#
+            ),
+            (
+                ["GLIMPSE_CLOCK": "manual", "GLIMPSE_START_TIME": "yesterday"],
+                #"--start-time: expected an ISO 8601 instant such as 2026-01-01T09:00:00Z, got "yesterday" (from GLIMPSE_START_TIME)"#
+            ),
+            (
+                ["GLIMPSE_START_TIME": "2026-03-01T08:30:00Z"],
+                "--start-time: only with --clock manual (from GLIMPSE_START_TIME)"
+            ),
+        ])
     func invalidFromEnvironment(environment: [String: String], message: String) {
         #expect(error([], environment) == message)
     }
@@ -110,17 +130,21 @@ struct ServiceOptionsTests {
         #expect(throws: ConfigError("--intent-address is required: pass it or set GLIMPSE_INTENT_ADDRESS")) {
             try source.address("intent-address", nil)
         }
-        #expect(throws: ConfigError(#"--intent-address: expected host:port, got "intent" (from GLIMPSE_INTENT_ADDRESS)"#)) {
+        #expect(
+            throws: ConfigError(#"--intent-address: expected host:port, got "intent" (from GLIMPSE_INTENT_ADDRESS)"#)
+        ) {
             try options.source(environment: ["GLIMPSE_INTENT_ADDRESS": "intent"]).address("intent-address", nil)
         }
     }
 
-    @Test("host:port parsing", arguments: [
-        ("localhost:1", ServiceAddress(host: "localhost", port: 1)),
-        ("127.0.0.1:65535", ServiceAddress(host: "127.0.0.1", port: 65535)),
-        ("[::1]:80", ServiceAddress(host: "::1", port: 80)),
-        ("localhost", nil), (":80", nil), ("host:0", nil), ("host:65536", nil), ("::1:80", nil), ("host:x", nil),
-    ] as [(String, ServiceAddress?)])
+    @Test(
+        "host:port parsing",
+        arguments: [
+            ("localhost:1", ServiceAddress(host: "localhost", port: 1)),
+            ("127.0.0.1:65535", ServiceAddress(host: "127.0.0.1", port: 65535)),
+            ("[::1]:80", ServiceAddress(host: "::1", port: 80)),
+            ("localhost", nil), (":80", nil), ("host:0", nil), ("host:65536", nil), ("::1:80", nil), ("host:x", nil),
+        ] as [(String, ServiceAddress?)])
     func parseAddress(text: String, address: ServiceAddress?) {
         #expect(ServiceAddress(parsing: text) == address)
     }

@@ -12,7 +12,8 @@ func httpGet(port: Int, path: String, method: String = "GET") async throws -> (s
         }
     var text = ""
     try await channel.executeThenClose { inbound, outbound in
-        try await outbound.write(ByteBuffer(string: "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
+        try await outbound.write(
+            ByteBuffer(string: "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
         for try await var buffer in inbound { text += buffer.readString(length: buffer.readableBytes) ?? "" }
     }
     let parts = text.components(separatedBy: "\r\n\r\n")
@@ -23,7 +24,8 @@ func httpGet(port: Int, path: String, method: String = "GET") async throws -> (s
 
 /// An executable the package builds, beside the test bundle (`swift build --show-bin-path`).
 func builtExecutable(_ name: String) throws -> URL {
-    let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        .deletingLastPathComponent()
     let url = binDirectory.appendingPathComponent(name)
     guard FileManager.default.isExecutableFile(atPath: url.path) else {
         throw ExecutableMissing(path: url.path)

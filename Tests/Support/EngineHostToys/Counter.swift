@@ -45,9 +45,14 @@ package struct Counter: Engine, Equatable {
         return Step(count, effects: [.counted(count, at: clock.now)])
     }
 
-    package mutating func schedule(_ label: String, after delay: TimeInterval, amount: Int, every: TimeInterval, times: Int) {
+    package mutating func schedule(
+        _ label: String, after delay: TimeInterval, amount: Int, every: TimeInterval, times: Int
+    ) {
         seen.append(clock.now)
-        insert(Timer(due: clock.now.addingTimeInterval(delay), label: label, amount: amount, every: every, remaining: times - 1))
+        insert(
+            Timer(
+                due: clock.now.addingTimeInterval(delay), label: label, amount: amount, every: every,
+                remaining: times - 1))
     }
 
     private mutating func insert(_ timer: Timer) {

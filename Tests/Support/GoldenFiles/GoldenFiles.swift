@@ -20,7 +20,9 @@ package struct GoldenFolder: Sendable {
             return
         }
         let expected = try String(contentsOf: url, encoding: .utf8)
-        #expect(actual == expected, "\(name) differs from its golden; GLIMPSE_UPDATE_GOLDEN=1 rewrites it", sourceLocation: sourceLocation)
+        #expect(
+            actual == expected, "\(name) differs from its golden; GLIMPSE_UPDATE_GOLDEN=1 rewrites it",
+            sourceLocation: sourceLocation)
     }
 }
 

@@ -12,7 +12,8 @@ import Testing
 @Suite("A provider that breaks a contract fails its verification")
 struct BrokenProviderTests {
     /// The real glimpse-timeline behind the proxy; `body` gets the proxy's port.
-    static func brokenTimeline<Result: Sendable>(_ body: @escaping (Int) async throws -> Result) async throws -> Result {
+    static func brokenTimeline<Result: Sendable>(_ body: @escaping (Int) async throws -> Result) async throws -> Result
+    {
         try await Provider.timeline.serving { real in
             let target = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: real))
             let running = Task { try? await target.run() }
@@ -43,12 +44,17 @@ struct BrokenProviderTests {
         #expect(line.contains("field budget.windowSeconds: expected a number ≥ 1, got absent (the default, 0)"))
     }
 
-    @Test("glimpse contracts verify: ok lines and exit 0 against the provider (twice), FAILED and exit 1 against the broken one")
+    @Test(
+        "glimpse contracts verify: ok lines and exit 0 against the provider (twice), FAILED and exit 1 against the broken one"
+    )
     func command() async throws {
         let fine = try await Provider.timeline.serving { port in
             var runs: [(Int32, String, String)] = []
             for _ in 0..<2 {
-                runs.append(await Self.glimpse(["contracts", "verify", "--provider", "timeline", "--target", "127.0.0.1:\(port)"]))
+                runs.append(
+                    await Self.glimpse([
+                        "contracts", "verify", "--provider", "timeline", "--target", "127.0.0.1:\(port)",
+                    ]))
             }
             return runs
         }
@@ -68,13 +74,18 @@ struct BrokenProviderTests {
         #expect(errors.contains("error: 1 of "))
 
         let (jsonStatus, json, _) = try await Self.brokenTimeline { port in
-            await Self.glimpse(["contracts", "verify", "--provider", "glimpse-timeline", "--target", "127.0.0.1:\(port)", "--json"])
+            await Self.glimpse([
+                "contracts", "verify", "--provider", "glimpse-timeline", "--target", "127.0.0.1:\(port)", "--json",
+            ])
         }
         #expect(jsonStatus == 1)
         let lines = try json.split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
         let failure = try #require(lines.first { $0["result"] == "failed" })
         #expect(failure["consumer"] == "glimpse-gateway" && failure["interaction"] == "get-placement")
-        #expect(failure["failures"]?.items.contains { $0["field"] == "budget.limit" && $0["got"] == "absent (the default, 0)" } == true)
+        #expect(
+            failure["failures"]?.items.contains {
+                $0["field"] == "budget.limit" && $0["got"] == "absent (the default, 0)"
+            } == true)
     }
 
     @Test("glimpse contracts verify against a provider on the system clock: AdvanceTo is skipped, the rest holds")
@@ -87,14 +98,19 @@ struct BrokenProviderTests {
         }
         print(output)
         #expect(status == 0, "\(output)\(errors)")
-        #expect(output.contains(
-            "skipped glimpse-gateway → glimpse-asset: clock-advance-to (only when glimpse.clock.v1.Clock/Now answers manual = true; got false)"))
-        #expect(output.contains("13 interactions: 12 ok, 1 skipped, 0 FAILED"))  // glimpse-gateway's 10, glimpse-timeline's 3
+        #expect(
+            output.contains(
+                "skipped glimpse-gateway → glimpse-asset: clock-advance-to (only when glimpse.clock.v1.Clock/Now answers manual = true; got false)"
+            ))
+        // glimpse-gateway's 10, glimpse-timeline's 3.
+        #expect(output.contains("13 interactions: 12 ok, 1 skipped, 0 FAILED"))
     }
 
     @Test("glimpse contracts verify: nothing at the target is exit 3; an unknown provider is a usage error")
     func unreachable() async {
-        let (status, _, errors) = await Self.glimpse(["contracts", "verify", "--provider", "asset", "--target", "127.0.0.1:1"])
+        let (status, _, errors) = await Self.glimpse([
+            "contracts", "verify", "--provider", "asset", "--target", "127.0.0.1:1",
+        ])
         #expect(status == 3, "\(errors)")
         #expect(errors.contains("error: cannot reach glimpse-asset at 127.0.0.1:1"))
         let (usage, _, usageErrors) = await Self.glimpse(["contracts", "verify", "--provider", "gateway"])

@@ -13,11 +13,14 @@ struct ContractFilesTests {
     func load() throws {
         let contracts = try Repository.contracts()
         let pairs = contracts.pairs.map { "\($0.consumer) → \($0.provider)" }
-        #expect(pairs == [
-            "glimpse-activity → glimpse-timeline", "glimpse-gateway → glimpse-activity", "glimpse-gateway → glimpse-asset",
-            "glimpse-gateway → glimpse-intent", "glimpse-gateway → glimpse-timeline", "glimpse-intent → glimpse-timeline",
-            "glimpse-timeline → glimpse-asset",
-        ])
+        #expect(
+            pairs == [
+                "glimpse-activity → glimpse-timeline", "glimpse-gateway → glimpse-activity",
+                "glimpse-gateway → glimpse-asset",
+                "glimpse-gateway → glimpse-intent", "glimpse-gateway → glimpse-timeline",
+                "glimpse-intent → glimpse-timeline",
+                "glimpse-timeline → glimpse-asset",
+            ])
     }
 
     @Test("the copy built into the binary is the files (else: python3 scripts/embed-contracts.py)")
@@ -33,8 +36,10 @@ struct ContractFilesTests {
 
     @Test("the method table holds every method of the four services and the clock")
     func methods() {
-        let served = GlimpseTimelineV1.TimelineService.Method.all + GlimpseIntentV1.IntentService.Method.all
-            + GlimpseActivityV1.ActivityService.Method.all + GlimpseAssetV1.AssetService.Method.all + GlimpseClockV1.Clock.Method.all
+        let served =
+            GlimpseTimelineV1.TimelineService.Method.all + GlimpseIntentV1.IntentService.Method.all
+            + GlimpseActivityV1.ActivityService.Method.all + GlimpseAssetV1.AssetService.Method.all
+            + GlimpseClockV1.Clock.Method.all
         #expect(Set(ContractMethods.all.map(\.descriptor)) == Set(served))
     }
 
@@ -48,15 +53,25 @@ struct ContractFilesTests {
                 return error.description
             }
         }
-        let base = #"{"consumer": "glimpse-gateway", "provider": "glimpse-timeline", "interaction": "x", "call": "glimpse.clock.v1.Clock/Now", "#
-        #expect(problems(base + #""expect": {"fields": {"now": "timestamp"}}, "example": {"now": "2026-01-01T00:00:00Z", "manual": true}}"#)
+        let base =
+            #"{"consumer": "glimpse-gateway", "provider": "glimpse-timeline", "interaction": "x", "call": "glimpse.clock.v1.Clock/Now", "#
+        #expect(
+            problems(
+                base
+                    + #""expect": {"fields": {"now": "timestamp"}}, "example": {"now": "2026-01-01T00:00:00Z", "manual": true}}"#
+            )
             .contains("gateway-timeline/bad.json: example: manual is not among the fields relied on"))
-        #expect(problems(base + #""expect": {"fields": {"now": "timestamp"}}, "example": {"manual": true}}"#)
-            .contains("example breaks its own rule: now: expected a timestamp, got absent"))
-        #expect(problems(base + #""expect": {"fields": {"then": "timestamp"}}, "example": {"then": "2026-01-01T00:00:00Z"}}"#)
+        #expect(
+            problems(base + #""expect": {"fields": {"now": "timestamp"}}, "example": {"manual": true}}"#)
+                .contains("example breaks its own rule: now: expected a timestamp, got absent"))
+        #expect(
+            problems(
+                base + #""expect": {"fields": {"then": "timestamp"}}, "example": {"then": "2026-01-01T00:00:00Z"}}"#
+            )
             .contains("example is no glimpse.clock.v1.NowResponse"))
-        #expect(problems(base + #""expect": {"fields": {"now": "timestamp"}}, "exampel": {}}"#)
-            .contains("unknown key \"exampel\""))
+        #expect(
+            problems(base + #""expect": {"fields": {"now": "timestamp"}}, "exampel": {}}"#)
+                .contains("unknown key \"exampel\""))
     }
 }
 
@@ -64,7 +79,8 @@ struct ContractFilesTests {
 @Suite("Field rules")
 struct FieldRuleTests {
     static func rule(_ path: String, _ json: String) throws -> FieldRule {
-        let file = #"{"consumer": "glimpse-gateway", "provider": "glimpse-timeline", "interaction": "x", "call": "glimpse.clock.v1.Clock/Now", "expect": {"fields": {""#
+        let file =
+            #"{"consumer": "glimpse-gateway", "provider": "glimpse-timeline", "interaction": "x", "call": "glimpse.clock.v1.Clock/Now", "expect": {"fields": {""#
             + path + #"": "# + json + "}}}"
         return try Interaction(file: "gateway-timeline/x.json", bytes: Array(file.utf8)).expect.fields[0]
     }
@@ -76,23 +92,37 @@ struct FieldRuleTests {
         let empty = try Self.answer("{}")
         #expect(try Self.rule("budget.used", #""number""#).check(empty, variables: Variables(run: "t")).isEmpty)
         #expect(try Self.rule("replayed", #"{"equals": false}"#).check(empty, variables: Variables(run: "t")).isEmpty)
-        #expect(try Self.rule("budget.limit", #"{"type": "number", "min": 1}"#).check(empty, variables: Variables(run: "t"))
-            .map(\.description) == ["budget.limit: expected a number ≥ 1, got absent (the default, 0)"])
-        #expect(try Self.rule("budget", #""object""#).check(empty, variables: Variables(run: "t"))
-            .map(\.description) == ["budget: expected a message (set), got absent"])
-        #expect(try Self.rule("lastError", #"{"type": "object", "optional": true}"#).check(empty, variables: Variables(run: "t")).isEmpty)
+        #expect(
+            try Self.rule("budget.limit", #"{"type": "number", "min": 1}"#).check(empty, variables: Variables(run: "t"))
+                .map(\.description) == ["budget.limit: expected a number ≥ 1, got absent (the default, 0)"])
+        #expect(
+            try Self.rule("budget", #""object""#).check(empty, variables: Variables(run: "t"))
+                .map(\.description) == ["budget: expected a message (set), got absent"])
+        #expect(
+            try Self.rule("lastError", #"{"type": "object", "optional": true}"#).check(
+                empty, variables: Variables(run: "t")
+            ).isEmpty)
     }
 
     @Test("64-bit numbers arrive as strings and equal saved values; [*] and [?field] reach into lists")
     func paths() throws {
         var variables = Variables(run: "t")
         variables["placement"] = .string("7")
-        let answer = try Self.answer(#"{"placements": [{"placementId": "7", "used": 2}, {"placementId": "8"}], "messages": [{"a": 1}, {"reload": {"reason": "X"}}]}"#)
-        #expect(try Self.rule("placements[0].placementId", #"{"equals": "${placement}"}"#).check(answer, variables: variables).isEmpty)
-        #expect(try Self.rule("placements[*].used", #"{"type": "number", "min": 1}"#).check(answer, variables: variables)
-            .map(\.description) == ["placements[1].used: expected a number ≥ 1, got absent (the default, 0)"])
-        #expect(try Self.rule("messages[?reload].reload.reason", #"{"equals": "X"}"#).check(answer, variables: variables).isEmpty)
-        #expect(try Self.rule("messages[?error].error", #""object""#).check(answer, variables: variables)
-            .map(\.description) == ["messages[?error].error: expected a message (set), got absent"])
+        let answer = try Self.answer(
+            #"{"placements": [{"placementId": "7", "used": 2}, {"placementId": "8"}], "messages": [{"a": 1}, {"reload": {"reason": "X"}}]}"#
+        )
+        #expect(
+            try Self.rule("placements[0].placementId", #"{"equals": "${placement}"}"#).check(
+                answer, variables: variables
+            ).isEmpty)
+        #expect(
+            try Self.rule("placements[*].used", #"{"type": "number", "min": 1}"#).check(answer, variables: variables)
+                .map(\.description) == ["placements[1].used: expected a number ≥ 1, got absent (the default, 0)"])
+        #expect(
+            try Self.rule("messages[?reload].reload.reason", #"{"equals": "X"}"#).check(answer, variables: variables)
+                .isEmpty)
+        #expect(
+            try Self.rule("messages[?error].error", #""object""#).check(answer, variables: variables)
+                .map(\.description) == ["messages[?error].error: expected a message (set), got absent"])
     }
 }

@@ -28,7 +28,8 @@ struct GatewayConsumerTests {
     static func shown(_ g: GatewayAgainstStubs, placementId: UInt64) async throws -> G.Widget {
         var widget = G.Widget()
         for _ in 0..<600 {
-            widget = try await g.widgets.get(ClientRequest(message: G.GetWidgetRequest(placementId: placementId))).message
+            widget = try await g.widgets.get(ClientRequest(message: G.GetWidgetRequest(placementId: placementId)))
+                .message
             if widget.lastError != nil && !widget.elements.isEmpty { break }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -54,17 +55,24 @@ struct GatewayConsumerTests {
             kind.kind = "ContractWidget"
             let reloaded = try await g.widgetCenter.reloadTimelines(GatewayAgainstStubs.app(kind, token: token)).message
             #expect(reloaded.placements.map(\.placementId) == [1])
-            let all = try await g.widgetCenter.reloadAllTimelines(GatewayAgainstStubs.app(GlimpseTimelineV1.ReloadAllTimelinesRequest(), token: token)).message
+            let all = try await g.widgetCenter.reloadAllTimelines(
+                GatewayAgainstStubs.app(GlimpseTimelineV1.ReloadAllTimelinesRequest(), token: token)
+            ).message
             #expect(all.placements.first?.waitingFor == .spacing)
             let configurations = try await g.widgetCenter.getCurrentConfigurations(
-                GatewayAgainstStubs.app(GlimpseTimelineV1.GetCurrentConfigurationsRequest(), token: token)).message
+                GatewayAgainstStubs.app(GlimpseTimelineV1.GetCurrentConfigurationsRequest(), token: token)
+            ).message
             #expect(configurations.widgets.map(\.kind) == ["ContractWidget"])
             var foreground = G.SetAppStateRequest()
             foreground.foreground = true
             _ = try await g.appLifecycle.setState(GatewayAgainstStubs.app(foreground, token: token))
 
-            #expect(try await g.widgets.budget(ClientRequest(message: G.BudgetRequest(placementId: 1))).message.remaining == 70)
-            #expect(try await g.widgets.timeline(ClientRequest(message: G.GetWidgetRequest(placementId: 1))).message.placementId == 1)
+            #expect(
+                try await g.widgets.budget(ClientRequest(message: G.BudgetRequest(placementId: 1))).message.remaining
+                    == 70)
+            #expect(
+                try await g.widgets.timeline(ClientRequest(message: G.GetWidgetRequest(placementId: 1))).message
+                    .placementId == 1)
             var settings = G.UpdateSettingsRequest()
             settings.lowPowerMode = false
             _ = try await g.device.updateSettings(ClientRequest(message: settings))
@@ -72,34 +80,46 @@ struct GatewayConsumerTests {
             var reconfigure = G.ReconfigureRequest()
             reconfigure.placementId = 1
             reconfigure.configuration = ["city": Self.paris("Lyon")]
-            #expect(try await g.widgets.reconfigure(ClientRequest(message: reconfigure)).message.configuration["city"] == Self.paris("Lyon"))
+            #expect(
+                try await g.widgets.reconfigure(ClientRequest(message: reconfigure)).message.configuration["city"]
+                    == Self.paris("Lyon"))
 
             // A kind the app does not declare: glimpse-timeline's NOT_FOUND reaches the caller.
             var unknown = G.PlaceRequest()
             unknown.bundleId = Self.bundle
             unknown.kind = "NoSuchWidget"
             unknown.family = .systemSmall
-            let refused = await #expect(throws: RPCError.self) { try await g.widgets.place(ClientRequest(message: unknown)) }
+            let refused = await #expect(throws: RPCError.self) {
+                try await g.widgets.place(ClientRequest(message: unknown))
+            }
             #expect(refused?.code == .notFound)
 
             _ = try await g.widgets.remove(ClientRequest(message: G.RemoveRequest(placementId: 1)))
-            let uninstalled = try await g.apps.uninstall(ClientRequest(message: G.UninstallRequest(bundleId: Self.bundle))).message
+            let uninstalled = try await g.apps.uninstall(
+                ClientRequest(message: G.UninstallRequest(bundleId: Self.bundle))
+            ).message
             #expect(uninstalled.removedPlacements == [1])
             g.expectNothingUnmatched()
-            #expect(Set(g.stubs[.timeline]!.served.keys).isSuperset(of: [
-                "install-app", "place", "place-unknown-kind", "get-placement", "watch-entries", "clock-now", "reload-timelines",
-                "reload-all-timelines", "get-current-configurations", "set-app-state", "set-device-settings", "reconfigure",
-                "remove", "uninstall-app",
-            ]))
+            #expect(
+                Set(g.stubs[.timeline]!.served.keys).isSuperset(of: [
+                    "install-app", "place", "place-unknown-kind", "get-placement", "watch-entries", "clock-now",
+                    "reload-timelines",
+                    "reload-all-timelines", "get-current-configurations", "set-app-state", "set-device-settings",
+                    "reconfigure",
+                    "remove", "uninstall-app",
+                ]))
         }
     }
 
-    @Test("glimpse-gateway → glimpse-intent: a tap performed, the App Group store, the lock, placements added and removed")
+    @Test(
+        "glimpse-gateway → glimpse-intent: a tap performed, the App Group store, the lock, placements added and removed"
+    )
     func intent() async throws {
         try await GatewayAgainstStubs.run { g in
             let token = try await g.install()
             _ = try await Self.place(g)
-            let tapped = try await g.widgets.tap(ClientRequest(message: G.TapRequest(placementId: 1, element: "done"))).message
+            let tapped = try await g.widgets.tap(ClientRequest(message: G.TapRequest(placementId: 1, element: "done")))
+                .message
             guard case .performed(let performed)? = tapped.result, case .performed? = performed.result else {
                 Issue.record("the tap was not performed: \(tapped)")
                 return
@@ -108,17 +128,35 @@ struct GatewayConsumerTests {
 
             let group = "group.contracts.gateway.\(GatewayAgainstStubs.run)"
             let done = GlimpseWidgetV1.ParameterValue(kind: .boolValue(true))
-            #expect(try await g.appGroup.set(GatewayAgainstStubs.app(GlimpseIntentV1.SetRequest(appGroup: group, key: "done", value: done), token: token)).message.sequence == 1)
-            let entry = try await g.appGroup.get(GatewayAgainstStubs.app(GlimpseIntentV1.GetRequest(appGroup: group, key: "done"), token: token)).message.entry
+            #expect(
+                try await g.appGroup.set(
+                    GatewayAgainstStubs.app(
+                        GlimpseIntentV1.SetRequest(appGroup: group, key: "done", value: done), token: token)
+                ).message.sequence == 1)
+            let entry = try await g.appGroup.get(
+                GatewayAgainstStubs.app(GlimpseIntentV1.GetRequest(appGroup: group, key: "done"), token: token)
+            ).message.entry
             #expect(entry?.value == done && entry?.version == 1)
-            #expect(try await g.appGroup.list(GatewayAgainstStubs.app(GlimpseIntentV1.ListRequest(appGroup: group), token: token)).message.entries.count == 1)
-            #expect(try await g.appGroup.remove(GatewayAgainstStubs.app(GlimpseIntentV1.RemoveRequest(appGroup: group, key: "done"), token: token)).message.sequence == 2)
-            var stale = GlimpseIntentV1.CompareAndSetRequest(appGroup: group, key: "done", value: .init(kind: .boolValue(false)))
+            #expect(
+                try await g.appGroup.list(
+                    GatewayAgainstStubs.app(GlimpseIntentV1.ListRequest(appGroup: group), token: token)
+                ).message.entries.count == 1)
+            #expect(
+                try await g.appGroup.remove(
+                    GatewayAgainstStubs.app(GlimpseIntentV1.RemoveRequest(appGroup: group, key: "done"), token: token)
+                ).message.sequence == 2)
+            var stale = GlimpseIntentV1.CompareAndSetRequest(
+                appGroup: group, key: "done", value: .init(kind: .boolValue(false)))
             stale.expectedVersion = 0
-            let aborted = await #expect(throws: RPCError.self) { try await g.appGroup.compareAndSet(GatewayAgainstStubs.app(stale, token: token)) }
+            let aborted = await #expect(throws: RPCError.self) {
+                try await g.appGroup.compareAndSet(GatewayAgainstStubs.app(stale, token: token))
+            }
             #expect(aborted?.code == .aborted)
             let denied = await #expect(throws: RPCError.self) {
-                try await g.appGroup.get(GatewayAgainstStubs.app(GlimpseIntentV1.GetRequest(appGroup: "group.not.\(GatewayAgainstStubs.run)", key: "done"), token: token))
+                try await g.appGroup.get(
+                    GatewayAgainstStubs.app(
+                        GlimpseIntentV1.GetRequest(appGroup: "group.not.\(GatewayAgainstStubs.run)", key: "done"),
+                        token: token))
             }
             #expect(denied?.code == .permissionDenied)
 
@@ -128,21 +166,27 @@ struct GatewayConsumerTests {
             _ = try await g.widgets.remove(ClientRequest(message: G.RemoveRequest(placementId: 1)))
             _ = try await g.apps.uninstall(ClientRequest(message: G.UninstallRequest(bundleId: Self.bundle)))
             g.expectNothingUnmatched()
-            #expect(Set(g.stubs[.intent]!.served.keys).isSuperset(of: [
-                "register-app", "placement-added", "perform", "app-group-set", "app-group-get", "app-group-list", "app-group-remove",
-                "app-group-compare-and-set-stale", "app-group-not-declared", "set-device-locked", "placement-removed", "unregister-app",
-            ]))
+            #expect(
+                Set(g.stubs[.intent]!.served.keys).isSuperset(of: [
+                    "register-app", "placement-added", "perform", "app-group-set", "app-group-get", "app-group-list",
+                    "app-group-remove",
+                    "app-group-compare-and-set-stale", "app-group-not-declared", "set-device-locked",
+                    "placement-removed", "unregister-app",
+                ]))
         }
     }
 
-    @Test("glimpse-gateway → glimpse-activity: an activity requested, followed, updated, ended, dismissed; tokens, switches, pushes")
+    @Test(
+        "glimpse-gateway → glimpse-activity: an activity requested, followed, updated, ended, dismissed; tokens, switches, pushes"
+    )
     func activity() async throws {
         try await GatewayAgainstStubs.run { g in
             let token = try await g.install()
             // The followers: the opening list, then WatchActivities' content change, on screen.
             var shown: GlimpseActivityV1.Activity?
             for _ in 0..<100 {
-                shown = try? await g.activities.get(ClientRequest(message: G.GetActivityRequest(activityId: "A1"))).message.activity
+                shown = try? await g.activities.get(ClientRequest(message: G.GetActivityRequest(activityId: "A1")))
+                    .message.activity
                 if shown?.content?.stateJson == #"{"step":2}"# { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -154,34 +198,59 @@ struct GatewayConsumerTests {
             request.content = .init(stateJson: #"{"step":1}"#)
             let started = try await g.activityKit.request(GatewayAgainstStubs.app(request, token: token)).message
             #expect(started.activity?.activityId == "A1" && started.activity?.state == .active)
-            let listed = try await g.activityKit.list(GatewayAgainstStubs.app(GlimpseActivityV1.ListActivitiesRequest(), token: token)).message
+            let listed = try await g.activityKit.list(
+                GatewayAgainstStubs.app(GlimpseActivityV1.ListActivitiesRequest(), token: token)
+            ).message
             #expect(listed.activities.map(\.activityId) == ["A1"])
 
-            let update = GlimpseActivityV1.UpdateActivityRequest(activityId: "A1", content: .init(stateJson: #"{"step":2}"#))
-            #expect(try await g.activityKit.update(GatewayAgainstStubs.app(update, token: token)).message.outcome?.kind == .applied)
-            #expect(try await g.activityKit.end(GatewayAgainstStubs.app(GlimpseActivityV1.EndActivityRequest(activityId: "A1"), token: token)).message.activity?.state == .ended)
-            #expect(try await g.activityKit.getAuthorizationInfo(GatewayAgainstStubs.app(GlimpseActivityV1.GetAuthorizationInfoRequest(), token: token)).message.areActivitiesEnabled)
+            let update = GlimpseActivityV1.UpdateActivityRequest(
+                activityId: "A1", content: .init(stateJson: #"{"step":2}"#))
+            #expect(
+                try await g.activityKit.update(GatewayAgainstStubs.app(update, token: token)).message.outcome?.kind
+                    == .applied)
+            #expect(
+                try await g.activityKit.end(
+                    GatewayAgainstStubs.app(GlimpseActivityV1.EndActivityRequest(activityId: "A1"), token: token)
+                ).message.activity?.state == .ended)
+            #expect(
+                try await g.activityKit.getAuthorizationInfo(
+                    GatewayAgainstStubs.app(GlimpseActivityV1.GetAuthorizationInfoRequest(), token: token)
+                ).message.areActivitiesEnabled)
             var pushToStart = GlimpseActivityV1.PushToStartTokenRequest()
             pushToStart.attributesType = "ContractAttributes"
-            #expect(try await !g.activityKit.getPushToStartToken(GatewayAgainstStubs.app(pushToStart, token: token)).message.pushToken.isEmpty)
-            #expect(try await !g.activityKit.getWidgetPushToken(GatewayAgainstStubs.app(GlimpseActivityV1.WidgetPushTokenRequest(), token: token)).message.pushToken.isEmpty)
+            #expect(
+                try await !g.activityKit.getPushToStartToken(GatewayAgainstStubs.app(pushToStart, token: token)).message
+                    .pushToken.isEmpty)
+            #expect(
+                try await !g.activityKit.getWidgetPushToken(
+                    GatewayAgainstStubs.app(GlimpseActivityV1.WidgetPushTokenRequest(), token: token)
+                ).message.pushToken.isEmpty)
             #expect(try await g.activities.pushes(ClientRequest(message: G.PushesRequest())).message.pushes.isEmpty)
             var off = G.UpdateSettingsRequest()
             off.bundleId = Self.bundle
             off.liveActivitiesEnabled = false
-            #expect(try await g.device.updateSettings(ClientRequest(message: off)).message.appSwitches[Self.bundle]?.areActivitiesEnabled == false)
+            #expect(
+                try await g.device.updateSettings(ClientRequest(message: off)).message.appSwitches[Self.bundle]?
+                    .areActivitiesEnabled == false)
             _ = try await g.activities.dismiss(ClientRequest(message: G.DismissRequest(activityId: "A1")))
-            let uninstalled = try await g.apps.uninstall(ClientRequest(message: G.UninstallRequest(bundleId: Self.bundle))).message
+            let uninstalled = try await g.apps.uninstall(
+                ClientRequest(message: G.UninstallRequest(bundleId: Self.bundle))
+            ).message
             #expect(uninstalled.endedActivities == ["A1"])
             g.expectNothingUnmatched()
-            #expect(Set(g.stubs[.activity]!.served.keys).isSuperset(of: [
-                "install-app", "request", "list-activities", "list-activities-app", "watch-activities", "update", "end", "get-authorization-info",
-                "get-push-to-start-token", "get-widget-push-token", "list-pushes", "set-app-switches", "dismiss", "uninstall-app",
-            ]))
+            #expect(
+                Set(g.stubs[.activity]!.served.keys).isSuperset(of: [
+                    "install-app", "request", "list-activities", "list-activities-app", "watch-activities", "update",
+                    "end", "get-authorization-info",
+                    "get-push-to-start-token", "get-widget-push-token", "list-pushes", "set-app-switches", "dismiss",
+                    "uninstall-app",
+                ]))
         }
     }
 
-    @Test("glimpse-gateway → glimpse-asset: an install puts the poster, drawing embeds it; a refused put rolls the install back")
+    @Test(
+        "glimpse-gateway → glimpse-asset: an install puts the poster, drawing embeds it; a refused put rolls the install back"
+    )
     func asset() async throws {
         try await GatewayAgainstStubs.run { g in
             _ = try await g.install()
@@ -193,21 +262,31 @@ struct GatewayConsumerTests {
             render.embedImages = true
             let svg = try await g.device.render(ClientRequest(message: render)).message.svg
             let put = try #require(g.contracts.between("glimpse-gateway", "glimpse-asset").first { $0.name == "put" })
-            let poster = try #require(try put.call.requests(Variables(run: GatewayAgainstStubs.run))[1]["chunk"]?.stringValue)
+            let poster = try #require(
+                try put.call.requests(Variables(run: GatewayAgainstStubs.run))[1]["chunk"]?.stringValue)
             #expect(svg.contains("data:image/png;base64,\(poster)"))
             _ = try await g.apps.uninstall(ClientRequest(message: G.UninstallRequest(bundleId: Self.bundle)))
 
             // Bytes that are no image: glimpse-asset's INVALID_ARGUMENT reaches the caller,
             // and what the other services took is given back.
-            let refusedPut = try #require(g.contracts.between("glimpse-gateway", "glimpse-asset").first { $0.name == "put-not-an-image" })
-            let junk = try #require(try refusedPut.call.requests(Variables(run: GatewayAgainstStubs.run))[1]["chunk"]?.stringValue)
+            let refusedPut = try #require(
+                g.contracts.between("glimpse-gateway", "glimpse-asset").first { $0.name == "put-not-an-image" })
+            let junk = try #require(
+                try refusedPut.call.requests(Variables(run: GatewayAgainstStubs.run))[1]["chunk"]?.stringValue)
             let manifest = try GlimpseAppV1.AppManifest(
-                protoJSONValue: try #require(try g.request(.timeline, "install-app")["manifest"]), path: "", ignoringUnknownFields: false)
-            let install = G.InstallRequest(manifest: manifest, assetData: ["posters/contract": [UInt8](try #require(Data(base64Encoded: junk)))])
-            let refused = await #expect(throws: RPCError.self) { try await g.apps.install(ClientRequest(message: install)) }
+                protoJSONValue: try #require(try g.request(.timeline, "install-app")["manifest"]), path: "",
+                ignoringUnknownFields: false)
+            let install = G.InstallRequest(
+                manifest: manifest, assetData: ["posters/contract": [UInt8](try #require(Data(base64Encoded: junk)))])
+            let refused = await #expect(throws: RPCError.self) {
+                try await g.apps.install(ClientRequest(message: install))
+            }
             #expect(refused?.code == .invalidArgument)
             g.expectNothingUnmatched()
-            #expect(Set(g.stubs[.asset]!.served.keys).isSuperset(of: ["register-app", "put", "get", "put-not-an-image", "unregister-app"]))
+            #expect(
+                Set(g.stubs[.asset]!.served.keys).isSuperset(of: [
+                    "register-app", "put", "get", "put-not-an-image", "unregister-app",
+                ]))
         }
     }
 }

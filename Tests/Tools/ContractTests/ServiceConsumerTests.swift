@@ -52,7 +52,9 @@ struct ServiceConsumerTests {
                 var manifest = GlimpseAppV1.AppManifest()
                 manifest.bundleId = bundle
                 manifest.appGroups = ["group.\(bundle)"]
-                func declare(_ type: String, _ reloads: GlimpseAppV1.ReloadRequest.Scope?) -> GlimpseAppV1.IntentDeclaration {
+                func declare(
+                    _ type: String, _ reloads: GlimpseAppV1.ReloadRequest.Scope?
+                ) -> GlimpseAppV1.IntentDeclaration {
                     var declaration = GlimpseAppV1.IntentDeclaration()
                     declaration.type = type
                     declaration.widgetKinds = ["ContractWidget"]
@@ -69,7 +71,9 @@ struct ServiceConsumerTests {
                     declare("ToggleAllIntent", .allTimelines(true)),
                 ]
                 _ = try await intent.registerApp(ClientRequest(message: .init(manifest: manifest)))
-                _ = try await intent.placementAdded(ClientRequest(message: .init(placementId: 7, bundleId: bundle, kind: "ContractWidget", family: .systemSmall)))
+                _ = try await intent.placementAdded(
+                    ClientRequest(
+                        message: .init(placementId: 7, bundleId: bundle, kind: "ContractWidget", family: .systemSmall)))
                 for (index, type) in ["ToggleIntent", "ToggleKindIntent", "ToggleAllIntent"].enumerated() {
                     var tap = GlimpseIntentV1.PerformRequest()
                     tap.idempotencyKey = "tap-\(index)"
@@ -104,9 +108,12 @@ struct ServiceConsumerTests {
                 let activity = GlimpseActivityV1.ActivityService.Client(wrapping: client)
                 var manifest = GlimpseAppV1.AppManifest()
                 manifest.bundleId = bundle
-                let token = try await activity.installApp(ClientRequest(message: .init(manifest: manifest))).message.appToken
-                let widgetToken = try await activity.getWidgetPushToken(ClientRequest(
-                    message: .init(bundleId: bundle), metadata: Metadata(["authorization": "Bearer \(token)"]))).message.pushToken
+                let token = try await activity.installApp(ClientRequest(message: .init(manifest: manifest))).message
+                    .appToken
+                let widgetToken = try await activity.getWidgetPushToken(
+                    ClientRequest(
+                        message: .init(bundleId: bundle), metadata: Metadata(["authorization": "Bearer \(token)"]))
+                ).message.pushToken
                 let push = APNsRequest(
                     method: "POST", path: "/3/device/\(widgetToken)",
                     headers: [("apns-push-type", "widgets"), ("apns-topic", "\(bundle).push-type.widgets")],
@@ -147,13 +154,17 @@ struct ServiceConsumerTests {
         ) async throws -> ServerResponse<GlimpseAppV1.TimelineResponse> {
             let now = request.message.now.map { Date(timeIntervalSince1970: Double($0.seconds)) } ?? start
             var timeline = GlimpseWidgetV1.Timeline()
-            timeline.entries = [Self.entry(now, "posters/now"), Self.entry(now.addingTimeInterval(3600), "posters/next")]
+            timeline.entries = [
+                Self.entry(now, "posters/now"), Self.entry(now.addingTimeInterval(3600), "posters/next"),
+            ]
             timeline.reloadPolicy = .never
             return ServerResponse(message: .init(timeline: timeline))
         }
     }
 
-    @Test("glimpse-timeline → glimpse-asset: a shown entry's images are prefetched and pinned, a removed widget's released")
+    @Test(
+        "glimpse-timeline → glimpse-asset: a shown entry's images are prefetched and pinned, a removed widget's released"
+    )
     func timeline() async throws {
         let stub = ContractStub(try Repository.contracts(), consumer: "glimpse-timeline", provider: "glimpse-asset")
         let scratch = try Scratch("timeline-consumer")
@@ -161,7 +172,9 @@ struct ServiceConsumerTests {
         let bundle = "contracts.timeline.consumer"
         func served(_ name: String) async throws -> Bool {
             let deadline = ContinuousClock.now + .seconds(20)
-            while stub.served[name] == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            while stub.served[name] == nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             return stub.served[name] != nil
         }
         try await LoopbackServer.serving([stub, PosterProvider()]) { port in
@@ -179,7 +192,8 @@ struct ServiceConsumerTests {
                 place.bundleId = bundle
                 place.kind = "Posters"
                 place.family = .systemSmall
-                let placement = try await timeline.place(ClientRequest(message: place)).message.placement?.placementId ?? 0
+                let placement =
+                    try await timeline.place(ClientRequest(message: place)).message.placement?.placementId ?? 0
                 #expect(try await served("pin"))
                 _ = try await timeline.remove(ClientRequest(message: .init(placementId: placement)))
                 #expect(try await served("unpin"))

@@ -7,7 +7,8 @@ import Testing
 struct ExitCodeTests {
     func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
         let out = CapturedOutput(), err = CapturedOutput()
-        let status = await GlimpseTool.run(arguments: arguments, output: out, errorOutput: err, environment: environment)
+        let status = await GlimpseTool.run(
+            arguments: arguments, output: out, errorOutput: err, environment: environment)
         return (status, out.text, err.text)
     }
 
@@ -17,7 +18,8 @@ struct ExitCodeTests {
         #expect(notFound.exitCode == 1)
         #expect(notFound.description == "error: NOT_FOUND: no placement 9")
         // The gateway's own UNAVAILABLE (a service behind it is down) is an answer, not unreachability.
-        let behind = CLIFailure(RPCError(code: .unavailable, message: "glimpse-timeline is unreachable"), gateway: "127.0.0.1:7700")
+        let behind = CLIFailure(
+            RPCError(code: .unavailable, message: "glimpse-timeline is unreachable"), gateway: "127.0.0.1:7700")
         #expect(behind == .gateway(code: .unavailable, message: "glimpse-timeline is unreachable"))
         #expect(behind.exitCode == 1)
         #expect(CLIFailure.gateway(code: .permissionDenied, message: "").description == "error: PERMISSION_DENIED")
@@ -27,7 +29,8 @@ struct ExitCodeTests {
     @Test("no connection: exit 3 naming the address")
     func unreachable() {
         let refused = CLIFailure(
-            RPCError(code: .unavailable, message: "Cannot connect to 127.0.0.1:7700: connection refused"), gateway: "127.0.0.1:7700")
+            RPCError(code: .unavailable, message: "Cannot connect to 127.0.0.1:7700: connection refused"),
+            gateway: "127.0.0.1:7700")
         #expect(refused == .unreachable(what: "the gateway", address: "127.0.0.1:7700", detail: "connection refused"))
         #expect(refused.exitCode == 3)
         #expect(refused.description == "error: cannot reach the gateway at 127.0.0.1:7700 (connection refused)")
@@ -35,13 +38,17 @@ struct ExitCodeTests {
         #expect(lost.exitCode == 3)
     }
 
-    @Test("usage errors: exit 2", arguments: [
-        ["frobnicate"], ["tap"], ["place", "com.x", "Kind"], ["place", "com.x", "Kind", "--family", "systemHuge"],
-        ["reload"], ["reload", "7", "--bundle", "com.x"], ["clock", "advance", "6x"], ["clock", "advance", "0s"],
-        ["clock", "set", "tomorrow"], ["settings", "--live-activities", "on"], ["place", "b", "k", "--family", "systemSmall", "--config", "novalue"],
-        ["widgets", "--gateway", "nowhere"], ["push", "com.x", "p.json", "--broadcast"], ["push", "abcd", "p.json", "--priority", "7"],
-        ["events", "--follow", "--limit", "3"], ["app", "state", "foreground", "--gateway", "127.0.0.1:1"],
-    ])
+    @Test(
+        "usage errors: exit 2",
+        arguments: [
+            ["frobnicate"], ["tap"], ["place", "com.x", "Kind"], ["place", "com.x", "Kind", "--family", "systemHuge"],
+            ["reload"], ["reload", "7", "--bundle", "com.x"], ["clock", "advance", "6x"], ["clock", "advance", "0s"],
+            ["clock", "set", "tomorrow"], ["settings", "--live-activities", "on"],
+            ["place", "b", "k", "--family", "systemSmall", "--config", "novalue"],
+            ["widgets", "--gateway", "nowhere"], ["push", "com.x", "p.json", "--broadcast"],
+            ["push", "abcd", "p.json", "--priority", "7"],
+            ["events", "--follow", "--limit", "3"], ["app", "state", "foreground", "--gateway", "127.0.0.1:1"],
+        ])
     func usage(arguments: [String]) async {
         let (status, out, err) = await run(arguments)
         #expect(status == 2, "\(arguments): \(err)")
@@ -85,7 +92,8 @@ struct ExitCodeTests {
         let (envStatus, _, envErr) = await run(["apps"], environment: ["GLIMPSE_GATEWAY": "127.0.0.1:2"])
         #expect(envStatus == 3)
         #expect(envErr.hasPrefix("error: cannot reach the gateway at 127.0.0.1:2"))
-        let (flagStatus, _, flagErr) = await run(["apps", "--gateway", "127.0.0.1:3"], environment: ["GLIMPSE_GATEWAY": "127.0.0.1:2"])
+        let (flagStatus, _, flagErr) = await run(
+            ["apps", "--gateway", "127.0.0.1:3"], environment: ["GLIMPSE_GATEWAY": "127.0.0.1:2"])
         #expect(flagStatus == 3)
         #expect(flagErr.hasPrefix("error: cannot reach the gateway at 127.0.0.1:3"))
     }

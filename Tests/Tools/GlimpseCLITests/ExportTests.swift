@@ -5,7 +5,9 @@ import Testing
 
 @Suite("export/import: the snapshot file and how it places widgets back")
 struct ExportTests {
-    func widget(_ id: UInt64, page: UInt32, slot: UInt32, stack: UInt32 = 0, screen: GlimpseTimelineV1.Screen = .home) -> GlimpseGatewayV1.Widget {
+    func widget(
+        _ id: UInt64, page: UInt32, slot: UInt32, stack: UInt32 = 0, screen: GlimpseTimelineV1.Screen = .home
+    ) -> GlimpseGatewayV1.Widget {
         var widget = sampleWidget(id: id, kind: "K\(id)")
         widget.location = .init(screen: screen, page: page, slot: slot, stackPosition: stack)
         return widget
@@ -28,7 +30,9 @@ struct ExportTests {
         #expect(back.widgets == snapshot.widgets)
         #expect(back.settings == snapshot.settings)
         #expect(throws: DeviceSnapshot.Invalid.self) { try DeviceSnapshot(json: ["format": "something else"]) }
-        #expect(throws: DeviceSnapshot.Invalid.self) { try DeviceSnapshot(json: ["format": .string(DeviceSnapshot.formatName), "widgets": 3]) }
+        #expect(throws: DeviceSnapshot.Invalid.self) {
+            try DeviceSnapshot(json: ["format": .string(DeviceSnapshot.formatName), "widgets": 3])
+        }
     }
 
     @Test("widgets go back in screen, page, slot and stack order; a stacked one joins its stack's new first")

@@ -91,10 +91,12 @@ struct HealthCommandTests {
         #expect(result.err.contains("0.3s") || result.err.contains("timed out"), "\(result.err)")
     }
 
-    @Test("usage errors: exit 2", arguments: [
-        ["health"], ["health", "--target", "nowhere"], ["health", "--target", "127.0.0.1:1", "--timeout", "soon"],
-        ["health", "--target", "127.0.0.1:1", "--timeout", "0s"],
-    ])
+    @Test(
+        "usage errors: exit 2",
+        arguments: [
+            ["health"], ["health", "--target", "nowhere"], ["health", "--target", "127.0.0.1:1", "--timeout", "soon"],
+            ["health", "--target", "127.0.0.1:1", "--timeout", "0s"],
+        ])
     func usage(arguments: [String]) async {
         let result = await run(arguments)
         #expect(result.status == 2, "\(arguments): \(result.err)")
@@ -125,7 +127,9 @@ struct HealthCommandTests {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         try #require(bound == 0)
         try #require(listen(fd, 16) == 0)

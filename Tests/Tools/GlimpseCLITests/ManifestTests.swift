@@ -8,7 +8,8 @@ import Testing
 struct ManifestTests {
     /// A fresh directory with `files` (path → contents) in it.
     static func directory(_ files: [String: [UInt8]]) throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-cli-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-cli-\(UUID().uuidString)")
+            .path
         for (path, bytes) in files {
             let full = root + "/" + path
             try FileManager.default.createDirectory(
@@ -87,36 +88,42 @@ struct ManifestTests {
 
     @Test("YAML scalars: quoted ones stay strings, plain ones follow YAML's types")
     func yamlScalars() throws {
-        let value = try ManifestLoader.jsonValue(fromYAML: """
-            a: "123"
-            b: 123
-            c: 1.5
-            d: true
-            e: ~
-            f: .inf
-            g: 2026-01-01T09:00:00Z
-            h: [x, 'y']
-            """)
-        #expect(String(decoding: value.serialized(), as: UTF8.self)
-            == #"{"a":"123","b":123,"c":1.5,"d":true,"e":null,"f":"Infinity","g":"2026-01-01T09:00:00Z","h":["x","y"]}"#)
+        let value = try ManifestLoader.jsonValue(
+            fromYAML: """
+                a: "123"
+                b: 123
+                c: 1.5
+                d: true
+                e: ~
+                f: .inf
+                g: 2026-01-01T09:00:00Z
+                h: [x, 'y']
+                """)
+        #expect(
+            String(decoding: value.serialized(), as: UTF8.self)
+                == #"{"a":"123","b":123,"c":1.5,"d":true,"e":null,"f":"Infinity","g":"2026-01-01T09:00:00Z","h":["x","y"]}"#
+        )
         // A display name that looks like a number stays the string it is when quoted.
-        let manifest = try ManifestLoader.parse(Array("bundleId: com.x\ndisplayName: \"2048\"\n".utf8), format: .yaml, file: "app.yaml")
+        let manifest = try ManifestLoader.parse(
+            Array("bundleId: com.x\ndisplayName: \"2048\"\n".utf8), format: .yaml, file: "app.yaml")
         #expect(manifest.displayName == "2048")
     }
 
     @Test("YAML integers: the core schema's forms; sexagesimal and out-of-range ones stay text instead of trapping")
     func yamlIntegers() throws {
-        let value = try ManifestLoader.jsonValue(fromYAML: """
-            a: 0x1F
-            b: 0o17
-            c: -42
-            d: +7
-            e: 1:20
-            f: 2222222222222222222:2
-            g: 99999999999999999999
-            """)
-        #expect(String(decoding: value.serialized(), as: UTF8.self)
-            == #"{"a":31,"b":15,"c":-42,"d":7,"e":"1:20","f":"2222222222222222222:2","g":"99999999999999999999"}"#)
+        let value = try ManifestLoader.jsonValue(
+            fromYAML: """
+                a: 0x1F
+                b: 0o17
+                c: -42
+                d: +7
+                e: 1:20
+                f: 2222222222222222222:2
+                g: 99999999999999999999
+                """)
+        #expect(
+            String(decoding: value.serialized(), as: UTF8.self)
+                == #"{"a":31,"b":15,"c":-42,"d":7,"e":"1:20","f":"2222222222222222222:2","g":"99999999999999999999"}"#)
         // The fuzzer's input, whole: a document that is one such scalar as a key.
         #expect(throws: ManifestLoader.Failure.self) {
             try ManifestLoader.parse(Array(" 2222222222222222222:2".utf8), format: .yaml, file: "app.yaml")
@@ -131,24 +138,42 @@ struct ManifestTests {
         #expect(ManifestLoader.format(of: "manifest", bytes: Array("bundleId: x".utf8)) == .yaml)
     }
 
-    @Test("errors name the file and what is wrong", arguments: [
-        // (manifest, other files, what the message must contain)
-        ("missing.json", [String: String](), ["missing.json: cannot read the manifest", "No such file"]),
-        ("app.json", ["app.json": "{\"bundleId\": \"x\",}"], ["app.json: invalid JSON"]),
-        ("app.json", ["app.json": "{\"bundleId\": \"x\", \"colour\": 1}"], ["app.json:", "colour"]),
-        ("app.json", ["app.json": "{\"bundleId\": \"x\", \"widgets\": [{\"supportedFamilies\": [\"HUGE\"]}]}"], ["app.json:", "widgets[0]", "HUGE"]),
-        ("app.json", ["app.json": "[1, 2]"], ["app.json: the manifest must be an object"]),
-        ("app.json", ["app.json": "{\"bundleId\": \"x\", \"assets\": [{\"name\": \"logo\", \"path\": \"art/logo.png\"}]}"],
-         ["app.json: assets[0] (\"logo\"): cannot read", "art/logo.png", "No such file", "relative to the manifest's directory"]),
-        ("app.json", ["app.json": "{\"bundleId\": \"x\", \"assets\": [{\"name\": \"logo\"}]}"], ["assets[0] (\"logo\"): the asset has no path"]),
-        ("app.yaml", ["app.yaml": "bundleId: x\nwidgets: [\n"], ["app.yaml: invalid YAML"]),
-        ("app.yaml", ["app.yaml": ""], ["app.yaml: the document is empty"]),
-        ("app.yaml", ["app.yaml": "bundleId: x\nwidgets:\n  - kind: K\n    supportedFamilies: [systemSmall]\n"],
-         ["widgets[0].supportedFamilies[0]", "(proto3 JSON spells it WIDGET_FAMILY_SYSTEM_SMALL)"]),
-    ])
+    @Test(
+        "errors name the file and what is wrong",
+        arguments: [
+            // (manifest, other files, what the message must contain)
+            ("missing.json", [String: String](), ["missing.json: cannot read the manifest", "No such file"]),
+            ("app.json", ["app.json": "{\"bundleId\": \"x\",}"], ["app.json: invalid JSON"]),
+            ("app.json", ["app.json": "{\"bundleId\": \"x\", \"colour\": 1}"], ["app.json:", "colour"]),
+            (
+                "app.json", ["app.json": "{\"bundleId\": \"x\", \"widgets\": [{\"supportedFamilies\": [\"HUGE\"]}]}"],
+                ["app.json:", "widgets[0]", "HUGE"]
+            ),
+            ("app.json", ["app.json": "[1, 2]"], ["app.json: the manifest must be an object"]),
+            (
+                "app.json",
+                ["app.json": "{\"bundleId\": \"x\", \"assets\": [{\"name\": \"logo\", \"path\": \"art/logo.png\"}]}"],
+                [
+                    "app.json: assets[0] (\"logo\"): cannot read", "art/logo.png", "No such file",
+                    "relative to the manifest's directory",
+                ]
+            ),
+            (
+                "app.json", ["app.json": "{\"bundleId\": \"x\", \"assets\": [{\"name\": \"logo\"}]}"],
+                ["assets[0] (\"logo\"): the asset has no path"]
+            ),
+            ("app.yaml", ["app.yaml": "bundleId: x\nwidgets: [\n"], ["app.yaml: invalid YAML"]),
+            ("app.yaml", ["app.yaml": ""], ["app.yaml: the document is empty"]),
+            (
+                "app.yaml", ["app.yaml": "bundleId: x\nwidgets:\n  - kind: K\n    supportedFamilies: [systemSmall]\n"],
+                ["widgets[0].supportedFamilies[0]", "(proto3 JSON spells it WIDGET_FAMILY_SYSTEM_SMALL)"]
+            ),
+        ])
     func errors(manifest: String, files: [String: String], expected: [String]) throws {
         let root = try Self.directory(files.mapValues { Array($0.utf8) })
-        let error = try #require(throws: ManifestLoader.Failure.self) { try ManifestLoader.load(path: root + "/" + manifest) }
+        let error = try #require(throws: ManifestLoader.Failure.self) {
+            try ManifestLoader.load(path: root + "/" + manifest)
+        }
         for part in expected {
             #expect(error.description.contains(part), "\(error.description) lacks \(part)")
         }

@@ -5,10 +5,12 @@ import GlimpseVocabulary
 
 @Suite("Durations, dates, names and --config values")
 struct ParsingTests {
-    @Test("durations as people type them", arguments: [
-        ("6h", 21_600.0), ("90m", 5_400), ("1d2h", 93_600), ("30s", 30), ("1h30m", 5_400), ("1.5h", 5_400),
-        ("250ms", 0.25), ("2d", 172_800), (" 45s ", 45), ("1D", 86_400),
-    ])
+    @Test(
+        "durations as people type them",
+        arguments: [
+            ("6h", 21_600.0), ("90m", 5_400), ("1d2h", 93_600), ("30s", 30), ("1h30m", 5_400), ("1.5h", 5_400),
+            ("250ms", 0.25), ("2d", 172_800), (" 45s ", 45), ("1D", 86_400),
+        ])
     func durations(text: String, seconds: Double) throws {
         #expect(try DurationText.parse(text) == seconds)
     }
@@ -23,7 +25,10 @@ struct ParsingTests {
         #expect(throws: DurationText.Invalid.self) { try DurationText.parse("-1h") }
         #expect(try DurationText.parse("-1h30m", allowNegative: true) == -5_400)
         let error = try #require(throws: DurationText.Invalid.self) { try DurationText.parse("6x") }
-        #expect(error.description == "invalid duration \"6x\": unknown unit \"x\"; expected a number and a unit (d, h, m, s), e.g. 6h, 90m, 1d2h, 30s")
+        #expect(
+            error.description
+                == "invalid duration \"6x\": unknown unit \"x\"; expected a number and a unit (d, h, m, s), e.g. 6h, 90m, 1d2h, 30s"
+        )
     }
 
     @Test("durations format back in the same units")
@@ -56,7 +61,10 @@ struct ParsingTests {
         #expect(try FamilyName.parse(".accessoryInline") == .accessoryInline)
         #expect(try FamilyName.parse("WIDGET_FAMILY_ACCESSORY_RECTANGULAR") == .accessoryRectangular)
         let error = try #require(throws: FamilyName.Unknown.self) { try FamilyName.parse("systemHuge") }
-        #expect(error.description.contains("systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryCircular, accessoryRectangular, accessoryInline"))
+        #expect(
+            error.description.contains(
+                "systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryCircular, accessoryRectangular, accessoryInline"
+            ))
         #expect(FamilyName.name(.unspecified) == "unspecified")
         #expect(FamilyName.name(.unrecognized(42)) == "family(42)")
     }
@@ -85,7 +93,9 @@ struct ParsingTests {
         let fraction = try ISO8601Text.parse("2026-01-01T09:00:00.25Z")
         #expect(fraction.nanos == 250_000_000)
         #expect(try ISO8601Text.parse("2024-02-29T00:00:00Z").seconds == 1_709_164_800)
-        for bad in ["2026-02-29", "2026-13-01", "2026-01-01T25:00:00Z", "tomorrow", "2026-01-01T09:00:00Q", "1767258000"] {
+        for bad in [
+            "2026-02-29", "2026-13-01", "2026-01-01T25:00:00Z", "tomorrow", "2026-01-01T09:00:00Q", "1767258000",
+        ] {
             #expect(throws: ISO8601Text.Invalid.self, "\(bad)") { try ISO8601Text.parse(bad) }
         }
         for seconds: Int64 in [-86_401, 0, 1_767_258_000, 4_102_444_799] {
@@ -95,7 +105,9 @@ struct ParsingTests {
 
     @Test("--config values: typed by their text, or by key:type")
     func configValues() throws {
-        func kind(_ text: String) throws -> GlimpseWidgetV1.ParameterValue.Kind? { try ConfigValue.parse(text).value.kind }
+        func kind(_ text: String) throws -> GlimpseWidgetV1.ParameterValue.Kind? {
+            try ConfigValue.parse(text).value.kind
+        }
         #expect(try ConfigValue.parse("city=Paris").key == "city")
         #expect(try kind("city=Paris") == .stringValue("Paris"))
         #expect(try kind("count=42") == .intValue(42))
@@ -112,7 +124,8 @@ struct ParsingTests {
         for bad in ["novalue", "=x", "n:int=seven", "x:color=red", "b:bool=maybe"] {
             #expect(throws: ConfigValue.Invalid.self, "\(bad)") { try ConfigValue.parse(bad) }
         }
-        #expect(ConfigValue.format(["b": .init(kind: .intValue(2)), "a": .init(kind: .stringValue("x"))]) == "a=x, b=2")
+        #expect(
+            ConfigValue.format(["b": .init(kind: .intValue(2)), "a": .init(kind: .stringValue("x"))]) == "a=x, b=2")
     }
 
     @Test("host:port")

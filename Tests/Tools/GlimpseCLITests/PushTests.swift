@@ -19,7 +19,8 @@ struct PushTests {
     @Test("an ES256 provider token: kid, iss, iat, and a signature the key's public half verifies")
     func providerToken() throws {
         let key = P256.Signing.PrivateKey()
-        let token = try ProviderToken.make(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: key.pemRepresentation, issuedAt: 1_767_258_000)
+        let token = try ProviderToken.make(
+            teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: key.pemRepresentation, issuedAt: 1_767_258_000)
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         try #require(parts.count == 3)
         let header = try JSONParser.parse(Self.base64URL(parts[0]))
@@ -30,7 +31,8 @@ struct PushTests {
         #expect(claims["iat"] == .number("1767258000"))
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: Self.base64URL(parts[2]))
         #expect(key.publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)))
-        #expect(!P256.Signing.PrivateKey().publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)))
+        #expect(
+            !P256.Signing.PrivateKey().publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)))
         #expect(throws: ProviderToken.Failure.self) {
             try ProviderToken.make(teamID: "T", keyID: "K", privateKeyPEM: "not a key", issuedAt: 0)
         }
@@ -78,10 +80,12 @@ struct PushTests {
     ) async throws {
         let recorder = Recorder()
         let listener: HTTP2Listener = tls.map { .tls(port: 0, certificates: $0.server) } ?? .cleartext(port: 0)
-        let server = HTTP2Server(listeners: [listener], handler: HTTP2ClosureHandler { request in
-            recorder.requests.withLock { $0.append(request) }
-            return answer(request)
-        })
+        let server = HTTP2Server(
+            listeners: [listener],
+            handler: HTTP2ClosureHandler { request in
+                recorder.requests.withLock { $0.append(request) }
+                return answer(request)
+            })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
             let port = try await server.listeningAddresses()[0].port!
@@ -97,14 +101,17 @@ struct PushTests {
     }
 
     static func file(_ contents: String, named name: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-push-\(UUID().uuidString)-\(name)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "glimpse-push-\(UUID().uuidString)-\(name)"
+        ).path
         try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
 
     @Test("h2c: the POST Apple's provider API expects, and Apple's answer printed")
     func cleartext() async throws {
-        let payload = try Self.file(#"{"aps":{"timestamp":1767258000,"event":"update","content-state":{"eta":10}}}"#, named: "payload.json")
+        let payload = try Self.file(
+            #"{"aps":{"timestamp":1767258000,"event":"update","content-state":{"eta":10}}}"#, named: "payload.json")
         let key = P256.Signing.PrivateKey()
         let keyFile = try Self.file(key.pemRepresentation, named: "AuthKey.p8")
         try await Self.withServer(answer: { _ in
@@ -112,9 +119,11 @@ struct PushTests {
         }) { port, recorder in
             let out = CapturedOutput(), err = CapturedOutput()
             let status = await GlimpseTool.run(
-                arguments: ["push", "0123456789abcdef0123456789abcdef", payload, "--apns-address", "127.0.0.1:\(port)",
-                            "--topic", "com.example.pizza.push-type.liveactivity", "--priority", "5",
-                            "--key", "TEAM123456:KEY1234567:\(keyFile)", "--iat", "1767258000"],
+                arguments: [
+                    "push", "0123456789abcdef0123456789abcdef", payload, "--apns-address", "127.0.0.1:\(port)",
+                    "--topic", "com.example.pizza.push-type.liveactivity", "--priority", "5",
+                    "--key", "TEAM123456:KEY1234567:\(keyFile)", "--iat", "1767258000",
+                ],
                 output: out, errorOutput: err)
             #expect(status == 0, "\(err.text)")
             #expect(out.text == "200  apns-id 5E2F0C1A-0000-4000-8000-000000000001\n")
@@ -127,7 +136,8 @@ struct PushTests {
             #expect(String(decoding: request.body, as: UTF8.self).contains("\"content-state\""))
             let authorization = try #require(request.headers["authorization"])
             #expect(authorization.hasPrefix("bearer "))
-            let claims = try JSONParser.parse(Self.base64URL(authorization.dropFirst("bearer ".count).split(separator: ".")[1]))
+            let claims = try JSONParser.parse(
+                Self.base64URL(authorization.dropFirst("bearer ".count).split(separator: ".")[1]))
             #expect(claims["iat"] == .number("1767258000"))
         }
     }
@@ -136,11 +146,16 @@ struct PushTests {
     func refused() async throws {
         let payload = try Self.file(#"{"aps":{}}"#, named: "payload.json")
         try await Self.withServer(answer: { _ in
-            HTTP2Response(status: 410, headers: [("apns-id", "id-1")], body: Array(#"{"reason":"Unregistered","timestamp":1767258000000}"#.utf8))
+            HTTP2Response(
+                status: 410, headers: [("apns-id", "id-1")],
+                body: Array(#"{"reason":"Unregistered","timestamp":1767258000000}"#.utf8))
         }) { port, recorder in
             let out = CapturedOutput(), err = CapturedOutput()
             let status = await GlimpseTool.run(
-                arguments: ["push", "com.example.pizza", payload, "--broadcast", "--channel", "dHVuYQ==", "--apns-address", "127.0.0.1:\(port)"],
+                arguments: [
+                    "push", "com.example.pizza", payload, "--broadcast", "--channel", "dHVuYQ==", "--apns-address",
+                    "127.0.0.1:\(port)",
+                ],
                 output: out, errorOutput: err)
             #expect(status == 1)
             #expect(out.text == "410 Unregistered (token invalid since 1767258000000 ms)  apns-id id-1\n")
@@ -151,32 +166,47 @@ struct PushTests {
 
             let json = CapturedOutput()
             let again = await GlimpseTool.run(
-                arguments: ["push", "com.example.pizza", payload, "--broadcast", "--channel", "dHVuYQ==", "--apns-address", "127.0.0.1:\(port)", "--json"],
+                arguments: [
+                    "push", "com.example.pizza", payload, "--broadcast", "--channel", "dHVuYQ==", "--apns-address",
+                    "127.0.0.1:\(port)", "--json",
+                ],
                 output: json, errorOutput: CapturedOutput())
             #expect(again == 1)
-            #expect(json.text == #"{"status":410,"path":"/4/broadcasts/apps/com.example.pizza","reason":"Unregistered","timestamp":1767258000000,"apnsId":"id-1"}"# + "\n")
+            #expect(
+                json.text
+                    == #"{"status":410,"path":"/4/broadcasts/apps/com.example.pizza","reason":"Unregistered","timestamp":1767258000000,"apnsId":"id-1"}"#
+                    + "\n")
         }
     }
 
     @Test("TLS with ALPN h2, trusting the endpoint's local CA")
     func tls() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-push-tls-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "glimpse-push-tls-\(UUID().uuidString)"
+        ).path
         let certificates = try LocalCertificateAuthority.prepare(in: directory)
         let payload = try Self.file(#"{"aps":{"content-changed":true}}"#, named: "payload.json")
-        try await Self.withServer(tls: certificates, answer: { request in
-            HTTP2Response(status: request.connection.alpn == "h2" ? 200 : 500, headers: [("apns-id", "tls-1")])
-        }) { port, _ in
+        try await Self.withServer(
+            tls: certificates,
+            answer: { request in
+                HTTP2Response(status: request.connection.alpn == "h2" ? 200 : 500, headers: [("apns-id", "tls-1")])
+            }
+        ) { port, _ in
             let out = CapturedOutput(), err = CapturedOutput()
             let status = await GlimpseTool.run(
-                arguments: ["push", "0123456789abcdef", payload, "--push-type", "widgets", "--topic", "com.x.push-type.widgets",
-                            "--tls", "--ca", certificates.caCertificate, "--apns-address", "127.0.0.1:\(port)"],
+                arguments: [
+                    "push", "0123456789abcdef", payload, "--push-type", "widgets", "--topic", "com.x.push-type.widgets",
+                    "--tls", "--ca", certificates.caCertificate, "--apns-address", "127.0.0.1:\(port)",
+                ],
                 output: out, errorOutput: err)
             #expect(status == 0, "\(err.text)")
             #expect(out.text == "200  apns-id tls-1\n")
             // Without the CA the endpoint's certificate is not trusted.
             let untrusted = CapturedOutput()
             let refused = await GlimpseTool.run(
-                arguments: ["push", "0123456789abcdef", payload, "--topic", "t", "--tls", "--apns-address", "127.0.0.1:\(port)"],
+                arguments: [
+                    "push", "0123456789abcdef", payload, "--topic", "t", "--tls", "--apns-address", "127.0.0.1:\(port)",
+                ],
                 output: CapturedOutput(), errorOutput: untrusted)
             #expect(refused == 3)
             #expect(untrusted.text.contains("certificate is not trusted; give its CA with --ca"))
@@ -194,7 +224,10 @@ struct PushTests {
         #expect(err.text.hasPrefix("error: cannot reach the APNs endpoint at 127.0.0.1:1"))
         let bad = try Self.file("{aps", named: "bad.json")
         let badErr = CapturedOutput()
-        #expect(await GlimpseTool.run(arguments: ["push", "0123456789abcdef", bad, "--topic", "t"], output: CapturedOutput(), errorOutput: badErr) == 2)
+        #expect(
+            await GlimpseTool.run(
+                arguments: ["push", "0123456789abcdef", bad, "--topic", "t"], output: CapturedOutput(),
+                errorOutput: badErr) == 2)
         #expect(badErr.text.contains("invalid JSON"))
     }
 }

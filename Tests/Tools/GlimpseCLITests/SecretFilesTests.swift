@@ -31,7 +31,8 @@ struct SecretFilesTests {
     @Test("a token folder an older glimpse made 0755 is closed; token files are written 0600")
     func tokens() throws {
         let folder = scratch() + "/tokens"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         try Files.makePrivateDirectory(folder)
         #expect(try mode(folder) == 0o700)
         try Files.writeSecret("token", to: folder + "/pizza.token")

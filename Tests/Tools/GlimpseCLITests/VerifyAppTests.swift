@@ -64,10 +64,11 @@ struct VerifyAppTests {
             let samples = Self.samples(app).flatMap { ["--activity", $0] }
             // The views' deadline is a rule of its own (below, with an app that never
             // answers): here the rules of what the apps answer, however busy the machine.
-            let result = await run([
-                "verify", "\(Self.demos)/\(app.rawValue)/app.json", "--endpoint", endpoint, "--timeout", "120s",
-                "--views-deadline", "120s",
-            ] + samples)
+            let result = await run(
+                [
+                    "verify", "\(Self.demos)/\(app.rawValue)/app.json", "--endpoint", endpoint, "--timeout", "120s",
+                    "--views-deadline", "120s",
+                ] + samples)
             #expect(result.status == 0, "\(result.out)\n\(result.err)")
             #expect(Self.lines(result.out, "error").isEmpty, "\(result.out)")
             #expect(result.err.isEmpty)
@@ -84,11 +85,15 @@ struct VerifyAppTests {
             case .movieplanner:
                 // Three movies a minute apart, .atEnd: the spacing and the budget warn.
                 #expect(result.out.contains("spacing: entries 0 and 1 are 1m apart"), "\(result.out)")
-                #expect(result.out.contains("reload policy: .atEnd asks for the next timeline 2m from now"), "\(result.out)")
+                #expect(
+                    result.out.contains("reload policy: .atEnd asks for the next timeline 2m from now"), "\(result.out)"
+                )
             case .steps:
                 #expect(result.out.contains("LockScreenWidget accessoryInline"), "\(result.out)")
             case .rtlair:
-                #expect(result.out.contains("intent: Button \"checkin\" → CheckInIntent: declared, parameters set"), "\(result.out)")
+                #expect(
+                    result.out.contains("intent: Button \"checkin\" → CheckInIntent: declared, parameters set"),
+                    "\(result.out)")
             }
         }
     }
@@ -111,9 +116,12 @@ struct VerifyAppTests {
                 "--activity", "\(Self.demos)/pizza/delivery.json",
             ])
             #expect(result.status == 1)
-            #expect(Self.lines(result.out, "error").contains { line in
-                line.contains("views: no answer within 3s: Glimpse gives up after 2s (the device's deadline for an activity's views)")
-            }, "\(result.out)")
+            #expect(
+                Self.lines(result.out, "error").contains { line in
+                    line.contains(
+                        "views: no answer within 3s: Glimpse gives up after 2s (the device's deadline for an activity's views)"
+                    )
+                }, "\(result.out)")
         }
     }
 
@@ -121,14 +129,19 @@ struct VerifyAppTests {
     func json() async throws {
         try await Self.serving(DemoApp.pixar.services(gateway: nil)) { endpoint in
             let result = await run([
-                "verify", "\(Self.demos)/pixar/app.json", "--endpoint", endpoint, "--json", "--activity", "\(Self.demos)/pixar/playback.json",
+                "verify", "\(Self.demos)/pixar/app.json", "--endpoint", endpoint, "--json", "--activity",
+                "\(Self.demos)/pixar/playback.json",
             ])
             #expect(result.status == 0, "\(result.out)")
             let report = try JSONParser.parse(Array(result.out.utf8))
             #expect(report["passed"] == .bool(true))
             #expect(report["bundleId"]?.stringValue == "com.yourcompany.pixartracker")
             guard case .array(let checks)? = report["checks"] else { Issue.record("no checks"); return }
-            #expect(checks.contains { $0["check"]?.stringValue == "timeline" && $0["family"]?.stringValue == "systemLarge" && $0["status"]?.stringValue == "ok" })
+            #expect(
+                checks.contains {
+                    $0["check"]?.stringValue == "timeline" && $0["family"]?.stringValue == "systemLarge"
+                        && $0["status"]?.stringValue == "ok"
+                })
             #expect(checks.allSatisfy { $0["status"]?.stringValue != "error" })
         }
     }
@@ -139,12 +152,15 @@ struct VerifyAppTests {
     struct BrokenProvider: GlimpseAppV1.WidgetProvider.Handler {
         static func date(_ at: Date) -> GoogleProtobuf.Timestamp {
             let seconds = at.timeIntervalSince1970.rounded(.down)
-            return GoogleProtobuf.Timestamp(seconds: Int64(seconds), nanos: Int32(((at.timeIntervalSince1970 - seconds) * 1e9).rounded(.down)))
+            return GoogleProtobuf.Timestamp(
+                seconds: Int64(seconds), nanos: Int32(((at.timeIntervalSince1970 - seconds) * 1e9).rounded(.down)))
         }
 
         static func text(_ s: String) -> W.View { W.View(kind: .text(W.Text(content: s))) }
 
-        static func entry(_ at: Date, _ view: W.View = text("broken")) -> W.TimelineEntry { W.TimelineEntry(date: date(at), view: view) }
+        static func entry(_ at: Date, _ view: W.View = text("broken")) -> W.TimelineEntry {
+            W.TimelineEntry(date: date(at), view: view)
+        }
 
         static func buttons() -> W.View {
             func button(_ intent: String, _ parameters: [String: W.ParameterValue]) -> W.View {
@@ -187,13 +203,15 @@ struct VerifyAppTests {
             let timeline: W.Timeline
             switch request.message.widget?.kind {
             case "UnsortedWidget":
-                timeline = W.Timeline(entries: [Self.entry(at(0)), Self.entry(at(60)), Self.entry(at(30))], reloadPolicy: .never)
+                timeline = W.Timeline(
+                    entries: [Self.entry(at(0)), Self.entry(at(60)), Self.entry(at(30))], reloadPolicy: .never)
             case "CrowdedWidget":
                 timeline = W.Timeline(entries: (0..<401).map { Self.entry(at(Double($0) * 10)) }, reloadPolicy: .never)
             case "FutureWidget":
                 timeline = W.Timeline(entries: [Self.entry(at(15)), Self.entry(at(45))], reloadPolicy: .never)
             case "ButtonWidget":
-                timeline = W.Timeline(entries: [Self.entry(at(0), Self.buttons())], reloadPolicy: .after(Self.date(at(1))))
+                timeline = W.Timeline(
+                    entries: [Self.entry(at(0), Self.buttons())], reloadPolicy: .after(Self.date(at(1))))
             default:
                 throw RPCError(code: .notFound, message: "no such kind")
             }
@@ -224,26 +242,66 @@ struct VerifyAppTests {
             func has(_ fragments: String...) -> Bool {
                 errors.contains { line in fragments.allSatisfy { line.contains($0) } }
             }
-            #expect(has("UnsortedWidget systemSmall", "timeline: entries are not sorted by date: entry 2 (now+30m) comes after entry 1 (now+1h)"), "\(result.out)")
-            #expect(has("CrowdedWidget systemSmall", "timeline: 401 entries: glimpse-timeline refuses a timeline of more than 400"), "\(result.out)")
-            #expect(has("FutureWidget systemSmall", "timeline: the first entry is in the future (now+15m"), "\(result.out)")
-            #expect(has("ButtonWidget systemMedium", "intent: Button \"MissingIntent\" invokes MissingIntent, which the manifest does not declare (declared: RateIntent)"), "\(result.out)")
-            #expect(has("ButtonWidget systemMedium", "intent: Button \"RateIntent\" → RateIntent sets parameter stars to a string; RateIntent declares it int"), "\(result.out)")
-            #expect(has("ButtonWidget systemMedium", "image: Image(\"nowhere\"): the manifest declares no asset \"nowhere\""), "\(result.out)")
-            #expect(has("huge", "asset: glimpse-asset refuses it: a 1024×1024 widget image is 1048576 pixels; the limit is 718080"), "\(result.out)")
-            #expect(has("gone", "asset: cannot read \(Self.broken)/assets/gone.png (No such file or directory)"), "\(result.out)")
-            #expect(has("DeliveryAttributes \(Self.broken)/oversized.json", "content state: 4", "bytes: ActivityKit refuses a content state over 4096 bytes (attributesTooLarge"), "\(result.out)")
-            #expect(has(
-                "DeliveryAttributes \(Self.broken)/iso-date.json",
-                "content state: \"eta\" is the ISO 8601 string \"2026-11-24T15:00:00Z\": ActivityKit decodes it with the default JSONDecoder (custom strategies fail; Date = seconds since 2001, spec §5); write the number 817225200"),
+            #expect(
+                has(
+                    "UnsortedWidget systemSmall",
+                    "timeline: entries are not sorted by date: entry 2 (now+30m) comes after entry 1 (now+1h)"),
+                "\(result.out)")
+            #expect(
+                has(
+                    "CrowdedWidget systemSmall",
+                    "timeline: 401 entries: glimpse-timeline refuses a timeline of more than 400"), "\(result.out)")
+            #expect(
+                has("FutureWidget systemSmall", "timeline: the first entry is in the future (now+15m"), "\(result.out)")
+            #expect(
+                has(
+                    "ButtonWidget systemMedium",
+                    "intent: Button \"MissingIntent\" invokes MissingIntent, which the manifest does not declare (declared: RateIntent)"
+                ), "\(result.out)")
+            #expect(
+                has(
+                    "ButtonWidget systemMedium",
+                    "intent: Button \"RateIntent\" → RateIntent sets parameter stars to a string; RateIntent declares it int"
+                ), "\(result.out)")
+            #expect(
+                has(
+                    "ButtonWidget systemMedium", "image: Image(\"nowhere\"): the manifest declares no asset \"nowhere\""
+                ), "\(result.out)")
+            #expect(
+                has(
+                    "huge",
+                    "asset: glimpse-asset refuses it: a 1024×1024 widget image is 1048576 pixels; the limit is 718080"),
+                "\(result.out)")
+            #expect(
+                has("gone", "asset: cannot read \(Self.broken)/assets/gone.png (No such file or directory)"),
+                "\(result.out)")
+            #expect(
+                has(
+                    "DeliveryAttributes \(Self.broken)/oversized.json", "content state: 4",
+                    "bytes: ActivityKit refuses a content state over 4096 bytes (attributesTooLarge"), "\(result.out)")
+            #expect(
+                has(
+                    "DeliveryAttributes \(Self.broken)/iso-date.json",
+                    "content state: \"eta\" is the ISO 8601 string \"2026-11-24T15:00:00Z\": ActivityKit decodes it with the default JSONDecoder (custom strategies fail; Date = seconds since 2001, spec §5); write the number 817225200"
+                ),
                 "\(result.out)")
             #expect(errors.count == 10, "\(errors.joined(separator: "\n"))")
 
             let warnings = Self.lines(result.out, "warning")
-            #expect(warnings.contains { $0.contains("ButtonWidget systemMedium") && $0.contains("reload policy: .after(now+1m) asks for the next timeline 1m from now") })
-            #expect(warnings.contains { $0.contains("views: no compact leading, compact trailing, minimal, expanded view") })
-            #expect(Self.lines(result.out, "ok").contains { $0.contains("poster") && $0.contains("asset: PNG 300×450 px") })
-            #expect(result.out.hasSuffix("com.example.broken fails: \(Self.lines(result.out, "ok").count) ok, \(warnings.count) warnings, 10 errors\n"))
+            #expect(
+                warnings.contains {
+                    $0.contains("ButtonWidget systemMedium")
+                        && $0.contains("reload policy: .after(now+1m) asks for the next timeline 1m from now")
+                })
+            #expect(
+                warnings.contains { $0.contains("views: no compact leading, compact trailing, minimal, expanded view") }
+            )
+            #expect(
+                Self.lines(result.out, "ok").contains { $0.contains("poster") && $0.contains("asset: PNG 300×450 px") })
+            #expect(
+                result.out.hasSuffix(
+                    "com.example.broken fails: \(Self.lines(result.out, "ok").count) ok, \(warnings.count) warnings, 10 errors\n"
+                ))
             #expect(result.err == "error: com.example.broken does not pass: 10 errors\n")
         }
     }
@@ -256,7 +314,8 @@ struct VerifyAppTests {
         #expect(missing.status == 2)
         #expect(missing.err == "error: /nonexistent/app.json: cannot read the manifest: No such file or directory\n")
         #expect(missing.out.isEmpty)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-verify-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "glimpse-verify-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let bad = directory.appendingPathComponent("app.json").path
@@ -280,13 +339,17 @@ struct VerifyAppTests {
     @Test("an endpoint nobody listens on is one error line, not a crash")
     func unreachable() async throws {
         let port = try Self.freePort()
-        let result = await run(["verify", "\(Self.demos)/steps/app.json", "--endpoint", "127.0.0.1:\(port)", "--timeout", "3s"])
+        let result = await run([
+            "verify", "\(Self.demos)/steps/app.json", "--endpoint", "127.0.0.1:\(port)", "--timeout", "3s",
+        ])
         #expect(result.status == 1)
         let errors = Self.lines(result.out, "error")
         #expect(errors.count == 1, "\(result.out)")
         #expect(errors.first?.hasPrefix("error   127.0.0.1:\(port) ") == true, "\(result.out)")
-        #expect(errors.first?.hasSuffix(
-            "  endpoint: cannot reach it (connection refused): 9 calls not answered; start the app there or pass --endpoint host:port") == true,
+        #expect(
+            errors.first?.hasSuffix(
+                "  endpoint: cannot reach it (connection refused): 9 calls not answered; start the app there or pass --endpoint host:port"
+            ) == true,
             "\(result.out)")
         #expect(result.err == "error: com.soarias.dailysteps does not pass: 1 error\n")
     }
@@ -295,7 +358,8 @@ struct VerifyAppTests {
     /// ephemeral range, so that no server of a test running alongside (binding port 0)
     /// can be handed it meanwhile.
     static func freePort() throws -> Int {
-        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+        let range =
+            (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
             .split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
         let low = range.first ?? 32768
         for _ in 0..<500 {
@@ -308,7 +372,9 @@ struct VerifyAppTests {
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             address.sin_port = UInt16(port).bigEndian
             let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             if bound == 0 { return port }
         }

@@ -35,7 +35,9 @@ struct ReferenceRecognizer {
 
     func at(_ k: Int) -> UInt8? { k < b.count ? b[k] : nil }
     func isDigit(_ c: UInt8?) -> Bool { c.map { (0x30...0x39).contains($0) } ?? false }
-    func isHex(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) || (0x41...0x46).contains(c) || (0x61...0x66).contains(c) }
+    func isHex(_ c: UInt8) -> Bool {
+        (0x30...0x39).contains(c) || (0x41...0x46).contains(c) || (0x61...0x66).contains(c)
+    }
 
     mutating func eat(_ c: Unicode.Scalar) -> Bool {
         guard at(i) == UInt8(ascii: c) else { return false }
@@ -156,14 +158,20 @@ struct Mutator {
     var rng: SplitMix64
     let seeds: [[UInt8]]
 
-    static let interestingBytes: [UInt8] = Array(#"{}[]:,"\/-+.eE0129tfnulr u"#.utf8)
-        + [0x00, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1F, 0x7F, 0x80, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,
-           0xF0, 0xF4, 0xF5, 0xFE, 0xFF]
-    static let fragments: [[UInt8]] = [
-        #"\u"#, #"\ud800"#, #"\udc00"#, #"\uDBFF\uDFFF"#, #"\ud83d\ude00"#, #"\u0000"#, #"\u00"#, #"\"#, #"\\"#,
-        "[", "]", "{", "}", #"{"a":"#, #"[{"":"#, "\"", "1e", "-", ".", "true", "null", "false", "0", "-0.0e+0",
-        "1e999999", ",", ":", "\u{FEFF}", "é", "🍕", "\u{2028}", "/*", "//", "NaN", " \t\r\n",
-    ].map { Array($0.utf8) } + [[0xED, 0xA0, 0x80], [0xC0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0xF0, 0x9F]]
+    static let interestingBytes: [UInt8] =
+        Array(#"{}[]:,"\/-+.eE0129tfnulr u"#.utf8)
+        + [
+            0x00, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1F, 0x7F, 0x80, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,
+            0xF0, 0xF4, 0xF5, 0xFE, 0xFF,
+        ]
+    static let fragments: [[UInt8]] =
+        [
+            #"\u"#, #"\ud800"#, #"\udc00"#, #"\uDBFF\uDFFF"#, #"\ud83d\ude00"#, #"\u0000"#, #"\u00"#, #"\"#, #"\\"#,
+            "[", "]", "{", "}", #"{"a":"#, #"[{"":"#, "\"", "1e", "-", ".", "true", "null", "false", "0", "-0.0e+0",
+            "1e999999", ",", ":", "\u{FEFF}", "é", "🍕", "\u{2028}", "/*", "//", "NaN", " \t\r\n",
+        ].map { Array($0.utf8) } + [
+            [0xED, 0xA0, 0x80], [0xC0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0xF0, 0x9F],
+        ]
 
     mutating func next() -> [UInt8] {
         if rng.below(8) == 0 {  // pure noise from the bytes that matter to JSON
@@ -207,9 +215,10 @@ struct ValueGenerator {
         case 3: return .string(string())
         case 4: return .array((0..<rng.below(5)).map { _ in value(depth: depth + 1) })
         default:
-            return .object((0..<rng.below(5)).map { _ in
-                JSONMember(rng.below(3) == 0 ? rng.pick(["a", "", "a"]) : string(), value(depth: depth + 1))
-            })
+            return .object(
+                (0..<rng.below(5)).map { _ in
+                    JSONMember(rng.below(3) == 0 ? rng.pick(["a", "", "a"]) : string(), value(depth: depth + 1))
+                })
         }
     }
 
@@ -251,17 +260,21 @@ func violation(_ input: [UInt8], parsed: inout Bool) -> String? {
     } catch {
         if expected { return "refused (\(error)) but the grammar accepts it" }
         if !(0...input.count).contains(error.offset) { return "offset \(error.offset) outside the input" }
-        if (try? JSONObjectBytes(validating: input)) != nil { return "JSONObjectBytes accepted what the parser refuses" }
+        if (try? JSONObjectBytes(validating: input)) != nil {
+            return "JSONObjectBytes accepted what the parser refuses"
+        }
         return nil
     }
     if !expected { return "accepted \(value) but the grammar refuses it" }
     let encoded = value.serialized()
     guard ReferenceRecognizer.accepts(encoded) else { return "serialized() is not JSON: \(encoded)" }
-    guard let again = try? JSONParser.parse(encoded), again == value else { return "serialized() re-parses differently" }
+    guard let again = try? JSONParser.parse(encoded), again == value else {
+        return "serialized() re-parses differently"
+    }
     guard again.serialized() == encoded else { return "serialized() is not a fixed point" }
     if value.isObject {
         guard let kept = try? JSONObjectBytes(validating: input), kept.bytes == input, kept.value == value,
-              let compact = try? JSONObjectBytes(value), compact.bytes == encoded
+            let compact = try? JSONObjectBytes(value), compact.bytes == encoded
         else { return "JSONObjectBytes disagrees with the parser" }
     }
     return nil
@@ -299,8 +312,9 @@ struct JSONFuzzTests {
 
     // 4 x 25,000 = 100,000 inputs, run in parallel. A failure names its seed and index;
     // `Mutator(rng: SplitMix64(seed: seed), seeds: seeds)` replays the sequence.
-    @Test("100,000 random and mutated inputs: no crash; the parser accepts exactly the grammar; accepted input round-trips",
-          arguments: [1, 2, 3, 4] as [UInt64])
+    @Test(
+        "100,000 random and mutated inputs: no crash; the parser accepts exactly the grammar; accepted input round-trips",
+        arguments: [1, 2, 3, 4] as [UInt64])
     func mutatedInputs(seed: UInt64) {
         var mutator = Mutator(rng: SplitMix64(seed: seed), seeds: Self.seeds)
         var failures: [String] = []

@@ -15,8 +15,9 @@ func nested(_ n: Int, _ kind: String, inner: String) -> [UInt8] {
 
 @Suite("Limits: nesting, size, and what JSONObjectBytes guarantees")
 struct JSONLimitsTests {
-    @Test("maximumDepth counts containers: 64 nested parse whatever is innermost, 65 throw at the 65th",
-          arguments: ["array", "object", "mixed"], ["1", #""s""#, "[]", "{}", "null"])
+    @Test(
+        "maximumDepth counts containers: 64 nested parse whatever is innermost, 65 throw at the 65th",
+        arguments: ["array", "object", "mixed"], ["1", #""s""#, "[]", "{}", "null"])
     func depthLimit(kind: String, inner: String) throws {
         #expect(JSONParser.maximumDepth == 64)
         let ok = try JSONParser.parse(nested(63, kind, inner: inner))
@@ -34,13 +35,15 @@ struct JSONLimitsTests {
         #expect(try JSONParser.parse(bytes(objects)).serialized() == bytes(objects))
     }
 
-    @Test("100,000 openers throw, never overflow the stack", .timeLimit(.minutes(1)), arguments: [
-        String(repeating: "[", count: 100_000),
-        String(repeating: #"{"a":"#, count: 100_000),
-        String(repeating: #"[{"a":"#, count: 50_000),
-        String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
-        String(repeating: "[1,", count: 100_000),
-    ])
+    @Test(
+        "100,000 openers throw, never overflow the stack", .timeLimit(.minutes(1)),
+        arguments: [
+            String(repeating: "[", count: 100_000),
+            String(repeating: #"{"a":"#, count: 100_000),
+            String(repeating: #"[{"a":"#, count: 50_000),
+            String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
+            String(repeating: "[1,", count: 100_000),
+        ])
     func hostileNesting(text: String) {
         let error = #expect(throws: JSONParser.Error.self) { try JSONParser.parse(bytes(text)) }
         #expect((error?.offset ?? 0) < 1_000)
@@ -87,17 +90,21 @@ struct JSONLimitsTests {
 
     // JSONObjectBytes promises its bytes always parse as one object; `.number` is a
     // public case, so a literal built in code may not be a JSON number.
-    @Test("JSONObjectBytes refuses values whose encoding would not parse", arguments: [
-        "NaN", "nan", "inf", "-Infinity", "", "01", "1.", ".5", "+1", "1e", "0x10", "1 ", " 1", "1,2", "1}",
-    ])
+    @Test(
+        "JSONObjectBytes refuses values whose encoding would not parse",
+        arguments: [
+            "NaN", "nan", "inf", "-Infinity", "", "01", "1.", ".5", "+1", "1e", "0x10", "1 ", " 1", "1,2", "1}",
+        ])
     func refusesBadNumberLiteral(literal: String) {
         #expect(throws: JSONObjectBytes.Error.self) { try JSONObjectBytes(["x": .number(literal)]) }
     }
 
-    @Test("numbers from Double are always valid JSON; non-finite ones become null", arguments: [
-        0.0, -0.0, 0.1, -2.5, 1e-7, .leastNonzeroMagnitude, 1e15, 1e16, 123456.5, 2.220446049250313e-16,
-        1_700_000_000.25, -9_007_199_254_740_992, .greatestFiniteMagnitude, .infinity, -.infinity, .nan,
-    ])
+    @Test(
+        "numbers from Double are always valid JSON; non-finite ones become null",
+        arguments: [
+            0.0, -0.0, 0.1, -2.5, 1e-7, .leastNonzeroMagnitude, 1e15, 1e16, 123456.5, 2.220446049250313e-16,
+            1_700_000_000.25, -9_007_199_254_740_992, .greatestFiniteMagnitude, .infinity, -.infinity, .nan,
+        ])
     func numbersFromDouble(x: Double) throws {
         let value = JSONValue.number(x)
         let object = try JSONObjectBytes(["x": value])

@@ -3,9 +3,11 @@ import Testing
 
 @Suite("JSON value type")
 struct JSONParserTests {
-    @Test("numbers keep their literal through parse and serialize", arguments: [
-        #"{"a":12.50}"#, #"{"a":-0.0}"#, #"{"a":1e+30}"#, #"{"a":12345678901234567890}"#,
-    ])
+    @Test(
+        "numbers keep their literal through parse and serialize",
+        arguments: [
+            #"{"a":12.50}"#, #"{"a":-0.0}"#, #"{"a":1e+30}"#, #"{"a":12345678901234567890}"#,
+        ])
     func numbersRoundTrip(text: String) throws {
         let value = try JSONParser.parse(bytes(text))
         #expect(value.serialized() == bytes(text))
@@ -25,10 +27,12 @@ struct JSONParserTests {
         #expect(value.serialized() == bytes(#"{"s":"a\"b\\c/d\né🍕"}"#))
     }
 
-    @Test("malformed JSON is refused with an offset", arguments: [
-        "", "{", #"{"a":}"#, #"{"a":1,}"#, "[1 2]", "01", "1.", "-", #""\ud800""#, "tru", #"{"a":1} x"#,
-        "\"\u{01}\"", #"{a:1}"#, String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
-    ])
+    @Test(
+        "malformed JSON is refused with an offset",
+        arguments: [
+            "", "{", #"{"a":}"#, #"{"a":1,}"#, "[1 2]", "01", "1.", "-", #""\ud800""#, "tru", #"{"a":1} x"#,
+            "\"\u{01}\"", #"{a:1}"#, String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+        ])
     func refusesMalformed(text: String) {
         #expect(throws: JSONParser.Error.self) { try JSONParser.parse(bytes(text)) }
     }

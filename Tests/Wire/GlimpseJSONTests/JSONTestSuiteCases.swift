@@ -48,7 +48,9 @@ enum SuiteCases {
         .init("y_number_0e+1", "[0e+1]"),
         .init("y_number_0e1", "[0e1]"),
         .init("y_number_after_space", "[ 4]"),
-        .init("y_number_double_close_to_zero", "[-0.000000000000000000000000000000000000000000000000000000000000000000000000000001]"),
+        .init(
+            "y_number_double_close_to_zero",
+            "[-0.000000000000000000000000000000000000000000000000000000000000000000000000000001]"),
         .init("y_number_int_with_exp", "[20e1]"),
         .init("y_number_minus_zero", "[-0]"),
         .init("y_number_negative_int", "[-123]"),
@@ -74,9 +76,15 @@ enum SuiteCases {
         .init("y_object_empty_key", #"{"":0}"#),
         .init("y_object_escaped_null_in_key", #"{"foo\u0000bar": 42}"#),
         .init("y_object_extreme_numbers", #"{ "min": -1.0e+28, "max": 1.0e+28 }"#),
-        .init("y_object_long_strings", #"{"x":[{"id": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}], "id": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#),
+        .init(
+            "y_object_long_strings",
+            #"{"x":[{"id": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}], "id": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#
+        ),
         .init("y_object_simple", #"{"a":[]}"#),
-        .init("y_object_string_unicode", #"{"title":"\u041f\u043e\u043b\u0442\u043e\u0440\u0430 \u0417\u0435\u043c\u043b\u0435\u043a\u043e\u043f\u0430" }"#),
+        .init(
+            "y_object_string_unicode",
+            #"{"title":"\u041f\u043e\u043b\u0442\u043e\u0440\u0430 \u0417\u0435\u043c\u043b\u0435\u043a\u043e\u043f\u0430" }"#
+        ),
         .init("y_object_with_newlines", "{\n\"a\": \"b\"\n}"),
         .init("y_object_all_whitespace_kinds", "\t{ \r\n\"a\" \t:\r\n 1 \n}\r\n"),
         // Strings
@@ -124,7 +132,9 @@ enum SuiteCases {
         .init("y_string_utf8", "[\"€𝄞\"]"),
         .init("y_string_with_del_character", "[\"a\u{7F}a\"]"),
         .init("y_string_escaped_nul_then_text", #""a\u0000b""#),
-        .init("y_string_all_2_3_4_byte_boundaries", "[\"\u{80}\u{7FF}\u{800}\u{D7FF}\u{E000}\u{FFFF}\u{10000}\u{10FFFF}\"]"),
+        .init(
+            "y_string_all_2_3_4_byte_boundaries",
+            "[\"\u{80}\u{7FF}\u{800}\u{D7FF}\u{E000}\u{FFFF}\u{10000}\u{10FFFF}\"]"),
         // Structure
         .init("y_structure_lonely_false", "false"),
         .init("y_structure_lonely_int", "42"),
@@ -136,7 +146,8 @@ enum SuiteCases {
         .init("y_structure_trailing_newline", "[\"a\"]\n"),
         .init("y_structure_true_in_array", "[true]"),
         .init("y_structure_whitespace_array", " [] "),
-        .init("y_structure_64_nested_arrays", String(repeating: "[", count: 64) + "1" + String(repeating: "]", count: 64)),
+        .init(
+            "y_structure_64_nested_arrays", String(repeating: "[", count: 64) + "1" + String(repeating: "]", count: 64)),
     ]
 
     /// Documents every RFC 8259 parser must refuse.
@@ -360,14 +371,18 @@ enum SuiteCases {
         .init("n_structure_whitespace_nbsp", "[\u{A0}1]"),
         .init("n_structure_two_values", "1 2"),
         .init("n_structure_65_nested_arrays", String(repeating: "[", count: 65) + String(repeating: "]", count: 65)),
-        .init("n_structure_65_nested_objects",
-              String(repeating: #"{"a":"#, count: 65) + "1" + String(repeating: "}", count: 65)),
+        .init(
+            "n_structure_65_nested_objects",
+            String(repeating: #"{"a":"#, count: 65) + "1" + String(repeating: "}", count: 65)),
     ]
 
     /// Implementation-defined inputs GlimpseJSON accepts, keeping every number as written.
     static let acceptedByChoice: [JSONCase] = [
         .init("i_number_double_huge_neg_exp", "[123.456e-789]"),
-        .init("i_number_huge_exp", "[0.4e00669999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999969999999006]"),
+        .init(
+            "i_number_huge_exp",
+            "[0.4e00669999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999969999999006]"
+        ),
         .init("i_number_neg_int_huge_exp", "[-1e+9999]"),
         .init("i_number_pos_double_huge_exp", "[1.5e+9999]"),
         .init("i_number_real_neg_overflow", "[-123123e100000]"),
@@ -402,7 +417,8 @@ enum SuiteCases {
         .init("i_string_UTF-8_invalid_sequence", bytes: spliced("[\"", [0xE6, 0x97, 0xA5, 0xD1, 0x88, 0xFA], "\"]")),
         .init("i_string_UTF8_surrogate_U+D800", bytes: spliced("[\"", [0xED, 0xA0, 0x80], "\"]")),
         .init("i_string_UTF8_surrogate_U+DFFF", bytes: spliced("[\"", [0xED, 0xBF, 0xBF], "\"]")),
-        .init("i_string_UTF8_surrogate_pair_as_CESU-8", bytes: spliced("\"", [0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80], "\"")),
+        .init(
+            "i_string_UTF8_surrogate_pair_as_CESU-8", bytes: spliced("\"", [0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80], "\"")),
         .init("i_string_invalid_utf-8", bytes: spliced("[\"", [0xFF], "\"]")),
         .init("i_string_iso_latin_1", bytes: spliced("[\"", [0xE9], "\"]")),
         .init("i_string_lone_utf8_continuation_byte", bytes: spliced("[\"", [0x81], "\"]")),
@@ -412,8 +428,11 @@ enum SuiteCases {
         .init("i_string_overlong_C1", bytes: spliced("\"", [0xC1, 0xBF], "\"")),
         .init("i_string_overlong_sequence_3_bytes", bytes: spliced("\"", [0xE0, 0x80, 0xAF], "\"")),
         .init("i_string_overlong_sequence_4_bytes", bytes: spliced("\"", [0xF0, 0x80, 0x80, 0xAF], "\"")),
-        .init("i_string_overlong_sequence_6_bytes", bytes: spliced("[\"", [0xFC, 0x83, 0xBF, 0xBF, 0xBF, 0xBF], "\"]")),
-        .init("i_string_overlong_sequence_6_bytes_null", bytes: spliced("[\"", [0xFC, 0x80, 0x80, 0x80, 0x80, 0x80], "\"]")),
+        .init(
+            "i_string_overlong_sequence_6_bytes", bytes: spliced("[\"", [0xFC, 0x83, 0xBF, 0xBF, 0xBF, 0xBF], "\"]")),
+        .init(
+            "i_string_overlong_sequence_6_bytes_null",
+            bytes: spliced("[\"", [0xFC, 0x80, 0x80, 0x80, 0x80, 0x80], "\"]")),
         .init("i_string_truncated-utf-8", bytes: spliced("[\"", [0xE0, 0xFF], "\"]")),
         .init("i_string_truncated_2_of_3", bytes: spliced("\"", [0xE2, 0x82], "\"")),
         .init("i_string_truncated_3_of_4_at_end_of_input", bytes: spliced("\"", [0xF0, 0x9F, 0x8D], "")),
@@ -422,7 +441,9 @@ enum SuiteCases {
         .init("i_string_FF_after_escape", bytes: spliced("\"\\\"", [0xFF], "\"")),
         .init("i_string_utf16BE_no_BOM", bytes: [0x00, 0x5B, 0x00, 0x22, 0x00, 0xE9, 0x00, 0x22, 0x00, 0x5D]),
         .init("i_string_utf16LE_no_BOM", bytes: [0x5B, 0x00, 0x22, 0x00, 0xE9, 0x00, 0x22, 0x00, 0x5D, 0x00]),
-        .init("i_string_UTF-16LE_with_BOM", bytes: [0xFF, 0xFE, 0x5B, 0x00, 0x22, 0x00, 0xE9, 0x00, 0x22, 0x00, 0x5D, 0x00]),
+        .init(
+            "i_string_UTF-16LE_with_BOM",
+            bytes: [0xFF, 0xFE, 0x5B, 0x00, 0x22, 0x00, 0xE9, 0x00, 0x22, 0x00, 0x5D, 0x00]),
         .init("i_object_key_invalid_utf8", bytes: spliced("{\"", [0xC3, 0x28], "\":1}")),
         .init("i_structure_500_nested_arrays", String(repeating: "[", count: 500) + String(repeating: "]", count: 500)),
         .init("i_structure_UTF-8_BOM_empty_object", bytes: spliced("", [0xEF, 0xBB, 0xBF], "{}")),

@@ -16,6 +16,8 @@ struct DescriptorTests {
         #expect(health.symbols.contains("grpc.health.v1.HealthCheckResponse.ServingStatus"))
         // Every import resolves inside the set (reflection serves whole closures).
         let names = Set(files.map(\.name))
-        for file in files { for dep in file.dependencies { #expect(names.contains(dep), "\(file.name) imports \(dep)") } }
+        for file in files {
+            for dep in file.dependencies { #expect(names.contains(dep), "\(file.name) imports \(dep)") }
+        }
     }
 }

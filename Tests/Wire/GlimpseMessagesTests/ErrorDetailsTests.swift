@@ -19,7 +19,9 @@ struct ErrorDetailsTests {
         #expect(error.reason(as: GlimpseIntentV1.Refusal.self) == .notInteractive)
         // Another enum's domain is not this enum's reason.
         #expect(error.reason(as: GlimpseWidgetV1.WidgetFamily.self) == nil)
-        #expect(RPCError(code: .failedPrecondition, message: "DEVICE_LOCKED").reason(as: GlimpseIntentV1.Refusal.self) == nil)
+        #expect(
+            RPCError(code: .failedPrecondition, message: "DEVICE_LOCKED").reason(as: GlimpseIntentV1.Refusal.self)
+                == nil)
     }
 
     @Test("the trailer's Status repeats the call's code and message, as gRPC clients check")
@@ -38,20 +40,25 @@ struct ErrorDetailsTests {
             metadata: ["family": "accessoryInline"])
         let text = try #require(ErrorDetails.json(from: error.metadata))
         let value = try JSONParser.parse(text)
-        #expect(value == .array([.object([
-            JSONMember("@type", .string("type.googleapis.com/google.rpc.ErrorInfo")),
-            JSONMember("reason", .string("NOT_INTERACTIVE")),
-            JSONMember("domain", .string("glimpse.intent.v1.Refusal")),
-            JSONMember("metadata", .object([JSONMember("family", .string("accessoryInline"))])),
-        ])]))
+        #expect(
+            value
+                == .array([
+                    .object([
+                        JSONMember("@type", .string("type.googleapis.com/google.rpc.ErrorInfo")),
+                        JSONMember("reason", .string("NOT_INTERACTIVE")),
+                        JSONMember("domain", .string("glimpse.intent.v1.Refusal")),
+                        JSONMember("metadata", .object([JSONMember("family", .string("accessoryInline"))])),
+                    ])
+                ]))
         #expect(ErrorDetails.json(from: Metadata()) == nil)
         // A detail of a type Glimpse does not know: its type and its bytes.
         var trailers = Metadata()
         let other = GlimpseRpcV1.Status(
             code: 9, message: "m", details: [GlimpseRpcV1.AnyDetail(typeUrl: "type.googleapis.com/x.Y", value: [1, 2])])
         trailers.addBinary(try other.serializedBytes(), forKey: RPCError.statusDetailsKey)
-        #expect(ErrorDetails.json(from: trailers).map { String(decoding: $0, as: UTF8.self) }
-            == #"[{"@type":"type.googleapis.com/x.Y","value":"AQI="}]"#)
+        #expect(
+            ErrorDetails.json(from: trailers).map { String(decoding: $0, as: UTF8.self) }
+                == #"[{"@type":"type.googleapis.com/x.Y","value":"AQI="}]"#)
         // Bytes that are no Status: no details, not a failure.
         var garbage = Metadata()
         garbage.addBinary([0xFF, 0xFF, 0xFF], forKey: RPCError.statusDetailsKey)

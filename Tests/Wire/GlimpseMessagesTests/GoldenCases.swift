@@ -96,35 +96,42 @@ enum GoldenCases {
                     W.Modifier(kind: .font(W.Font(textStyle: .caption))),
                     W.Modifier(kind: .foregroundStyle(W.ShapeStyle(kind: .hierarchical(.secondary)))),
                 ])
-            let button = W.View(kind: .button(W.Button(
-                intent: W.IntentInvocation(
-                    intentType: "MarkFilmWatchedIntent",
-                    parameters: [
-                        "filmID": W.ParameterValue(kind: .stringValue("coco")),
-                        "filmTitle": W.ParameterValue(kind: .stringValue("Coco")),
-                    ]),
-                label: W.View(kind: .symbol(W.SymbolImage(systemName: "checkmark.circle.fill"))),
-                style: .plain)))
-            let gauge = W.View(kind: .gauge(W.Gauge(
-                value: 0.42,
-                label: W.View(kind: .symbol(W.SymbolImage(systemName: "film"))),
-                style: .accessoryCircularCapacity)))
+            let button = W.View(
+                kind: .button(
+                    W.Button(
+                        intent: W.IntentInvocation(
+                            intentType: "MarkFilmWatchedIntent",
+                            parameters: [
+                                "filmID": W.ParameterValue(kind: .stringValue("coco")),
+                                "filmTitle": W.ParameterValue(kind: .stringValue("Coco")),
+                            ]),
+                        label: W.View(kind: .symbol(W.SymbolImage(systemName: "checkmark.circle.fill"))),
+                        style: .plain)))
+            let gauge = W.View(
+                kind: .gauge(
+                    W.Gauge(
+                        value: 0.42,
+                        label: W.View(kind: .symbol(W.SymbolImage(systemName: "film"))),
+                        style: .accessoryCircularCapacity)))
             let stack = W.Stack(
                 axis: .vertical, spacing: 4,
                 alignment: W.Alignment(horizontal: .leading),
                 children: [title, progress, button, gauge])
-            timeline.entries.append(W.TimelineEntry(
-                date: GoogleProtobuf.Timestamp(seconds: 1_767_225_600 + Int64(i) * 900),
-                relevance: W.TimelineEntryRelevance(
-                    score: 0.5 + Float(i), duration: GoogleProtobuf.Duration(seconds: 900)),
-                view: W.View(
-                    kind: .stack(stack),
-                    modifiers: [
-                        W.Modifier(kind: .padding(W.Padding(edges: .all))),
-                        W.Modifier(kind: .containerBackground(W.ContainerBackground(
-                            style: W.ShapeStyle(kind: .fill(.tertiary))))),
-                    ]),
-                widgetUrl: "pixartracker://film/coco"))
+            timeline.entries.append(
+                W.TimelineEntry(
+                    date: GoogleProtobuf.Timestamp(seconds: 1_767_225_600 + Int64(i) * 900),
+                    relevance: W.TimelineEntryRelevance(
+                        score: 0.5 + Float(i), duration: GoogleProtobuf.Duration(seconds: 900)),
+                    view: W.View(
+                        kind: .stack(stack),
+                        modifiers: [
+                            W.Modifier(kind: .padding(W.Padding(edges: .all))),
+                            W.Modifier(
+                                kind: .containerBackground(
+                                    W.ContainerBackground(
+                                        style: W.ShapeStyle(kind: .fill(.tertiary))))),
+                        ]),
+                    widgetUrl: "pixartracker://film/coco"))
         }
         return timeline
     }

@@ -29,8 +29,9 @@ struct GoldenTests {
     /// all_kinds is left out: its map has an entry whose key is `false`, and protobuf-c
     /// leaves a default key or value out of a map entry where stock protobuf writes it.
     /// Both encodings are valid and decode alike (the other two tests check that).
-    @Test("Swift encodes each case to the very bytes stock protobuf makes (deterministic)",
-          arguments: GoldenCases.all.map(\.name).filter { $0 != "all_kinds" })
+    @Test(
+        "Swift encodes each case to the very bytes stock protobuf makes (deterministic)",
+        arguments: GoldenCases.all.map(\.name).filter { $0 != "all_kinds" })
     func swiftBytesMatchPython(name: String) throws {
         let value = try #require(GoldenCases.all.first { $0.name == name }).value
         #expect(try value.serializedBytes() == (try Self.bytes("\(name).python.bin")))

@@ -24,16 +24,20 @@ struct JSONGoldenTests {
     }
 
     /// Every message type a case may name.
-    static let types: [String: any ProtoJSONMessage.Type] = Dictionary(uniqueKeysWithValues: ([
-        GlimpseTestingV1.AllKinds.self, GlimpseTestingV1.Tree.self, GlimpseTestingV1.LeafV2.self,
-        GlimpseWidgetV1.Timeline.self, GlimpseWidgetV1.TimelineEntryRelevance.self, GlimpseWidgetV1.ParameterValue.self,
-        GlimpseTimelineV1.PlacementStatus.self, GlimpseTimelineV1.ProviderError.self,
-        GlimpseActivityV1.ActivityChange.self, GlimpseAppV1.AppManifest.self,
-    ] as [any ProtoJSONMessage.Type]).map { ($0.protoMessageName, $0) })
+    static let types: [String: any ProtoJSONMessage.Type] = Dictionary(
+        uniqueKeysWithValues: ([
+            GlimpseTestingV1.AllKinds.self, GlimpseTestingV1.Tree.self, GlimpseTestingV1.LeafV2.self,
+            GlimpseWidgetV1.Timeline.self, GlimpseWidgetV1.TimelineEntryRelevance.self,
+            GlimpseWidgetV1.ParameterValue.self,
+            GlimpseTimelineV1.PlacementStatus.self, GlimpseTimelineV1.ProviderError.self,
+            GlimpseActivityV1.ActivityChange.self, GlimpseAppV1.AppManifest.self,
+        ] as [any ProtoJSONMessage.Type]).map { ($0.protoMessageName, $0) })
 
     /// index.txt: `<case> <full message name>` per line.
     static let cases: [(name: String, type: String)] = {
-        guard let text = try? String(contentsOf: folder.appendingPathComponent("index.txt"), encoding: .utf8) else { return [] }
+        guard let text = try? String(contentsOf: folder.appendingPathComponent("index.txt"), encoding: .utf8) else {
+            return []
+        }
         return text.split(separator: "\n").map { line in
             let parts = line.split(separator: " ")
             return (String(parts[0]), String(parts[1]))
@@ -108,16 +112,23 @@ struct JSONGoldenTests {
         #expect(floats.count > 1000 && doubles.count > 500)
         let message = GlimpseTestingV1.AllKinds(rDouble: doubles.map(\.0), rFloat: floats.map(\.0))
         let value = message.protoJSONValue()
-        guard case .array(let writtenFloats)? = value["rFloat"], case .array(let writtenDoubles)? = value["rDouble"] else {
+        guard case .array(let writtenFloats)? = value["rFloat"], case .array(let writtenDoubles)? = value["rDouble"]
+        else {
             Issue.record("no rFloat/rDouble in \(value)")
             return
         }
         var mismatches: [String] = []
-        for ((f, expected), written) in zip(floats, writtenFloats) where String(decoding: written.serialized(), as: UTF8.self) != expected {
-            mismatches.append("float \(f) (0x\(String(f.bitPattern, radix: 16))): wrote \(String(decoding: written.serialized(), as: UTF8.self)), json_format \(expected)")
+        for ((f, expected), written) in zip(floats, writtenFloats)
+        where String(decoding: written.serialized(), as: UTF8.self) != expected {
+            mismatches.append(
+                "float \(f) (0x\(String(f.bitPattern, radix: 16))): wrote \(String(decoding: written.serialized(), as: UTF8.self)), json_format \(expected)"
+            )
         }
-        for ((d, expected), written) in zip(doubles, writtenDoubles) where String(decoding: written.serialized(), as: UTF8.self) != expected {
-            mismatches.append("double \(d) (0x\(String(d.bitPattern, radix: 16))): wrote \(String(decoding: written.serialized(), as: UTF8.self)), json_format \(expected)")
+        for ((d, expected), written) in zip(doubles, writtenDoubles)
+        where String(decoding: written.serialized(), as: UTF8.self) != expected {
+            mismatches.append(
+                "double \(d) (0x\(String(d.bitPattern, radix: 16))): wrote \(String(decoding: written.serialized(), as: UTF8.self)), json_format \(expected)"
+            )
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches, e.g. \(mismatches.prefix(10))")
         let back = try GlimpseTestingV1.AllKinds(jsonBytes: message.jsonBytes())

@@ -24,15 +24,16 @@ struct MalformedInputTests {
     @Test("a known field with the wrong wire type is malformed")
     func wrongWireType() {
         let message = "glimpse.testing.v1.AllKinds"
-        Self.expectError(FK.AllKinds.self, [0x48, 0x01], .malformed(message: message))       // f_string as varint
-        Self.expectError(FK.AllKinds.self, [0x55, 1, 2, 3, 4], .malformed(message: message)) // f_message as fixed32
-        Self.expectError(FK.AllKinds.self, [0x0a, 0x00], .malformed(message: message))       // f_double as bytes
+        Self.expectError(FK.AllKinds.self, [0x48, 0x01], .malformed(message: message))  // f_string as varint
+        Self.expectError(FK.AllKinds.self, [0x55, 1, 2, 3, 4], .malformed(message: message))  // f_message as fixed32
+        Self.expectError(FK.AllKinds.self, [0x0a, 0x00], .malformed(message: message))  // f_double as bytes
     }
 
     @Test("absurd and overrunning lengths are malformed")
     func absurdLengths() {
         let message = "glimpse.testing.v1.AllKinds"
-        Self.expectError(FK.AllKinds.self, [0x4a] + [UInt8](repeating: 0xff, count: 9) + [0x01], .malformed(message: message))
+        Self.expectError(
+            FK.AllKinds.self, [0x4a] + [UInt8](repeating: 0xff, count: 9) + [0x01], .malformed(message: message))
         Self.expectError(FK.AllKinds.self, [0x4a, 0x05, 0x61], .malformed(message: message))
         Self.expectError(FK.AllKinds.self, [0x18] + [UInt8](repeating: 0x80, count: 11), .malformed(message: message))
         Self.expectError(FK.Tree.self, [0x12, 0x7f, 0x0a], .malformed(message: "glimpse.testing.v1.Tree"))
@@ -41,43 +42,69 @@ struct MalformedInputTests {
     @Test("strings that are not UTF-8 are refused, wherever they sit")
     func invalidUTF8() {
         let bad: [UInt8] = [0xff, 0xfe]
-        Self.expectError(FK.AllKinds.self, [0x4a, 0x02] + bad, .invalidUTF8(message: "glimpse.testing.v1.AllKinds", field: "f_string"))
-        Self.expectError(FK.AllKinds.self, [0xea, 0x01, 0x02] + bad, .invalidUTF8(message: "glimpse.testing.v1.AllKinds", field: "r_string[0]"))
-        Self.expectError(FK.AllKinds.self, [0x9a, 0x03, 0x02] + bad, .invalidUTF8(message: "glimpse.testing.v1.AllKinds", field: "c_string"))
-        Self.expectError(FK.AllKinds.self, [0x52, 0x04, 0x0a, 0x02] + bad, .invalidUTF8(message: "glimpse.testing.v1.AllKinds", field: "f_message.name"))
+        Self.expectError(
+            FK.AllKinds.self, [0x4a, 0x02] + bad,
+            .invalidUTF8(message: "glimpse.testing.v1.AllKinds", field: "f_string"))
+        Self.expectError(
+            FK.AllKinds.self, [0xea, 0x01, 0x02] + bad,
+            .invalidUTF8(message: "glimpse.testing.v1.AllKinds", field: "r_string[0]"))
+        Self.expectError(
+            FK.AllKinds.self, [0x9a, 0x03, 0x02] + bad,
+            .invalidUTF8(message: "glimpse.testing.v1.AllKinds", field: "c_string"))
+        Self.expectError(
+            FK.AllKinds.self, [0x52, 0x04, 0x0a, 0x02] + bad,
+            .invalidUTF8(message: "glimpse.testing.v1.AllKinds", field: "f_message.name"))
         // a map key: field 61 entry {1: <bad>}
-        Self.expectError(FK.AllKinds.self, [0xea, 0x03, 0x04, 0x0a, 0x02] + bad,
-                         .invalidUTF8(message: "glimpse.testing.v1.AllKinds", field: "m_string_int32[0].key"))
+        Self.expectError(
+            FK.AllKinds.self, [0xea, 0x03, 0x04, 0x0a, 0x02] + bad,
+            .invalidUTF8(message: "glimpse.testing.v1.AllKinds", field: "m_string_int32[0].key"))
         // an overlong encoding of "/" and a lone surrogate
-        Self.expectError(FK.Leaf.self, [0x0a, 0x02, 0xc0, 0xaf], .invalidUTF8(message: "glimpse.testing.v1.Leaf", field: "name"))
-        Self.expectError(FK.Leaf.self, [0x0a, 0x03, 0xed, 0xa0, 0x80], .invalidUTF8(message: "glimpse.testing.v1.Leaf", field: "name"))
+        Self.expectError(
+            FK.Leaf.self, [0x0a, 0x02, 0xc0, 0xaf], .invalidUTF8(message: "glimpse.testing.v1.Leaf", field: "name"))
+        Self.expectError(
+            FK.Leaf.self, [0x0a, 0x03, 0xed, 0xa0, 0x80],
+            .invalidUTF8(message: "glimpse.testing.v1.Leaf", field: "name"))
     }
 
-    @Test("a string holding U+0000 is refused, named by its path, wherever it sits (protobuf-c kept only what came before it)")
+    @Test(
+        "a string holding U+0000 is refused, named by its path, wherever it sits (protobuf-c kept only what came before it)"
+    )
     func nulInStrings() {
         let kinds = "glimpse.testing.v1.AllKinds"
         let nul: [UInt8] = [0x6e, 0x75, 0x6c, 0x00, 0x73, 0x75, 0x66]  // "nul\0suf"
         let leafWithNUL: [UInt8] = [0x0a, UInt8(nul.count)] + nul
-        Self.expectError(FK.AllKinds.self, [0x4a, UInt8(nul.count)] + nul, .stringContainsNUL(message: kinds, field: "f_string"))
-        Self.expectError(FK.AllKinds.self, [0x9a, 0x03, UInt8(nul.count)] + nul, .stringContainsNUL(message: kinds, field: "c_string"))
+        Self.expectError(
+            FK.AllKinds.self, [0x4a, UInt8(nul.count)] + nul, .stringContainsNUL(message: kinds, field: "f_string"))
+        Self.expectError(
+            FK.AllKinds.self, [0x9a, 0x03, UInt8(nul.count)] + nul,
+            .stringContainsNUL(message: kinds, field: "c_string"))
         // r_string: "ok", then the bad one
-        Self.expectError(FK.AllKinds.self, [0xea, 0x01, 0x02, 0x6f, 0x6b, 0xea, 0x01, UInt8(nul.count)] + nul,
-                         .stringContainsNUL(message: kinds, field: "r_string[1]"))
-        Self.expectError(FK.AllKinds.self, [0x52, UInt8(leafWithNUL.count)] + leafWithNUL,
-                         .stringContainsNUL(message: kinds, field: "f_message.name"))
+        Self.expectError(
+            FK.AllKinds.self, [0xea, 0x01, 0x02, 0x6f, 0x6b, 0xea, 0x01, UInt8(nul.count)] + nul,
+            .stringContainsNUL(message: kinds, field: "r_string[1]"))
+        Self.expectError(
+            FK.AllKinds.self, [0x52, UInt8(leafWithNUL.count)] + leafWithNUL,
+            .stringContainsNUL(message: kinds, field: "f_message.name"))
         // r_message: an empty Leaf, then the bad one
-        Self.expectError(FK.AllKinds.self, [0xf2, 0x01, 0x00, 0xf2, 0x01, UInt8(leafWithNUL.count)] + leafWithNUL,
-                         .stringContainsNUL(message: kinds, field: "r_message[1].name"))
+        Self.expectError(
+            FK.AllKinds.self, [0xf2, 0x01, 0x00, 0xf2, 0x01, UInt8(leafWithNUL.count)] + leafWithNUL,
+            .stringContainsNUL(message: kinds, field: "r_message[1].name"))
         // map keys and values: m_string_int32 {1: bad}, m_int64_string {1: 5, 2: bad}, m_bool_leaf {1: true, 2: Leaf}
-        Self.expectError(FK.AllKinds.self, [0xea, 0x03, UInt8(nul.count + 2), 0x0a, UInt8(nul.count)] + nul,
-                         .stringContainsNUL(message: kinds, field: "m_string_int32[0].key"))
-        Self.expectError(FK.AllKinds.self, [0xf2, 0x03, UInt8(nul.count + 4), 0x08, 0x05, 0x12, UInt8(nul.count)] + nul,
-                         .stringContainsNUL(message: kinds, field: "m_int64_string[0].value"))
-        Self.expectError(FK.AllKinds.self, [0xfa, 0x03, UInt8(leafWithNUL.count + 4), 0x08, 0x01, 0x12, UInt8(leafWithNUL.count)] + leafWithNUL,
-                         .stringContainsNUL(message: kinds, field: "m_bool_leaf[0].value.name"))
+        Self.expectError(
+            FK.AllKinds.self, [0xea, 0x03, UInt8(nul.count + 2), 0x0a, UInt8(nul.count)] + nul,
+            .stringContainsNUL(message: kinds, field: "m_string_int32[0].key"))
+        Self.expectError(
+            FK.AllKinds.self, [0xf2, 0x03, UInt8(nul.count + 4), 0x08, 0x05, 0x12, UInt8(nul.count)] + nul,
+            .stringContainsNUL(message: kinds, field: "m_int64_string[0].value"))
+        Self.expectError(
+            FK.AllKinds.self,
+            [0xfa, 0x03, UInt8(leafWithNUL.count + 4), 0x08, 0x01, 0x12, UInt8(leafWithNUL.count)] + leafWithNUL,
+            .stringContainsNUL(message: kinds, field: "m_bool_leaf[0].value.name"))
         // long enough for the memchr path, the NUL last
         let long = [UInt8](repeating: 0x61, count: 199) + [0x00]
-        Self.expectError(FK.Leaf.self, [0x0a, 0xc8, 0x01] + long, .stringContainsNUL(message: "glimpse.testing.v1.Leaf", field: "name"))
+        Self.expectError(
+            FK.Leaf.self, [0x0a, 0xc8, 0x01] + long,
+            .stringContainsNUL(message: "glimpse.testing.v1.Leaf", field: "name"))
     }
 
     @Test("a string is decoded whole: every byte the wire held, none cut")
@@ -111,8 +138,10 @@ struct MalformedInputTests {
     @Test("at least 100,000 hostile inputs: random bytes, truncations, bit flips, splices — no crash, no leak")
     func hostileInputs() async throws {
         var rng = SplitMix64(seed: 0x6c1d_5e55)
-        let seeds = try [GoldenCases.allKinds.serializedBytes(), GoldenCases.pixarTimeline.serializedBytes(),
-                         GoldenCases.tree.serializedBytes()]
+        let seeds = try [
+            GoldenCases.allKinds.serializedBytes(), GoldenCases.pixarTimeline.serializedBytes(),
+            GoldenCases.tree.serializedBytes(),
+        ]
         var inputs = 0
         var threw = 0
         // Long and CPU-bound: yield now and then so the cooperative pool (two threads on

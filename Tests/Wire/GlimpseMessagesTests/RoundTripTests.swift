@@ -37,10 +37,12 @@ struct RoundTripTests {
         #expect(decoded.oBytes == nil && decoded.oDouble == nil)
     }
 
-    @Test("each oneof member round trips as itself", arguments: [
-        FK.AllKinds.Choice.cString(""), .cString("x"), .cInt64(-1), .cMessage(FK.Leaf(name: "m")),
-        .cEnum(.happy), .cEnum(.unrecognized(40)), .cBytes([9]), .cEmpty,
-    ])
+    @Test(
+        "each oneof member round trips as itself",
+        arguments: [
+            FK.AllKinds.Choice.cString(""), .cString("x"), .cInt64(-1), .cMessage(FK.Leaf(name: "m")),
+            .cEnum(.happy), .cEnum(.unrecognized(40)), .cBytes([9]), .cEmpty,
+        ])
     func oneofMembers(choice: FK.AllKinds.Choice) throws {
         #expect(try roundTrip(FK.AllKinds(choice: choice)).choice == choice)
     }
@@ -83,7 +85,8 @@ struct RoundTripTests {
         #expect(throws: ProtoEncodingError.stringContainsNUL(message: "glimpse.testing.v1.Leaf", field: "name")) {
             try FK.Leaf(name: "a\u{0}b").serializedBytes()
         }
-        #expect(throws: ProtoEncodingError.stringContainsNUL(message: "glimpse.testing.v1.AllKinds", field: "r_string")) {
+        #expect(throws: ProtoEncodingError.stringContainsNUL(message: "glimpse.testing.v1.AllKinds", field: "r_string"))
+        {
             try FK.AllKinds(rString: ["ok", "\u{0}"]).serializedBytes()
         }
         var tree = FK.Tree(label: "leaf")

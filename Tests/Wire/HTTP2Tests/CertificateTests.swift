@@ -22,15 +22,18 @@ import X509
         }
         #expect(reread == contents)  // reused, not made again
 
-        let keyMode = try FileManager.default.attributesOfItem(atPath: first.server.privateKey)[.posixPermissions] as? Int
+        let keyMode =
+            try FileManager.default.attributesOfItem(atPath: first.server.privateKey)[.posixPermissions] as? Int
         #expect(keyMode == 0o600)
     }
 
     @Test func theServerCertificateIsForLocalhostAndSignedByTheCA() throws {
         let files = try LocalCertificateAuthority.prepare(in: temporaryDirectory("ca").path)
         let ca = try Certificate(pemEncoded: try String(contentsOfFile: files.caCertificate, encoding: .utf8))
-        let server = try Certificate(pemEncoded: try String(contentsOfFile: files.server.certificateChain, encoding: .utf8))
-        let key = try Certificate.PrivateKey(pemEncoded: try String(contentsOfFile: files.server.privateKey, encoding: .utf8))
+        let server = try Certificate(
+            pemEncoded: try String(contentsOfFile: files.server.certificateChain, encoding: .utf8))
+        let key = try Certificate.PrivateKey(
+            pemEncoded: try String(contentsOfFile: files.server.privateKey, encoding: .utf8))
 
         #expect(try ca.extensions.basicConstraints == .isCertificateAuthority(maxPathLength: 0))
         #expect(try server.extensions.basicConstraints == .notCertificateAuthority)
@@ -39,11 +42,12 @@ import X509
         #expect(key.publicKey == server.publicKey)
         #expect(try server.extensions.extendedKeyUsage?.contains(.serverAuth) == true)
         let names = try #require(try server.extensions.subjectAlternativeNames)
-        #expect(Array(names) == [
-            .dnsName("localhost"),
-            .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
-            .ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
-        ])
+        #expect(
+            Array(names) == [
+                .dnsName("localhost"),
+                .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+                .ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
+            ])
         #expect(server.notValidAfter.timeIntervalSinceNow > 300 * 24 * 3600)
     }
 
@@ -69,7 +73,8 @@ import X509
 
     @Test func aSetAboutToExpireIsMadeAnew() throws {
         let directory = temporaryDirectory("ca").path
-        let made = try LocalCertificateAuthority.prepare(in: directory, now: Date(timeIntervalSinceNow: -392 * 24 * 3600))
+        let made = try LocalCertificateAuthority.prepare(
+            in: directory, now: Date(timeIntervalSinceNow: -392 * 24 * 3600))
         let old = try String(contentsOfFile: made.server.certificateChain, encoding: .utf8)
         _ = try LocalCertificateAuthority.prepare(in: directory)  // 5 days left of 397: too few
         #expect(try String(contentsOfFile: made.server.certificateChain, encoding: .utf8) != old)

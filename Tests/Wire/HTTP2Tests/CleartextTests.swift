@@ -80,7 +80,9 @@ struct CleartextTests {
             let length = try #require(headers.first { $0[0] == "content-length" }?[1])
             #expect(Int(length) ?? 0 > 0)  // what a GET would carry
 
-            let noContent = try await Peers.curl(["--http2-prior-knowledge", "http://127.0.0.1:\(server.port)/no-content"])
+            let noContent = try await Peers.curl([
+                "--http2-prior-knowledge", "http://127.0.0.1:\(server.port)/no-content",
+            ])
             #expect(noContent.exitCode == 0, "\(noContent.stderr)")
             #expect(noContent.status == 204)
             #expect(noContent.header("x-kind") == "empty")

@@ -40,9 +40,11 @@ struct GoAwayTests {
         try await withServer { server in
             // /hold (stream 1) waits; /goaway (stream 3) is answered with GOAWAY; only when
             // the client has the GOAWAY does it release /hold, from a second connection.
-            let result = try await Peers.h2Peer("goaway-in-flight", port: server.port, [
-                "--path", "/hold", "--fault-path", "/goaway", "--release-path", "/release",
-            ])
+            let result = try await Peers.h2Peer(
+                "goaway-in-flight", port: server.port,
+                [
+                    "--path", "/hold", "--fault-path", "/goaway", "--release-path", "/release",
+                ])
             let waiting = try #require(result["waiting"] as? [String: Any])
             let fault = try #require(result["fault"] as? [String: Any])
             #expect(fault["status"] as? Int == 503)
@@ -53,7 +55,9 @@ struct GoAwayTests {
 
             let events = try #require(result["events"] as? [[Any]])
             func index(_ kind: String, _ stream: Int? = nil) -> Int? {
-                events.firstIndex { $0.first as? String == kind && (stream == nil || $0.dropFirst().first as? Int == stream) }
+                events.firstIndex {
+                    $0.first as? String == kind && (stream == nil || $0.dropFirst().first as? Int == stream)
+                }
             }
             let waitingStream = try #require(result["waiting_stream"] as? Int)
             let faultStream = try #require(result["fault_stream"] as? Int)

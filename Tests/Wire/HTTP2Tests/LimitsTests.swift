@@ -32,9 +32,11 @@ struct LimitsTests {
     @Test func aBodyFoundTooLargeWhileArrivingIs413AndTheConnectionGoesOn() async throws {
         try await withServer(config: HTTP2ServerConfig(maxRequestBody: 8192)) { server in
             // 40,000 bytes, no content-length: several DATA frames, past the limit midway.
-            let result = try await Peers.h2Peer("too-large-then-ok", port: server.port, [
-                "--path", "/3/device/abc", "--body-size", "40000",
-            ])
+            let result = try await Peers.h2Peer(
+                "too-large-then-ok", port: server.port,
+                [
+                    "--path", "/3/device/abc", "--body-size", "40000",
+                ])
             let first = try #require(result["first"] as? [String: Any])
             let second = try #require(result["second"] as? [String: Any])
             #expect(first["status"] as? Int == 413)
@@ -53,7 +55,8 @@ struct LimitsTests {
         // Every handler waits until all 200 are running: fewer at once never finishes.
         let handler = TestHandler(barrierCount: 200)
         try await withServer(handler: handler) { server in
-            let result = try await Peers.h2Peer("concurrent", port: server.port, ["--path", "/barrier", "--count", "200"])
+            let result = try await Peers.h2Peer(
+                "concurrent", port: server.port, ["--path", "/barrier", "--count", "200"])
             #expect(result["opened_together"] as? Int == 200)
             #expect((result["statuses"] as? [Int]) == Array(repeating: 200, count: 200))
             #expect(Set(handler.requests.map(\.connection.id)).count == 1)
@@ -68,9 +71,11 @@ struct LimitsTests {
             http2: HTTP2Config(maxConcurrentStreams: 100, initialStreamWindowSize: 64 * 1024, receiveBudget: 65_535),
             maxRequestBody: 8192)
         try await withServer(config: config) { server in
-            let result = try await Peers.h2Peer("budget", port: server.port, [
-                "--path", "/hold", "--release-path", "/release", "--count", "12", "--body-size", "8192",
-            ])
+            let result = try await Peers.h2Peer(
+                "budget", port: server.port,
+                [
+                    "--path", "/hold", "--release-path", "/release", "--count", "12", "--body-size", "8192",
+                ])
             let held = try #require(result["while_held"] as? [String: Any])
             #expect(held["connection_window"] as? Int == 0)
             #expect(held["unsent"] as? Int == 12 * 8192 - 65_535)

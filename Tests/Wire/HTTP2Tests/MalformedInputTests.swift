@@ -31,7 +31,8 @@ struct MalformedInputTests {
             #expect(RawConnection.goAwayErrorCode(in: reply) == 0x6)
 
             // DATA on stream 0: PROTOCOL_ERROR (0x1).
-            let dataOnZero = RawConnection.preface + RawConnection.frame(type: 0x4, [])
+            let dataOnZero =
+                RawConnection.preface + RawConnection.frame(type: 0x4, [])
                 + RawConnection.frame(type: 0x0, stream: 0, Array("oops".utf8))
             let second = try await RawConnection.exchange(port: server.port, dataOnZero)
             #expect(RawConnection.goAwayErrorCode(in: second) == 0x1)
@@ -50,7 +51,9 @@ struct MalformedInputTests {
             }
             _ = try await RawConnection.exchange(port: server.ports[1], Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
             try await expectServing(server.ports[0])
-            let secure = try await Peers.curl(["--cacert", certificates.caCertificate, "https://127.0.0.1:\(server.ports[1])/echo"])
+            let secure = try await Peers.curl([
+                "--cacert", certificates.caCertificate, "https://127.0.0.1:\(server.ports[1])/echo",
+            ])
             #expect(secure.status == 200)
             #expect(server.handler.requests.count == 2)
         }
@@ -72,11 +75,12 @@ struct MalformedInputTests {
     }
 
     @Test func aHeaderBlockOverTheLimitIs431() async throws {
-        let config = HTTP2ServerConfig(http2: {
-            var http2 = HTTP2ServerConfig.defaultHTTP2
-            http2.maxHeaderListSize = 1024
-            return http2
-        }())
+        let config = HTTP2ServerConfig(
+            http2: {
+                var http2 = HTTP2ServerConfig.defaultHTTP2
+                http2.maxHeaderListSize = 1024
+                return http2
+            }())
         try await withServer(config: config) { server in
             let big = try await Peers.curl([
                 "--http2-prior-knowledge", "-H", "x-big: \(String(repeating: "a", count: 2000))",

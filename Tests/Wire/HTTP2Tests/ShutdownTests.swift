@@ -28,9 +28,10 @@ struct ShutdownTests {
         let handler = TestHandler()
         let server = HTTP2Server(listeners: [.cleartext(port: 0)], handler: handler)
         let (shutdownBegun, begun) = AsyncStream<Void>.makeStream()
-        let group = ServiceGroup(configuration: .init(
-            services: [PushEndpoint(server: server, shutdownBegun: { begun.yield() })],
-            logger: Logger(label: "test")))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [PushEndpoint(server: server, shutdownBegun: { begun.yield() })],
+                logger: Logger(label: "test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             let port = try #require(try await server.listeningAddresses().first?.port)

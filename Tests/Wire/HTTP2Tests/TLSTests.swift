@@ -42,7 +42,9 @@ struct TLSTests {
             let refused = try await Peers.curl(["https://127.0.0.1:\(server.port)/echo"])
             #expect(refused.exitCode != 0)  // not trusted: the handshake fails
             #expect(server.handler.requests.isEmpty)
-            let trusted = try await Peers.curl(["--cacert", certificates.caCertificate, "https://127.0.0.1:\(server.port)/echo"])
+            let trusted = try await Peers.curl([
+                "--cacert", certificates.caCertificate, "https://127.0.0.1:\(server.port)/echo",
+            ])
             #expect(trusted.status == 200)  // the failed handshake cost that connection only
         }
     }
@@ -50,10 +52,12 @@ struct TLSTests {
     @Test func withoutALPNTheConnectionStillSpeaksHTTP2() async throws {
         let certificates = try makeCertificates()
         try await withServer([.tls(port: 0, certificates: certificates.server)]) { server in
-            let result = try await Peers.h2Peer("request", port: server.port, [
-                "--tls", "--no-alpn", "--ca", certificates.caCertificate, "--method", "POST",
-                "--path", "/3/device/ffee", "--header", "apns-topic:com.example.app", "--body", #"{"aps":{}}"#,
-            ])
+            let result = try await Peers.h2Peer(
+                "request", port: server.port,
+                [
+                    "--tls", "--no-alpn", "--ca", certificates.caCertificate, "--method", "POST",
+                    "--path", "/3/device/ffee", "--header", "apns-topic:com.example.app", "--body", #"{"aps":{}}"#,
+                ])
             #expect(result["alpn"] is NSNull)  // the client offered none, and none was chosen
             #expect(result["status"] as? Int == 200)
             let echo = try JSONDecoder().decode(Echo.self, from: Data(try #require(result["body"] as? String).utf8))
@@ -66,16 +70,20 @@ struct TLSTests {
     @Test func pythonWithALPNAndHttpxBothGetH2() async throws {
         let certificates = try makeCertificates()
         try await withServer([.tls(port: 0, certificates: certificates.server)]) { server in
-            let raw = try await Peers.h2Peer("request", port: server.port, [
-                "--tls", "--ca", certificates.caCertificate, "--path", "/echo",
-            ])
+            let raw = try await Peers.h2Peer(
+                "request", port: server.port,
+                [
+                    "--tls", "--ca", certificates.caCertificate, "--path", "/echo",
+                ])
             #expect(raw["alpn"] as? String == "h2")
             #expect(raw["status"] as? Int == 200)
 
-            let httpx = try await Peers.h2Peer("httpx", port: server.port, [
-                "--ca", certificates.caCertificate, "--method", "POST", "--path", "/3/device/aa",
-                "--header", "apns-push-type:widgets", "--body", #"{"aps":{"content-changed":true}}"#,
-            ])
+            let httpx = try await Peers.h2Peer(
+                "httpx", port: server.port,
+                [
+                    "--ca", certificates.caCertificate, "--method", "POST", "--path", "/3/device/aa",
+                    "--header", "apns-push-type:widgets", "--body", #"{"aps":{"content-changed":true}}"#,
+                ])
             #expect(httpx["http_version"] as? String == "HTTP/2")
             #expect(httpx["status"] as? Int == 200)
             let echo = try JSONDecoder().decode(Echo.self, from: Data(try #require(httpx["body"] as? String).utf8))
@@ -102,8 +110,13 @@ struct TLSTests {
     @Test func missingCertificateFilesFailRunAndListeningAddresses() async throws {
         let missing = temporaryDirectory("missing").path
         let server = HTTP2Server(
-            listeners: [.cleartext(port: 0), .tls(port: 0, certificates: .init(
-                certificateChain: missing + "/server.pem", privateKey: missing + "/server-key.pem"))],
+            listeners: [
+                .cleartext(port: 0),
+                .tls(
+                    port: 0,
+                    certificates: .init(
+                        certificateChain: missing + "/server.pem", privateKey: missing + "/server-key.pem")),
+            ],
             handler: TestHandler())
         await #expect(throws: (any Error).self) { try await server.run() }
         await #expect(throws: (any Error).self) { _ = try await server.listeningAddresses() }

@@ -11,10 +11,14 @@ import Testing
     /// does not inherit.
     struct Relay: RPCService {
         func registerMethods(with router: inout RPCRouter) {
-            router.registerUnary(Self.relayMethod, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { _, context in
+            router.registerUnary(Self.relayMethod, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) {
+                _, context in
                 let inherited = CallOptions(timeout: .seconds(60)).effectiveTimeout
                 let own = CallOptions(timeout: .seconds(60), inheritsDeadline: false).effectiveTimeout
-                let millis = { (d: Duration?) in d.map { String($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? "none" }
+                let millis = { (d: Duration?) in
+                    d.map { String($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
+                        ?? "none"
+                }
                 let seen = CallDeadline.current == context.deadline
                 return ServerResponse(message: Array("\(millis(inherited)) \(millis(own)) \(seen)".utf8))
             }
@@ -35,7 +39,7 @@ import Testing
         let answer = try await hop(.seconds(3))
         let inherited = try #require(Int(answer[0]))
         #expect(inherited > 0 && inherited <= 3_000, "\(answer)")
-        #expect(answer[1] == "60000")   // the service's own call keeps its own timeout
+        #expect(answer[1] == "60000")  // the service's own call keeps its own timeout
         #expect(answer[2] == "true")
     }
 

@@ -65,7 +65,9 @@ struct PercentEncodingTests {
     @Test("past the limit the message is cut between characters, never inside an escape, and marked")
     func truncation() {
         let limit = 64
-        for message in [String(repeating: "a", count: 100), String(repeating: "é", count: 100), String(repeating: "x😈", count: 50)] {
+        for message in [
+            String(repeating: "a", count: 100), String(repeating: "é", count: 100), String(repeating: "x😈", count: 50),
+        ] {
             let encoded = PercentEncoding.encode(message, limit: limit)
             #expect(encoded.utf8.count <= limit)
             #expect(encoded.hasSuffix(PercentEncoding.truncationMarker))
@@ -75,7 +77,9 @@ struct PercentEncodingTests {
             #expect(!decoded.contains("\u{FFFD}"))
         }
         #expect(PercentEncoding.encode("short", limit: limit) == "short")
-        #expect(PercentEncoding.encode(String(repeating: "b", count: 64), limit: limit) == String(repeating: "b", count: 64))
+        #expect(
+            PercentEncoding.encode(String(repeating: "b", count: 64), limit: limit) == String(repeating: "b", count: 64)
+        )
     }
 }
 

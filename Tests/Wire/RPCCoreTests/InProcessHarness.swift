@@ -10,8 +10,12 @@ func withInProcessClient<R: Sendable>(
     let server = GRPCServer(transport: transport.server, services: services)
     let client = GRPCClient(transport: transport.client)
     return try await withThrowingTaskGroup(of: R?.self) { group in
-        group.addTask { try await server.serve(); return nil }
-        group.addTask { try await client.run(); return nil }
+        group.addTask {
+            try await server.serve(); return nil
+        }
+        group.addTask {
+            try await client.run(); return nil
+        }
         defer {
             client.beginGracefulShutdown()
             server.beginGracefulShutdown()
@@ -23,7 +27,9 @@ func withInProcessClient<R: Sendable>(
 let raw = RawBytesCoder()
 
 extension GRPCClient {
-    func echo(_ message: [UInt8], _ metadata: Metadata = Metadata(), timeout: Duration? = nil) async throws
+    func echo(
+        _ message: [UInt8], _ metadata: Metadata = Metadata(), timeout: Duration? = nil
+    ) async throws
         -> ClientResponse<[UInt8]>
     {
         try await unary(

@@ -28,7 +28,9 @@ struct InProcessServiceTests {
 
     @Test func clientStreamingSeesEveryRequest() async throws {
         let reply = try await withInProcessClient { client in
-            try await client.clientStreaming(method: SteeredTestService.clientStream, serializer: raw, deserializer: raw) { writer in
+            try await client.clientStreaming(
+                method: SteeredTestService.clientStream, serializer: raw, deserializer: raw
+            ) { writer in
                 for _ in 0..<10 { try await writer.write([1, 2, 3]) }
             }
         }
@@ -39,7 +41,9 @@ struct InProcessServiceTests {
         let sizes = try await withInProcessClient { client in
             try await client.bidirectionalStreaming(
                 method: SteeredTestService.bidi, serializer: raw, deserializer: raw,
-                requestProducer: { writer in for size in [3, 1, 4] { try await writer.write(Array(repeating: 0, count: size)) } },
+                requestProducer: { writer in
+                    for size in [3, 1, 4] { try await writer.write(Array(repeating: 0, count: size)) }
+                },
                 onResponse: { responses in try await responses.reduce(into: [Int]()) { $0.append($1.count) } })
         }
         #expect(sizes == [3, 1, 4])
@@ -58,11 +62,14 @@ struct InProcessServiceTests {
     }
 
     @Test func unknownMethodsAndServicesAreUnimplemented() async throws {
-        for method in [MethodDescriptor(service: SteeredTestService.serviceName, method: "Nope"),
-                       MethodDescriptor(service: "no.Such", method: "Unary")] {
+        for method in [
+            MethodDescriptor(service: SteeredTestService.serviceName, method: "Nope"),
+            MethodDescriptor(service: "no.Such", method: "Unary"),
+        ] {
             let error = await #expect(throws: RPCError.self) {
                 try await withInProcessClient { client in
-                    try await client.unary(request: ClientRequest(message: [UInt8]()), method: method, serializer: raw, deserializer: raw)
+                    try await client.unary(
+                        request: ClientRequest(message: [UInt8]()), method: method, serializer: raw, deserializer: raw)
                 }
             }
             #expect(error?.code == .unimplemented)
@@ -71,14 +78,18 @@ struct InProcessServiceTests {
 
     @Test func anExpiredDeadlineIsDeadlineExceeded() async throws {
         let error = await #expect(throws: RPCError.self) {
-            try await withInProcessClient { try await $0.echo([], Metadata(["x-sleep-ms": "5000"]), timeout: .milliseconds(50)) }
+            try await withInProcessClient {
+                try await $0.echo([], Metadata(["x-sleep-ms": "5000"]), timeout: .milliseconds(50))
+            }
         }
         #expect(error?.code == .deadlineExceeded)
     }
 
     @Test func oversizedRequestsAreResourceExhausted() async throws {
         let error = await #expect(throws: RPCError.self) {
-            try await withInProcessClient(maxReceiveMessageSize: 100) { try await $0.echo(Array(repeating: 1, count: 101)) }
+            try await withInProcessClient(maxReceiveMessageSize: 100) {
+                try await $0.echo(Array(repeating: 1, count: 101))
+            }
         }
         #expect(error?.code == .resourceExhausted)
     }
@@ -89,14 +100,18 @@ struct InProcessServiceTests {
         }
         struct Strict: RPCService {
             func registerMethods(with router: inout RPCRouter) {
-                router.registerUnary(MethodDescriptor(service: "t.Strict", method: "M"), deserializer: Rejecting(), serializer: raw) { request, _ in
+                router.registerUnary(
+                    MethodDescriptor(service: "t.Strict", method: "M"), deserializer: Rejecting(), serializer: raw
+                ) { request, _ in
                     ServerResponse(message: request.message)
                 }
             }
         }
         let error = await #expect(throws: RPCError.self) {
             try await withInProcessClient(services: [Strict()]) { client in
-                try await client.unary(request: ClientRequest(message: [UInt8]([1])), method: MethodDescriptor(service: "t.Strict", method: "M"), serializer: raw, deserializer: raw)
+                try await client.unary(
+                    request: ClientRequest(message: [UInt8]([1])),
+                    method: MethodDescriptor(service: "t.Strict", method: "M"), serializer: raw, deserializer: raw)
             }
         }
         #expect(error?.code == .internal)
@@ -106,14 +121,18 @@ struct InProcessServiceTests {
         struct Oops: Error {}
         struct Failing: RPCService {
             func registerMethods(with router: inout RPCRouter) {
-                router.registerUnary(MethodDescriptor(service: "t.Failing", method: "M"), deserializer: raw, serializer: raw) { _, _ -> ServerResponse<[UInt8]> in
+                router.registerUnary(
+                    MethodDescriptor(service: "t.Failing", method: "M"), deserializer: raw, serializer: raw
+                ) { _, _ -> ServerResponse<[UInt8]> in
                     throw Oops()
                 }
             }
         }
         let error = await #expect(throws: RPCError.self) {
             try await withInProcessClient(services: [Failing()]) { client in
-                try await client.unary(request: ClientRequest(message: [UInt8]()), method: MethodDescriptor(service: "t.Failing", method: "M"), serializer: raw, deserializer: raw)
+                try await client.unary(
+                    request: ClientRequest(message: [UInt8]()),
+                    method: MethodDescriptor(service: "t.Failing", method: "M"), serializer: raw, deserializer: raw)
             }
         }
         #expect(error?.code == .unknown)
@@ -123,7 +142,9 @@ struct InProcessServiceTests {
         let observed = CancellationProbe()
         try await withInProcessClient(services: [observed]) { client in
             let call = Task {
-                try await client.unary(request: ClientRequest(message: [UInt8]()), method: CancellationProbe.method, serializer: raw, deserializer: raw)
+                try await client.unary(
+                    request: ClientRequest(message: [UInt8]()), method: CancellationProbe.method, serializer: raw,
+                    deserializer: raw)
             }
             await observed.started.wait()
             call.cancel()

@@ -14,10 +14,13 @@ struct JSONRoutesTests {
     }
 
     @Test func routesAMethodByItsServicesSimpleNameAndItsName() {
-        #expect(JSONRoutes.route(for: MethodDescriptor(service: "glimpse.gateway.v1.Widgets", method: "Tap"))
-            == "/v1/widgets/tap")
-        #expect(JSONRoutes.route(for: MethodDescriptor(service: "glimpse.gateway.v1.WidgetCenter", method: "ReloadTimelines"))
-            == "/v1/widget_center/reload_timelines")
+        #expect(
+            JSONRoutes.route(for: MethodDescriptor(service: "glimpse.gateway.v1.Widgets", method: "Tap"))
+                == "/v1/widgets/tap")
+        #expect(
+            JSONRoutes.route(
+                for: MethodDescriptor(service: "glimpse.gateway.v1.WidgetCenter", method: "ReloadTimelines"))
+                == "/v1/widget_center/reload_timelines")
         #expect(JSONRoutes.route(for: MethodDescriptor(service: "Bare", method: "Go")) == "/v1/bare/go")
     }
 
@@ -32,10 +35,12 @@ struct JSONRoutesTests {
         #expect(router.jsonRoutes.resolve("/t.Listing/Get") == nil)
         #expect(router.hasJSONMethod(MethodDescriptor(service: "t.Listing", method: "Get")))
         #expect(!router.hasJSONMethod(SteeredTestService.unary))
-        #expect(router.paths == [
-            "/glimpse.test.Steered/Bidi", "/glimpse.test.Steered/ClientStream", "/glimpse.test.Steered/ServerStream",
-            "/glimpse.test.Steered/Unary", "/t.Listing/Get", "/t.Listing/List",
-        ], "JSON registrations do not add gRPC paths")
+        #expect(
+            router.paths == [
+                "/glimpse.test.Steered/Bidi", "/glimpse.test.Steered/ClientStream",
+                "/glimpse.test.Steered/ServerStream",
+                "/glimpse.test.Steered/Unary", "/t.Listing/Get", "/t.Listing/List",
+            ], "JSON registrations do not add gRPC paths")
         #expect(RPCRouter(services: [SteeredTestService()]).jsonRoutes.isEmpty)
     }
 
@@ -60,10 +65,12 @@ struct JSONRoutesTests {
 
     @Test func writesAnErrorAsCodeStatusAndMessage() {
         let status = Status(code: .notFound, message: "no \"widget\" \\ here\n\u{1}é")
-        #expect(String(decoding: JSONErrorBody.object(status), as: UTF8.self)
-            == #"{"code":5,"status":"NOT_FOUND","message":"no \"widget\" \\ here\n\u0001é"}"#)
-        #expect(String(decoding: JSONErrorBody.streamLine(Status(code: .aborted)), as: UTF8.self)
-            == #"{"error":{"code":10,"status":"ABORTED","message":""}}"# + "\n")
+        #expect(
+            String(decoding: JSONErrorBody.object(status), as: UTF8.self)
+                == #"{"code":5,"status":"NOT_FOUND","message":"no \"widget\" \\ here\n\u0001é"}"#)
+        #expect(
+            String(decoding: JSONErrorBody.streamLine(Status(code: .aborted)), as: UTF8.self)
+                == #"{"error":{"code":10,"status":"ABORTED","message":""}}"# + "\n")
     }
 
     // MARK: Request heads
@@ -83,8 +90,10 @@ struct JSONRoutesTests {
 
     @Test(arguments: [nil, "application/json", "application/x-www-form-urlencoded", "text/plain"])
     func takesANonGRPCRequestOnARouteAsAJSONCall(_ contentType: String?) throws {
-        var fields = [(":method", "POST"), (":path", "/v1/listing/get?verbose"), ("authorization", "Bearer t"),
-                      ("grpc-timeout", "3S")]
+        var fields = [
+            (":method", "POST"), (":path", "/v1/listing/get?verbose"), ("authorization", "Bearer t"),
+            ("grpc-timeout", "3S"),
+        ]
         if let contentType { fields.append(("content-type", contentType)) }
         let head = try parse(fields).get()
         #expect(head.format == .json)
@@ -94,9 +103,11 @@ struct JSONRoutesTests {
     }
 
     @Test func leavesGRPCRequestsAndOtherPathsToGRPC() throws {
-        let grpc = try parse([(":method", "POST"), (":path", "/v1/listing/get"), ("content-type", "application/grpc")]).get()
+        let grpc = try parse([(":method", "POST"), (":path", "/v1/listing/get"), ("content-type", "application/grpc")])
+            .get()
         #expect(grpc.format == .protobuf && grpc.path == "/v1/listing/get")
-        let other = rejection(parse([(":method", "POST"), (":path", "/t.Listing/Get"), ("content-type", "application/json")]))
+        let other = rejection(
+            parse([(":method", "POST"), (":path", "/t.Listing/Get"), ("content-type", "application/json")]))
         #expect(other?.httpStatus == 415 && other?.format == .protobuf)
         let withoutRoutes = rejection(parse([(":method", "POST"), (":path", "/v1/listing/get")], json: false))
         #expect(withoutRoutes?.httpStatus == 415 && withoutRoutes?.format == .protobuf)
@@ -116,14 +127,19 @@ struct JSONRoutesTests {
         #expect(timeout?.jsonHTTPStatus == 400 && timeout?.status.code == .invalidArgument)
         let binary = rejection(parse([(":method", "POST"), (":path", "/v1/listing/get"), ("x-key-bin", "!!")]))
         #expect(binary?.jsonHTTPStatus == 400)
-        let large = rejection(parse([(":method", "POST"), (":path", "/v1/listing/get"),
-                                     ("x-big", String(repeating: "a", count: 2000))]))
+        let large = rejection(
+            parse([
+                (":method", "POST"), (":path", "/v1/listing/get"),
+                ("x-big", String(repeating: "a", count: 2000)),
+            ]))
         #expect(large?.jsonHTTPStatus == 431 && large?.format == .json)
     }
 
     @Test func aRejectionWithoutItsOwnHTTPStatusTakesItsCodes() {
         #expect(RequestRejection(status: Status(code: .deadlineExceeded), format: .json).jsonHTTPStatus == 504)
-        #expect(RequestRejection(httpStatus: 413, status: Status(code: .resourceExhausted), format: .json).jsonHTTPStatus == 413)
+        #expect(
+            RequestRejection(httpStatus: 413, status: Status(code: .resourceExhausted), format: .json).jsonHTTPStatus
+                == 413)
     }
 
     // MARK: Deserializers choose the status

@@ -169,11 +169,14 @@ final class RecordingServerStream: ServerStream, @unchecked Sendable {
     let reports = Mutex<[Report]>([])
     var owed: Int { reports.withLock { $0.reduce(0) { $0 + $1.owed } } }
 
-    init(eagerAllowance: Int = 64 * 1024, highWatermark: Int = 256 * 1024, lowWatermark: Int = 64 * 1024,
-         takenReportThreshold: Int = .max) {
-        super.init(head: RequestHead(path: "/s/m"), deadline: nil, remotePeer: "test",
-                   eagerAllowance: eagerAllowance, highWatermark: highWatermark, lowWatermark: lowWatermark,
-                   takenReportThreshold: takenReportThreshold)
+    init(
+        eagerAllowance: Int = 64 * 1024, highWatermark: Int = 256 * 1024, lowWatermark: Int = 64 * 1024,
+        takenReportThreshold: Int = .max
+    ) {
+        super.init(
+            head: RequestHead(path: "/s/m"), deadline: nil, remotePeer: "test",
+            eagerAllowance: eagerAllowance, highWatermark: highWatermark, lowWatermark: lowWatermark,
+            takenReportThreshold: takenReportThreshold)
     }
 
     override func requestBytesTaken(owed: Int, taken: Int, waiting: Bool) {

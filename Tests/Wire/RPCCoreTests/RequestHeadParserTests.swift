@@ -8,7 +8,9 @@ struct RequestHeadParserTests {
         "content-type": "application/grpc", "te": "trailers",
     ]
 
-    func parse(_ fields: KeyValuePairs<String, String>, extra: [(String, String)] = [], limit: Int = 8192)
+    func parse(
+        _ fields: KeyValuePairs<String, String>, extra: [(String, String)] = [], limit: Int = 8192
+    )
         -> Result<RequestHead, RequestRejection>
     {
         var parser = RequestHeadParser(maxHeaderListSize: limit)
@@ -22,10 +24,13 @@ struct RequestHeadParserTests {
         #expect(head.path == "/pkg.Svc/Method")
         #expect(head.timeout == .seconds(5))
         #expect(head.metadata[stringValues: "x-user"] == ["ada"])
-        #expect(head.metadata["te"].isEmpty && head.metadata["content-type"].isEmpty, "transport headers are not metadata")
+        #expect(
+            head.metadata["te"].isEmpty && head.metadata["content-type"].isEmpty, "transport headers are not metadata")
     }
 
-    @Test(arguments: ["application/grpc", "application/grpc+proto", "application/grpc+json", "application/grpc;charset=utf-8"])
+    @Test(arguments: [
+        "application/grpc", "application/grpc+proto", "application/grpc+json", "application/grpc;charset=utf-8",
+    ])
     func acceptsGRPCContentTypes(_ contentType: String) throws {
         var fields = Array(Self.valid.filter { $0.key != "content-type" })
         fields.append(("content-type", contentType))

@@ -35,13 +35,16 @@ struct RequestNotSentTests {
         var isClosed: Bool { false }
     }
 
-    static let notSent: [RPCResponsePart] = [.status(Status(code: .unavailable, message: "The connection closed"), RequestNotSent.trailers)]
+    static let notSent: [RPCResponsePart] = [
+        .status(Status(code: .unavailable, message: "The connection closed"), RequestNotSent.trailers)
+    ]
     static let answered: [RPCResponsePart] = [.metadata(Metadata()), .message([7]), .status(.ok, Metadata())]
     static let method = MethodDescriptor(service: "s", method: "m")
 
     static func call(_ transport: ScriptedTransport) async throws -> [UInt8] {
         try await GRPCClient(transport: transport).unary(
-            request: ClientRequest(message: [1]), method: method, serializer: RawBytesCoder(), deserializer: RawBytesCoder()
+            request: ClientRequest(message: [1]), method: method, serializer: RawBytesCoder(),
+            deserializer: RawBytesCoder()
         ).message
     }
 

@@ -18,7 +18,8 @@ import Testing
         static var method: MethodDescriptor { MethodDescriptor(service: "t.Strict", method: "M") }
         let failure: Failure
         func registerMethods(with router: inout RPCRouter) {
-            router.registerUnary(Self.method, deserializer: Rejecting(failure: failure), serializer: raw) { request, _ in
+            router.registerUnary(Self.method, deserializer: Rejecting(failure: failure), serializer: raw) {
+                request, _ in
                 ServerResponse(message: request.message)
             }
         }
@@ -28,7 +29,8 @@ import Testing
         await #expect(throws: RPCError.self) {
             try await withInProcessClient(services: [service]) { client in
                 try await client.unary(
-                    request: ClientRequest(message: [UInt8]([1])), method: MethodDescriptor(service: "t.Strict", method: "M"),
+                    request: ClientRequest(message: [UInt8]([1])),
+                    method: MethodDescriptor(service: "t.Strict", method: "M"),
                     serializer: raw, deserializer: raw)
             }
         }

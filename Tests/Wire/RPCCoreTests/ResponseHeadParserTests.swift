@@ -3,7 +3,9 @@ import Testing
 
 @Suite("Response headers and trailers on the client")
 struct ResponseHeadParserTests {
-    func verdict(_ block: ResponseHeadParser.Block, _ fields: [(String, String)], endStream: Bool)
+    func verdict(
+        _ block: ResponseHeadParser.Block, _ fields: [(String, String)], endStream: Bool
+    )
         -> ResponseHeadParser.Verdict
     {
         var parser = ResponseHeadParser(block: block, maxHeaderListSize: 8192)
@@ -12,19 +14,24 @@ struct ResponseHeadParserTests {
     }
 
     @Test func initialHeadersCarryMetadata() {
-        let result = verdict(.headers, [(":status", "200"), ("content-type", "application/grpc"), ("x-a", "1")], endStream: false)
+        let result = verdict(
+            .headers, [(":status", "200"), ("content-type", "application/grpc"), ("x-a", "1")], endStream: false)
         #expect(result == .metadata(Metadata(["x-a": "1"])))
     }
 
     @Test func trailersCarryStatusDecodedMessageAndMetadata() {
         var expected = Metadata()
         expected.addBinary([1, 2], forKey: "t-bin")
-        let result = verdict(.trailers, [("grpc-status", "5"), ("grpc-message", "not%20here%E2%98%BA"), ("t-bin", "AQI")], endStream: true)
+        let result = verdict(
+            .trailers, [("grpc-status", "5"), ("grpc-message", "not%20here%E2%98%BA"), ("t-bin", "AQI")],
+            endStream: true)
         #expect(result == .status(Status(code: .notFound, message: "not here☺"), expected))
     }
 
     @Test func trailersOnlyIsAFinalStatus() {
-        let result = verdict(.headers, [(":status", "200"), ("content-type", "application/grpc"), ("grpc-status", "12")], endStream: true)
+        let result = verdict(
+            .headers, [(":status", "200"), ("content-type", "application/grpc"), ("grpc-status", "12")], endStream: true
+        )
         #expect(result == .status(Status(code: .unimplemented), Metadata()))
     }
 
@@ -41,7 +48,10 @@ struct ResponseHeadParserTests {
     }
 
     @Test func prefersGRPCStatusOverTheHTTPStatus() {
-        guard case .status(let status, _) = verdict(.headers, [(":status", "503"), ("grpc-status", "3")], endStream: true) else {
+        guard
+            case .status(let status, _) = verdict(
+                .headers, [(":status", "503"), ("grpc-status", "3")], endStream: true)
+        else {
             Issue.record("not a status"); return
         }
         #expect(status.code == .invalidArgument)
@@ -55,7 +65,10 @@ struct ResponseHeadParserTests {
     }
 
     @Test func aResponseThatIsNotGRPCFails() {
-        guard case .status(let status, _) = verdict(.headers, [(":status", "200"), ("content-type", "text/html")], endStream: false) else {
+        guard
+            case .status(let status, _) = verdict(
+                .headers, [(":status", "200"), ("content-type", "text/html")], endStream: false)
+        else {
             Issue.record("not a status"); return
         }
         #expect(status.code == .internal)

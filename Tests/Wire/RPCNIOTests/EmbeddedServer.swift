@@ -18,16 +18,19 @@ final class EmbeddedServer: @unchecked Sendable {
     /// With `sharing`, another connection to that server: its calls go to the same queue
     /// and router (`serving` on either serves both).
     /// With `jsonServices`, their JSON routes are served too.
-    init(config: NIOServerConfig = .defaults, services: [any RPCService] = [SteeredTestService()],
-         jsonServices: [any RPCJSONService] = [],
-         clientWindow: Int = 65_535, sharing server: EmbeddedServer? = nil) async throws {
+    init(
+        config: NIOServerConfig = .defaults, services: [any RPCService] = [SteeredTestService()],
+        jsonServices: [any RPCJSONService] = [],
+        clientWindow: Int = 65_535, sharing server: EmbeddedServer? = nil
+    ) async throws {
         router = server?.router ?? RPCRouter(services: services, jsonServices: jsonServices)
         calls = server?.calls ?? InboundQueue<ServerStream>()
         let channel = NIOAsyncTestingChannel()
         let calls = self.calls
         let routes = router.jsonRoutes.isEmpty ? nil : router.jsonRoutes
         try await channel.testingEventLoop.executeInContext {
-            try channel.pipeline.syncOperations.addHandler(ServerConnectionHandler(config: config, calls: calls, jsonRoutes: routes))
+            try channel.pipeline.syncOperations.addHandler(
+                ServerConnectionHandler(config: config, calls: calls, jsonRoutes: routes))
         }
         self.channel = channel
         client = RawH2Client(windowSize: clientWindow)

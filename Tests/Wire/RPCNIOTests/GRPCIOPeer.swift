@@ -31,7 +31,8 @@ final class GRPCIOPeer: @unchecked Sendable {
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("listening on port "), let port = Int(text.dropFirst("listening on port ".count)) else {
             process.terminate()
-            throw RPCError(code: .unavailable, message: "grpcio peer did not start (python3 with grpcio needed): \(text)")
+            throw RPCError(
+                code: .unavailable, message: "grpcio peer did not start (python3 with grpcio needed): \(text)")
         }
         self.port = port
     }
@@ -49,7 +50,9 @@ final class GRPCIOPeer: @unchecked Sendable {
         defer { peer.stop() }
         let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: peer.port, config: config))
         return try await withThrowingTaskGroup(of: R?.self) { group in
-            group.addTask { try await client.run(); return nil }
+            group.addTask {
+                try await client.run(); return nil
+            }
             defer { client.beginGracefulShutdown() }
             return try await body(client)
         }

@@ -25,13 +25,17 @@ struct GRPCIOPeerTests {
                 method: SteeredTestService.serverStream, serializer: raw, deserializer: raw
             ) { try await $0.reduce(0) { n, _ in n + 1 } }
             #expect(count == 5)
-            let total = try await client.clientStreaming(method: SteeredTestService.clientStream, serializer: raw, deserializer: raw) { writer in
+            let total = try await client.clientStreaming(
+                method: SteeredTestService.clientStream, serializer: raw, deserializer: raw
+            ) { writer in
                 for size in [27_182, 8, 1_828, 45_904] { try await writer.write(Array(repeating: 0, count: size)) }
             }
             #expect(total.message == Array("74922".utf8))
             let sizes = try await client.bidirectionalStreaming(
                 method: SteeredTestService.bidi, serializer: raw, deserializer: raw,
-                requestProducer: { writer in for size in [31_415, 9, 2_653, 58_979] { try await writer.write(Array(repeating: 1, count: size)) } },
+                requestProducer: { writer in
+                    for size in [31_415, 9, 2_653, 58_979] { try await writer.write(Array(repeating: 1, count: size)) }
+                },
                 onResponse: { try await $0.reduce(into: [Int]()) { $0.append($1.count) } })
             #expect(sizes == [31_415, 9, 2_653, 58_979])
             let none = try await client.bidirectionalStreaming(
@@ -75,7 +79,9 @@ struct GRPCIOPeerTests {
         try await GRPCIOPeer.withClient { client in
             let raw = RawBytesCoder()
             let afterBegin = Task {
-                try await client.clientStreaming(method: SteeredTestService.clientStream, serializer: raw, deserializer: raw) { _ in
+                try await client.clientStreaming(
+                    method: SteeredTestService.clientStream, serializer: raw, deserializer: raw
+                ) { _ in
                     try await Task.sleep(for: .seconds(30))
                 }
             }
@@ -101,9 +107,13 @@ struct GRPCIOPeerTests {
 
     @Test func unknownMethodAndService() async throws {
         try await GRPCIOPeer.withClient { client in
-            for method in [MethodDescriptor(service: SteeredTestService.serviceName, method: "Nope"), MethodDescriptor(service: "no.Such", method: "Unary")] {
+            for method in [
+                MethodDescriptor(service: SteeredTestService.serviceName, method: "Nope"),
+                MethodDescriptor(service: "no.Such", method: "Unary"),
+            ] {
                 let error = await #expect(throws: RPCError.self) {
-                    try await client.unary(request: ClientRequest(message: [UInt8]()), method: method, serializer: raw, deserializer: raw)
+                    try await client.unary(
+                        request: ClientRequest(message: [UInt8]()), method: method, serializer: raw, deserializer: raw)
                 }
                 #expect(error?.code == .unimplemented)
             }
@@ -127,7 +137,8 @@ struct GRPCIOPeerTests {
 
     @Test func largeMessagesBothWays() async throws {
         let reply = try await GRPCIOPeer.withClient {
-            try await $0.steeredUnary(Array(repeating: 7, count: 271_828), metadata: Metadata(["x-reply-size": "314159"]))
+            try await $0.steeredUnary(
+                Array(repeating: 7, count: 271_828), metadata: Metadata(["x-reply-size": "314159"]))
         }
         #expect(reply.message.count == 314_159)
     }

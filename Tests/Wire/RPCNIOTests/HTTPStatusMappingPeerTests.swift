@@ -13,7 +13,8 @@ struct HTTPStatusMappingPeerTests {
         let error = await #expect(throws: RPCError.self) {
             try await Self.withNGHTTPD { client in
                 try await client.unary(
-                    request: ClientRequest(message: [UInt8]()), method: MethodDescriptor(service: "no.Such", method: "Thing"),
+                    request: ClientRequest(message: [UInt8]()),
+                    method: MethodDescriptor(service: "no.Such", method: "Thing"),
                     serializer: RawBytesCoder(), deserializer: RawBytesCoder())
             }
         }
@@ -24,7 +25,8 @@ struct HTTPStatusMappingPeerTests {
         let error = await #expect(throws: RPCError.self) {
             try await Self.withNGHTTPD { client in
                 try await client.unary(
-                    request: ClientRequest(message: [UInt8]()), method: MethodDescriptor(service: "static", method: "file"),
+                    request: ClientRequest(message: [UInt8]()),
+                    method: MethodDescriptor(service: "static", method: "file"),
                     serializer: RawBytesCoder(), deserializer: RawBytesCoder())
             }
         }
@@ -34,7 +36,8 @@ struct HTTPStatusMappingPeerTests {
     /// Serves a directory holding `/static/file` with nghttpd (nghttp2-server) on a free port.
     static func withNGHTTPD<R: Sendable>(_ body: @Sendable (GRPCClient) async throws -> R) async throws -> R {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-nghttpd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("static"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("static"), withIntermediateDirectories: true)
         try Data("not grpc".utf8).write(to: root.appendingPathComponent("static/file"))
         defer { try? FileManager.default.removeItem(at: root) }
         for _ in 0..<5 {
@@ -63,7 +66,9 @@ struct HTTPStatusMappingPeerTests {
 
     /// A port nothing listens on right now (the kernel's choice for port 0).
     static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(
+            host: "127.0.0.1", port: 0
+        ).get()
         let port = channel.localAddress!.port!
         try await channel.close()
         return port
@@ -72,7 +77,9 @@ struct HTTPStatusMappingPeerTests {
     /// Waits until `port` accepts connections, as long as `process` runs.
     static func listens(on port: Int, while process: Process) async -> Bool {
         for _ in 0..<500 where process.isRunning {
-            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get() {
+            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(
+                host: "127.0.0.1", port: port
+            ).get() {
                 try? await channel.close()
                 return true
             }
@@ -91,7 +98,9 @@ struct HTTPStatusMappingPeerTests {
     static func withClient<R: Sendable>(port: Int, _ body: @Sendable (GRPCClient) async throws -> R) async throws -> R {
         let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port))
         return try await withThrowingTaskGroup(of: R?.self) { group in
-            group.addTask { try await client.run(); return nil }
+            group.addTask {
+                try await client.run(); return nil
+            }
             defer { client.beginGracefulShutdown() }
             return try await body(client)
         }

@@ -30,7 +30,8 @@ struct HandlerBadInputTests {
         let server = try await EmbeddedServer(config: config)
         try await server.serving {
             let id = server.client.request(
-                path: steeredUnaryPath, headers: [("x-big", String(repeating: "v", count: 1200))], body: grpcMessage([]))
+                path: steeredUnaryPath, headers: [("x-big", String(repeating: "v", count: 1200))], body: grpcMessage([])
+            )
             try await server.exchange { server.client.streams[id]?.isClosed == true }
             #expect(server.client.streams[id]?.grpcStatus == 8)
             #expect(server.client.goAway == nil, "one stream over the limit is not a flood")
@@ -72,7 +73,8 @@ struct HandlerBadInputTests {
     @Test func answersAnInvalidBinaryHeaderWithInternal() async throws {
         let server = try await EmbeddedServer()
         try await server.serving {
-            let id = server.client.request(path: steeredUnaryPath, headers: [("x-bad-bin", "@@@")], body: grpcMessage([]))
+            let id = server.client.request(
+                path: steeredUnaryPath, headers: [("x-bad-bin", "@@@")], body: grpcMessage([]))
             try await server.exchange { server.client.streams[id]?.isClosed == true }
             #expect(server.client.streams[id]?.grpcStatus == 13)
         }
@@ -82,7 +84,8 @@ struct HandlerBadInputTests {
     @Test func answersAMalformedTimeoutWithInternal() async throws {
         let server = try await EmbeddedServer()
         try await server.serving {
-            let id = server.client.request(path: steeredUnaryPath, headers: [("grpc-timeout", "soon")], body: grpcMessage([]))
+            let id = server.client.request(
+                path: steeredUnaryPath, headers: [("grpc-timeout", "soon")], body: grpcMessage([]))
             try await server.exchange { server.client.streams[id]?.isClosed == true }
             #expect(server.client.streams[id]?.grpcStatus == 13)
         }

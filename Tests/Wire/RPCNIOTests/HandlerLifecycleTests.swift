@@ -13,7 +13,8 @@ struct HandlerLifecycleTests {
         let probe = CancellationProbe()
         let server = try await EmbeddedServer(services: [probe])
         try await server.serving {
-            let id = server.client.request(path: CancellationProbe.method.path, headers: [("grpc-timeout", "100m")], body: grpcMessage([]))
+            let id = server.client.request(
+                path: CancellationProbe.method.path, headers: [("grpc-timeout", "100m")], body: grpcMessage([]))
             try await server.pump()
             await probe.started.wait()
             await server.channel.testingEventLoop.advanceTime(by: .milliseconds(150))
@@ -29,7 +30,8 @@ struct HandlerLifecycleTests {
     @Test func aDeadlineNotYetReachedLeavesTheCallAlone() async throws {
         let server = try await EmbeddedServer()
         try await server.serving {
-            let id = server.client.request(path: steeredUnaryPath, headers: [("grpc-timeout", "10S")], body: grpcMessage([7]))
+            let id = server.client.request(
+                path: steeredUnaryPath, headers: [("grpc-timeout", "10S")], body: grpcMessage([7]))
             try await server.exchange { server.client.streams[id]?.isClosed == true }
             #expect(server.client.streams[id]?.grpcStatus == 0)
         }
@@ -59,7 +61,8 @@ struct HandlerLifecycleTests {
         let server = try await EmbeddedServer(config: config, services: [reader])
         try await server.serving {
             let chunk = grpcMessage(Array(repeating: 1, count: 16_000))
-            let id = server.client.request(path: GatedReader.method.path, body: Array(repeating: chunk, count: 8).flatMap { $0 }, end: false)
+            let id = server.client.request(
+                path: GatedReader.method.path, body: Array(repeating: chunk, count: 8).flatMap { $0 }, end: false)
             for _ in 0..<50 { try await server.pump() }
             // The handler has not read: the stream window the server gave stays used up.
             #expect(server.client.remoteWindow(id) < 16_005)
@@ -97,10 +100,12 @@ struct HandlerLifecycleTests {
         try await server.serving {
             // In flight for a second: long enough that the shutdown begins while it runs,
             // even when the tests beside this one keep the cooperative pool busy.
-            let id = server.client.request(path: steeredUnaryPath, headers: [("x-sleep-ms", "1000")], body: grpcMessage([4]))
+            let id = server.client.request(
+                path: steeredUnaryPath, headers: [("x-sleep-ms", "1000")], body: grpcMessage([4]))
             try await server.pump()
             try await server.channel.testingEventLoop.executeInContext {
-                try server.channel.pipeline.syncOperations.handler(type: ServerConnectionHandler.self).beginGracefulShutdown()
+                try server.channel.pipeline.syncOperations.handler(type: ServerConnectionHandler.self)
+                    .beginGracefulShutdown()
             }
             // Seen in the server's output: if the test task is held up longer than the
             // call's second, the answer and the final GOAWAY reach the client together, and
@@ -123,7 +128,8 @@ struct HandlerLifecycleTests {
             try await server.exchange { server.client.streams[id]?.isClosed == true }
             #expect(server.client.streams[id]?.grpcStatus == 0)
             try await server.channel.testingEventLoop.executeInContext {
-                try server.channel.pipeline.syncOperations.handler(type: ServerConnectionHandler.self).beginGracefulShutdown()
+                try server.channel.pipeline.syncOperations.handler(type: ServerConnectionHandler.self)
+                    .beginGracefulShutdown()
             }
             try await server.exchange { !server.channel.isActive }
             // The test client's nghttp2 stops reading after a GOAWAY with no stream open,
@@ -142,7 +148,8 @@ struct HandlerLifecycleTests {
             let type = bytes[at + 3]
             let payload = at + 9
             if type == 0x7, payload + 4 <= bytes.count {
-                let raw = UInt32(bytes[payload]) << 24 | UInt32(bytes[payload + 1]) << 16
+                let raw =
+                    UInt32(bytes[payload]) << 24 | UInt32(bytes[payload + 1]) << 16
                     | UInt32(bytes[payload + 2]) << 8 | UInt32(bytes[payload + 3])
                 ids.append(Int32(bitPattern: raw & 0x7fff_ffff))
             }
@@ -192,7 +199,8 @@ struct GatedReader: RPCService {
 
     func registerMethods(with router: inout RPCRouter) {
         let gate = self.gate, total = self.counter
-        router.registerClientStreaming(Self.method, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { requests, _ in
+        router.registerClientStreaming(Self.method, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) {
+            requests, _ in
             await gate.wait()
             for try await message in requests { total.add(message.count) }
             return ServerResponse(message: [])

@@ -74,7 +74,8 @@ struct HandlerWireTests {
     @Test func refusesGzipAndAdvertisesIdentity() async throws {
         let server = try await EmbeddedServer()
         try await server.serving {
-            let id = server.client.request(path: steeredUnaryPath, headers: [("grpc-encoding", "gzip")], body: grpcMessage([]))
+            let id = server.client.request(
+                path: steeredUnaryPath, headers: [("grpc-encoding", "gzip")], body: grpcMessage([]))
             try await server.exchange { server.client.streams[id]?.isClosed == true }
             let record = try #require(server.client.streams[id])
             #expect(record.grpcStatus == 12)

@@ -12,14 +12,17 @@ struct JSONServer {
     let port: Int
 
     static func run<R: Sendable>(
-        services: [any RPCService] = [SteeredTestService()], jsonServices: [any RPCJSONService] = [SteeredTestService()],
+        services: [any RPCService] = [SteeredTestService()],
+        jsonServices: [any RPCJSONService] = [SteeredTestService()],
         config: NIOServerConfig = .defaults, _ body: @Sendable (JSONServer) async throws -> R
     ) async throws -> R {
         let router = RPCRouter(services: services, jsonServices: jsonServices)
         let transport = NIOServerTransport(host: "127.0.0.1", port: 0, config: config, jsonRoutes: router.jsonRoutes)
         let server = GRPCServer(transport: transport, router: router)
         return try await withThrowingTaskGroup(of: R?.self) { group in
-            group.addTask { try await server.serve(); return nil }
+            group.addTask {
+                try await server.serve(); return nil
+            }
             let port = try await transport.listeningAddress().port!
             do {
                 let result = try await body(JSONServer(transport: transport, port: port))
@@ -43,7 +46,8 @@ struct JSONHTTP1Tests {
     @Test func answersTwoRequestsOnOneKeptAliveConnection() async throws {
         try await JSONServer.run { server in
             let client = try await Client.connect(port: server.port)
-            try await client.send(Client.post("/v1/steered/unary", #"{"a":1}"#, headers: ["content-type: application/json"]))
+            try await client.send(
+                Client.post("/v1/steered/unary", #"{"a":1}"#, headers: ["content-type: application/json"]))
             let first = try await client.responses(1)
             #expect(first.first?.status == 200)
             #expect(first.first?.header("content-type") == "application/json")
@@ -69,9 +73,10 @@ struct JSONHTTP1Tests {
                     + Client.post("/v1/steered/unary", "\"last\""))
             let responses = try await client.responses(5)
             #expect(responses.map(\.status) == [200, 200, 404, 200, 200])
-            #expect(responses.map(\.text) == [
-                "\"slow\"", "\"fast\"", responses[2].text, "\"s\"\n\"s\"\n", "\"last\"",
-            ])
+            #expect(
+                responses.map(\.text) == [
+                    "\"slow\"", "\"fast\"", responses[2].text, "\"s\"\n\"s\"\n", "\"last\"",
+                ])
             #expect(responses[2].text.hasPrefix(#"{"code":5,"status":"NOT_FOUND""#))
             await client.close()
         }
@@ -99,7 +104,9 @@ struct JSONHTTP1Tests {
             let responses = try await client.responses(4)
             #expect(responses.map(\.status) == [404, 405, 404, 200])
             #expect(responses[0].header("content-type") == "application/json")
-            #expect(responses[0].text.hasPrefix(#"{"code":5,"status":"NOT_FOUND","message":"No such route: /v1/nothing/here"#))
+            #expect(
+                responses[0].text.hasPrefix(
+                    #"{"code":5,"status":"NOT_FOUND","message":"No such route: /v1/nothing/here"#))
             #expect(responses[1].header("allow") == "POST")
             #expect(responses[1].text.hasPrefix(#"{"code":12,"status":"UNIMPLEMENTED""#))
             await client.close()
@@ -115,7 +122,9 @@ struct JSONHTTP1Tests {
             try await client.send(Client.post("/v1/steered/unary", "\"after\""))
             try await client.waitForText { $0.hasSuffix("\"after\"") }
             let text = client.receivedText
-            #expect(text.components(separatedBy: "HTTP/1.1 ").count == 3, "two responses, the first without a body: \(text)")
+            #expect(
+                text.components(separatedBy: "HTTP/1.1 ").count == 3, "two responses, the first without a body: \(text)"
+            )
             #expect(text.contains("\r\n\r\nHTTP/1.1 200 OK\r\n"))
             await client.close()
         }
@@ -125,9 +134,11 @@ struct JSONHTTP1Tests {
         try await JSONServer.run { server in
             let client = try await Client.connect(port: server.port)
             for code in [3, 5, 7, 16, 14, 8] {
-                try await client.send(Client.post(
-                    "/v1/steered/unary", "{}",
-                    headers: ["x-fail-code: \(code)", "x-fail-message: why \(code)", "x-echo-trailing-k: v\(code)"]))
+                try await client.send(
+                    Client.post(
+                        "/v1/steered/unary", "{}",
+                        headers: ["x-fail-code: \(code)", "x-fail-message: why \(code)", "x-echo-trailing-k: v\(code)"])
+                )
             }
             let responses = try await client.responses(6)
             #expect(responses.map(\.status) == [400, 404, 403, 401, 503, 429])
@@ -140,8 +151,10 @@ struct JSONHTTP1Tests {
     @Test func passesHeadersAsMetadata() async throws {
         try await JSONServer.run { server in
             let client = try await Client.connect(port: server.port)
-            try await client.send(Client.post(
-                "/v1/steered/unary", "{}", headers: ["X-Echo-Initial-Authorization: Bearer abc", "x-echo-trailing-n: 1"]))
+            try await client.send(
+                Client.post(
+                    "/v1/steered/unary", "{}",
+                    headers: ["X-Echo-Initial-Authorization: Bearer abc", "x-echo-trailing-n: 1"]))
             let response = try #require(try await client.responses(1).first)
             #expect(response.header("x-echo-initial-authorization") == "Bearer abc")
             #expect(response.header("x-echo-trailing-n") == "1")
@@ -184,7 +197,8 @@ struct JSONHTTP1Tests {
             let client = try await Client.connect(port: server.port)
             let body = "[" + String(repeating: "0,", count: 1000) + "0]"
             try await client.send(
-                "POST /v1/steered/unary HTTP/1.1\r\nhost: t\r\ncontent-length: \(body.utf8.count)\r\nexpect: 100-continue\r\n\r\n")
+                "POST /v1/steered/unary HTTP/1.1\r\nhost: t\r\ncontent-length: \(body.utf8.count)\r\nexpect: 100-continue\r\n\r\n"
+            )
             try await client.waitForText { $0.hasPrefix("HTTP/1.1 100 Continue\r\n\r\n") }
             try await client.send(body)
             let response = try #require(try await client.responses(1).first)
@@ -203,11 +217,13 @@ struct JSONHTTP1Tests {
     @Test func streamsNewlineDelimitedJSONChunked() async throws {
         try await JSONServer.run { server in
             let client = try await Client.connect(port: server.port)
-            try await client.send(Client.post(
-                "/v1/steered/server_stream", #"{"n":1}"#, headers: ["x-reply-count: 3", "x-echo-initial-a: b"]))
-            try await client.send(Client.post(
-                "/v1/steered/server_stream", "{}",
-                headers: ["x-reply-count: 3", "x-fail-code: 10", "x-fail-after: 2", "x-fail-message: stop"]))
+            try await client.send(
+                Client.post(
+                    "/v1/steered/server_stream", #"{"n":1}"#, headers: ["x-reply-count: 3", "x-echo-initial-a: b"]))
+            try await client.send(
+                Client.post(
+                    "/v1/steered/server_stream", "{}",
+                    headers: ["x-reply-count: 3", "x-fail-code: 10", "x-fail-after: 2", "x-fail-message: stop"]))
             try await client.send(Client.post("/v1/steered/server_stream", "{}", headers: ["x-fail-code: 7"]))
             try await client.send(Client.post("/v1/steered/server_stream", "{}", headers: ["x-reply-count: 0"]))
             let responses = try await client.responses(4)
@@ -217,7 +233,8 @@ struct JSONHTTP1Tests {
             #expect(responses[0].header("x-echo-initial-a") == "b")
             #expect(responses[0].lines == [#"{"n":1}"#, #"{"n":1}"#, #"{"n":1}"#, ""])
             #expect(responses[1].status == 200)
-            #expect(responses[1].lines == ["{}", "{}", #"{"error":{"code":10,"status":"ABORTED","message":"stop"}}"#, ""])
+            #expect(
+                responses[1].lines == ["{}", "{}", #"{"error":{"code":10,"status":"ABORTED","message":"stop"}}"#, ""])
             #expect(responses[2].status == 403 && responses[2].header("content-type") == "application/json")
             #expect(responses[3].status == 200 && responses[3].body.isEmpty)
             await client.close()

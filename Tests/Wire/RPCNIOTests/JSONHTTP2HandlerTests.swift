@@ -54,7 +54,10 @@ struct JSONHTTP2HandlerTests {
         let server = try await server()
         try await server.serving {
             let id = server.client.request(
-                path: Self.unary, headers: [("x-fail-code", "5"), ("x-fail-message", "no widget \"w\""), ("x-echo-trailing-why", "gone")],
+                path: Self.unary,
+                headers: [
+                    ("x-fail-code", "5"), ("x-fail-message", "no widget \"w\""), ("x-echo-trailing-why", "gone"),
+                ],
                 contentType: "application/json",
                 body: Array("{}".utf8))
             try await server.exchange { server.client.streams[id]?.isClosed == true }
@@ -133,7 +136,10 @@ struct JSONHTTP2HandlerTests {
         let server = try await server()
         try await server.serving {
             let id = server.client.request(
-                path: Self.stream, headers: [("x-reply-count", "3"), ("x-fail-code", "10"), ("x-fail-after", "1"), ("x-fail-message", "lost")],
+                path: Self.stream,
+                headers: [
+                    ("x-reply-count", "3"), ("x-fail-code", "10"), ("x-fail-after", "1"), ("x-fail-message", "lost"),
+                ],
                 contentType: "application/json",
                 body: Array("{}".utf8))
             try await server.exchange { server.client.streams[id]?.isClosed == true }
@@ -165,7 +171,8 @@ struct JSONHTTP2HandlerTests {
         let server = try await server()
         try await server.serving {
             let grpc = server.client.request(path: steeredUnaryPath, body: grpcMessage([1, 2, 3]))
-            let json = server.client.request(path: Self.unary, contentType: "application/json", body: Array("[1,2,3]".utf8))
+            let json = server.client.request(
+                path: Self.unary, contentType: "application/json", body: Array("[1,2,3]".utf8))
             try await server.exchange { [grpc, json].allSatisfy { server.client.streams[$0]?.isClosed == true } }
             #expect(server.client.streams[grpc]?.header("content-type") == "application/grpc")
             #expect(server.client.streams[grpc]?.data == grpcMessage([1, 2, 3]))
@@ -180,7 +187,8 @@ struct JSONHTTP2HandlerTests {
         let server = try await server()
         try await server.serving {
             let body = Array(("[" + String(repeating: "1,", count: 40_000) + "1]").utf8)
-            let id = server.client.request(path: Self.unary, contentType: "application/json", body: Array(body[..<10]), end: false)
+            let id = server.client.request(
+                path: Self.unary, contentType: "application/json", body: Array(body[..<10]), end: false)
             try await server.pump()
             server.client.send(Array(body[10..<50_000]), on: id, end: false)
             try await server.pump()
@@ -199,7 +207,8 @@ struct JSONHTTP2HandlerTests {
         let server = try await server(config: config)
         try await server.serving {
             let id = server.client.request(
-                path: Self.unary, contentType: "application/json", body: Array(repeating: UInt8(ascii: " "), count: 3000))
+                path: Self.unary, contentType: "application/json",
+                body: Array(repeating: UInt8(ascii: " "), count: 3000))
             let after = server.client.request(path: Self.unary, contentType: "application/json", body: Array("{}".utf8))
             try await server.exchange { [id, after].allSatisfy { server.client.streams[$0]?.isClosed == true } }
             #expect(server.client.streams[id]?.header(":status") == "413")
@@ -240,8 +249,10 @@ struct JSONHTTP2HandlerTests {
             await server.channel.testingEventLoop.advanceTime(by: .milliseconds(150))
             try await server.exchange { server.client.streams[id]?.isClosed == true }
             #expect(server.client.streams[id]?.header(":status") == "200")
-            #expect(text(server.client.streams[id]?.data)
-                == "{}\n" + #"{"error":{"code":4,"status":"DEADLINE_EXCEEDED","message":"Deadline exceeded"}}"# + "\n")
+            #expect(
+                text(server.client.streams[id]?.data)
+                    == "{}\n" + #"{"error":{"code":4,"status":"DEADLINE_EXCEEDED","message":"Deadline exceeded"}}"#
+                    + "\n")
             await probe.cancelled.wait()
         }
         try await server.finish()

@@ -35,7 +35,8 @@ struct LoopbackEarlyCancelTests {
             try await Loopback.run { (loopback: Loopback) async throws in
                 let call = Task {
                     try await loopback.client.clientStreaming(
-                        method: SteeredTestService.clientStream, serializer: RawBytesCoder(), deserializer: RawBytesCoder()
+                        method: SteeredTestService.clientStream, serializer: RawBytesCoder(),
+                        deserializer: RawBytesCoder()
                     ) { _ in
                         try await Task.sleep(for: .seconds(30))
                     }
@@ -69,7 +70,8 @@ extension LoopbackEarlyCancelTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await server.serve() }
                 let port = try await serverTransport.listeningAddress().port!
-                let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port, group: clientLoops))
+                let client = GRPCClient(
+                    transport: NIOClientTransport(host: "127.0.0.1", port: port, group: clientLoops))
                 group.addTask { try await client.run() }
                 let call = Task { try await client.steeredUnary([1]) }
                 call.cancel()

@@ -32,9 +32,14 @@ struct LoopbackFeatureTests {
 
     @Test func unknownServicesAndMethodsAreUnimplemented() async throws {
         try await Loopback.run { loopback in
-            for method in [MethodDescriptor(service: "no.Such", method: "M"), MethodDescriptor(service: SteeredTestService.serviceName, method: "M")] {
+            for method in [
+                MethodDescriptor(service: "no.Such", method: "M"),
+                MethodDescriptor(service: SteeredTestService.serviceName, method: "M"),
+            ] {
                 let error = await #expect(throws: RPCError.self) {
-                    try await loopback.client.unary(request: ClientRequest(message: [UInt8]()), method: method, serializer: RawBytesCoder(), deserializer: RawBytesCoder())
+                    try await loopback.client.unary(
+                        request: ClientRequest(message: [UInt8]()), method: method, serializer: RawBytesCoder(),
+                        deserializer: RawBytesCoder())
                 }
                 #expect(error?.code == .unimplemented)
             }
@@ -55,7 +60,9 @@ struct LoopbackFeatureTests {
         var config = NIOServerConfig.defaults
         config.maxReceiveMessageSize = 64 * 1024
         let error = await #expect(throws: RPCError.self) {
-            try await Loopback.run(serverConfig: config) { try await $0.client.steeredUnary(Array(repeating: 0, count: 64 * 1024 + 1)) }
+            try await Loopback.run(serverConfig: config) {
+                try await $0.client.steeredUnary(Array(repeating: 0, count: 64 * 1024 + 1))
+            }
         }
         #expect(error?.code == .resourceExhausted)
     }
@@ -64,7 +71,9 @@ struct LoopbackFeatureTests {
         var config = NIOClientConfig.defaults
         config.maxReceiveMessageSize = 1000
         let error = await #expect(throws: RPCError.self) {
-            try await Loopback.run(clientConfig: config) { try await $0.client.steeredUnary([], metadata: Metadata(["x-reply-size": "1001"])) }
+            try await Loopback.run(clientConfig: config) {
+                try await $0.client.steeredUnary([], metadata: Metadata(["x-reply-size": "1001"]))
+            }
         }
         #expect(error?.code == .resourceExhausted)
     }
@@ -114,7 +123,8 @@ struct EarlyAnswer: RPCService {
     static let method = MethodDescriptor(service: "t.Early", method: "Answer")
 
     func registerMethods(with router: inout RPCRouter) {
-        router.registerClientStreaming(Self.method, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { requests, _ in
+        router.registerClientStreaming(Self.method, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) {
+            requests, _ in
             for try await _ in requests { break }
             return ServerResponse(message: Array("first".utf8))
         }

@@ -21,10 +21,14 @@ struct Loopback {
         let serverTransport = NIOServerTransport(host: "127.0.0.1", port: 0, config: serverConfig)
         let server = GRPCServer(transport: serverTransport, services: services)
         return try await withThrowingTaskGroup(of: R?.self) { group in
-            group.addTask { try await server.serve(); return nil }
+            group.addTask {
+                try await server.serve(); return nil
+            }
             let port = try await serverTransport.listeningAddress().port!
             let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port, config: clientConfig))
-            group.addTask { try await client.run(); return nil }
+            group.addTask {
+                try await client.run(); return nil
+            }
             let loopback = Loopback(server: server, serverTransport: serverTransport, client: client, port: port)
             do {
                 let result = try await body(loopback)

@@ -14,7 +14,8 @@ struct LoopbackLifecycleTests {
             let error = await #expect(throws: RPCError.self) {
                 try await loopback.client.unary(
                     request: ClientRequest(message: [UInt8]()), method: CancellationProbe.method,
-                    serializer: RawBytesCoder(), deserializer: RawBytesCoder(), options: CallOptions(timeout: .milliseconds(100)))
+                    serializer: RawBytesCoder(), deserializer: RawBytesCoder(),
+                    options: CallOptions(timeout: .milliseconds(100)))
             }
             #expect(error?.code == .deadlineExceeded)
             await probe.cancelled.wait()
@@ -40,7 +41,8 @@ struct LoopbackLifecycleTests {
     @Test func leavingAStreamEarlyCancelsTheServerSide() async throws {
         try await Loopback.run { loopback in
             let first = try await loopback.client.serverStreaming(
-                request: ClientRequest(message: [1], metadata: Metadata(["x-reply-count": "100000", "x-reply-size": "1000"])),
+                request: ClientRequest(
+                    message: [1], metadata: Metadata(["x-reply-count": "100000", "x-reply-size": "1000"])),
                 method: SteeredTestService.serverStream, serializer: RawBytesCoder(), deserializer: RawBytesCoder()
             ) { responses in
                 for try await message in responses { return message.count }
@@ -119,7 +121,7 @@ struct LoopbackLifecycleTests {
             await probe.started.wait()
             serving.cancel()
             await probe.cancelled.wait()  // the handler saw its task cancelled
-            try? await serving.value       // and serve() returned
+            try? await serving.value  // and serve() returned
             client.beginGracefulShutdown()
             try await group.waitForAll()
         }
@@ -197,7 +199,9 @@ func serveBriefly<R: Sendable>(_ transport: NIOServerTransport, _ body: (Int) as
 func waitUntilRefused(_ port: Int) async throws {
     for _ in 0..<200 {
         do {
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(
+                host: "127.0.0.1", port: port
+            ).get()
             try await channel.close()
             try await Task.sleep(for: .milliseconds(10))
         } catch {

@@ -31,12 +31,15 @@ final class RawH2Client {
         var callbacks: OpaquePointer?
         nghttp2_session_callbacks_new(&callbacks)
         defer { nghttp2_session_callbacks_del(callbacks) }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameCount, value, valueCount, _, user in
-            RawH2Client.from(user).onHeader(frame!, String(decoding: UnsafeRawBufferPointer(start: name, count: nameCount), as: UTF8.self),
-                                            String(decoding: UnsafeRawBufferPointer(start: value, count: valueCount), as: UTF8.self))
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameCount, value, valueCount, _, user in
+            RawH2Client.from(user).onHeader(
+                frame!, String(decoding: UnsafeRawBufferPointer(start: name, count: nameCount), as: UTF8.self),
+                String(decoding: UnsafeRawBufferPointer(start: value, count: valueCount), as: UTF8.self))
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, count, user in
-            RawH2Client.from(user).streams[stream, default: StreamRecord()].data.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
+            RawH2Client.from(user).streams[stream, default: StreamRecord()].data.append(
+                contentsOf: UnsafeRawBufferPointer(start: data, count: count))
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
@@ -56,7 +59,8 @@ final class RawH2Client {
         nghttp2_session_client_new2(&session, callbacks, retained.toOpaque(), option)
         self.session = session
         let settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(windowSize)),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(windowSize)),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), settings, settings.count)
@@ -100,7 +104,8 @@ final class RawH2Client {
             } else if autoPingAck {
                 var opaque = frame.pointee.ping.opaque_data
                 withUnsafeBytes(of: &opaque) { raw in
-                    _ = nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_ACK.rawValue), raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                    _ = nghttp2_submit_ping(
+                        session, UInt8(NGHTTP2_FLAG_ACK.rawValue), raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
                 }
             }
         default: break
@@ -114,13 +119,16 @@ final class RawH2Client {
         path: String, headers: [(String, String)] = [], contentType: String? = "application/grpc",
         method: String = "POST", body: [UInt8]? = nil, end: Bool = true
     ) -> Int32 {
-        var fields: [(String, String)] = [(":method", method), (":scheme", "http"), (":path", path), (":authority", "test")]
+        var fields: [(String, String)] = [
+            (":method", method), (":scheme", "http"), (":path", path), (":authority", "test"),
+        ]
         if let contentType { fields.append(("content-type", contentType)) }
         fields.append(("te", "trailers"))
         fields.append(contentsOf: headers)
         let id = withFields(fields) { nva, count -> Int32 in
             if body != nil {
-                var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: RawH2Client.readBody)
+                var provider = nghttp2_data_provider(
+                    source: nghttp2_data_source(ptr: nil), read_callback: RawH2Client.readBody)
                 return nghttp2_submit_request(session, nil, nva, count, &provider, nil)
             }
             return nghttp2_submit_request(session, nil, nva, count, nil, nil)
@@ -157,7 +165,11 @@ final class RawH2Client {
         body.bytes.removeFirst(count)
         client.bodies[stream] = body
         if body.bytes.isEmpty {
-            if body.end { flags!.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue } else if count == 0 { return Int(NGHTTP2_ERR_DEFERRED.rawValue) }
+            if body.end {
+                flags!.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            } else if count == 0 {
+                return Int(NGHTTP2_ERR_DEFERRED.rawValue)
+            }
         }
         return count
     }
@@ -176,8 +188,9 @@ final class RawH2Client {
         return bytes.withUnsafeMutableBufferPointer { raw in
             let base = raw.baseAddress!
             let nva = spans.map { span in
-                nghttp2_nv(name: base + span.0, value: base + span.2, namelen: span.1, valuelen: span.3,
-                           flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                nghttp2_nv(
+                    name: base + span.0, value: base + span.2, namelen: span.1, valuelen: span.3,
+                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
             }
             return nva.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
         }

@@ -137,7 +137,11 @@ final class RawHTTP1Client: Sendable {
             response.status = statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
             for line in lines {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                response.headers.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+                response.headers.append(
+                    (
+                        line[..<colon].lowercased(),
+                        line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    ))
             }
             var cursor = headEnd + 4
             if (100..<200).contains(response.status) {
@@ -180,7 +184,9 @@ final class RawHTTP1Client: Sendable {
 
     private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
         guard bytes.count >= needle.count, start <= bytes.count - needle.count else { return nil }
-        for i in start...(bytes.count - needle.count) where bytes[i..<i + needle.count].elementsEqual(needle) { return i }
+        for i in start...(bytes.count - needle.count) where bytes[i..<i + needle.count].elementsEqual(needle) {
+            return i
+        }
         return nil
     }
 }

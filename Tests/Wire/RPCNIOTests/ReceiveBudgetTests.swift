@@ -12,7 +12,8 @@ struct NonReadingService: RPCService {
 
     func registerMethods(with router: inout RPCRouter) {
         let started = self.started
-        router.registerClientStreaming(Self.method, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) { _, _ in
+        router.registerClientStreaming(Self.method, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) {
+            _, _ in
             started.count.add(1, ordering: .relaxed)
             while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
             throw CancellationError()
@@ -102,7 +103,8 @@ struct ReceiveBudgetTests {
         try await server.serving {
             let held = 200 * 1024
             let message = grpcMessage(Array(repeating: 1, count: 512 * 1024))
-            let hog = server.client.request(path: NonReadingService.method.path, body: Array(message[..<held]), end: false)
+            let hog = server.client.request(
+                path: NonReadingService.method.path, body: Array(message[..<held]), end: false)
             try await server.exchange { server.client.connectionRemoteWindow == Self.budget - held }
             // 300 KiB in 1 KiB messages through the 56 KiB left.
             let small = Array(repeating: grpcMessage(Array(repeating: 2, count: 1024)), count: 300).flatMap { $0 }
@@ -124,7 +126,9 @@ struct ReceiveBudgetTests {
         try await server.serving {
             let message = grpcMessage(Array(repeating: 3, count: 128 * 1024))
             for _ in 0..<3 {
-                let ids = (0..<8).map { _ in server.client.request(path: NonReadingService.method.path, body: message, end: false) }
+                let ids = (0..<8).map { _ in
+                    server.client.request(path: NonReadingService.method.path, body: message, end: false)
+                }
                 // The client sends until the budget is used up.
                 try await server.exchange { server.client.connectionRemoteWindow == 0 }
                 #expect(try await server.withHandler { $0.receiveHeld } > Self.budget / 2)

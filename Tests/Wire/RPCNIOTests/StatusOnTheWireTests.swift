@@ -32,7 +32,9 @@ struct StatusOnTheWireTests {
     @Test("a status message too long for a header block arrives cut, with a marker, and the call ends")
     func longMessage() async throws {
         // 5 bytes * 20,000 = 100,000 bytes: past nghttp2's 64 KiB header block limit.
-        let error = try await Self.failing(["x-fail-code": "5", "x-fail-message": "long.", "x-fail-message-repeat": "20000"])
+        let error = try await Self.failing([
+            "x-fail-code": "5", "x-fail-message": "long.", "x-fail-message-repeat": "20000",
+        ])
         #expect(error?.code == .notFound)
         let message = error?.message ?? ""
         #expect(message.hasPrefix("long.long."))
@@ -40,11 +42,13 @@ struct StatusOnTheWireTests {
         #expect(message.utf8.count <= 4096)
     }
 
-    @Test("metadata too large to send: the status goes alone, INTERNAL, and says why (not a hang)", arguments: [
-        ["x-pad-trailing": "100000"],
-        ["x-pad-initial": "100000"],
-        ["x-pad-trailing": "100000", "x-fail-code": "5", "x-fail-message": "nope"],
-    ])
+    @Test(
+        "metadata too large to send: the status goes alone, INTERNAL, and says why (not a hang)",
+        arguments: [
+            ["x-pad-trailing": "100000"],
+            ["x-pad-initial": "100000"],
+            ["x-pad-trailing": "100000", "x-fail-code": "5", "x-fail-message": "nope"],
+        ])
     func metadataTooLarge(_ steering: [String: String]) async throws {
         let error = try await Self.failing(steering)
         #expect(error?.code == .internal)

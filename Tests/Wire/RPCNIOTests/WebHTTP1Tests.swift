@@ -22,7 +22,9 @@ struct GateService: RPCJSONService {
 
     private func register(with router: inout RPCRouter, format: MessageFormat) {
         let messages = self.messages, started = self.started, cancelled = self.cancelled
-        router.registerServerStreaming(Self.method, format: format, deserializer: RawBytesCoder(), serializer: RawBytesCoder()) {
+        router.registerServerStreaming(
+            Self.method, format: format, deserializer: RawBytesCoder(), serializer: RawBytesCoder()
+        ) {
             _, writer, _ in
             started.signal()
             do {
@@ -56,7 +58,9 @@ struct WebHTTP1Tests {
         return config
     }
 
-    static func request(_ method: String = "GET", _ target: String, headers: [String] = [], version: String = "1.1") -> String {
+    static func request(
+        _ method: String = "GET", _ target: String, headers: [String] = [], version: String = "1.1"
+    ) -> String {
         var request = "\(method) \(target) HTTP/\(version)\r\nhost: test\r\n"
         for header in headers { request += header + "\r\n" }
         return request + "\r\n"
@@ -69,7 +73,8 @@ struct WebHTTP1Tests {
         "json=" + json.addingPercentEncoding(withAllowedCharacters: unreserved)!
     }
 
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
+    static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
 
     static func server<R: Sendable>(
         keepalive: Duration = .seconds(15), services: [any RPCJSONService] = [SteeredTestService()],
@@ -170,7 +175,8 @@ struct WebHTTP1Tests {
         try await Self.server { server in
             let client = try await Client.connect(port: server.port)
             try await client.send(
-                Self.get("/web/missing.js") + Self.get("/web/") + Self.get("/web/../index.html") + Self.get("/web/app.js"))
+                Self.get("/web/missing.js") + Self.get("/web/") + Self.get("/web/../index.html")
+                    + Self.get("/web/app.js"))
             let responses = try await client.responses(4)
             #expect(responses.map(\.status) == [404, 404, 404, 200])
             #expect(responses[0].header("content-type") == "application/json")
@@ -184,7 +190,8 @@ struct WebHTTP1Tests {
         try await Self.server { server in
             let client = try await Client.connect(port: server.port)
             try await client.send(
-                Client.post("/", "{\"a\":1}") + Self.request("DELETE", "/web/app.js") + Self.request("PUT", "/web/missing")
+                Client.post("/", "{\"a\":1}") + Self.request("DELETE", "/web/app.js")
+                    + Self.request("PUT", "/web/missing")
                     + Self.request("OPTIONS", "/"))
             let files = try await client.responses(4)
             #expect(files.map(\.status) == [405, 405, 405, 405])
@@ -222,7 +229,8 @@ struct WebHTTP1Tests {
             #expect(responses[3].text == "data: {\"n\":1}\n\n")
             #expect(responses[4].text == "\"post\"" && responses[4].header("content-type") == "application/json")
             #expect(responses[6].text == "data: \"s\"\n\ndata: \"s\"\n\n")
-            #expect(responses[7].header("content-type") == "application/x-ndjson" && responses[7].text == "\"t\"\n\"t\"\n")
+            #expect(
+                responses[7].header("content-type") == "application/x-ndjson" && responses[7].text == "\"t\"\n\"t\"\n")
             #expect(responses[8].text == Self.script)
             #expect(!client.isClosed)
             await client.close()
@@ -240,7 +248,9 @@ struct WebHTTP1Tests {
 
             // An event stream over HTTP/1.0: no chunked encoding, the body ends with the connection.
             let old = try await Client.connect(port: server.port)
-            try await old.send(Self.request("GET", "/v1/steered/unary?json=1", headers: [Self.sse, "connection: keep-alive"], version: "1.0"))
+            try await old.send(
+                Self.request(
+                    "GET", "/v1/steered/unary?json=1", headers: [Self.sse, "connection: keep-alive"], version: "1.0"))
             try await old.waitUntilClosed()
             let event = try #require(try await old.responses(1).first)
             #expect(event.status == 200 && !event.chunked)
@@ -284,7 +294,8 @@ struct WebHTTP1Tests {
             let client = try await Client.connect(port: server.port)
             try await client.send(
                 Self.get("/v1/steered/unary?\(Self.query(#"{"a":1}"#))", headers: ["Accept: text/event-stream"])
-                    + Client.post("/v1/steered/unary", #"{"b":2}"#, headers: ["accept: application/json, text/event-stream"])
+                    + Client.post(
+                        "/v1/steered/unary", #"{"b":2}"#, headers: ["accept: application/json, text/event-stream"])
                     + Client.post("/v1/steered/unary", #"{"c":3}"#))
             let responses = try await client.responses(3)
             for response in responses.prefix(2) {
@@ -344,17 +355,27 @@ struct WebHTTP1Tests {
         try await Self.server { server in
             let client = try await Client.connect(port: server.port)
             try await client.send(
-                Self.get("/v1/steered/unary?json=%7B%7D", headers: [Self.sse, "x-fail-code: 5", "x-fail-message: No placement 9"])
-                    + Self.get("/v1/steered/server_stream?json=%22s%22",
-                               headers: [Self.sse, "x-reply-count: 3", "x-fail-after: 1", "x-fail-code: 10", "x-fail-message: stop"])
+                Self.get(
+                    "/v1/steered/unary?json=%7B%7D",
+                    headers: [Self.sse, "x-fail-code: 5", "x-fail-message: No placement 9"])
+                    + Self.get(
+                        "/v1/steered/server_stream?json=%22s%22",
+                        headers: [
+                            Self.sse, "x-reply-count: 3", "x-fail-after: 1", "x-fail-code: 10", "x-fail-message: stop",
+                        ])
                     + Self.get("/v1/steered/server_stream?json=1", headers: [Self.sse, "x-fail-code: 7"])
                     + Self.get("/v1/steered/server_stream?json=1", headers: [Self.sse, "x-reply-count: 0"])
                     + Self.get("/v1/steered/unary?json=%7B%7D", headers: [Self.sse]))
             let responses = try await client.responses(5)
             #expect(responses.map(\.status) == [200, 200, 200, 200, 200])
             #expect(responses.allSatisfy { $0.header("content-type") == "text/event-stream" })
-            #expect(responses[0].text == "event: error\ndata: {\"code\":5,\"status\":\"NOT_FOUND\",\"message\":\"No placement 9\"}\n\n")
-            #expect(responses[1].text == "data: \"s\"\n\nevent: error\ndata: {\"code\":10,\"status\":\"ABORTED\",\"message\":\"stop\"}\n\n")
+            #expect(
+                responses[0].text
+                    == "event: error\ndata: {\"code\":5,\"status\":\"NOT_FOUND\",\"message\":\"No placement 9\"}\n\n")
+            #expect(
+                responses[1].text
+                    == "data: \"s\"\n\nevent: error\ndata: {\"code\":10,\"status\":\"ABORTED\",\"message\":\"stop\"}\n\n"
+            )
             #expect(responses[2].text.hasPrefix("event: error\ndata: {\"code\":7,\"status\":\"PERMISSION_DENIED\""))
             #expect(responses[3].body.isEmpty, "a stream without messages: the head, then the end")
             #expect(responses[4].text == "data: {}\n\n")
@@ -369,7 +390,10 @@ struct WebHTTP1Tests {
             try await client.send(Self.get("/v1/probe/wait", headers: [Self.sse, "grpc-timeout: 100m"]))
             let response = try #require(try await client.responses(1).first)
             #expect(response.status == 200)
-            #expect(response.text == "event: error\ndata: {\"code\":4,\"status\":\"DEADLINE_EXCEEDED\",\"message\":\"Deadline exceeded\"}\n\n")
+            #expect(
+                response.text
+                    == "event: error\ndata: {\"code\":4,\"status\":\"DEADLINE_EXCEEDED\",\"message\":\"Deadline exceeded\"}\n\n"
+            )
             await probe.cancelled.wait()
             await client.close()
         }
@@ -453,7 +477,8 @@ struct WebHTTP1Tests {
     @Test func aServerWithoutJSONRoutesServesItsFilesAndGRPC() async throws {
         try await JSONServer.run(jsonServices: [], config: Self.config()) { server in
             let client = try await Client.connect(port: server.port)
-            try await client.send(Self.get("/") + Self.get("/v1/steered/unary") + Client.post("/v1/steered/unary", "{}"))
+            try await client.send(
+                Self.get("/") + Self.get("/v1/steered/unary") + Client.post("/v1/steered/unary", "{}"))
             let responses = try await client.responses(3)
             #expect(responses.map(\.status) == [200, 404, 404])
             #expect(responses[0].text == Self.page)
@@ -496,10 +521,12 @@ struct WebHTTP2Tests {
         let records = try await server.serving {
             let sse = ("accept", "text/event-stream")
             let ids = [
-                server.client.request(path: "/v1/steered/unary", headers: [sse], contentType: "application/json",
-                                      body: Array("{}".utf8)),
-                server.client.request(path: "/v1/steered/server_stream", headers: [sse, ("x-reply-count", "2")],
-                                      contentType: "application/json", body: Array("1".utf8)),
+                server.client.request(
+                    path: "/v1/steered/unary", headers: [sse], contentType: "application/json",
+                    body: Array("{}".utf8)),
+                server.client.request(
+                    path: "/v1/steered/server_stream", headers: [sse, ("x-reply-count", "2")],
+                    contentType: "application/json", body: Array("1".utf8)),
                 server.client.request(path: "/v1/steered/unary?json=1", contentType: nil, method: "GET", body: nil),
                 server.client.request(path: "/", contentType: nil, method: "GET", body: nil),
                 server.client.request(path: "/web/app.js", contentType: nil, method: "GET", body: nil),
@@ -508,7 +535,9 @@ struct WebHTTP2Tests {
             return ids.map { server.client.streams[$0] }
         }
         try await server.finish()
-        return records.map { Answer(status: $0?.header(":status"), contentType: $0?.header("content-type"), data: $0?.data ?? []) }
+        return records.map {
+            Answer(status: $0?.header(":status"), contentType: $0?.header("content-type"), data: $0?.data ?? [])
+        }
     }
 
     @Test func anHTTP2ConnectionIgnoresTheWebFace() async throws {

@@ -209,7 +209,9 @@ struct WebUnitTests {
         for message in ["x\revent: injected", "x\n\ndata: y", "x\r\n\r\nid: 9", "\r\r\n\n"] {
             let framed = frame(message)
             #expect(framed.hasSuffix("\n\n"))
-            let lines = framed.dropLast(2).split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+            let lines = framed.dropLast(2).split(omittingEmptySubsequences: false) {
+                $0 == "\n" || $0 == "\r" || $0 == "\r\n"
+            }
             #expect(lines.allSatisfy { $0.hasPrefix("data: ") }, "\(framed.debugDescription)")
         }
     }
@@ -221,7 +223,9 @@ struct WebUnitTests {
         let framed = frame(message)
         var data: [String] = []
         var events: [String] = []
-        for line in framed.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+        for line in framed.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        {
             if line.isEmpty {
                 if !data.isEmpty { events.append(data.joined(separator: "\n")) }
                 data = []
@@ -237,7 +241,8 @@ struct WebUnitTests {
 
     @Test func theErrorEventCarriesTheStatus() {
         let framed = text(EventStreamFraming.error(Status(code: .notFound, message: "No placement 9")))
-        #expect(framed == "event: error\ndata: {\"code\":5,\"status\":\"NOT_FOUND\",\"message\":\"No placement 9\"}\n\n")
+        #expect(
+            framed == "event: error\ndata: {\"code\":5,\"status\":\"NOT_FOUND\",\"message\":\"No placement 9\"}\n\n")
         let quoted = text(EventStreamFraming.error(Status(code: .invalidArgument, message: "bad \"x\"\nline")))
         #expect(quoted.hasPrefix("event: error\ndata: {\"code\":3,\"status\":\"INVALID_ARGUMENT\""))
         #expect(quoted.hasSuffix("}\n\n"))
@@ -253,7 +258,9 @@ struct WebUnitTests {
     }
 
     @Test func aKeepaliveOfZeroOrLessIsTheShortestOne() {
-        #expect(WebConfig(staticFiles: Self.files, eventStreamKeepalive: .zero).eventStreamKeepalive == WebConfig.shortestKeepalive)
+        #expect(
+            WebConfig(staticFiles: Self.files, eventStreamKeepalive: .zero).eventStreamKeepalive
+                == WebConfig.shortestKeepalive)
         var config = WebConfig(staticFiles: Self.files, eventStreamKeepalive: .seconds(1))
         #expect(config.eventStreamKeepalive == .seconds(1))
         config.eventStreamKeepalive = .seconds(-3)

@@ -25,8 +25,10 @@ extension ActivityManager {
         app: AppID, attributes: ActivityAttributesPayload, content: ActivityContent, pushType: PushType? = nil,
         origin: RequestOrigin = .app(isForeground: true), startDate: Date? = nil
     ) -> Step<Result<ActivityID, ActivityAuthorizationError>, ActivityEvent> {
-        step(performRequest(
-            app: app, attributes: attributes, content: content, pushType: pushType, origin: origin, startDate: startDate))
+        step(
+            performRequest(
+                app: app, attributes: attributes, content: content, pushType: pushType, origin: origin,
+                startDate: startDate))
     }
 
     /// ActivityKit's `update(_:alertConfiguration:timestamp:)`; `timestamp` defaults to

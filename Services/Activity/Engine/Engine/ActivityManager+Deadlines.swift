@@ -70,7 +70,8 @@ extension ActivityManager {
             remove(at: i)
         case .pushToken:
             guard activities.values[i].state.isOngoing, activities.values[i].pushType == .token,
-                  activities.values[i].pushToken == nil else { return }
+                activities.values[i].pushToken == nil
+            else { return }
             issueUpdateToken(at: i)
         case .deferredPush:
             deliverDeferredPush(at: i)

@@ -13,7 +13,8 @@ extension ActivityManager {
     mutating func performTokenRotation(_ id: ActivityID) -> PushToken? {
         fireDueTimers()
         guard let i = activities.index(forKey: id), activities.values[i].pushType == .token,
-              activities.values[i].state.isOngoing else { return nil }
+            activities.values[i].state.isOngoing
+        else { return nil }
         activities.values[i].timers[.pushToken].due = nil
         return issueUpdateToken(at: i)
     }
@@ -31,7 +32,9 @@ extension ActivityManager {
 
     /// ActivityKit's `pushToStartToken` for one app and attributes type: the current
     /// one, or a new one (reported as `.pushToStartTokenIssued`) the first time.
-    mutating func currentPushToStartToken(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError> {
+    mutating func currentPushToStartToken(
+        app: AppID, attributesType: String
+    ) -> Result<PushToken, ActivityAuthorizationError> {
         guard device.supportsLiveActivities else { return .failure(.unsupported) }
         guard apps[app]?.attributeTypes.contains(attributesType) == true else { return .failure(.unsupportedTarget) }
         let key = PushToStartRegistry.Key(app: app, attributesType: attributesType)
@@ -40,7 +43,9 @@ extension ActivityManager {
     }
 
     /// Replaces the push-to-start token (`pushToStartTokenUpdates` yields the new one).
-    mutating func performPushToStartRotation(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError> {
+    mutating func performPushToStartRotation(
+        app: AppID, attributesType: String
+    ) -> Result<PushToken, ActivityAuthorizationError> {
         guard apps[app]?.attributeTypes.contains(attributesType) == true else { return .failure(.unsupportedTarget) }
         return .success(issuePushToStartToken(.init(app: app, attributesType: attributesType)))
     }

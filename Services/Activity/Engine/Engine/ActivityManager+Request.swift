@@ -59,13 +59,17 @@ extension ActivityManager {
         for t in transitions { self.record(t, of: id, app: app) }
         queueTimers(at: activities.index(forKey: id)!)
         // A push-to-start subscriber gets the channel's message once its start is applied.
-        if case .channel(let channel)? = pushType, origin != .pushToStart { deliverStoredBroadcast(on: channel, to: id) }
+        if case .channel(let channel)? = pushType, origin != .pushToStart {
+            deliverStoredBroadcast(on: channel, to: id)
+        }
         return .success(id)
     }
 
     /// The first rule a request breaks, or nil.
-    func refusal(app: AppID, attributes: ActivityAttributesPayload, content: ActivityContent,
-                 origin: RequestOrigin) -> ActivityAuthorizationError? {
+    func refusal(
+        app: AppID, attributes: ActivityAttributesPayload, content: ActivityContent,
+        origin: RequestOrigin
+    ) -> ActivityAuthorizationError? {
         guard device.supportsLiveActivities else { return .unsupported }
         guard let declared = apps[app], declared.attributeTypes.contains(attributes.typeName) else {
             return .unsupportedTarget

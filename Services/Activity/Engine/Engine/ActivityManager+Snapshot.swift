@@ -31,14 +31,17 @@ extension ActivityManager: SnapshotFields {
 
     /// The identifier source, of the kind the start gave the manager: its counters go on
     /// where they were, so a restored manager hands out the ids the saved one would have.
-    private static func visit(_ source: inout any IdentifierSource, _ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
+    private static func visit(
+        _ source: inout any IdentifierSource, _ fields: inout some SnapshotFieldVisitor<FieldKey>
+    ) throws {
         let kind = String(reflecting: type(of: source))
         var saved = kind
         try fields.visit(.identifierSource, &saved)
         guard saved == kind else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: [FieldKey.identifierSource],
-                debugDescription: "the snapshot's identifiers come from \(saved), this manager's from \(kind)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [FieldKey.identifierSource],
+                    debugDescription: "the snapshot's identifiers come from \(saved), this manager's from \(kind)"))
         }
         func visitOpened<S: IdentifierSource>(_ opened: S) throws -> S {
             var opened = opened

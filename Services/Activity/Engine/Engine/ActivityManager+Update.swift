@@ -23,8 +23,9 @@ extension ActivityManager {
         _ id: ActivityID, content: ActivityContent?, dismissalPolicy: DismissalPolicy, timestamp: Date?
     ) -> EndResult {
         fireDueTimers()
-        return applyEnd(id, content: content, policy: dismissalPolicy,
-                        timestamp: timestamp ?? clock.now, reason: .endedByApp)
+        return applyEnd(
+            id, content: content, policy: dismissalPolicy,
+            timestamp: timestamp ?? clock.now, reason: .endedByApp)
     }
 
     /// The user swiped the activity away: it ends (if it had not) and is dismissed.
@@ -95,8 +96,10 @@ extension ActivityManager {
     }
 
     /// Ends the record at `i` and dismisses it at once if its policy says so.
-    mutating func finish(at i: Dictionary<ActivityID, ActivityRecord>.Index, now: Date,
-                         policy: DismissalPolicy, reason: TransitionReason) -> EndResult {
+    mutating func finish(
+        at i: Dictionary<ActivityID, ActivityRecord>.Index, now: Date,
+        policy: DismissalPolicy, reason: TransitionReason
+    ) -> EndResult {
         let id = activities.keys[i]
         let app = activities.values[i].app
         let t = activities.values[i].end(now: now, policy: policy, config: config, reason: reason)

@@ -66,7 +66,9 @@ struct ActivityRecord: Sendable, Codable {
     }
 
     /// Replaces the content (already checked for order and size).
-    mutating func apply(_ newContent: ActivityContent, alert: AlertConfiguration?, timestamp: Date, now: Date) -> Transition? {
+    mutating func apply(
+        _ newContent: ActivityContent, alert: AlertConfiguration?, timestamp: Date, now: Date
+    ) -> Transition? {
         content = newContent
         lastTimestamp = timestamp
         if let alert {
@@ -95,7 +97,9 @@ struct ActivityRecord: Sendable, Codable {
     }
 
     /// → ended (or straight to dismissed when the dismissal date is now).
-    mutating func end(now: Date, policy: DismissalPolicy, config: ActivitySettings, reason: TransitionReason) -> Transition {
+    mutating func end(
+        now: Date, policy: DismissalPolicy, config: ActivitySettings, reason: TransitionReason
+    ) -> Transition {
         let from = state
         state = .ended
         endedAt = now

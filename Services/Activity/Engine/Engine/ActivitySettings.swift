@@ -97,7 +97,8 @@ package struct ActivitySettings: Sendable, Hashable {
 
     /// Nil when the content state fits `contentStateLimit`; else the counted size and the
     /// limit (a request is refused `attributesTooLarge`).
-    package func contentStateViolation(state: JSONObjectBytes, attributes: JSONObjectBytes) -> (size: Int, limit: Int)? {
+    package func contentStateViolation(state: JSONObjectBytes, attributes: JSONObjectBytes) -> (size: Int, limit: Int)?
+    {
         let size = limitedSize(state: state, attributes: attributes)
         return size <= contentStateLimit ? nil : (size, contentStateLimit)
     }

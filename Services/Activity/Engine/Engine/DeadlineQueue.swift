@@ -27,8 +27,9 @@ struct ActivityTimers: Sendable, Codable {
         var due = Double.nan
         var queued = Double.nan
         var slot: TimerSlot {
-            TimerSlot(due: due.isNaN ? nil : Date(timeIntervalSinceReferenceDate: due),
-                      queued: queued.isNaN ? nil : Date(timeIntervalSinceReferenceDate: queued))
+            TimerSlot(
+                due: due.isNaN ? nil : Date(timeIntervalSinceReferenceDate: due),
+                queued: queued.isNaN ? nil : Date(timeIntervalSinceReferenceDate: queued))
         }
         init() {}
         init(_ slot: TimerSlot) {

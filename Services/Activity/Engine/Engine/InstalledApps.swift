@@ -25,8 +25,10 @@ package struct InstalledApp: Sendable, Hashable, Codable {
     /// The user's "More Frequent Updates" switch (`frequentPushesEnabled` when supported).
     package var frequentUpdatesEnabled: Bool
 
-    package init(attributeTypes: Set<String>, supportsFrequentUpdates: Bool = false,
-                activitiesEnabled: Bool = true, frequentUpdatesEnabled: Bool = true) {
+    package init(
+        attributeTypes: Set<String>, supportsFrequentUpdates: Bool = false,
+        activitiesEnabled: Bool = true, frequentUpdatesEnabled: Bool = true
+    ) {
         self.attributeTypes = attributeTypes
         self.supportsFrequentUpdates = supportsFrequentUpdates
         self.activitiesEnabled = activitiesEnabled

@@ -45,6 +45,7 @@ package struct SequentialIdentifiers: IdentifierSource {
     package mutating func nextPushToken() -> PushToken {
         defer { nextToken += 1 }
         let n = nextToken
-        return PushToken(bytes: Array(repeating: 0, count: 24) + (0..<8).map { UInt8(truncatingIfNeeded: n >> (8 * (7 - $0))) })
+        return PushToken(
+            bytes: Array(repeating: 0, count: 24) + (0..<8).map { UInt8(truncatingIfNeeded: n >> (8 * (7 - $0))) })
     }
 }

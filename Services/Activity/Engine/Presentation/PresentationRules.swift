@@ -77,7 +77,8 @@ package enum PresentationRules {
 extension ActivityManager {
     /// The layout for the engine's activities now.
     package func presentation(longPressed: ActivityID? = nil) -> PresentationLayout {
-        PresentationRules.layout(of: allActivities, now: clock.now, longPressed: longPressed,
-                                 alertExpansion: config.alertExpansionDuration)
+        PresentationRules.layout(
+            of: allActivities, now: clock.now, longPressed: longPressed,
+            alertExpansion: config.alertExpansionDuration)
     }
 }

@@ -20,7 +20,9 @@ extension ActivityManager {
     /// (Apple publishes no channel budget). A channel with message storage policy 1
     /// (`headers.storesMessage`) also keeps the push for later subscribers, even when
     /// nobody follows it yet.
-    mutating func acceptBroadcast(headers: LiveActivityPushHeaders, body: [UInt8]) -> Result<[ActivityID: PushOutcome], PushRejection> {
+    mutating func acceptBroadcast(
+        headers: LiveActivityPushHeaders, body: [UInt8]
+    ) -> Result<[ActivityID: PushOutcome], PushRejection> {
         let push: LiveActivityPush
         do { push = try LiveActivityPush.parse(body, payloadLimit: config.broadcastPayloadLimit) } catch {
             return .failure(.invalidPayload(error))
@@ -28,7 +30,9 @@ extension ActivityManager {
         return acceptBroadcast(headers: headers, push)
     }
 
-    mutating func acceptBroadcast(headers: LiveActivityPushHeaders, _ push: LiveActivityPush) -> Result<[ActivityID: PushOutcome], PushRejection> {
+    mutating func acceptBroadcast(
+        headers: LiveActivityPushHeaders, _ push: LiveActivityPush
+    ) -> Result<[ActivityID: PushOutcome], PushRejection> {
         fireDueTimers()
         guard push.event != .start else { return .failure(.broadcastCannotStart) }
         guard let channel = headers.channelID else { return .failure(.unknownChannel) }
@@ -46,7 +50,9 @@ extension ActivityManager {
     /// subscriber would drop an older one anyway).
     private mutating func store(_ push: LiveActivityPush, priority: Int, on channel: ChannelID) {
         let now = clock.now
-        if let kept = storedBroadcasts[channel], !isExpired(kept, now: now), kept.push.timestamp > push.timestamp { return }
+        if let kept = storedBroadcasts[channel], !isExpired(kept, now: now), kept.push.timestamp > push.timestamp {
+            return
+        }
         storedBroadcasts[channel] = StoredBroadcast(push: push, priority: priority, storedAt: now)
     }
 

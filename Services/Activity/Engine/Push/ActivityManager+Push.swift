@@ -23,12 +23,16 @@ extension ActivityManager {
     /// → ignored; `update` stamped more than 8 h ahead → dropped; older than the last
     /// applied → dropped; priority 10 over the hourly budget → throttled; priority 5
     /// with a delay setting → deferred/coalesced; otherwise applied.
-    mutating func acceptPush(headers: LiveActivityPushHeaders, deviceToken: PushToken, _ push: LiveActivityPush) -> PushOutcome {
+    mutating func acceptPush(
+        headers: LiveActivityPushHeaders, deviceToken: PushToken, _ push: LiveActivityPush
+    ) -> PushOutcome {
         fireDueTimers()
         if let id = updateTokens[deviceToken] {
             guard activities[id]?.app == headers.app else { return .rejected(.deviceTokenNotForTopic) }
             guard push.event != .start else {
-                return .rejected(.eventNotAllowed(.start, reason: "an update token cannot start an activity; use the push-to-start token"))
+                return .rejected(
+                    .eventNotAllowed(
+                        .start, reason: "an update token cannot start an activity; use the push-to-start token"))
             }
             return deliver(push, to: id, priority: headers.priority)
         }
@@ -43,7 +47,9 @@ extension ActivityManager {
     }
 
     /// The rules shared by token and broadcast delivery to one activity.
-    mutating func deliver(_ push: LiveActivityPush, to id: ActivityID, priority: Int, budgeted: Bool = true) -> PushOutcome {
+    mutating func deliver(
+        _ push: LiveActivityPush, to id: ActivityID, priority: Int, budgeted: Bool = true
+    ) -> PushOutcome {
         guard let i = activities.index(forKey: id) else { return .rejected(.badDeviceToken) }
         let record = activities.values[i]
         guard record.state.isOngoing else { return .ignoredBecauseEnded(id, record.state) }
@@ -74,7 +80,9 @@ extension ActivityManager {
         guard state.count <= config.contentStateLimit else {
             return .invalidPayload(.contentStateTooLarge(size: state.count, limit: config.contentStateLimit))
         }
-        guard fits(ActivityContent(state: state), attributes: record.attributes) else { return .refused(.attributesTooLarge) }
+        guard fits(ActivityContent(state: state), attributes: record.attributes) else {
+            return .refused(.attributesTooLarge)
+        }
         return nil
     }
 
@@ -82,16 +90,19 @@ extension ActivityManager {
     mutating func apply(_ push: LiveActivityPush, to id: ActivityID) -> PushOutcome {
         guard let record = activities[id] else { return .rejected(.badDeviceToken) }
         let content = push.contentState.map {
-            ActivityContent(state: $0, staleDate: push.staleDate,
-                            relevanceScore: push.relevanceScore ?? record.content.relevanceScore)
+            ActivityContent(
+                state: $0, staleDate: push.staleDate,
+                relevanceScore: push.relevanceScore ?? record.content.relevanceScore)
         }
         switch push.event {
         case .update:
             guard let content else { return .rejected(.invalidPayload(.missingField("aps.content-state"))) }
-            return outcome(of: applyUpdate(id, content: content, alert: push.alert?.configuration, timestamp: push.timestamp), id)
+            return outcome(
+                of: applyUpdate(id, content: content, alert: push.alert?.configuration, timestamp: push.timestamp), id)
         case .end:
             let policy: DismissalPolicy = push.dismissalDate.map { .after($0) } ?? .default
-            return outcome(of: applyEnd(id, content: content, policy: policy, timestamp: push.timestamp, reason: .endedByPush), id)
+            return outcome(
+                of: applyEnd(id, content: content, policy: policy, timestamp: push.timestamp, reason: .endedByPush), id)
         case .start:
             return .rejected(.eventNotAllowed(.start, reason: "an activity cannot be started twice"))
         }

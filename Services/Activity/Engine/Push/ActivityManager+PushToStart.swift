@@ -33,15 +33,20 @@ extension ActivityManager {
         // until the 8 h cap: the future limit applies to starts as to every event.
         if let drop = futureDrop(push.timestamp) { return .startDropped(drop) }
         let now = clock.now
-        var bucket = pushToStart.buckets[key.app]
-            ?? TokenBucket(capacity: config.pushToStartBurst, refillInterval: config.pushToStartRefillInterval, now: now)
+        var bucket =
+            pushToStart.buckets[key.app]
+            ?? TokenBucket(
+                capacity: config.pushToStartBurst, refillInterval: config.pushToStartRefillInterval, now: now)
         let retry = bucket.take(now: now)
         pushToStart.buckets[key.app] = bucket
         if let retry {
             return .throttled(.pushToStartBudgetExceeded(key.app, budget: config.pushToStartBurst, retryAfter: retry))
         }
         let pushType: PushType = push.inputPushChannel.map { .channel($0) } ?? .token
-        switch performRequest(app: key.app, attributes: attributes, content: content, pushType: pushType, origin: .pushToStart, startDate: nil) {
+        switch performRequest(
+            app: key.app, attributes: attributes, content: content, pushType: pushType, origin: .pushToStart,
+            startDate: nil)
+        {
         case .failure(let error):
             return .rejected(.refused(error))
         case .success(let id):

@@ -20,7 +20,9 @@ extension LiveActivityPush {
         guard let aps = root["aps"], aps.isObject else { throw .missingAps }
 
         guard let eventValue = aps["event"] else { throw .missingField("aps.event") }
-        guard let eventName = eventValue.stringValue else { throw .invalidField("aps.event", reason: "expected a string") }
+        guard let eventName = eventValue.stringValue else {
+            throw .invalidField("aps.event", reason: "expected a string")
+        }
         guard let event = Event(rawValue: eventName) else { throw .unknownEvent(eventName) }
         guard let timestamp = try date(aps, "timestamp") else { throw .missingField("aps.timestamp") }
 
@@ -112,7 +114,9 @@ extension LiveActivityPush {
 
     /// A text given as `key: "…"`, `key: {"loc-key", "loc-args"}`, or the flat
     /// `…-loc-key`/`…-loc-args` pair of an ordinary alert.
-    static func text(_ alert: JSONValue, _ key: String, locKey: String, locArgs: String) throws(PushPayloadError) -> PushAlert.Text? {
+    static func text(
+        _ alert: JSONValue, _ key: String, locKey: String, locArgs: String
+    ) throws(PushPayloadError) -> PushAlert.Text? {
         if let value = alert[key] {
             if let s = value.stringValue { return .plain(s) }
             if let k = value["loc-key"]?.stringValue {
@@ -121,7 +125,9 @@ extension LiveActivityPush {
             throw .invalidField("aps.alert.\(key)", reason: "expected a string or {\"loc-key\", \"loc-args\"}")
         }
         if let k = alert[locKey] {
-            guard let keyText = k.stringValue else { throw .invalidField("aps.alert.\(locKey)", reason: "expected a string") }
+            guard let keyText = k.stringValue else {
+                throw .invalidField("aps.alert.\(locKey)", reason: "expected a string")
+            }
             return .localized(key: keyText, arguments: try strings(alert[locArgs], "aps.alert.\(locArgs)"))
         }
         return nil

@@ -29,10 +29,12 @@ package struct LiveActivityPush: Sendable, Hashable, Codable {
     /// `input-push-channel` (iOS 18 start): subscribe the new activity to this channel.
     package var inputPushChannel: ChannelID?
 
-    package init(event: Event, timestamp: Date, contentState: JSONObjectBytes? = nil,
-                staleDate: Date? = nil, dismissalDate: Date? = nil, relevanceScore: Double? = nil,
-                alert: PushAlert? = nil, attributesType: String? = nil, attributes: JSONObjectBytes? = nil,
-                inputPushToken: Bool = false, inputPushChannel: ChannelID? = nil) {
+    package init(
+        event: Event, timestamp: Date, contentState: JSONObjectBytes? = nil,
+        staleDate: Date? = nil, dismissalDate: Date? = nil, relevanceScore: Double? = nil,
+        alert: PushAlert? = nil, attributesType: String? = nil, attributes: JSONObjectBytes? = nil,
+        inputPushToken: Bool = false, inputPushChannel: ChannelID? = nil
+    ) {
         self.event = event
         self.timestamp = timestamp
         self.contentState = contentState

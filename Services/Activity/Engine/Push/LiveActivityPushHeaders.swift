@@ -55,8 +55,10 @@ package struct LiveActivityPushHeaders: Sendable, Hashable {
             guard let p = Int(text), p == 5 || p == 10 else { return .failure(.badPriority(text)) }
             priority = p
         }
-        return .success(Self(app: AppID(bundle), priority: priority,
-                             channelID: seen["apns-channel-id"].map(ChannelID.init), apnsID: seen["apns-id"]))
+        return .success(
+            Self(
+                app: AppID(bundle), priority: priority,
+                channelID: seen["apns-channel-id"].map(ChannelID.init), apnsID: seen["apns-id"]))
     }
 }
 

@@ -48,7 +48,8 @@ package struct APNsResponse: Sendable, Equatable {
     package var tokenAccepted: Bool
 
     package init(
-        status: Int, headers: [String: String] = [:], body: [UInt8] = [], goaway: Bool = false, tokenAccepted: Bool = false
+        status: Int, headers: [String: String] = [:], body: [UInt8] = [], goaway: Bool = false,
+        tokenAccepted: Bool = false
     ) {
         self.status = status
         self.headers = headers
@@ -91,10 +92,12 @@ package struct APNsEndpoint: Sendable {
 
     package func respond(to request: APNsRequest) async -> APNsResponse {
         let apnsID = request.header("apns-id") ?? UUID().uuidString.lowercased()
-        let segments = request.path.split(separator: "?", maxSplits: 1).first.map {
-            $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        } ?? []
-        let isChannels = segments.count == 5 && segments[1] == "1" && segments[2] == "apps"
+        let segments =
+            request.path.split(separator: "?", maxSplits: 1).first.map {
+                $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            } ?? []
+        let isChannels =
+            segments.count == 5 && segments[1] == "1" && segments[2] == "apps"
             && (segments[4] == "channels" || segments[4] == "all-channels")
         var refusal: (status: Int32, reason: String)?
         var tokenAccepted = false
@@ -105,7 +108,8 @@ package struct APNsEndpoint: Sendable {
         } else if case .providerTokens(let tokens) = authentication {
             if let refused = tokens.check(
                 authorization: request.header("authorization"), connection: request.connection,
-                now: (tokenClock ?? host.clock).now) {
+                now: (tokenClock ?? host.clock).now)
+            {
                 refusal = (refused.status, refused.reason)
             } else {
                 tokenAccepted = true
@@ -160,18 +164,25 @@ package struct APNsEndpoint: Sendable {
         guard await host.read({ $0.apps[app] != nil }) else { return .reason(400, "BadRequestParams") }
         if all {
             guard request.method == "GET" else { return .reason(405, "MethodNotAllowed") }
-            let ids = await host.read { state in state.channels.filter { $0.value.app == app }.keys.sorted().map(\.base64) }
-            return APNsResponse(status: 200, body: JSONValue.object([
-                JSONMember("channels", .array(ids.map { .string($0) })),
-            ]).serialized())
+            let ids = await host.read { state in
+                state.channels.filter { $0.value.app == app }.keys.sorted().map(\.base64)
+            }
+            return APNsResponse(
+                status: 200,
+                body: JSONValue.object([
+                    JSONMember("channels", .array(ids.map { .string($0) }))
+                ]).serialized())
         }
         switch request.method {
         case "POST":
             guard let body = try? JSONParser.parse(request.body),
-                  let policy = body["message-storage-policy"]?.doubleValue, policy == 0 || policy == 1 else {
+                let policy = body["message-storage-policy"]?.doubleValue, policy == 0 || policy == 1
+            else {
                 return .reason(400, "BadRequestPayload")
             }
-            guard body["push-type"]?.stringValue?.lowercased() == "liveactivity" else { return .reason(400, "MissingPushType") }
+            guard body["push-type"]?.stringValue?.lowercased() == "liveactivity" else {
+                return .reason(400, "MissingPushType")
+            }
             var create = GlimpseActivityV1.ChannelRequest.CreateChannel()
             create.messageStoragePolicy = Int32(policy)
             var channel = GlimpseActivityV1.ChannelRequest()
@@ -180,17 +191,22 @@ package struct APNsEndpoint: Sendable {
             guard case .token(let id)? = try? await host.submit(ActivityCommand(.channel(channel))) else {
                 return .reason(500, "CannotCreateChannelConfig")
             }
-            return APNsResponse(status: 201, headers: ["apns-channel-id": id, "apns-request-id": UUID().uuidString.lowercased()])
+            return APNsResponse(
+                status: 201, headers: ["apns-channel-id": id, "apns-request-id": UUID().uuidString.lowercased()])
         case "GET", "DELETE":
-            guard let id = request.header("apns-channel-id"), !id.isEmpty else { return .reason(400, "MissingChannelId") }
+            guard let id = request.header("apns-channel-id"), !id.isEmpty else {
+                return .reason(400, "MissingChannelId")
+            }
             guard let known = await host.read({ $0.channels[ChannelID(id)] }), known.app == app else {
                 return .reason(400, "ChannelNotRegistered")
             }
             if request.method == "GET" {
-                return APNsResponse(status: 200, headers: ["apns-channel-id": id], body: JSONValue.object([
-                    JSONMember("message-storage-policy", .number(Int(known.messageStoragePolicy))),
-                    JSONMember("push-type", .string("LiveActivity")),
-                ]).serialized())
+                return APNsResponse(
+                    status: 200, headers: ["apns-channel-id": id],
+                    body: JSONValue.object([
+                        JSONMember("message-storage-policy", .number(Int(known.messageStoragePolicy))),
+                        JSONMember("push-type", .string("LiveActivity")),
+                    ]).serialized())
             }
             var channel = GlimpseActivityV1.ChannelRequest()
             channel.bundleId = bundle

@@ -13,10 +13,11 @@ package struct APNsHTTP2Handler: HTTP2Handler {
     }
 
     package func handle(_ request: HTTP2Request) async throws -> HTTP2Response {
-        let answer = await endpoint.respond(to: APNsRequest(
-            method: request.method, path: request.path,
-            headers: request.headers.map { (name: $0.name, value: $0.value) }, body: request.body,
-            bodyTooLarge: request.bodyTooLarge, connection: String(request.connection.id)))
+        let answer = await endpoint.respond(
+            to: APNsRequest(
+                method: request.method, path: request.path,
+                headers: request.headers.map { (name: $0.name, value: $0.value) }, body: request.body,
+                bodyTooLarge: request.bodyTooLarge, connection: String(request.connection.id)))
         var headers = HTTP2Headers()
         for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) { headers.append(name: name, value: value) }
         if !answer.body.isEmpty { headers.append(name: "content-type", value: "application/json") }

@@ -69,9 +69,13 @@ package final class ProviderTokens: Sendable {
 
     /// Checks the `authorization` header of a request on `connection` at `now`.
     package func check(authorization: String?, connection: String, now: Date) -> Refusal? {
-        guard let authorization, !authorization.isEmpty else { return Refusal(status: 403, reason: "MissingProviderToken") }
+        guard let authorization, !authorization.isEmpty else {
+            return Refusal(status: 403, reason: "MissingProviderToken")
+        }
         let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return Refusal(status: 403, reason: "InvalidProviderToken") }
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            return Refusal(status: 403, reason: "InvalidProviderToken")
+        }
         let token = String(parts[1])
         let known = connections.withLock { $0[connection] }
         if let known, known.token == token {
@@ -92,8 +96,12 @@ package final class ProviderTokens: Sendable {
         return connections.withLock { table in
             if let known = table[connection] {
                 if known.token == token { return nil }
-                guard known.teamID == claims.teamID else { return Refusal(status: 403, reason: "UnrelatedKeyIdInToken") }
-                if settings.minimumRefreshInterval > 0, claims.issuedAt - known.issuedAt < settings.minimumRefreshInterval {
+                guard known.teamID == claims.teamID else {
+                    return Refusal(status: 403, reason: "UnrelatedKeyIdInToken")
+                }
+                if settings.minimumRefreshInterval > 0,
+                    claims.issuedAt - known.issuedAt < settings.minimumRefreshInterval
+                {
                     return Refusal(status: 429, reason: "TooManyProviderTokenUpdates")
                 }
             }
@@ -112,21 +120,24 @@ package final class ProviderTokens: Sendable {
         let invalid = Refusal(status: 403, reason: "InvalidProviderToken")
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerBytes = Self.base64URL(parts[0]), let claimBytes = Self.base64URL(parts[1]),
-              let signature = Self.base64URL(parts[2]),
-              let header = try? JSONParser.parse(headerBytes), let claims = try? JSONParser.parse(claimBytes)
+            let headerBytes = Self.base64URL(parts[0]), let claimBytes = Self.base64URL(parts[1]),
+            let signature = Self.base64URL(parts[2]),
+            let header = try? JSONParser.parse(headerBytes), let claims = try? JSONParser.parse(claimBytes)
         else { return .failure(invalid) }
         guard header["alg"]?.stringValue == "ES256", let keyID = header["kid"]?.stringValue,
-              let teamID = claims["iss"]?.stringValue else { return .failure(invalid) }
-        let issuedAt: Double? = switch claims["iat"] {
-        case .number(let literal)?: Double(literal)
-        case .string(let text)?: Double(text)
-        default: nil
-        }
+            let teamID = claims["iss"]?.stringValue
+        else { return .failure(invalid) }
+        let issuedAt: Double? =
+            switch claims["iat"] {
+            case .number(let literal)?: Double(literal)
+            case .string(let text)?: Double(text)
+            default: nil
+            }
         guard let issuedAt, issuedAt.isFinite else { return .failure(invalid) }
         guard let key = keys[keyID], key.teamID == teamID else { return .failure(invalid) }
         let signed = Data("\(parts[0]).\(parts[1])".utf8)
-        let ecdsa = (try? P256.Signing.ECDSASignature(rawRepresentation: signature))
+        let ecdsa =
+            (try? P256.Signing.ECDSASignature(rawRepresentation: signature))
             ?? (try? P256.Signing.ECDSASignature(derRepresentation: signature))
         guard let ecdsa, key.publicKey.isValidSignature(ecdsa, for: signed) else { return .failure(invalid) }
         return .success((keyID, teamID, issuedAt))

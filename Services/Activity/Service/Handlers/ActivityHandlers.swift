@@ -64,7 +64,9 @@ package struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         request: ServerRequest<GlimpseActivityV1.UninstallAppRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.UninstallAppResponse> {
         try await host.caller(request.metadata).requireDevice("uninstalling an app")
-        guard case .removed(let ended) = try await submit(.uninstall(request.message)) else { throw Self.unexpected(.none) }
+        guard case .removed(let ended) = try await submit(.uninstall(request.message)) else {
+            throw Self.unexpected(.none)
+        }
         return ServerResponse(message: GlimpseActivityV1.UninstallAppResponse(endedActivities: ended))
     }
 
@@ -135,7 +137,9 @@ package struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
     ) async throws -> ServerResponse<GlimpseActivityV1.AuthorizationInfo> {
         let app = AppID(request.message.bundleId)
         try await host.caller(request.metadata).authorize(app)
-        guard await host.read({ $0.apps[app] != nil }) else { throw RPCError(code: .notFound, message: "app \(app) is not installed") }
+        guard await host.read({ $0.apps[app] != nil }) else {
+            throw RPCError(code: .notFound, message: "app \(app) is not installed")
+        }
         return ServerResponse(message: await host.read { $0.authorization(app) })
     }
 

@@ -23,7 +23,8 @@ extension ActivityServiceState {
             case .genesisSeed(let seed)?:
                 state.identifiers = HashedIdentifiers(seed: seed)
                 let m = state.manager
-                state.manager = ActivityManager(clock: m.clock, config: m.config, device: m.device, identifiers: state.identifiers)
+                state.manager = ActivityManager(
+                    clock: m.clock, config: m.config, device: m.device, identifiers: state.identifiers)
                 return Step(.none)
             case .install(let request)?: return try state.install(request, token: command.record.appToken)
             case .uninstall(let request)?: return try state.uninstall(AppID(request.bundleId))
@@ -40,7 +41,8 @@ extension ActivityServiceState {
                 let content = try request.content.map { try ActivityContent($0, field: "content") }
                 let policy = try DismissalPolicy(request.dismissalPolicy, field: "dismissal_policy")
                 let step = state.manager.end(
-                    id, content: content, dismissalPolicy: policy, timestamp: try request.timestamp?.date(field: "timestamp"))
+                    id, content: content, dismissalPolicy: policy,
+                    timestamp: try request.timestamp?.date(field: "timestamp"))
                 return state.change(GlimpseActivityV1.Outcome(step.answer, activity: id), id, step.effects)
             case .dismiss(let request)?:
                 let id = try activityID(request.activityId)
@@ -49,25 +51,32 @@ extension ActivityServiceState {
                 var last = state.manager.activity(id)?.wire
                 last?.state = .dismissed
                 let step = state.manager.dismissByUser(id)
-                let outcome = step.answer
+                let outcome =
+                    step.answer
                     ? GlimpseActivityV1.Outcome(.applied, "dismissed by the user", activity: id, state: .dismissed)
                     : GlimpseActivityV1.Outcome(.unknownActivity, "no such activity", activity: id)
                 return state.change(outcome, id, step.effects, removed: step.answer ? last : nil)
             case .rotatePushToken(let request)?:
                 let step = state.manager.rotatePushToken(try activityID(request.activityId))
                 guard let token = step.answer else {
-                    throw RPCError(code: .failedPrecondition, message: "activity \(request.activityId) has no update token to rotate (not .token, or ended)")
+                    throw RPCError(
+                        code: .failedPrecondition,
+                        message: "activity \(request.activityId) has no update token to rotate (not .token, or ended)")
                 }
                 return Step(.token(token.hex), effects: state.noted(step.effects))
             case .pushToStartToken(let request)?:
-                let step = state.manager.pushToStartToken(app: AppID(request.bundleId), attributesType: request.attributesType)
+                let step = state.manager.pushToStartToken(
+                    app: AppID(request.bundleId), attributesType: request.attributesType)
                 return try state.tokenStep(step)
             case .rotatePushToStartToken(let request)?:
-                let step = state.manager.rotatePushToStartToken(app: AppID(request.bundleId), attributesType: request.attributesType)
+                let step = state.manager.rotatePushToStartToken(
+                    app: AppID(request.bundleId), attributesType: request.attributesType)
                 return try state.tokenStep(step)
             case .widgetPushToken(let request)?:
                 let app = AppID(request.bundleId)
-                guard state.apps[app] != nil else { throw RPCError(code: .notFound, message: "app \(app) is not installed") }
+                guard state.apps[app] != nil else {
+                    throw RPCError(code: .notFound, message: "app \(app) is not installed")
+                }
                 if let token = state.widgetTokenOfApp[app] { return Step(.token(token.hex)) }
                 let token = state.identifiers.nextPushToken()
                 state.widgetTokenOfApp[app] = token
@@ -75,7 +84,9 @@ extension ActivityServiceState {
                 return Step(.token(token.hex))
             case .appSwitches(let request)?:
                 let app = AppID(request.bundleId)
-                guard state.apps[app] != nil else { throw RPCError(code: .notFound, message: "app \(app) is not installed") }
+                guard state.apps[app] != nil else {
+                    throw RPCError(code: .notFound, message: "app \(app) is not installed")
+                }
                 if let on = request.activitiesEnabled { state.manager.setActivitiesEnabled(on, for: app) }
                 if let on = request.frequentUpdatesEnabled { state.manager.setFrequentUpdatesEnabled(on, for: app) }
                 return Step(.authorization(state.authorization(app)))
@@ -94,7 +105,9 @@ extension ActivityServiceState {
     }
 
     static func activityID(_ text: String) throws(InvalidField) -> ActivityID {
-        guard let id = ActivityID(text) else { throw InvalidField("activity_id", "\"\(text)\" is not an activity id (a UUID)") }
+        guard let id = ActivityID(text) else {
+            throw InvalidField("activity_id", "\"\(text)\" is not an activity id (a UUID)")
+        }
         return id
     }
 
@@ -121,16 +134,21 @@ extension ActivityServiceState {
     ) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
         switch step.answer {
         case .success(let token): return Step(.token(token.hex), effects: noted(step.effects))
-        case .failure(let error): throw RPCError(code: .failedPrecondition, message: "ActivityAuthorizationError.\(error.rawValue)")
+        case .failure(let error):
+            throw RPCError(code: .failedPrecondition, message: "ActivityAuthorizationError.\(error.rawValue)")
         }
     }
 
-    mutating func install(_ request: GlimpseActivityV1.InstallAppRequest, token: String) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
+    mutating func install(
+        _ request: GlimpseActivityV1.InstallAppRequest, token: String
+    ) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
         guard let manifest = request.manifest else { throw InvalidField("manifest", "a manifest is required") }
         guard !manifest.bundleId.isEmpty else { throw InvalidField("manifest.bundle_id", "a bundle id is required") }
         let app = AppID(manifest.bundleId)
         guard apps[app] == nil else { throw RPCError(code: .alreadyExists, message: "app \(app) is already installed") }
-        guard !token.isEmpty, tokens[token] == nil else { throw RPCError(code: .internal, message: "no fresh app token") }
+        guard !token.isEmpty, tokens[token] == nil else {
+            throw RPCError(code: .internal, message: "no fresh app token")
+        }
         var types = Set<String>()
         for (index, declaration) in manifest.activityAttributes.enumerated() {
             guard !declaration.typeName.isEmpty else {
@@ -138,7 +156,8 @@ extension ActivityServiceState {
             }
             types.insert(declaration.typeName)
         }
-        manager.install(app, InstalledApp(attributeTypes: types, supportsFrequentUpdates: manifest.supportsFrequentUpdates))
+        manager.install(
+            app, InstalledApp(attributeTypes: types, supportsFrequentUpdates: manifest.supportsFrequentUpdates))
         apps[app] = InstalledRecord(manifest: manifest, token: token)
         tokens[token] = app
         return Step(.installed(token: token))
@@ -172,13 +191,18 @@ extension ActivityServiceState {
         return Step(.removed(ended), effects: effects)
     }
 
-    mutating func request(_ request: GlimpseActivityV1.RequestActivityRequest) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
+    mutating func request(
+        _ request: GlimpseActivityV1.RequestActivityRequest
+    ) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
         let app = AppID(request.bundleId)
         guard apps[app] != nil else { throw RPCError(code: .notFound, message: "app \(app) is not installed") }
-        guard !request.attributesType.isEmpty else { throw InvalidField("attributes_type", "an ActivityAttributes type name is required") }
+        guard !request.attributesType.isEmpty else {
+            throw InvalidField("attributes_type", "an ActivityAttributes type name is required")
+        }
         let attributes: JSONObjectBytes
         do {
-            attributes = try JSONObjectBytes(validating: Array((request.attributesJson.isEmpty ? "{}" : request.attributesJson).utf8))
+            attributes = try JSONObjectBytes(
+                validating: Array((request.attributesJson.isEmpty ? "{}" : request.attributesJson).utf8))
         } catch {
             throw InvalidField("attributes_json", "must be a JSON object: \(error)")
         }
@@ -190,25 +214,33 @@ extension ActivityServiceState {
         case .channelId(let id)?:
             let channel = ChannelID(id)
             guard let known = channels[channel], known.app == app else {
-                throw RPCError(code: .failedPrecondition, message: "channel_id \(id) is not a channel of \(app) (create it through channel management first)")
+                throw RPCError(
+                    code: .failedPrecondition,
+                    message: "channel_id \(id) is not a channel of \(app) (create it through channel management first)")
             }
             pushType = .channel(channel)
         }
-        let origin: RequestOrigin = request.fromLiveActivityIntent ? .liveActivityIntent : .app(isForeground: !request.inBackground)
+        let origin: RequestOrigin =
+            request.fromLiveActivityIntent ? .liveActivityIntent : .app(isForeground: !request.inBackground)
         let step = manager.request(
             app: app, attributes: ActivityAttributesPayload(typeName: request.attributesType, value: attributes),
-            content: content, pushType: pushType, origin: origin, startDate: try request.startDate?.date(field: "start_date"))
+            content: content, pushType: pushType, origin: origin,
+            startDate: try request.startDate?.date(field: "start_date"))
         switch step.answer {
         case .success(let id):
             let effects = noted(step.effects)
-            guard let snapshot = manager.activity(id) else { throw RPCError(code: .internal, message: "requested activity \(id) is missing") }
+            guard let snapshot = manager.activity(id) else {
+                throw RPCError(code: .internal, message: "requested activity \(id) is missing")
+            }
             return Step(.activity(snapshot.wire), effects: effects)
         case .failure(let error):
             throw RPCError(code: .failedPrecondition, message: "ActivityAuthorizationError.\(error.rawValue)")
         }
     }
 
-    mutating func inject(_ request: GlimpseActivityV1.InjectFaultRequest) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
+    mutating func inject(
+        _ request: GlimpseActivityV1.InjectFaultRequest
+    ) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
         let target: Fault.Target
         switch request.target {
         case .deviceToken(let token)?:
@@ -218,14 +250,18 @@ extension ActivityServiceState {
         default: throw InvalidField("target", "a device_token or a topic is required")
         }
         guard request.count >= 1 else { throw InvalidField("count", "at least 1") }
-        guard (400...599).contains(request.status) else { throw InvalidField("status", "an HTTP error status (400–599)") }
-        guard !request.reason.isEmpty else { throw InvalidField("reason", "Apple's reason, e.g. Unregistered or ServiceUnavailable") }
+        guard (400...599).contains(request.status) else {
+            throw InvalidField("status", "an HTTP error status (400–599)")
+        }
+        guard !request.reason.isEmpty else {
+            throw InvalidField("reason", "Apple's reason, e.g. Unregistered or ServiceUnavailable")
+        }
         let id = nextFaultID
         nextFaultID += 1
-        faults.append(Fault(
-            id: id, target: target, remaining: Int(request.count), status: request.status, reason: request.reason,
-            goaway: request.goaway))
+        faults.append(
+            Fault(
+                id: id, target: target, remaining: Int(request.count), status: request.status, reason: request.reason,
+                goaway: request.goaway))
         return Step(.fault(id))
     }
 }
-

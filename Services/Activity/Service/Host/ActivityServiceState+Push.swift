@@ -30,7 +30,9 @@ extension ActivityServiceState {
         record.topic = header("apns-topic") ?? ""
         record.priority = Int32(header("apns-priority") ?? "10") ?? 0
         record.channelId = header("apns-channel-id") ?? ""
-        if let range = record.topic.firstRange(of: ".push-type.") { record.bundleId = String(record.topic[..<range.lowerBound]) }
+        if let range = record.topic.firstRange(of: ".push-type.") {
+            record.bundleId = String(record.topic[..<range.lowerBound])
+        }
 
         let segments = push.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if segments.count == 4, segments[1] == "3", segments[2] == "device" { record.deviceToken = segments[3] }
@@ -64,7 +66,8 @@ extension ActivityServiceState {
     /// Logs the push and answers it (`apns-id` on every answer, `reason` on errors).
     mutating func finish(
         _ record: Record, status: Int32, reason: String = "", outcomes: [GlimpseActivityV1.Outcome] = [],
-        states: [Record.StateBeforeAfter] = [], events: [ActivityEvent] = [], extraEffects: [ActivityServiceEffect] = [],
+        states: [Record.StateBeforeAfter] = [], events: [ActivityEvent] = [],
+        extraEffects: [ActivityServiceEffect] = [],
         goaway: Bool = false, answerHeaders: [String: String] = [:]
     ) -> Step<ActivityAnswer, ActivityServiceEffect> {
         var record = record
@@ -101,18 +104,23 @@ extension ActivityServiceState {
         if let priority = header("apns-priority"), !["1", "5", "10"].contains(priority) { return (400, "BadPriority") }
         if let expiration = header("apns-expiration"), UInt64(expiration) == nil { return (400, "BadExpirationDate") }
         if let collapse = header("apns-collapse-id"), collapse.utf8.count > 64 { return (400, "BadCollapseId") }
-        if push.bodyTooLarge || push.bodySize > UInt32(limit) || push.body.count > limit { return (413, "PayloadTooLarge") }
+        if push.bodyTooLarge || push.bodySize > UInt32(limit) || push.body.count > limit {
+            return (413, "PayloadTooLarge")
+        }
         if push.body.isEmpty { return (400, "PayloadEmpty") }
         return nil
     }
 
     mutating func devicePush(
-        _ push: GlimpseActivityV1.ReceivedPush, record: Record, headers: [(name: String, value: String)], token text: String
+        _ push: GlimpseActivityV1.ReceivedPush, record: Record, headers: [(name: String, value: String)],
+        token text: String
     ) -> Step<ActivityAnswer, ActivityServiceEffect> {
         var record = record
         guard push.method == "POST" else { return finish(record, status: 405, reason: "MethodNotAllowed") }
         guard !text.isEmpty else { return finish(record, status: 400, reason: "MissingDeviceToken") }
-        guard let token = PushToken(hex: text), text.count >= 16 else { return finish(record, status: 400, reason: "BadDeviceToken") }
+        guard let token = PushToken(hex: text), text.count >= 16 else {
+            return finish(record, status: 400, reason: "BadDeviceToken")
+        }
         record.deviceToken = token.hex
         if let refusal = transportCheck(push, headers: headers, limit: manager.config.pushPayloadLimit) {
             return finish(record, status: refusal.status, reason: refusal.reason)
@@ -125,13 +133,16 @@ extension ActivityServiceState {
             return widgetPush(push, record: record, topic: topic, token: token)
         }
         guard pushType == "liveactivity" else { return finish(record, status: 400, reason: "InvalidPushType") }
-        guard topic.hasSuffix(LiveActivityPushHeaders.topicSuffix), topic.count > LiveActivityPushHeaders.topicSuffix.count else {
+        guard topic.hasSuffix(LiveActivityPushHeaders.topicSuffix),
+            topic.count > LiveActivityPushHeaders.topicSuffix.count
+        else {
             return finish(record, status: 400, reason: "BadTopic")
         }
         if let gone = retired[token] { return finish(record, status: 410, reason: gone.reason.rawValue) }
         let app = AppID(String(topic.dropLast(LiveActivityPushHeaders.topicSuffix.count)))
         // The token is checked before the body, as Apple's service does.
-        guard let owner = activityID(for: token).flatMap({ manager.activity($0)?.app }) ?? pushToStartOwners[token] else {
+        guard let owner = activityID(for: token).flatMap({ manager.activity($0)?.app }) ?? pushToStartOwners[token]
+        else {
             return finish(record, status: 400, reason: "BadDeviceToken")
         }
         guard owner == app else { return finish(record, status: 400, reason: "DeviceTokenNotForTopic") }
@@ -143,14 +154,16 @@ extension ActivityServiceState {
         let before = activityID(for: token).flatMap { manager.activity($0)?.state }
         let parsed = parse(push.body, limit: manager.config.pushPayloadLimit)
         record.event = parsed.event
-        let step = parsed.push.map { manager.receivePush(headers: checked, deviceToken: token, $0) }
+        let step =
+            parsed.push.map { manager.receivePush(headers: checked, deviceToken: token, $0) }
             ?? manager.receivePush(headers: checked, deviceToken: token, body: push.body)
         var outcome = GlimpseActivityV1.Outcome(step.answer)
         switch step.answer {
         case .rejected(.badDeviceToken):
             return finish(record, status: 400, reason: "BadDeviceToken", outcomes: [outcome], events: step.effects)
         case .rejected(.deviceTokenNotForTopic):
-            return finish(record, status: 400, reason: "DeviceTokenNotForTopic", outcomes: [outcome], events: step.effects)
+            return finish(
+                record, status: 400, reason: "DeviceTokenNotForTopic", outcomes: [outcome], events: step.effects)
         case .rejected(.invalidPayload(.payloadTooLarge)):
             return finish(record, status: 413, reason: "PayloadTooLarge", outcomes: [outcome], events: step.effects)
         case .rejected(.invalidPayload(.payloadEmpty)):
@@ -188,7 +201,9 @@ extension ActivityServiceState {
         _ push: GlimpseActivityV1.ReceivedPush, record: Record, topic: String, token: PushToken
     ) -> Step<ActivityAnswer, ActivityServiceEffect> {
         let suffix = ".push-type.widgets"
-        guard topic.hasSuffix(suffix), topic.count > suffix.count else { return finish(record, status: 400, reason: "BadTopic") }
+        guard topic.hasSuffix(suffix), topic.count > suffix.count else {
+            return finish(record, status: 400, reason: "BadTopic")
+        }
         if let gone = retired[token] { return finish(record, status: 410, reason: gone.reason.rawValue) }
         guard let owner = widgetTokens[token] else { return finish(record, status: 400, reason: "BadDeviceToken") }
         let app = AppID(String(topic.dropLast(suffix.count)))
@@ -200,12 +215,18 @@ extension ActivityServiceState {
             changed = false
         }
         guard changed else {
-            return finish(record, status: 200, outcomes: [GlimpseActivityV1.Outcome(
-                .rejected, "a widget push needs {\"aps\":{\"content-changed\":true}}; the device ignored it")])
+            return finish(
+                record, status: 200,
+                outcomes: [
+                    GlimpseActivityV1.Outcome(
+                        .rejected, "a widget push needs {\"aps\":{\"content-changed\":true}}; the device ignored it")
+                ])
         }
         return finish(
             record, status: 200,
-            outcomes: [GlimpseActivityV1.Outcome(.applied, "reloadAllTimelines() asked of glimpse-timeline (budgeted)")],
+            outcomes: [
+                GlimpseActivityV1.Outcome(.applied, "reloadAllTimelines() asked of glimpse-timeline (budgeted)")
+            ],
             extraEffects: [.reloadWidgets(app)])
     }
 
@@ -222,16 +243,23 @@ extension ActivityServiceState {
         guard let pushType = headers.last(where: { $0.name == "apns-push-type" })?.value else {
             return finish(record, status: 400, reason: "MissingPushType")
         }
-        guard pushType.lowercased() == "liveactivity" else { return finish(record, status: 400, reason: "InvalidPushType") }
-        guard let channelText = headers.last(where: { $0.name == "apns-channel-id" })?.value, !channelText.isEmpty else {
+        guard pushType.lowercased() == "liveactivity" else {
+            return finish(record, status: 400, reason: "InvalidPushType")
+        }
+        guard let channelText = headers.last(where: { $0.name == "apns-channel-id" })?.value, !channelText.isEmpty
+        else {
             return finish(record, status: 400, reason: "MissingChannelId")
         }
-        guard Data(base64Encoded: channelText) != nil else { return finish(record, status: 400, reason: "BadChannelId") }
+        guard Data(base64Encoded: channelText) != nil else {
+            return finish(record, status: 400, reason: "BadChannelId")
+        }
         let channel = ChannelID(channelText)
         guard let known = channels[channel] else { return finish(record, status: 400, reason: "ChannelNotRegistered") }
         guard known.app.rawValue == bundle else { return finish(record, status: 403, reason: "TopicMismatch") }
-        if known.messageStoragePolicy == 0, let expiration = headers.last(where: { $0.name == "apns-expiration" })?.value,
-           expiration != "0" {
+        if known.messageStoragePolicy == 0,
+            let expiration = headers.last(where: { $0.name == "apns-expiration" })?.value,
+            expiration != "0"
+        {
             return finish(record, status: 400, reason: "BadExpirationDate")
         }
         let parsed = parse(push.body, limit: manager.config.broadcastPayloadLimit)
@@ -244,7 +272,8 @@ extension ActivityServiceState {
             if case .channel(channel)? = $0.pushType { true } else { false }
         }
         let before = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.state) })
-        let step = parsed.push.map { manager.receiveBroadcast(headers: checked, $0) }
+        let step =
+            parsed.push.map { manager.receiveBroadcast(headers: checked, $0) }
             ?? manager.receiveBroadcast(headers: checked, body: push.body)
         let requestID = ["apns-request-id": record.apnsId]
         switch step.answer {
@@ -263,20 +292,29 @@ extension ActivityServiceState {
         case .failure(.unknownChannel):
             // A registered channel nobody follows yet: Apple accepts it; nothing shows.
             let kept = checked.storesMessage && parsed.push.map { $0.event != .start } == true
-            return finish(record, status: 200, outcomes: [GlimpseActivityV1.Outcome(
-                .rejected, kept ? "no activity follows this channel yet; kept for those that subscribe within "
-                    + "\(Int(manager.config.broadcastStorageDuration / 3600)) h (message storage policy 1)"
-                    : "no activity follows this channel")], events: step.effects, answerHeaders: requestID)
+            return finish(
+                record, status: 200,
+                outcomes: [
+                    GlimpseActivityV1.Outcome(
+                        .rejected,
+                        kept
+                            ? "no activity follows this channel yet; kept for those that subscribe within "
+                                + "\(Int(manager.config.broadcastStorageDuration / 3600)) h (message storage policy 1)"
+                            : "no activity follows this channel")
+                ], events: step.effects, answerHeaders: requestID)
         case .failure(.invalidPayload(.payloadTooLarge)):
             return finish(record, status: 413, reason: "PayloadTooLarge", events: step.effects)
         case .failure(let rejection):
-            return finish(record, status: 200, outcomes: [GlimpseActivityV1.Outcome(.rejected(rejection))],
-                          events: step.effects, answerHeaders: requestID)
+            return finish(
+                record, status: 200, outcomes: [GlimpseActivityV1.Outcome(.rejected(rejection))],
+                events: step.effects, answerHeaders: requestID)
         }
     }
 
     /// Channel management (`/1/apps/<bundle>/channels`, `/all-channels`).
-    mutating func channel(_ request: GlimpseActivityV1.ChannelRequest) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
+    mutating func channel(
+        _ request: GlimpseActivityV1.ChannelRequest
+    ) throws -> Step<ActivityAnswer, ActivityServiceEffect> {
         let app = AppID(request.bundleId)
         switch request.action {
         case .create(let create)?:

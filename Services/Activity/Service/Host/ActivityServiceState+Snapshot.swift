@@ -20,9 +20,11 @@ extension ActivityServiceState: SnapshotState, SnapshotFields {
 
     package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visitNested(.manager, &manager)
-        try fields.visit(.apps, &apps, saving: { $0.mapValues(SavedApp.init) }, restoring: {
-            $0.mapValues { InstalledRecord(manifest: $0.manifest, token: $0.token) }
-        })
+        try fields.visit(
+            .apps, &apps, saving: { $0.mapValues(SavedApp.init) },
+            restoring: {
+                $0.mapValues { InstalledRecord(manifest: $0.manifest, token: $0.token) }
+            })
         try fields.visit(.tokens, &tokens)
         try fields.visit(.channels, &channels)
         try fields.visit(.widgetTokens, &widgetTokens)
@@ -33,9 +35,11 @@ extension ActivityServiceState: SnapshotState, SnapshotFields {
         try fields.visit(.pushToStartOwners, &pushToStartOwners)
         try fields.visit(.faults, &faults)
         try fields.visit(.nextFaultID, &nextFaultID)
-        try fields.visit(.pushLog, &pushLog, saving: { $0.map(SnapshotMessage.init) }, restoring: {
-            Deque($0.map(\.message))
-        })
+        try fields.visit(
+            .pushLog, &pushLog, saving: { $0.map(SnapshotMessage.init) },
+            restoring: {
+                Deque($0.map(\.message))
+            })
         try fields.visit(.pushSequence, &pushSequence)
         try fields.visit(.identifiers, &identifiers)
     }

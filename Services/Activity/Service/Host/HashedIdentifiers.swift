@@ -31,8 +31,12 @@ package struct HashedIdentifiers: IdentifierSource {
         var b = next(0x61)
         b[6] = (b[6] & 0x0F) | 0x40  // a version-4-shaped UUID
         b[8] = (b[8] & 0x3F) | 0x80
-        return ActivityID(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                                      b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+        return ActivityID(
+            UUID(
+                uuid: (
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                    b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+                )))
     }
 
     package mutating func nextPushToken() -> PushToken {

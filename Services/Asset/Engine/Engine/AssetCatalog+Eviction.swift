@@ -12,7 +12,9 @@ extension AssetCatalog {
 
     /// Evicts least recently used unpinned blobs until `size` more bytes fit. Decides
     /// first, then evicts, so a put that cannot fit changes nothing.
-    mutating func makeRoom(for size: Int, keeping: ContentHash, alsoKeeping other: ContentHash? = nil) -> Result<[ContentHash], AssetError> {
+    mutating func makeRoom(
+        for size: Int, keeping: ContentHash, alsoKeeping other: ContentHash? = nil
+    ) -> Result<[ContentHash], AssetError> {
         var needed = usedBytes + size - limits.byteBudget
         guard needed > 0 else { return .success([]) }
         var victims: [ContentHash] = []

@@ -41,8 +41,10 @@ package struct AssetCatalog: Engine {
 
     /// Opens an upload. `totalSize`, when given, is checked now against the size limit
     /// and the budget, and at the end against what arrived; `expectedHash` at the end.
-    package func beginUpload(_ name: String, use: AssetUse = .widget, expectedHash: ContentHash? = nil,
-                            totalSize: Int? = nil) -> Result<UploadSession, AssetError> {
+    package func beginUpload(
+        _ name: String, use: AssetUse = .widget, expectedHash: ContentHash? = nil,
+        totalSize: Int? = nil
+    ) -> Result<UploadSession, AssetError> {
         let checked: AssetName
         switch self.name(name) {
         case .success(let n): checked = n
@@ -56,7 +58,8 @@ package struct AssetCatalog: Engine {
                 return .failure(.budgetExhausted(needed: totalSize, evictable: evictableBytes))
             }
         }
-        return .success(UploadSession(name: checked, use: use, expectedHash: expectedHash, totalSize: totalSize, limits: limits))
+        return .success(
+            UploadSession(name: checked, use: use, expectedHash: expectedHash, totalSize: totalSize, limits: limits))
     }
 
     package func nextDeadline() -> Date? { nil }
@@ -75,7 +78,8 @@ package struct AssetCatalog: Engine {
         let deduplicated = blobs[upload.hash] != nil
         let previous = names[upload.name]?.hash
         // Re-pointing the name frees its old blob if no other name holds it.
-        let freed = previous.flatMap { p in p != upload.hash && blobs[p]?.names == [upload.name] ? blobs[p]?.size : nil } ?? 0
+        let freed =
+            previous.flatMap { p in p != upload.hash && blobs[p]?.names == [upload.name] ? blobs[p]?.size : nil } ?? 0
         if !deduplicated {
             switch makeRoom(for: upload.size - freed, keeping: upload.hash, alsoKeeping: previous) {
             case .failure(let e): return Step(.failure(e))
@@ -93,8 +97,9 @@ package struct AssetCatalog: Engine {
         names[upload.name] = NameRecord(hash: upload.hash, use: upload.use, image: upload.image, storedAt: clock.now)
         blobs[upload.hash]!.names.insert(upload.name)
         effects.append(deduplicated ? .discardStaged : .commitStaged(upload.hash))
-        let outcome = PutOutcome(metadata: metadata(upload.name)!, deduplicated: deduplicated,
-                                 replaced: previous == upload.hash ? nil : previous)
+        let outcome = PutOutcome(
+            metadata: metadata(upload.name)!, deduplicated: deduplicated,
+            replaced: previous == upload.hash ? nil : previous)
         return Step(.success(outcome), effects: effects)
     }
 
@@ -112,7 +117,8 @@ package struct AssetCatalog: Engine {
         case .evicted(_, let hash): return .failure(.evicted(name, hash))
         case .present(let m):
             lru.touch(m.hash)
-            return .success(ReadPlan(name: name, hash: m.hash, size: m.size, chunkSize: max(1, chunkSize ?? limits.readChunkSize)))
+            return .success(
+                ReadPlan(name: name, hash: m.hash, size: m.size, chunkSize: max(1, chunkSize ?? limits.readChunkSize)))
         }
     }
 
@@ -132,8 +138,9 @@ package struct AssetCatalog: Engine {
 
     func metadata(_ name: AssetName) -> AssetMetadata? {
         guard let record = names[name], let blob = blobs[record.hash] else { return nil }
-        return AssetMetadata(name: name, hash: record.hash, size: blob.size, image: record.image, use: record.use,
-                             storedAt: record.storedAt, pinned: pinCounts[name, default: 0] > 0)
+        return AssetMetadata(
+            name: name, hash: record.hash, size: blob.size, image: record.image, use: record.use,
+            storedAt: record.storedAt, pinned: pinCounts[name, default: 0] > 0)
     }
 
     /// Removes a blob's bytes from the books (names keep their hash).

@@ -78,7 +78,9 @@ package struct UploadSession: Sendable {
     /// announced hash, and the header must have been complete.
     package func verify() throws(AssetError) -> Verified {
         if let totalSize, received != totalSize { throw .sizeMismatch(expected: totalSize, received: received) }
-        guard let image else { throw .unsupportedImage(prefix.isEmpty ? .unsupportedFormat(detected: nil) : .truncated) }
+        guard let image else {
+            throw .unsupportedImage(prefix.isEmpty ? .unsupportedFormat(detected: nil) : .truncated)
+        }
         let hash = ContentHash(hasher.finalize())
         if let expectedHash, expectedHash != hash { throw .integrityMismatch(expected: expectedHash, actual: hash) }
         return Verified(name: name, use: use, hash: hash, size: received, image: image)

@@ -24,13 +24,15 @@ package enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidName(let e): "invalid asset name: \(e)"
         case .unsupportedImage(let e): e.description
-        case .imageAreaTooLarge(let w, let h, let limit): "a \(w)×\(h) widget image is \(w * h) pixels; the limit is \(limit)"
+        case .imageAreaTooLarge(let w, let h, let limit):
+            "a \(w)×\(h) widget image is \(w * h) pixels; the limit is \(limit)"
         case .imageLargerThanPresentation(let p, let w, let h, let mw, let mh):
             "a \(w)×\(h) image is larger than the \(p.rawValue) presentation (\(mw)×\(mh) px)"
         case .assetTooLarge(let size, let limit): "the asset is \(size) bytes; the limit is \(limit)"
         case .sizeMismatch(let e, let r): "announced \(e) bytes, received \(r)"
         case .integrityMismatch(let e, let a): "SHA-256 is \(a), expected \(e)"
-        case .budgetExhausted(let needed, let evictable): "needs \(needed) bytes; only \(evictable) are evictable (the rest are pinned)"
+        case .budgetExhausted(let needed, let evictable):
+            "needs \(needed) bytes; only \(evictable) are evictable (the rest are pinned)"
         case .unknownAsset(let n): "no asset named \(n)"
         case .evicted(let n, _): "\(n) was evicted; fetch it again"
         case .blobCorrupt(let h): "the stored bytes for \(h) are missing or do not match their hash"

@@ -56,8 +56,9 @@ package struct AssetLimits: Sendable, Hashable {
         case .liveActivity(let presentation):
             guard let max = maximumPixels(for: presentation) else { return nil }
             guard image.width <= max.width, image.height <= max.height else {
-                return .imageLargerThanPresentation(presentation, width: image.width, height: image.height,
-                                                    maxWidth: max.width, maxHeight: max.height)
+                return .imageLargerThanPresentation(
+                    presentation, width: image.width, height: image.height,
+                    maxWidth: max.width, maxHeight: max.height)
             }
         }
         return nil

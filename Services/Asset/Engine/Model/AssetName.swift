@@ -34,7 +34,8 @@ package struct AssetName: Sendable, Hashable, Comparable, CustomStringConvertibl
         path = segments.dropFirst().joined(separator: "/")
     }
 
-    package init(app: String, name: String, maximumLength: Int = AssetName.defaultMaximumLength) throws(AssetNameError) {
+    package init(app: String, name: String, maximumLength: Int = AssetName.defaultMaximumLength) throws(AssetNameError)
+    {
         try self.init(app + "/" + name, maximumLength: maximumLength)
     }
 

@@ -7,4 +7,3 @@ package enum AssetUse: Sendable, Hashable, Codable {
     /// A Live Activity image for one presentation: no larger than it (S12).
     case liveActivity(LiveActivityPresentation)
 }
-

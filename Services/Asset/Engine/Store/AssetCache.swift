@@ -23,8 +23,10 @@ package struct AssetCache<Store: BlobStore>: Sendable {
         package var session: UploadSession
     }
 
-    package mutating func beginUpload(_ name: String, use: AssetUse = .widget, expectedHash: ContentHash? = nil,
-                                     totalSize: Int? = nil) throws(AssetError) -> Upload {
+    package mutating func beginUpload(
+        _ name: String, use: AssetUse = .widget, expectedHash: ContentHash? = nil,
+        totalSize: Int? = nil
+    ) throws(AssetError) -> Upload {
         let session = try engine.beginUpload(name, use: use, expectedHash: expectedHash, totalSize: totalSize).get()
         nextUpload += 1
         return Upload(id: UploadID(nextUpload), session: session)
@@ -54,8 +56,10 @@ package struct AssetCache<Store: BlobStore>: Sendable {
     }
 
     /// A whole asset in chunks of `chunkSize`.
-    package mutating func put(_ name: String, _ bytes: [UInt8], use: AssetUse = .widget, chunkSize: Int = 64 << 10,
-                             expectedHash: ContentHash? = nil) throws -> Step<PutOutcome, BlobEffect> {
+    package mutating func put(
+        _ name: String, _ bytes: [UInt8], use: AssetUse = .widget, chunkSize: Int = 64 << 10,
+        expectedHash: ContentHash? = nil
+    ) throws -> Step<PutOutcome, BlobEffect> {
         var upload = try beginUpload(name, use: use, expectedHash: expectedHash, totalSize: bytes.count)
         for start in stride(from: 0, to: bytes.count, by: max(1, chunkSize)) {
             try append(Array(bytes[start..<min(start + chunkSize, bytes.count)]), to: &upload)

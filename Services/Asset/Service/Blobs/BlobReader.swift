@@ -40,7 +40,8 @@ package final class BlobReader: Sendable {
         return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = 0
             while initialized < count {
-                let n = pread(descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
+                let n = pread(
+                    descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw BlobFileError(operation: "pread", path: path, code: errno)

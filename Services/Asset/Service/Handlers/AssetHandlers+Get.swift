@@ -25,7 +25,8 @@ extension AssetHandlers {
         var ifNoneMatch: ContentHash?
         if !message.ifNoneMatch.isEmpty {
             guard let etag = AssetWire.etag(message.ifNoneMatch) else {
-                throw InvalidField("if_none_match", "expected an ETag as Get or Stat give it (\"\\\"<sha256>\\\"\")").rpcError
+                throw InvalidField("if_none_match", "expected an ETag as Get or Stat give it (\"\\\"<sha256>\\\"\")")
+                    .rpcError
             }
             ifNoneMatch = etag
         }
@@ -40,7 +41,9 @@ extension AssetHandlers {
         case .unknown(let name): throw AssetError.unknownAsset(name).rpcError()
         }
         reads.note(name)
-        if ifNoneMatch == metadata.hash { return try await notModified(AssetWire.asset(metadata), etag: metadata.etag, response) }
+        if ifNoneMatch == metadata.hash {
+            return try await notModified(AssetWire.asset(metadata), etag: metadata.etag, response)
+        }
         guard let reader = try blobs.reader(metadata.hash), reader.size == metadata.size else {
             throw try await lost(metadata, because: "is missing or not \(metadata.size) bytes")
         }
@@ -102,11 +105,14 @@ extension AssetHandlers {
     /// evicted (and the file goes), unless the name moved on meanwhile (deleted, replaced,
     /// evicted), in which case the answer is the name's state now.
     func lost(_ metadata: AssetMetadata, because why: String) async throws -> RPCError {
-        guard case .present(let now) = await host.read({ $0.catalog.lookup(metadata.name) }), now.hash == metadata.hash else {
+        guard case .present(let now) = await host.read({ $0.catalog.lookup(metadata.name) }), now.hash == metadata.hash
+        else {
             _ = try await present(metadata.name)
             return RPCError(code: .aborted, message: "name: \(metadata.name.path) changed during the Get; get it again")
         }
         _ = try await submit(.blobLost(metadata.hash.hex))
-        return RPCError(code: .dataLoss, message: "the blob file of \(metadata.name.path) (\(metadata.hash)) \(why); put the asset again")
+        return RPCError(
+            code: .dataLoss,
+            message: "the blob file of \(metadata.name.path) (\(metadata.hash)) \(why); put the asset again")
     }
 }

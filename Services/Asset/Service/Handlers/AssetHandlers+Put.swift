@@ -49,7 +49,8 @@ extension AssetHandlers {
                 _ = try await submit(.blobLost(verified.hash.hex))
                 answer = try await submit(.put(record), upload: upload)
                 if case .stored = answer, await fileMissing(verified) {
-                    throw RPCError(code: .internal, message: "the blob \(verified.hash) could not be stored; put it again")
+                    throw RPCError(
+                        code: .internal, message: "the blob \(verified.hash) could not be stored; put it again")
                 }
             }
             try? blobs.discardStaged(upload)  // a duplicate's bytes (a committed file is gone from staging)
@@ -77,7 +78,9 @@ extension AssetHandlers {
     /// host, where blob files change only in step with the catalog.
     func fileMissing(_ upload: UploadSession.Verified) async -> Bool {
         await host.read { [blobs] state in
-            guard case .present(let metadata) = state.catalog.lookup(upload.name), metadata.hash == upload.hash else { return false }
+            guard case .present(let metadata) = state.catalog.lookup(upload.name), metadata.hash == upload.hash else {
+                return false
+            }
             return !blobs.contains(upload.hash)
         }
     }
@@ -97,7 +100,9 @@ extension AssetHandlers {
         }
         let size = Int(exactly: header.size) ?? .max
         let name = try name(header.name, of: app)
-        let opened = await host.read { $0.catalog.beginUpload(name.description, use: use, expectedHash: hash, totalSize: size) }
+        let opened = await host.read {
+            $0.catalog.beginUpload(name.description, use: use, expectedHash: hash, totalSize: size)
+        }
         switch opened {
         case .success(let session): return session
         case .failure(let error): throw error.rpcError(at: .header)

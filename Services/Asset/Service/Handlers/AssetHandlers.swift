@@ -44,12 +44,16 @@ package struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
 
     /// An app-scoped name, checked.
     func name(_ text: String, of app: AppID, field: String = "name") throws(RPCError) -> AssetName {
-        do { return try AssetWire.name(text, of: app, limits: settings.limits, field: field) } catch { throw error.rpcError }
+        do { return try AssetWire.name(text, of: app, limits: settings.limits, field: field) } catch {
+            throw error.rpcError
+        }
     }
 
     /// Journals `input` with the reads since the last command, and answers. When the input
     /// is refused before anything changed, its reads are noted again for the next one.
-    func submit(_ input: GlimpseAssetV1.JournalRecord.Input, appToken: String = "", upload: UploadID? = nil) async throws -> AssetAnswer {
+    func submit(
+        _ input: GlimpseAssetV1.JournalRecord.Input, appToken: String = "", upload: UploadID? = nil
+    ) async throws -> AssetAnswer {
         let touched = reads.take()
         do {
             return try await host.submit(AssetCommand(input, appToken: appToken, touched: touched, upload: upload))
@@ -144,7 +148,9 @@ package struct AssetHandlers: GlimpseAssetV1.AssetService.Handler {
     ) async throws -> ServerResponse<GlimpseAssetV1.PrefetchResponse> {
         let app = try await scope(request.message.bundleId, request.metadata)
         var names: [AssetName] = []
-        for (i, text) in request.message.names.enumerated() { names.append(try name(text, of: app, field: "names[\(i)]")) }
+        for (i, text) in request.message.names.enumerated() {
+            names.append(try name(text, of: app, field: "names[\(i)]"))
+        }
         var response = GlimpseAssetV1.PrefetchResponse()
         var present: [AssetName] = []
         var seen = Set<AssetName>()

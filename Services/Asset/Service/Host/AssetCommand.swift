@@ -11,8 +11,10 @@ package struct AssetCommand: HostCommand {
     /// Where a put's verified bytes wait to be renamed into the store (not journaled).
     package var upload: UploadID?
 
-    package init(_ input: GlimpseAssetV1.JournalRecord.Input, appToken: String = "", touched: [AssetName] = [],
-                upload: UploadID? = nil) {
+    package init(
+        _ input: GlimpseAssetV1.JournalRecord.Input, appToken: String = "", touched: [AssetName] = [],
+        upload: UploadID? = nil
+    ) {
         record = GlimpseAssetV1.JournalRecord()
         record.input = input
         record.appToken = appToken

@@ -26,7 +26,9 @@ extension AssetState {
     ///    recency decides what a put evicts, so it must replay exactly;
     /// 3. the change, which never throws: a put the catalog cannot fit (the rest pinned) is
     ///    the answer `.refused`, journaled with the reads it follows.
-    package static func apply(_ state: inout AssetState, _ command: AssetCommand) throws -> Step<AssetAnswer, AssetEffect> {
+    package static func apply(
+        _ state: inout AssetState, _ command: AssetCommand
+    ) throws -> Step<AssetAnswer, AssetEffect> {
         let checked: Checked
         do { checked = try state.check(command.record) } catch let error as InvalidField { throw error.rpcError }
         state.touch(command.record.touched)
@@ -38,7 +40,9 @@ extension AssetState {
         case .registerApp(let request)?:
             guard let manifest = request.manifest else { throw InvalidField("manifest", "a manifest is required") }
             let app = try AssetWire.app(manifest.bundleId, field: "manifest.bundle_id")
-            guard apps[app] == nil else { throw RPCError(code: .alreadyExists, message: "app \(app) is already registered") }
+            guard apps[app] == nil else {
+                throw RPCError(code: .alreadyExists, message: "app \(app) is already registered")
+            }
             guard !record.appToken.isEmpty, tokens[record.appToken] == nil else {
                 throw RPCError(code: .internal, message: "no fresh app token")
             }
@@ -53,7 +57,9 @@ extension AssetState {
             return .remove(try known(request.name, of: app))
         case .pin(let request)?:
             let app = try registered(request.bundleId)
-            guard !request.holder.isEmpty else { throw InvalidField("holder", "who pins is required (e.g. widget:<placement id>)") }
+            guard !request.holder.isEmpty else {
+                throw InvalidField("holder", "who pins is required (e.g. widget:<placement id>)")
+            }
             var names = Set<AssetName>()
             for (i, text) in request.names.enumerated() { names.insert(try known(text, of: app, field: "names[\(i)]")) }
             return .pin(app, holder: request.holder, names)
@@ -62,7 +68,9 @@ extension AssetState {
             guard !request.holder.isEmpty else { throw InvalidField("holder", "who pinned is required") }
             return .unpin(app, holder: request.holder)
         case .byteBudget(let bytes)?:
-            guard let budget = Int(exactly: bytes), budget > 0 else { throw InvalidField("byte_budget", "\(bytes) bytes") }
+            guard let budget = Int(exactly: bytes), budget > 0 else {
+                throw InvalidField("byte_budget", "\(bytes) bytes")
+            }
             return .budget(budget)
         case .blobLost(let hex)?:
             return .lost(try AssetWire.hash(hex, field: "blob_lost"))
@@ -74,7 +82,9 @@ extension AssetState {
     /// A registered app named in a request.
     func registered(_ bundleID: String) throws -> AppID {
         let app = try AssetWire.app(bundleID)
-        guard apps[app] != nil else { throw RPCError(code: .notFound, message: "bundle_id: app \(app) is not registered") }
+        guard apps[app] != nil else {
+            throw RPCError(code: .notFound, message: "bundle_id: app \(app) is not registered")
+        }
         return app
     }
 

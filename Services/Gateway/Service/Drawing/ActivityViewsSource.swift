@@ -47,12 +47,15 @@ final class ActivityViewsSource: Sendable {
     /// The views of several activities at once: one app's slow endpoint holds up only its own
     /// activities (each call is bounded by the device's deadline), never the others'.
     func views(
-        of activities: [GlimpseActivityV1.Activity], endpoints: [String: String], now: Date, scheme: GlimpseAppV1.ColorScheme
+        of activities: [GlimpseActivityV1.Activity], endpoints: [String: String], now: Date,
+        scheme: GlimpseAppV1.ColorScheme
     ) async -> [String: Result<GlimpseWidgetV1.ActivityViews, RPCError>] {
         await withTaskGroup(of: (String, Result<GlimpseWidgetV1.ActivityViews, RPCError>?).self) { group in
             for activity in activities {
                 guard let endpoint = endpoints[activity.activityId] else { continue }
-                group.addTask { (activity.activityId, await self.views(of: activity, endpoint: endpoint, now: now, scheme: scheme)) }
+                group.addTask {
+                    (activity.activityId, await self.views(of: activity, endpoint: endpoint, now: now, scheme: scheme))
+                }
             }
             var results: [String: Result<GlimpseWidgetV1.ActivityViews, RPCError>] = [:]
             for await (id, result) in group { results[id] = result }
@@ -66,8 +69,10 @@ final class ActivityViewsSource: Sendable {
     ) async -> Result<GlimpseWidgetV1.ActivityViews, RPCError> {
         let stale = activity.content?.staleDate.map { Date($0) <= now } ?? false
         let state = activity.content?.stateJson ?? ""
-        let digest = SHA256.hash(data: Array("\(activity.attributesType)\u{0}\(activity.attributesJson)\u{0}\(state)".utf8))
-            .map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let digest = SHA256.hash(
+            data: Array("\(activity.attributesType)\u{0}\(activity.attributesJson)\u{0}\(state)".utf8)
+        )
+        .map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         let key = Key(activity: activity.activityId, digest: digest, stale: stale, scheme: scheme.rawValue)
         switch cache.withLock({ $0[key] }) {
         case .views(let views)?:
@@ -106,14 +111,16 @@ final class ActivityViewsSource: Sendable {
                 throw RPCError(code: .unavailable, message: "no usable address")
             }
             let response = try await GlimpseAppV1.ActivityConfiguration.Client(wrapping: client)
-                .views(ClientRequest(message: request), options: CallOptions(timeout: timeout, inheritsDeadline: false)).message
+                .views(ClientRequest(message: request), options: CallOptions(timeout: timeout, inheritsDeadline: false))
+                .message
             let views = response.views ?? .init()
             if let violation = ContentLimits.violation(of: views) {
                 throw RPCError(code: .resourceExhausted, message: violation)
             }
             outcome = .views(views)
         } catch {
-            if let rpc = error as? RPCError, rpc.code != .unavailable {} else if let address = ServiceAddress(parsing: endpoint) {
+            if let rpc = error as? RPCError, rpc.code != .unavailable {
+            } else if let address = ServiceAddress(parsing: endpoint) {
                 connections.reset(address)
             }
             let reason = (error as? RPCError).map { "\($0.code): \($0.message)" } ?? "\(error)"

@@ -62,7 +62,8 @@ final class AssetSource: Sendable {
                     let type = asset.format == .jpeg ? "image/jpeg" : "image/png"
                     return Copy(
                         etag: asset.etag,
-                        image: AssetImage(pixelWidth: Int(asset.width), pixelHeight: Int(asset.height), mediaType: type, data: bytes),
+                        image: AssetImage(
+                            pixelWidth: Int(asset.width), pixelHeight: Int(asset.height), mediaType: type, data: bytes),
                         checked: .now)
                 }
             }

@@ -12,11 +12,15 @@ internal import RPCCore
 /// in the compact and minimal presentations nothing is interactive: a tap opens the app,
 /// as the view itself.
 extension Gateway {
-    func tapActivity(_ request: GlimpseGatewayV1.ActivityTapRequest) async throws(RPCError) -> GlimpseGatewayV1.ActivityTapResponse {
+    func tapActivity(
+        _ request: GlimpseGatewayV1.ActivityTapRequest
+    ) async throws(RPCError) -> GlimpseGatewayV1.ActivityTapResponse {
         let presentation = try Self.presentation(request.presentation)
         let activity = try await showingActivity(request.activityId)
         guard let endpoint = await viewsEndpoint(of: activity) else {
-            throw RPCError(code: .failedPrecondition, message: "\(activity.bundleId) declares no endpoint for \(activity.attributesType)'s views")
+            throw RPCError(
+                code: .failedPrecondition,
+                message: "\(activity.bundleId) declares no endpoint for \(activity.attributesType)'s views")
         }
         let views: GlimpseWidgetV1.ActivityViews
         switch await liveActivityViews.views(of: activity, endpoint: endpoint, now: now(), scheme: .light) {
@@ -50,7 +54,8 @@ extension Gateway {
             perform.bundleId = activity.bundleId
             perform.activityId = activity.activityId
             perform.attributesType = activity.attributesType
-            let (performed, key) = try await performIntent(perform, of: element, key: request.idempotencyKey, target: target)
+            let (performed, key) = try await performIntent(
+                perform, of: element, key: request.idempotencyKey, target: target)
             response.performed = performed
             response.idempotencyKey = key
             response.activity = await currentActivity(activity)
@@ -61,8 +66,11 @@ extension Gateway {
             let widgetURL = island.isEmpty ? views.widgetUrl : island
             url = widgetURL.isEmpty ? "\(activity.bundleId)://" : widgetURL
         }
-        event(bundle: activity.bundleId, summary: "opened \(url) in \(activity.bundleId) (Live Activity \(activity.activityId), \(presentation.rawValue))",
-              .urlOpened(.init(url: url, activityId: activity.activityId)))
+        event(
+            bundle: activity.bundleId,
+            summary:
+                "opened \(url) in \(activity.bundleId) (Live Activity \(activity.activityId), \(presentation.rawValue))",
+            .urlOpened(.init(url: url, activityId: activity.activityId)))
         response.openedUrl = url
         return response
     }
@@ -72,9 +80,15 @@ extension Gateway {
     /// glimpse-activity cannot say.
     private func currentActivity(_ activity: GlimpseActivityV1.Activity) async -> GlimpseActivityV1.Activity {
         let id = activity.activityId
-        guard let fresh = try? await upstreams.call(.activity, { options in
-            try await upstreams.activity().getActivity(ClientRequest(message: .init(activityId: id)), options: options).message
-        }) else { return await device.activities[id] ?? activity }
+        guard
+            let fresh = try? await upstreams.call(
+                .activity,
+                { options in
+                    try await upstreams.activity().getActivity(
+                        ClientRequest(message: .init(activityId: id)), options: options
+                    ).message
+                })
+        else { return await device.activities[id] ?? activity }
         _ = await device.wait(for: .activityContent(id, fresh.content), timeout: settleTimeout)
         return fresh
     }
@@ -85,12 +99,15 @@ extension Gateway {
         var chosen = id
         if chosen.isEmpty {
             let screen = await screen()
-            let island = screen.dynamicIsland.map { [$0.activityId, $0.detachedActivityId].filter { !$0.isEmpty } } ?? []
+            let island =
+                screen.dynamicIsland.map { [$0.activityId, $0.detachedActivityId].filter { !$0.isEmpty } } ?? []
             chosen = island.first ?? screen.lockScreen?.activities.first?.activity?.activityId ?? ""
         }
         guard !chosen.isEmpty, let activity = activities[chosen] else {
-            throw RPCError(code: .notFound, message: id.isEmpty
-                ? "activity_id: no Live Activity is showing" : "activity_id: no activity \(id) on this device")
+            throw RPCError(
+                code: .notFound,
+                message: id.isEmpty
+                    ? "activity_id: no Live Activity is showing" : "activity_id: no activity \(id) on this device")
         }
         return activity
     }
@@ -103,10 +120,12 @@ extension Gateway {
         switch presentation {
         case .lockScreen: return [("lockScreen", views.lockScreen)]
         case .minimal: return [("minimal", island?.minimal)]
-        case .compact: return [("compactLeading", island?.compactLeading), ("compactTrailing", island?.compactTrailing)]
+        case .compact:
+            return [("compactLeading", island?.compactLeading), ("compactTrailing", island?.compactTrailing)]
         case .expanded:
             return [
-                ("expandedLeading", island?.expandedLeading?.view), ("expandedTrailing", island?.expandedTrailing?.view),
+                ("expandedLeading", island?.expandedLeading?.view),
+                ("expandedTrailing", island?.expandedTrailing?.view),
                 ("expandedCenter", island?.expandedCenter?.view), ("expandedBottom", island?.expandedBottom?.view),
             ]
         }

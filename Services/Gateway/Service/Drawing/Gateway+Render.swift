@@ -21,7 +21,11 @@ extension Gateway {
         let presentation = try Self.presentation(request.presentation)
         // Other targets draw what the device shows; the default (lockScreen) asks for nothing else.
         if presentation != .lockScreen, request.target != .activity {
-            throw RPCError(code: .invalidArgument, message: "presentation: \(request.presentation) is for the activity target; the Lock Screen and the Dynamic Island show what the device shows (Activities.LongPress expands the island)")
+            throw RPCError(
+                code: .invalidArgument,
+                message:
+                    "presentation: \(request.presentation) is for the activity target; the Lock Screen and the Dynamic Island show what the device shows (Activities.LongPress expands the island)"
+            )
         }
         if case .unrecognized(let value) = request.target {
             throw RPCError(code: .invalidArgument, message: "target: \(value) is not a target this gateway knows")
@@ -35,15 +39,24 @@ extension Gateway {
         let island = screen.dynamicIsland.map { [$0.activityId, $0.detachedActivityId].filter { !$0.isEmpty } } ?? []
         switch request.target {
         case .widget:
-            guard let widget = (home + (screen.lockScreen?.widgets ?? [])).first(where: { $0.placementId == request.placementId }) else {
-                throw RPCError(code: .notFound, message: "placement_id: no widget \(request.placementId) on this device")
+            guard
+                let widget = (home + (screen.lockScreen?.widgets ?? [])).first(where: {
+                    $0.placementId == request.placementId
+                })
+            else {
+                throw RPCError(
+                    code: .notFound, message: "placement_id: no widget \(request.placementId) on this device")
             }
             widgets = [widget]
         case .homeScreen:
             guard request.page == 0 || Int(request.page) < screen.homePages.count else {
-                throw RPCError(code: .notFound, message: "page: the Home Screen has \(screen.homePages.count) page(s); \(request.page) is not one")
+                throw RPCError(
+                    code: .notFound,
+                    message: "page: the Home Screen has \(screen.homePages.count) page(s); \(request.page) is not one")
             }
-            widgets = Int(request.page) < screen.homePages.count ? screen.homePages[Int(request.page)].slots.flatMap(\.widgets) : []
+            widgets =
+                Int(request.page) < screen.homePages.count
+                ? screen.homePages[Int(request.page)].slots.flatMap(\.widgets) : []
         case .lockScreen:
             widgets = screen.lockScreen?.widgets ?? []
             activityIDs = lockActivities
@@ -53,8 +66,11 @@ extension Gateway {
             let all = await device.activities
             let id = request.activityId.isEmpty ? (island.first ?? lockActivities.first ?? "") : request.activityId
             guard !id.isEmpty, all[id] != nil else {
-                throw RPCError(code: .notFound, message: request.activityId.isEmpty
-                    ? "activity_id: no Live Activity is showing" : "activity_id: no activity \(request.activityId) on this device")
+                throw RPCError(
+                    code: .notFound,
+                    message: request.activityId.isEmpty
+                        ? "activity_id: no Live Activity is showing"
+                        : "activity_id: no activity \(request.activityId) on this device")
             }
             activityIDs = [id]
         case .unspecified, .unrecognized:
@@ -95,7 +111,8 @@ extension Gateway {
             }
         }
         let images = await assets.images(keys)
-        let renderer = Renderer(environment: RenderEnvironment(device: model, now: at, colorScheme: scheme, assets: images))
+        let renderer = Renderer(
+            environment: RenderEnvironment(device: model, now: at, colorScheme: scheme, assets: images))
 
         let layout: GlimpseWidgetV1.Layout
         switch request.target {
@@ -114,10 +131,11 @@ extension Gateway {
             }
             layout = renderer.activity(found, presentation: presentation, activity: activities[id])
         case .unspecified, .unrecognized:
-            layout = LayoutBoard.sideBySide([
-                renderer.homeScreen(screen, page: 0), renderer.lockScreen(screen, views: views),
-                renderer.dynamicIsland(screen, views: views),
-            ], target: "screen")
+            layout = LayoutBoard.sideBySide(
+                [
+                    renderer.homeScreen(screen, page: 0), renderer.lockScreen(screen, views: views),
+                    renderer.dynamicIsland(screen, views: views),
+                ], target: "screen")
         }
 
         var rendering = GlimpseGatewayV1.Rendering()
@@ -126,10 +144,13 @@ extension Gateway {
             let columns = request.columns == 0 ? nil : Int(request.columns)
             rendering.text = TextWriter.text(layout, columns: columns)
             if !failures.isEmpty {
-                rendering.text += failures.sorted { $0.key < $1.key }.map { "activity \($0.key): \($0.value)\n" }.joined()
+                rendering.text += failures.sorted { $0.key < $1.key }.map { "activity \($0.key): \($0.value)\n" }
+                    .joined()
             }
         }
-        if all || request.svg { rendering.svg = SVGWriter.document(layout, assets: images, embedImages: request.embedImages) }
+        if all || request.svg {
+            rendering.svg = SVGWriter.document(layout, assets: images, embedImages: request.embedImages)
+        }
         if all || request.layout { rendering.layout = layout }
         return rendering
     }
@@ -146,7 +167,10 @@ extension Gateway {
     static func model(_ name: String, own: DeviceScreen) throws(RPCError) -> DeviceScreen {
         if name.isEmpty { return own }
         guard let model = DeviceScreen(rawValue: name) else {
-            throw RPCError(code: .invalidArgument, message: "device: \(name) is not one of \(DeviceScreen.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw RPCError(
+                code: .invalidArgument,
+                message:
+                    "device: \(name) is not one of \(DeviceScreen.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return model
     }
@@ -154,7 +178,11 @@ extension Gateway {
     static func presentation(_ name: String) throws(RPCError) -> ActivityPresentationKind {
         if name.isEmpty { return .lockScreen }
         guard let kind = ActivityPresentationKind(rawValue: name) else {
-            throw RPCError(code: .invalidArgument, message: "presentation: \(name) is not one of \(ActivityPresentationKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw RPCError(
+                code: .invalidArgument,
+                message:
+                    "presentation: \(name) is not one of \(ActivityPresentationKind.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         return kind
     }

@@ -21,7 +21,9 @@ package struct EventsHandler: GlimpseGatewayV1.Events.Handler {
     /// Events committed after a follower began that it may leave unread.
     package static let defaultFollowMaxLag = 10_000
 
-    package func list(request: ServerRequest<GlimpseGatewayV1.ListEventsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListEventsResponse> {
+    package func list(
+        request: ServerRequest<GlimpseGatewayV1.ListEventsRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseGatewayV1.ListEventsResponse> {
         try requireDevice(context, "reading the event log")
         let message = request.message
         guard message.limit <= 10_000 else {
@@ -39,7 +41,10 @@ package struct EventsHandler: GlimpseGatewayV1.Events.Handler {
     /// Page by page from the log as the client takes them (the transport's flow control
     /// holds the writer while it does not); the stream ends with RESOURCE_EXHAUSTED once the
     /// follower falls more than `followMaxLag` events behind, and when the gateway stops.
-    package func follow(request: ServerRequest<GlimpseGatewayV1.FollowEventsRequest>, response: ResponseWriter<GlimpseGatewayV1.Event>, context: ServerContext) async throws -> Metadata {
+    package func follow(
+        request: ServerRequest<GlimpseGatewayV1.FollowEventsRequest>, response: ResponseWriter<GlimpseGatewayV1.Event>,
+        context: ServerContext
+    ) async throws -> Metadata {
         try requireDevice(context, "following the event log")
         let message = request.message
         let follower = gateway.log.follow(
@@ -57,7 +62,9 @@ package struct EventsHandler: GlimpseGatewayV1.Events.Handler {
                 metadata: ["peer": "\(context.remotePeer)", "last_sequence": "\(behind.lastRead)"])
             throw RPCError(
                 code: .resourceExhausted,
-                message: "the follower fell more than \(followMaxLag) events behind; follow again with after_sequence \(behind.lastRead)")
+                message:
+                    "the follower fell more than \(followMaxLag) events behind; follow again with after_sequence \(behind.lastRead)"
+            )
         }
         return Metadata()  // the gateway is stopping: the stream just ends
     }

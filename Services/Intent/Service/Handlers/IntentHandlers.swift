@@ -211,7 +211,8 @@ package struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
             let signals = feed.subscribe()  // before the first read: nothing falls between the two
             cursor = try await send(changesOf: group, since: cursor, to: response)
             do {
-                for try await batch in signals where batch.contains(where: { $0.group == group && $0.sequence > cursor }) {
+                for try await batch in signals
+                where batch.contains(where: { $0.group == group && $0.sequence > cursor }) {
                     cursor = try await send(changesOf: group, since: cursor, to: response)
                 }
                 return Metadata()
@@ -232,14 +233,16 @@ package struct IntentHandlers: GlimpseIntentV1.IntentService.Handler {
             let store = state.executor.store
             switch store.changes(in: group, since: cursor) {
             case .changes(let changes, let latest):
-                return (changes.map { change in
-                    var wire = GlimpseIntentV1.StoreChange()
-                    wire.sequence = change.sequence
-                    wire.key = change.key
-                    wire.value = change.value?.wire
-                    wire.at = now
-                    return wire
-                }, latest)
+                return (
+                    changes.map { change in
+                        var wire = GlimpseIntentV1.StoreChange()
+                        wire.sequence = change.sequence
+                        wire.key = change.key
+                        wire.value = change.value?.wire
+                        wire.at = now
+                        return wire
+                    }, latest
+                )
             case .resync(let latest):
                 var wire = GlimpseIntentV1.StoreChange()
                 wire.sequence = latest

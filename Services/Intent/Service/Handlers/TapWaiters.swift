@@ -37,7 +37,9 @@ package final class TapWaiters: Sendable {
 
     package func resolve(_ completion: TapCompletion) {
         let waiting = state.withLock { state in
-            state.waiters.removeValue(forKey: Key(app: completion.app, key: completion.idempotencyKey)).map { Array($0.values) } ?? []
+            state.waiters.removeValue(forKey: Key(app: completion.app, key: completion.idempotencyKey)).map {
+                Array($0.values)
+            } ?? []
         }
         for continuation in waiting {
             continuation.yield(completion)

@@ -21,7 +21,9 @@ extension IntentState {
             case .registerApp(let request)?: return try state.register(request, token: command.record.appToken)
             case .unregister(let request)?:
                 let app = AppID(request.bundleId)
-                guard let registered = state.apps[app] else { throw RPCError(code: .notFound, message: "app \(app) is not registered") }
+                guard let registered = state.apps[app] else {
+                    throw RPCError(code: .notFound, message: "app \(app) is not registered")
+                }
                 state.executor.uninstall(app: app)
                 state.apps[app] = nil
                 state.tokens[registered.token] = nil
@@ -39,10 +41,12 @@ extension IntentState {
                 }
                 let kinds = registered.manifest.widgets.map(\.kind)
                 guard kinds.isEmpty || kinds.contains(request.kind) else {
-                    throw RPCError(code: .notFound, message: "app \(request.bundleId) has no widget kind \(request.kind)")
+                    throw RPCError(
+                        code: .notFound, message: "app \(request.bundleId) has no widget kind \(request.kind)")
                 }
                 state.executor.placementAdded(
-                    PlacementID(request.placementId), PlacedWidget(app: AppID(request.bundleId), kind: request.kind, family: family))
+                    PlacementID(request.placementId),
+                    PlacedWidget(app: AppID(request.bundleId), kind: request.kind, family: family))
                 return Step(.none)
             case .placementRemoved(let request)?:
                 state.executor.placementRemoved(PlacementID(request.placementId))
@@ -68,7 +72,8 @@ extension IntentState {
                 let value = try request.value.map { v throws(InvalidField) in try TypedValue(v, field: "value") }
                 let expected = request.expectedVersion == 0 ? nil : request.expectedVersion
                 do {
-                    let sequence = try state.executor.store.compareAndSet(request.key, in: group, expected: expected, to: value)
+                    let sequence = try state.executor.store.compareAndSet(
+                        request.key, in: group, expected: expected, to: value)
                     return Step(.written(sequence: sequence), effects: [.storeChanged(group, sequence: sequence)])
                 } catch {
                     throw RPCError(code: .aborted, message: "\(error)")
@@ -77,11 +82,16 @@ extension IntentState {
                 let outcome: IntentExecutor.HandlerOutcome
                 switch answer.outcome?.outcome {
                 case .succeeded(let succeeded)?:
-                    outcome = .succeeded(try succeeded.value.map { v throws(InvalidField) in try TypedValue(v, field: "outcome.succeeded.value") })
+                    outcome = .succeeded(
+                        try succeeded.value.map { v throws(InvalidField) in
+                            try TypedValue(v, field: "outcome.succeeded.value")
+                        })
                 case .failed(let failed)?: outcome = .failed(message: failed.message)
                 case nil: outcome = .failed(message: "the handler answered no outcome")
                 }
-                return Step(.none, effects: state.noted(state.executor.handlerFinished(CallID(rawValue: answer.callId), outcome)))
+                return Step(
+                    .none,
+                    effects: state.noted(state.executor.handlerFinished(CallID(rawValue: answer.callId), outcome)))
             case nil: throw RPCError(code: .invalidArgument, message: "an empty journal record")
             }
         } catch let error as InvalidField {
@@ -95,14 +105,19 @@ extension IntentState {
         return GroupID(name)
     }
 
-    mutating func register(_ request: GlimpseIntentV1.RegisterAppRequest, token: String) throws -> Step<IntentAnswer, IntentEffect> {
+    mutating func register(
+        _ request: GlimpseIntentV1.RegisterAppRequest, token: String
+    ) throws -> Step<IntentAnswer, IntentEffect> {
         guard let manifest = request.manifest else { throw InvalidField("manifest", "a manifest is required") }
         guard !manifest.bundleId.isEmpty else { throw InvalidField("manifest.bundle_id", "a bundle id is required") }
-        guard !token.isEmpty, tokens[token] == nil else { throw RPCError(code: .internal, message: "no fresh app token") }
+        guard !token.isEmpty, tokens[token] == nil else {
+            throw RPCError(code: .internal, message: "no fresh app token")
+        }
         let app = AppID(manifest.bundleId)
         let definitions = try manifest.intentDefinitions()
         do {
-            try executor.install(app: app, groups: Set(manifest.appGroups.map(GroupID.init(rawValue:))), intents: definitions)
+            try executor.install(
+                app: app, groups: Set(manifest.appGroups.map(GroupID.init(rawValue:))), intents: definitions)
         } catch {
             let code: StatusCode = if case .appAlreadyInstalled = error { .alreadyExists } else { .invalidArgument }
             throw RPCError(code: code, message: "\(error)")
@@ -113,7 +128,9 @@ extension IntentState {
     }
 
     mutating func perform(_ request: GlimpseIntentV1.PerformRequest) throws -> Step<IntentAnswer, IntentEffect> {
-        guard !request.idempotencyKey.isEmpty else { throw InvalidField("idempotency_key", "an idempotency key is required") }
+        guard !request.idempotencyKey.isEmpty else {
+            throw InvalidField("idempotency_key", "an idempotency key is required")
+        }
         guard !request.bundleId.isEmpty else { throw InvalidField("bundle_id", "a bundle id is required") }
         guard !request.intentType.isEmpty else { throw InvalidField("intent_type", "an intent type is required") }
         let parameters = try TypedValue.map(request.parameters, field: "parameters")
@@ -123,10 +140,12 @@ extension IntentState {
             target = .placement(PlacementID(request.placementId))
         } else {
             guard request.placementId == 0 else {
-                throw InvalidField("placement_id", "a tap is on a placement or on a Live Activity (activity_id), not both")
+                throw InvalidField(
+                    "placement_id", "a tap is on a placement or on a Live Activity (activity_id), not both")
             }
             guard !request.attributesType.isEmpty else {
-                throw InvalidField("attributes_type", "a Live Activity's ActivityAttributes type is required with activity_id")
+                throw InvalidField(
+                    "attributes_type", "a Live Activity's ActivityAttributes type is required with activity_id")
             }
             target = .activity(id: request.activityId, attributesType: request.attributesType)
         }
@@ -138,7 +157,11 @@ extension IntentState {
         let isHandler = handlerIntent(app: app, intent: request.intentType)
         var effects = executor.tap(tap)
         let completion = effects.lazy.compactMap { effect -> TapCompletion? in
-            if case .completed(let c) = effect, c.app == app, c.idempotencyKey == request.idempotencyKey { c } else { nil }
+            if case .completed(let c) = effect, c.app == app, c.idempotencyKey == request.idempotencyKey {
+                c
+            } else {
+                nil
+            }
         }.first
         let running = effects.contains { if case .alreadyRunning = $0 { true } else { false } }
         if isHandler, completion == nil, !running {
@@ -150,7 +173,8 @@ extension IntentState {
 
     func handlerIntent(app: AppID, intent: String) -> Bool {
         guard let declaration = apps[app]?.manifest.intents.first(where: { $0.type == intent }),
-              case .handlerEndpoint? = declaration.action else { return false }
+            case .handlerEndpoint? = declaration.action
+        else { return false }
         return true
     }
 }

@@ -17,9 +17,11 @@ extension IntentState: SnapshotState, SnapshotFields {
 
     package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visitNested(.executor, &executor)
-        try fields.visit(.apps, &apps, saving: { $0.mapValues(SavedApp.init) }, restoring: {
-            $0.mapValues { RegisteredApp(manifest: $0.manifest, token: $0.token) }
-        })
+        try fields.visit(
+            .apps, &apps, saving: { $0.mapValues(SavedApp.init) },
+            restoring: {
+                $0.mapValues { RegisteredApp(manifest: $0.manifest, token: $0.token) }
+            })
         try fields.visit(.tokens, &tokens)
         try fields.visit(.pendingHandlerKeys, &pendingHandlerKeys)
         try fields.visit(.callKeys, &callKeys)

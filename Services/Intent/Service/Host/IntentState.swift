@@ -46,8 +46,9 @@ package struct IntentState: Engine, AppTokenIndex {
     /// Where the app's IntentHandler for `intent` listens ("host:port"), if anywhere.
     package func handlerEndpoint(app: AppID, intent: String) -> String? {
         guard let manifest = apps[app]?.manifest,
-              let declaration = manifest.intents.first(where: { $0.type == intent }),
-              case .handlerEndpoint(let endpoint)? = declaration.action else { return nil }
+            let declaration = manifest.intents.first(where: { $0.type == intent }),
+            case .handlerEndpoint(let endpoint)? = declaration.action
+        else { return nil }
         let resolved = endpoint.isEmpty || endpoint == "default" ? manifest.defaultEndpoint : endpoint
         return resolved.isEmpty ? nil : resolved
     }

@@ -78,13 +78,16 @@ package final class AssetHints: Sendable {
         _ hint: Hint, sent: inout [PlacementID: Sent], outbound: Outbound, connections: Connections,
         host: TimelineHandlers.Host
     ) async {
-        guard let asset = outbound.client(connections).map(GlimpseAssetV1.AssetService.Client.init(wrapping:)) else { return }
+        guard let asset = outbound.client(connections).map(GlimpseAssetV1.AssetService.Client.init(wrapping:)) else {
+            return
+        }
         let options = CallOptions(timeout: .seconds(5), inheritsDeadline: false)
         switch hint {
         case .removed(let id, let app):
             guard let last = sent.removeValue(forKey: id), !last.pinned.isEmpty else { return }
             do {
-                _ = try await asset.unpin(ClientRequest(message: .init(bundleId: app.rawValue, holder: holder(id))), options: options)
+                _ = try await asset.unpin(
+                    ClientRequest(message: .init(bundleId: app.rawValue, holder: holder(id))), options: options)
             } catch let error as RPCError where error.code == .notFound {
                 // The app is gone from glimpse-asset (uninstalled): its pins went with it.
             } catch {
@@ -107,20 +110,26 @@ package final class AssetHints: Sendable {
                 var unknown = Set<String>()
                 if !names.isEmpty {
                     let answer = try await asset.prefetch(
-                        ClientRequest(message: .init(bundleId: app.rawValue, names: names)), options: options).message
+                        ClientRequest(message: .init(bundleId: app.rawValue, names: names)), options: options
+                    ).message
                     unknown = Set(answer.unknown)
                     if !answer.unknown.isEmpty || !answer.evicted.isEmpty {
-                        outbound.log("widget \(id) of \(app) shows images glimpse-asset lacks: "
-                            + "never put \(answer.unknown.sorted()), evicted \(answer.evicted.sorted()); the app must put them")
+                        outbound.log(
+                            "widget \(id) of \(app) shows images glimpse-asset lacks: "
+                                + "never put \(answer.unknown.sorted()), evicted \(answer.evicted.sorted()); the app must put them"
+                        )
                     }
                 }
                 // Only names glimpse-asset knows can be pinned (an evicted one keeps its name).
                 let pinning = current.subtracting(unknown).sorted()
                 if pinning.isEmpty, !last.pinned.isEmpty {
-                    _ = try await asset.unpin(ClientRequest(message: .init(bundleId: app.rawValue, holder: holder(id))), options: options)
+                    _ = try await asset.unpin(
+                        ClientRequest(message: .init(bundleId: app.rawValue, holder: holder(id))), options: options)
                 } else if !pinning.isEmpty, pinning != last.pinned {
-                    _ = try await asset.pin(ClientRequest(message: .init(
-                        bundleId: app.rawValue, holder: holder(id), names: pinning)), options: options)
+                    _ = try await asset.pin(
+                        ClientRequest(
+                            message: .init(
+                                bundleId: app.rawValue, holder: holder(id), names: pinning)), options: options)
                 }
                 sent[id] = Sent(names: names, pinned: pinning)
             } catch {

@@ -78,8 +78,9 @@ package struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         try await host.caller(request.metadata).requireDevice("editing a widget")
         _ = try await owner(of: request.message.placementId, .device)
         _ = try await host.submit(TimelineCommand(.reconfigure(request.message)))
-        return ServerResponse(message: GlimpseTimelineV1.ReconfigureResponse(
-            placement: try await status(of: request.message.placementId)))
+        return ServerResponse(
+            message: GlimpseTimelineV1.ReconfigureResponse(
+                placement: try await status(of: request.message.placementId)))
     }
 
     package func remove(
@@ -238,16 +239,17 @@ package struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         budget.windowSeconds = status.window
         budget.nextReloadAt = status.nextReloadAt.map(GoogleProtobuf.Timestamp.init)
         budget.windowFreesAt = status.windowFreesAt.map(GoogleProtobuf.Timestamp.init)
-        budget.waitingFor = switch status.waiting {
-        case .nothing: .none
-        case .inFlight: .inFlight
-        case .policy: .policy
-        case .spacing: .spacing
-        case .budget: .budget
-        case .retryBackoff: .retryBackoff
-        case .lowPower: .lowPower
-        case .minimumInterval: .minimumInterval
-        }
+        budget.waitingFor =
+            switch status.waiting {
+            case .nothing: .none
+            case .inFlight: .inFlight
+            case .policy: .policy
+            case .spacing: .spacing
+            case .budget: .budget
+            case .retryBackoff: .retryBackoff
+            case .lowPower: .lowPower
+            case .minimumInterval: .minimumInterval
+            }
         return budget
     }
 
@@ -257,7 +259,8 @@ package struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         let budgets = await host.read { state in
             state.scheduler.placements(of: app).compactMap { id -> GlimpseTimelineV1.BudgetStatus? in
                 guard let placement = state.scheduler.placement(id), matches(placement),
-                      let status = state.scheduler.reloadStatus(of: id) else { return nil }
+                    let status = state.scheduler.reloadStatus(of: id)
+                else { return nil }
                 return Self.budget(of: id, status)
             }
         }

@@ -26,7 +26,9 @@ extension TimelineState {
             case .install(let request)?: return try state.install(request, token: command.record.appToken)
             case .uninstall(let request)?:
                 let app = AppID(request.bundleId)
-                guard let installed = state.apps[app] else { throw RPCError(code: .notFound, message: "app \(app) is not installed") }
+                guard let installed = state.apps[app] else {
+                    throw RPCError(code: .notFound, message: "app \(app) is not installed")
+                }
                 let removed = state.scheduler.placements(of: app).map(\.rawValue)
                 let effects = state.scheduler.uninstall(app: app)
                 state.apps[app] = nil
@@ -36,7 +38,10 @@ extension TimelineState {
             case .place(let request)?: return try state.place(request)
             case .reconfigure(let request)?:
                 let configuration = try TypedValue.map(request.configuration, field: "configuration")
-                return Step(.none, effects: try state.scheduler.reconfigure(PlacementID(request.placementId), configuration: configuration))
+                return Step(
+                    .none,
+                    effects: try state.scheduler.reconfigure(
+                        PlacementID(request.placementId), configuration: configuration))
             case .remove(let request)?:
                 let effects = try state.scheduler.remove(PlacementID(request.placementId))
                 state.lastErrors[PlacementID(request.placementId)] = nil
@@ -48,11 +53,15 @@ extension TimelineState {
                 }
             case .reloadAllTimelines(let request)?:
                 let reason = try ReloadReason(request.reason, field: "reason")
-                return state.once(request.requestId) { $0.scheduler.reloadAllTimelines(app: AppID(request.bundleId), reason: reason) }
+                return state.once(request.requestId) {
+                    $0.scheduler.reloadAllTimelines(app: AppID(request.bundleId), reason: reason)
+                }
             case .reloadPlacement(let request)?:
                 let reason = try ReloadReason(
                     request.reason == .unspecified ? .intentPerformed : request.reason, field: "reason")
-                return try state.once(request.requestId) { try $0.scheduler.reload(PlacementID(request.placementId), reason: reason) }
+                return try state.once(request.requestId) {
+                    try $0.scheduler.reload(PlacementID(request.placementId), reason: reason)
+                }
             case .appState(let request)?:
                 return Step(.none, effects: state.scheduler.setAppActive(AppID(request.bundleId), request.active))
             case .deviceSettings(let request)?:
@@ -71,10 +80,14 @@ extension TimelineState {
         }
     }
 
-    mutating func install(_ request: GlimpseTimelineV1.InstallAppRequest, token: String) throws -> Step<TimelineAnswer, TimelineEffect> {
+    mutating func install(
+        _ request: GlimpseTimelineV1.InstallAppRequest, token: String
+    ) throws -> Step<TimelineAnswer, TimelineEffect> {
         guard let manifest = request.manifest else { throw InvalidField("manifest", "a manifest is required") }
         guard !manifest.bundleId.isEmpty else { throw InvalidField("manifest.bundle_id", "a bundle id is required") }
-        guard !token.isEmpty, tokens[token] == nil else { throw RPCError(code: .internal, message: "no fresh app token") }
+        guard !token.isEmpty, tokens[token] == nil else {
+            throw RPCError(code: .internal, message: "no fresh app token")
+        }
         let app = AppID(manifest.bundleId)
         let kinds = try manifest.widgetKinds()
         try scheduler.install(app: app, kinds: kinds)
@@ -87,16 +100,18 @@ extension TimelineState {
         // 0 asks for the next free id: deterministic, so replay assigns the same one.
         let placementID = request.placementId != 0 ? request.placementId : nextPlacementID
         let family = try WidgetFamily(request.family, field: "family")
-        let screen: WidgetScreen? = switch request.screen {
-        case .home: .homeScreen
-        case .lock: .lockScreen
-        case .unspecified, .unrecognized: nil
-        }
+        let screen: WidgetScreen? =
+            switch request.screen {
+            case .home: .homeScreen
+            case .lock: .lockScreen
+            case .unspecified, .unrecognized: nil
+            }
         let configuration = try TypedValue.map(request.configuration, field: "configuration")
         let id = PlacementID(placementID)
-        let effects = try scheduler.place(Placement(
-            id: id, app: AppID(request.bundleId), kind: request.kind, family: family,
-            configuration: configuration, screen: screen))
+        let effects = try scheduler.place(
+            Placement(
+                id: id, app: AppID(request.bundleId), kind: request.kind, family: family,
+                configuration: configuration, screen: screen))
         nextPlacementID = max(nextPlacementID, placementID + 1)
         return Step(.placed(placementID), effects: effects)
     }
@@ -111,7 +126,9 @@ extension TimelineState {
         return Step(.none, effects: effects)
     }
 
-    mutating func providerAnswered(_ answer: GlimpseTimelineV1.ProviderAnswer) throws -> Step<TimelineAnswer, TimelineEffect> {
+    mutating func providerAnswered(
+        _ answer: GlimpseTimelineV1.ProviderAnswer
+    ) throws -> Step<TimelineAnswer, TimelineEffect> {
         let fetch = FetchID(rawValue: answer.fetchId)
         guard let placement = inFlight.removeValue(forKey: answer.fetchId) else {
             return Step(.none)  // an answer to a call abandoned (timed out, or its placement removed)
@@ -135,7 +152,8 @@ extension TimelineState {
             }
         case .error(let failure)?: error = failure
         case nil:
-            error = GlimpseTimelineV1.ProviderError(.callFailed(.unknown), "the answer carried neither a timeline nor an error")
+            error = GlimpseTimelineV1.ProviderError(
+                .callFailed(.unknown), "the answer carried neither a timeline nor an error")
         }
         return Step(.none, effects: recordFailure(error, of: placement, scheduler.timelineFailed(fetch)))
     }
@@ -180,12 +198,13 @@ extension ReloadReason {
 extension PlacementError {
     /// The gRPC status of each refusal.
     var rpcError: RPCError {
-        let code: StatusCode = switch self {
-        case .unknownApp, .unknownKind, .unknownPlacement: .notFound
-        case .appAlreadyInstalled, .duplicateKind, .duplicatePlacement: .alreadyExists
-        case .unsupportedFamily, .familyNotOnScreen, .familyNotOnDevice, .unknownParameter, .parameterTypeMismatch:
-            .invalidArgument
-        }
+        let code: StatusCode =
+            switch self {
+            case .unknownApp, .unknownKind, .unknownPlacement: .notFound
+            case .appAlreadyInstalled, .duplicateKind, .duplicatePlacement: .alreadyExists
+            case .unsupportedFamily, .familyNotOnScreen, .familyNotOnDevice, .unknownParameter, .parameterTypeMismatch:
+                .invalidArgument
+            }
         return RPCError(code: code, message: description)
     }
 }

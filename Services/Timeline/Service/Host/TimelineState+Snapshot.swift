@@ -16,14 +16,18 @@ extension TimelineState: SnapshotState, SnapshotFields {
 
     package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
         try fields.visitNested(.scheduler, &scheduler)
-        try fields.visit(.apps, &apps, saving: { $0.mapValues(SavedApp.init) }, restoring: {
-            $0.mapValues { InstalledApp(manifest: $0.manifest, token: $0.token) }
-        })
+        try fields.visit(
+            .apps, &apps, saving: { $0.mapValues(SavedApp.init) },
+            restoring: {
+                $0.mapValues { InstalledApp(manifest: $0.manifest, token: $0.token) }
+            })
         try fields.visit(.tokens, &tokens)
         try fields.visit(.nextPlacementID, &nextPlacementID)
-        try fields.visit(.lastErrors, &lastErrors, saving: { $0.mapValues(SnapshotMessage.init) }, restoring: {
-            $0.mapValues(\.message)
-        })
+        try fields.visit(
+            .lastErrors, &lastErrors, saving: { $0.mapValues(SnapshotMessage.init) },
+            restoring: {
+                $0.mapValues(\.message)
+            })
         try fields.visit(.inFlight, &inFlight)
         try fields.visit(.appliedReloads, &appliedReloads)
     }

@@ -33,7 +33,8 @@ package enum ProviderCall {
         let client = GlimpseAppV1.WidgetProvider.Client(wrapping: connection)
         do {
             let response = try await client.timeline(
-                ClientRequest(message: call), options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000)), inheritsDeadline: false))
+                ClientRequest(message: call),
+                options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000)), inheritsDeadline: false))
             answer.outcome = .timeline(response.message.timeline ?? GlimpseWidgetV1.Timeline())
         } catch let rpc as RPCError {
             answer.outcome = .error(error(.callFailed(rpc.code), rpc.message))

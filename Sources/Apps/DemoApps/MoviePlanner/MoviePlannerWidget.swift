@@ -25,17 +25,24 @@ struct MoviePlannerWidget: TimelineSource {
 
     var kinds: Set<String> { [Self.kind] }
 
-    func placeholder(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) -> GlimpseWidgetV1.TimelineEntry {
+    func placeholder(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) -> GlimpseWidgetV1.TimelineEntry {
         MoviePlannerWidgetEntryView.entry(date: now, movie: .empty)
     }
 
-    func snapshot(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) async -> GlimpseWidgetV1.TimelineEntry {
+    func snapshot(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) async -> GlimpseWidgetV1.TimelineEntry {
         MoviePlannerWidgetEntryView.entry(date: now, movie: .empty)
     }
 
-    func timeline(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) async -> GlimpseWidgetV1.Timeline {
+    func timeline(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) async -> GlimpseWidgetV1.Timeline {
         let entries = Self.movies.enumerated().map { index, movie in
-            MoviePlannerWidgetEntryView.entry(date: now.adding(minutes: Self.minutesBetweenMovies * index), movie: movie)
+            MoviePlannerWidgetEntryView.entry(
+                date: now.adding(minutes: Self.minutesBetweenMovies * index), movie: movie)
         }
         return GlimpseWidgetV1.Timeline(entries: entries, policy: .atEnd)
     }
@@ -50,7 +57,8 @@ enum MoviePlannerWidgetEntryView {
 
     static func body(_ movie: MoviePlannerWidget.Movie) -> View {
         let gradient: [(Color, Double)] = [(.clear, 0), (.system(.black, opacity: 0.95), 0.6)]
-        let poster: View = movie.movieImageName.isEmpty
+        let poster: View =
+            movie.movieImageName.isEmpty
             ? .shape(.roundedRectangle(cornerRadius: 10), fill: .system(.gray))
             : .image(movie.movieImageName, resizable: true, contentMode: .fill)
                 .mask(.roundedRectangle(cornerRadius: 10))
@@ -60,10 +68,12 @@ enum MoviePlannerWidgetEntryView {
                 .spacer(),
                 .gradient(gradient, from: .top, to: .bottom).frame(height: 100),
             ]),
-            .vstack(alignment: .leading, [
-                .spacer(),
-                .text(movie.name).padding(.all, 10).font(.headline).foregroundColor(.white),
-            ]),
+            .vstack(
+                alignment: .leading,
+                [
+                    .spacer(),
+                    .text(movie.name).padding(.all, 10).font(.headline).foregroundColor(.white),
+                ]),
         ])
     }
 }

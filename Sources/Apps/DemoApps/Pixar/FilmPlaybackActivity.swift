@@ -25,15 +25,19 @@ struct FilmPlaybackActivity: LiveActivityConfiguration {
         island.expandedLeading = .region(
             .image(context.attributes.posterImageName, resizable: true, contentMode: .fill)
                 .frame(width: 40, height: 40).clipShape(.circle))
-        island.expandedTrailing = .region(.vstack(alignment: .trailing, [
-            .text("\(context.state.elapsedMinutes) min").font(.caption2),
-            playPauseButton(context, .symbol(playPause(context))),
-        ]))
-        island.expandedBottom = .region(.hstack([
-            .text(context.attributes.filmTitle).font(.caption).fontWeight(.semibold),
-            .text("·"),
-            .text(context.state.currentScene).font(.caption).foregroundStyle(.secondary).lineLimit(1),
-        ]))
+        island.expandedTrailing = .region(
+            .vstack(
+                alignment: .trailing,
+                [
+                    .text("\(context.state.elapsedMinutes) min").font(.caption2),
+                    playPauseButton(context, .symbol(playPause(context))),
+                ]))
+        island.expandedBottom = .region(
+            .hstack([
+                .text(context.attributes.filmTitle).font(.caption).fontWeight(.semibold),
+                .text("·"),
+                .text(context.state.currentScene).font(.caption).foregroundStyle(.secondary).lineLimit(1),
+            ]))
         island.compactLeading = .symbol("film").foregroundStyle(.system(.orange))
         island.compactTrailing = .text("\(context.state.elapsedMinutes)m").font(.caption2).monospacedDigit()
         island.minimal = .symbol("film").foregroundStyle(.system(.orange))
@@ -52,16 +56,21 @@ struct FilmPlaybackActivity: LiveActivityConfiguration {
 
     /// FilmPlaybackLiveActivityView: the Lock Screen and banner.
     func lockScreen(_ context: Context) -> View {
-        .hstack(spacing: 12, [
-            .image(context.attributes.posterImageName, resizable: true, contentMode: .fill)
-                .frame(width: 50, height: 50).clipShape(.roundedRectangle(cornerRadius: 8)),
-            .vstack(alignment: .leading, spacing: 4, [
-                .text(context.attributes.filmTitle).font(.headline).lineLimit(1),
-                .text(context.state.currentScene).font(.subheadline).foregroundStyle(.secondary).lineLimit(1),
-                .progress(value: context.state.chapterProgress).tint(.system(.orange)),
-            ]),
-            .spacer(),
-            playPauseButton(context, .symbol(playPause(context)).font(.title3).foregroundStyle(.primary)),
-        ]).padding().activityBackgroundTint(.system(.black, opacity: 0.85))
+        .hstack(
+            spacing: 12,
+            [
+                .image(context.attributes.posterImageName, resizable: true, contentMode: .fill)
+                    .frame(width: 50, height: 50).clipShape(.roundedRectangle(cornerRadius: 8)),
+                .vstack(
+                    alignment: .leading, spacing: 4,
+                    [
+                        .text(context.attributes.filmTitle).font(.headline).lineLimit(1),
+                        .text(context.state.currentScene).font(.subheadline).foregroundStyle(.secondary).lineLimit(1),
+                        .progress(value: context.state.chapterProgress).tint(.system(.orange)),
+                    ]),
+                .spacer(),
+                playPauseButton(context, .symbol(playPause(context)).font(.title3).foregroundStyle(.primary)),
+            ]
+        ).padding().activityBackgroundTint(.system(.black, opacity: 0.85))
     }
 }

@@ -15,7 +15,11 @@ struct PixarIntentHandler: GlimpseAppV1.IntentHandler.Handler {
         case MarkFilmWatchedIntent.type: return ServerResponse(message: markWatched.perform(message))
         case TogglePlaybackIntent.type: return ServerResponse(message: await togglePlayback.perform(message))
         default:
-            throw RPCError(code: .notFound, message: "no intent \"\(message.intentType)\" (this app has \(MarkFilmWatchedIntent.type), \(TogglePlaybackIntent.type))")
+            throw RPCError(
+                code: .notFound,
+                message:
+                    "no intent \"\(message.intentType)\" (this app has \(MarkFilmWatchedIntent.type), \(TogglePlaybackIntent.type))"
+            )
         }
     }
 }

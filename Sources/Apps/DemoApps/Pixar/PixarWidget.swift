@@ -21,16 +21,23 @@ struct PixarWidget: TimelineSource {
         }
     }
 
-    func placeholder(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) -> GlimpseWidgetV1.TimelineEntry {
+    func placeholder(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) -> GlimpseWidgetV1.TimelineEntry {
         PixarWidgetView.entry(.placeholder(now), family: context.family)
     }
 
-    func snapshot(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) async -> GlimpseWidgetV1.TimelineEntry {
+    func snapshot(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) async -> GlimpseWidgetV1.TimelineEntry {
         let current = store.current()
-        return PixarWidgetView.entry(FilmEntry(date: now, film: current.film, watchProgress: current.watchProgress), family: context.family)
+        return PixarWidgetView.entry(
+            FilmEntry(date: now, film: current.film, watchProgress: current.watchProgress), family: context.family)
     }
 
-    func timeline(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) async -> GlimpseWidgetV1.Timeline {
+    func timeline(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) async -> GlimpseWidgetV1.Timeline {
         let entries = filmEntries(now: now).map { PixarWidgetView.entry($0, family: context.family) }
         return GlimpseWidgetV1.Timeline(entries: entries, policy: .atEnd)
     }
@@ -39,8 +46,9 @@ struct PixarWidget: TimelineSource {
         let current = store.current()
         return Self.minuteOffsets.map { minutes in
             let played = current.film.map { Double(minutes) / Double($0.runtime) } ?? 0
-            return FilmEntry(date: now.adding(minutes: minutes), film: current.film,
-                             watchProgress: min(1, current.watchProgress + played))
+            return FilmEntry(
+                date: now.adding(minutes: minutes), film: current.film,
+                watchProgress: min(1, current.watchProgress + played))
         }
     }
 }

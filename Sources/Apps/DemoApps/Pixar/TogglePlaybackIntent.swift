@@ -33,9 +33,12 @@ struct TogglePlaybackIntent {
         do {
             let changed = try await gateway.withToken { metadata in
                 let list = try await activityKit.list(
-                    ClientRequest(message: GlimpseActivityV1.ListActivitiesRequest(), metadata: metadata), options: options).message
+                    ClientRequest(message: GlimpseActivityV1.ListActivitiesRequest(), metadata: metadata),
+                    options: options
+                ).message
                 guard let activity = list.activities.first(where: { $0.activityId == request.activityId }),
-                      var content = activity.content else {
+                    var content = activity.content
+                else {
                     throw RPCError(code: .notFound, message: "no activity \(request.activityId)")
                 }
                 var state = try JSONDecoder().decode(
@@ -45,7 +48,9 @@ struct TogglePlaybackIntent {
                 encoder.outputFormatting = .sortedKeys
                 content.stateJson = String(decoding: try encoder.encode(state), as: UTF8.self)
                 let update = GlimpseActivityV1.UpdateActivityRequest(activityId: request.activityId, content: content)
-                return try await activityKit.update(ClientRequest(message: update, metadata: metadata), options: options).message
+                return try await activityKit.update(
+                    ClientRequest(message: update, metadata: metadata), options: options
+                ).message
             }
             guard changed != nil else { return .failed("\(Self.type): the app has no token yet") }
             return GlimpseAppV1.PerformResponse(outcome: .succeeded(.init()))

@@ -43,6 +43,7 @@ struct FlightStore: Sendable {
 
     /// Missing, unreadable or unknown: not checked in, as the article's getter falls back.
     func status() async -> FlightStatus {
-        await defaults.string(forKey: Self.statusKey, inGroup: Self.appGroup).flatMap(FlightStatus.init(rawValue:)) ?? .notCheckedIn
+        await defaults.string(forKey: Self.statusKey, inGroup: Self.appGroup).flatMap(FlightStatus.init(rawValue:))
+            ?? .notCheckedIn
     }
 }

@@ -18,21 +18,28 @@ struct FlightProvider: TimelineSource {
         var status: FlightStatus
     }
 
-    func placeholder(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) -> GlimpseWidgetV1.TimelineEntry {
+    func placeholder(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) -> GlimpseWidgetV1.TimelineEntry {
         entry(kind, FlightEntry(date: now, flight: .mock(on: now), status: .notCheckedIn))
     }
 
-    func snapshot(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) async -> GlimpseWidgetV1.TimelineEntry {
+    func snapshot(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) async -> GlimpseWidgetV1.TimelineEntry {
         entry(kind, FlightEntry(date: now, flight: .mock(on: now), status: await store.status()))
     }
 
-    func timeline(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) async -> GlimpseWidgetV1.Timeline {
+    func timeline(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) async -> GlimpseWidgetV1.Timeline {
         let current = FlightEntry(date: now, flight: .mock(on: now), status: await store.status())
         return GlimpseWidgetV1.Timeline(entries: [entry(kind, current)], policy: .never)
     }
 
     func entry(_ kind: String, _ entry: FlightEntry) -> GlimpseWidgetV1.TimelineEntry {
-        let view = kind == Self.lockScreenKind
+        let view =
+            kind == Self.lockScreenKind
             ? LockScreenWidgetView.body(entry).containerBackground(nil)
             : MediumWidgetView.body(entry).containerBackground(.color(.black))
         return GlimpseWidgetV1.TimelineEntry(date: entry.date, view: view, url: Self.url)

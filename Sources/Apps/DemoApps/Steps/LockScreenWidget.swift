@@ -27,17 +27,25 @@ struct LockScreenWidget: TimelineSource {
         SimpleEntry(date: date, title: "Steps", value: source.steps(at: date), systemImage: "figure.walk")
     }
 
-    func placeholder(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) -> GlimpseWidgetV1.TimelineEntry {
+    func placeholder(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) -> GlimpseWidgetV1.TimelineEntry {
         LockWidgetView.entry(Self.sample(now), family: context.family, goal: source.goal)
     }
 
-    func snapshot(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) async -> GlimpseWidgetV1.TimelineEntry {
-        LockWidgetView.entry(context.isPreview ? Self.sample(now) : entry(at: now), family: context.family, goal: source.goal)
+    func snapshot(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) async -> GlimpseWidgetV1.TimelineEntry {
+        LockWidgetView.entry(
+            context.isPreview ? Self.sample(now) : entry(at: now), family: context.family, goal: source.goal)
     }
 
-    func timeline(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) async -> GlimpseWidgetV1.Timeline {
+    func timeline(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) async -> GlimpseWidgetV1.Timeline {
         let next = now.adding(minutes: Self.refreshMinutes)
         return GlimpseWidgetV1.Timeline(
-            entries: [LockWidgetView.entry(entry(at: now), family: context.family, goal: source.goal)], policy: .after(next))
+            entries: [LockWidgetView.entry(entry(at: now), family: context.family, goal: source.goal)],
+            policy: .after(next))
     }
 }

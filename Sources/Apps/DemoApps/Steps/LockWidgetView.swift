@@ -4,9 +4,12 @@ import GlimpseMessages
 /// LockWidgetView: switches on the family — CircularView, RectangularView, or an inline
 /// Label — under `.containerBackground(.fill.tertiary, for: .widget)`.
 enum LockWidgetView {
-    static func entry(_ entry: LockScreenWidget.SimpleEntry, family: GlimpseWidgetV1.WidgetFamily, goal: Int) -> GlimpseWidgetV1.TimelineEntry {
-        GlimpseWidgetV1.TimelineEntry(date: entry.date, view: body(entry, family: family, goal: goal).containerBackground(.fillTertiary),
-                                      url: "dailysteps://today")
+    static func entry(
+        _ entry: LockScreenWidget.SimpleEntry, family: GlimpseWidgetV1.WidgetFamily, goal: Int
+    ) -> GlimpseWidgetV1.TimelineEntry {
+        GlimpseWidgetV1.TimelineEntry(
+            date: entry.date, view: body(entry, family: family, goal: goal).containerBackground(.fillTertiary),
+            url: "dailysteps://today")
     }
 
     static func body(_ entry: LockScreenWidget.SimpleEntry, family: GlimpseWidgetV1.WidgetFamily, goal: Int) -> View {
@@ -37,17 +40,23 @@ enum LockWidgetView {
             .gauge(
                 value: Double(min(entry.value, goal)), in: 0...Double(goal), style: .accessoryCircular,
                 label: .symbol(entry.systemImage).font(.system(size: 16, weight: .semibold)),
-                currentValueLabel: .text("\(entry.value / 1000)k").font(.system(size: 13, weight: .bold, design: .rounded))),
+                currentValueLabel: .text("\(entry.value / 1000)k").font(
+                    .system(size: 13, weight: .bold, design: .rounded))),
         ]).accessibilityLabel("\(entry.title): \(entry.value)")
     }
 
     static func rectangular(_ entry: LockScreenWidget.SimpleEntry) -> View {
-        .hstack(spacing: 8, [
-            .symbol(entry.systemImage).font(.title3.weight(.semibold)),
-            .vstack(alignment: .leading, spacing: 1, [
-                .text(entry.title).font(.caption2.weight(.semibold)).foregroundStyle(.secondary),
-                .text("\(grouped(entry.value)) steps").font(.subheadline.weight(.bold)),
-            ]),
-        ]).frame(maxWidth: .infinity, alignment: .leading).accessibilityLabel("\(entry.title): \(entry.value) steps")
+        .hstack(
+            spacing: 8,
+            [
+                .symbol(entry.systemImage).font(.title3.weight(.semibold)),
+                .vstack(
+                    alignment: .leading, spacing: 1,
+                    [
+                        .text(entry.title).font(.caption2.weight(.semibold)).foregroundStyle(.secondary),
+                        .text("\(grouped(entry.value)) steps").font(.subheadline.weight(.bold)),
+                    ]),
+            ]
+        ).frame(maxWidth: .infinity, alignment: .leading).accessibilityLabel("\(entry.title): \(entry.value) steps")
     }
 }

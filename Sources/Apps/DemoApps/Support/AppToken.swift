@@ -23,8 +23,8 @@ package final class AppToken: Sendable {
     package func current() -> String? {
         if let token = cached.withLock({ $0 }) { return token }
         guard let path, let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !text.isEmpty
+            let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !text.isEmpty
         else { return nil }
         cached.withLock { $0 = text }
         return text

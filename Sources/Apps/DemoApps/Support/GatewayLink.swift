@@ -34,7 +34,9 @@ package struct GatewayLink: Sendable {
             metadata.addString("Bearer \(token)", forKey: "authorization")
             do {
                 return try await call(metadata)
-            } catch let error as RPCError where attempt == 0 && [.unauthenticated, .permissionDenied].contains(error.code) {
+            } catch let error as RPCError
+                where attempt == 0 && [.unauthenticated, .permissionDenied].contains(error.code)
+            {
                 self.token.invalidate()
             }
         }
@@ -50,8 +52,10 @@ struct GatewaySharedDefaults: SharedDefaults {
         let appGroup = GlimpseGatewayV1.AppGroup.Client(wrapping: gateway.client)
         let request = GlimpseIntentV1.GetRequest(appGroup: group, key: key)
         let answer = try? await gateway.withToken { metadata in
-            try await appGroup.get(ClientRequest(message: request, metadata: metadata),
-                                   options: CallOptions(timeout: .seconds(5))).message
+            try await appGroup.get(
+                ClientRequest(message: request, metadata: metadata),
+                options: CallOptions(timeout: .seconds(5))
+            ).message
         }
         return answer?.entry?.value
     }

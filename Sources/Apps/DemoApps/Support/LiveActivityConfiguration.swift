@@ -39,9 +39,10 @@ extension LiveActivityConfiguration {
         } catch {
             throw RPCError(code: .invalidArgument, message: "\(Self.attributesType).ContentState: \(error)")
         }
-        return views(ActivityViewContext(
-            activityID: request.activityId, attributes: attributes, state: state, isStale: request.isStale,
-            now: request.now.dateOrNow))
+        return views(
+            ActivityViewContext(
+                activityID: request.activityId, attributes: attributes, state: state, isStale: request.isStale,
+                now: request.now.dateOrNow))
     }
 }
 
@@ -62,7 +63,8 @@ struct ActivityConfigurationService: GlimpseAppV1.ActivityConfiguration.Handler 
         request: ServerRequest<GlimpseAppV1.ActivityViewsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAppV1.ActivityViewsResponse> {
         guard let configuration = configurations[request.message.attributesType] else {
-            throw RPCError(code: .notFound, message: "no ActivityConfiguration for \"\(request.message.attributesType)\"")
+            throw RPCError(
+                code: .notFound, message: "no ActivityConfiguration for \"\(request.message.attributesType)\"")
         }
         return ServerResponse(message: GlimpseAppV1.ActivityViewsResponse(views: try configuration(request.message)))
     }

@@ -8,11 +8,17 @@ protocol TimelineSource: Sendable {
     /// The widget kinds (`Widget.kind`) this provider answers for.
     var kinds: Set<String> { get }
     /// placeholder(in:): synchronous, sample data, rendered redacted.
-    func placeholder(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) -> GlimpseWidgetV1.TimelineEntry
+    func placeholder(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) -> GlimpseWidgetV1.TimelineEntry
     /// getSnapshot(in:completion:): one entry, fast.
-    func snapshot(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) async -> GlimpseWidgetV1.TimelineEntry
+    func snapshot(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) async -> GlimpseWidgetV1.TimelineEntry
     /// getTimeline(in:completion:): entries and a reload policy.
-    func timeline(kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date) async -> GlimpseWidgetV1.Timeline
+    func timeline(
+        kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
+    ) async -> GlimpseWidgetV1.Timeline
 }
 
 extension GlimpseWidgetV1.TimelineEntry {
@@ -26,11 +32,12 @@ extension GlimpseWidgetV1.Timeline {
     enum Policy { case atEnd, after(Date), never }
 
     init(entries: [GlimpseWidgetV1.TimelineEntry], policy: Policy) {
-        let reload: ReloadPolicy = switch policy {
-        case .atEnd: .atEnd
-        case .after(let date): .after(.init(date: date))
-        case .never: .never
-        }
+        let reload: ReloadPolicy =
+            switch policy {
+            case .atEnd: .atEnd
+            case .after(let date): .after(.init(date: date))
+            case .never: .never
+            }
         self.init(entries: entries, reloadPolicy: reload)
     }
 }

@@ -11,7 +11,9 @@ struct WidgetProviderService<Source: TimelineSource>: GlimpseAppV1.WidgetProvide
     private func checked(_ widget: GlimpseAppV1.WidgetRef?) throws -> String {
         let kind = widget?.kind ?? ""
         guard source.kinds.contains(kind) else {
-            throw RPCError(code: .notFound, message: "no widget kind \"\(kind)\" (this app has \(source.kinds.sorted().joined(separator: ", ")))")
+            throw RPCError(
+                code: .notFound,
+                message: "no widget kind \"\(kind)\" (this app has \(source.kinds.sorted().joined(separator: ", ")))")
         }
         return kind
     }
@@ -36,7 +38,8 @@ struct WidgetProviderService<Source: TimelineSource>: GlimpseAppV1.WidgetProvide
         request: ServerRequest<GlimpseAppV1.TimelineRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAppV1.TimelineResponse> {
         let kind = try checked(request.message.widget)
-        let timeline = await source.timeline(kind: kind, in: request.message.context ?? .init(), now: request.message.now.dateOrNow)
+        let timeline = await source.timeline(
+            kind: kind, in: request.message.context ?? .init(), now: request.message.now.dateOrNow)
         return ServerResponse(message: GlimpseAppV1.TimelineResponse(timeline: timeline))
     }
 }

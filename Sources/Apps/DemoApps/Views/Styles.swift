@@ -29,7 +29,9 @@ extension GlimpseWidgetV1.ShapeStyle {
 }
 
 extension GlimpseWidgetV1.LinearGradient {
-    static func stops(_ stops: [(Color, Double)], from start: GlimpseWidgetV1.UnitPoint, to end: GlimpseWidgetV1.UnitPoint) -> Self {
+    static func stops(
+        _ stops: [(Color, Double)], from start: GlimpseWidgetV1.UnitPoint, to end: GlimpseWidgetV1.UnitPoint
+    ) -> Self {
         Self(stops: stops.map { Stop(color: $0.0, location: $0.1) }, startPoint: start, endPoint: end)
     }
 }
@@ -53,7 +55,9 @@ extension GlimpseWidgetV1.Font {
     static let caption2 = Font(textStyle: .caption2)
 
     /// .system(size:weight:design:).
-    static func system(size: Double, weight: GlimpseWidgetV1.FontWeight = .unspecified, design: GlimpseWidgetV1.FontDesign = .default) -> Font {
+    static func system(
+        size: Double, weight: GlimpseWidgetV1.FontWeight = .unspecified, design: GlimpseWidgetV1.FontDesign = .default
+    ) -> Font {
         Font(textStyle: .unspecified, size: size, weight: weight, design: design)
     }
 
@@ -69,5 +73,7 @@ extension GlimpseWidgetV1.Shape {
     static let capsule = Shape(kind: .capsule)
     static let circle = Shape(kind: .circle)
     static let rectangle = Shape(kind: .rectangle)
-    static func roundedRectangle(cornerRadius: Double) -> Shape { Shape(kind: .roundedRectangle, cornerRadius: cornerRadius) }
+    static func roundedRectangle(cornerRadius: Double) -> Shape {
+        Shape(kind: .roundedRectangle, cornerRadius: cornerRadius)
+    }
 }

@@ -16,7 +16,9 @@ extension GlimpseWidgetV1.View {
     }
 
     /// Image(_:) from the app's assets.
-    static func image(_ assetName: String, resizable: Bool = false, contentMode: GlimpseWidgetV1.ContentMode = .unspecified) -> View {
+    static func image(
+        _ assetName: String, resizable: Bool = false, contentMode: GlimpseWidgetV1.ContentMode = .unspecified
+    ) -> View {
         View(kind: .image(GlimpseWidgetV1.Image(assetName: assetName, resizable: resizable, contentMode: contentMode)))
     }
 
@@ -25,11 +27,15 @@ extension GlimpseWidgetV1.View {
         View(kind: .symbol(GlimpseWidgetV1.SymbolImage(systemName: systemName)))
     }
 
-    static func vstack(alignment: GlimpseWidgetV1.HorizontalAlignment = .center, spacing: Double? = nil, _ children: [View]) -> View {
+    static func vstack(
+        alignment: GlimpseWidgetV1.HorizontalAlignment = .center, spacing: Double? = nil, _ children: [View]
+    ) -> View {
         stack(.vertical, GlimpseWidgetV1.Alignment(horizontal: alignment), spacing, children)
     }
 
-    static func hstack(alignment: GlimpseWidgetV1.VerticalAlignment = .center, spacing: Double? = nil, _ children: [View]) -> View {
+    static func hstack(
+        alignment: GlimpseWidgetV1.VerticalAlignment = .center, spacing: Double? = nil, _ children: [View]
+    ) -> View {
         stack(.horizontal, GlimpseWidgetV1.Alignment(vertical: alignment), spacing, children)
     }
 
@@ -38,9 +44,11 @@ extension GlimpseWidgetV1.View {
     }
 
     private static func stack(
-        _ axis: GlimpseWidgetV1.StackAxis, _ alignment: GlimpseWidgetV1.Alignment?, _ spacing: Double?, _ children: [View]
+        _ axis: GlimpseWidgetV1.StackAxis, _ alignment: GlimpseWidgetV1.Alignment?, _ spacing: Double?,
+        _ children: [View]
     ) -> View {
-        View(kind: .stack(GlimpseWidgetV1.Stack(axis: axis, spacing: spacing, alignment: alignment, children: children)))
+        View(
+            kind: .stack(GlimpseWidgetV1.Stack(axis: axis, spacing: spacing, alignment: alignment, children: children)))
     }
 
     static func spacer(minLength: Double? = nil) -> View {
@@ -56,15 +64,20 @@ extension GlimpseWidgetV1.View {
         value: Double, in range: ClosedRange<Double> = 0...1, style: GlimpseWidgetV1.GaugeStyle,
         label: View? = nil, currentValueLabel: View? = nil
     ) -> View {
-        View(kind: .gauge(GlimpseWidgetV1.Gauge(
-            value: value, minimum: range.lowerBound, maximum: range.upperBound, label: label,
-            currentValueLabel: currentValueLabel, style: style)))
+        View(
+            kind: .gauge(
+                GlimpseWidgetV1.Gauge(
+                    value: value, minimum: range.lowerBound, maximum: range.upperBound, label: label,
+                    currentValueLabel: currentValueLabel, style: style)))
     }
 
     /// ProgressView(value:).
     static func progress(value: Double, total: Double = 1, style: GlimpseWidgetV1.ProgressViewStyle = .linear) -> View {
-        View(kind: .progress(GlimpseWidgetV1.ProgressView(
-            progress: .fraction(GlimpseWidgetV1.ProgressView.Fraction(value: value, total: total)), style: style)))
+        View(
+            kind: .progress(
+                GlimpseWidgetV1.ProgressView(
+                    progress: .fraction(GlimpseWidgetV1.ProgressView.Fraction(value: value, total: total)), style: style
+                )))
     }
 
     /// Label(title, systemImage:), or Label { title } icon: { icon }.
@@ -78,9 +91,12 @@ extension GlimpseWidgetV1.View {
 
     /// Text(timerInterval:countsDown:).
     static func timer(_ interval: ClosedRange<Date>, countsDown: Bool = true) -> View {
-        View(kind: .timerText(GlimpseWidgetV1.TimerText(
-            timerInterval: GlimpseWidgetV1.DateInterval(start: .init(date: interval.lowerBound), end: .init(date: interval.upperBound)),
-            countsDown: countsDown)))
+        View(
+            kind: .timerText(
+                GlimpseWidgetV1.TimerText(
+                    timerInterval: GlimpseWidgetV1.DateInterval(
+                        start: .init(date: interval.lowerBound), end: .init(date: interval.upperBound)),
+                    countsDown: countsDown)))
     }
 
     /// Text(date, style:).
@@ -89,7 +105,9 @@ extension GlimpseWidgetV1.View {
     }
 
     /// Button(intent:) { label }.
-    static func button(intent: GlimpseWidgetV1.IntentInvocation, style: GlimpseWidgetV1.ButtonStyle = .automatic, _ label: View) -> View {
+    static func button(
+        intent: GlimpseWidgetV1.IntentInvocation, style: GlimpseWidgetV1.ButtonStyle = .automatic, _ label: View
+    ) -> View {
         View(kind: .button(GlimpseWidgetV1.Button(intent: intent, label: label, style: style)))
     }
 
@@ -104,7 +122,9 @@ extension GlimpseWidgetV1.View {
     }
 
     /// LinearGradient(gradient:startPoint:endPoint:) as a view.
-    static func gradient(_ stops: [(Color, Double)], from start: GlimpseWidgetV1.UnitPoint, to end: GlimpseWidgetV1.UnitPoint) -> View {
+    static func gradient(
+        _ stops: [(Color, Double)], from start: GlimpseWidgetV1.UnitPoint, to end: GlimpseWidgetV1.UnitPoint
+    ) -> View {
         View(kind: .gradient(GlimpseWidgetV1.LinearGradientView(gradient: .stops(stops, from: start, to: end))))
     }
 }
@@ -112,6 +132,8 @@ extension GlimpseWidgetV1.View {
 extension GlimpseWidgetV1.IntentInvocation {
     /// An AppIntent with its pre-set parameters, as `Button(intent: CheckInIntent())` carries it.
     init(_ type: String, _ parameters: [String: String] = [:]) {
-        self.init(intentType: type, parameters: parameters.mapValues { GlimpseWidgetV1.ParameterValue(kind: .stringValue($0)) })
+        self.init(
+            intentType: type,
+            parameters: parameters.mapValues { GlimpseWidgetV1.ParameterValue(kind: .stringValue($0)) })
     }
 }

@@ -25,13 +25,17 @@ extension GlimpseWidgetV1.View {
     func lineLimit(_ lines: Int32) -> View { modifier(.lineLimit(lines)) }
     func minimumScaleFactor(_ factor: Double) -> View { modifier(.minimumScaleFactor(factor)) }
     func monospacedDigit() -> View { modifier(.monospacedDigit(true)) }
-    func multilineTextAlignment(_ alignment: GlimpseWidgetV1.TextAlignment) -> View { modifier(.multilineTextAlignment(alignment)) }
+    func multilineTextAlignment(_ alignment: GlimpseWidgetV1.TextAlignment) -> View {
+        modifier(.multilineTextAlignment(alignment))
+    }
     func fontWeight(_ weight: GlimpseWidgetV1.FontWeight) -> View { modifier(.fontWeight(weight)) }
     func bold() -> View { fontWeight(.bold) }
     func cornerRadius(_ radius: Double) -> View { modifier(.cornerRadius(radius)) }
     func clipShape(_ shape: Shape) -> View { modifier(.clipShape(shape)) }
     func mask(_ shape: Shape) -> View { modifier(.mask(shape)) }
-    func scaleEffect(x: Double = 1, y: Double = 1) -> View { modifier(.scaleEffect(GlimpseWidgetV1.ScaleEffect(x: x, y: y))) }
+    func scaleEffect(x: Double = 1, y: Double = 1) -> View {
+        modifier(.scaleEffect(GlimpseWidgetV1.ScaleEffect(x: x, y: y)))
+    }
     func widgetAccentable() -> View { modifier(.widgetAccentable(true)) }
     func accessibilityLabel(_ label: String) -> View { modifier(.accessibilityLabel(label)) }
     func activityBackgroundTint(_ style: Style) -> View { modifier(.activityBackgroundTint(style)) }
@@ -48,9 +52,11 @@ extension GlimpseWidgetV1.View {
         minHeight: Double? = nil, maxHeight: Double? = nil,
         alignment: GlimpseWidgetV1.Alignment? = nil
     ) -> View {
-        modifier(.frame(GlimpseWidgetV1.Frame(
-            width: width, height: height, minWidth: minWidth, maxWidth: maxWidth, minHeight: minHeight,
-            maxHeight: maxHeight, alignment: alignment)))
+        modifier(
+            .frame(
+                GlimpseWidgetV1.Frame(
+                    width: width, height: height, minWidth: minWidth, maxWidth: maxWidth, minHeight: minHeight,
+                    maxHeight: maxHeight, alignment: alignment)))
     }
 
     /// .containerBackground(style, for: .widget); nil: `{ }`, the system's background.

@@ -15,7 +15,7 @@ import Synchronization
 package final class VirtualClock: WallClock {
     private let instant: Mutex<Date>
 
-    package init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { // 2026-01-01T00:00:00Z
+    package init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {  // 2026-01-01T00:00:00Z
         instant = Mutex(start)
     }
 

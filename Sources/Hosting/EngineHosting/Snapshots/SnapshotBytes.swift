@@ -42,7 +42,8 @@ struct SnapshotWriter {
 
     /// Adds one to the count reserved at `offset`.
     mutating func bumpCount(at offset: Int) {
-        var count = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8
+        var count =
+            UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8
             | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
         count += 1
         for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: count >> (8 * index)) }
@@ -127,7 +128,8 @@ package enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .truncated(let at): "snapshot ends early (byte \(at))"
         case .malformed(let what, let at): "snapshot holds \(what) (byte \(at))"
-        case .keyMismatch(let expected, let found, let at): "snapshot has \(found) where \(expected) belongs (byte \(at))"
+        case .keyMismatch(let expected, let found, let at):
+            "snapshot has \(found) where \(expected) belongs (byte \(at))"
         case .unsupported(let what): "the snapshot format does not support \(what)"
         }
     }

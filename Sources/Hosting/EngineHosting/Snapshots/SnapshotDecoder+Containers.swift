@@ -90,7 +90,8 @@ struct SnapshotUnkeyedReader: UnkeyedDecodingContainer {
 
     private mutating func next() throws -> SnapshotDecoding {
         guard currentIndex < total else {
-            throw SnapshotFormatError.malformed("more elements read than the \(total) written", at: decoding.reader.position)
+            throw SnapshotFormatError.malformed(
+                "more elements read than the \(total) written", at: decoding.reader.position)
         }
         currentIndex += 1
         return decoding
@@ -100,7 +101,9 @@ struct SnapshotUnkeyedReader: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(type) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         try next().container(keyedBy: type)
     }
 

@@ -25,7 +25,8 @@ package struct SnapshotDecoder: Sendable {
         let decoding = SnapshotDecoding(reader: reader, keys: keys)
         try body(decoding)
         guard decoding.reader.isAtEnd else {
-            throw SnapshotFormatError.malformed("\(bytes.count - decoding.reader.position) bytes nothing read", at: decoding.reader.position)
+            throw SnapshotFormatError.malformed(
+                "\(bytes.count - decoding.reader.position) bytes nothing read", at: decoding.reader.position)
         }
     }
 }
@@ -76,7 +77,9 @@ final class SnapshotDecoding: Decoder {
     /// An element count (it never reserves more than the bytes left could hold).
     func count() throws -> Int {
         let count = try reader.varint()
-        guard count <= UInt64(Int.max) else { throw SnapshotFormatError.malformed("a count of \(count)", at: reader.position) }
+        guard count <= UInt64(Int.max) else {
+            throw SnapshotFormatError.malformed("a count of \(count)", at: reader.position)
+        }
         return Int(count)
     }
 
@@ -110,7 +113,9 @@ final class SnapshotDecoding: Decoder {
     func key(_ expected: String) throws {
         let at = reader.position
         let id = try reader.varint()
-        guard id < UInt64(keys.count) else { throw SnapshotFormatError.malformed("key #\(id) of \(keys.count)", at: at) }
+        guard id < UInt64(keys.count) else {
+            throw SnapshotFormatError.malformed("key #\(id) of \(keys.count)", at: at)
+        }
         guard keys[Int(id)] == expected else {
             throw SnapshotFormatError.keyMismatch(expected: expected, found: keys[Int(id)], at: at)
         }

@@ -11,8 +11,12 @@ struct SnapshotKeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode(_ value: Bool, forKey key: Key) throws { encoding.key(key); encoding.out.byte(value ? 1 : 0) }
     mutating func encode(_ value: String, forKey key: Key) throws { encoding.key(key); encoding.out.string(value) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { encoding.key(key); encoding.out.fixed(value.bitPattern) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { encoding.key(key); encoding.out.fixed(value.bitPattern) }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        encoding.key(key); encoding.out.fixed(value.bitPattern)
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        encoding.key(key); encoding.out.fixed(value.bitPattern)
+    }
     mutating func encode(_ value: Int, forKey key: Key) throws { encoding.key(key); encoding.integer(value) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { encoding.key(key); encoding.integer(value) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { encoding.key(key); encoding.integer(value) }
@@ -100,7 +104,9 @@ struct SnapshotUnkeyedWriter: UnkeyedEncodingContainer {
         try encoding.encodeValue(value)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         element()
         return encoding.container(keyedBy: keyType)
     }

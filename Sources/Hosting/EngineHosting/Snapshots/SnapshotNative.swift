@@ -56,7 +56,8 @@ extension SnapshotEncoding {
     func encodeElements<S: Collection>(_ elements: S) throws where S.Element: Encodable {
         // (Not `as? [UInt8]`: an empty array of anything casts to that.)
         if S.Element.self == UInt8.self,
-           elements.withContiguousStorageIfAvailable({ out.blob(UnsafeRawBufferPointer($0)) }) != nil {
+            elements.withContiguousStorageIfAvailable({ out.blob(UnsafeRawBufferPointer($0)) }) != nil
+        {
             return
         }
         out.varint(UInt64(elements.count))

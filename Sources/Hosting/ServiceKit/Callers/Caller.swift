@@ -35,7 +35,8 @@ package enum Caller: Sendable, Hashable {
             }
         }
         throw RPCError(
-            code: .unauthenticated, message: "authorization: expected \"Bearer <app token>\" or \"Device <device key>\"")
+            code: .unauthenticated, message: "authorization: expected \"Bearer <app token>\" or \"Device <device key>\""
+        )
     }
 
     /// The bearer token of a request, if it carries one (a device key is no app's token).
@@ -49,7 +50,8 @@ package enum Caller: Sendable, Hashable {
     /// every app (the screen, push tokens, the event log).
     package static func requireDevice(_ metadata: Metadata, _ what: String) throws(RPCError) {
         if try token(in: metadata) != nil {
-            throw RPCError(code: .permissionDenied, message: "\(what) is the device's to do; an app token does not reach it")
+            throw RPCError(
+                code: .permissionDenied, message: "\(what) is the device's to do; an app token does not reach it")
         }
     }
 

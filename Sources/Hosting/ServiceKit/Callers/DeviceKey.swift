@@ -32,7 +32,9 @@ package struct DeviceKey: Sendable, Hashable, CustomStringConvertible {
     /// The key in the file at `path`, or why there is none.
     package static func load(path: String) -> Result<DeviceKey, LoadFailure> {
         guard let data = FileManager.default.contents(atPath: path) else { return .failure(.unreadable) }
-        guard let text = String(bytes: data, encoding: .utf8), let key = DeviceKey(text) else { return .failure(.malformed) }
+        guard let text = String(bytes: data, encoding: .utf8), let key = DeviceKey(text) else {
+            return .failure(.malformed)
+        }
         return .success(key)
     }
 

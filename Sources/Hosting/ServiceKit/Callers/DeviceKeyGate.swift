@@ -40,12 +40,15 @@ package struct DeviceKeyGate: ServerTransport {
         case .appToken: return nil
         case .deviceKey(let presented) where key.matches(presented): return nil
         case .deviceKey:
-            return RPCError(code: .unauthenticated, message: "authorization: the device key does not match this stack's (--device-key)")
+            return RPCError(
+                code: .unauthenticated,
+                message: "authorization: the device key does not match this stack's (--device-key)")
         case .none:
             return RPCError(
                 code: .unauthenticated,
                 message: "this stack requires the device key for device calls: send \"authorization: Device <key>\" "
-                    + "(glimpse --device-key FILE, or GLIMPSE_DEVICE_KEY); apps send \"authorization: Bearer <app token>\"")
+                    + "(glimpse --device-key FILE, or GLIMPSE_DEVICE_KEY); apps send \"authorization: Bearer <app token>\""
+            )
         }
     }
 }

@@ -26,7 +26,9 @@ package struct ClockService<E: Engine, C: HostCommand>: GlimpseClockV1.Clock.Han
     package func now(
         request: ServerRequest<GlimpseClockV1.NowRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseClockV1.NowResponse> {
-        ServerResponse(message: GlimpseClockV1.NowResponse(now: GoogleProtobuf.Timestamp(host.clock.now), manual: host.clock.isManual))
+        ServerResponse(
+            message: GlimpseClockV1.NowResponse(
+                now: GoogleProtobuf.Timestamp(host.clock.now), manual: host.clock.isManual))
     }
 
     package func nextDue(
@@ -41,17 +43,22 @@ package struct ClockService<E: Engine, C: HostCommand>: GlimpseClockV1.Clock.Han
     ) async throws -> ServerResponse<GlimpseClockV1.AdvanceToResponse> {
         try Caller.requireDevice(context.requestMetadata, "moving the clock")
         guard host.clock.isManual else {
-            throw RPCError(code: .failedPrecondition, message: "this service follows the system clock (start it with --clock manual)")
+            throw RPCError(
+                code: .failedPrecondition,
+                message: "this service follows the system clock (start it with --clock manual)")
         }
         guard let wire = request.message.to else { throw InvalidField("to", "an instant is required").rpcError }
         let target: Date
         do { target = try wire.date(field: "to") } catch { throw error.rpcError }
         guard target >= host.clock.now else {
-            throw RPCError(code: .invalidArgument, message: "to: \(target) is before now (\(host.clock.now)); the clock never goes back")
+            throw RPCError(
+                code: .invalidArgument,
+                message: "to: \(target) is before now (\(host.clock.now)); the clock never goes back")
         }
         try await host.advance(to: target)
-        return ServerResponse(message: GlimpseClockV1.AdvanceToResponse(
-            now: GoogleProtobuf.Timestamp(host.clock.now), watermark: watermark()))
+        return ServerResponse(
+            message: GlimpseClockV1.AdvanceToResponse(
+                now: GoogleProtobuf.Timestamp(host.clock.now), watermark: watermark()))
     }
 }
 

@@ -43,7 +43,9 @@ package struct ConfigSource: Sendable {
     package func optional<Value>(
         _ flag: String, _ commandLine: String?, expected: String, parse: (String) -> Value?
     ) throws(ConfigError) -> Value? {
-        try value(flag, commandLine, expected: expected, default: nil) { raw -> Value?? in parse(raw).map { Optional($0) } }
+        try value(flag, commandLine, expected: expected, default: nil) { raw -> Value?? in
+            parse(raw).map { Optional($0) }
+        }
     }
 
     /// A setting the service cannot start without.
@@ -85,8 +87,9 @@ extension ConfigSource {
     /// `iPad1024x1366` for systemExtraLarge). glimpse-timeline and glimpse-gateway must be
     /// given the same one.
     package func device(_ commandLine: String?) throws(ConfigError) -> DeviceScreen {
-        try value("device", commandLine, expected: DeviceScreen.allCases.map(\.rawValue).joined(separator: ", "),
-                  default: DeviceScreen.default, parse: DeviceScreen.init(rawValue:))
+        try value(
+            "device", commandLine, expected: DeviceScreen.allCases.map(\.rawValue).joined(separator: ", "),
+            default: DeviceScreen.default, parse: DeviceScreen.init(rawValue:))
     }
 }
 

@@ -60,8 +60,9 @@ package struct ServiceConfig: Sendable, Hashable {
     /// 127.0.0.1, a free port, `./.glimpse/<service>`, the system clock, text logs at
     /// info, no metrics.
     package static func defaults(service: String) -> Self {
-        Self(service: service, host: "127.0.0.1", port: 0, dataDirectory: "./.glimpse/\(service)", clock: .system,
-             logFormat: .text, logLevel: .info, metricsPort: nil)
+        Self(
+            service: service, host: "127.0.0.1", port: 0, dataDirectory: "./.glimpse/\(service)", clock: .system,
+            logFormat: .text, logLevel: .info, metricsPort: nil)
     }
 }
 

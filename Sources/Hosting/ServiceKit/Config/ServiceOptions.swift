@@ -20,27 +20,43 @@ package struct ServiceOptions: ParsableArguments, Sendable {
     @Option(help: "Port to listen on; 0 picks a free one, printed as `listening on port N` (GLIMPSE_PORT).")
     package var port: String?
 
-    @Option(name: .customLong("data-dir"), help: "Where the service keeps its data (default ./.glimpse/<service>; GLIMPSE_DATA_DIR).")
+    @Option(
+        name: .customLong("data-dir"),
+        help: "Where the service keeps its data (default ./.glimpse/<service>; GLIMPSE_DATA_DIR).")
     package var dataDir: String?
 
     @Option(help: "system or manual: manual time moves only when told (GLIMPSE_CLOCK).")
     package var clock: String?
 
-    @Option(name: .customLong("start-time"), help: "With --clock manual: the starting instant, ISO 8601 (GLIMPSE_START_TIME).")
+    @Option(
+        name: .customLong("start-time"),
+        help: "With --clock manual: the starting instant, ISO 8601 (GLIMPSE_START_TIME).")
     package var startTime: String?
 
     @Option(name: .customLong("log-format"), help: "text or json (one object per line) (GLIMPSE_LOG_FORMAT).")
     package var logFormat: String?
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GLIMPSE_LOG_LEVEL).")
+    @Option(
+        name: .customLong("log-level"),
+        help: "trace, debug, info, notice, warning, error or critical (GLIMPSE_LOG_LEVEL).")
     package var logLevel: String?
 
-    @Option(name: .customLong("metrics-port"), help: "Serve Prometheus metrics at GET /metrics on this port; off unless given (GLIMPSE_METRICS_PORT).")
+    @Option(
+        name: .customLong("metrics-port"),
+        help: "Serve Prometheus metrics at GET /metrics on this port; off unless given (GLIMPSE_METRICS_PORT).")
     package var metricsPort: String?
 
-    @Option(name: .customLong("device-key"), help: "A file holding the device key: device-scope calls must then send `authorization: Device <key>`, and calls to other services carry it; off unless given, for loopback (GLIMPSE_DEVICE_KEY).")
+    @Option(
+        name: .customLong("device-key"),
+        help:
+            "A file holding the device key: device-scope calls must then send `authorization: Device <key>`, and calls to other services carry it; off unless given, for loopback (GLIMPSE_DEVICE_KEY)."
+    )
     package var deviceKey: String?
-    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay without a call open before it is closed (GOAWAY); 0 never (default 300; GLIMPSE_IDLE_TIMEOUT).")
+    @Option(
+        name: .customLong("idle-timeout"),
+        help:
+            "Seconds a connection may stay without a call open before it is closed (GOAWAY); 0 never (default 300; GLIMPSE_IDLE_TIMEOUT)."
+    )
     package var idleTimeout: String?
 
     package init() {}
@@ -76,19 +92,24 @@ package struct ServiceOptions: ParsableArguments, Sendable {
             host: try source.value("host", host, expected: "a host name or address", default: defaults.host) {
                 $0.isEmpty || $0.contains(where: \.isWhitespace) ? nil : $0
             },
-            port: try source.value("port", port, expected: "a port number 0...65535", default: defaults.port,
-                                   parse: ConfigSource.port),
-            dataDirectory: try source.value("data-dir", dataDir, expected: "a directory", default: defaults.dataDirectory) {
+            port: try source.value(
+                "port", port, expected: "a port number 0...65535", default: defaults.port,
+                parse: ConfigSource.port),
+            dataDirectory: try source.value(
+                "data-dir", dataDir, expected: "a directory", default: defaults.dataDirectory
+            ) {
                 $0.isEmpty ? nil : $0
             },
             clock: clock,
-            logFormat: try source.value("log-format", logFormat, expected: "text or json", default: defaults.logFormat,
-                                        parse: LogFormat.init(rawValue:)),
+            logFormat: try source.value(
+                "log-format", logFormat, expected: "text or json", default: defaults.logFormat,
+                parse: LogFormat.init(rawValue:)),
             logLevel: try source.value(
                 "log-level", logLevel, expected: "trace, debug, info, notice, warning, error or critical",
                 default: defaults.logLevel, parse: LogLevelName.parse),
-            metricsPort: try source.optional("metrics-port", metricsPort, expected: "a port number 0...65535",
-                                             parse: ConfigSource.port) ?? defaults.metricsPort)
+            metricsPort: try source.optional(
+                "metrics-port", metricsPort, expected: "a port number 0...65535",
+                parse: ConfigSource.port) ?? defaults.metricsPort)
         config.deviceKey = try source.deviceKey(deviceKey)
         config.idleTimeout = try source.value(
             "idle-timeout", idleTimeout, expected: "seconds, 0 (never) or more", default: defaults.idleTimeout,

@@ -16,13 +16,16 @@ package final class Connections: Sendable {
     package struct Transports: Sendable {
         let make: @Sendable (ServiceAddress, _ maxReceiveMessageSize: Int) -> any ClientTransport
 
-        package init(_ make: @escaping @Sendable (ServiceAddress, _ maxReceiveMessageSize: Int) -> any ClientTransport) {
+        package init(_ make: @escaping @Sendable (ServiceAddress, _ maxReceiveMessageSize: Int) -> any ClientTransport)
+        {
             self.make = make
         }
 
         /// HTTP/2 over TCP (NIO), as deployed.
         package static let sockets = Transports { address, maxReceiveMessageSize in
-            NIOClientTransport(host: address.host, port: address.port, config: NIOClientConfig(maxReceiveMessageSize: maxReceiveMessageSize))
+            NIOClientTransport(
+                host: address.host, port: address.port,
+                config: NIOClientConfig(maxReceiveMessageSize: maxReceiveMessageSize))
         }
 
         /// The in-process transports of `servers` by address (no socket, the same call

@@ -10,7 +10,9 @@ package struct Outbound: Sendable {
     package var log: @Sendable (String) -> Void
     package var deviceKey: DeviceKey?
 
-    package init(address: ServiceAddress?, deviceKey: DeviceKey? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(
+        address: ServiceAddress?, deviceKey: DeviceKey? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.address = address
         self.deviceKey = deviceKey
         self.log = log

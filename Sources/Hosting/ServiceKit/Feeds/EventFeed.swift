@@ -101,7 +101,9 @@ package final class EventFeed<Event: Sendable>: Sendable {
             var base: AsyncThrowingStream<[Event], any Error>.Iterator
             let backlog: Backlog
 
-            package mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(any Error) -> [Event]? {
+            package mutating func next(
+                isolation actor: isolated (any Actor)? = #isolation
+            ) async throws(any Error) -> [Event]? {
                 let batch = try await base.next(isolation: actor)
                 if let batch { backlog.take(batch.count) }
                 return batch

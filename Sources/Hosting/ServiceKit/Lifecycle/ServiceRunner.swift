@@ -113,9 +113,10 @@ package struct ServiceRunner: Sendable {
     /// restart policy) starts it again on its journal.
     package mutating func addHost<E: Engine, C: HostCommand>(_ host: EngineHost<E, C>) {
         addBackground(EngineHostTimer(host: host))
-        background.append(ServiceGroupConfiguration.ServiceConfiguration(
-            service: HostFailureWatch(failure: host.failed, health: health, readiness: readiness, logger: logger),
-            failureTerminationBehavior: .gracefullyShutdownGroup))
+        background.append(
+            ServiceGroupConfiguration.ServiceConfiguration(
+                service: HostFailureWatch(failure: host.failed, health: health, readiness: readiness, logger: logger),
+                failureTerminationBehavior: .gracefullyShutdownGroup))
     }
 
     /// Runs once the server and the background services have stopped (close a store).
@@ -146,10 +147,13 @@ package struct ServiceRunner: Sendable {
             rpcTransport = DeviceKeyGate(rpcTransport, key: key)
             logger.info("device-scope calls need the device key (--device-key); health and reflection stay open")
         } else if servesDeviceScope, !config.listensOnLoopback {
-            logger.warning("listening on \(config.host) without --device-key: whoever reaches this port makes device calls (install, place, read every app's data); give --device-key FILE")
+            logger.warning(
+                "listening on \(config.host) without --device-key: whoever reaches this port makes device calls (install, place, read every app's data); give --device-key FILE"
+            )
         }
         if !router.jsonRoutes.isEmpty {
-            logger.info("serving JSON", metadata: ["routes": "\(router.jsonRoutes.all.map(\.route).joined(separator: " "))"])
+            logger.info(
+                "serving JSON", metadata: ["routes": "\(router.jsonRoutes.all.map(\.route).joined(separator: " "))"])
         }
         var metricsEndpoint: MetricsEndpoint?
         if let metricsPort = config.metricsPort {
@@ -215,8 +219,9 @@ struct HostFailureWatch: Service {
     func run() async throws {
         guard let error = await cancelWhenGracefulShutdown({ await failure.wait() }) else { return }
         readiness.markFailed(health)
-        logger.critical("the store failed; NOT_SERVING, shutting down so the process is started again on its journal",
-                        metadata: ["error": "\(error)"])
+        logger.critical(
+            "the store failed; NOT_SERVING, shutting down so the process is started again on its journal",
+            metadata: ["error": "\(error)"])
         throw error
     }
 }

@@ -12,18 +12,22 @@ extension RateLimitedLog {
     package func record(_ event: ConnectionEvent) {
         switch event {
         case .goAwaySent(let peer, let code, let reason):
-            log(event.kind, level: .warning, "GOAWAY sent to \(peer): \(reason)",
+            log(
+                event.kind, level: .warning, "GOAWAY sent to \(peer): \(reason)",
                 metadata: ["peer": "\(peer)", "error_code": "\(code)"])
         case .idleClosed(let peer, let after):
             log(event.kind, level: .info, "closed \(peer): no call open for \(after)", metadata: ["peer": "\(peer)"])
         case .handshakeTimedOut(let peer, let after):
-            log(event.kind, level: .warning, "closed \(peer): TLS handshake not done within \(after)",
+            log(
+                event.kind, level: .warning, "closed \(peer): TLS handshake not done within \(after)",
                 metadata: ["peer": "\(peer)"])
         case .acceptFailed(let error, let backoff):
-            log(event.kind, level: .error, "accept failed (\(error)); accepting again in \(backoff)",
+            log(
+                event.kind, level: .error, "accept failed (\(error)); accepting again in \(backoff)",
                 metadata: ["error": "\(error)"])
         case .streamReset(let peer, let stream, let reason):
-            log(event.kind, level: .warning, "stream \(stream) of \(peer): \(reason)",
+            log(
+                event.kind, level: .warning, "stream \(stream) of \(peer): \(reason)",
                 metadata: ["peer": "\(peer)", "stream": "\(stream)"])
         }
     }

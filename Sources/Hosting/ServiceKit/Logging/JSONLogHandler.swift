@@ -20,8 +20,10 @@ package struct JSONLogHandler: LogHandler {
     private let output: LogOutput
     private let now: @Sendable () -> Date
 
-    package init(label: String, level: Logger.Level = .info, output: LogOutput = .standardError,
-                metadataProvider: Logger.MetadataProvider? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(
+        label: String, level: Logger.Level = .info, output: LogOutput = .standardError,
+        metadataProvider: Logger.MetadataProvider? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.label = label
         self.logLevel = level
         self.output = output

@@ -47,6 +47,7 @@ package final class RateLimitedLog: Sendable {
         var metadata = metadata
         metadata["kind"] = "\(kind)"
         if heldBack > 0 { metadata["held_back"] = "\(heldBack)" }
-        logger.log(level: level, "\(message())\(heldBack > 0 ? " (and \(heldBack) more not logged)" : "")", metadata: metadata)
+        logger.log(
+            level: level, "\(message())\(heldBack > 0 ? " (and \(heldBack) more not logged)" : "")", metadata: metadata)
     }
 }

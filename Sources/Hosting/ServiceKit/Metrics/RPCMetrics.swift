@@ -36,9 +36,11 @@ package final class RPCMetrics: Sendable {
         instruments.handled.increment()
         instruments.latency.recordInterval(duration)
         if let abandonment {
-            Counter(label: "grpc_server_abandoned_total",
-                    dimensions: instruments.labels + [("grpc_code", "\(abandonment.code)")], factory: factory)
-                .increment()
+            Counter(
+                label: "grpc_server_abandoned_total",
+                dimensions: instruments.labels + [("grpc_code", "\(abandonment.code)")], factory: factory
+            )
+            .increment()
         }
     }
 

@@ -34,10 +34,12 @@ package struct ReflectionIndex: Sendable {
         var response = Response(originalRequest: request)
         switch request.messageRequest {
         case .listServices?:
-            response.messageResponse = .listServicesResponse(.init(
-                service: services.map { GrpcReflectionV1.ServiceResponse(name: $0) }))
+            response.messageResponse = .listServicesResponse(
+                .init(
+                    service: services.map { GrpcReflectionV1.ServiceResponse(name: $0) }))
         case .fileByFilename(let name)?:
-            response.messageResponse = files[name] == nil
+            response.messageResponse =
+                files[name] == nil
                 ? notFound("file \(name) is not known to this server")
                 : fileResponse(name)
         case .fileContainingSymbol(let symbol)?:
@@ -48,14 +50,17 @@ package struct ReflectionIndex: Sendable {
             }
         case .fileContainingExtension(let request)?:
             response.messageResponse = notFound(
-                "no extension \(request.extensionNumber) of \(request.containingType): Glimpse's schemas are proto3 and define none")
+                "no extension \(request.extensionNumber) of \(request.containingType): Glimpse's schemas are proto3 and define none"
+            )
         case .allExtensionNumbersOfType(let type)?:
-            response.messageResponse = fileOfSymbol[type] == nil
+            response.messageResponse =
+                fileOfSymbol[type] == nil
                 ? notFound("type \(type) is not known to this server")
                 : .allExtensionNumbersResponse(.init(baseTypeName: type, extensionNumber: []))
         case nil:
-            response.messageResponse = .errorResponse(.init(
-                errorCode: 3, errorMessage: "the request names no question (message_request is empty)"))
+            response.messageResponse = .errorResponse(
+                .init(
+                    errorCode: 3, errorMessage: "the request names no question (message_request is empty)"))
         }
         return response
     }

@@ -39,8 +39,9 @@ package struct ReflectionServiceV1Alpha: GrpcReflectionV1alpha.ServerReflection.
         for try await question in request {
             let v1 = try GrpcReflectionV1.ServerReflectionRequest(serializedBytes: try question.serializedBytes())
             let answer = index.respond(to: v1)
-            try await response.write(try GrpcReflectionV1alpha.ServerReflectionResponse(
-                serializedBytes: try answer.serializedBytes()))
+            try await response.write(
+                try GrpcReflectionV1alpha.ServerReflectionResponse(
+                    serializedBytes: try answer.serializedBytes()))
         }
         return Metadata()
     }

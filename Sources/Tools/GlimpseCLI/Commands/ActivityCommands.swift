@@ -11,7 +11,8 @@ import RPCCore
 
 struct Activities: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List Live Activities: state, content, and where each shows (lockScreen, compact, minimal, expanded).")
+        abstract: "List Live Activities: state, content, and where each shows (lockScreen, compact, minimal, expanded)."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -58,7 +59,8 @@ struct TapActivity: AsyncParsableCommand {
 
     func run() async throws {
         let request = GlimpseGatewayV1.ActivityTapRequest(
-            activityId: activity ?? "", presentation: presentation ?? "", element: element ?? "", idempotencyKey: key ?? "")
+            activityId: activity ?? "", presentation: presentation ?? "", element: element ?? "",
+            idempotencyKey: key ?? "")
         let response = try await global.withGateway { gateway in
             try await gateway.activities.tap(.init(message: request)).message
         }
@@ -83,7 +85,9 @@ struct Events: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only the events after this sequence number.", valueName: "sequence"))
     var after: UInt64 = 0
 
-    @Option(name: .customLong("kind"), help: ArgumentHelp("Only events of this kind (e.g. entry_changed); repeatable.", valueName: "kind"))
+    @Option(
+        name: .customLong("kind"),
+        help: ArgumentHelp("Only events of this kind (e.g. entry_changed); repeatable.", valueName: "kind"))
     var kinds: [String] = []
 
     @Option(help: ArgumentHelp("Only this app's events.", valueName: "bundle"))
@@ -104,7 +108,8 @@ struct Events: AsyncParsableCommand {
             context.say(json ? String(decoding: event.jsonBytes(), as: UTF8.self) : EventText.line(event))
         }
         if follow {
-            let request = GlimpseGatewayV1.FollowEventsRequest(afterSequence: after, kinds: kinds, bundleId: bundle ?? "")
+            let request = GlimpseGatewayV1.FollowEventsRequest(
+                afterSequence: after, kinds: kinds, bundleId: bundle ?? "")
             try await global.withGateway { gateway in
                 try await gateway.events.follow(.init(message: request)) { stream in
                     for try await event in stream { print(event) }
@@ -116,7 +121,8 @@ struct Events: AsyncParsableCommand {
             var cursor = after
             var printed = 0
             while true {
-                var request = GlimpseGatewayV1.ListEventsRequest(afterSequence: cursor, kinds: kinds, bundleId: bundle ?? "")
+                var request = GlimpseGatewayV1.ListEventsRequest(
+                    afterSequence: cursor, kinds: kinds, bundleId: bundle ?? "")
                 if let limit { request.limit = UInt32(min(limit - printed, 1000)) }
                 let page = try await gateway.events.list(.init(message: request)).message
                 for event in page.events { print(event) }
@@ -151,7 +157,9 @@ struct SettingsCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The locale (e.g. en_US); a change reloads every widget.", valueName: "locale"))
     var locale: String?
 
-    @Option(name: .customLong("dynamic-type"), help: ArgumentHelp("The Dynamic Type size (e.g. large, xxxLarge).", valueName: "size"))
+    @Option(
+        name: .customLong("dynamic-type"),
+        help: ArgumentHelp("The Dynamic Type size (e.g. large, xxxLarge).", valueName: "size"))
     var dynamicType: String?
 
     @Option(help: ArgumentHelp("The app whose switches change.", valueName: "bundle"))
@@ -204,8 +212,10 @@ struct AppCommand: AsyncParsableCommand {
         subcommands: [ReloadTimelines.self, State.self, RequestActivity.self])
 
     struct TokenOptions: ParsableArguments {
-        @Option(name: .customLong("app-token"), help: ArgumentHelp(
-            "The app token `glimpse install` printed (default: $GLIMPSE_APP_TOKEN).", valueName: "token"))
+        @Option(
+            name: .customLong("app-token"),
+            help: ArgumentHelp(
+                "The app token `glimpse install` printed (default: $GLIMPSE_APP_TOKEN).", valueName: "token"))
         var appToken: String?
 
         func token() throws(CLIFailure) -> String {
@@ -246,7 +256,8 @@ struct AppCommand: AsyncParsableCommand {
     struct RequestActivity: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "request-activity",
-            abstract: "Activity.request(attributes:content:pushType:) from a RequestActivityRequest JSON file, in the foreground.",
+            abstract:
+                "Activity.request(attributes:content:pushType:) from a RequestActivityRequest JSON file, in the foreground.",
             discussion: """
                 The file is the proto3 JSON of glimpse.activity.v1.RequestActivityRequest (its \
                 bundle id comes from the token). A string "$now", "$now+30m" or "$now-2h" in \
@@ -272,11 +283,13 @@ struct AppCommand: AsyncParsableCommand {
             }
             let response = try await global.withGateway(appToken: appToken) { gateway in
                 if !background {
-                    _ = try await gateway.appLifecycle.setState(gateway.request(GlimpseGatewayV1.SetAppStateRequest(bundleId: "", foreground: true)))
+                    _ = try await gateway.appLifecycle.setState(
+                        gateway.request(GlimpseGatewayV1.SetAppStateRequest(bundleId: "", foreground: true)))
                 }
-                let now = try await gateway.clock.now(.init(message: .init())).message.now.map {
-                    Date(timeIntervalSince1970: Double($0.seconds) + Double($0.nanos) / 1e9)
-                } ?? Date()
+                let now =
+                    try await gateway.clock.now(.init(message: .init())).message.now.map {
+                        Date(timeIntervalSince1970: Double($0.seconds) + Double($0.nanos) / 1e9)
+                    } ?? Date()
                 var request = try DemoDevice.request(template, now: now)
                 request.inBackground = background
                 return try await gateway.activityKit.request(gateway.request(request)).message

@@ -46,7 +46,8 @@ struct Uninstall: AsyncParsableCommand {
 
     func run() async throws {
         let response = try await global.withGateway { gateway in
-            try await gateway.apps.uninstall(.init(message: GlimpseGatewayV1.UninstallRequest(bundleId: bundle))).message
+            try await gateway.apps.uninstall(.init(message: GlimpseGatewayV1.UninstallRequest(bundleId: bundle)))
+                .message
         }
         global.emit(response) { AppText.uninstalled(bundle, $0) }
     }

@@ -93,7 +93,8 @@ struct ClockCommand: AsyncParsableCommand {
     }
 
     struct Freeze: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop following real time: the clock moves only when advanced.")
+        static let configuration = CommandConfiguration(
+            abstract: "Stop following real time: the clock moves only when advanced.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -116,13 +117,17 @@ struct ClockCommand: AsyncParsableCommand {
 
         func validate() throws {
             if let offset {
-                do { _ = try DurationText.parse(offset, allowNegative: true) } catch { throw ValidationError(error.description) }
+                do { _ = try DurationText.parse(offset, allowNegative: true) } catch {
+                    throw ValidationError(error.description)
+                }
             }
         }
 
         func run() async throws {
             var request = GlimpseGatewayV1.FollowRequest()
-            if let offset { request.offset = GoogleProtobuf.Duration(seconds: try DurationText.parse(offset, allowNegative: true)) }
+            if let offset {
+                request.offset = GoogleProtobuf.Duration(seconds: try DurationText.parse(offset, allowNegative: true))
+            }
             let state = try await global.withGateway { gateway in
                 try await gateway.clock.follow(.init(message: request)).message
             }

@@ -42,10 +42,14 @@ struct VerifyContracts: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The provider: timeline, intent, activity or asset.", valueName: "provider"))
     var provider: String
 
-    @Option(help: ArgumentHelp("Where it listens (default: 127.0.0.1 at its default port, 7701–7704).", valueName: "host:port"))
+    @Option(
+        help: ArgumentHelp(
+            "Where it listens (default: 127.0.0.1 at its default port, 7701–7704).", valueName: "host:port"))
     var target: String?
 
-    @Option(name: .customLong("contracts-dir"), help: ArgumentHelp("The contracts directory (<consumer>-<provider>/<name>.json).", valueName: "dir"))
+    @Option(
+        name: .customLong("contracts-dir"),
+        help: ArgumentHelp("The contracts directory (<consumer>-<provider>/<name>.json).", valueName: "dir"))
     var contractsDirectory: String?
 
     @Flag(help: "One JSON object per interaction instead of lines.")
@@ -72,8 +76,12 @@ struct VerifyContracts: AsyncParsableCommand {
         let address = try HostPort(parsing: target ?? "127.0.0.1:\(Self.providers[name] ?? 0)", what: "--target")
         let contracts = try loadContracts()
         let interactions = contracts.provided(by: service)
-        guard !interactions.isEmpty else { throw CLIFailure.usage("no contract in \(contracts.source) has \(service) as its provider") }
-        context.note("replaying \(interactions.count) interactions of \(service)'s consumers (contracts: \(contracts.source)) against \(address)")
+        guard !interactions.isEmpty else {
+            throw CLIFailure.usage("no contract in \(contracts.source) has \(service) as its provider")
+        }
+        context.note(
+            "replaying \(interactions.count) interactions of \(service)'s consumers (contracts: \(contracts.source)) against \(address)"
+        )
         let verdicts = await ContractReplayer.verify(
             interactions, host: address.host, port: address.port, timeout: .milliseconds(Int64(timeout * 1000)),
             metadata: context.deviceKey?.metadata ?? Metadata()
@@ -84,14 +92,20 @@ struct VerifyContracts: AsyncParsableCommand {
         if let lost = verdicts.first(where: \.unreachable) {
             let got = lost.outcome.firstMismatch?.got ?? ""
             throw CLIFailure.unreachable(
-                what: service, address: address.description, detail: CLIFailure.transportFailure(Self.message(of: got)) ?? got)
+                what: service, address: address.description,
+                detail: CLIFailure.transportFailure(Self.message(of: got)) ?? got)
         }
         let failed = verdicts.filter(\.failed).count
         let skipped = verdicts.filter { if case .skipped = $0.outcome { true } else { false } }.count
         if !json {
-            context.say("\(verdicts.count) interactions: \(verdicts.count - failed - skipped) ok, \(skipped) skipped, \(failed) FAILED")
+            context.say(
+                "\(verdicts.count) interactions: \(verdicts.count - failed - skipped) ok, \(skipped) skipped, \(failed) FAILED"
+            )
         }
-        if failed > 0 { throw CLIFailure.local("\(failed) of \(verdicts.count) interactions FAILED against \(service) at \(address)") }
+        if failed > 0 {
+            throw CLIFailure.local(
+                "\(failed) of \(verdicts.count) interactions FAILED against \(service) at \(address)")
+        }
     }
 
     /// `--contracts-dir`, the repository's Tests/Contracts, or the built-in copy.
@@ -108,7 +122,8 @@ struct VerifyContracts: AsyncParsableCommand {
     }
 
     private static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "."
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first
+            ?? "."
     }
 
     /// The status message of `CODE: message`.

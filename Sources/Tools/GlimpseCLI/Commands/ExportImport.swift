@@ -45,7 +45,9 @@ package struct DeviceSnapshot: Sendable {
             throw Invalid(description: "not a glimpse export (format is not \"\(Self.formatName)\")")
         }
         do {
-            exportedAt = try value["exportedAt"]?.stringValue.map { text throws(ISO8601Text.Invalid) in try ISO8601Text.parse(text) }
+            exportedAt = try value["exportedAt"]?.stringValue.map { text throws(ISO8601Text.Invalid) in
+                try ISO8601Text.parse(text)
+            }
         } catch {
             throw Invalid(description: "exportedAt: \(error)")
         }
@@ -58,14 +60,17 @@ package struct DeviceSnapshot: Sendable {
         }
         do {
             apps = try array("apps").enumerated().map { index, item throws(ProtoJSONError) in
-                try GlimpseGatewayV1.InstalledApp(protoJSONValue: item, path: "apps[\(index)]", ignoringUnknownFields: true)
+                try GlimpseGatewayV1.InstalledApp(
+                    protoJSONValue: item, path: "apps[\(index)]", ignoringUnknownFields: true)
             }
             widgets = try array("widgets").enumerated().map { index, item throws(ProtoJSONError) in
-                try GlimpseGatewayV1.Widget(protoJSONValue: item, path: "widgets[\(index)]", ignoringUnknownFields: true)
+                try GlimpseGatewayV1.Widget(
+                    protoJSONValue: item, path: "widgets[\(index)]", ignoringUnknownFields: true)
             }
-            settings = try value["settings"].map { item throws(ProtoJSONError) in
-                try GlimpseGatewayV1.Settings(protoJSONValue: item, path: "settings", ignoringUnknownFields: true)
-            } ?? GlimpseGatewayV1.Settings()
+            settings =
+                try value["settings"].map { item throws(ProtoJSONError) in
+                    try GlimpseGatewayV1.Settings(protoJSONValue: item, path: "settings", ignoringUnknownFields: true)
+                } ?? GlimpseGatewayV1.Settings()
         } catch let error as ProtoJSONError {
             throw Invalid(description: error.description)
         } catch let error as Invalid {
@@ -88,7 +93,9 @@ package struct DeviceSnapshot: Sendable {
     /// The request that places `widget` again; `placed` maps the export's placement ids to
     /// the new ones (for Smart Stacks: a widget stacked on another goes with the new id of
     /// the stack's first widget).
-    package func placeRequest(for widget: GlimpseGatewayV1.Widget, placed: [UInt64: UInt64]) -> GlimpseGatewayV1.PlaceRequest {
+    package func placeRequest(
+        for widget: GlimpseGatewayV1.Widget, placed: [UInt64: UInt64]
+    ) -> GlimpseGatewayV1.PlaceRequest {
         var request = GlimpseGatewayV1.PlaceRequest()
         request.bundleId = widget.bundleId
         request.kind = widget.kind
@@ -98,11 +105,12 @@ package struct DeviceSnapshot: Sendable {
             request.screen = location.screen
             request.page = location.page
             if location.stackPosition > 0, location.screen != .lock,
-               let first = widgets.first(where: {
-                   guard let other = $0.location else { return false }
-                   return other.screen == location.screen && other.page == location.page
-                       && other.slot == location.slot && other.stackPosition == 0
-               }) {
+                let first = widgets.first(where: {
+                    guard let other = $0.location else { return false }
+                    return other.screen == location.screen && other.page == location.page
+                        && other.slot == location.slot && other.stackPosition == 0
+                })
+            {
                 request.stackWith = placed[first.placementId] ?? 0
             }
         }
@@ -131,7 +139,8 @@ struct Export: AsyncParsableCommand {
         let snapshot = try await global.withGateway { gateway in
             let apps = try await gateway.apps.list(.init(message: GlimpseGatewayV1.ListAppsRequest())).message
             let widgets = try await gateway.widgets.list(.init(message: GlimpseGatewayV1.ListWidgetsRequest())).message
-            let settings = try await gateway.device.getSettings(.init(message: GlimpseGatewayV1.GetSettingsRequest())).message
+            let settings = try await gateway.device.getSettings(.init(message: GlimpseGatewayV1.GetSettingsRequest()))
+                .message
             let now = try? await gateway.clock.now(.init(message: GlimpseGatewayV1.NowRequest())).message
             return DeviceSnapshot(exportedAt: now?.now, apps: apps.apps, widgets: widgets.widgets, settings: settings)
         }
@@ -139,12 +148,15 @@ struct Export: AsyncParsableCommand {
         bytes.append(0x0A)
         do { try Files.write(bytes, to: file) } catch { throw CLIFailure.local("cannot write \(error)") }
         if global.json {
-            global.emitJSON(.object([
-                JSONMember("file", .string(file)), JSONMember("apps", .number(snapshot.apps.count)),
-                JSONMember("widgets", .number(snapshot.widgets.count)),
-            ]))
+            global.emitJSON(
+                .object([
+                    JSONMember("file", .string(file)), JSONMember("apps", .number(snapshot.apps.count)),
+                    JSONMember("widgets", .number(snapshot.widgets.count)),
+                ]))
         } else {
-            global.context.say("exported \(AppText.count(UInt32(snapshot.apps.count), "app")), \(snapshot.widgets.count) widget\(snapshot.widgets.count == 1 ? "" : "s") and the settings to \(file)")
+            global.context.say(
+                "exported \(AppText.count(UInt32(snapshot.apps.count), "app")), \(snapshot.widgets.count) widget\(snapshot.widgets.count == 1 ? "" : "s") and the settings to \(file)"
+            )
         }
     }
 }
@@ -168,7 +180,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A file `glimpse export` wrote.", valueName: "file"))
     var file: String
 
-    @Option(name: .customLong("manifest"), help: ArgumentHelp("Install this app first (repeatable).", valueName: "app.json|app.yaml"))
+    @Option(
+        name: .customLong("manifest"),
+        help: ArgumentHelp("Install this app first (repeatable).", valueName: "app.json|app.yaml"))
     var manifests: [String] = []
 
     func run() async throws {
@@ -184,7 +198,9 @@ struct ImportCommand: AsyncParsableCommand {
         }
         var loaded: [LoadedManifest] = []
         for path in manifests {
-            do { loaded.append(try ManifestLoader.load(path: path)) } catch { throw CLIFailure.usage(error.description) }
+            do { loaded.append(try ManifestLoader.load(path: path)) } catch {
+                throw CLIFailure.usage(error.description)
+            }
         }
         let line = ProgressLine(context: context, forced: progress.progress)
         let report = try await global.withGateway { gateway in
@@ -195,7 +211,9 @@ struct ImportCommand: AsyncParsableCommand {
                 line.update("installed \(index + 1)/\(loaded.count) apps")
             }
             if !loaded.isEmpty { line.finish() }
-            let installed = Set(try await gateway.apps.list(.init(message: GlimpseGatewayV1.ListAppsRequest())).message.apps.map(\.bundleId))
+            let installed = Set(
+                try await gateway.apps.list(.init(message: GlimpseGatewayV1.ListAppsRequest())).message.apps.map(
+                    \.bundleId))
             let order = snapshot.placementOrder
             var placed: [UInt64: UInt64] = [:]
             for (index, widget) in order.enumerated() {
@@ -245,10 +263,14 @@ struct ImportReport: Sendable {
     var missingApps: [String] = []
 
     var text: String {
-        var lines = ["imported: \(AppText.count(UInt32(installed.count), "app")) installed, \(placed.count) widget\(placed.count == 1 ? "" : "s") placed, settings applied"]
+        var lines = [
+            "imported: \(AppText.count(UInt32(installed.count), "app")) installed, \(placed.count) widget\(placed.count == 1 ? "" : "s") placed, settings applied"
+        ]
         for pair in placed { lines.append("  placement \(pair.old) is now \(pair.new)") }
         for widget in skippedWidgets {
-            lines.append("  skipped placement \(widget.placementId) (\(widget.bundleId) / \(widget.kind)): the app is not installed")
+            lines.append(
+                "  skipped placement \(widget.placementId) (\(widget.bundleId) / \(widget.kind)): the app is not installed"
+            )
         }
         for bundle in missingApps {
             lines.append("  not installed: \(bundle) (give its manifest with --manifest)")
@@ -259,7 +281,14 @@ struct ImportReport: Sendable {
     var json: JSONValue {
         .object([
             JSONMember("installed", .array(installed.map { .string($0) })),
-            JSONMember("placed", .array(placed.map { .object([JSONMember("from", .string(String($0.old))), JSONMember("to", .string(String($0.new)))]) })),
+            JSONMember(
+                "placed",
+                .array(
+                    placed.map {
+                        .object([
+                            JSONMember("from", .string(String($0.old))), JSONMember("to", .string(String($0.new))),
+                        ])
+                    })),
             JSONMember("skipped", .array(skippedWidgets.map { .string(String($0.placementId)) })),
             JSONMember("missingApps", .array(missingApps.map { .string($0) })),
         ])

@@ -22,12 +22,15 @@ struct HealthCheck: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The server to ask.", valueName: "host:port"))
     var target: String
 
-    @Option(help: ArgumentHelp(
-        "The service to ask about, e.g. glimpse.timeline.v1.TimelineService (default: the server as a whole).",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The service to ask about, e.g. glimpse.timeline.v1.TimelineService (default: the server as a whole).",
+            valueName: "name"))
     var service = ""
 
-    @Option(help: ArgumentHelp("How long to wait for the connection and the answer (e.g. 2s, 500ms).", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "How long to wait for the connection and the answer (e.g. 2s, 500ms).", valueName: "duration"))
     var timeout = "2s"
 
     func address() throws(CLIFailure) -> HostPort {
@@ -67,7 +70,8 @@ struct HealthCheck: AsyncParsableCommand {
         do {
             let health = GrpcHealthV1.Health.Client(wrapping: client)
             let response = try await health.check(
-                ClientRequest(message: GrpcHealthV1.HealthCheckRequest(service: service)), options: CallOptions(timeout: timeout))
+                ClientRequest(message: GrpcHealthV1.HealthCheckRequest(service: service)),
+                options: CallOptions(timeout: timeout))
             result = .success(response.message.status)
         } catch let error as RPCError {
             result = .failure(error)

@@ -68,7 +68,9 @@ struct Render: AsyncParsableCommand {
             throw ValidationError("only widget and activity take an id")
         }
         if let presentation, presentation != "lockScreen", what != .activity {
-            throw ValidationError("only activity takes --presentation; \(what.rawValue) shows what the device shows (glimpse render activity [<id>] --presentation expanded)")
+            throw ValidationError(
+                "only activity takes --presentation; \(what.rawValue) shows what the device shows (glimpse render activity [<id>] --presentation expanded)"
+            )
         }
         if format == .png, out == nil { throw ValidationError("png needs --out FILE") }
     }
@@ -98,25 +100,27 @@ struct Render: AsyncParsableCommand {
 
     var request: GlimpseGatewayV1.RenderRequest {
         var request = GlimpseGatewayV1.RenderRequest()
-        request.target = switch what {
-        case .screen: .unspecified
-        case .home: .homeScreen
-        case .lock: .lockScreen
-        case .island: .dynamicIsland
-        case .widget: .widget
-        case .activity: .activity
-        }
+        request.target =
+            switch what {
+            case .screen: .unspecified
+            case .home: .homeScreen
+            case .lock: .lockScreen
+            case .island: .dynamicIsland
+            case .widget: .widget
+            case .activity: .activity
+            }
         if what == .widget { request.placementId = id.flatMap(UInt64.init) ?? 0 }
         if what == .activity { request.activityId = id ?? "" }
         request.presentation = presentation ?? ""
         request.page = page
         request.colorScheme = dark ? .dark : .light
-        request.renderingMode = switch mode {
-        case .fullColor?: .fullColor
-        case .accented?: .accented
-        case .vibrant?: .vibrant
-        case nil: .unspecified
-        }
+        request.renderingMode =
+            switch mode {
+            case .fullColor?: .fullColor
+            case .accented?: .accented
+            case .vibrant?: .vibrant
+            case nil: .unspecified
+            }
         request.columns = columns ?? 0
         request.embedImages = embedImages || format == .png
         switch format {

@@ -30,12 +30,16 @@ struct Place: AsyncParsableCommand {
     @Option(help: "The Home Screen page (0 first).")
     var page: UInt32 = 0
 
-    @Option(name: .customLong("stack-with"), help: ArgumentHelp(
-        "Put it in a Smart Stack with this placement (same family, Home Screen).", valueName: "placement"))
+    @Option(
+        name: .customLong("stack-with"),
+        help: ArgumentHelp(
+            "Put it in a Smart Stack with this placement (same family, Home Screen).", valueName: "placement"))
     var stackWith: PlacementID?
 
-    @Option(name: .customLong("config"), parsing: .upToNextOption, help: ArgumentHelp(
-        "Configuration parameters.", valueName: "key=value"))
+    @Option(
+        name: .customLong("config"), parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Configuration parameters.", valueName: "key=value"))
     var config: [String] = []
 
     func validate() throws {
@@ -60,7 +64,8 @@ struct Place: AsyncParsableCommand {
             try await gateway.widgets.place(.init(message: request)).message
         }
         global.emit(widget) { widget in
-            var text = "placed \(widget.placementId): \(widget.bundleId) / \(widget.kind) \(FamilyName.name(widget.family)) at \(WidgetText.location(widget.location))"
+            var text =
+                "placed \(widget.placementId): \(widget.bundleId) / \(widget.kind) \(FamilyName.name(widget.family)) at \(WidgetText.location(widget.location))"
             if let error = widget.lastError, !error.code.isEmpty || !error.message.isEmpty {
                 text += "\nprovider error: " + WidgetText.providerError(error)
             }
@@ -80,7 +85,8 @@ struct Remove: AsyncParsableCommand {
 
     func run() async throws {
         let response = try await global.withGateway { gateway in
-            try await gateway.widgets.remove(.init(message: GlimpseGatewayV1.RemoveRequest(placementId: placement))).message
+            try await gateway.widgets.remove(.init(message: GlimpseGatewayV1.RemoveRequest(placementId: placement)))
+                .message
         }
         global.emit(response) { _ in "removed \(placement)" }
     }
@@ -96,7 +102,8 @@ struct Widgets: AsyncParsableCommand {
 
     func run() async throws {
         let response = try await global.withGateway { gateway in
-            try await gateway.widgets.list(.init(message: GlimpseGatewayV1.ListWidgetsRequest(bundleId: bundle ?? ""))).message
+            try await gateway.widgets.list(.init(message: GlimpseGatewayV1.ListWidgetsRequest(bundleId: bundle ?? "")))
+                .message
         }
         global.emit(response) { WidgetText.list($0.widgets) }
     }
@@ -121,7 +128,8 @@ struct Show: AsyncParsableCommand {
     func run() async throws {
         if let placement {
             let widget = try await global.withGateway { gateway in
-                try await gateway.widgets.get(.init(message: GlimpseGatewayV1.GetWidgetRequest(placementId: placement))).message
+                try await gateway.widgets.get(.init(message: GlimpseGatewayV1.GetWidgetRequest(placementId: placement)))
+                    .message
             }
             global.emit(widget) { WidgetText.detail($0) }
         } else {
@@ -135,7 +143,8 @@ struct Show: AsyncParsableCommand {
 
 struct Tap: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Tap a Button, Toggle or Link of a widget (or the widget itself); shows the widget after the tap's reload.",
+        abstract:
+            "Tap a Button, Toggle or Link of a widget (or the widget itself); shows the widget after the tap's reload.",
         discussion: """
             The element is its id, its path (e.g. 0.2), its intent type or its label text, as \
             `glimpse show <placement>` lists them; without one the tap is on the widget itself \
@@ -154,7 +163,8 @@ struct Tap: AsyncParsableCommand {
     var key: String?
 
     func run() async throws {
-        let request = GlimpseGatewayV1.TapRequest(placementId: placement, element: element ?? "", idempotencyKey: key ?? "")
+        let request = GlimpseGatewayV1.TapRequest(
+            placementId: placement, element: element ?? "", idempotencyKey: key ?? "")
         let response = try await global.withGateway { gateway in
             try await gateway.widgets.tap(.init(message: request)).message
         }
@@ -193,7 +203,8 @@ struct Reload: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let request = GlimpseGatewayV1.ReloadRequest(placementId: placement ?? 0, bundleId: bundle ?? "", kind: kind ?? "")
+        let request = GlimpseGatewayV1.ReloadRequest(
+            placementId: placement ?? 0, bundleId: bundle ?? "", kind: kind ?? "")
         let response = try await global.withGateway { gateway in
             try await gateway.widgets.reload(.init(message: request)).message
         }
@@ -212,7 +223,8 @@ struct Budget: AsyncParsableCommand {
 
     func run() async throws {
         let budget = try await global.withGateway { gateway in
-            try await gateway.widgets.budget(.init(message: GlimpseGatewayV1.BudgetRequest(placementId: placement))).message
+            try await gateway.widgets.budget(.init(message: GlimpseGatewayV1.BudgetRequest(placementId: placement)))
+                .message
         }
         global.emit(budget) { BudgetText.detail($0) }
     }

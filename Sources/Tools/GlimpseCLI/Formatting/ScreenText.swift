@@ -53,7 +53,9 @@ package enum ScreenText {
         lines.append("Dynamic Island  " + dynamicIsland(screen.dynamicIsland))
         if !screen.unreachableServices.isEmpty {
             lines.append("")
-            lines.append("unreachable: " + screen.unreachableServices.joined(separator: ", ") + " (showing the last known state)")
+            lines.append(
+                "unreachable: " + screen.unreachableServices.joined(separator: ", ") + " (showing the last known state)"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -36,6 +36,7 @@ package enum Table {
 extension String {
     /// Every line prefixed with `prefix`.
     func indented(_ prefix: String) -> String {
-        split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : prefix + $0 }.joined(separator: "\n")
+        split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : prefix + $0 }.joined(
+            separator: "\n")
     }
 }

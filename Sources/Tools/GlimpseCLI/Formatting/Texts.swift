@@ -31,8 +31,10 @@ package enum ActivityText {
                 let activity = view.activity ?? GlimpseActivityV1.Activity()
                 var shows = view.presentations.isEmpty ? "-" : view.presentations.joined(separator: ",")
                 if view.stale { shows += " (stale)" }
-                return [activity.activityId, activity.bundleId, activity.attributesType, state(activity.state), shows,
-                        activity.content?.stateJson ?? "{}"]
+                return [
+                    activity.activityId, activity.bundleId, activity.attributesType, state(activity.state), shows,
+                    activity.content?.stateJson ?? "{}",
+                ]
             })
     }
 
@@ -41,7 +43,9 @@ package enum ActivityText {
         var what = "the Live Activity"
         if let element = response.element {
             let (kind, target) = WidgetText.elementKind(element)
-            what = "\(kind) \(element.label.isEmpty ? element.path : "\"\(element.label)\"")" + (target == "-" ? "" : " (\(target))")
+            what =
+                "\(kind) \(element.label.isEmpty ? element.path : "\"\(element.label)\"")"
+                + (target == "-" ? "" : " (\(target))")
         }
         var lines: [String] = []
         if let performed = response.performed {
@@ -64,8 +68,11 @@ package enum AppText {
         return Table.render(
             header: ["BUNDLE", "NAME", "WIDGET KINDS", "INTENTS", "ACTIVITIES", "STATE", "INSTALLED"],
             rows: apps.map { app in
-                [app.bundleId, app.displayName, list(app.widgetKinds), list(app.intents), list(app.activityAttributes),
-                 app.active ? "foreground" : "background", ISO8601Text.format(app.installedAt)]
+                [
+                    app.bundleId, app.displayName, list(app.widgetKinds), list(app.intents),
+                    list(app.activityAttributes),
+                    app.active ? "foreground" : "background", ISO8601Text.format(app.installedAt),
+                ]
             })
     }
 
@@ -106,8 +113,10 @@ package enum ClockText {
 package enum EventText {
     /// One event on one line: `12  2026-…Z  entry_changed  com.example.pizza  summary`.
     package static func line(_ event: GlimpseGatewayV1.Event) -> String {
-        [String(event.sequence), ISO8601Text.format(event.at), event.kind.isEmpty ? "-" : event.kind,
-         event.bundleId.isEmpty ? "-" : event.bundleId, event.summary].joined(separator: "  ")
+        [
+            String(event.sequence), ISO8601Text.format(event.at), event.kind.isEmpty ? "-" : event.kind,
+            event.bundleId.isEmpty ? "-" : event.bundleId, event.summary,
+        ].joined(separator: "  ")
     }
 }
 
@@ -121,12 +130,16 @@ package enum SettingsText {
             ("dynamic type", settings.dynamicTypeSize.isEmpty ? "-" : settings.dynamicTypeSize),
         ])
         if !settings.appSwitches.isEmpty {
-            text += "\n\n" + Table.render(
-                header: ["BUNDLE", "LIVE ACTIVITIES", "FREQUENT UPDATES"],
-                rows: settings.appSwitches.keys.sorted().map { bundle in
-                    let info = settings.appSwitches[bundle]!
-                    return [bundle, info.areActivitiesEnabled ? "on" : "off", info.frequentPushesEnabled ? "on" : "off"]
-                })
+            text +=
+                "\n\n"
+                + Table.render(
+                    header: ["BUNDLE", "LIVE ACTIVITIES", "FREQUENT UPDATES"],
+                    rows: settings.appSwitches.keys.sorted().map { bundle in
+                        let info = settings.appSwitches[bundle]!
+                        return [
+                            bundle, info.areActivitiesEnabled ? "on" : "off", info.frequentPushesEnabled ? "on" : "off",
+                        ]
+                    })
         }
         return text
     }

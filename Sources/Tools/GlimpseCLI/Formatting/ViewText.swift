@@ -12,7 +12,8 @@ package enum ViewText {
     package static func lines(_ view: GlimpseWidgetV1.View, now: Double? = nil) -> [String] {
         switch view.kind {
         case .text(let text)?:
-            return text.content.isEmpty ? [] : text.content.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return text.content.isEmpty
+                ? [] : text.content.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         case .stack(let stack)?:
             let children = stack.children.map { lines($0, now: now) }
             if stack.axis == .horizontal, children.allSatisfy({ $0.count <= 1 }) {
@@ -59,7 +60,9 @@ package enum ViewText {
             return parts.isEmpty ? [] : [parts.joined(separator: " ")]
         case .timerText(let timerText)?:
             guard let interval = timerText.timerInterval else { return [] }
-            return [timer(interval, countsDown: timerText.countsDown, showsHours: timerText.showsHours ?? true, now: now)]
+            return [
+                timer(interval, countsDown: timerText.countsDown, showsHours: timerText.showsHours ?? true, now: now)
+            ]
         case .dateText(let dateText)?:
             guard let date = dateText.date else { return [] }
             return [self.date(date, style: dateText.style, now: now)]
@@ -80,10 +83,15 @@ package enum ViewText {
     }
 
     /// Text(timerInterval:countsDown:) at `now`: `4:59`, `1:02:03` (or `62:03` without hours).
-    static func timer(_ interval: GlimpseWidgetV1.DateInterval, countsDown: Bool, showsHours: Bool, now: Double?) -> String {
+    static func timer(
+        _ interval: GlimpseWidgetV1.DateInterval, countsDown: Bool, showsHours: Bool, now: Double?
+    ) -> String {
         let start = interval.start?.secondsSince1970 ?? 0
         let end = interval.end?.secondsSince1970 ?? start
-        guard let now else { return countsDown ? "until " + ISO8601Text.format(interval.end) : "since " + ISO8601Text.format(interval.start) }
+        guard let now else {
+            return countsDown
+                ? "until " + ISO8601Text.format(interval.end) : "since " + ISO8601Text.format(interval.start)
+        }
         let clamped = min(max(now, start), end)
         let seconds = countsDown ? end - clamped : clamped - start
         return clock(Int(seconds.rounded(.down)), showsHours: showsHours)

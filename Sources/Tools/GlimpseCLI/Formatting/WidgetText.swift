@@ -44,8 +44,10 @@ package enum WidgetText {
         return Table.render(
             header: ["ID", "BUNDLE", "KIND", "FAMILY", "WHERE", "SHOWS"],
             rows: widgets.map { widget in
-                [String(widget.placementId), widget.bundleId, widget.kind, FamilyName.name(widget.family),
-                 location(widget.location), state(widget)]
+                [
+                    String(widget.placementId), widget.bundleId, widget.kind, FamilyName.name(widget.family),
+                    location(widget.location), state(widget),
+                ]
             })
     }
 
@@ -61,8 +63,15 @@ package enum WidgetText {
     /// `glimpse show <placement>`.
     package static func detail(_ widget: GlimpseGatewayV1.Widget) -> String {
         var fields: [(String, String)] = [
-            ("placement", "\(widget.placementId)  \(widget.bundleId) / \(widget.kind)" + (widget.stale ? "  (stale: glimpse-timeline unreachable)" : "")),
-            ("family", FamilyName.name(widget.family) + (widget.displaySize == nil ? "" : "  " + size(widget.displaySize))),
+            (
+                "placement",
+                "\(widget.placementId)  \(widget.bundleId) / \(widget.kind)"
+                    + (widget.stale ? "  (stale: glimpse-timeline unreachable)" : "")
+            ),
+            (
+                "family",
+                FamilyName.name(widget.family) + (widget.displaySize == nil ? "" : "  " + size(widget.displaySize))
+            ),
             ("where", location(widget.location)),
         ]
         if !widget.configuration.isEmpty { fields.append(("config", ConfigValue.format(widget.configuration))) }
@@ -72,7 +81,8 @@ package enum WidgetText {
             if let relevance = entry.relevance {
                 line += "  relevance \(relevance.score)"
                 if let duration = relevance.duration {
-                    line += " for " + DurationText.format(seconds: Double(duration.seconds) + Double(duration.nanos) / 1e9)
+                    line +=
+                        " for " + DurationText.format(seconds: Double(duration.seconds) + Double(duration.nanos) / 1e9)
                 }
             }
             fields.append(("entry", line))
@@ -127,7 +137,9 @@ package enum WidgetText {
         var what = "the widget"
         if let element = response.element {
             let (kind, target) = elementKind(element)
-            what = "\(kind) \(element.label.isEmpty ? element.path : "\"\(element.label)\"")" + (target == "-" ? "" : " (\(target))")
+            what =
+                "\(kind) \(element.label.isEmpty ? element.path : "\"\(element.label)\"")"
+                + (target == "-" ? "" : " (\(target))")
         }
         switch response.result {
         case .openedUrl(let url)?:
@@ -154,7 +166,9 @@ package enum WidgetText {
         case .failed(let failed)?:
             text = "perform() failed: \(failed.message)"
         case .refused(let refused)?:
-            text = "refused (\(String(describing: refused.reason)))" + (refused.message.isEmpty ? "" : ": \(refused.message)")
+            text =
+                "refused (\(String(describing: refused.reason)))"
+                + (refused.message.isEmpty ? "" : ": \(refused.message)")
         case nil:
             text = "no result"
         }
@@ -171,8 +185,10 @@ package enum WidgetText {
         return Table.render(
             header: ["ID", "RELOAD AT", "WAITING FOR", "BUDGET"],
             rows: response.placements.map { budget in
-                [String(budget.placementId), budget.nextReloadAt.map { ISO8601Text.format($0) } ?? "not scheduled",
-                 BudgetText.waitReason(budget.waitingFor), "\(budget.used)/\(budget.limit)"]
+                [
+                    String(budget.placementId), budget.nextReloadAt.map { ISO8601Text.format($0) } ?? "not scheduled",
+                    BudgetText.waitReason(budget.waitingFor), "\(budget.used)/\(budget.limit)",
+                ]
             })
     }
 }

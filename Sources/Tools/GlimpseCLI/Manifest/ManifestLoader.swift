@@ -38,7 +38,9 @@ package enum ManifestLoader {
 
     package static func load(path: String) throws(Failure) -> LoadedManifest {
         let bytes: [UInt8]
-        do { bytes = try Files.read(path) } catch { throw Failure(file: path, reason: "cannot read the manifest: \(error.reason)") }
+        do { bytes = try Files.read(path) } catch {
+            throw Failure(file: path, reason: "cannot read the manifest: \(error.reason)")
+        }
         let manifest = try parse(bytes, format: format(of: path, bytes: bytes), file: path)
         let directory = Files.directory(of: path)
         var assets: [String: [UInt8]] = [:]
@@ -53,14 +55,20 @@ package enum ManifestLoader {
             do {
                 assets[asset.name] = try Files.read(file)
             } catch {
-                throw Failure(file: path, reason: "\(label): cannot read \(file) (\(error.reason)); asset paths are relative to the manifest's directory")
+                throw Failure(
+                    file: path,
+                    reason:
+                        "\(label): cannot read \(file) (\(error.reason)); asset paths are relative to the manifest's directory"
+                )
             }
         }
         return LoadedManifest(path: path, manifest: manifest, assetData: assets)
     }
 
     /// The manifest in `bytes`; `file` names it in errors.
-    package static func parse(_ bytes: [UInt8], format: Format, file: String) throws(Failure) -> GlimpseAppV1.AppManifest {
+    package static func parse(
+        _ bytes: [UInt8], format: Format, file: String
+    ) throws(Failure) -> GlimpseAppV1.AppManifest {
         let value: JSONValue
         switch format {
         case .json:
@@ -71,7 +79,9 @@ package enum ManifestLoader {
             }
             do { value = try jsonValue(fromYAML: text) } catch { throw Failure(file: file, reason: error.description) }
         }
-        guard value.isObject else { throw Failure(file: file, reason: "the manifest must be an object (bundleId, widgets, …)") }
+        guard value.isObject else {
+            throw Failure(file: file, reason: "the manifest must be an object (bundleId, widgets, …)")
+        }
         do {
             return try GlimpseAppV1.AppManifest(protoJSONValue: value, path: "", ignoringUnknownFields: false)
         } catch {
@@ -83,9 +93,9 @@ package enum ManifestLoader {
     /// family written as WidgetKit spells it gets the spelling to use.
     static func familyHint(_ message: String) -> String {
         guard message.contains("glimpse.widget.v1.WidgetFamily"),
-              let open = message.firstIndex(of: "\""),
-              let close = message[message.index(after: open)...].firstIndex(of: "\""),
-              let family = try? FamilyName.parse(String(message[message.index(after: open)..<close]))
+            let open = message.firstIndex(of: "\""),
+            let close = message[message.index(after: open)...].firstIndex(of: "\""),
+            let family = try? FamilyName.parse(String(message[message.index(after: open)..<close]))
         else { return "" }
         var snake = ""
         for character in FamilyName.name(family) {
@@ -147,7 +157,8 @@ package enum ManifestLoader {
             var members: [JSONMember] = []
             for (key, value) in mapping {
                 guard case .scalar(let keyScalar) = key else {
-                    throw YAMLFailure(description: "\(path.isEmpty ? "the document" : path): a mapping key must be a plain value")
+                    throw YAMLFailure(
+                        description: "\(path.isEmpty ? "the document" : path): a mapping key must be a plain value")
                 }
                 let name = keyScalar.string
                 members.append(JSONMember(name, try jsonValue(value, path: path.isEmpty ? name : "\(path).\(name)")))

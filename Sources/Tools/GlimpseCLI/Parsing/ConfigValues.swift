@@ -33,7 +33,9 @@ package enum ConfigValue {
             guard let n = Int64(raw) else { throw Invalid(text: text, reason: "\"\(raw)\" is not an int") }
             value.kind = .intValue(n)
         case "double", "float", "number":
-            guard let x = Double(raw), x.isFinite else { throw Invalid(text: text, reason: "\"\(raw)\" is not a double") }
+            guard let x = Double(raw), x.isFinite else {
+                throw Invalid(text: text, reason: "\"\(raw)\" is not a double")
+            }
             value.kind = .doubleValue(x)
         case "bool":
             switch raw.lowercased() {
@@ -46,10 +48,13 @@ package enum ConfigValue {
                 throw Invalid(text: text, reason: error.description)
             }
         case "bytes":
-            guard let bytes = Base64Text.decode(raw) else { throw Invalid(text: text, reason: "\"\(raw)\" is not base64") }
+            guard let bytes = Base64Text.decode(raw) else {
+                throw Invalid(text: text, reason: "\"\(raw)\" is not base64")
+            }
             value.kind = .bytesValue(bytes)
         case let other?:
-            throw Invalid(text: text, reason: "unknown type \"\(other)\"; expected string, int, double, bool, date or bytes")
+            throw Invalid(
+                text: text, reason: "unknown type \"\(other)\"; expected string, int, double, bool, date or bytes")
         }
         return (key, value)
     }
@@ -59,7 +64,8 @@ package enum ConfigValue {
         if raw == "false" { return .boolValue(false) }
         if let n = Int64(raw) { return .intValue(n) }
         if raw.contains(where: { $0.isNumber }), let x = Double(raw), x.isFinite,
-           raw.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E" }) {
+            raw.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E" })
+        {
             return .doubleValue(x)
         }
         if raw.count > 10, raw.contains("T"), let date = try? ISO8601Text.parse(raw) { return .dateValue(date) }

@@ -59,7 +59,7 @@ package enum ISO8601Text {
             return true
         }
         guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
         else { throw invalid }
         var secondOfDay: Int64 = 0
         var nanos: Int64 = 0
@@ -67,7 +67,9 @@ package enum ISO8601Text {
         if index < chars.count {
             guard chars[index] == 0x54 || chars[index] == 0x74 || chars[index] == 0x20 else { throw invalid }
             index += 1
-            guard let hour = digits(2), expect(0x3A), let minute = digits(2), hour < 24, minute < 60 else { throw invalid }
+            guard let hour = digits(2), expect(0x3A), let minute = digits(2), hour < 24, minute < 60 else {
+                throw invalid
+            }
             var second: Int64 = 0
             if expect(0x3A) {
                 guard let s = digits(2), s < 60 else { throw invalid }

@@ -32,13 +32,17 @@ package enum ProviderToken {
 
     /// The signed token for `pem` (PKCS#8 "PRIVATE KEY" as Apple ships it, or SEC1 "EC
     /// PRIVATE KEY").
-    package static func make(teamID: String, keyID: String, privateKeyPEM pem: String, issuedAt: Int64) throws(Failure) -> String {
+    package static func make(
+        teamID: String, keyID: String, privateKeyPEM pem: String, issuedAt: Int64
+    ) throws(Failure) -> String {
         let key: P256.Signing.PrivateKey
         do { key = try P256.Signing.PrivateKey(pemRepresentation: pem) } catch {
             throw Failure(description: "not a P-256 private key in PEM (an AuthKey .p8 file): \(error)")
         }
         let header = JSONValue.object([JSONMember("alg", "ES256"), JSONMember("kid", .string(keyID))])
-        let claims = JSONValue.object([JSONMember("iss", .string(teamID)), JSONMember("iat", .number(String(issuedAt)))])
+        let claims = JSONValue.object([
+            JSONMember("iss", .string(teamID)), JSONMember("iat", .number(String(issuedAt))),
+        ])
         let signingInput = Base64Text.encodeURL(header.serialized()) + "." + Base64Text.encodeURL(claims.serialized())
         let signature: P256.Signing.ECDSASignature
         do { signature = try key.signature(for: Data(signingInput.utf8)) } catch {

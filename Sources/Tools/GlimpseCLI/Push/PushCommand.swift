@@ -61,20 +61,26 @@ struct Push: AsyncParsableCommand {
     @Option(help: ArgumentHelp("apns-priority: 5 or 10 (default 10; 5 for background).", valueName: "5|10"))
     var priority: Int?
 
-    @Option(name: .customLong("apns-address"), help: ArgumentHelp(
-        "The endpoint (default 127.0.0.1:7444, or 127.0.0.1:7443 with --tls).", valueName: "host:port"))
+    @Option(
+        name: .customLong("apns-address"),
+        help: ArgumentHelp(
+            "The endpoint (default 127.0.0.1:7444, or 127.0.0.1:7443 with --tls).", valueName: "host:port"))
     var apnsAddress: String?
 
     @Flag(help: "Use TLS (ALPN h2) instead of h2c.")
     var tls = false
 
-    @Option(help: ArgumentHelp("The CA to trust with --tls (PEM), e.g. the data directory's tls/ca.pem.", valueName: "ca.pem"))
+    @Option(
+        help: ArgumentHelp(
+            "The CA to trust with --tls (PEM), e.g. the data directory's tls/ca.pem.", valueName: "ca.pem"))
     var ca: String?
 
     @Option(help: ArgumentHelp("Sign a provider token with this key.", valueName: "TEAMID:KEYID:path.p8"))
     var key: String?
 
-    @Option(help: ArgumentHelp("The token's iat: seconds since 1970 or ISO 8601 (default: the gateway's clock).", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "The token's iat: seconds since 1970 or ISO 8601 (default: the gateway's clock).", valueName: "time"))
     var iat: String?
 
     @Flag(help: "A broadcast push: the target is the bundle id; needs --channel.")
@@ -89,8 +95,11 @@ struct Push: AsyncParsableCommand {
     @Option(name: .customLong("collapse-id"), help: ArgumentHelp("apns-collapse-id.", valueName: "id"))
     var collapseID: String?
 
-    @Option(name: .customLong("app-token"), help: ArgumentHelp(
-        "The app's token, to look up its widget push token (--push-type widgets with a bundle).", valueName: "token"))
+    @Option(
+        name: .customLong("app-token"),
+        help: ArgumentHelp(
+            "The app's token, to look up its widget push token (--push-type widgets with a bundle).", valueName: "token"
+        ))
     var appToken: String?
 
     func validate() throws {
@@ -100,11 +109,23 @@ struct Push: AsyncParsableCommand {
         if broadcast {
             guard channel != nil else { throw ValidationError("--broadcast needs --channel <apns-channel-id>") }
             guard pushType == .liveactivity else { throw ValidationError("a broadcast is a liveactivity push") }
-            guard !PushTarget.isDeviceToken(target) else { throw ValidationError("with --broadcast the target is the bundle id") }
+            guard !PushTarget.isDeviceToken(target) else {
+                throw ValidationError("with --broadcast the target is the bundle id")
+            }
         }
-        if let key { do { _ = try ProviderToken.KeySpec(parsing: key) } catch { throw ValidationError(error.description.dropFirst("error: ".count).description) } }
-        if let iat, PushTarget.parseTime(iat) == nil { throw ValidationError("--iat: expected seconds since 1970 or an ISO 8601 date, got \"\(iat)\"") }
-        if let apnsAddress { do { _ = try HostPort(parsing: apnsAddress, what: "--apns-address") } catch { throw ValidationError(error.description.dropFirst("error: ".count).description) } }
+        if let key {
+            do { _ = try ProviderToken.KeySpec(parsing: key) } catch {
+                throw ValidationError(error.description.dropFirst("error: ".count).description)
+            }
+        }
+        if let iat, PushTarget.parseTime(iat) == nil {
+            throw ValidationError("--iat: expected seconds since 1970 or an ISO 8601 date, got \"\(iat)\"")
+        }
+        if let apnsAddress {
+            do { _ = try HostPort(parsing: apnsAddress, what: "--apns-address") } catch {
+                throw ValidationError(error.description.dropFirst("error: ".count).description)
+            }
+        }
     }
 
     func run() async throws {
@@ -113,7 +134,8 @@ struct Push: AsyncParsableCommand {
         do { body = try Files.read(payload) } catch { throw CLIFailure.usage("cannot read the payload: \(error)") }
         do { _ = try JSONParser.parse(body) } catch { throw CLIFailure.usage("\(payload): \(error)") }
 
-        let endpoint = try HostPort(parsing: apnsAddress ?? (tls ? "127.0.0.1:7443" : "127.0.0.1:7444"), what: "--apns-address")
+        let endpoint = try HostPort(
+            parsing: apnsAddress ?? (tls ? "127.0.0.1:7443" : "127.0.0.1:7444"), what: "--apns-address")
         var request = H2Request(path: "", authority: endpoint.description, body: body)
         request.scheme = tls ? "https" : "http"
         var headers: [H2Request.Header] = [.init(name: "apns-push-type", value: pushType.rawValue)]
@@ -140,7 +162,8 @@ struct Push: AsyncParsableCommand {
             let issuedAt = try await issuedAtSeconds()
             do {
                 let jwt = try ProviderToken.make(
-                    teamID: spec.teamID, keyID: spec.keyID, privateKeyPEM: String(decoding: pem, as: UTF8.self), issuedAt: issuedAt)
+                    teamID: spec.teamID, keyID: spec.keyID, privateKeyPEM: String(decoding: pem, as: UTF8.self),
+                    issuedAt: issuedAt)
                 headers.append(.init(name: "authorization", value: "bearer \(jwt)"))
             } catch {
                 throw CLIFailure.usage("--key \(spec.path): \(error)")
@@ -151,18 +174,24 @@ struct Push: AsyncParsableCommand {
 
         let response: H2Response
         do {
-            response = try await H2Client.send(request, host: endpoint.host, port: endpoint.port, tls: tls ? H2Client.TLS(caFile: ca) : nil)
+            response = try await H2Client.send(
+                request, host: endpoint.host, port: endpoint.port, tls: tls ? H2Client.TLS(caFile: ca) : nil)
         } catch let failure as CLIFailure {
             throw failure
         } catch let failure as H2Client.Failure {
             switch failure {
             case .unreadableCA(let reason): throw CLIFailure.usage("--ca \(reason)")
-            case .connect(let reason): throw CLIFailure.unreachable(what: "the APNs endpoint", address: endpoint.description, detail: CLIFailure.plainReason(reason))
-            default: throw CLIFailure.unreachable(what: "the APNs endpoint", address: endpoint.description, detail: failure.description)
+            case .connect(let reason):
+                throw CLIFailure.unreachable(
+                    what: "the APNs endpoint", address: endpoint.description, detail: CLIFailure.plainReason(reason))
+            default:
+                throw CLIFailure.unreachable(
+                    what: "the APNs endpoint", address: endpoint.description, detail: failure.description)
             }
         } catch {
             let text = "\(error)"
-            let detail = text.contains("CERTIFICATE_VERIFY_FAILED")
+            let detail =
+                text.contains("CERTIFICATE_VERIFY_FAILED")
                 ? "TLS: its certificate is not trusted; give its CA with --ca (glimpse-activity prints the path at start)"
                 : text
             throw CLIFailure.unreachable(what: "the APNs endpoint", address: endpoint.description, detail: detail)
@@ -187,7 +216,9 @@ struct Push: AsyncParsableCommand {
                 throw CLIFailure.usage("give --topic for a \(pushType.rawValue) push to a token")
             }
             let views = try await global.withGateway { gateway in
-                try await gateway.activities.list(.init(message: GlimpseGatewayV1.ListActivitiesRequest(bundleId: "", includeDismissed: true))).message
+                try await gateway.activities.list(
+                    .init(message: GlimpseGatewayV1.ListActivitiesRequest(bundleId: "", includeDismissed: true))
+                ).message
             }
             let owner = views.activities.compactMap(\.activity).first { $0.pushToken.lowercased() == token }
             return (token, owner?.bundleId)
@@ -196,17 +227,22 @@ struct Push: AsyncParsableCommand {
         switch pushType {
         case .liveactivity:
             let views = try await global.withGateway { gateway in
-                try await gateway.activities.list(.init(message: GlimpseGatewayV1.ListActivitiesRequest(bundleId: bundle, includeDismissed: false))).message
+                try await gateway.activities.list(
+                    .init(message: GlimpseGatewayV1.ListActivitiesRequest(bundleId: bundle, includeDismissed: false))
+                ).message
             }
             let token = try PushTarget.pickToken(bundle: bundle, views.activities.compactMap(\.activity))
             return (token, bundle)
         case .widgets:
             let appToken = appToken ?? global.context.environment["GLIMPSE_APP_TOKEN"]
             guard let appToken, !appToken.isEmpty else {
-                throw CLIFailure.usage("the widget push token is the app's to ask for: give --app-token, or the token itself")
+                throw CLIFailure.usage(
+                    "the widget push token is the app's to ask for: give --app-token, or the token itself")
             }
             let response = try await global.withGateway(appToken: appToken) { gateway in
-                try await gateway.activityKit.getWidgetPushToken(gateway.request(GlimpseActivityV1.WidgetPushTokenRequest(bundleId: bundle))).message
+                try await gateway.activityKit.getWidgetPushToken(
+                    gateway.request(GlimpseActivityV1.WidgetPushTokenRequest(bundleId: bundle))
+                ).message
             }
             return (response.pushToken, bundle)
         case .alert, .background:
@@ -217,9 +253,12 @@ struct Push: AsyncParsableCommand {
     func issuedAtSeconds() async throws -> Int64 {
         if let iat, let seconds = PushTarget.parseTime(iat) { return seconds }
         if let address = try? global.address(),
-           let state = try? await GatewayConnection.with(address, connectTimeout: .seconds(2), { gateway in
-               try await gateway.clock.now(.init(message: GlimpseGatewayV1.NowRequest())).message
-           }), let now = state.now {
+            let state = try? await GatewayConnection.with(
+                address, connectTimeout: .seconds(2),
+                { gateway in
+                    try await gateway.clock.now(.init(message: GlimpseGatewayV1.NowRequest())).message
+                }), let now = state.now
+        {
             return now.seconds
         }
         return Int64(Date().timeIntervalSince1970)
@@ -234,10 +273,13 @@ package enum PushTarget {
     }
 
     /// The push token of the app's only Live Activity that has one.
-    package static func pickToken(bundle: String, _ activities: [GlimpseActivityV1.Activity]) throws(CLIFailure) -> String {
+    package static func pickToken(
+        bundle: String, _ activities: [GlimpseActivityV1.Activity]
+    ) throws(CLIFailure) -> String {
         let withTokens = activities.filter { !$0.pushToken.isEmpty && $0.state != .ended && $0.state != .dismissed }
         guard let first = withTokens.first else {
-            throw .usage("\(bundle) has no Live Activity with a push token (requested with pushType: .token); give the token")
+            throw .usage(
+                "\(bundle) has no Live Activity with a push token (requested with pushType: .token); give the token")
         }
         guard withTokens.count == 1 else {
             let list = withTokens.map { "\($0.activityId) (\($0.pushToken))" }.joined(separator: ", ")

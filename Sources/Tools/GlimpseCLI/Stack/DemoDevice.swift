@@ -16,9 +16,9 @@ struct DemoDevice: Sendable {
     struct App: Sendable {
         var name: String
         var port: Int
-        var manifest: String                                   // resolved path
-        var widgets: [GlimpseGatewayV1.PlaceRequest]           // bundle filled in after install
-        var activities: [JSONValue]                            // RequestActivityRequest JSON, with $now templates
+        var manifest: String  // resolved path
+        var widgets: [GlimpseGatewayV1.PlaceRequest]  // bundle filled in after install
+        var activities: [JSONValue]  // RequestActivityRequest JSON, with $now templates
     }
 
     var apps: [App]
@@ -33,27 +33,32 @@ struct DemoDevice: Sendable {
         var apps: [App] = []
         for item in items {
             guard let name = item["name"]?.stringValue, let port = item["port"]?.doubleValue,
-                  let manifest = item["manifest"]?.stringValue else {
+                let manifest = item["manifest"]?.stringValue
+            else {
                 throw CLIFailure.local("\(path): each app needs name, port and manifest")
             }
             var widgets: [GlimpseGatewayV1.PlaceRequest] = []
             if case .array(let places)? = item["widgets"] {
                 for place in places {
                     do { widgets.append(try GlimpseGatewayV1.PlaceRequest(jsonBytes: place.serialized())) } catch {
-                        throw CLIFailure.local("\(path): \(name): widget \(String(decoding: place.serialized(), as: UTF8.self)): \(error)")
+                        throw CLIFailure.local(
+                            "\(path): \(name): widget \(String(decoding: place.serialized(), as: UTF8.self)): \(error)")
                     }
                 }
             }
             var activities: [JSONValue] = []
             if case .array(let requests)? = item["activities"] { activities = requests }
-            apps.append(App(name: name, port: Int(port), manifest: Files.resolve(manifest, against: base),
-                            widgets: widgets, activities: activities))
+            apps.append(
+                App(
+                    name: name, port: Int(port), manifest: Files.resolve(manifest, against: base),
+                    widgets: widgets, activities: activities))
         }
         return DemoDevice(apps: apps)
     }
 
     /// The request with every "$now±duration" string replaced by seconds since 2001.
-    static func request(_ template: JSONValue, now: Date) throws(CLIFailure) -> GlimpseActivityV1.RequestActivityRequest {
+    static func request(_ template: JSONValue, now: Date) throws(CLIFailure) -> GlimpseActivityV1.RequestActivityRequest
+    {
         let filled = fill(template, now: now)
         do { return try GlimpseActivityV1.RequestActivityRequest(jsonBytes: filled.serialized()) } catch {
             throw CLIFailure.local("demo activity: \(error)")
@@ -65,7 +70,9 @@ struct DemoDevice: Sendable {
         case .string(let text) where text.hasPrefix("$now"):
             let offset = text.dropFirst(4)
             var seconds = 0.0
-            if let sign = offset.first, sign == "+" || sign == "-", let parsed = try? DurationText.parse(String(offset.dropFirst())) {
+            if let sign = offset.first, sign == "+" || sign == "-",
+                let parsed = try? DurationText.parse(String(offset.dropFirst()))
+            {
                 seconds = sign == "+" ? parsed : -parsed
             }
             return .number(now.timeIntervalSinceReferenceDate + seconds)

@@ -14,7 +14,8 @@ import GlimpseVocabulary
 struct DemoSetup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo-setup",
-        abstract: "Install the seed demo apps, place their widgets and start their Live Activities at a running gateway.",
+        abstract:
+            "Install the seed demo apps, place their widgets and start their Live Activities at a running gateway.",
         discussion: """
             Does what `glimpse up` does after its processes start, for a stack started some \
             other way (deploy/compose.yaml runs it as its `setup` container). Each app's token \
@@ -25,20 +26,25 @@ struct DemoSetup: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("The demo device file (default: Demos/device.json here or beside the build).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The demo device file (default: Demos/device.json here or beside the build).", valueName: "file"))
     var demos: String?
 
     @Option(help: ArgumentHelp("Where the apps' token files go.", valueName: "dir"))
     var tokens = "./.glimpse/tokens"
 
-    @Option(name: .customLong("app"), help: ArgumentHelp(
-        "Point an app's endpoints at its process: name=host:port (repeatable; default: the manifest's own, 127.0.0.1).",
-        valueName: "name=host:port"))
+    @Option(
+        name: .customLong("app"),
+        help: ArgumentHelp(
+            "Point an app's endpoints at its process: name=host:port (repeatable; default: the manifest's own, 127.0.0.1).",
+            valueName: "name=host:port"))
     var apps: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "How long to wait for the gateway, and for the services behind it (an install answered UNAVAILABLE is tried again), before giving up.",
-        valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "How long to wait for the gateway, and for the services behind it (an install answered UNAVAILABLE is tried again), before giving up.",
+            valueName: "duration"))
     var wait = "60s"
 
     @Flag(help: "Install apps that are installed already again (new tokens; their widgets placed again).")
@@ -50,7 +56,8 @@ struct DemoSetup: AsyncParsableCommand {
             guard let equals = spec.firstIndex(of: "="), equals != spec.startIndex else {
                 throw .usage("--app: expected name=host:port, got \"\(spec)\"")
             }
-            let address = try HostPort(parsing: String(spec[spec.index(after: equals)...]), what: "--app \(spec[..<equals])")
+            let address = try HostPort(
+                parsing: String(spec[spec.index(after: equals)...]), what: "--app \(spec[..<equals])")
             endpoints[String(spec[..<equals])] = address.description
         }
         return endpoints
@@ -65,9 +72,12 @@ struct DemoSetup: AsyncParsableCommand {
         do { waiting = try DurationText.parse(wait) } catch { throw CLIFailure.usage("--wait: \(error.description)") }
         let device = try DemoDevice.load(demos ?? Up.defaultDemoFile(binaries: Up.ownFolder()))
         if let unknown = endpoints.keys.sorted().first(where: { name in !device.apps.contains { $0.name == name } }) {
-            throw CLIFailure.usage("--app \(unknown): no such app in the demo device (\(device.apps.map(\.name).joined(separator: ", ")))")
+            throw CLIFailure.usage(
+                "--app \(unknown): no such app in the demo device (\(device.apps.map(\.name).joined(separator: ", ")))")
         }
-        do { try Files.makePrivateDirectory(tokens) } catch { throw CLIFailure.local("cannot make \(error.description)") }
+        do { try Files.makePrivateDirectory(tokens) } catch {
+            throw CLIFailure.local("cannot make \(error.description)")
+        }
         let until = ContinuousClock.now + .milliseconds(Int64(waiting * 1000))
         try await Self.waitForGateway(gateway, until: until)
 
@@ -82,14 +92,16 @@ struct DemoSetup: AsyncParsableCommand {
             try await gateway.activities.list(.init(message: GlimpseGatewayV1.ListActivitiesRequest())).message
         }
         if global.json {
-            global.emitJSON(.object([
-                JSONMember("apps", .array(device.apps.map { .string($0.name) })),
-                JSONMember("placed", .array(setup.placed.map { .string(String($0)) })),
-                JSONMember("activities", .number(Double(activities.activities.count))),
-            ]))
+            global.emitJSON(
+                .object([
+                    JSONMember("apps", .array(device.apps.map { .string($0.name) })),
+                    JSONMember("placed", .array(setup.placed.map { .string(String($0)) })),
+                    JSONMember("activities", .number(Double(activities.activities.count))),
+                ]))
         } else {
-            context.say("demo-setup: \(device.apps.count) apps at \(gateway), \(setup.placed.count) widgets placed now, "
-                        + "\(activities.activities.count) Live Activities on the device; tokens in \(tokens)")
+            context.say(
+                "demo-setup: \(device.apps.count) apps at \(gateway), \(setup.placed.count) widgets placed now, "
+                    + "\(activities.activities.count) Live Activities on the device; tokens in \(tokens)")
         }
     }
 

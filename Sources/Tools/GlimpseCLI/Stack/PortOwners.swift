@@ -11,16 +11,21 @@ enum PortOwners {
         defer { closedir(proc) }
         var owners: [Int32] = []
         while let entry = readdir(proc) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard let pid = Int32(name), let fds = opendir("/proc/\(pid)/fd") else { continue }
             defer { closedir(fds) }
             while let fd = readdir(fds) {
-                let fdName = withUnsafeBytes(of: fd.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let fdName = withUnsafeBytes(of: fd.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 var target = [CChar](repeating: 0, count: 64)
                 let count = readlink("/proc/\(pid)/fd/\(fdName)", &target, target.count - 1)
                 guard count > 0 else { continue }
                 let link = String(decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                if link.hasPrefix("socket:["), let inode = UInt64(link.dropFirst(8).dropLast()), inodes.contains(inode) {
+                if link.hasPrefix("socket:["), let inode = UInt64(link.dropFirst(8).dropLast()), inodes.contains(inode)
+                {
                     owners.append(pid)
                     break
                 }
@@ -38,8 +43,9 @@ enum PortOwners {
                 let fields = line.split(separator: " ")
                 // sl local_address rem_address st … inode: the state 0A is LISTEN.
                 guard fields.count > 9, fields[3] == "0A", let colon = fields[1].lastIndex(of: ":"),
-                      Int(fields[1][fields[1].index(after: colon)...], radix: 16) == port,
-                      let inode = UInt64(fields[9]) else { continue }
+                    Int(fields[1][fields[1].index(after: colon)...], radix: 16) == port,
+                    let inode = UInt64(fields[9])
+                else { continue }
                 inodes.insert(inode)
             }
         }

@@ -41,7 +41,9 @@ struct StackDemo {
         if keepInstalled { installed = try await installedBundles() }
         for app in device.apps {
             var loaded: LoadedManifest
-            do { loaded = try ManifestLoader.load(path: app.manifest) } catch { throw CLIFailure.local(error.description) }
+            do { loaded = try ManifestLoader.load(path: app.manifest) } catch {
+                throw CLIFailure.local(error.description)
+            }
             if let address = endpoints[app.name] { loaded.manifest = Self.pointing(loaded.manifest, at: address) }
             let tokenFile = "\(tokens)/\(app.name).token"
             if installed.contains(loaded.manifest.bundleId), Files.exists(tokenFile) {
@@ -58,7 +60,8 @@ struct StackDemo {
                     // Install is all four services or none, and a new install replaces the
                     // app with its placements: the whole app is set up again.
                     guard case .gateway(code: .unavailable, let message) = failure,
-                          let until = retryUnavailableUntil, ContinuousClock.now < until else { throw failure }
+                        let until = retryUnavailableUntil, ContinuousClock.now < until
+                    else { throw failure }
                     context.note("\(app.name): UNAVAILABLE: \(message); trying again")
                     placed.removeSubrange(placedBefore...)
                     try await Task.sleep(for: .seconds(1))
@@ -84,10 +87,12 @@ struct StackDemo {
         }
         guard !app.activities.isEmpty else { return }
         try await GatewayConnection.with(gateway, appToken: installed.appToken) { gateway in
-            _ = try await gateway.appLifecycle.setState(gateway.request(GlimpseGatewayV1.SetAppStateRequest(bundleId: "", foreground: true)))
-            let now = try await gateway.clock.now(.init(message: .init())).message.now.map {
-                Date(timeIntervalSince1970: Double($0.seconds) + Double($0.nanos) / 1e9)
-            } ?? Date()
+            _ = try await gateway.appLifecycle.setState(
+                gateway.request(GlimpseGatewayV1.SetAppStateRequest(bundleId: "", foreground: true)))
+            let now =
+                try await gateway.clock.now(.init(message: .init())).message.now.map {
+                    Date(timeIntervalSince1970: Double($0.seconds) + Double($0.nanos) / 1e9)
+                } ?? Date()
             for template in app.activities {
                 var request = try DemoDevice.request(template, now: now)
                 request.bundleId = installed.bundleId
@@ -116,7 +121,8 @@ struct StackDemo {
                 manifest.intents[index].action = .handlerEndpoint(address)
             }
         }
-        for index in manifest.activityAttributes.indices where !manifest.activityAttributes[index].viewsEndpoint.isEmpty {
+        for index in manifest.activityAttributes.indices where !manifest.activityAttributes[index].viewsEndpoint.isEmpty
+        {
             manifest.activityAttributes[index].viewsEndpoint = address
         }
         return manifest

@@ -3,8 +3,8 @@
 /// directory.
 struct StackPlan: Sendable {
     struct Member: Sendable, Hashable {
-        var name: String          // "glimpse-timeline", "demo-pizza"
-        var executable: String    // absolute path
+        var name: String  // "glimpse-timeline", "demo-pizza"
+        var executable: String  // absolute path
         var arguments: [String]
         var port: Int
         var role: String
@@ -15,7 +15,7 @@ struct StackPlan: Sendable {
     struct Options: Sendable {
         var directory = "./.glimpse"
         var binaries = "."
-        var manualStart: String?        // --clock manual from this instant
+        var manualStart: String?  // --clock manual from this instant
         var device: String?
         var demoApps: [DemoApp] = []
         var apnsKey: (team: String, keyID: String, path: String)?
@@ -59,28 +59,40 @@ struct StackPlan: Sendable {
                 arguments: ["--port", "\(port)", "--data-dir", "\(dir)/\(name)"] + clock + extra,
                 port: port, role: role, isService: true)
         }
-        let apns = (options.apnsKey.map { ["--apns-key", "\($0.team):\($0.keyID):\($0.path)"] } ?? ["--apns-auth", "none"])
+        let apns =
+            (options.apnsKey.map { ["--apns-key", "\($0.team):\($0.keyID):\($0.path)"] } ?? ["--apns-auth", "none"])
             + ["--apns-tls-port", "\(apnsTLSPort)", "--apns-h2c-port", "\(apnsH2CPort)"]
         // Every address is passed, so neither the defaults nor a GLIMPSE_*_ADDRESS left in
         // the environment (from a compose setup, say) points a process elsewhere.
         members = [
-            service("timeline", 7701 + offset, "timeline scheduling: kinds, placements, timelines, reload budgets",
-                    device + ["--asset-address", asset]),
-            service("intent", 7702 + offset, "intent execution and the App Group store", ["--timeline-address", timeline]),
-            service("activity", 7703 + offset, "Live Activities, push tokens and the APNs endpoint (\(apnsTLSPort) TLS, \(apnsH2CPort) h2c)",
-                    ["--timeline-address", timeline] + apns),
+            service(
+                "timeline", 7701 + offset, "timeline scheduling: kinds, placements, timelines, reload budgets",
+                device + ["--asset-address", asset]),
+            service(
+                "intent", 7702 + offset, "intent execution and the App Group store", ["--timeline-address", timeline]),
+            service(
+                "activity", 7703 + offset,
+                "Live Activities, push tokens and the APNs endpoint (\(apnsTLSPort) TLS, \(apnsH2CPort) h2c)",
+                ["--timeline-address", timeline] + apns),
             service("asset", 7704 + offset, "asset caching", []),
-            service("gateway", gatewayPort, "the device: scripts and apps call it (gRPC and JSON)",
-                    device + ["--timeline-address", timeline, "--intent-address", intent, "--activity-address", activity,
-                              "--asset-address", asset] + (options.manualStart == nil ? [] : ["--follow-real-time", "true"])),
+            service(
+                "gateway", gatewayPort, "the device: scripts and apps call it (gRPC and JSON)",
+                device + [
+                    "--timeline-address", timeline, "--intent-address", intent, "--activity-address", activity,
+                    "--asset-address", asset,
+                ] + (options.manualStart == nil ? [] : ["--follow-real-time", "true"])),
         ]
         for app in options.demoApps {
-            members.append(Member(
-                name: "demo-\(app.name)", executable: "\(options.binaries)/glimpse-demo",
-                arguments: [app.name, "--port", "\(app.port + offset)", "--gateway", Self.loopback(gatewayPort),
-                            "--token-file", "\(dir)/tokens/\(app.name).token"],
-                port: app.port + offset, role: "seed demo app \(app.name): provider, intent handler, Live Activity views",
-                isService: false))
+            members.append(
+                Member(
+                    name: "demo-\(app.name)", executable: "\(options.binaries)/glimpse-demo",
+                    arguments: [
+                        app.name, "--port", "\(app.port + offset)", "--gateway", Self.loopback(gatewayPort),
+                        "--token-file", "\(dir)/tokens/\(app.name).token",
+                    ],
+                    port: app.port + offset,
+                    role: "seed demo app \(app.name): provider, intent handler, Live Activity views",
+                    isService: false))
         }
     }
 }

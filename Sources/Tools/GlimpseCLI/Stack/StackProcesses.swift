@@ -36,13 +36,15 @@ struct StackProcesses: Sendable {
             }
             for entry in waiting {
                 if let status = Processes.exited(entry.pid) {
-                    throw CLIFailure.local("\(entry.member.name) exited (status \(status)) before listening:\n\(tail(of: entry.member))")
+                    throw CLIFailure.local(
+                        "\(entry.member.name) exited (status \(status)) before listening:\n\(tail(of: entry.member))")
                 }
             }
             if waiting.isEmpty { break }
             try StackSignals.checkStop()
             guard ContinuousClock.now < deadline else {
-                throw CLIFailure.local("\(waiting.map(\.member.name).joined(separator: ", ")) did not start listening within \(timeout)")
+                throw CLIFailure.local(
+                    "\(waiting.map(\.member.name).joined(separator: ", ")) did not start listening within \(timeout)")
             }
             try? await Task.sleep(for: .milliseconds(20))
         }
@@ -51,14 +53,19 @@ struct StackProcesses: Sendable {
     /// The last lines of a member's log.
     func tail(of member: StackPlan.Member, lines: Int = 15) -> String {
         let text = (try? Files.read(log(of: member))).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).map { "  | \($0)" }.joined(separator: "\n")
+        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).map { "  | \($0)" }.joined(
+            separator: "\n")
     }
 
     /// Stops recorded processes (this run's or an earlier, detached one's): apps and the
     /// gateway first, then the services; SIGKILL for any still there after `grace`.
-    static func stop(_ processes: [StackRecord.Process], grace: Duration = .seconds(10)) async -> (stopped: Int, killed: Int) {
-        let groups = [processes.filter { !$0.name.hasPrefix("glimpse-") || $0.name == "glimpse-gateway" },
-                      processes.filter { $0.name.hasPrefix("glimpse-") && $0.name != "glimpse-gateway" }]
+    static func stop(
+        _ processes: [StackRecord.Process], grace: Duration = .seconds(10)
+    ) async -> (stopped: Int, killed: Int) {
+        let groups = [
+            processes.filter { !$0.name.hasPrefix("glimpse-") || $0.name == "glimpse-gateway" },
+            processes.filter { $0.name.hasPrefix("glimpse-") && $0.name != "glimpse-gateway" },
+        ]
         var killed = 0
         for group in groups where !group.isEmpty {
             for process in group { kill(process.pid, SIGTERM) }

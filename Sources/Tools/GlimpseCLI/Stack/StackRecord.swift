@@ -26,19 +26,24 @@ struct StackRecord: Sendable, Equatable {
     static func path(in directory: String) -> String { "\(directory)/stack.json" }
 
     static func read(from directory: String) -> StackRecord? {
-        guard let bytes = try? Files.read(path(in: directory)), let value = try? JSONParser.parse(bytes) else { return nil }
+        guard let bytes = try? Files.read(path(in: directory)), let value = try? JSONParser.parse(bytes) else {
+            return nil
+        }
         guard case .array(let items)? = value["processes"] else { return nil }
         let processes = items.compactMap { item -> Process? in
             guard let name = item["name"]?.stringValue, let pid = item["pid"]?.doubleValue,
-                  let port = item["port"]?.doubleValue, let executable = item["executable"]?.stringValue else { return nil }
-            return Process(name: name, pid: Int32(pid), port: Int(port), executable: executable,
-                           restarts: Int(item["restarts"]?.doubleValue ?? 0), started: item["started"]?.stringValue ?? "")
+                let port = item["port"]?.doubleValue, let executable = item["executable"]?.stringValue
+            else { return nil }
+            return Process(
+                name: name, pid: Int32(pid), port: Int(port), executable: executable,
+                restarts: Int(item["restarts"]?.doubleValue ?? 0), started: item["started"]?.stringValue ?? "")
         }
         var plan: [StackPlan.Member] = []
         if case .array(let members)? = value["plan"] {
             plan = members.compactMap { item -> StackPlan.Member? in
                 guard let name = item["name"]?.stringValue, let executable = item["executable"]?.stringValue,
-                      let port = item["port"]?.doubleValue, case .array(let arguments)? = item["arguments"] else { return nil }
+                    let port = item["port"]?.doubleValue, case .array(let arguments)? = item["arguments"]
+                else { return nil }
                 return StackPlan.Member(
                     name: name, executable: executable, arguments: arguments.compactMap(\.stringValue), port: Int(port),
                     role: item["role"]?.stringValue ?? "", isService: item["service"] == .bool(true))
@@ -53,21 +58,30 @@ struct StackRecord: Sendable, Equatable {
         let value: JSONValue = .object([
             JSONMember("started", .string(started)),
             JSONMember("supervisor", .number(Int(supervisor))),
-            JSONMember("processes", .array(processes.map { process in
-                .object([
-                    JSONMember("name", .string(process.name)), JSONMember("pid", .number(Int(process.pid))),
-                    JSONMember("port", .number(process.port)), JSONMember("executable", .string(process.executable)),
-                    JSONMember("restarts", .number(process.restarts)), JSONMember("started", .string(process.started)),
-                ])
-            })),
-            JSONMember("plan", .array(plan.map { member in
-                .object([
-                    JSONMember("name", .string(member.name)), JSONMember("executable", .string(member.executable)),
-                    JSONMember("arguments", .array(member.arguments.map { .string($0) })),
-                    JSONMember("port", .number(member.port)), JSONMember("role", .string(member.role)),
-                    JSONMember("service", .bool(member.isService)),
-                ])
-            })),
+            JSONMember(
+                "processes",
+                .array(
+                    processes.map { process in
+                        .object([
+                            JSONMember("name", .string(process.name)), JSONMember("pid", .number(Int(process.pid))),
+                            JSONMember("port", .number(process.port)),
+                            JSONMember("executable", .string(process.executable)),
+                            JSONMember("restarts", .number(process.restarts)),
+                            JSONMember("started", .string(process.started)),
+                        ])
+                    })),
+            JSONMember(
+                "plan",
+                .array(
+                    plan.map { member in
+                        .object([
+                            JSONMember("name", .string(member.name)),
+                            JSONMember("executable", .string(member.executable)),
+                            JSONMember("arguments", .array(member.arguments.map { .string($0) })),
+                            JSONMember("port", .number(member.port)), JSONMember("role", .string(member.role)),
+                            JSONMember("service", .bool(member.isService)),
+                        ])
+                    })),
         ])
         // Written aside and renamed, so a reader never sees half a file.
         let path = Self.path(in: directory)

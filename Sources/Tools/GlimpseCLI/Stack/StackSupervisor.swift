@@ -46,10 +46,16 @@ struct StackSupervisor {
     private mutating func start(_ index: Int) throws(CLIFailure) {
         let member = entries[index].member
         guard Files.exists(member.executable) else {
-            throw CLIFailure.local("\(member.executable) is missing: build it first (swift build -c release), or point --bin at the folder that has it")
+            throw CLIFailure.local(
+                "\(member.executable) is missing: build it first (swift build -c release), or point --bin at the folder that has it"
+            )
         }
         let pid: Int32
-        do { pid = try Processes.spawn(member.executable, member.arguments, log: StackSupervisor.log(of: member, in: directory), newSession: true) } catch {
+        do {
+            pid = try Processes.spawn(
+                member.executable, member.arguments, log: StackSupervisor.log(of: member, in: directory),
+                newSession: true)
+        } catch {
             throw CLIFailure.local("cannot start \(member.name): \(error.description)")
         }
         entries[index].pid = pid
@@ -119,7 +125,9 @@ struct StackSupervisor {
         try? record.write(to: directory)
     }
 
-    static func log(of member: StackPlan.Member, in directory: String) -> String { "\(directory)/logs/\(member.name).log" }
+    static func log(of member: StackPlan.Member, in directory: String) -> String {
+        "\(directory)/logs/\(member.name).log"
+    }
 
     /// `glimpse restart NAME` leaves this file for the supervisor to find when NAME exits.
     static func restartRequest(_ name: String, in directory: String) -> String { "\(directory)/logs/.restart-\(name)" }

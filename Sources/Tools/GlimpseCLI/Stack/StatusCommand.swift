@@ -24,26 +24,34 @@ struct Status: AsyncParsableCommand {
             throw CLIFailure.local("no stack is running from \(dir)")
         }
         let context = Current.context
-        context.say("stack from \(dir), started \(record.started); supervisor \(record.supervised ? "pid \(record.supervisor)" : "not running")")
+        context.say(
+            "stack from \(dir), started \(record.started); supervisor \(record.supervised ? "pid \(record.supervisor)" : "not running")"
+        )
         context.say("name                 pid      uptime     restarts  health")
         var down = record.supervised ? 0 : 1
         let now = Date()
         for member in record.plan {
             let process = record.processes.first { $0.name == member.name }
             let alive = process.map { Processes.alive($0.pid) } ?? false
-            let uptime = process.flatMap { try? Date($0.started, strategy: .iso8601) }.map { DurationText.format(seconds: now.timeIntervalSince($0).rounded()) } ?? "-"
+            let uptime =
+                process.flatMap { try? Date($0.started, strategy: .iso8601) }.map {
+                    DurationText.format(seconds: now.timeIntervalSince($0).rounded())
+                } ?? "-"
             let health: String
             if !alive {
                 health = "down"
             } else if member.isService {
-                let status = try? await HealthCheck.check(HostPort(host: "127.0.0.1", port: member.port), service: "", timeout: .seconds(5))
+                let status = try? await HealthCheck.check(
+                    HostPort(host: "127.0.0.1", port: member.port), service: "", timeout: .seconds(5))
                 health = status.map(HealthCheck.name(of:)) ?? "not answering"
             } else {
                 health = Ports.inUse(member.port) ? "listening" : "not listening"
             }
             if health != "SERVING" && health != "listening" { down += 1 }
-            context.say(Self.padded(member.name, 20) + " " + Self.padded(alive ? "\(process!.pid)" : "-", 8) + " " + Self.padded(alive ? uptime : "-", 10)
-                        + " " + Self.padded("\(process?.restarts ?? 0)", 9) + " " + health)
+            context.say(
+                Self.padded(member.name, 20) + " " + Self.padded(alive ? "\(process!.pid)" : "-", 8) + " "
+                    + Self.padded(alive ? uptime : "-", 10)
+                    + " " + Self.padded("\(process?.restarts ?? 0)", 9) + " " + health)
         }
         if down > 0 { throw CLIFailure.local("\(down) of the stack's processes (or its supervisor) are not up") }
     }
@@ -69,7 +77,8 @@ struct Restart: AsyncParsableCommand {
             throw CLIFailure.local("no supervised stack is running from \(dir) (`glimpse up` starts one)")
         }
         guard let old = record.processes.first(where: { $0.name == name || $0.name == "glimpse-\(name)" }) else {
-            throw CLIFailure.usage("\(name): not a process of the stack (\(record.processes.map(\.name).joined(separator: ", ")))")
+            throw CLIFailure.usage(
+                "\(name): not a process of the stack (\(record.processes.map(\.name).joined(separator: ", ")))")
         }
         do { try Files.write([], to: StackSupervisor.restartRequest(old.name, in: dir)) } catch {
             throw CLIFailure.local("cannot write \(error.description)")
@@ -77,8 +86,10 @@ struct Restart: AsyncParsableCommand {
         kill(old.pid, SIGTERM)
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            if let current = StackRecord.read(from: dir)?.processes.first(where: { $0.name == old.name }), current.pid != old.pid,
-               Processes.alive(current.pid), Ports.inUse(current.port) {
+            if let current = StackRecord.read(from: dir)?.processes.first(where: { $0.name == old.name }),
+                current.pid != old.pid,
+                Processes.alive(current.pid), Ports.inUse(current.port)
+            {
                 Current.context.note("\(old.name) restarted: pid \(old.pid) → \(current.pid)")
                 return
             }

@@ -28,10 +28,12 @@ struct Up: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where the stack keeps its data, logs and screens.", valueName: "dir"))
     var dir = "./.glimpse"
 
-    @Option(help: ArgumentHelp("The folder with the executables (default: the one glimpse runs from).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("The folder with the executables (default: the one glimpse runs from).", valueName: "dir"))
     var bin: String?
 
-    @Option(help: ArgumentHelp("The demo device file (default: Demos/device.json beside the build).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("The demo device file (default: Demos/device.json beside the build).", valueName: "file"))
     var demos: String?
 
     @Flag(name: .customLong("no-demos"), help: "Only the five executables: no demo apps.")
@@ -40,20 +42,26 @@ struct Up: AsyncParsableCommand {
     @Flag(help: "Return once the stack is up (stop it with `glimpse down`).")
     var detach = false
 
-    @Option(help: ArgumentHelp("Manual clocks from this instant (ISO 8601); the gateway conducts and follows real time.", valueName: "instant"))
+    @Option(
+        help: ArgumentHelp(
+            "Manual clocks from this instant (ISO 8601); the gateway conducts and follows real time.",
+            valueName: "instant"))
     var manual: String?
 
     @Option(help: "The screen model (iPhone393x852, iPhone430x932, iPhone375x812, iPhone375x667, iPad1024x1366).")
     var device: String?
 
-    @Option(name: .customLong("port-offset"), help: ArgumentHelp(
-        "Added to every port (gateway 7700, services 7701-7704, demo apps 7710-7714, APNs 7443/7444), to run beside another stack.",
-        valueName: "n"))
+    @Option(
+        name: .customLong("port-offset"),
+        help: ArgumentHelp(
+            "Added to every port (gateway 7700, services 7701-7704, demo apps 7710-7714, APNs 7443/7444), to run beside another stack.",
+            valueName: "n"))
     var portOffset = 0
 
     func validate() throws {
         guard (0...StackPlan.largestPortOffset).contains(portOffset) else {
-            throw ValidationError("--port-offset must be 0...\(StackPlan.largestPortOffset) (every port stays at or under 65535)")
+            throw ValidationError(
+                "--port-offset must be 0...\(StackPlan.largestPortOffset) (every port stays at or under 65535)")
         }
     }
 
@@ -110,14 +118,18 @@ struct Up: AsyncParsableCommand {
             let caPath = Self.caPath(processes, plan)
             try Self.writeProvider(key: key, caPath: caPath, plan: plan, in: "\(dir)/apns")
             StackText.addresses(plan, directory: dir, key: key, caPath: caPath, context: context)
-            context.note("glimpse up: \(plan.members.count) processes up and the first screens drawn in \(StackText.seconds(elapsed))")
+            context.note(
+                "glimpse up: \(plan.members.count) processes up and the first screens drawn in \(StackText.seconds(elapsed))"
+            )
         } catch {
             context.note("glimpse up: stopping what started")
             _ = await Down.stop(dir)
             throw error
         }
         if detach {
-            context.note("detached, supervised (a process that exits is started again): `glimpse status\(dirFlag)` shows it, `glimpse down\(dirFlag)` stops it")
+            context.note(
+                "detached, supervised (a process that exits is started again): `glimpse status\(dirFlag)` shows it, `glimpse down\(dirFlag)` stops it"
+            )
             return
         }
         context.note("running, supervised (a process that exits is started again); Ctrl-C stops everything")
@@ -130,27 +142,35 @@ struct Up: AsyncParsableCommand {
     var dirFlag: String { dir == "./.glimpse" ? "" : " --dir \(dir)" }
 
     /// Starts `glimpse supervise` for the plan and waits until it has started every member.
-    static func startSupervisor(_ supervisor: StackSupervisor, directory: String) async throws(CLIFailure) -> StackProcesses {
+    static func startSupervisor(
+        _ supervisor: StackSupervisor, directory: String
+    ) async throws(CLIFailure) -> StackProcesses {
         var record = supervisor.record
         record.supervisor = 0
         do { try record.write(to: directory) } catch { throw CLIFailure.local("cannot write \(error.description)") }
         let pid: Int32
         do {
             pid = try Processes.spawn(
-                ownExecutable(), ["supervise", "--dir", directory], log: "\(directory)/logs/supervisor.log", newSession: true)
+                ownExecutable(), ["supervise", "--dir", directory], log: "\(directory)/logs/supervisor.log",
+                newSession: true)
         } catch { throw CLIFailure.local("cannot start the supervisor: \(error.description)") }
         let deadline = ContinuousClock.now + .seconds(60)
         while true {
             if let current = StackRecord.read(from: directory), current.supervisor == pid,
-               current.processes.count == supervisor.entries.count {
+                current.processes.count == supervisor.entries.count
+            {
                 return StackProcesses(directory: directory, record: current)
             }
             if let status = Processes.exited(pid) {
-                let log = (try? Files.read("\(directory)/logs/supervisor.log")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let log =
+                    (try? Files.read("\(directory)/logs/supervisor.log")).map { String(decoding: $0, as: UTF8.self) }
+                    ?? ""
                 throw CLIFailure.local("the supervisor exited (status \(status)) before starting the stack:\n\(log)")
             }
             try StackSignals.checkStop()
-            guard ContinuousClock.now < deadline else { throw CLIFailure.local("the supervisor did not start the stack within 60s") }
+            guard ContinuousClock.now < deadline else {
+                throw CLIFailure.local("the supervisor did not start the stack within 60s")
+            }
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -161,17 +181,25 @@ struct Up: AsyncParsableCommand {
         guard let record = StackRecord.read(from: dir) else { return }
         if record.supervised {
             let names = record.running.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", ")
-            throw CLIFailure.local("a stack is already running from \(dir), started \(record.started): \(names). `glimpse status\(dir == "./.glimpse" ? "" : " --dir \(dir)")` shows it, `glimpse down\(dir == "./.glimpse" ? "" : " --dir \(dir)")` stops it")
+            throw CLIFailure.local(
+                "a stack is already running from \(dir), started \(record.started): \(names). `glimpse status\(dir == "./.glimpse" ? "" : " --dir \(dir)")` shows it, `glimpse down\(dir == "./.glimpse" ? "" : " --dir \(dir)")` stops it"
+            )
         }
         let (stopped, _) = await Down.stop(dir)
-        if stopped > 0 { Current.context.note("glimpse up: stopped \(stopped) process(es) an earlier stack from \(dir) left running without its supervisor") }
+        if stopped > 0 {
+            Current.context.note(
+                "glimpse up: stopped \(stopped) process(es) an earlier stack from \(dir) left running without its supervisor"
+            )
+        }
     }
 
     static func refuseTakenPorts(_ plan: StackPlan) throws(CLIFailure) {
         let ports = plan.members.map(\.port) + [plan.apnsTLSPort, plan.apnsH2CPort]
         let taken = ports.filter(Ports.inUse)
         guard taken.isEmpty else {
-            throw CLIFailure.local("port(s) \(taken.map(String.init).joined(separator: ", ")) on 127.0.0.1 are taken: another stack (see `glimpse down --dir …`) or another program holds them; --port-offset N moves every port")
+            throw CLIFailure.local(
+                "port(s) \(taken.map(String.init).joined(separator: ", ")) on 127.0.0.1 are taken: another stack (see `glimpse down --dir …`) or another program holds them; --port-offset N moves every port"
+            )
         }
     }
 
@@ -208,14 +236,18 @@ struct Up: AsyncParsableCommand {
             Files.makePrivate(path)
         } else {
             let pem = P256.Signing.PrivateKey().pemRepresentation + "\n"
-            do { try Files.writeSecret(pem, to: path) } catch { throw CLIFailure.local("cannot write \(error.description)") }
+            do { try Files.writeSecret(pem, to: path) } catch {
+                throw CLIFailure.local("cannot write \(error.description)")
+            }
         }
         return (team, keyID, path)
     }
 
     /// `<dir>/apns/provider.json`: what a push server needs to reach this stack's APNs
     /// endpoint (Demos/pizza/push_server.py reads it).
-    static func writeProvider(key: (team: String, keyID: String, path: String), caPath: String?, plan: StackPlan, in folder: String) throws(CLIFailure) {
+    static func writeProvider(
+        key: (team: String, keyID: String, path: String), caPath: String?, plan: StackPlan, in folder: String
+    ) throws(CLIFailure) {
         var members = [
             JSONMember("teamId", .string(key.team)), JSONMember("keyId", .string(key.keyID)),
             JSONMember("keyPath", .string(key.path)),
@@ -232,10 +264,15 @@ struct Up: AsyncParsableCommand {
     /// The CA of glimpse-activity's TLS endpoint, from its first lines.
     static func caPath(_ processes: StackProcesses, _ plan: StackPlan) -> String? {
         guard let member = plan.members.first(where: { $0.name == "glimpse-activity" }),
-              let bytes = try? Files.read(processes.log(of: member)) else { return nil }
+            let bytes = try? Files.read(processes.log(of: member))
+        else { return nil }
         let marker = Array("(CA: ".utf8)
-        guard let start = (0...max(0, bytes.count - marker.count)).first(where: { bytes[$0..<min(bytes.count, $0 + marker.count)].elementsEqual(marker) }),
-              bytes.count >= start + marker.count else { return nil }
+        guard
+            let start = (0...max(0, bytes.count - marker.count)).first(where: {
+                bytes[$0..<min(bytes.count, $0 + marker.count)].elementsEqual(marker)
+            }),
+            bytes.count >= start + marker.count
+        else { return nil }
         return String(decoding: bytes[(start + marker.count)...].prefix { $0 != UInt8(ascii: ")") }, as: UTF8.self)
     }
 }
@@ -253,7 +290,8 @@ struct Down: AsyncParsableCommand {
             return
         }
         let (stopped, killed) = await Self.stop(dir)
-        Current.context.note("stopped \(stopped) processes" + (killed > 0 ? " (\(killed) killed after the grace period)" : ""))
+        Current.context.note(
+            "stopped \(stopped) processes" + (killed > 0 ? " (\(killed) killed after the grace period)" : ""))
     }
 
     /// Stops the supervisor first (so nothing is started again), then every process the

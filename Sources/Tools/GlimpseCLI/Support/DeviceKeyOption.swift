@@ -4,9 +4,11 @@ import ServiceKit
 /// `--device-key FILE`: in every command's `GlobalOptions`, and in commands that call the
 /// services themselves (`contracts verify`).
 struct DeviceKeyOptions: ParsableArguments {
-    @Option(name: .customLong("device-key"), help: ArgumentHelp(
-        "A file holding the stack's device key, sent as `authorization: Device <key>` on device calls (default: $GLIMPSE_DEVICE_KEY; a stack on loopback needs none).",
-        valueName: "file"))
+    @Option(
+        name: .customLong("device-key"),
+        help: ArgumentHelp(
+            "A file holding the stack's device key, sent as `authorization: Device <key>` on device calls (default: $GLIMPSE_DEVICE_KEY; a stack on loopback needs none).",
+            valueName: "file"))
     var deviceKey: String?
 }
 
@@ -16,7 +18,9 @@ enum DeviceKeyOption {
     static func resolve(_ command: any ParsableCommand, _ context: CLIContext) throws(CLIFailure) -> DeviceKey? {
         // Read the option group generically rather than list every command here.
         let flag = Mirror(reflecting: command).children.lazy.compactMap { child -> String? in
-            if let global = child.value as? OptionGroup<GlobalOptions> { return global.wrappedValue.credentials.deviceKey }
+            if let global = child.value as? OptionGroup<GlobalOptions> {
+                return global.wrappedValue.credentials.deviceKey
+            }
             return (child.value as? OptionGroup<DeviceKeyOptions>)?.wrappedValue.deviceKey
         }.first
         let (path, origin): (String, String)

@@ -12,7 +12,7 @@ package struct HostPort: Hashable, Sendable, CustomStringConvertible {
     package init(parsing text: String, what: String) throws(CLIFailure) {
         let trimmed = text.trimmingCharacters(in: " ")
         guard let colon = trimmed.lastIndex(of: ":"),
-              let port = Int(trimmed[trimmed.index(after: colon)...]), (1...65535).contains(port)
+            let port = Int(trimmed[trimmed.index(after: colon)...]), (1...65535).contains(port)
         else {
             throw .usage("\(what): expected host:port, got \"\(text)\"")
         }

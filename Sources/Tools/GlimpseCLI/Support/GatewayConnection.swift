@@ -44,7 +44,8 @@ package struct GatewayConnection: Sendable {
         // Calls made with `request(_:)` carry the app's token; every other call is the
         // device's, with the device key when there is one.
         let connection = GatewayConnection(
-            address: address, client: client.adding(Current.context.deviceKey?.metadata ?? Metadata()), appToken: appToken)
+            address: address, client: client.adding(Current.context.deviceKey?.metadata ?? Metadata()),
+            appToken: appToken)
         do {
             let result = try await body(connection)
             client.beginGracefulShutdown()

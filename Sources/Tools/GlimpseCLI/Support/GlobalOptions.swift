@@ -4,8 +4,9 @@ import GlimpseMessages
 
 /// The options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "glimpse-gateway's address (default: $GLIMPSE_GATEWAY, else 127.0.0.1:7700).", valueName: "host:port"))
+    @Option(
+        help: ArgumentHelp(
+            "glimpse-gateway's address (default: $GLIMPSE_GATEWAY, else 127.0.0.1:7700).", valueName: "host:port"))
     var gateway: String?
 
     @Flag(help: "Print the gateway's answer as proto3 JSON, one object per line.")

@@ -41,7 +41,9 @@ enum Processes {
         var index = 0
         while let entry = environ[index] {
             let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") { merged[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+            if let equals = text.firstIndex(of: "=") {
+                merged[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
             index += 1
         }
         merged.merge(environment) { $1 }

@@ -47,25 +47,32 @@ enum ActivitySamples {
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch { return .failure(SampleProblem("not JSON: \(error)")) }
         if value["aps"] != nil {
-            return push(bytes, source: source, declaredTypes: declaredTypes, payloadLimit: pushPayloadLimit).map { [$0] }
+            return push(bytes, source: source, declaredTypes: declaredTypes, payloadLimit: pushPayloadLimit).map {
+                [$0]
+            }
         }
         let items: [(String, JSONValue)]
         switch value {
         case .array(let array): items = array.enumerated().map { ("\(source)[\($0.offset)]", $0.element) }
         case .object: items = [(source, value)]
-        default: return .failure(SampleProblem("expected a RequestActivityRequest object, an array of them, or an APNs body with \"aps\""))
+        default:
+            return .failure(
+                SampleProblem(
+                    "expected a RequestActivityRequest object, an array of them, or an APNs body with \"aps\""))
         }
         var samples: [ActivitySample] = []
         for (name, item) in items {
             let request: GlimpseActivityV1.RequestActivityRequest
             do {
-                request = try GlimpseActivityV1.RequestActivityRequest(jsonBytes: DemoDevice.fill(item, now: now).serialized())
+                request = try GlimpseActivityV1.RequestActivityRequest(
+                    jsonBytes: DemoDevice.fill(item, now: now).serialized())
             } catch {
                 return .failure(SampleProblem("\(name): not a glimpse.activity.v1.RequestActivityRequest: \(error)"))
             }
-            samples.append(ActivitySample(
-                source: name, attributesType: request.attributesType, attributesJSON: request.attributesJson,
-                stateJSON: request.content?.stateJson ?? ""))
+            samples.append(
+                ActivitySample(
+                    source: name, attributesType: request.attributesType, attributesJSON: request.attributesJson,
+                    stateJSON: request.content?.stateJson ?? ""))
         }
         return .success(samples)
     }
@@ -76,29 +83,41 @@ enum ActivitySamples {
     ) -> Result<ActivitySample, SampleProblem> {
         let push: LiveActivityPush
         do { push = try LiveActivityPush.parse(bytes, payloadLimit: payloadLimit) } catch {
-            return .failure(SampleProblem("glimpse-activity's APNs endpoint refuses this body (\(error.apnsStatus) \(error.apnsReason)): \(error)"))
+            return .failure(
+                SampleProblem(
+                    "glimpse-activity's APNs endpoint refuses this body (\(error.apnsStatus) \(error.apnsReason)): \(error)"
+                ))
         }
-        guard let state = push.contentState else { return .failure(SampleProblem("the APNs body has no aps.content-state")) }
+        guard let state = push.contentState else {
+            return .failure(SampleProblem("the APNs body has no aps.content-state"))
+        }
         let type: String
         if let named = push.attributesType {
             type = named
         } else if declaredTypes.count == 1 {
             type = declaredTypes[0]
         } else {
-            return .failure(SampleProblem("the APNs body has no aps.attributes-type and the manifest declares \(declaredTypes.count) types"))
+            return .failure(
+                SampleProblem(
+                    "the APNs body has no aps.attributes-type and the manifest declares \(declaredTypes.count) types"))
         }
-        return .success(ActivitySample(
-            source: source, attributesType: type,
-            attributesJSON: String(decoding: (push.attributes ?? .empty).bytes, as: UTF8.self),
-            stateJSON: String(decoding: state.bytes, as: UTF8.self)))
+        return .success(
+            ActivitySample(
+                source: source, attributesType: type,
+                attributesJSON: String(decoding: (push.attributes ?? .empty).bytes, as: UTF8.self),
+                stateJSON: String(decoding: state.bytes, as: UTF8.self)))
     }
 
     /// Strings in `value` that are ISO 8601 dates (`2026-11-24T15:00:00Z`): a `Date` the
     /// default JSONDecoder cannot decode. Each with its path and the number it should be.
-    static func isoDates(in value: JSONValue, path: String = "") -> [(path: String, text: String, secondsSince2001: Double)] {
+    static func isoDates(
+        in value: JSONValue, path: String = ""
+    ) -> [(path: String, text: String, secondsSince2001: Double)] {
         switch value {
         case .string(let text):
-            guard text.utf8.count >= 10, text.first?.isNumber == true, let stamp = try? ISO8601Text.parse(text) else { return [] }
+            guard text.utf8.count >= 10, text.first?.isNumber == true, let stamp = try? ISO8601Text.parse(text) else {
+                return []
+            }
             let date = Date(timeIntervalSince1970: Double(stamp.seconds) + Double(stamp.nanos) / 1e9)
             return [(path.isEmpty ? "(the value)" : path, text, date.timeIntervalSinceReferenceDate)]
         case .array(let items):

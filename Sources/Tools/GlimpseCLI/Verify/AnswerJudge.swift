@@ -34,18 +34,30 @@ struct AnswerJudge {
         var uses: [(String, GlimpseWidgetV1.View?)] = []
         if let response = answered("placeholder", probe, answers.placeholder) {
             if let entry = response.entry {
-                findings.append(VerifyFinding(.ok, "placeholder", subject: probe.kind, family: family, "answered in \(Self.took(answers.placeholder))"))
+                findings.append(
+                    VerifyFinding(
+                        .ok, "placeholder", subject: probe.kind, family: family,
+                        "answered in \(Self.took(answers.placeholder))"))
                 uses.append(("placeholder", entry.view))
             } else {
-                findings.append(VerifyFinding(.error, "placeholder", subject: probe.kind, family: family, "answered without an entry: the widget has nothing to show redacted while it loads"))
+                findings.append(
+                    VerifyFinding(
+                        .error, "placeholder", subject: probe.kind, family: family,
+                        "answered without an entry: the widget has nothing to show redacted while it loads"))
             }
         }
         if let response = answered("snapshot", probe, answers.snapshot) {
             if let entry = response.entry {
-                findings.append(VerifyFinding(.ok, "snapshot", subject: probe.kind, family: family, "answered in \(Self.took(answers.snapshot)) (gallery preview)"))
+                findings.append(
+                    VerifyFinding(
+                        .ok, "snapshot", subject: probe.kind, family: family,
+                        "answered in \(Self.took(answers.snapshot)) (gallery preview)"))
                 uses.append(("snapshot", entry.view))
             } else {
-                findings.append(VerifyFinding(.error, "snapshot", subject: probe.kind, family: family, "answered without an entry: the widget gallery shows nothing"))
+                findings.append(
+                    VerifyFinding(
+                        .error, "snapshot", subject: probe.kind, family: family,
+                        "answered without an entry: the widget gallery shows nothing"))
             }
         }
         if let response = answered("timeline", probe, answers.timeline) {
@@ -60,14 +72,16 @@ struct AnswerJudge {
     /// The response of a call that answered in time; otherwise its finding (or, for a
     /// transport failure, its endpoint's count) and nil.
     mutating func answered<Message>(_ call: String, _ probe: WidgetProbe, _ outcome: CallOutcome<Message>) -> Message? {
-        answered(call, subject: probe.kind, family: probe.family.rawValue, endpoint: probe.endpoint,
-                 method: "WidgetProvider.\(call.prefix(1).uppercased() + call.dropFirst())", outcome)
+        answered(
+            call, subject: probe.kind, family: probe.family.rawValue, endpoint: probe.endpoint,
+            method: "WidgetProvider.\(call.prefix(1).uppercased() + call.dropFirst())", outcome)
     }
 
     /// `deadline`: how long Glimpse waits for this call, and what it does then (default:
     /// glimpse-timeline's provider timeout, keeping the last timeline).
     mutating func answered<Message>(
-        _ call: String, subject: String, family: String, endpoint: String?, method: String, _ outcome: CallOutcome<Message>,
+        _ call: String, subject: String, family: String, endpoint: String?, method: String,
+        _ outcome: CallOutcome<Message>,
         deadline: (seconds: Double, name: String, then: String)? = nil
     ) -> Message? {
         let deadline = deadline ?? (settings.providerTimeout, "its provider timeout", "keeps the last timeline")
@@ -86,21 +100,25 @@ struct AnswerJudge {
             }
             if code == .deadlineExceeded {
                 let limit = verifier.inputs.timeout
-                let why = limit < timeout
+                let why =
+                    limit < timeout
                     ? "no answer within \(Self.duration(limit)) (--timeout; Glimpse waits \(Self.duration(timeout)), \(deadline.name))"
                     : "no answer within \(Self.duration(limit)): Glimpse gives up after \(Self.duration(timeout)) (\(deadline.name)) and \(deadline.then)"
                 findings.append(VerifyFinding(.error, call, subject: subject, family: family, why))
                 return nil
             }
-            findings.append(VerifyFinding(
-                .error, call, subject: subject, family: family,
-                "\(method) failed: \(code)" + (message.isEmpty ? "" : ": \(message)")))
+            findings.append(
+                VerifyFinding(
+                    .error, call, subject: subject, family: family,
+                    "\(method) failed: \(code)" + (message.isEmpty ? "" : ": \(message)")))
             return nil
         case .answered(let message, let seconds):
             if seconds > timeout {
-                findings.append(VerifyFinding(
-                    .error, call, subject: subject, family: family,
-                    "answered after \(Self.duration(seconds)): Glimpse gives up after \(Self.duration(timeout)) (\(deadline.name)) and \(deadline.then)"))
+                findings.append(
+                    VerifyFinding(
+                        .error, call, subject: subject, family: family,
+                        "answered after \(Self.duration(seconds)): Glimpse gives up after \(Self.duration(timeout)) (\(deadline.name)) and \(deadline.then)"
+                    ))
                 return nil
             }
             return message
@@ -124,9 +142,15 @@ struct AnswerJudge {
             errors += 1
             switch violation {
             case .tooManyEntries(let count, let limit):
-                add(.error, "\(count) entries: glimpse-timeline refuses a timeline of more than \(limit) (spec §1: \">400 entries stalls\") and keeps the last one")
+                add(
+                    .error,
+                    "\(count) entries: glimpse-timeline refuses a timeline of more than \(limit) (spec §1: \">400 entries stalls\") and keeps the last one"
+                )
             case .tooManyBytes(let count, let limit):
-                add(.error, "\(count) bytes of views and URLs: glimpse-timeline refuses more than \(limit) (spec §1: \"10 MB/timeline\") and keeps the last one")
+                add(
+                    .error,
+                    "\(count) bytes of views and URLs: glimpse-timeline refuses more than \(limit) (spec §1: \"10 MB/timeline\") and keeps the last one"
+                )
             }
         }
         let dates = timeline.entries.map(\.date)
@@ -136,16 +160,25 @@ struct AnswerJudge {
         }
         if let i = dates.indices.dropFirst().first(where: { dates[$0] < dates[$0 - 1] }) {
             errors += 1
-            add(.error, "entries are not sorted by date: entry \(i) (\(relative(dates[i]))) comes after entry \(i - 1) (\(relative(dates[i - 1]))); the contract (provider.proto) asks for entries sorted by date")
+            add(
+                .error,
+                "entries are not sorted by date: entry \(i) (\(relative(dates[i]))) comes after entry \(i - 1) (\(relative(dates[i - 1]))); the contract (provider.proto) asks for entries sorted by date"
+            )
         }
         let first = dates.min()!
         // An answer can only know the clock up to when it was sent.
         if first.timeIntervalSince(now) > max(1, elapsed.rounded(.up)) {
             errors += 1
-            add(.error, "the first entry is in the future (\(relative(first)), \(ISO8601Text.format(GoogleProtobuf.Timestamp(first)))): until then the widget shows its placeholder; start with an entry dated the request's now")
+            add(
+                .error,
+                "the first entry is in the future (\(relative(first)), \(ISO8601Text.format(GoogleProtobuf.Timestamp(first)))): until then the widget shows its placeholder; start with an entry dated the request's now"
+            )
         }
         if errors == 0 {
-            add(.ok, "\(dates.count) entr\(dates.count == 1 ? "y" : "ies") from \(relative(first)) to \(relative(dates.max()!)), reload \(policyText(timeline.policy)); answered in \(Self.duration(elapsed))")
+            add(
+                .ok,
+                "\(dates.count) entr\(dates.count == 1 ? "y" : "ies") from \(relative(first)) to \(relative(dates.max()!)), reload \(policyText(timeline.policy)); answered in \(Self.duration(elapsed))"
+            )
         }
         // Spacing (spec §1: "Entries ≥ 5 min apart").
         let spacing = settings.minimumReloadSpacing
@@ -154,7 +187,10 @@ struct AnswerJudge {
         if let firstClose = close.first {
             let gap = sorted[firstClose].timeIntervalSince(sorted[firstClose - 1])
             let more = close.count > 1 ? " (and \(close.count - 1) more pair\(close.count == 2 ? "" : "s"))" : ""
-            add(.warning, "entries \(firstClose - 1) and \(firstClose) are \(Self.duration(gap)) apart\(more); WidgetKit asks for entries at least \(Self.duration(spacing)) apart (spec §1)", check: "spacing")
+            add(
+                .warning,
+                "entries \(firstClose - 1) and \(firstClose) are \(Self.duration(gap)) apart\(more); WidgetKit asks for entries at least \(Self.duration(spacing)) apart (spec §1)",
+                check: "spacing")
         }
         if let warning = budget(timeline, dates: sorted) { add(.warning, warning, check: "reload policy") }
     }
@@ -173,9 +209,13 @@ struct AnswerJudge {
         // Charged reloads are at least minimumReloadSpacing apart however soon the policy asks.
         let effective = max(interval, settings.minimumReloadSpacing)
         let spent = effective * Double(limit)
-        let windowText = window.truncatingRemainder(dividingBy: 3600) == 0 ? "\(Int(window / 3600))h" : Self.duration(window)
-        let asks = interval <= 0 ? "asks for the next timeline at once" : "asks for the next timeline \(Self.duration(interval)) from now"
-        return ("\(policyText(timeline.policy)) \(asks); at that pace (Glimpse spaces reloads at least \(Self.duration(settings.minimumReloadSpacing)) apart) "
+        let windowText =
+            window.truncatingRemainder(dividingBy: 3600) == 0 ? "\(Int(window / 3600))h" : Self.duration(window)
+        let asks =
+            interval <= 0
+            ? "asks for the next timeline at once" : "asks for the next timeline \(Self.duration(interval)) from now"
+        return
+            ("\(policyText(timeline.policy)) \(asks); at that pace (Glimpse spaces reloads at least \(Self.duration(settings.minimumReloadSpacing)) apart) "
             + "the \(limit) reloads of the \(windowText) budget are spent in \(Self.duration(spent)), then the widget waits for the budget; "
             + "one reload every \(Self.duration(lasting.rounded(.up))) or less often lasts the day")
     }
@@ -208,7 +248,8 @@ struct AnswerJudge {
 
     /// The images and controls of `views` (one subject and family, or one Live Activity
     /// presentation), each distinct one judged once.
-    mutating func views(_ views: [GlimpseWidgetV1.View?], subject: String, family: WidgetFamily?, presentation: String?) {
+    mutating func views(_ views: [GlimpseWidgetV1.View?], subject: String, family: WidgetFamily?, presentation: String?)
+    {
         var uses = ViewUses()
         for view in views {
             let more = ViewUses.of(view)
@@ -217,7 +258,9 @@ struct AnswerJudge {
         }
         let place = family?.rawValue ?? presentation ?? ""
         images(uses.images, subject: subject, place: place, presentation: presentation)
-        for control in uses.controls { self.control(control, subject: subject, family: family, presentation: presentation) }
+        for control in uses.controls {
+            self.control(control, subject: subject, family: family, presentation: presentation)
+        }
     }
 
     mutating func images(_ names: [String], subject: String, place: String, presentation: String?) {
@@ -231,20 +274,35 @@ struct AnswerJudge {
             guard !name.isEmpty else { add(.error, "an Image names no asset"); continue }
             guard let asset = verifier.asset(name) else {
                 let declared = verifier.assetNames
-                add(.error, "Image(\"\(name)\"): the manifest declares no asset \"\(name)\" (declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", "))), so glimpse-asset has no image by that name")
+                add(
+                    .error,
+                    "Image(\"\(name)\"): the manifest declares no asset \"\(name)\" (declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", "))), so glimpse-asset has no image by that name"
+                )
                 continue
             }
             // Where it is shown, against the limits of that place (the declared use was checked with the asset).
             let shownAs: AssetUse
-            if let presentation, let p = LiveActivityPresentation(rawValue: presentation) { shownAs = .liveActivity(p) } else { shownAs = .widget }
-            if let image = asset.image, let use = asset.use, use != shownAs, let violation = limits.violation(of: image, for: shownAs) {
-                add(.warning, "Image(\"\(name)\") is declared for \(AppVerifier.useText(use)) but shown in \(AppVerifier.useText(shownAs)): \(violation)")
+            if let presentation, let p = LiveActivityPresentation(rawValue: presentation) {
+                shownAs = .liveActivity(p)
+            } else {
+                shownAs = .widget
+            }
+            if let image = asset.image, let use = asset.use, use != shownAs,
+                let violation = limits.violation(of: image, for: shownAs)
+            {
+                add(
+                    .warning,
+                    "Image(\"\(name)\") is declared for \(AppVerifier.useText(use)) but shown in \(AppVerifier.useText(shownAs)): \(violation)"
+                )
                 continue
             }
             fine.append(name)
         }
         if !fine.isEmpty {
-            findings.append(VerifyFinding(.ok, "image", subject: subject, family: place, "shows \(fine.joined(separator: ", ")): declared assets"))
+            findings.append(
+                VerifyFinding(
+                    .ok, "image", subject: subject, family: place,
+                    "shows \(fine.joined(separator: ", ")): declared assets"))
         }
     }
 
@@ -262,24 +320,39 @@ struct AnswerJudge {
         guard verifier.intentsKnown else { return }  // the manifest's intents are broken: reported above
         guard let definition = verifier.intent(type) else {
             let declared = verifier.intentTypes
-            add(.error, "\(label) invokes \(type), which the manifest does not declare (declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", "))): glimpse-intent refuses the tap (UNKNOWN_INTENT)")
+            add(
+                .error,
+                "\(label) invokes \(type), which the manifest does not declare (declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", "))): glimpse-intent refuses the tap (UNKNOWN_INTENT)"
+            )
             return
         }
         var status = VerifyFinding.Status.ok
         if family != nil, !definition.widgetKinds.contains(subject) {
-            add(.error, "\(label) invokes \(type), whose widgetKinds do not list \(subject): glimpse-intent refuses the tap (NOT_OFFERED_BY_KIND)")
+            add(
+                .error,
+                "\(label) invokes \(type), whose widgetKinds do not list \(subject): glimpse-intent refuses the tap (NOT_OFFERED_BY_KIND)"
+            )
             status = .error
         }
         if let family, !family.isInteractive {
-            add(.warning, "\(label) on \(family.rawValue): Buttons and Toggles do nothing there (spec §3: one tap target, the app); glimpse-intent refuses the tap (NOT_INTERACTIVE)")
+            add(
+                .warning,
+                "\(label) on \(family.rawValue): Buttons and Toggles do nothing there (spec §3: one tap target, the app); glimpse-intent refuses the tap (NOT_INTERACTIVE)"
+            )
             status = .warning
         }
         if presentation != nil, !definition.activityAttributes.contains(subject) {
-            add(.error, "\(label) invokes \(type), whose activityAttributes do not list \(subject): glimpse-intent refuses the tap (NOT_OFFERED_BY_ACTIVITY)")
+            add(
+                .error,
+                "\(label) invokes \(type), whose activityAttributes do not list \(subject): glimpse-intent refuses the tap (NOT_OFFERED_BY_ACTIVITY)"
+            )
             status = .error
         }
         if let presentation, presentation == "compact" || presentation == "minimal" {
-            add(.warning, "\(label) in the \(presentation) presentation: Live Activity buttons work in the expanded and Lock Screen presentations only (spec §3)")
+            add(
+                .warning,
+                "\(label) in the \(presentation) presentation: Live Activity buttons work in the expanded and Lock Screen presentations only (spec §3)"
+            )
             status = .warning
         }
         var preset: [String: TypedValue] = [:]
@@ -295,11 +368,14 @@ struct AnswerJudge {
             switch refusal {
             case .missingParameter(let name):
                 let declared = definition.parameters.first { $0.name == name }?.type.rawValue ?? "?"
-                why = "does not set parameter \(name) (\(declared)), which has no default: widgets do not prompt (spec §3), so glimpse-intent refuses the tap (MISSING_PARAMETER)"
+                why =
+                    "does not set parameter \(name) (\(declared)), which has no default: widgets do not prompt (spec §3), so glimpse-intent refuses the tap (MISSING_PARAMETER)"
             case .unknownParameter(let name):
-                why = "sets parameter \(name), which \(type) does not declare: glimpse-intent refuses the tap (UNKNOWN_PARAMETER)"
+                why =
+                    "sets parameter \(name), which \(type) does not declare: glimpse-intent refuses the tap (UNKNOWN_PARAMETER)"
             case .parameterTypeMismatch(let name, let expected, let got):
-                why = "sets parameter \(name) to a \(got.rawValue); \(type) declares it \(expected.rawValue): glimpse-intent refuses the tap (PARAMETER_TYPE_MISMATCH)"
+                why =
+                    "sets parameter \(name) to a \(got.rawValue); \(type) declares it \(expected.rawValue): glimpse-intent refuses the tap (PARAMETER_TYPE_MISMATCH)"
             default:
                 why = "is refused: \(refusal)"
             }
@@ -307,7 +383,10 @@ struct AnswerJudge {
         case .success(let values):
             if status == .ok {
                 let names = values.keys.sorted()
-                add(.ok, "\(label) → \(type)" + (names.isEmpty ? "" : "(\(names.joined(separator: ", ")))") + ": declared, parameters set")
+                add(
+                    .ok,
+                    "\(label) → \(type)" + (names.isEmpty ? "" : "(\(names.joined(separator: ", ")))")
+                        + ": declared, parameters set")
             }
         }
     }
@@ -325,35 +404,52 @@ struct AnswerJudge {
             findings.append(VerifyFinding(status, check, subject: subject, family: sample.source, message))
         }
         let limits = verifier.inputs.activitySettings
-        let decoder = "ActivityKit decodes it with the default JSONDecoder (custom strategies fail; Date = seconds since 2001, spec §5)"
+        let decoder =
+            "ActivityKit decodes it with the default JSONDecoder (custom strategies fail; Date = seconds since 2001, spec §5)"
         var attributes = JSONObjectBytes.empty
         do { attributes = try JSONObjectBytes(validating: Array(sample.attributesJSON.utf8)) } catch {
             add(.error, "attributes", "the attributes are not a JSON object (\(error)): \(decoder)")
         }
         for date in ActivitySamples.isoDates(in: attributes.value) {
-            add(.error, "attributes", "\"\(date.path)\" is the ISO 8601 string \"\(date.text)\": \(decoder); write the number \(Self.number(date.secondsSince2001))")
+            add(
+                .error, "attributes",
+                "\"\(date.path)\" is the ISO 8601 string \"\(date.text)\": \(decoder); write the number \(Self.number(date.secondsSince2001))"
+            )
         }
         do {
             let state = try JSONObjectBytes(validating: Array(sample.stateJSON.utf8))
             var problems = 0
             if let violation = limits.contentStateViolation(state: state, attributes: attributes) {
                 problems += 1
-                add(.error, "content state", "\(violation.size) bytes: ActivityKit refuses a content state over \(violation.limit) bytes (attributesTooLarge; spec §4: 4096 accepted, 4097 rejected)")
+                add(
+                    .error, "content state",
+                    "\(violation.size) bytes: ActivityKit refuses a content state over \(violation.limit) bytes (attributesTooLarge; spec §4: 4096 accepted, 4097 rejected)"
+                )
             }
             for date in ActivitySamples.isoDates(in: state.value) {
                 problems += 1
-                add(.error, "content state", "\"\(date.path)\" is the ISO 8601 string \"\(date.text)\": \(decoder); write the number \(Self.number(date.secondsSince2001))")
+                add(
+                    .error, "content state",
+                    "\"\(date.path)\" is the ISO 8601 string \"\(date.text)\": \(decoder); write the number \(Self.number(date.secondsSince2001))"
+                )
             }
             if problems == 0 {
-                add(.ok, "content state", "\(state.count) bytes (limit \(limits.contentStateLimit)), JSON with no ISO 8601 date strings")
+                add(
+                    .ok, "content state",
+                    "\(state.count) bytes (limit \(limits.contentStateLimit)), JSON with no ISO 8601 date strings")
             }
         } catch {
             add(.error, "content state", "not a JSON object (\(error)): \(decoder)")
         }
         let method = "ActivityConfiguration.Views"
-        let deadline = (verifier.inputs.viewsDeadline, "the device's deadline for an activity's views", "draws the activity without them")
+        let deadline = (
+            verifier.inputs.viewsDeadline, "the device's deadline for an activity's views",
+            "draws the activity without them"
+        )
         if let response = answered(
-            "views", subject: subject, family: sample.source, endpoint: probe.endpoint, method: method, outcome, deadline: deadline) {
+            "views", subject: subject, family: sample.source, endpoint: probe.endpoint, method: method, outcome,
+            deadline: deadline)
+        {
             let elapsed = if case .answered(_, let seconds) = outcome { seconds } else { 0.0 }
             guard let views = response.views else {
                 add(.error, "views", "answered without views: the gateway has nothing to draw")
@@ -365,27 +461,43 @@ struct AnswerJudge {
             let island = views.dynamicIsland
             var missing: [String] = []
             if views.lockScreen == nil {
-                add(.error, "views", "no Lock Screen view: ActivityConfiguration's content closure is the Lock Screen presentation (and the banner without a Dynamic Island)")
+                add(
+                    .error, "views",
+                    "no Lock Screen view: ActivityConfiguration's content closure is the Lock Screen presentation (and the banner without a Dynamic Island)"
+                )
             }
-            for (name, view) in [("compact leading", island?.compactLeading), ("compact trailing", island?.compactTrailing), ("minimal", island?.minimal)]
+            for (name, view) in [
+                ("compact leading", island?.compactLeading), ("compact trailing", island?.compactTrailing),
+                ("minimal", island?.minimal),
+            ]
             where view == nil {
                 missing.append(name)
             }
-            let expanded = [island?.expandedLeading, island?.expandedTrailing, island?.expandedCenter, island?.expandedBottom].compactMap { $0?.view }
+            let expanded = [
+                island?.expandedLeading, island?.expandedTrailing, island?.expandedCenter, island?.expandedBottom,
+            ].compactMap { $0?.view }
             if expanded.isEmpty { missing.append("expanded") }
             if !missing.isEmpty {
-                add(.warning, "views", "no \(missing.joined(separator: ", ")) view: the Dynamic Island shows that presentation empty")
+                add(
+                    .warning, "views",
+                    "no \(missing.joined(separator: ", ")) view: the Dynamic Island shows that presentation empty")
             }
             if views.lockScreen != nil {
                 var shown = ["Lock Screen"]
-                if !expanded.isEmpty { shown.append("expanded (\(expanded.count) region\(expanded.count == 1 ? "" : "s"))") }
+                if !expanded.isEmpty {
+                    shown.append("expanded (\(expanded.count) region\(expanded.count == 1 ? "" : "s"))")
+                }
                 if island?.compactLeading != nil || island?.compactTrailing != nil { shown.append("compact") }
                 if island?.minimal != nil { shown.append("minimal") }
                 add(.ok, "views", "answered in \(Self.duration(elapsed)): \(shown.joined(separator: ", "))")
             }
             var byPresentation: [(String, [GlimpseWidgetV1.View?])] = []
             for (presentation, view) in views.presentations {
-                if let i = byPresentation.firstIndex(where: { $0.0 == presentation }) { byPresentation[i].1.append(view) } else { byPresentation.append((presentation, [view])) }
+                if let i = byPresentation.firstIndex(where: { $0.0 == presentation }) {
+                    byPresentation[i].1.append(view)
+                } else {
+                    byPresentation.append((presentation, [view]))
+                }
             }
             for (presentation, views) in byPresentation {
                 self.views(views, subject: subject, family: nil, presentation: presentation)
@@ -409,7 +521,8 @@ struct AnswerJudge {
         unreachable.map { endpoint in
             VerifyFinding(
                 .error, "endpoint", subject: endpoint.endpoint,
-                "cannot reach it (\(endpoint.detail)): \(endpoint.calls) call\(endpoint.calls == 1 ? "" : "s") not answered; start the app there or pass --endpoint host:port")
+                "cannot reach it (\(endpoint.detail)): \(endpoint.calls) call\(endpoint.calls == 1 ? "" : "s") not answered; start the app there or pass --endpoint host:port"
+            )
         }
     }
 }

@@ -41,7 +41,8 @@ package struct WidgetAnswers: Sendable {
     package var timeline: CallOutcome<GlimpseAppV1.TimelineResponse>
 
     package init(
-        placeholder: CallOutcome<GlimpseAppV1.PlaceholderResponse>, snapshot: CallOutcome<GlimpseAppV1.SnapshotResponse>,
+        placeholder: CallOutcome<GlimpseAppV1.PlaceholderResponse>,
+        snapshot: CallOutcome<GlimpseAppV1.SnapshotResponse>,
         timeline: CallOutcome<GlimpseAppV1.TimelineResponse>
     ) {
         self.placeholder = placeholder
@@ -90,7 +91,8 @@ package struct AppVerifier: Sendable {
 
         package init(
             manifestPath: String, manifest: GlimpseAppV1.AppManifest, assetFiles: [AssetFile],
-            sampleFiles: [(source: String, bytes: [UInt8])] = [], now: Date, endpoint: String? = nil, timeout: Double? = nil
+            sampleFiles: [(source: String, bytes: [UInt8])] = [], now: Date, endpoint: String? = nil,
+            timeout: Double? = nil
         ) {
             self.manifestPath = manifestPath
             self.manifest = manifest
@@ -137,31 +139,38 @@ package struct AppVerifier: Sendable {
     private mutating func checkManifest() {
         var findings: [VerifyFinding] = []
         func refuse(_ message: String) { findings.append(VerifyFinding(.error, "manifest", subject: subject, message)) }
-        if manifest.bundleId.isEmpty { refuse("bundleId is empty: the gateway refuses the install (manifest.bundle_id: required)") }
+        if manifest.bundleId.isEmpty {
+            refuse("bundleId is empty: the gateway refuses the install (manifest.bundle_id: required)")
+        }
         do {
             for kind in try manifest.widgetKinds() { kindsByName[kind.kind] = kind }
         } catch {
             refuse("glimpse-timeline refuses the install: \(error)")
         }
         do {
-            intents = Dictionary(try manifest.intentDefinitions().map { ($0.type, $0) }, uniquingKeysWith: { first, _ in first })
+            intents = Dictionary(
+                try manifest.intentDefinitions().map { ($0.type, $0) }, uniquingKeysWith: { first, _ in first })
         } catch {
             refuse("glimpse-intent refuses the install: \(error)")
         }
         var types = Set<String>()
         for (index, declaration) in manifest.activityAttributes.enumerated() {
             if declaration.typeName.isEmpty {
-                refuse("glimpse-activity refuses the install: manifest.activity_attributes[\(index)].type_name: a type name is required")
+                refuse(
+                    "glimpse-activity refuses the install: manifest.activity_attributes[\(index)].type_name: a type name is required"
+                )
             } else if !types.insert(declaration.typeName).inserted {
                 refuse("activityAttributes[\(index)]: \(declaration.typeName) is declared twice")
             }
         }
         if findings.isEmpty {
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-            findings.append(VerifyFinding(
-                .ok, "manifest", subject: subject,
-                "\(manifest.bundleId): \(count(manifest.widgets.count, "widget kind")), \(count(manifest.intents.count, "intent")), "
-                    + "\(count(manifest.activityAttributes.count, "Live Activity type")), \(count(manifest.assets.count, "asset"))"))
+            findings.append(
+                VerifyFinding(
+                    .ok, "manifest", subject: subject,
+                    "\(manifest.bundleId): \(count(manifest.widgets.count, "widget kind")), \(count(manifest.intents.count, "intent")), "
+                        + "\(count(manifest.activityAttributes.count, "Live Activity type")), \(count(manifest.assets.count, "asset"))"
+                ))
         }
         manifestFindings = findings
     }
@@ -175,7 +184,9 @@ package struct AppVerifier: Sendable {
         let app = AppID(manifest.bundleId.isEmpty ? "app" : manifest.bundleId)
         for (index, declaration) in manifest.assets.enumerated() {
             let name = declaration.name.isEmpty ? "assets[\(index)]" : declaration.name
-            func refuse(_ message: String) { assetFindings.append(VerifyFinding(.error, "asset", subject: name, message)) }
+            func refuse(_ message: String) {
+                assetFindings.append(VerifyFinding(.error, "asset", subject: name, message))
+            }
             guard !declaration.name.isEmpty else { refuse("the asset has no name"); continue }
             guard !declaration.path.isEmpty else { refuse("the asset has no path"); continue }
             guard seen.insert(declaration.name).inserted else { refuse("the name is declared twice"); continue }
@@ -188,7 +199,9 @@ package struct AppVerifier: Sendable {
             }
             checked.use = use
             assets[declaration.name] = checked
-            let file = index < inputs.assetFiles.count ? inputs.assetFiles[index] : .unreadable(file: declaration.path, reason: "not read")
+            let file =
+                index < inputs.assetFiles.count
+                ? inputs.assetFiles[index] : .unreadable(file: declaration.path, reason: "not read")
             guard case .bytes(let bytes) = file else {
                 if case .unreadable(let path, let reason) = file {
                     refuse("cannot read \(path) (\(reason)); asset paths are relative to the manifest's directory")
@@ -216,9 +229,11 @@ package struct AppVerifier: Sendable {
             }
             checked.image = image
             assets[declaration.name] = checked
-            assetFindings.append(VerifyFinding(
-                .ok, "asset", subject: name,
-                "\(image.format.rawValue.uppercased()) \(image.width)×\(image.height) px, \(bytes.count) bytes: fits \(Self.limitText(use, limits))"))
+            assetFindings.append(
+                VerifyFinding(
+                    .ok, "asset", subject: name,
+                    "\(image.format.rawValue.uppercased()) \(image.width)×\(image.height) px, \(bytes.count) bytes: fits \(Self.limitText(use, limits))"
+                ))
         }
     }
 
@@ -246,7 +261,9 @@ package struct AppVerifier: Sendable {
             let declared: [WidgetFamily]
             let parameters: [ConfigurationParameter]
             if let kind = kindsByName[widget.kind] {
-                declared = WidgetFamily.allCases.filter { kind.supportedFamilies.isEmpty || kind.supportedFamilies.contains($0) }
+                declared = WidgetFamily.allCases.filter {
+                    kind.supportedFamilies.isEmpty || kind.supportedFamilies.contains($0)
+                }
                 parameters = kind.parameters
             } else {
                 let families = widget.supportedFamilies.compactMap { try? WidgetFamily($0, field: "") }
@@ -256,18 +273,24 @@ package struct AppVerifier: Sendable {
             let listed = !widget.supportedFamilies.isEmpty
             let families = declared.filter { device.displaySize(of: $0) != nil }
             for family in declared where device.displaySize(of: family) == nil && listed {
-                manifestFindings.append(VerifyFinding(
-                    .warning, "families", subject: widget.kind, family: family.rawValue,
-                    "not on the \(device.rawValue) screen Glimpse models (spec §2: systemExtraLarge is iPad only); not checked"))
+                manifestFindings.append(
+                    VerifyFinding(
+                        .warning, "families", subject: widget.kind, family: family.rawValue,
+                        "not on the \(device.rawValue) screen Glimpse models (spec §2: systemExtraLarge is iPad only); not checked"
+                    ))
             }
             let endpoint = inputs.endpoint ?? manifest.providerEndpoint(of: widget.kind)
             if endpoint == nil {
-                manifestFindings.append(VerifyFinding(
-                    .error, "endpoint", subject: widget.kind,
-                    "widgets[\(index)] names no providerEndpoint and the manifest has no defaultEndpoint: glimpse-timeline has no provider to call"))
+                manifestFindings.append(
+                    VerifyFinding(
+                        .error, "endpoint", subject: widget.kind,
+                        "widgets[\(index)] names no providerEndpoint and the manifest has no defaultEndpoint: glimpse-timeline has no provider to call"
+                    ))
             }
             var configuration: [String: ConfigurationValue] = [:]
-            for parameter in parameters { if let value = parameter.defaultValue { configuration[parameter.name] = value } }
+            for parameter in parameters {
+                if let value = parameter.defaultValue { configuration[parameter.name] = value }
+            }
             for family in families {
                 guard let size = device.displaySize(of: family) else { continue }
                 func context(preview: Bool) -> GlimpseAppV1.TimelineProviderContext {
@@ -285,9 +308,11 @@ package struct AppVerifier: Sendable {
                 timeline.widget = GlimpseAppV1.WidgetRef(kind: widget.kind, placementId: 1)
                 timeline.context = context(preview: false)
                 timeline.now = GoogleProtobuf.Timestamp(inputs.now)
-                widgetProbes.append(WidgetProbe(
-                    kind: widget.kind, family: family, endpoint: endpoint, placeholder: placeholder, snapshot: snapshot,
-                    timeline: timeline))
+                widgetProbes.append(
+                    WidgetProbe(
+                        kind: widget.kind, family: family, endpoint: endpoint, placeholder: placeholder,
+                        snapshot: snapshot,
+                        timeline: timeline))
             }
         }
     }
@@ -301,21 +326,27 @@ package struct AppVerifier: Sendable {
                 pushPayloadLimit: inputs.activitySettings.pushPayloadLimit)
             {
             case .success(let parsed): samples += parsed
-            case .failure(let why): sampleFindings.append(VerifyFinding(.error, "sample", subject: file.source, why.message))
+            case .failure(let why):
+                sampleFindings.append(VerifyFinding(.error, "sample", subject: file.source, why.message))
             }
         }
         for type in declared where !samples.contains(where: { $0.attributesType == type }) {
-            sampleFindings.append(VerifyFinding(
-                .warning, "sample", subject: type,
-                "no sample content state, so its size, its dates and the views were not checked: pass --activity <file> "
-                    + "(a RequestActivityRequest JSON, as `glimpse app request-activity` takes, or an APNs start body)"))
+            sampleFindings.append(
+                VerifyFinding(
+                    .warning, "sample", subject: type,
+                    "no sample content state, so its size, its dates and the views were not checked: pass --activity <file> "
+                        + "(a RequestActivityRequest JSON, as `glimpse app request-activity` takes, or an APNs start body)"
+                ))
         }
         for sample in samples {
-            guard let declaration = manifest.activityAttributes.first(where: { $0.typeName == sample.attributesType }) else {
-                sampleFindings.append(VerifyFinding(
-                    .error, "sample", subject: sample.source,
-                    "attributes type \"\(sample.attributesType)\" is not in the manifest's activityAttributes"
-                        + " (declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", "))): ActivityKit refuses the request (unsupportedTarget)"))
+            guard let declaration = manifest.activityAttributes.first(where: { $0.typeName == sample.attributesType })
+            else {
+                sampleFindings.append(
+                    VerifyFinding(
+                        .error, "sample", subject: sample.source,
+                        "attributes type \"\(sample.attributesType)\" is not in the manifest's activityAttributes"
+                            + " (declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", "))): ActivityKit refuses the request (unsupportedTarget)"
+                    ))
                 continue
             }
             let own = declaration.viewsEndpoint.isEmpty ? manifest.defaultEndpoint : declaration.viewsEndpoint
@@ -327,14 +358,17 @@ package struct AppVerifier: Sendable {
             request.isStale = false
             request.now = GoogleProtobuf.Timestamp(inputs.now)
             request.colorScheme = .light
-            viewsProbes.append(ViewsProbe(sample: sample, endpoint: inputs.endpoint ?? (own.isEmpty ? nil : own), request: request))
+            viewsProbes.append(
+                ViewsProbe(sample: sample, endpoint: inputs.endpoint ?? (own.isEmpty ? nil : own), request: request))
         }
     }
 
     // MARK: The report
 
     /// Judges the answers (`widgets[i]` answers `widgetProbes[i]`, `views[i]` answers `viewsProbes[i]`).
-    package func report(widgets: [WidgetAnswers], views: [CallOutcome<GlimpseAppV1.ActivityViewsResponse>]) -> VerifyReport {
+    package func report(
+        widgets: [WidgetAnswers], views: [CallOutcome<GlimpseAppV1.ActivityViewsResponse>]
+    ) -> VerifyReport {
         var findings = manifestFindings + assetFindings
         var judge = AnswerJudge(verifier: self)
         for (probe, answers) in zip(widgetProbes, widgets) {

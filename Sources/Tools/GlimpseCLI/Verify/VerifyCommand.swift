@@ -19,7 +19,8 @@ import GlimpseVocabulary
 struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check an app (its manifest, assets, provider and Live Activity views) against what Glimpse relies on.",
+        abstract:
+            "Check an app (its manifest, assets, provider and Live Activity views) against what Glimpse relies on.",
         discussion: """
             Calls the app's own endpoints, as glimpse-timeline and the gateway would: Placeholder, \
             Snapshot and Timeline for every family of every widget kind, and the Live Activity \
@@ -34,30 +35,39 @@ struct Verify: AsyncParsableCommand {
             a bad flag).
             """)
 
-    @Argument(help: ArgumentHelp("The app's manifest (app.json or app.yaml); assets are read next to it.", valueName: "app.json"))
+    @Argument(
+        help: ArgumentHelp(
+            "The app's manifest (app.json or app.yaml); assets are read next to it.", valueName: "app.json"))
     var manifest: String
 
     @Option(help: ArgumentHelp("Call the app here instead of the manifest's endpoints.", valueName: "host:port"))
     var endpoint: String?
 
-    @Option(name: .customLong("activity"), help: ArgumentHelp(
-        "A sample Live Activity: a RequestActivityRequest JSON (as `glimpse app request-activity` takes; \"$now+30m\" "
-            + "becomes seconds since 2001), an array of them, or an APNs start body. Repeatable.",
-        valueName: "file"))
+    @Option(
+        name: .customLong("activity"),
+        help: ArgumentHelp(
+            "A sample Live Activity: a RequestActivityRequest JSON (as `glimpse app request-activity` takes; \"$now+30m\" "
+                + "becomes seconds since 2001), an array of them, or an APNs start body. Repeatable.",
+            valueName: "file"))
     var activities: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "The deadline of each call (default: glimpse-timeline's provider timeout, \(Int(TimelineSettings.defaults.providerTimeout))s).",
-        valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "The deadline of each call (default: glimpse-timeline's provider timeout, \(Int(TimelineSettings.defaults.providerTimeout))s).",
+            valueName: "duration"))
     var timeout: String?
 
-    @Option(name: .customLong("views-deadline"), help: ArgumentHelp(
-        "How long a Live Activity's views may take (default: the device's deadline, \(Int(ActivityViewsDeadline.seconds))s). "
-            + "A longer one judges the views' content on a machine too busy to answer in time.",
-        valueName: "duration"))
+    @Option(
+        name: .customLong("views-deadline"),
+        help: ArgumentHelp(
+            "How long a Live Activity's views may take (default: the device's deadline, \(Int(ActivityViewsDeadline.seconds))s). "
+                + "A longer one judges the views' content on a machine too busy to answer in time.",
+            valueName: "duration"))
     var viewsDeadline: String?
 
-    @Option(help: ArgumentHelp("The instant the calls carry as now (ISO 8601; default: the wall clock).", valueName: "instant"))
+    @Option(
+        help: ArgumentHelp(
+            "The instant the calls carry as now (ISO 8601; default: the wall clock).", valueName: "instant"))
     var now: String?
 
     @Flag(help: "Print the report as one JSON object.")
@@ -65,8 +75,11 @@ struct Verify: AsyncParsableCommand {
 
     /// The flags, checked (in `run`, so that a bad one is a usage error, exit 2): the
     /// endpoint, the deadline in seconds and the clock.
-    func inputsFromFlags() throws(CLIFailure) -> (endpoint: String?, timeout: Double, now: Date, viewsDeadline: Double) {
-        let address = try endpoint.map { text throws(CLIFailure) in try HostPort(parsing: text, what: "--endpoint").description }
+    func inputsFromFlags() throws(CLIFailure) -> (endpoint: String?, timeout: Double, now: Date, viewsDeadline: Double)
+    {
+        let address = try endpoint.map { text throws(CLIFailure) in
+            try HostPort(parsing: text, what: "--endpoint").description
+        }
         var seconds = TimelineSettings.defaults.providerTimeout
         if let timeout {
             do { seconds = try DurationText.parse(timeout) } catch { throw .usage("--timeout: \(error.description)") }
@@ -81,7 +94,9 @@ struct Verify: AsyncParsableCommand {
         }
         var views = ActivityViewsDeadline.seconds
         if let viewsDeadline {
-            do { views = try DurationText.parse(viewsDeadline) } catch { throw .usage("--views-deadline: \(error.description)") }
+            do { views = try DurationText.parse(viewsDeadline) } catch {
+                throw .usage("--views-deadline: \(error.description)")
+            }
             guard views > 0 else { throw .usage("--views-deadline: must be more than 0, got \"\(viewsDeadline)\"") }
         }
         return (address, seconds, instant, views)
@@ -100,7 +115,9 @@ struct Verify: AsyncParsableCommand {
             context.say(report.text)
         }
         if report.exitStatus != 0 {
-            throw CLIFailure.local("\(report.bundleID.isEmpty ? manifest : report.bundleID) does not pass: \(report.count(.error)) error\(report.count(.error) == 1 ? "" : "s")")
+            throw CLIFailure.local(
+                "\(report.bundleID.isEmpty ? manifest : report.bundleID) does not pass: \(report.count(.error)) error\(report.count(.error) == 1 ? "" : "s")"
+            )
         }
     }
 
@@ -112,7 +129,10 @@ struct Verify: AsyncParsableCommand {
         let bytes: [UInt8]
         do { bytes = try Files.read(path) } catch { throw .usage("\(path): cannot read the manifest: \(error.reason)") }
         let manifest: GlimpseAppV1.AppManifest
-        do { manifest = try ManifestLoader.parse(bytes, format: ManifestLoader.format(of: path, bytes: bytes), file: path) } catch {
+        do {
+            manifest = try ManifestLoader.parse(
+                bytes, format: ManifestLoader.format(of: path, bytes: bytes), file: path)
+        } catch {
             throw .usage(error.description)
         }
         let directory = Files.directory(of: path)
@@ -125,10 +145,13 @@ struct Verify: AsyncParsableCommand {
         }
         var files: [(source: String, bytes: [UInt8])] = []
         for sample in samples {
-            do { files.append((sample, try Files.read(sample))) } catch { throw .usage("--activity \(sample): \(error.reason)") }
+            do { files.append((sample, try Files.read(sample))) } catch {
+                throw .usage("--activity \(sample): \(error.reason)")
+            }
         }
         return AppVerifier.Inputs(
-            manifestPath: path, manifest: manifest, assetFiles: assets, sampleFiles: files, now: now, endpoint: endpoint,
+            manifestPath: path, manifest: manifest, assetFiles: assets, sampleFiles: files, now: now,
+            endpoint: endpoint,
             timeout: timeout)
     }
 }
@@ -148,8 +171,10 @@ package enum VerifyRun {
             var config = NIOClientConfig.defaults
             config.connectTimeout = deadline
             config.userAgent = "glimpse-verify/0.1"
-            config.maxReceiveMessageSize = ContentLimits.timelineMessageBytes  // timelines of up to 10 MiB, as glimpse-timeline takes
-            let client = GRPCClient(transport: NIOClientTransport(host: address.host, port: address.port, config: config))
+            // Timelines of up to 10 MiB, as glimpse-timeline takes.
+            config.maxReceiveMessageSize = ContentLimits.timelineMessageBytes
+            let client = GRPCClient(
+                transport: NIOClientTransport(host: address.host, port: address.port, config: config))
             running.append(Task { try? await client.run() })
             clients[endpoint] = client
         }
@@ -161,18 +186,33 @@ package enum VerifyRun {
                 group.addTask {
                     guard let endpoint = probe.endpoint else {
                         let none = "no endpoint"
-                        return (index, WidgetAnswers(placeholder: .notCalled(none), snapshot: .notCalled(none), timeline: .notCalled(none)))
+                        return (
+                            index,
+                            WidgetAnswers(
+                                placeholder: .notCalled(none), snapshot: .notCalled(none), timeline: .notCalled(none))
+                        )
                     }
                     guard let client = pool[endpoint] else {
                         let bad = "Cannot connect to \(endpoint): not host:port"
-                        return (index, WidgetAnswers(
-                            placeholder: .failed(.unavailable, bad, seconds: 0), snapshot: .failed(.unavailable, bad, seconds: 0),
-                            timeline: .failed(.unavailable, bad, seconds: 0)))
+                        return (
+                            index,
+                            WidgetAnswers(
+                                placeholder: .failed(.unavailable, bad, seconds: 0),
+                                snapshot: .failed(.unavailable, bad, seconds: 0),
+                                timeline: .failed(.unavailable, bad, seconds: 0))
+                        )
                     }
                     let provider = GlimpseAppV1.WidgetProvider.Client(wrapping: client)
-                    let placeholder = await call { try await provider.placeholder(ClientRequest(message: probe.placeholder), options: options).message }
-                    let snapshot = await call { try await provider.snapshot(ClientRequest(message: probe.snapshot), options: options).message }
-                    let timeline = await call { try await provider.timeline(ClientRequest(message: probe.timeline), options: options).message }
+                    let placeholder = await call {
+                        try await provider.placeholder(ClientRequest(message: probe.placeholder), options: options)
+                            .message
+                    }
+                    let snapshot = await call {
+                        try await provider.snapshot(ClientRequest(message: probe.snapshot), options: options).message
+                    }
+                    let timeline = await call {
+                        try await provider.timeline(ClientRequest(message: probe.timeline), options: options).message
+                    }
                     return (index, WidgetAnswers(placeholder: placeholder, snapshot: snapshot, timeline: timeline))
                 }
             }
@@ -192,7 +232,10 @@ package enum VerifyRun {
                 continue
             }
             let configuration = GlimpseAppV1.ActivityConfiguration.Client(wrapping: client)
-            views.append(await call { try await configuration.views(ClientRequest(message: probe.request), options: options).message })
+            views.append(
+                await call {
+                    try await configuration.views(ClientRequest(message: probe.request), options: options).message
+                })
         }
 
         for client in clients.values { client.beginGracefulShutdown() }

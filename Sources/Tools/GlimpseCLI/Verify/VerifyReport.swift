@@ -51,7 +51,8 @@ package struct VerifyReport: Sendable, Hashable {
     package var summary: String {
         let ok = count(.ok), warnings = count(.warning), errors = count(.error)
         let verdict = errors == 0 ? "passes" : "fails"
-        return "\(bundleID.isEmpty ? manifest : bundleID) \(verdict): \(ok) ok, \(warnings) warning\(warnings == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s")"
+        return
+            "\(bundleID.isEmpty ? manifest : bundleID) \(verdict): \(ok) ok, \(warnings) warning\(warnings == 1 ? "" : "s"), \(errors) error\(errors == 1 ? "" : "s")"
     }
 
     /// One line per check (`status  subject [family]  check: message`), then the summary.
@@ -62,7 +63,9 @@ package struct VerifyReport: Sendable, Hashable {
             let about = Self.about(finding)
             let padded = about.count < width ? about + String(repeating: " ", count: width - about.count) : about
             let status = finding.status.rawValue
-            lines.append(status + String(repeating: " ", count: 8 - status.count) + padded + "  \(finding.check): \(finding.message)")
+            lines.append(
+                status + String(repeating: " ", count: 8 - status.count) + padded
+                    + "  \(finding.check): \(finding.message)")
         }
         lines.append(summary)
         return lines.joined(separator: "\n")
@@ -89,11 +92,13 @@ package struct VerifyReport: Sendable, Hashable {
             JSONMember("bundleId", .string(bundleID)),
             JSONMember("now", .string(now)),
             JSONMember("passed", .bool(exitStatus == 0)),
-            JSONMember("summary", .object([
-                JSONMember("ok", .number(count(.ok))),
-                JSONMember("warnings", .number(count(.warning))),
-                JSONMember("errors", .number(count(.error))),
-            ])),
+            JSONMember(
+                "summary",
+                .object([
+                    JSONMember("ok", .number(count(.ok))),
+                    JSONMember("warnings", .number(count(.warning))),
+                    JSONMember("errors", .number(count(.error))),
+                ])),
             JSONMember("checks", .array(checks)),
         ])
     }

@@ -32,14 +32,18 @@ struct ViewUses: Sendable, Hashable {
             visit(label.title)
             visit(label.icon)
         case .gauge(let gauge)?:
-            for label in [gauge.label, gauge.currentValueLabel, gauge.minimumValueLabel, gauge.maximumValueLabel] { visit(label) }
+            for label in [gauge.label, gauge.currentValueLabel, gauge.minimumValueLabel, gauge.maximumValueLabel] {
+                visit(label)
+            }
         case .progress(let progress)?:
             visit(progress.label)
         case .button(let button)?:
-            controls.append(Control(control: "Button", intent: button.intent, name: Self.name(view, label: button.label)))
+            controls.append(
+                Control(control: "Button", intent: button.intent, name: Self.name(view, label: button.label)))
             visit(button.label)
         case .toggle(let toggle)?:
-            controls.append(Control(control: "Toggle", intent: toggle.intent, name: Self.name(view, label: toggle.label)))
+            controls.append(
+                Control(control: "Toggle", intent: toggle.intent, name: Self.name(view, label: toggle.label)))
             visit(toggle.label)
         case .link(let link)?:
             visit(link.label)
@@ -64,7 +68,8 @@ struct ViewUses: Sendable, Hashable {
         switch view.kind {
         case .text(let text)?: return text.content
         case .label(let label)?: return text(of: label.title)
-        case .stack(let stack)?: return stack.children.map { text(of: $0) }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .stack(let stack)?:
+            return stack.children.map { text(of: $0) }.filter { !$0.isEmpty }.joined(separator: " ")
         default: return ""
         }
     }

@@ -42,10 +42,13 @@ package struct ProtoArena {
         assert(MemoryLayout<ProtobufCAllocator>.size <= Self.allocatorRoom)
         let allocator = (UnsafeMutableRawPointer(state) + MemoryLayout<State>.stride)
             .bindMemory(to: ProtobufCAllocator.self, capacity: 1)
-        allocator.initialize(to: ProtobufCAllocator(
-            alloc: { data, size in ProtoArena(state: data!.assumingMemoryBound(to: State.self)).allocate(byteCount: size) },
-            free: { _, _ in },
-            allocator_data: UnsafeMutableRawPointer(state)))
+        allocator.initialize(
+            to: ProtobufCAllocator(
+                alloc: { data, size in
+                    ProtoArena(state: data!.assumingMemoryBound(to: State.self)).allocate(byteCount: size)
+                },
+                free: { _, _ in },
+                allocator_data: UnsafeMutableRawPointer(state)))
         return allocator
     }
 

@@ -64,7 +64,8 @@ package enum _ProtoWire {
         _ descriptor: _ProtoDescriptor, _ bytes: UnsafeRawBufferPointer, into arena: ProtoArena
     ) -> UnsafeRawPointer? {
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        return protobuf_c_message_unpack(descriptor.message, arena.allocator, bytes.count, base).map(UnsafeRawPointer.init)
+        return protobuf_c_message_unpack(descriptor.message, arena.allocator, bytes.count, base).map(
+            UnsafeRawPointer.init)
     }
 
     @inlinable
@@ -90,7 +91,7 @@ package enum _ProtoWire {
 
 /// protobuf-c's descriptor of one message type. The C global is not addressable from
 /// Swift without copying it, so it is read once from an initialised struct.
-package struct _ProtoDescriptor: @unchecked Sendable { // points at an immutable C global
+package struct _ProtoDescriptor: @unchecked Sendable {  // points at an immutable C global
     /// The `ProtobufCMessageDescriptor`.
     package let pointer: UnsafeRawPointer
 
@@ -98,16 +99,20 @@ package struct _ProtoDescriptor: @unchecked Sendable { // points at an immutable
         let scratch = UnsafeMutablePointer<C>.allocate(capacity: 1)
         defer { scratch.deallocate() }
         initialize(scratch)
-        pointer = UnsafeRawPointer(UnsafeRawPointer(scratch).assumingMemoryBound(to: ProtobufCMessage.self).pointee.descriptor)
+        pointer = UnsafeRawPointer(
+            UnsafeRawPointer(scratch).assumingMemoryBound(to: ProtobufCMessage.self).pointee.descriptor)
     }
 
-    var message: UnsafePointer<ProtobufCMessageDescriptor> { pointer.assumingMemoryBound(to: ProtobufCMessageDescriptor.self) }
+    var message: UnsafePointer<ProtobufCMessageDescriptor> {
+        pointer.assumingMemoryBound(to: ProtobufCMessageDescriptor.self)
+    }
 }
 
 extension ProtoArena {
     /// Builds the C struct of `message` in the arena.
     @inline(__always)
-    package func lower<M: _ProtoCBacked>(_ message: M, depth: Int) throws(ProtoEncodingError) -> UnsafeMutableRawPointer {
+    package func lower<M: _ProtoCBacked>(_ message: M, depth: Int) throws(ProtoEncodingError) -> UnsafeMutableRawPointer
+    {
         guard depth &+ 1 < _protoMaxDepth else { throw .tooDeep(message: M.protoMessageName) }
         let c = M._cMake(in: self)
         try message._lower(into: c, arena: self, depth: depth &+ 1)
@@ -116,7 +121,9 @@ extension ProtoArena {
 
     /// `lower`, typed as the field that holds it (`C` is the glue's C struct of `M`).
     @inline(__always)
-    package func lower<M: _ProtoCBacked, C>(_ message: M, depth: Int) throws(ProtoEncodingError) -> UnsafeMutablePointer<C> {
+    package func lower<M: _ProtoCBacked, C>(
+        _ message: M, depth: Int
+    ) throws(ProtoEncodingError) -> UnsafeMutablePointer<C> {
         try lower(message, depth: depth).assumingMemoryBound(to: C.self)
     }
 

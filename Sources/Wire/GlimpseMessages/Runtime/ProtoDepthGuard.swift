@@ -58,8 +58,9 @@ package enum _ProtoDepthGuard {
                 guard length <= UInt64(limit &- pos) else { throw .malformed(message: message) }
                 let sub = pos &+ Int(length)
                 if let field = protobuf_c_message_descriptor_get_field(descriptors[descriptors.count - 1], number),
-                   field.pointee.type == ProtobufCType(rawValue: 16),  // PROTOBUF_C_TYPE_MESSAGE
-                   let child = field.pointee.descriptor {
+                    field.pointee.type == ProtobufCType(rawValue: 16),  // PROTOBUF_C_TYPE_MESSAGE
+                    let child = field.pointee.descriptor
+                {
                     guard descriptors.count < ProtoLimits.maxDepth else { throw .tooDeep(message: message) }
                     descriptors.append(child.assumingMemoryBound(to: ProtobufCMessageDescriptor.self))
                     ends.append(sub)

@@ -104,7 +104,9 @@ extension _ProtoJSONEnum {
             }
             return Self(rawValue: n)
         default:
-            throw ProtoJSONError(path: path(), reason: "expected an enum name or number (\(_protoJSONNames.enumName)), found \(value.protoJSONKind)")
+            throw ProtoJSONError(
+                path: path(),
+                reason: "expected an enum name or number (\(_protoJSONNames.enumName)), found \(value.protoJSONKind)")
         }
     }
 }
@@ -114,7 +116,9 @@ extension _ProtoJSONEnum {
 extension Int32: _ProtoJSONField, _ProtoJSONMapKey {
     package var _protoJSON: JSONValue { .number(String(self)) }
     package var _protoJSONIsDefault: Bool { self == 0 }
-    package static func _protoJSONRead(_ value: JSONValue, _ path: @autoclosure () -> String, _: Bool) throws(ProtoJSONError) -> Self? {
+    package static func _protoJSONRead(
+        _ value: JSONValue, _ path: @autoclosure () -> String, _: Bool
+    ) throws(ProtoJSONError) -> Self? {
         try _ProtoJSONNumbers.read(value, path(), "int32")
     }
     package var _protoJSONKey: String { String(self) }
@@ -127,7 +131,9 @@ extension Int32: _ProtoJSONField, _ProtoJSONMapKey {
 extension UInt32: _ProtoJSONField, _ProtoJSONMapKey {
     package var _protoJSON: JSONValue { .number(String(self)) }
     package var _protoJSONIsDefault: Bool { self == 0 }
-    package static func _protoJSONRead(_ value: JSONValue, _ path: @autoclosure () -> String, _: Bool) throws(ProtoJSONError) -> Self? {
+    package static func _protoJSONRead(
+        _ value: JSONValue, _ path: @autoclosure () -> String, _: Bool
+    ) throws(ProtoJSONError) -> Self? {
         try _ProtoJSONNumbers.read(value, path(), "uint32")
     }
     package var _protoJSONKey: String { String(self) }
@@ -141,7 +147,9 @@ extension UInt32: _ProtoJSONField, _ProtoJSONMapKey {
 extension Int64: _ProtoJSONField, _ProtoJSONMapKey {
     package var _protoJSON: JSONValue { .string(String(self)) }
     package var _protoJSONIsDefault: Bool { self == 0 }
-    package static func _protoJSONRead(_ value: JSONValue, _ path: @autoclosure () -> String, _: Bool) throws(ProtoJSONError) -> Self? {
+    package static func _protoJSONRead(
+        _ value: JSONValue, _ path: @autoclosure () -> String, _: Bool
+    ) throws(ProtoJSONError) -> Self? {
         try _ProtoJSONNumbers.read(value, path(), "int64")
     }
     package var _protoJSONKey: String { String(self) }
@@ -154,7 +162,9 @@ extension Int64: _ProtoJSONField, _ProtoJSONMapKey {
 extension UInt64: _ProtoJSONField, _ProtoJSONMapKey {
     package var _protoJSON: JSONValue { .string(String(self)) }
     package var _protoJSONIsDefault: Bool { self == 0 }
-    package static func _protoJSONRead(_ value: JSONValue, _ path: @autoclosure () -> String, _: Bool) throws(ProtoJSONError) -> Self? {
+    package static func _protoJSONRead(
+        _ value: JSONValue, _ path: @autoclosure () -> String, _: Bool
+    ) throws(ProtoJSONError) -> Self? {
         try _ProtoJSONNumbers.read(value, path(), "uint64")
     }
     package var _protoJSONKey: String { String(self) }
@@ -167,7 +177,9 @@ extension UInt64: _ProtoJSONField, _ProtoJSONMapKey {
 extension Bool: _ProtoJSONField, _ProtoJSONMapKey {
     package var _protoJSON: JSONValue { .bool(self) }
     package var _protoJSONIsDefault: Bool { !self }
-    package static func _protoJSONRead(_ value: JSONValue, _ path: @autoclosure () -> String, _: Bool) throws(ProtoJSONError) -> Self? {
+    package static func _protoJSONRead(
+        _ value: JSONValue, _ path: @autoclosure () -> String, _: Bool
+    ) throws(ProtoJSONError) -> Self? {
         guard case .bool(let b) = value else {
             throw ProtoJSONError(path: path(), reason: "expected true or false, found \(value.protoJSONKind)")
         }
@@ -178,7 +190,10 @@ extension Bool: _ProtoJSONField, _ProtoJSONMapKey {
         switch key {
         case "true": return true
         case "false": return false
-        default: throw ProtoJSONError(path: path(), reason: "a bool map key must be \"true\" or \"false\", not \(_ProtoJSONNumbers.quoted(key))")
+        default:
+            throw ProtoJSONError(
+                path: path(),
+                reason: "a bool map key must be \"true\" or \"false\", not \(_ProtoJSONNumbers.quoted(key))")
         }
     }
     package static func _protoJSONKeyPrecedes(_ a: Self, _ b: Self) -> Bool { !a && b }
@@ -189,7 +204,9 @@ extension Bool: _ProtoJSONField, _ProtoJSONMapKey {
 extension String: _ProtoJSONField, _ProtoJSONMapKey {
     package var _protoJSON: JSONValue { .string(self) }
     package var _protoJSONIsDefault: Bool { isEmpty }
-    package static func _protoJSONRead(_ value: JSONValue, _ path: @autoclosure () -> String, _: Bool) throws(ProtoJSONError) -> Self? {
+    package static func _protoJSONRead(
+        _ value: JSONValue, _ path: @autoclosure () -> String, _: Bool
+    ) throws(ProtoJSONError) -> Self? {
         guard case .string(let s) = value else {
             throw ProtoJSONError(path: path(), reason: "expected a string, found \(value.protoJSONKind)")
         }
@@ -212,7 +229,9 @@ extension Double: _ProtoJSONField {
     package var _protoJSON: JSONValue { _ProtoJSONNumbers.json(self) }
     /// `-0.0` is not the default (its bits are not zero): it is written, as protobuf does.
     package var _protoJSONIsDefault: Bool { bitPattern == 0 }
-    package static func _protoJSONRead(_ value: JSONValue, _ path: @autoclosure () -> String, _: Bool) throws(ProtoJSONError) -> Self? {
+    package static func _protoJSONRead(
+        _ value: JSONValue, _ path: @autoclosure () -> String, _: Bool
+    ) throws(ProtoJSONError) -> Self? {
         try _ProtoJSONNumbers.double(value, path(), float: false)
     }
 }
@@ -220,7 +239,9 @@ extension Double: _ProtoJSONField {
 extension Float: _ProtoJSONField {
     package var _protoJSON: JSONValue { _ProtoJSONNumbers.json(self) }
     package var _protoJSONIsDefault: Bool { bitPattern == 0 }
-    package static func _protoJSONRead(_ value: JSONValue, _ path: @autoclosure () -> String, _: Bool) throws(ProtoJSONError) -> Self? {
+    package static func _protoJSONRead(
+        _ value: JSONValue, _ path: @autoclosure () -> String, _: Bool
+    ) throws(ProtoJSONError) -> Self? {
         Float(try _ProtoJSONNumbers.double(value, path(), float: true))
     }
 }
@@ -229,7 +250,9 @@ extension Float: _ProtoJSONField {
 extension Array: _ProtoJSONField where Element == UInt8 {
     package var _protoJSON: JSONValue { .string(_ProtoJSONBase64.encode(self)) }
     package var _protoJSONIsDefault: Bool { isEmpty }
-    package static func _protoJSONRead(_ value: JSONValue, _ path: @autoclosure () -> String, _: Bool) throws(ProtoJSONError) -> Self? {
+    package static func _protoJSONRead(
+        _ value: JSONValue, _ path: @autoclosure () -> String, _: Bool
+    ) throws(ProtoJSONError) -> Self? {
         guard case .string(let s) = value else {
             throw ProtoJSONError(path: path(), reason: "expected a base64 string (bytes), found \(value.protoJSONKind)")
         }
@@ -346,7 +369,8 @@ package struct _ProtoJSONReader {
         _ value: JSONValue, _ path: String, _ table: _ProtoJSONFieldTable, _ ignoringUnknownFields: Bool
     ) throws(ProtoJSONError) {
         guard case .object(let members) = value else {
-            throw ProtoJSONError(path: path, reason: "expected an object (\(table.messageName)), found \(value.protoJSONKind)")
+            throw ProtoJSONError(
+                path: path, reason: "expected an object (\(table.messageName)), found \(value.protoJSONKind)")
         }
         self.members = members
         self.path = path
@@ -384,7 +408,8 @@ package struct _ProtoJSONReader {
                 if let other = oneofKeys[oneof] {
                     throw ProtoJSONError(
                         path: memberPath,
-                        reason: "oneof \(table.oneofNames[oneof]) is already set (by \(_ProtoJSONNumbers.quoted(other)))")
+                        reason:
+                            "oneof \(table.oneofNames[oneof]) is already set (by \(_ProtoJSONNumbers.quoted(other)))")
                 }
                 oneofKeys[oneof] = member.key
             }
@@ -417,7 +442,9 @@ package struct _ProtoJSONReader {
         var out: [T] = []
         out.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
-            if case .null = item { throw ProtoJSONError(path: "\(path)[\(i)]", reason: "null is not allowed in a repeated field") }
+            if case .null = item {
+                throw ProtoJSONError(path: "\(path)[\(i)]", reason: "null is not allowed in a repeated field")
+            }
             if let v = try T._protoJSONRead(item, "\(path)[\(i)]", ignoringUnknownFields) { out.append(v) }
         }
         field = out
@@ -434,7 +461,9 @@ package struct _ProtoJSONReader {
             let entryPath = "\(path)[\(_ProtoJSONNumbers.quoted(entry.key))]"
             let key = try K._protoJSONKey(entry.key, entryPath)
             guard out[key] == nil else { throw ProtoJSONError(path: entryPath, reason: "map key given twice") }
-            if case .null = entry.value { throw ProtoJSONError(path: entryPath, reason: "null is not allowed as a map value") }
+            if case .null = entry.value {
+                throw ProtoJSONError(path: entryPath, reason: "null is not allowed as a map value")
+            }
             if let v = try V._protoJSONRead(entry.value, entryPath, ignoringUnknownFields) { out[key] = v }
         }
         field = out

@@ -16,12 +16,16 @@ package enum _ProtoJSONNumbers {
 
     /// Reads an integer field: a JSON number or a string holding one, which must be
     /// integral and in range; `1.0`, `1e2` and `"-7"` are integers, `1.5` and `1e-1` are not.
-    static func read<T: FixedWidthInteger>(_ value: JSONValue, _ path: @autoclosure () -> String, _ typeName: String) throws(ProtoJSONError) -> T {
+    static func read<T: FixedWidthInteger>(
+        _ value: JSONValue, _ path: @autoclosure () -> String, _ typeName: String
+    ) throws(ProtoJSONError) -> T {
         let literal: String
         switch value {
         case .number(let l): literal = l
         case .string(let s): literal = s
-        default: throw ProtoJSONError(path: path(), reason: "expected an integer (\(typeName)), found \(value.protoJSONKind)")
+        default:
+            throw ProtoJSONError(
+                path: path(), reason: "expected an integer (\(typeName)), found \(value.protoJSONKind)")
         }
         switch exactInteger(literal) {
         case .some(let (negative, magnitude)):
@@ -114,7 +118,9 @@ package enum _ProtoJSONNumbers {
     /// Reads a `double` (or, with `float`, a `float`, range-checked): a JSON number, a
     /// string holding one, or `"NaN"`, `"Infinity"`, `"-Infinity"`. A finite number too
     /// large for the type is refused (not made infinite).
-    static func double(_ value: JSONValue, _ path: @autoclosure () -> String, float: Bool) throws(ProtoJSONError) -> Double {
+    static func double(
+        _ value: JSONValue, _ path: @autoclosure () -> String, float: Bool
+    ) throws(ProtoJSONError) -> Double {
         let typeName = float ? "float" : "double"
         let literal: String
         switch value {
@@ -123,7 +129,8 @@ package enum _ProtoJSONNumbers {
         case .string("Infinity"): return .infinity
         case .string("-Infinity"): return -.infinity
         case .string(let s): literal = s
-        default: throw ProtoJSONError(path: path(), reason: "expected a number (\(typeName)), found \(value.protoJSONKind)")
+        default:
+            throw ProtoJSONError(path: path(), reason: "expected a number (\(typeName)), found \(value.protoJSONKind)")
         }
         guard NumberLiteral(literal) != nil, let d = Double(literal) else {
             throw ProtoJSONError(path: path(), reason: "\(shown(value)) is not a number (\(typeName))")
@@ -169,7 +176,10 @@ package enum _ProtoJSONNumbers {
             buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress!, $0.count, "%.\(digits - 1)e", args) }
         }
         // The C locale writes a point; another LC_NUMERIC could write a comma.
-        return String(decoding: buffer.prefix(Int(max(0, count))).map { $0 == CChar(UInt8(ascii: ",")) ? UInt8(ascii: ".") : UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(
+            decoding: buffer.prefix(Int(max(0, count))).map {
+                $0 == CChar(UInt8(ascii: ",")) ? UInt8(ascii: ".") : UInt8(bitPattern: $0)
+            }, as: UTF8.self)
     }
 
     /// Re-formats Swift's shortest round-trip `description` of a finite value
@@ -189,7 +199,9 @@ package enum _ProtoJSONNumbers {
         if i < bytes.count {
             i += 1
             var expNegative = false
-            if bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { expNegative = bytes[i] == UInt8(ascii: "-"); i += 1 }
+            if bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+                expNegative = bytes[i] == UInt8(ascii: "-"); i += 1
+            }
             while i < bytes.count { exponent = exponent * 10 + Int(bytes[i] - UInt8(ascii: "0")); i += 1 }
             if expNegative { exponent = -exponent }
         }

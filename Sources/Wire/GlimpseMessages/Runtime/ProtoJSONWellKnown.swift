@@ -5,7 +5,7 @@ package import GlimpseJSON
 package enum _ProtoJSONWellKnown {
     static let minTimestampSeconds: Int64 = -62_135_596_800  // 0001-01-01T00:00:00Z
     static let maxTimestampSeconds: Int64 = 253_402_300_799  // 9999-12-31T23:59:59Z
-    static let maxDurationSeconds: Int64 = 315_576_000_000   // 10,000 years
+    static let maxDurationSeconds: Int64 = 315_576_000_000  // 10,000 years
 
     // MARK: Timestamp
 
@@ -24,18 +24,26 @@ package enum _ProtoJSONWellKnown {
         let (y, m, d) = civil(fromDays: days)
         var text = y >= 0 ? pad(y, 4) : "-" + pad(-y, 4)
         text += "-\(pad(Int128(m), 2))-\(pad(Int128(d), 2))T"
-        text += "\(pad(Int128(secondOfDay / 3600), 2)):\(pad(Int128(secondOfDay / 60 % 60), 2)):\(pad(Int128(secondOfDay % 60), 2))"
+        text +=
+            "\(pad(Int128(secondOfDay / 3600), 2)):\(pad(Int128(secondOfDay / 60 % 60), 2)):\(pad(Int128(secondOfDay % 60), 2))"
         return .string(text + fraction(Int(nanos)) + "Z")
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.f…]` with `Z` or a `±HH:MM` offset (up to 9 fractional
     /// digits, years 0001...9999 after the offset is applied).
-    package static func timestamp(_ value: JSONValue, _ path: String) throws(ProtoJSONError) -> (seconds: Int64, nanos: Int32) {
+    package static func timestamp(
+        _ value: JSONValue, _ path: String
+    ) throws(ProtoJSONError) -> (seconds: Int64, nanos: Int32) {
         guard case .string(let text) = value else {
-            throw ProtoJSONError(path: path, reason: "expected an RFC 3339 timestamp string, found \(value.protoJSONKind)")
+            throw ProtoJSONError(
+                path: path, reason: "expected an RFC 3339 timestamp string, found \(value.protoJSONKind)")
         }
         guard let parsed = parseTimestamp(Array(text.utf8)) else {
-            throw ProtoJSONError(path: path, reason: "\(_ProtoJSONNumbers.quoted(text)) is not an RFC 3339 timestamp between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999999Z")
+            throw ProtoJSONError(
+                path: path,
+                reason:
+                    "\(_ProtoJSONNumbers.quoted(text)) is not an RFC 3339 timestamp between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999999Z"
+            )
         }
         return parsed
     }
@@ -58,11 +66,11 @@ package enum _ProtoJSONWellKnown {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("T"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-              let second = number(2)
+            expect("T"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+            let second = number(2)
         else { return nil }
         guard year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour < 24, minute < 60, second < 60
+            hour < 24, minute < 60, second < 60
         else { return nil }
         var nanos = 0
         if i < b.count, b[i] == UInt8(ascii: ".") {
@@ -110,12 +118,19 @@ package enum _ProtoJSONWellKnown {
     }
 
     /// Reads `-?digits(.digits)?s` with up to 9 fractional digits, within ±10,000 years.
-    package static func duration(_ value: JSONValue, _ path: String) throws(ProtoJSONError) -> (seconds: Int64, nanos: Int32) {
+    package static func duration(
+        _ value: JSONValue, _ path: String
+    ) throws(ProtoJSONError) -> (seconds: Int64, nanos: Int32) {
         guard case .string(let text) = value else {
-            throw ProtoJSONError(path: path, reason: "expected a duration string such as \"1.5s\", found \(value.protoJSONKind)")
+            throw ProtoJSONError(
+                path: path, reason: "expected a duration string such as \"1.5s\", found \(value.protoJSONKind)")
         }
         guard let parsed = parseDuration(Array(text.utf8)) else {
-            throw ProtoJSONError(path: path, reason: "\(_ProtoJSONNumbers.quoted(text)) is not a duration (seconds with an \"s\" suffix, at most 9 fractional digits, within ±315576000000s)")
+            throw ProtoJSONError(
+                path: path,
+                reason:
+                    "\(_ProtoJSONNumbers.quoted(text)) is not a duration (seconds with an \"s\" suffix, at most 9 fractional digits, within ±315576000000s)"
+            )
         }
         return parsed
     }

@@ -249,7 +249,9 @@ final class H2RequestHandler: ChannelInboundHandler, NGHTTP2SessionDelegate {
 
     // MARK: nghttp2 callbacks (NGHTTP2SessionDelegate)
 
-    func onHeader(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
+    func onHeader(
+        _ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer
+    ) -> Int32 {
         guard frame.pointee.hd.stream_id == streamID else { return 0 }
         let name = String(decoding: name, as: UTF8.self)
         let value = String(decoding: value, as: UTF8.self)

@@ -17,7 +17,7 @@ struct VirtualClockTests {
                 due.removeAll { $0 <= at }
                 fired.append(at.timeIntervalSince(start))
                 #expect(clock.now == at)
-                if fired.count == 1 { due.append(start + 20) } // scheduled while firing
+                if fired.count == 1 { due.append(start + 20) }  // scheduled while firing
             })
         #expect(fired == [10, 20, 30, 60])
         #expect(clock.now == start + 100)

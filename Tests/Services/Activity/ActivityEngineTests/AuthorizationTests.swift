@@ -54,12 +54,14 @@ struct AuthorizationTests {
         #expect(throws: ActivityAuthorizationError.globalMaximumExceeded) { try h.requestFilm() }
     }
 
-    @Test("attributesTooLarge: a content state of 4,096 encoded bytes is accepted, 4,097 refused",
-          arguments: [(4095, true), (4096, true), (4097, false)])
+    @Test(
+        "attributesTooLarge: a content state of 4,096 encoded bytes is accepted, 4,097 refused",
+        arguments: [(4095, true), (4096, true), (4097, false)])
     func contentStateLimit(size: Int, accepted: Bool) throws {
         var h = Harness()
-        let result = h.engine.request(app: Harness.pizzaApp, attributes: pizzaAttributes(),
-                                      content: ActivityContent(state: state(ofEncodedSize: size)))
+        let result = h.engine.request(
+            app: Harness.pizzaApp, attributes: pizzaAttributes(),
+            content: ActivityContent(state: state(ofEncodedSize: size)))
         #expect(((try? result.get()) != nil) == accepted)
         if !accepted { #expect(result == .failure(.attributesTooLarge)) }
 
@@ -83,11 +85,13 @@ struct AuthorizationTests {
     @Test("visibility: a request while the app is not in the foreground is refused; a LiveActivityIntent may start one")
     func visibility() {
         var h = Harness()
-        let background = h.engine.request(app: Harness.pizzaApp, attributes: pizzaAttributes(),
-                                          content: content(["driverName": "Tim"]), origin: .app(isForeground: false))
+        let background = h.engine.request(
+            app: Harness.pizzaApp, attributes: pizzaAttributes(),
+            content: content(["driverName": "Tim"]), origin: .app(isForeground: false))
         #expect(background == .failure(.visibility))
-        let intent = h.engine.request(app: Harness.pizzaApp, attributes: pizzaAttributes(),
-                                      content: content(["driverName": "Tim"]), origin: .liveActivityIntent)
+        let intent = h.engine.request(
+            app: Harness.pizzaApp, attributes: pizzaAttributes(),
+            content: content(["driverName": "Tim"]), origin: .liveActivityIntent)
         #expect((try? intent.get()) != nil)
     }
 }

@@ -25,9 +25,13 @@ struct BroadcastStorageTests {
 
     /// Broadcasts an update naming `driver` on the channel.
     @discardableResult
-    func broadcast(_ h: inout Harness, _ driver: String, at timestamp: Date, stores: Bool = true)
-        -> Result<[ActivityID: PushOutcome], PushRejection> {
-        h.engine.receiveBroadcast(headers: headers(stores: stores), body: updateBody(at: timestamp, state: ["driverName": .string(driver)]))
+    func broadcast(
+        _ h: inout Harness, _ driver: String, at timestamp: Date, stores: Bool = true
+    )
+        -> Result<[ActivityID: PushOutcome], PushRejection>
+    {
+        h.engine.receiveBroadcast(
+            headers: headers(stores: stores), body: updateBody(at: timestamp, state: ["driverName": .string(driver)]))
     }
 
     /// The driver a new activity subscribed to the channel shows (its own is Tim).
@@ -73,7 +77,9 @@ struct BroadcastStorageTests {
         try h.advance(by: 30)
         let token = try h.engine.pushToStartToken(app: Harness.pizzaApp, attributesType: Harness.pizzaType).get()
         func start() -> ActivityID? {
-            guard case .started(let id) = h.push(startBody(at: h.now, extra: [("input-push-channel", .string(channel.base64))]), to: token)
+            guard
+                case .started(let id) = h.push(
+                    startBody(at: h.now, extra: [("input-push-channel", .string(channel.base64))]), to: token)
             else { return nil }
             return id
         }
@@ -95,8 +101,11 @@ struct BroadcastStorageTests {
             return Array(bare.dropLast()) + Array(#","p":"\#(String(repeating: "x", count: padding))"}"#.utf8)
         }
         #expect(body(ofSize: 5120).count == 5120)
-        #expect(h.engine.receiveBroadcast(headers: headers(stores: false), body: body(ofSize: 5120)) == .success([id: .applied(id, .active)]))
-        #expect(h.engine.receiveBroadcast(headers: headers(stores: false), body: body(ofSize: 5121))
+        #expect(
+            h.engine.receiveBroadcast(headers: headers(stores: false), body: body(ofSize: 5120))
+                == .success([id: .applied(id, .active)]))
+        #expect(
+            h.engine.receiveBroadcast(headers: headers(stores: false), body: body(ofSize: 5121))
                 == .failure(.invalidPayload(.payloadTooLarge(size: 5121, limit: 5120))))
     }
 }

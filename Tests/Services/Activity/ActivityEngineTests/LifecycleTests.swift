@@ -62,7 +62,8 @@ struct LifecycleTests {
         _ = h.engine.drainEvents()
         try h.advance(by: 1)
         #expect(h.engine.state(of: id) == .ended)
-        #expect(h.engine.drainEvents() == [.stateChanged(id, from: .active, to: .ended, reason: .maximumDurationReached)])
+        #expect(
+            h.engine.drainEvents() == [.stateChanged(id, from: .active, to: .ended, reason: .maximumDurationReached)])
     }
 
     @Test("on the lock screen at most 4 h after ending: 12 h in all")
@@ -82,11 +83,12 @@ struct LifecycleTests {
         let id = try h.requestPizza(staleDate: h.now + 600)
         _ = h.engine.drainEvents()
         try h.advance(by: 13 * 3600)
-        #expect(h.engine.drainEvents() == [
-            .stateChanged(id, from: .active, to: .stale, reason: .staleDateReached),
-            .stateChanged(id, from: .stale, to: .ended, reason: .maximumDurationReached),
-            .stateChanged(id, from: .ended, to: .dismissed, reason: .dismissalDateReached),
-        ])
+        #expect(
+            h.engine.drainEvents() == [
+                .stateChanged(id, from: .active, to: .stale, reason: .staleDateReached),
+                .stateChanged(id, from: .stale, to: .ended, reason: .maximumDurationReached),
+                .stateChanged(id, from: .ended, to: .dismissed, reason: .dismissalDateReached),
+            ])
     }
 
     @Test("a user dismissal ends it and removes it")
@@ -96,10 +98,11 @@ struct LifecycleTests {
         _ = h.engine.drainEvents()
         let dismissed = h.engine.dismissByUser(id)
         #expect(dismissed)
-        #expect(h.engine.drainEvents() == [
-            .stateChanged(id, from: .active, to: .ended, reason: .dismissedByUser),
-            .stateChanged(id, from: .ended, to: .dismissed, reason: .dismissedByUser),
-        ])
+        #expect(
+            h.engine.drainEvents() == [
+                .stateChanged(id, from: .active, to: .ended, reason: .dismissedByUser),
+                .stateChanged(id, from: .ended, to: .dismissed, reason: .dismissedByUser),
+            ])
         #expect(h.engine.state(of: id) == .dismissed)
         #expect(h.engine.ongoingCount == 0)
     }
@@ -108,8 +111,10 @@ struct LifecycleTests {
     func scheduledStart() throws {
         var h = Harness(config: ActivitySettings(targetMaximum: 1))
         let start = h.now + 600
-        let id = try h.engine.request(app: Harness.pizzaApp, attributes: pizzaAttributes(),
-                                      content: content(["driverName": "Tim"]), startDate: start).get()
+        let id = try h.engine.request(
+            app: Harness.pizzaApp, attributes: pizzaAttributes(),
+            content: content(["driverName": "Tim"]), startDate: start
+        ).get()
         #expect(h.engine.state(of: id) == .pending)
         #expect(throws: ActivityAuthorizationError.targetMaximumExceeded) { try h.requestPizza() }
         try h.advance(by: 600)

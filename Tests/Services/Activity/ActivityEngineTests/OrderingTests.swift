@@ -49,7 +49,8 @@ struct OrderingTests {
         var h = Harness()
         let token = try h.engine.pushToStartToken(app: Harness.pizzaApp, attributesType: Harness.pizzaType).get()
         let outcome = h.push(startBody(at: h.now + 24 * 3600), to: token)
-        #expect(outcome == .startDropped(.timestampTooFarInFuture(timestamp: h.now + 24 * 3600, limit: h.now + 8 * 3600)))
+        #expect(
+            outcome == .startDropped(.timestampTooFarInFuture(timestamp: h.now + 24 * 3600, limit: h.now + 8 * 3600)))
         #expect(h.engine.activities(of: Harness.pizzaApp).isEmpty)
         // Within the limit a start is taken, and an update stamped after it applies.
         guard case .started(let id) = h.push(startBody(at: h.now + 60), to: token) else {
@@ -67,12 +68,16 @@ struct OrderingTests {
         let (id, token) = try h.pushablePizza()
         let far = h.now + 9 * 3600
         let limit = h.now + 8 * 3600
-        #expect(h.push(endBody(at: far), to: token) == .droppedAsStale(id, .timestampTooFarInFuture(timestamp: far, limit: limit)))
-        #expect(h.engine.end(id, timestamp: far) == .droppedAsStale(.timestampTooFarInFuture(timestamp: far, limit: limit)))
+        #expect(
+            h.push(endBody(at: far), to: token)
+                == .droppedAsStale(id, .timestampTooFarInFuture(timestamp: far, limit: limit)))
+        #expect(
+            h.engine.end(id, timestamp: far) == .droppedAsStale(.timestampTooFarInFuture(timestamp: far, limit: limit)))
         #expect(h.engine.state(of: id) == .active)
     }
 
-    @Test("as on a phone, a local end() after a push stamped a minute ahead loses; unlike a phone, the drop is reported")
+    @Test(
+        "as on a phone, a local end() after a push stamped a minute ahead loses; unlike a phone, the drop is reported")
     func localEndAfterFuturePushIsReported() throws {
         var h = Harness()
         let (id, token) = try h.pushablePizza()

@@ -45,7 +45,8 @@ struct PresentationTests {
     func alertExpands() throws {
         var h = Harness()
         let id = try h.requestPizza()
-        _ = h.engine.update(id, content: content(["driverName": "John"]), alert: AlertConfiguration(title: "New driver", body: "John"))
+        _ = h.engine.update(
+            id, content: content(["driverName": "John"]), alert: AlertConfiguration(title: "New driver", body: "John"))
         let layout = h.engine.presentation()
         #expect(layout.dynamicIsland == .expanded(id, reason: .alert))
         #expect(layout.validUntil == h.now + 4)
@@ -61,14 +62,18 @@ struct PresentationTests {
         #expect(h.engine.presentation(longPressed: film).dynamicIsland == .expanded(film, reason: .longPress))
     }
 
-    @Test("lock screen order by relevance; ended activities stay there but leave the Dynamic Island; pending shows nowhere")
+    @Test(
+        "lock screen order by relevance; ended activities stay there but leave the Dynamic Island; pending shows nowhere"
+    )
     func lockScreen() throws {
         var h = Harness()
         let low = try h.requestPizza(relevance: 1)
         let high = try h.requestFilm(relevance: 80)
         let mid = try h.requestPizza(relevance: 40)
-        _ = try h.engine.request(app: Harness.pizzaApp, attributes: pizzaAttributes(), content: content(["driverName": "Later"]),
-                                 startDate: h.now + 600).get()
+        _ = try h.engine.request(
+            app: Harness.pizzaApp, attributes: pizzaAttributes(), content: content(["driverName": "Later"]),
+            startDate: h.now + 600
+        ).get()
         #expect(h.engine.presentation().lockScreen == [high, mid, low])
         _ = h.engine.end(high)
         let layout = h.engine.presentation()

@@ -34,10 +34,13 @@ struct PushBudgetTests {
         let (id, token) = try h.pushablePizza()
         let attributes = pizzaAttributes().value.count
         // Fits alone (≤ 1000 bytes), not with the attributes.
-        let tooBig = JSONValue.object([JSONMember("d", .string(String(repeating: "x", count: 1000 - 8 - attributes + 1)))])
+        let tooBig = JSONValue.object([
+            JSONMember("d", .string(String(repeating: "x", count: 1000 - 8 - attributes + 1)))
+        ])
         for _ in 0..<20 {
             #expect(h.push(updateBody(at: h.now, state: tooBig), to: token) == .rejected(.refused(.attributesTooLarge)))
-            #expect(h.push(pushBody([("timestamp", seconds(h.now)), ("event", "update")]), to: token)
+            #expect(
+                h.push(pushBody([("timestamp", seconds(h.now)), ("event", "update")]), to: token)
                     == .rejected(.invalidPayload(.missingField("aps.content-state"))))
         }
         for n in 0..<15 {
@@ -59,7 +62,8 @@ struct PushBudgetTests {
     @Test("frequent updates raise the hourly budget (setting, default 120), and the user can turn it off")
     func frequentUpdates() throws {
         var h = Harness()
-        h.engine.install(Harness.pizzaApp, InstalledApp(attributeTypes: [Harness.pizzaType], supportsFrequentUpdates: true))
+        h.engine.install(
+            Harness.pizzaApp, InstalledApp(attributeTypes: [Harness.pizzaType], supportsFrequentUpdates: true))
         #expect(h.engine.hourlyBudget(for: Harness.pizzaApp) == 120)
         #expect(h.engine.authorizationInfo(for: Harness.pizzaApp).frequentPushesEnabled)
         let (_, token) = try h.pushablePizza()
@@ -74,9 +78,13 @@ struct PushBudgetTests {
         var h = Harness(config: ActivitySettings(lowPriorityDelay: 30))
         let (id, token) = try h.pushablePizza()
         let due = h.now + 30
-        #expect(h.push(updateBody(at: h.now, state: ["driverName": "A"]), to: token, headers: pizzaHeaders5) == .deferred(id, until: due))
+        #expect(
+            h.push(updateBody(at: h.now, state: ["driverName": "A"]), to: token, headers: pizzaHeaders5)
+                == .deferred(id, until: due))
         try h.advance(by: 10)
-        #expect(h.push(updateBody(at: h.now, state: ["driverName": "B"]), to: token, headers: pizzaHeaders5) == .coalesced(id, until: due))
+        #expect(
+            h.push(updateBody(at: h.now, state: ["driverName": "B"]), to: token, headers: pizzaHeaders5)
+                == .coalesced(id, until: due))
         try h.advance(by: 19)
         #expect(h.engine.activity(id)?.content.state.bytes == bytes(#"{"driverName":"Tim"}"#))
         try h.advance(by: 1)

@@ -29,10 +29,14 @@ struct PushDeliveryTests {
         let (id, token) = try h.pushablePizza()
         let far = h.now + 8 * 3600 + 1
         let limit = h.now + 8 * 3600
-        #expect(h.push(updateBody(at: far), to: token) == .droppedAsStale(id, .timestampTooFarInFuture(timestamp: far, limit: limit)))
+        #expect(
+            h.push(updateBody(at: far), to: token)
+                == .droppedAsStale(id, .timestampTooFarInFuture(timestamp: far, limit: limit)))
         // F8 saw a broadcast `end` accepted; Glimpse applies the limit to every event (a
         // bad clock must not stamp an activity's last word), and reports the drop.
-        #expect(h.push(endBody(at: far), to: token) == .droppedAsStale(id, .timestampTooFarInFuture(timestamp: far, limit: limit)))
+        #expect(
+            h.push(endBody(at: far), to: token)
+                == .droppedAsStale(id, .timestampTooFarInFuture(timestamp: far, limit: limit)))
         #expect(h.push(updateBody(at: limit), to: token) == .applied(id, .active))
         #expect(h.push(endBody(at: limit), to: token) == .applied(id, .ended))
     }
@@ -42,7 +46,8 @@ struct PushDeliveryTests {
         var h = Harness()
         let (id, token) = try h.pushablePizza()
         _ = h.push(updateBody(at: h.now + 10), to: token)
-        #expect(h.push(updateBody(at: h.now + 5), to: token)
+        #expect(
+            h.push(updateBody(at: h.now + 5), to: token)
                 == .droppedAsStale(id, .olderThanLastApplied(timestamp: h.now + 5, last: h.now + 10)))
     }
 
@@ -54,8 +59,9 @@ struct PushDeliveryTests {
         #expect(h.push(updateBody(at: h.now + 1), to: token) == .ignoredBecauseEnded(id, .ended))
     }
 
-    @Test("an end push's dismissal-date: absent → up to 4 h, past → immediate, else within 4 h",
-          arguments: [(nil, 4 * 3600.0), (-10, 0), (600, 600), (5 * 3600, 4 * 3600)] as [(TimeInterval?, TimeInterval)])
+    @Test(
+        "an end push's dismissal-date: absent → up to 4 h, past → immediate, else within 4 h",
+        arguments: [(nil, 4 * 3600.0), (-10, 0), (600, 600), (5 * 3600, 4 * 3600)] as [(TimeInterval?, TimeInterval)])
     func endDismissalDate(offset: TimeInterval?, expected: TimeInterval) throws {
         var h = Harness()
         let (id, token) = try h.pushablePizza()

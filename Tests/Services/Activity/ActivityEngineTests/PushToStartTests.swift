@@ -25,7 +25,8 @@ struct PushToStartTests {
             return
         }
         #expect(h.engine.state(of: id) == .active)
-        #expect(h.engine.activity(id)?.lastAlert == AlertConfiguration(title: "Order placed", body: "Tim is on the way"))
+        #expect(
+            h.engine.activity(id)?.lastAlert == AlertConfiguration(title: "Order placed", body: "Tim is on the way"))
         try h.advance(by: 0)
         let update = try #require(h.engine.activity(id)?.pushToken)
         #expect(h.push(updateBody(at: h.now + 1), to: update) == .applied(id, .active))
@@ -38,7 +39,9 @@ struct PushToStartTests {
         #expect(h.push(startBody(at: h.now), to: token) == .rejected(.refused(.targetMaximumExceeded)))
     }
 
-    @Test("push-to-start has its own burst budget (about 10): the 11th is throttled, one returns after the refill interval")
+    @Test(
+        "push-to-start has its own burst budget (about 10): the 11th is throttled, one returns after the refill interval"
+    )
     func burstBudget() throws {
         var (h, token) = try Self.harness(ActivitySettings(targetMaximum: 100))
         for _ in 0..<10 {
@@ -57,9 +60,12 @@ struct PushToStartTests {
     @Test("an unknown attributes type is refused; so is a type other than the token's")
     func attributesType() throws {
         var (h, token) = try Self.harness()
-        #expect(h.push(startBody(at: h.now, type: "Nope"), to: token) == .rejected(.invalidPayload(.unknownAttributesType("Nope"))))
+        #expect(
+            h.push(startBody(at: h.now, type: "Nope"), to: token)
+                == .rejected(.invalidPayload(.unknownAttributesType("Nope"))))
         h.engine.install(Harness.pizzaApp, InstalledApp(attributeTypes: [Harness.pizzaType, "Other"]))
-        #expect(h.push(startBody(at: h.now, type: "Other"), to: token)
+        #expect(
+            h.push(startBody(at: h.now, type: "Other"), to: token)
                 == .rejected(.attributesTypeMismatch(expected: Harness.pizzaType, got: "Other")))
     }
 
@@ -73,7 +79,10 @@ struct PushToStartTests {
     func channelStartAndBroadcast() throws {
         var (h, token) = try Self.harness()
         let channel = ChannelID("Y2hhbm5lbA==")
-        guard case .started(let id) = h.push(startBody(at: h.now, extra: [("input-push-channel", .string(channel.base64))]), to: token) else {
+        guard
+            case .started(let id) = h.push(
+                startBody(at: h.now, extra: [("input-push-channel", .string(channel.base64))]), to: token)
+        else {
             Issue.record("not started")
             return
         }
@@ -81,6 +90,8 @@ struct PushToStartTests {
         let headers = LiveActivityPushHeaders(app: Harness.pizzaApp, channelID: channel)
         let outcomes = h.engine.receiveBroadcast(headers: headers, body: updateBody(at: h.now + 1))
         #expect(outcomes == .success([id: .applied(id, .active)]))
-        #expect(h.engine.receiveBroadcast(headers: headers, body: startBody(at: h.now + 2)) == .failure(.broadcastCannotStart))
+        #expect(
+            h.engine.receiveBroadcast(headers: headers, body: startBody(at: h.now + 2))
+                == .failure(.broadcastCannotStart))
     }
 }

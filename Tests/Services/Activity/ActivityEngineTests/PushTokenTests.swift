@@ -70,9 +70,13 @@ struct PushTokenTests {
         #expect(try h.engine.pushToStartToken(app: Harness.pizzaApp, attributesType: Harness.pizzaType).get() == pizza)
         let film = try h.engine.pushToStartToken(app: Harness.filmApp, attributesType: Harness.filmType).get()
         #expect(film != pizza)
-        #expect(h.engine.pushToStartToken(app: Harness.pizzaApp, attributesType: "Nope") == .failure(.unsupportedTarget))
-        let rotated = try h.engine.rotatePushToStartToken(app: Harness.pizzaApp, attributesType: Harness.pizzaType).get()
+        #expect(
+            h.engine.pushToStartToken(app: Harness.pizzaApp, attributesType: "Nope") == .failure(.unsupportedTarget))
+        let rotated = try h.engine.rotatePushToStartToken(app: Harness.pizzaApp, attributesType: Harness.pizzaType)
+            .get()
         #expect(h.push(startBody(at: h.now), to: pizza) == .rejected(.badDeviceToken))
-        #expect(h.engine.drainEvents().last == .pushToStartTokenIssued(Harness.pizzaApp, attributesType: Harness.pizzaType, rotated))
+        #expect(
+            h.engine.drainEvents().last
+                == .pushToStartTokenIssued(Harness.pizzaApp, attributesType: Harness.pizzaType, rotated))
     }
 }

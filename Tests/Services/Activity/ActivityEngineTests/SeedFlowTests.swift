@@ -16,7 +16,9 @@ struct SeedFlowTests {
     /// seconds since 2001 (spec §5: content-state uses the default JSONDecoder).
     func deliveryState(driver: String, from: Date, minutes: Double) -> JSONValue {
         let lower = from.timeIntervalSinceReferenceDate
-        return ["driverName": .string(driver), "estimatedDeliveryTime": [.number(lower), .number(lower + minutes * 60)]]
+        return [
+            "driverName": .string(driver), "estimatedDeliveryTime": [.number(lower), .number(lower + minutes * 60)],
+        ]
     }
 
     @Test("seed 002: start with driver Tim and a 15-minute range, update to John and 60 minutes, end immediately")
@@ -24,7 +26,8 @@ struct SeedFlowTests {
         var h = Harness()
         let start = h.engine.request(
             app: Harness.pizzaApp, attributes: pizzaAttributes(pizzas: 1),
-            content: ActivityContent(state: try JSONObjectBytes(deliveryState(driver: "Tim", from: h.now, minutes: 15))))
+            content: ActivityContent(state: try JSONObjectBytes(deliveryState(driver: "Tim", from: h.now, minutes: 15)))
+        )
         let id = try start.get()
         try h.advance(by: 450)  // the demo's midpoint reassignment
         let john = try JSONObjectBytes(deliveryState(driver: "John", from: h.now, minutes: 60))
@@ -33,12 +36,13 @@ struct SeedFlowTests {
         #expect(h.engine.activity(id)?.content.state == john)
         let end = h.engine.end(id, dismissalPolicy: .immediate)
         #expect(end == .applied(.dismissed, dismissalDate: h.now))
-        #expect(h.engine.drainEvents() == [
-            .stateChanged(id, from: nil, to: .active, reason: .requested),
-            .contentUpdated(id, ActivityContent(state: john), alert: nil),
-            .stateChanged(id, from: .active, to: .ended, reason: .endedByApp),
-            .stateChanged(id, from: .ended, to: .dismissed, reason: .dismissedImmediately),
-        ])
+        #expect(
+            h.engine.drainEvents() == [
+                .stateChanged(id, from: nil, to: .active, reason: .requested),
+                .contentUpdated(id, ActivityContent(state: john), alert: nil),
+                .stateChanged(id, from: .active, to: .ended, reason: .endedByApp),
+                .stateChanged(id, from: .ended, to: .dismissed, reason: .dismissedImmediately),
+            ])
         #expect(h.engine.activities(of: Harness.pizzaApp).isEmpty)
     }
 
@@ -47,8 +51,11 @@ struct SeedFlowTests {
         var h = Harness()
         let id = try h.requestFilm()
         let scene = { (name: String, minute: Int) in
-            content(["currentScene": .string(name), "elapsedMinutes": .number(minute), "isPlaying": true,
-                     "chapterProgress": 0.25], staleDate: h.now + 300)
+            content(
+                [
+                    "currentScene": .string(name), "elapsedMinutes": .number(minute), "isPlaying": true,
+                    "chapterProgress": 0.25,
+                ], staleDate: h.now + 300)
         }
         _ = h.engine.update(id, content: scene("Remember Me", 20))
         try h.advance(by: 299)

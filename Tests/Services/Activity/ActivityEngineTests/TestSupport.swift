@@ -20,7 +20,8 @@ struct Harness {
 
     init(config: ActivitySettings = .defaults, device: DeviceSettings = DeviceSettings()) {
         clock = VirtualClock()
-        engine = RecordingHost(ActivityManager(clock: clock, config: config, device: device, identifiers: SequentialIdentifiers()))
+        engine = RecordingHost(
+            ActivityManager(clock: clock, config: config, device: device, identifiers: SequentialIdentifiers()))
         engine.install(Self.pizzaApp, InstalledApp(attributeTypes: [Self.pizzaType]))
         engine.install(Self.filmApp, InstalledApp(attributeTypes: [Self.filmType]))
     }
@@ -41,7 +42,8 @@ struct Harness {
         pushType: PushType? = nil, app: AppID = Harness.pizzaApp
     ) throws -> ActivityID {
         try engine.request(
-            app: app, attributes: pizzaAttributes(), content: content(["driverName": .string(driver)], staleDate: staleDate, relevance: relevance),
+            app: app, attributes: pizzaAttributes(),
+            content: content(["driverName": .string(driver)], staleDate: staleDate, relevance: relevance),
             pushType: pushType
         ).get()
     }
@@ -49,15 +51,17 @@ struct Harness {
     mutating func requestFilm(relevance: Double = 0, pushType: PushType? = nil) throws -> ActivityID {
         try engine.request(
             app: Harness.filmApp,
-            attributes: ActivityAttributesPayload(typeName: Harness.filmType, value: try JSONObjectBytes(["filmTitle": "Coco"])),
+            attributes: ActivityAttributesPayload(
+                typeName: Harness.filmType, value: try JSONObjectBytes(["filmTitle": "Coco"])),
             content: content(["currentScene": "Opening Credits"], relevance: relevance), pushType: pushType
         ).get()
     }
 }
 
 func pizzaAttributes(pizzas: Int = 1) -> ActivityAttributesPayload {
-    ActivityAttributesPayload(typeName: Harness.pizzaType,
-                              value: try! JSONObjectBytes(["numberOfPizzas": .number(pizzas), "totalAmount": "$99"]))
+    ActivityAttributesPayload(
+        typeName: Harness.pizzaType,
+        value: try! JSONObjectBytes(["numberOfPizzas": .number(pizzas), "totalAmount": "$99"]))
 }
 
 func content(_ state: JSONValue, staleDate: Date? = nil, relevance: Double = 0) -> ActivityContent {
@@ -116,11 +120,15 @@ struct RecordingHost {
     func activityID(forUpdateToken token: PushToken) -> ActivityID? { manager.activityID(forUpdateToken: token) }
     func authorizationInfo(for app: AppID) -> ActivityAuthorizationInfo { manager.authorizationInfo(for: app) }
     func hourlyBudget(for app: AppID) -> Int { manager.hourlyBudget(for: app) }
-    func presentation(longPressed: ActivityID? = nil) -> PresentationLayout { manager.presentation(longPressed: longPressed) }
+    func presentation(longPressed: ActivityID? = nil) -> PresentationLayout {
+        manager.presentation(longPressed: longPressed)
+    }
     func state(of id: ActivityID) -> ActivityState { manager.state(of: id) }
 
     mutating func install(_ app: AppID, _ declaration: InstalledApp) { manager.install(app, declaration) }
-    mutating func setActivitiesEnabled(_ enabled: Bool, for app: AppID) { manager.setActivitiesEnabled(enabled, for: app) }
+    mutating func setActivitiesEnabled(_ enabled: Bool, for app: AppID) {
+        manager.setActivitiesEnabled(enabled, for: app)
+    }
     mutating func setFrequentUpdatesEnabled(_ enabled: Bool, for app: AppID) {
         manager.setFrequentUpdatesEnabled(enabled, for: app)
     }
@@ -129,8 +137,10 @@ struct RecordingHost {
         app: AppID, attributes: ActivityAttributesPayload, content: ActivityContent, pushType: PushType? = nil,
         origin: RequestOrigin = .app(isForeground: true), startDate: Date? = nil
     ) -> Result<ActivityID, ActivityAuthorizationError> {
-        keep(manager.request(app: app, attributes: attributes, content: content, pushType: pushType, origin: origin,
-                             startDate: startDate))
+        keep(
+            manager.request(
+                app: app, attributes: attributes, content: content, pushType: pushType, origin: origin,
+                startDate: startDate))
     }
 
     mutating func update(
@@ -152,11 +162,14 @@ struct RecordingHost {
     @discardableResult
     mutating func rotatePushToken(_ id: ActivityID) -> PushToken? { keep(manager.rotatePushToken(id)) }
 
-    mutating func pushToStartToken(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError> {
+    mutating func pushToStartToken(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError>
+    {
         keep(manager.pushToStartToken(app: app, attributesType: attributesType))
     }
 
-    mutating func rotatePushToStartToken(app: AppID, attributesType: String) -> Result<PushToken, ActivityAuthorizationError> {
+    mutating func rotatePushToStartToken(
+        app: AppID, attributesType: String
+    ) -> Result<PushToken, ActivityAuthorizationError> {
         keep(manager.rotatePushToStartToken(app: app, attributesType: attributesType))
     }
 
@@ -164,7 +177,9 @@ struct RecordingHost {
         keep(manager.receivePush(headers: headers, deviceToken: deviceToken, body: body))
     }
 
-    mutating func receivePush(headers: LiveActivityPushHeaders, deviceToken: PushToken, _ push: LiveActivityPush) -> PushOutcome {
+    mutating func receivePush(
+        headers: LiveActivityPushHeaders, deviceToken: PushToken, _ push: LiveActivityPush
+    ) -> PushOutcome {
         keep(manager.receivePush(headers: headers, deviceToken: deviceToken, push))
     }
 

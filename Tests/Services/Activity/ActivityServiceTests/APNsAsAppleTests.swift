@@ -33,14 +33,18 @@ struct APNsAsAppleTests {
         let refusals = await withTaskGroup(of: ProviderTokens.Refusal?.self) { group in
             for connection in 0..<200 {
                 for _ in 0..<4 {
-                    group.addTask { tokens.check(authorization: authorization, connection: "c\(connection)", now: start) }
+                    group.addTask {
+                        tokens.check(authorization: authorization, connection: "c\(connection)", now: start)
+                    }
                 }
             }
             var refusals: [ProviderTokens.Refusal] = []
             for await refusal in group { if let refusal { refusals.append(refusal) } }
             return refusals
         }
-        #expect(refusals.isEmpty, "\(refusals.count) refused, e.g. \(refusals.first.map { "\($0.status) \($0.reason)" } ?? "")")
+        #expect(
+            refusals.isEmpty,
+            "\(refusals.count) refused, e.g. \(refusals.first.map { "\($0.status) \($0.reason)" } ?? "")")
     }
 
     @Test("a duplicated authorization header is 400 DuplicateHeaders, logged, whatever the tokens")
@@ -56,8 +60,9 @@ struct APNsAsAppleTests {
             #expect(!response.tokenAccepted)
             #expect(await f.pushes.last?.reason == "DuplicateHeaders")
         }
-        let channels = await f.push("/1/apps/\(app)/all-channels", body: "", headers: [("authorization", good), ("authorization", good)],
-                                    connection: "dup2", method: "GET")
+        let channels = await f.push(
+            "/1/apps/\(app)/all-channels", body: "", headers: [("authorization", good), ("authorization", good)],
+            connection: "dup2", method: "GET")
         #expect(channels.status == 400 && reason(channels) == "DuplicateHeaders")
     }
 
@@ -70,10 +75,14 @@ struct APNsAsAppleTests {
         let forged = await f.livePush(token, body: update(5, at: start), extra: [("authorization", "bearer a.b.c")])
         #expect(forged.status == 403 && !forged.tokenAccepted)
         // A valid token trusts the connection even when the push itself is refused.
-        let badTopic = await f.push("/3/device/\(token)", body: update(5, at: start), headers: [
-            ("apns-push-type", "liveactivity"), ("apns-topic", app), ("authorization", "bearer \(Self.jwt())")])
+        let badTopic = await f.push(
+            "/3/device/\(token)", body: update(5, at: start),
+            headers: [
+                ("apns-push-type", "liveactivity"), ("apns-topic", app), ("authorization", "bearer \(Self.jwt())"),
+            ])
         #expect(reason(badTopic) == "BadTopic" && badTopic.tokenAccepted)
         let without = try await Fixture.make()  // --apns-auth none: nothing to trust
-        #expect(!(await without.livePush(try await without.requestActivity().1, body: update(5, at: start))).tokenAccepted)
+        #expect(
+            !(await without.livePush(try await without.requestActivity().1, body: update(5, at: start))).tokenAccepted)
     }
 }

@@ -36,7 +36,8 @@ struct APNsEndpointTests {
         #expect(await f.livePush(token, body: update(5, at: start)).status == 200)
         #expect(await f.livePush(token, body: update(6, at: start.addingTimeInterval(-60))).status == 200)
         #expect(await f.pushes.last?.outcomes.first?.kind == .droppedAsOlder)
-        let end = #"{"aps":{"timestamp":\#(Int(start.timeIntervalSince1970) + 1),"event":"end","content-state":{"eta":0}}}"#
+        let end =
+            #"{"aps":{"timestamp":\#(Int(start.timeIntervalSince1970) + 1),"event":"end","content-state":{"eta":0}}}"#
         #expect(await f.livePush(token, body: end).status == 200)
         #expect(await f.pushes.last?.states.first?.after == .ended)
         #expect(await f.livePush(token, body: update(1, at: start.addingTimeInterval(2))).status == 200)
@@ -49,22 +50,56 @@ struct APNsEndpointTests {
         let (_, token) = try await f.requestActivity()
         let body = update(5, at: start)
         let cases: [(APNsResponse, Int, String)] = [
-            (await f.push("/3/device/xyz", body: body, headers: [("apns-push-type", "liveactivity"), ("apns-topic", topic)]), 400, "BadDeviceToken"),
+            (
+                await f.push(
+                    "/3/device/xyz", body: body, headers: [("apns-push-type", "liveactivity"), ("apns-topic", topic)]),
+                400, "BadDeviceToken"
+            ),
             (await f.livePush(String(repeating: "ab", count: 32), body: body), 400, "BadDeviceToken"),
-            (await f.push("/3/device/\(token)", body: body, headers: [("apns-push-type", "liveactivity")]), 400, "MissingTopic"),
-            (await f.push("/3/device/\(token)", body: body, headers: [("apns-push-type", "liveactivity"), ("apns-topic", app)]), 400, "BadTopic"),
-            (await f.push("/3/device/\(token)", body: body, headers: [("apns-push-type", "alert"), ("apns-topic", topic)]), 400, "InvalidPushType"),
+            (
+                await f.push("/3/device/\(token)", body: body, headers: [("apns-push-type", "liveactivity")]), 400,
+                "MissingTopic"
+            ),
+            (
+                await f.push(
+                    "/3/device/\(token)", body: body,
+                    headers: [("apns-push-type", "liveactivity"), ("apns-topic", app)]), 400, "BadTopic"
+            ),
+            (
+                await f.push(
+                    "/3/device/\(token)", body: body, headers: [("apns-push-type", "alert"), ("apns-topic", topic)]),
+                400, "InvalidPushType"
+            ),
             (await f.livePush(token, body: body, extra: [("apns-priority", "7")]), 400, "BadPriority"),
             (await f.livePush(token, body: body, extra: [("apns-expiration", "soon")]), 400, "BadExpirationDate"),
-            (await f.livePush(token, body: body, extra: [("apns-collapse-id", String(repeating: "c", count: 65))]), 400, "BadCollapseId"),
+            (
+                await f.livePush(token, body: body, extra: [("apns-collapse-id", String(repeating: "c", count: 65))]),
+                400, "BadCollapseId"
+            ),
             (await f.livePush(token, body: body, extra: [("apns-id", "not-a-uuid")]), 400, "BadMessageId"),
-            (await f.livePush(token, body: body, extra: [("apns-priority", "5"), ("apns-priority", "10")]), 400, "DuplicateHeaders"),
+            (
+                await f.livePush(token, body: body, extra: [("apns-priority", "5"), ("apns-priority", "10")]), 400,
+                "DuplicateHeaders"
+            ),
             (await f.livePush(token, body: ""), 400, "PayloadEmpty"),
-            (await f.livePush(token, body: "{\"aps\":{}," + String(repeating: " ", count: 4096) + "}"), 413, "PayloadTooLarge"),
+            (
+                await f.livePush(token, body: "{\"aps\":{}," + String(repeating: " ", count: 4096) + "}"), 413,
+                "PayloadTooLarge"
+            ),
             (await f.push("/3/push/\(token)", body: body), 404, "BadPath"),
-            (await f.push("/3/device/\(token)", body: body, headers: [("apns-push-type", "liveactivity"), ("apns-topic", topic)], method: "GET"), 405, "MethodNotAllowed"),
-            (await f.push("/3/device/\(token)", body: body, headers: [
-                ("apns-push-type", "liveactivity"), ("apns-topic", "com.example.other.push-type.liveactivity")]), 400, "DeviceTokenNotForTopic"),
+            (
+                await f.push(
+                    "/3/device/\(token)", body: body,
+                    headers: [("apns-push-type", "liveactivity"), ("apns-topic", topic)], method: "GET"), 405,
+                "MethodNotAllowed"
+            ),
+            (
+                await f.push(
+                    "/3/device/\(token)", body: body,
+                    headers: [
+                        ("apns-push-type", "liveactivity"), ("apns-topic", "com.example.other.push-type.liveactivity"),
+                    ]), 400, "DeviceTokenNotForTopic"
+            ),
         ]
         for (response, status, expected) in cases {
             #expect(response.status == status, "\(expected)")
@@ -81,7 +116,8 @@ struct APNsEndpointTests {
         let (id, old) = try await f.requestActivity()
         try await f.advance(seconds: 60)
         let rotatedAt = f.server.host.clock.now
-        _ = try await f.server.host.submit(ActivityCommand(.rotatePushToken(GlimpseActivityV1.RotatePushTokenRequest(activityId: id))))
+        _ = try await f.server.host.submit(
+            ActivityCommand(.rotatePushToken(GlimpseActivityV1.RotatePushTokenRequest(activityId: id))))
         try await f.advance(seconds: 1)
         let response = await f.livePush(old, body: update(1, at: rotatedAt.addingTimeInterval(1)))
         #expect(response.status == 410)
@@ -121,58 +157,71 @@ struct APNsEndpointTests {
             #expect(await f.livePush(token, body: update(n, at: start.addingTimeInterval(Double(n)))).status == 200)
         }
         #expect(await f.pushes.last?.outcomes.first?.kind == .throttled)
-        #expect(await f.livePush(token, body: update(9, at: start.addingTimeInterval(9)), extra: [("apns-priority", "5")]).status == 200)
+        #expect(
+            await f.livePush(token, body: update(9, at: start.addingTimeInterval(9)), extra: [("apns-priority", "5")])
+                .status == 200)
         #expect(await f.pushes.last?.outcomes.first?.kind != .throttled)
     }
 
     @Test("broadcast: channel management, an activity following a channel, a broadcast update, deletion")
     func broadcast() async throws {
         let f = try await Fixture.make()
-        let created = await f.push("/1/apps/\(app)/channels", body: #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#)
+        let created = await f.push(
+            "/1/apps/\(app)/channels", body: #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#)
         #expect(created.status == 201)
         let channel = try #require(created.headers["apns-channel-id"])
-        let read = await f.push("/1/apps/\(app)/channels", body: "", headers: [("apns-channel-id", channel)], method: "GET")
+        let read = await f.push(
+            "/1/apps/\(app)/channels", body: "", headers: [("apns-channel-id", channel)], method: "GET")
         #expect(read.status == 200)
         let listed = await f.push("/1/apps/\(app)/all-channels", body: "", method: "GET")
         #expect(try JSONParser.parse(listed.body)["channels"] == .array([.string(channel)]))
 
         let activity = try await f.subscribe(to: channel)
-        let sent = await f.push("/4/broadcasts/apps/\(app)", body: update(4, at: start),
-                                headers: [("apns-push-type", "LiveActivity"), ("apns-channel-id", channel)])
+        let sent = await f.push(
+            "/4/broadcasts/apps/\(app)", body: update(4, at: start),
+            headers: [("apns-push-type", "LiveActivity"), ("apns-channel-id", channel)])
         #expect(sent.status == 200 && sent.headers["apns-request-id"] != nil)
         #expect(await f.pushes.last?.states.map(\.activityId) == [activity.activityId])
         #expect(await f.pushes.last?.outcomes.first?.kind == .applied)
 
-        let deleted = await f.push("/1/apps/\(app)/channels", body: "", headers: [("apns-channel-id", channel)], method: "DELETE")
+        let deleted = await f.push(
+            "/1/apps/\(app)/channels", body: "", headers: [("apns-channel-id", channel)], method: "DELETE")
         #expect(deleted.status == 204)
-        let gone = await f.push("/4/broadcasts/apps/\(app)", body: update(5, at: start.addingTimeInterval(1)),
-                                headers: [("apns-push-type", "LiveActivity"), ("apns-channel-id", channel)])
+        let gone = await f.push(
+            "/4/broadcasts/apps/\(app)", body: update(5, at: start.addingTimeInterval(1)),
+            headers: [("apns-push-type", "LiveActivity"), ("apns-channel-id", channel)])
         #expect(gone.status == 400 && reason(gone) == "ChannelNotRegistered")
-        let missing = await f.push("/4/broadcasts/apps/\(app)", body: update(5, at: start), headers: [("apns-push-type", "LiveActivity")])
+        let missing = await f.push(
+            "/4/broadcasts/apps/\(app)", body: update(5, at: start), headers: [("apns-push-type", "LiveActivity")])
         #expect(reason(missing) == "MissingChannelId")
     }
 
     @Test("a widget push to the app's widget token is accepted and logged as a reloadAllTimelines()")
     func widgetPush() async throws {
         let f = try await Fixture.make()
-        guard case .token(let token) = try await f.server.host.submit(
-            ActivityCommand(.widgetPushToken(GlimpseActivityV1.WidgetPushTokenRequest(bundleId: app)))) else {
+        guard
+            case .token(let token) = try await f.server.host.submit(
+                ActivityCommand(.widgetPushToken(GlimpseActivityV1.WidgetPushTokenRequest(bundleId: app))))
+        else {
             Issue.record("no token")
             return
         }
-        let ok = await f.push("/3/device/\(token)", body: #"{"aps":{"content-changed":true}}"#,
-                              headers: [("apns-push-type", "widgets"), ("apns-topic", "\(app).push-type.widgets")])
+        let ok = await f.push(
+            "/3/device/\(token)", body: #"{"aps":{"content-changed":true}}"#,
+            headers: [("apns-push-type", "widgets"), ("apns-topic", "\(app).push-type.widgets")])
         #expect(ok.status == 200)
         #expect(await f.pushes.last?.outcomes.first?.kind == .applied)
-        let wrongTopic = await f.push("/3/device/\(token)", body: #"{"aps":{"content-changed":true}}"#,
-                                      headers: [("apns-push-type", "widgets"), ("apns-topic", topic)])
+        let wrongTopic = await f.push(
+            "/3/device/\(token)", body: #"{"aps":{"content-changed":true}}"#,
+            headers: [("apns-push-type", "widgets"), ("apns-topic", topic)])
         #expect(reason(wrongTopic) == "BadTopic")
     }
 }
 
 @Suite("Provider tokens (JWT ES256): Apple's rules on the service's clock")
 struct ProviderTokenTests {
-    @Test("missing, forged, expired, too-frequent and unrelated tokens get Apple's 403/429; iat as int, float or string")
+    @Test(
+        "missing, forged, expired, too-frequent and unrelated tokens get Apple's 403/429; iat as int, float or string")
     func rules() async throws {
         let key = P256.Signing.PrivateKey()
         let other = P256.Signing.PrivateKey()
@@ -184,8 +233,9 @@ struct ProviderTokenTests {
         let (_, token) = try await f.requestActivity()
         let now = Int(start.timeIntervalSince1970)
         func send(_ jwt: String?, connection: String = "c1", at offset: Int = 0) async -> APNsResponse {
-            await f.livePush(token, body: update(offset + 1, at: start.addingTimeInterval(Double(offset + 1))),
-                             extra: jwt.map { [("authorization", "bearer \($0)")] } ?? [], connection: connection)
+            await f.livePush(
+                token, body: update(offset + 1, at: start.addingTimeInterval(Double(offset + 1))),
+                extra: jwt.map { [("authorization", "bearer \($0)")] } ?? [], connection: connection)
         }
         #expect(reason(await send(nil)) == "MissingProviderToken")
         #expect(reason(await send("not.a.jwt")) == "InvalidProviderToken")
@@ -205,8 +255,13 @@ struct ProviderTokenTests {
         let unrelated = providerToken(key: other, keyID: "KEY2", team: "TEAM2", iat: "\(now)")
         #expect(reason(await send(unrelated, at: 3)) == "UnrelatedKeyIdInToken")
         // iat as a float and as a string, on fresh connections.
-        #expect(await send(providerToken(key: key, keyID: "KEY1", team: "TEAM1", iat: "\(now).25"), connection: "c2", at: 4).status == 200)
-        #expect(await send(providerToken(key: key, keyID: "KEY1", team: "TEAM1", iat: "\"\(now)\""), connection: "c3", at: 5).status == 200)
+        #expect(
+            await send(providerToken(key: key, keyID: "KEY1", team: "TEAM1", iat: "\(now).25"), connection: "c2", at: 4)
+                .status == 200)
+        #expect(
+            await send(
+                providerToken(key: key, keyID: "KEY1", team: "TEAM1", iat: "\"\(now)\""), connection: "c3", at: 5
+            ).status == 200)
         // An hour on, the token of c1 has expired: the service's clock decides.
         try await f.advance(seconds: 3601)
         #expect(reason(await send(good, at: 3700)) == "ExpiredProviderToken")
@@ -219,14 +274,18 @@ struct ProviderTokenTests {
     /// now valid; an hour on APNs's own clock expires it.
     @Test func providerTokensAgeOnAPNssClockNotTheDevices() async throws {
         let key = P256.Signing.PrivateKey()
-        let tokens = ProviderTokens(keys: [try ProviderTokens.Key(teamID: "TEAM1", keyID: "KEY1", pem: key.pemRepresentation)])
+        let tokens = ProviderTokens(keys: [
+            try ProviderTokens.Key(teamID: "TEAM1", keyID: "KEY1", pem: key.pemRepresentation)
+        ])
         let apnsClock = VirtualClock(start: Date(timeIntervalSince1970: 1_795_000_000))
         let f = try await Fixture.make(authentication: .providerTokens(tokens), tokenClock: apnsClock)
         let (_, token) = try await f.requestActivity()
-        let signedNow = providerToken(key: key, keyID: "KEY1", team: "TEAM1", iat: "\(Int(apnsClock.now.timeIntervalSince1970))")
+        let signedNow = providerToken(
+            key: key, keyID: "KEY1", team: "TEAM1", iat: "\(Int(apnsClock.now.timeIntervalSince1970))")
         func send(_ offset: Int, connection: String) async -> APNsResponse {
-            await f.livePush(token, body: update(offset, at: f.server.host.clock.now.addingTimeInterval(1)),
-                             extra: [("authorization", "bearer \(signedNow)")], connection: connection)
+            await f.livePush(
+                token, body: update(offset, at: f.server.host.clock.now.addingTimeInterval(1)),
+                extra: [("authorization", "bearer \(signedNow)")], connection: connection)
         }
         #expect(await send(1, connection: "c1").status == 200)
         try await f.advance(seconds: 7_200)

@@ -44,11 +44,13 @@ struct ActivitySnapshotTests {
             try? await host.submit(ActivityCommand(input, appToken: token))
         }
 
-        func push(_ path: String, _ body: String, priority: Int = 10, extra: [(String, String)] = [], id: String) async {
+        func push(_ path: String, _ body: String, priority: Int = 10, extra: [(String, String)] = [], id: String) async
+        {
             var push = GlimpseActivityV1.ReceivedPush()
             push.method = "POST"
             push.path = path
-            push.headers = ([("apns-push-type", "liveactivity"), ("apns-topic", topic), ("apns-priority", "\(priority)")] + extra)
+            push.headers =
+                ([("apns-push-type", "liveactivity"), ("apns-topic", topic), ("apns-priority", "\(priority)")] + extra)
                 .map { GlimpseActivityV1.ReceivedPush.Header(name: $0.0, value: $0.1) }
             push.body = Array(body.utf8)
             push.bodySize = UInt32(push.body.count)
@@ -74,7 +76,9 @@ struct ActivitySnapshotTests {
         manifest.activityAttributes = [GlimpseAppV1.ActivityAttributesDeclaration(typeName: "PizzaDeliveryAttributes")]
         manifest.supportsFrequentUpdates = true
         await r.submit(.install(GlimpseActivityV1.InstallAppRequest(manifest: manifest)), token: "app-token")
-        await r.submit(.pushToStartToken(GlimpseActivityV1.PushToStartTokenRequest(bundleId: app, attributesType: "PizzaDeliveryAttributes")))
+        await r.submit(
+            .pushToStartToken(
+                GlimpseActivityV1.PushToStartTokenRequest(bundleId: app, attributesType: "PizzaDeliveryAttributes")))
         await r.submit(.widgetPushToken(GlimpseActivityV1.WidgetPushTokenRequest(bundleId: app)))
         for n in 0..<3 {
             var request = GlimpseActivityV1.RequestActivityRequest()
@@ -83,7 +87,8 @@ struct ActivitySnapshotTests {
             request.attributesJson = #"{"order":"\#(n)"}"#
             request.content = GlimpseActivityV1.Content(
                 stateJson: #"{"eta":\#(10 + n)}"#,
-                staleDate: n == 1 ? GoogleProtobuf.Timestamp(seconds: Int64(seconds(start) + 1_800)) : nil, relevanceScore: Double(n))
+                staleDate: n == 1 ? GoogleProtobuf.Timestamp(seconds: Int64(seconds(start) + 1_800)) : nil,
+                relevanceScore: Double(n))
             request.pushType = .token(true)
             if n == 2 { request.startDate = GoogleProtobuf.Timestamp(seconds: Int64(seconds(start) + 600)) }
             await r.submit(.request(request))
@@ -97,8 +102,14 @@ struct ActivitySnapshotTests {
         #expect(tokens.count == 3)
         for (n, token) in tokens.enumerated() {
             let at = start.addingTimeInterval(Double(10 + n))
-            await r.push("/3/device/\(token)", #"{"aps":{"timestamp":\#(seconds(at)),"event":"update","content-state":{"eta":\#(n)},"alert":{"title":"Soon","body":"\#(n)"}}}"#, id: "a-\(n)")
-            await r.push("/3/device/\(token)", #"{"aps":{"timestamp":\#(seconds(at) + 1),"event":"update","content-state":{"eta":\#(n + 5)}}}"#, priority: 5, id: "b-\(n)")
+            await r.push(
+                "/3/device/\(token)",
+                #"{"aps":{"timestamp":\#(seconds(at)),"event":"update","content-state":{"eta":\#(n)},"alert":{"title":"Soon","body":"\#(n)"}}}"#,
+                id: "a-\(n)")
+            await r.push(
+                "/3/device/\(token)",
+                #"{"aps":{"timestamp":\#(seconds(at) + 1),"event":"update","content-state":{"eta":\#(n + 5)}}}"#,
+                priority: 5, id: "b-\(n)")
         }
         var fault = GlimpseActivityV1.InjectFaultRequest()
         fault.target = .deviceToken(tokens[0])
@@ -106,33 +117,51 @@ struct ActivitySnapshotTests {
         fault.status = 429
         fault.reason = "TooManyRequests"
         await r.submit(.injectFault(fault))
-        await r.push("/3/device/\(tokens[0])", #"{"aps":{"timestamp":\#(seconds(start) + 20),"event":"update","content-state":{"eta":1}}}"#, id: "c")
-        await r.push("/3/device/\(tokens[1])", #"{"aps":{"timestamp":\#(seconds(start) + 30),"event":"end","dismissal-date":\#(seconds(start) + 7_200),"content-state":{"eta":0}}}"#, id: "d")
+        await r.push(
+            "/3/device/\(tokens[0])",
+            #"{"aps":{"timestamp":\#(seconds(start) + 20),"event":"update","content-state":{"eta":1}}}"#, id: "c")
+        await r.push(
+            "/3/device/\(tokens[1])",
+            #"{"aps":{"timestamp":\#(seconds(start) + 30),"event":"end","dismissal-date":\#(seconds(start) + 7_200),"content-state":{"eta":0}}}"#,
+            id: "d")
         try await r.host.advance(to: start.addingTimeInterval(60))
     }
 
     static func goOn(_ r: Recorder) async throws {
         let tokens = await r.tokens()
         for (n, token) in tokens.enumerated() {
-            await r.push("/3/device/\(token)", #"{"aps":{"timestamp":\#(seconds(start) + 100 + n),"event":"update","content-state":{"eta":\#(n)}}}"#, id: "e-\(n)")
+            await r.push(
+                "/3/device/\(token)",
+                #"{"aps":{"timestamp":\#(seconds(start) + 100 + n),"event":"update","content-state":{"eta":\#(n)}}}"#,
+                id: "e-\(n)")
         }
-        await r.push("/3/device/\(tokens[0])", #"{"aps":{"timestamp":\#(seconds(start) + 90),"event":"update","content-state":{"eta":9}}}"#, id: "old")
-        await r.submit(.appSwitches(GlimpseActivityV1.SetAppSwitchesRequest(bundleId: app, frequentUpdatesEnabled: false)))
-        await r.submit(.rotatePushToStartToken(GlimpseActivityV1.PushToStartTokenRequest(bundleId: app, attributesType: "PizzaDeliveryAttributes")))
+        await r.push(
+            "/3/device/\(tokens[0])",
+            #"{"aps":{"timestamp":\#(seconds(start) + 90),"event":"update","content-state":{"eta":9}}}"#, id: "old")
+        await r.submit(
+            .appSwitches(GlimpseActivityV1.SetAppSwitchesRequest(bundleId: app, frequentUpdatesEnabled: false)))
+        await r.submit(
+            .rotatePushToStartToken(
+                GlimpseActivityV1.PushToStartTokenRequest(bundleId: app, attributesType: "PizzaDeliveryAttributes")))
         for hour in 1...10 {
             try await r.host.advance(to: start.addingTimeInterval(Double(hour) * 3_600))
             for token in await r.tokens() {
-                await r.push("/3/device/\(token)", #"{"aps":{"timestamp":\#(seconds(start) + hour * 3_600),"event":"update","content-state":{"eta":\#(hour)}}}"#, id: "h-\(hour)")
+                await r.push(
+                    "/3/device/\(token)",
+                    #"{"aps":{"timestamp":\#(seconds(start) + hour * 3_600),"event":"update","content-state":{"eta":\#(hour)}}}"#,
+                    id: "h-\(hour)")
             }
         }
     }
 
     @Test("a snapshot restores the same state, which acts as the original from there")
     func roundTrip() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("activity-snapshot-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "activity-snapshot-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let original = try Recorder(journal: Journal(directory: directory, name: "original"), snapshotting: Snapshotting(policy: .off))
+        let original = try Recorder(
+            journal: Journal(directory: directory, name: "original"), snapshotting: Snapshotting(policy: .off))
         try await Self.build(original)
         let saved = try await original.state()
 
@@ -151,7 +180,8 @@ struct ActivitySnapshotTests {
         #expect(effects.count > 20)
         #expect(after.count == effects.count)
         if let first = zip(effects, after).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
-            Issue.record("effect \(first.offset) differs: \(first.element.0) then, \(first.element.1) after the restore")
+            Issue.record(
+                "effect \(first.offset) differs: \(first.element.0) then, \(first.element.1) after the restore")
         }
         #expect(try await restored.state() == original.state())
     }
@@ -159,10 +189,12 @@ struct ActivitySnapshotTests {
     @Test("the snapshot covers every stored property but those a start gives")
     func everyFieldIsSaved() {
         let manager = ActivityManager(clock: HostClock(.manual(start: start)))
-        #expect(Set(Mirror(reflecting: manager).children.compactMap(\.label))
-            == Set(ActivityManager.FieldKey.allCases.map(\.stringValue)).union(["clock", "config", "pending"])
+        #expect(
+            Set(Mirror(reflecting: manager).children.compactMap(\.label))
+                == Set(ActivityManager.FieldKey.allCases.map(\.stringValue)).union(["clock", "config", "pending"])
                 .subtracting(["identifierSource"]))
-        #expect(Set(Mirror(reflecting: ActivityServiceState(manager: manager, seed: [1])).children.compactMap(\.label))
-            == Set(ActivityServiceState.FieldKey.allCases.map(\.stringValue)).union(["pushLogLimit"]))
+        #expect(
+            Set(Mirror(reflecting: ActivityServiceState(manager: manager, seed: [1])).children.compactMap(\.label))
+                == Set(ActivityServiceState.FieldKey.allCases.map(\.stringValue)).union(["pushLogLimit"]))
     }
 }

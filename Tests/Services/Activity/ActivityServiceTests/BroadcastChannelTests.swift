@@ -12,12 +12,15 @@ import Testing
 struct BroadcastChannelTests {
     /// A channel of `policy`, an activity subscribed to it (or none), through the endpoint.
     func channel(_ f: Fixture, policy: Int) async throws -> String {
-        let created = await f.push("/1/apps/\(app)/channels", body: #"{"message-storage-policy":\#(policy),"push-type":"LiveActivity"}"#)
+        let created = await f.push(
+            "/1/apps/\(app)/channels", body: #"{"message-storage-policy":\#(policy),"push-type":"LiveActivity"}"#)
         return try #require(created.headers["apns-channel-id"])
     }
 
     func broadcast(_ f: Fixture, _ channel: String, _ body: String) async -> APNsResponse {
-        await f.push("/4/broadcasts/apps/\(app)", body: body, headers: [("apns-push-type", "LiveActivity"), ("apns-channel-id", channel)])
+        await f.push(
+            "/4/broadcasts/apps/\(app)", body: body,
+            headers: [("apns-push-type", "LiveActivity"), ("apns-channel-id", channel)])
     }
 
     @Test("a broadcast body up to 5,120 bytes is accepted and applied; 5,121 is 413 PayloadTooLarge")

@@ -30,8 +30,10 @@ struct Fixture {
         var manifest = GlimpseAppV1.AppManifest()
         manifest.bundleId = app
         manifest.activityAttributes = [GlimpseAppV1.ActivityAttributesDeclaration(typeName: "PizzaDeliveryAttributes")]
-        guard case .installed(let token) = try await server.host.submit(
-            ActivityCommand(.install(GlimpseActivityV1.InstallAppRequest(manifest: manifest)), appToken: "app-token"))
+        guard
+            case .installed(let token) = try await server.host.submit(
+                ActivityCommand(
+                    .install(GlimpseActivityV1.InstallAppRequest(manifest: manifest)), appToken: "app-token"))
         else { fatalError("not installed") }
         return Fixture(server: server, appToken: token)
     }
@@ -50,7 +52,8 @@ struct Fixture {
         var token = activity.pushToken
         if token.isEmpty {  // the token may come a moment after the request (pushTokenDelay)
             try await server.host.advance(to: server.host.clock.now.addingTimeInterval(5))
-            token = await server.host.read { $0.manager.activity(ActivityID(activity.activityId)!)?.pushToken?.hex } ?? ""
+            token =
+                await server.host.read { $0.manager.activity(ActivityID(activity.activityId)!)?.pushToken?.hex } ?? ""
         }
         return (activity.activityId, token)
     }
@@ -69,16 +72,21 @@ struct Fixture {
     }
 
     func push(
-        _ path: String, body: String, headers: [(String, String)] = [], connection: String = "c1", method: String = "POST"
+        _ path: String, body: String, headers: [(String, String)] = [], connection: String = "c1",
+        method: String = "POST"
     ) async -> APNsResponse {
-        await server.endpoint.respond(to: APNsRequest(
-            method: method, path: path, headers: headers.map { (name: $0.0, value: $0.1) }, body: Array(body.utf8),
-            connection: connection))
+        await server.endpoint.respond(
+            to: APNsRequest(
+                method: method, path: path, headers: headers.map { (name: $0.0, value: $0.1) }, body: Array(body.utf8),
+                connection: connection))
     }
 
-    func livePush(_ token: String, body: String, extra: [(String, String)] = [], connection: String = "c1") async -> APNsResponse {
-        await push("/3/device/\(token)", body: body,
-                   headers: [("apns-push-type", "liveactivity"), ("apns-topic", topic)] + extra, connection: connection)
+    func livePush(
+        _ token: String, body: String, extra: [(String, String)] = [], connection: String = "c1"
+    ) async -> APNsResponse {
+        await push(
+            "/3/device/\(token)", body: body,
+            headers: [("apns-push-type", "liveactivity"), ("apns-topic", topic)] + extra, connection: connection)
     }
 
     var pushes: [GlimpseActivityV1.PushRecord] {

@@ -32,10 +32,14 @@ struct ContentStoreTests {
         #expect(try cache.readAll("com.example.pizza/driver") == john)
     }
 
-    @Test("chunked put and get: any chunk sizes round-trip the bytes", arguments: [(1, 7), (7, 10), (4096, 1), (100_000, 64 << 10)])
+    @Test(
+        "chunked put and get: any chunk sizes round-trip the bytes",
+        arguments: [(1, 7), (7, 10), (4096, 1), (100_000, 64 << 10)])
     func chunkedRoundTrip(putChunk: Int, getChunk: Int) throws {
         var cache = makeCache()
-        let bytes = ImageFixtures.jpeg(width: 400, height: 300, app1Bytes: 5_000) + (0..<20_000).map { UInt8(truncatingIfNeeded: $0) }
+        let bytes =
+            ImageFixtures.jpeg(width: 400, height: 300, app1Bytes: 5_000)
+            + (0..<20_000).map { UInt8(truncatingIfNeeded: $0) }
         _ = try cache.put("app/photo", bytes, chunkSize: putChunk)
         var reader = try cache.read(name("app/photo"), chunkSize: getChunk)
         var chunks = 0
@@ -68,7 +72,9 @@ struct ContentStoreTests {
         let bytes = ImageFixtures.png(width: 10, height: 10)
         var upload = try cache.beginUpload("app/icon", totalSize: bytes.count + 1)
         try cache.append(bytes, to: &upload)
-        #expect(throws: AssetError.sizeMismatch(expected: bytes.count + 1, received: bytes.count)) { _ = try cache.finish(upload) }
+        #expect(throws: AssetError.sizeMismatch(expected: bytes.count + 1, received: bytes.count)) {
+            _ = try cache.finish(upload)
+        }
     }
 
     @Test("a get checks integrity: corrupt stored bytes fail before the last chunk is yielded")

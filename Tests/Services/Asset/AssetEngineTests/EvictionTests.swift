@@ -6,7 +6,9 @@ import EngineTesting
 @Suite("Byte budget, LRU eviction, pins, prefetch hints")
 struct EvictionTests {
     /// Three distinct PNGs of the same size; the budget holds exactly two.
-    static func images() -> [[UInt8]] { (1...4).map { ImageFixtures.png(width: UInt32($0), height: 1, dataBytes: 1000) } }
+    static func images() -> [[UInt8]] {
+        (1...4).map { ImageFixtures.png(width: UInt32($0), height: 1, dataBytes: 1000) }
+    }
     static func cache() -> AssetCache<InMemoryBlobStore> { makeCache(AssetLimits(byteBudget: 2 * images()[0].count)) }
 
     @Test("over the byte budget the least recently used blob is evicted; its name becomes evicted")
@@ -32,7 +34,9 @@ struct EvictionTests {
         _ = try cache.put("app/b", img[1])
         cache.engine.pin([name("app/a")], holder: "widget:home-1")
         cache.engine.pin([name("app/b")], holder: "activity:42")
-        #expect(throws: AssetError.budgetExhausted(needed: img[2].count, evictable: 0)) { _ = try cache.put("app/c", img[2]) }
+        #expect(throws: AssetError.budgetExhausted(needed: img[2].count, evictable: 0)) {
+            _ = try cache.put("app/c", img[2])
+        }
         #expect(cache.store.stagedBytes == 0)
         cache.engine.unpin(holder: "activity:42")
         let c = try cache.put("app/c", img[2])
@@ -40,7 +44,9 @@ struct EvictionTests {
         #expect(cache.engine.lookup(name("app/a")) != .evicted(name("app/a"), ContentHash.of(img[0])))
     }
 
-    @Test("a pin follows its name: re-pinning a holder replaces its set; two holders keep a name pinned until both let go")
+    @Test(
+        "a pin follows its name: re-pinning a holder replaces its set; two holders keep a name pinned until both let go"
+    )
     func pinSets() {
         var engine = AssetCatalog(clock: VirtualClock())
         engine.pin([name("app/a"), name("app/b")], holder: "h1")

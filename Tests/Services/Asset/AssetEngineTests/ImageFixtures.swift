@@ -16,11 +16,15 @@ enum ImageFixtures {
     }
 
     /// SOI, APP0 (JFIF), optional APP1 padding (like EXIF), DQT, SOF0, SOS, data, EOI.
-    static func jpeg(width: UInt16, height: UInt16, app1Bytes: Int = 0, fillBytesBeforeSOF: Int = 0,
-                     frameMarker: UInt8 = 0xC0) -> [UInt8] {
+    static func jpeg(
+        width: UInt16, height: UInt16, app1Bytes: Int = 0, fillBytesBeforeSOF: Int = 0,
+        frameMarker: UInt8 = 0xC0
+    ) -> [UInt8] {
         var out: [UInt8] = [0xFF, 0xD8]
         out += segment(0xE0, Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
-        if app1Bytes > 0 { out += segment(0xE1, Array("Exif".utf8) + [0, 0] + [UInt8](repeating: 0xAB, count: app1Bytes)) }
+        if app1Bytes > 0 {
+            out += segment(0xE1, Array("Exif".utf8) + [0, 0] + [UInt8](repeating: 0xAB, count: app1Bytes))
+        }
         out += segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
         out += [UInt8](repeating: 0xFF, count: fillBytesBeforeSOF)
         out += segment(frameMarker, [8] + be16(height) + be16(width) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
@@ -39,7 +43,9 @@ enum ImageFixtures {
         return be32(UInt32(data.count)) + typeBytes + data + be32(crc32(typeBytes + data))
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
     static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
 
     /// PNG's CRC-32 (ISO 3309), bit by bit.

@@ -39,7 +39,8 @@ struct AssetSnapshotTests {
         }
 
         func pin(_ holder: String, _ names: [String]) async {
-            await submit(.pin(GlimpseAssetV1.PinRequest(bundleId: AssetSnapshotTests.app, holder: holder, names: names)))
+            await submit(
+                .pin(GlimpseAssetV1.PinRequest(bundleId: AssetSnapshotTests.app, holder: holder, names: names)))
         }
 
         func state() async throws -> [UInt8] {
@@ -77,7 +78,8 @@ struct AssetSnapshotTests {
     func roundTrip() async throws {
         let scratch = try AssetStateTests.directory()
         defer { scratch.remove() }
-        let original = try Recorder(journal: Journal(directory: scratch.url, name: "original"), snapshotting: Snapshotting(policy: .off))
+        let original = try Recorder(
+            journal: Journal(directory: scratch.url, name: "original"), snapshotting: Snapshotting(policy: .off))
         try await Self.build(original)
         let saved = try await original.state()
 
@@ -100,9 +102,13 @@ struct AssetSnapshotTests {
     func everyFieldIsSaved() {
         let catalog = AssetCatalog(clock: HostClock(.manual(start: start)))
         // `limits` is saved in part: the byte budget, which commands change.
-        #expect(Set(Mirror(reflecting: catalog).children.compactMap(\.label))
-            == Set(AssetCatalog.FieldKey.allCases.map(\.stringValue)).union(["clock", "limits"]).subtracting(["byteBudget"]))
-        #expect(Set(Mirror(reflecting: AssetState(catalog: catalog)).children.compactMap(\.label))
-            == Set(AssetState.FieldKey.allCases.map(\.stringValue)))
+        #expect(
+            Set(Mirror(reflecting: catalog).children.compactMap(\.label))
+                == Set(AssetCatalog.FieldKey.allCases.map(\.stringValue)).union(["clock", "limits"]).subtracting([
+                    "byteBudget"
+                ]))
+        #expect(
+            Set(Mirror(reflecting: AssetState(catalog: catalog)).children.compactMap(\.label))
+                == Set(AssetState.FieldKey.allCases.map(\.stringValue)))
     }
 }

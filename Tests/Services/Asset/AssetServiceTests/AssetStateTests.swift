@@ -33,34 +33,42 @@ struct AssetStateTests {
     static func register(_ host: Host, _ bundle: String = app, token: String = "token-1") async throws {
         var manifest = GlimpseAppV1.AppManifest()
         manifest.bundleId = bundle
-        _ = try await host.submit(AssetCommand(.registerApp(GlimpseAssetV1.RegisterAppRequest(manifest: manifest)), appToken: token))
+        _ = try await host.submit(
+            AssetCommand(.registerApp(GlimpseAssetV1.RegisterAppRequest(manifest: manifest)), appToken: token))
     }
 
     /// A 1,000-byte image per seed.
     static func image(_ seed: UInt8) -> [UInt8] { Images.png(width: 10, height: 10, dataBytes: 1000 - 57, seed: seed) }
 
     static func upload(_ name: String, _ bytes: [UInt8], bundle: String = app) throws -> GlimpseAssetV1.StoredUpload {
-        AssetWire.record(UploadSession.Verified(
-            name: try AssetName(app: bundle, name: name), use: .widget, hash: ContentHash.of(bytes), size: bytes.count,
-            image: ImageInfo(format: .png, width: 10, height: 10)))
+        AssetWire.record(
+            UploadSession.Verified(
+                name: try AssetName(app: bundle, name: name), use: .widget, hash: ContentHash.of(bytes),
+                size: bytes.count,
+                image: ImageInfo(format: .png, width: 10, height: 10)))
     }
 
-    static func put(_ host: Host, _ name: String, _ bytes: [UInt8], touched: [String] = []) async throws -> AssetAnswer {
-        try await host.submit(AssetCommand(
-            .put(try upload(name, bytes)), touched: try touched.map { try AssetName(app: app, name: $0) }, upload: UploadID(1)))
+    static func put(_ host: Host, _ name: String, _ bytes: [UInt8], touched: [String] = []) async throws -> AssetAnswer
+    {
+        try await host.submit(
+            AssetCommand(
+                .put(try upload(name, bytes)), touched: try touched.map { try AssetName(app: app, name: $0) },
+                upload: UploadID(1)))
     }
 
     static func states(_ host: Host, _ names: [String]) async throws -> [String: String] {
         let full = try names.map { try AssetName(app: app, name: $0) }
         return await host.read { state in
-            Dictionary(uniqueKeysWithValues: full.map { name in
-                let state: String = switch state.catalog.lookup(name) {
-                case .present: "present"
-                case .evicted: "evicted"
-                case .unknown: "unknown"
-                }
-                return (name.path, state)
-            })
+            Dictionary(
+                uniqueKeysWithValues: full.map { name in
+                    let state: String =
+                        switch state.catalog.lookup(name) {
+                        case .present: "present"
+                        case .evicted: "evicted"
+                        case .unknown: "unknown"
+                        }
+                    return (name.path, state)
+                })
         }
     }
 
@@ -91,7 +99,10 @@ struct AssetStateTests {
         let host = try Self.open(scratch.url)
         #expect(try await Self.states(host, ["a", "b", "c"]) == ["a": "present", "b": "evicted", "c": "present"])
         #expect(await host.read { $0.catalog.usedBytes } == 2_000)
-        #expect(await host.read { Set($0.presentBlobs.keys) } == [ContentHash.of(Self.image(1)), ContentHash.of(Self.image(3))])
+        #expect(
+            await host.read { Set($0.presentBlobs.keys) } == [
+                ContentHash.of(Self.image(1)), ContentHash.of(Self.image(3)),
+            ])
         try await host.close()
 
         // Without the read, the other blob goes: the reads are what decided it.
@@ -144,10 +155,13 @@ struct AssetStateTests {
         try await host.close()
     }
 
-    @Test("refusals before any change leave no journal row", arguments: [
-        "unregistered app", "unknown name", "pin of an unknown name", "pin without a holder", "unpin without a holder",
-        "bad bundle id", "second registration",
-    ])
+    @Test(
+        "refusals before any change leave no journal row",
+        arguments: [
+            "unregistered app", "unknown name", "pin of an unknown name", "pin without a holder",
+            "unpin without a holder",
+            "bad bundle id", "second registration",
+        ])
     func refusalsJournalNothing(_ refusal: String) async throws {
         let scratch = try Self.directory()
         defer { scratch.remove() }
@@ -165,7 +179,8 @@ struct AssetStateTests {
             command = AssetCommand(.remove(GlimpseAssetV1.DeleteRequest(bundleId: Self.app, name: "nope")))
             expected = .notFound
         case "pin of an unknown name":
-            command = AssetCommand(.pin(GlimpseAssetV1.PinRequest(bundleId: Self.app, holder: "h", names: ["a", "nope"])))
+            command = AssetCommand(
+                .pin(GlimpseAssetV1.PinRequest(bundleId: Self.app, holder: "h", names: ["a", "nope"])))
             expected = .notFound
         case "pin without a holder":
             command = AssetCommand(.pin(GlimpseAssetV1.PinRequest(bundleId: Self.app, holder: "", names: ["a"])))
@@ -179,7 +194,8 @@ struct AssetStateTests {
         default:
             var manifest = GlimpseAppV1.AppManifest()
             manifest.bundleId = Self.app
-            command = AssetCommand(.registerApp(GlimpseAssetV1.RegisterAppRequest(manifest: manifest)), appToken: "token-2")
+            command = AssetCommand(
+                .registerApp(GlimpseAssetV1.RegisterAppRequest(manifest: manifest)), appToken: "token-2")
             expected = .alreadyExists
         }
         do {
@@ -203,13 +219,18 @@ struct AssetStateTests {
         try await Self.register(host, "com.example.other", token: "token-2")
         let bytes = Self.image(7)
         _ = try await Self.put(host, "poster", bytes)
-        let other = try await host.submit(AssetCommand(.put(try Self.upload("copy", bytes, bundle: "com.example.other")), upload: UploadID(2)))
+        let other = try await host.submit(
+            AssetCommand(.put(try Self.upload("copy", bytes, bundle: "com.example.other")), upload: UploadID(2)))
         guard case .stored(let outcome) = other else { Issue.record("not stored"); return }
         #expect(outcome.deduplicated)
         #expect(await host.read { $0.catalog.usedBytes } == bytes.count)
-        #expect(try await host.submit(AssetCommand(.remove(GlimpseAssetV1.DeleteRequest(bundleId: Self.app, name: "poster"))))
+        #expect(
+            try await host.submit(
+                AssetCommand(.remove(GlimpseAssetV1.DeleteRequest(bundleId: Self.app, name: "poster"))))
                 == .deleted(blobDeleted: false))
-        #expect(try await host.submit(AssetCommand(.remove(GlimpseAssetV1.DeleteRequest(bundleId: "com.example.other", name: "copy"))))
+        #expect(
+            try await host.submit(
+                AssetCommand(.remove(GlimpseAssetV1.DeleteRequest(bundleId: "com.example.other", name: "copy"))))
                 == .deleted(blobDeleted: true))
         #expect(effects.list == [.commit(ContentHash.of(bytes), upload: UploadID(1)), .delete(ContentHash.of(bytes))])
         try await host.close()
@@ -225,10 +246,14 @@ struct AssetStateTests {
             try await Self.register(host)
             _ = try await Self.put(host, "a", Self.image(1))
             _ = try await Self.put(host, "b", Self.image(2))
-            _ = try await host.submit(AssetCommand(.pin(GlimpseAssetV1.PinRequest(bundleId: Self.app, holder: "activity:1", names: ["a"]))))
-            #expect(try await host.submit(AssetCommand(.unregister(GlimpseAssetV1.UnregisterAppRequest(bundleId: Self.app))))
+            _ = try await host.submit(
+                AssetCommand(.pin(GlimpseAssetV1.PinRequest(bundleId: Self.app, holder: "activity:1", names: ["a"]))))
+            #expect(
+                try await host.submit(
+                    AssetCommand(.unregister(GlimpseAssetV1.UnregisterAppRequest(bundleId: Self.app))))
                     == .unregistered(removedNames: 2))
-            #expect(Set(effects.list.filter { if case .delete = $0 { true } else { false } })
+            #expect(
+                Set(effects.list.filter { if case .delete = $0 { true } else { false } })
                     == [.delete(ContentHash.of(Self.image(1))), .delete(ContentHash.of(Self.image(2)))])
             try await host.close()
         }
@@ -255,7 +280,10 @@ struct AssetStateTests {
             for (i, name) in ["a", "b", "c"].enumerated() { _ = try await Self.put(host, name, Self.image(UInt8(i))) }
             _ = try await host.submit(AssetCommand(.byteBudget(1_500)))
             #expect(try await Self.states(host, ["a", "b", "c"]) == ["a": "evicted", "b": "evicted", "c": "present"])
-            #expect(effects.list.suffix(2) == [.delete(ContentHash.of(Self.image(0))), .delete(ContentHash.of(Self.image(1)))])
+            #expect(
+                effects.list.suffix(2) == [
+                    .delete(ContentHash.of(Self.image(0))), .delete(ContentHash.of(Self.image(1))),
+                ])
             try await host.close()
         }
         let host = try Self.open(scratch.url)

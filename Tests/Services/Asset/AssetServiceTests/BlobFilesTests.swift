@@ -71,7 +71,8 @@ struct BlobFilesTests {
         defer { scratch.remove() }
         var limits = AssetLimits.defaults
         limits.byteBudget = 12_000
-        var cache = AssetCache(engine: AssetCatalog(clock: VirtualClock(), limits: limits), store: try BlobFiles(directory: scratch.url))
+        var cache = AssetCache(
+            engine: AssetCatalog(clock: VirtualClock(), limits: limits), store: try BlobFiles(directory: scratch.url))
         let images = (0..<3).map { Images.png(width: 20, height: 20, dataBytes: 5000, seed: UInt8($0)) }
         for (i, bytes) in images.enumerated() { _ = try cache.put("app/\(i)", bytes, chunkSize: 999) }
         // Two fit: the first was evicted, and its file is gone.

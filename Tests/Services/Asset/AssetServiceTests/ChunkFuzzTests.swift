@@ -21,7 +21,8 @@ struct ChunkFuzzTests {
 
         var description: String {
             switch self {
-            case .accepted(let hash, let image): "accepted \(image.format) \(image.width)×\(image.height) \(hash.hex.prefix(8))"
+            case .accepted(let hash, let image):
+                "accepted \(image.format) \(image.width)×\(image.height) \(hash.hex.prefix(8))"
             case .refused(let code, let field, let rule): "\(code) \(field) \(rule)"
             }
         }
@@ -43,10 +44,13 @@ struct ChunkFuzzTests {
         let refused = { (error: AssetError, stage: RefusalStage) -> Outcome in
             let status = error.rpcError(at: stage)
             let field = fields.first { status.message.hasPrefix($0) } ?? "(none) \(status.message)"
-            return .refused(status.code, field: field, rule: Mirror(reflecting: error).children.first?.label ?? "\(error)")
+            return .refused(
+                status.code, field: field, rule: Mirror(reflecting: error).children.first?.label ?? "\(error)")
         }
         var session: UploadSession
-        switch catalog.beginUpload("com.example.fuzz/image", use: c.use, expectedHash: c.declaredHash, totalSize: c.declaredSize) {
+        switch catalog.beginUpload(
+            "com.example.fuzz/image", use: c.use, expectedHash: c.declaredHash, totalSize: c.declaredSize)
+        {
         case .success(let s): session = s
         case .failure(let error): return refused(error, .header)
         }
@@ -65,7 +69,8 @@ struct ChunkFuzzTests {
 
     static func bases() -> [[UInt8]] {
         [
-            Images.png(width: 100, height: 80), Images.png(width: 847, height: 847), Images.png(width: 848, height: 847),
+            Images.png(width: 100, height: 80), Images.png(width: 847, height: 847),
+            Images.png(width: 848, height: 847),
             Images.png(width: 1, height: 1, dataBytes: 0), Images.png(width: 135, height: 110),
             Images.jpeg(width: 640, height: 480), Images.jpeg(width: 1024, height: 1024, app1Bytes: 700),
             Images.jpeg(width: 135, height: 110, app1Bytes: 40), Images.jpeg(width: 1113, height: 480),
@@ -90,14 +95,19 @@ struct ChunkFuzzTests {
                 bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &random)))
             case 4:  // insert bytes in the header
                 let i = Int.random(in: 0...min(bytes.count, header), using: &random)
-                bytes.insert(contentsOf: (0..<Int.random(in: 1...6, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }, at: i)
+                bytes.insert(
+                    contentsOf: (0..<Int.random(in: 1...6, using: &random)).map { _ in
+                        UInt8.random(in: 0...255, using: &random)
+                    }, at: i)
             case 5:  // cut bytes from the header
                 guard bytes.count > 2 else { break }
                 let i = Int.random(in: 0..<min(bytes.count - 1, header), using: &random)
                 bytes.removeSubrange(i..<min(bytes.count, i + Int.random(in: 1...6, using: &random)))
             case 6:  // a foreign signature
-                let signatures: [[UInt8]] = [Array("GIF89a".utf8), Array("RIFF\0\0\0\0WEBP".utf8), [0, 0, 0, 24] + Array("ftypheic".utf8),
-                                              Array("BM".utf8), Array("<svg".utf8), [0xFF, 0xD8, 0xFF], [0x89, 0x50]]
+                let signatures: [[UInt8]] = [
+                    Array("GIF89a".utf8), Array("RIFF\0\0\0\0WEBP".utf8), [0, 0, 0, 24] + Array("ftypheic".utf8),
+                    Array("BM".utf8), Array("<svg".utf8), [0xFF, 0xD8, 0xFF], [0x89, 0x50],
+                ]
                 let signature = signatures.randomElement(using: &random)!
                 bytes.replaceSubrange(0..<min(bytes.count, signature.count), with: signature)
             default:  // bend a big-endian dimension or length field
@@ -115,20 +125,26 @@ struct ChunkFuzzTests {
         switch Int.random(in: 0..<4, using: &random) {
         case 0: return []  // one chunk
         case 1: return Array(1..<count)  // byte by byte
-        default: return (0..<Int.random(in: 1...8, using: &random)).map { _ in Int.random(in: 0...count, using: &random) }.sorted()
+        default:
+            return (0..<Int.random(in: 1...8, using: &random)).map { _ in Int.random(in: 0...count, using: &random) }
+                .sorted()
         }
     }
 
     static func makeCase(_ random: inout some RandomNumberGenerator) -> Case {
         let base = bases().randomElement(using: &random)!
         let bytes = Bool.random(using: &random) || base.isEmpty ? mutate(base, &random) : base
-        let uses: [AssetUse] = [.widget, .widget, .liveActivity(.minimal), .liveActivity(.compact), .liveActivity(.lockScreen)]
+        let uses: [AssetUse] = [
+            .widget, .widget, .liveActivity(.minimal), .liveActivity(.compact), .liveActivity(.lockScreen),
+        ]
         var declaredSize = bytes.count
         if Int.random(in: 0..<10, using: &random) == 0 { declaredSize += Int.random(in: -3...3, using: &random) }
         declaredSize = max(1, declaredSize)  // a declared size of 0 is the handler's own refusal
         let declaredHash = Int.random(in: 0..<10, using: &random) == 0 ? ContentHash.of([1]) : ContentHash.of(bytes)
-        return Case(bytes: bytes, use: uses.randomElement(using: &random)!, declaredSize: declaredSize, declaredHash: declaredHash,
-                    cuts: [cuts(bytes.count, &random), cuts(bytes.count, &random)])
+        return Case(
+            bytes: bytes, use: uses.randomElement(using: &random)!, declaredSize: declaredSize,
+            declaredHash: declaredHash,
+            cuts: [cuts(bytes.count, &random), cuts(bytes.count, &random)])
     }
 
     @Test("20,000 mutated uploads through the catalog: each accepted as its header says, or refused naming a field")
@@ -167,12 +183,16 @@ struct ChunkFuzzTests {
         }
         // The mutations reach every rule, and a good share still passes.
         #expect(accepted > 2_000, "\(accepted) accepted; refusals \(rules)")
-        for rule in ["integrityMismatch", "sizeMismatch", "unsupportedImage", "imageAreaTooLarge", "imageLargerThanPresentation"] {
+        for rule in [
+            "integrityMismatch", "sizeMismatch", "unsupportedImage", "imageAreaTooLarge", "imageLargerThanPresentation",
+        ] {
             #expect(rules[rule, default: 0] > 50, "\(rule): \(rules)")
         }
     }
 
-    @Test("500 mutated uploads through the service's Put: the same verdicts, accepted bytes read back, nothing left staged")
+    @Test(
+        "500 mutated uploads through the service's Put: the same verdicts, accepted bytes read back, nothing left staged"
+    )
     func service() async throws {
         let scratch = try Scratch("asset-fuzz")
         defer { scratch.remove() }
@@ -184,8 +204,11 @@ struct ChunkFuzzTests {
             for n in 0..<500 {
                 let c = Self.makeCase(&random)
                 let expected = Self.outcome(c, cuts: c.cuts[0], catalog: catalog)
-                var messages = [Service.header("com.example.fuzz", "fuzz/\(n)", c.bytes, use: AssetWire.wire(c.use),
-                                               sha256: c.declaredHash.hex, size: UInt64(c.declaredSize))]
+                var messages = [
+                    Service.header(
+                        "com.example.fuzz", "fuzz/\(n)", c.bytes, use: AssetWire.wire(c.use),
+                        sha256: c.declaredHash.hex, size: UInt64(c.declaredSize))
+                ]
                 var start = 0
                 for cut in c.cuts[0] + [c.bytes.count] where cut >= start {
                     messages.append(GlimpseAssetV1.PutRequest(part: .chunk(Array(c.bytes[start..<cut]))))
@@ -198,7 +221,9 @@ struct ChunkFuzzTests {
                     stored.insert(hash.hex)
                     #expect(try await service.get("com.example.fuzz", "fuzz/\(n)", metadata: auth).bytes == c.bytes)
                 case .refused(let expectedCode, let field, _):
-                    #expect(code == expectedCode && message.hasPrefix(field), "case \(n): \(code) \(message), expected \(expected)")
+                    #expect(
+                        code == expectedCode && message.hasPrefix(field),
+                        "case \(n): \(code) \(message), expected \(expected)")
                 }
             }
             #expect(scratch.stagingFiles.isEmpty)

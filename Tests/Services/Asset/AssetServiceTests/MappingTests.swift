@@ -12,9 +12,12 @@ import Testing
 /// its name; the catalog's refusals as gRPC statuses naming the field at fault.
 @Suite("Asset mapping")
 struct MappingTests {
-    @Test("a bundle id heads names only when it cannot reach into another app's",
-          arguments: [("com.example.pixar", true), ("", false), ("com.example/other", false), ("a\\b", false),
-                      (".", false), ("..", false), ("com.example\u{7}", false), ("net.insoc.rtlair", true)])
+    @Test(
+        "a bundle id heads names only when it cannot reach into another app's",
+        arguments: [
+            ("com.example.pixar", true), ("", false), ("com.example/other", false), ("a\\b", false),
+            (".", false), ("..", false), ("com.example\u{7}", false), ("net.insoc.rtlair", true),
+        ])
     func bundleIDs(bundle: String, accepted: Bool) {
         do {
             let app = try AssetWire.app(bundle)
@@ -26,10 +29,13 @@ struct MappingTests {
         }
     }
 
-    @Test("names are app-scoped: the bundle id comes first, traversal is refused",
-          arguments: [("posters/coco", true), ("coco", true), ("", false), ("../com.example.other/x", false),
-                      ("posters/../../x", false), ("posters//coco", false), ("/coco", false), ("a\u{0}b", false),
-                      (String(repeating: "x", count: 300), false)])
+    @Test(
+        "names are app-scoped: the bundle id comes first, traversal is refused",
+        arguments: [
+            ("posters/coco", true), ("coco", true), ("", false), ("../com.example.other/x", false),
+            ("posters/../../x", false), ("posters//coco", false), ("/coco", false), ("a\u{0}b", false),
+            (String(repeating: "x", count: 300), false),
+        ])
     func names(text: String, accepted: Bool) {
         do {
             let name = try AssetWire.name(text, of: AppID("com.example.pixar"), limits: .defaults, field: "names[2]")
@@ -45,7 +51,8 @@ struct MappingTests {
     @Test("every use maps to the catalog's and back; unspecified and unknown are refused")
     func uses() throws {
         let cases: [(GlimpseAppV1.AssetDeclaration.Use, AssetUse)] = [
-            (.widget, .widget), (.liveActivityMinimal, .liveActivity(.minimal)), (.liveActivityCompact, .liveActivity(.compact)),
+            (.widget, .widget), (.liveActivityMinimal, .liveActivity(.minimal)),
+            (.liveActivityCompact, .liveActivity(.compact)),
             (.liveActivityExpanded, .liveActivity(.expanded)), (.liveActivityLockScreen, .liveActivity(.lockScreen)),
         ]
         for (wire, use) in cases {
@@ -88,8 +95,10 @@ struct MappingTests {
         let name = try AssetName(app: "com.example.pixar", name: "posters/coco")
         let hash = ContentHash.of([9])
         var catalog = AssetCatalog(clock: VirtualClock(start: start))
-        _ = catalog.commit(UploadSession.Verified(
-            name: name, use: .liveActivity(.lockScreen), hash: hash, size: 1234, image: ImageInfo(format: .jpeg, width: 640, height: 480)))
+        _ = catalog.commit(
+            UploadSession.Verified(
+                name: name, use: .liveActivity(.lockScreen), hash: hash, size: 1234,
+                image: ImageInfo(format: .jpeg, width: 640, height: 480)))
         catalog.pin([name], holder: "activity:1")
         guard case .present(let metadata) = catalog.lookup(name) else {
             Issue.record("not stored")
@@ -124,21 +133,35 @@ struct MappingTests {
 
     static let name = try! AssetName(app: "com.example.pixar", name: "posters/coco")
 
-    @Test("each refusal is a status naming its field", arguments: [
-        (AssetError.invalidName(.emptySegment), RefusalStage.request, StatusCode.invalidArgument, "name:"),
-        (.unsupportedImage(.unsupportedFormat(detected: "GIF")), .chunk, .invalidArgument, "chunk: GIF"),
-        (.imageAreaTooLarge(width: 1024, height: 1024, limit: 718_080), .chunk, .invalidArgument, "chunk: a 1024×1024"),
-        (.imageLargerThanPresentation(.minimal, width: 500, height: 500, maxWidth: 135, maxHeight: 110), .chunk, .invalidArgument, "chunk:"),
-        (.assetTooLarge(size: 20 << 20, limit: 10 << 20), .header, .invalidArgument, "size:"),
-        (.assetTooLarge(size: 20 << 20, limit: 10 << 20), .chunk, .invalidArgument, "chunk:"),
-        (.sizeMismatch(expected: 10, received: 12), .chunk, .invalidArgument, "chunk: past the declared size"),
-        (.sizeMismatch(expected: 10, received: 4), .end, .invalidArgument, "size:"),
-        (.integrityMismatch(expected: ContentHash.of([1]), actual: ContentHash.of([2])), .end, .invalidArgument, "sha256:"),
-        (.budgetExhausted(needed: 10, evictable: 0), .end, .resourceExhausted, "size:"),
-        (.unknownAsset(MappingTests.name), .request, .notFound, "name: com.example.pixar has no asset posters/coco"),
-        (.evicted(MappingTests.name, ContentHash.of([3])), .request, .notFound, "name: posters/coco"),
-        (.blobCorrupt(ContentHash.of([4])), .request, .dataLoss, ContentHash.of([4]).hex),
-    ])
+    @Test(
+        "each refusal is a status naming its field",
+        arguments: [
+            (AssetError.invalidName(.emptySegment), RefusalStage.request, StatusCode.invalidArgument, "name:"),
+            (.unsupportedImage(.unsupportedFormat(detected: "GIF")), .chunk, .invalidArgument, "chunk: GIF"),
+            (
+                .imageAreaTooLarge(width: 1024, height: 1024, limit: 718_080), .chunk, .invalidArgument,
+                "chunk: a 1024×1024"
+            ),
+            (
+                .imageLargerThanPresentation(.minimal, width: 500, height: 500, maxWidth: 135, maxHeight: 110), .chunk,
+                .invalidArgument, "chunk:"
+            ),
+            (.assetTooLarge(size: 20 << 20, limit: 10 << 20), .header, .invalidArgument, "size:"),
+            (.assetTooLarge(size: 20 << 20, limit: 10 << 20), .chunk, .invalidArgument, "chunk:"),
+            (.sizeMismatch(expected: 10, received: 12), .chunk, .invalidArgument, "chunk: past the declared size"),
+            (.sizeMismatch(expected: 10, received: 4), .end, .invalidArgument, "size:"),
+            (
+                .integrityMismatch(expected: ContentHash.of([1]), actual: ContentHash.of([2])), .end, .invalidArgument,
+                "sha256:"
+            ),
+            (.budgetExhausted(needed: 10, evictable: 0), .end, .resourceExhausted, "size:"),
+            (
+                .unknownAsset(MappingTests.name), .request, .notFound,
+                "name: com.example.pixar has no asset posters/coco"
+            ),
+            (.evicted(MappingTests.name, ContentHash.of([3])), .request, .notFound, "name: posters/coco"),
+            (.blobCorrupt(ContentHash.of([4])), .request, .dataLoss, ContentHash.of([4]).hex),
+        ])
     func refusals(error: AssetError, stage: RefusalStage, code: StatusCode, words: String) {
         let status = error.rpcError(at: stage)
         #expect(status.code == code)

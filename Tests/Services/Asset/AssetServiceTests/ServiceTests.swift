@@ -41,20 +41,24 @@ struct ServiceTests {
             #expect(again.header?.notModified == true)
             #expect(again.bytes.isEmpty && again.chunks == 0)
             // Another ETag: the bytes come.
-            let stale = try await service.get(Self.pixar, "posters/coco", ifNoneMatch: ContentHash.of([1]).etag, metadata: auth)
+            let stale = try await service.get(
+                Self.pixar, "posters/coco", ifNoneMatch: ContentHash.of([1]).etag, metadata: auth)
             #expect(stale.bytes == coco)
 
             #expect(try await service.stat(Self.pixar, "posters/coco", metadata: auth) == asset)
             let jpeg = Images.jpeg(width: 100, height: 100, app1Bytes: 2000)
             try await service.put(Self.pixar, "drivers/tim", jpeg, metadata: auth)
-            let all = try await service.client.list(ClientRequest(message: GlimpseAssetV1.ListRequest(bundleId: Self.pixar), metadata: auth))
+            let all = try await service.client.list(
+                ClientRequest(message: GlimpseAssetV1.ListRequest(bundleId: Self.pixar), metadata: auth))
             #expect(all.message.assets.map(\.name) == ["drivers/tim", "posters/coco"])
-            let posters = try await service.client.list(ClientRequest(
-                message: GlimpseAssetV1.ListRequest(bundleId: Self.pixar, prefix: "posters/"), metadata: auth))
+            let posters = try await service.client.list(
+                ClientRequest(
+                    message: GlimpseAssetV1.ListRequest(bundleId: Self.pixar, prefix: "posters/"), metadata: auth))
             #expect(posters.message.assets.map(\.name) == ["posters/coco"])
 
-            let deleted = try await service.client.delete(ClientRequest(
-                message: GlimpseAssetV1.DeleteRequest(bundleId: Self.pixar, name: "posters/coco"), metadata: auth))
+            let deleted = try await service.client.delete(
+                ClientRequest(
+                    message: GlimpseAssetV1.DeleteRequest(bundleId: Self.pixar, name: "posters/coco"), metadata: auth))
             #expect(deleted.message.blobDeleted)
             #expect(scratch.blobFiles == [ContentHash.of(jpeg).hex])
             let gone = await status { _ = try await service.get(Self.pixar, "posters/coco", metadata: auth) }
@@ -77,13 +81,52 @@ struct ServiceTests {
             let calls: [(String, () async throws -> Void)] = [
                 ("Get", { _ = try await service.get(Self.pixar, "posters/coco", metadata: pizza) }),
                 ("Stat", { _ = try await service.stat(Self.pixar, "posters/coco", metadata: pizza) }),
-                ("List", { _ = try await service.client.list(ClientRequest(message: .init(bundleId: Self.pixar), metadata: pizza)) }),
-                ("Delete", { _ = try await service.client.delete(ClientRequest(message: .init(bundleId: Self.pixar, name: "posters/coco"), metadata: pizza)) }),
-                ("Pin", { _ = try await service.client.pin(ClientRequest(message: .init(bundleId: Self.pixar, holder: "h", names: ["posters/coco"]), metadata: pizza)) }),
-                ("Unpin", { _ = try await service.client.unpin(ClientRequest(message: .init(bundleId: Self.pixar, holder: "h"), metadata: pizza)) }),
-                ("Prefetch", { _ = try await service.client.prefetch(ClientRequest(message: .init(bundleId: Self.pixar, names: ["posters/coco"]), metadata: pizza)) }),
+                (
+                    "List",
+                    {
+                        _ = try await service.client.list(
+                            ClientRequest(message: .init(bundleId: Self.pixar), metadata: pizza))
+                    }
+                ),
+                (
+                    "Delete",
+                    {
+                        _ = try await service.client.delete(
+                            ClientRequest(message: .init(bundleId: Self.pixar, name: "posters/coco"), metadata: pizza))
+                    }
+                ),
+                (
+                    "Pin",
+                    {
+                        _ = try await service.client.pin(
+                            ClientRequest(
+                                message: .init(bundleId: Self.pixar, holder: "h", names: ["posters/coco"]),
+                                metadata: pizza))
+                    }
+                ),
+                (
+                    "Unpin",
+                    {
+                        _ = try await service.client.unpin(
+                            ClientRequest(message: .init(bundleId: Self.pixar, holder: "h"), metadata: pizza))
+                    }
+                ),
+                (
+                    "Prefetch",
+                    {
+                        _ = try await service.client.prefetch(
+                            ClientRequest(
+                                message: .init(bundleId: Self.pixar, names: ["posters/coco"]), metadata: pizza))
+                    }
+                ),
                 ("Put", { try await service.put(Self.pixar, "posters/up", coco, metadata: pizza) }),
-                ("UnregisterApp", { _ = try await service.client.unregisterApp(ClientRequest(message: .init(bundleId: Self.pixar), metadata: pizza)) }),
+                (
+                    "UnregisterApp",
+                    {
+                        _ = try await service.client.unregisterApp(
+                            ClientRequest(message: .init(bundleId: Self.pixar), metadata: pizza))
+                    }
+                ),
             ]
             for (method, call) in calls {
                 let refused = await status(call)
@@ -97,9 +140,14 @@ struct ServiceTests {
             }
             // The device reads any app's; an unknown token is refused; registering is the device's.
             #expect(try await service.get(Self.pixar, "posters/coco").bytes == coco)
-            let unknown = await status { _ = try await service.get(Self.pixar, "posters/coco", metadata: Metadata(["authorization": "Bearer nope"])) }
+            let unknown = await status {
+                _ = try await service.get(
+                    Self.pixar, "posters/coco", metadata: Metadata(["authorization": "Bearer nope"]))
+            }
             #expect(unknown.code == .unauthenticated)
-            let registering = await status { _ = try await service.client.registerApp(ClientRequest(message: .init(), metadata: pixar)) }
+            let registering = await status {
+                _ = try await service.client.registerApp(ClientRequest(message: .init(), metadata: pixar))
+            }
             #expect(registering.code == .permissionDenied)
             #expect(scratch.blobFiles == [ContentHash.of(coco).hex])
         }
@@ -116,9 +164,15 @@ struct ServiceTests {
             #expect(try await !service.put(Self.pixar, "a", bytes, metadata: pixar).deduplicated)
             #expect(try await service.put(Self.pizza, "b", bytes, metadata: pizza).deduplicated)
             #expect(scratch.blobFiles == [ContentHash.of(bytes).hex])
-            #expect(try await !service.client.delete(ClientRequest(message: .init(bundleId: Self.pixar, name: "a"), metadata: pixar)).message.blobDeleted)
+            #expect(
+                try await !service.client.delete(
+                    ClientRequest(message: .init(bundleId: Self.pixar, name: "a"), metadata: pixar)
+                ).message.blobDeleted)
             #expect(try await service.get(Self.pizza, "b", metadata: pizza).bytes == bytes)
-            #expect(try await service.client.delete(ClientRequest(message: .init(bundleId: Self.pizza, name: "b"), metadata: pizza)).message.blobDeleted)
+            #expect(
+                try await service.client.delete(
+                    ClientRequest(message: .init(bundleId: Self.pizza, name: "b"), metadata: pizza)
+                ).message.blobDeleted)
             #expect(scratch.blobFiles.isEmpty)
         }
     }
@@ -133,8 +187,9 @@ struct ServiceTests {
             let auth = try await service.register(Self.pixar)
             let images = (0..<4).map { Images.png(width: 50, height: 50, dataBytes: 10_000, seed: UInt8($0)) }
             try await service.put(Self.pixar, "0", images[0], metadata: auth)
-            let pinned = try await service.client.pin(ClientRequest(
-                message: .init(bundleId: Self.pixar, holder: "widget:7", names: ["0"]), metadata: auth))
+            let pinned = try await service.client.pin(
+                ClientRequest(
+                    message: .init(bundleId: Self.pixar, holder: "widget:7", names: ["0"]), metadata: auth))
             #expect(pinned.message.evicted.isEmpty)
             try await service.put(Self.pixar, "1", images[1], metadata: auth)
             // "0" is the least recently used, but pinned: "1" goes.
@@ -145,8 +200,10 @@ struct ServiceTests {
             let evicted = await status { _ = try await service.get(Self.pixar, "1", metadata: auth) }
             #expect(evicted.code == .notFound && evicted.message.contains("evicted"))
 
-            let hint = try await service.client.prefetch(ClientRequest(
-                message: .init(bundleId: Self.pixar, names: ["2", "1", "9", "0"]), metadata: auth)).message
+            let hint = try await service.client.prefetch(
+                ClientRequest(
+                    message: .init(bundleId: Self.pixar, names: ["2", "1", "9", "0"]), metadata: auth)
+            ).message
             #expect(hint.present == ["2", "0"])
             #expect(hint.evicted == ["1"])
             #expect(hint.unknown == ["9"])
@@ -156,9 +213,13 @@ struct ServiceTests {
             let full = await status { try await service.put(Self.pixar, "big", big, metadata: auth) }
             #expect(full.code == .resourceExhausted && full.message.hasPrefix("size:"), "\(full)")
             #expect(scratch.stagingFiles.isEmpty)
-            let released = try await service.client.unpin(ClientRequest(message: .init(bundleId: Self.pixar, holder: "widget:7"), metadata: auth))
+            let released = try await service.client.unpin(
+                ClientRequest(message: .init(bundleId: Self.pixar, holder: "widget:7"), metadata: auth))
             #expect(released.message.released == 1)
-            #expect(try await service.client.unpin(ClientRequest(message: .init(bundleId: Self.pixar, holder: "widget:7"), metadata: auth)).message.released == 0)
+            #expect(
+                try await service.client.unpin(
+                    ClientRequest(message: .init(bundleId: Self.pixar, holder: "widget:7"), metadata: auth)
+                ).message.released == 0)
             try await service.put(Self.pixar, "big", big, metadata: auth)
             #expect(scratch.blobFiles == [ContentHash.of(big).hex])
         }
@@ -170,7 +231,9 @@ struct ServiceTests {
         defer { scratch.remove() }
         try await Service.with(scratch.url) { service in
             let auth = try await service.register(Self.pixar)
-            let refused = await status { _ = try await service.put(bad.messages, metadata: bad.asDevice ? Metadata() : auth) }
+            let refused = await status {
+                _ = try await service.put(bad.messages, metadata: bad.asDevice ? Metadata() : auth)
+            }
             #expect(refused.code == bad.code, "\(bad.label): \(refused)")
             #expect(refused.message.hasPrefix(bad.field), "\(bad.label): \(refused.message)")
             #expect(scratch.blobFiles.isEmpty)
@@ -189,27 +252,76 @@ struct ServiceTests {
             try await service.put(Self.pixar, "a", Images.png(width: 1, height: 1), metadata: auth)
             let cases: [(String, StatusCode, String, () async throws -> Void)] = [
                 ("unknown name", .notFound, "name:", { _ = try await service.get(Self.pixar, "nope", metadata: auth) }),
-                ("empty name", .invalidArgument, "name:", { _ = try await service.get(Self.pixar, "", metadata: auth) }),
-                ("traversal", .invalidArgument, "name:", { _ = try await service.get(Self.pixar, "../x/a", metadata: auth) }),
-                ("chunk size", .invalidArgument, "chunk_size:", { _ = try await service.get(Self.pixar, "a", chunkSize: 10, metadata: auth) }),
-                ("if_none_match", .invalidArgument, "if_none_match:", { _ = try await service.get(Self.pixar, "a", ifNoneMatch: "abc", metadata: auth) }),
+                (
+                    "empty name", .invalidArgument, "name:",
+                    { _ = try await service.get(Self.pixar, "", metadata: auth) }
+                ),
+                (
+                    "traversal", .invalidArgument, "name:",
+                    { _ = try await service.get(Self.pixar, "../x/a", metadata: auth) }
+                ),
+                (
+                    "chunk size", .invalidArgument, "chunk_size:",
+                    { _ = try await service.get(Self.pixar, "a", chunkSize: 10, metadata: auth) }
+                ),
+                (
+                    "if_none_match", .invalidArgument, "if_none_match:",
+                    { _ = try await service.get(Self.pixar, "a", ifNoneMatch: "abc", metadata: auth) }
+                ),
                 ("unregistered app", .notFound, "bundle_id:", { _ = try await service.get("com.example.none", "a") }),
                 ("no bundle id", .invalidArgument, "bundle_id:", { _ = try await service.get("", "a") }),
-                ("stat unknown", .notFound, "name:", { _ = try await service.stat(Self.pixar, "nope", metadata: auth) }),
-                ("delete unknown", .notFound, "name:", {
-                    _ = try await service.client.delete(ClientRequest(message: .init(bundleId: Self.pixar, name: "nope"), metadata: auth)) }),
-                ("pin unknown", .notFound, "names[1]:", {
-                    _ = try await service.client.pin(ClientRequest(message: .init(bundleId: Self.pixar, holder: "h", names: ["a", "nope"]), metadata: auth)) }),
-                ("pin without holder", .invalidArgument, "holder:", {
-                    _ = try await service.client.pin(ClientRequest(message: .init(bundleId: Self.pixar, names: ["a"]), metadata: auth)) }),
-                ("prefetch bad name", .invalidArgument, "names[0]:", {
-                    _ = try await service.client.prefetch(ClientRequest(message: .init(bundleId: Self.pixar, names: ["a//b"]), metadata: auth)) }),
-                ("register without manifest", .invalidArgument, "manifest:", {
-                    _ = try await service.client.registerApp(ClientRequest(message: .init())) }),
-                ("register twice", .alreadyExists, "app \(Self.pixar)", {
-                    _ = try await service.register(Self.pixar) }),
-                ("register a bundle with a slash", .invalidArgument, "manifest.bundle_id:", {
-                    _ = try await service.register("com.example/evil") }),
+                (
+                    "stat unknown", .notFound, "name:",
+                    { _ = try await service.stat(Self.pixar, "nope", metadata: auth) }
+                ),
+                (
+                    "delete unknown", .notFound, "name:",
+                    {
+                        _ = try await service.client.delete(
+                            ClientRequest(message: .init(bundleId: Self.pixar, name: "nope"), metadata: auth))
+                    }
+                ),
+                (
+                    "pin unknown", .notFound, "names[1]:",
+                    {
+                        _ = try await service.client.pin(
+                            ClientRequest(
+                                message: .init(bundleId: Self.pixar, holder: "h", names: ["a", "nope"]), metadata: auth)
+                        )
+                    }
+                ),
+                (
+                    "pin without holder", .invalidArgument, "holder:",
+                    {
+                        _ = try await service.client.pin(
+                            ClientRequest(message: .init(bundleId: Self.pixar, names: ["a"]), metadata: auth))
+                    }
+                ),
+                (
+                    "prefetch bad name", .invalidArgument, "names[0]:",
+                    {
+                        _ = try await service.client.prefetch(
+                            ClientRequest(message: .init(bundleId: Self.pixar, names: ["a//b"]), metadata: auth))
+                    }
+                ),
+                (
+                    "register without manifest", .invalidArgument, "manifest:",
+                    {
+                        _ = try await service.client.registerApp(ClientRequest(message: .init()))
+                    }
+                ),
+                (
+                    "register twice", .alreadyExists, "app \(Self.pixar)",
+                    {
+                        _ = try await service.register(Self.pixar)
+                    }
+                ),
+                (
+                    "register a bundle with a slash", .invalidArgument, "manifest.bundle_id:",
+                    {
+                        _ = try await service.register("com.example/evil")
+                    }
+                ),
             ]
             for (label, code, field, call) in cases {
                 let refused = await status(call)
@@ -219,8 +331,9 @@ struct ServiceTests {
         }
     }
 
-    @Test("a blob file changed on disk is never served: DATA_LOSS, the name becomes evicted, the file goes",
-          arguments: [AssetSettings.ReadVerification.whenFileChanged, .always])
+    @Test(
+        "a blob file changed on disk is never served: DATA_LOSS, the name becomes evicted, the file goes",
+        arguments: [AssetSettings.ReadVerification.whenFileChanged, .always])
     func corruptFile(_ verification: AssetSettings.ReadVerification) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -244,7 +357,9 @@ struct ServiceTests {
                 // Replaced, as editors and copy tools do: another file under the name.
                 try Data(corrupt).write(to: URL(fileURLWithPath: path), options: .atomic)
             }
-            let (code, message) = await status { _ = try await service.get(Self.pixar, "a", chunkSize: 65_536, metadata: auth) }
+            let (code, message) = await status {
+                _ = try await service.get(Self.pixar, "a", chunkSize: 65_536, metadata: auth)
+            }
             #expect(code == .dataLoss, "\(message)")
             #expect(try await service.stat(Self.pixar, "a", metadata: auth)?.evicted == true)
             #expect(scratch.blobFiles.isEmpty)
@@ -262,7 +377,8 @@ struct ServiceTests {
             let auth = try await service.register(Self.pixar)
             let bytes = Images.png(width: 30, height: 30, dataBytes: 4000)
             try await service.put(Self.pixar, "a", bytes, metadata: auth)
-            try FileManager.default.removeItem(at: scratch.url.appendingPathComponent("blobs").appendingPathComponent(ContentHash.of(bytes).hex))
+            try FileManager.default.removeItem(
+                at: scratch.url.appendingPathComponent("blobs").appendingPathComponent(ContentHash.of(bytes).hex))
             let again = try await service.put(Self.pixar, "b", bytes, metadata: auth)
             #expect(!again.deduplicated)
             #expect(scratch.blobFiles == [ContentHash.of(bytes).hex])
@@ -271,7 +387,9 @@ struct ServiceTests {
         }
     }
 
-    @Test("a restart reconciles files with the journal: orphans go, an interrupted commit finishes, a missing file is evicted")
+    @Test(
+        "a restart reconciles files with the journal: orphans go, an interrupted commit finishes, a missing file is evicted"
+    )
     func reconcileAfterCrash() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -289,8 +407,9 @@ struct ServiceTests {
         // name holds, a half-written upload, and a blob file someone removed.
         let blobs = scratch.url.appendingPathComponent("blobs")
         let staging = scratch.url.appendingPathComponent("staging")
-        try FileManager.default.moveItem(at: blobs.appendingPathComponent(ContentHash.of(interrupted).hex),
-                                         to: staging.appendingPathComponent("upload-41"))
+        try FileManager.default.moveItem(
+            at: blobs.appendingPathComponent(ContentHash.of(interrupted).hex),
+            to: staging.appendingPathComponent("upload-41"))
         try Data([1, 2, 3]).write(to: blobs.appendingPathComponent(ContentHash.of([9, 9]).hex))
         try Data([7]).write(to: blobs.appendingPathComponent("not-a-hash"))
         try Data(keep.prefix(10)).write(to: staging.appendingPathComponent("upload-42"))
@@ -345,7 +464,9 @@ struct PutCase: Sendable, CustomTestStringConvertible {
     static let app = ServiceTests.pixar
 
     static func chunks(_ bytes: [UInt8], _ size: Int = 100) -> [GlimpseAssetV1.PutRequest] {
-        stride(from: 0, to: bytes.count, by: size).map { GlimpseAssetV1.PutRequest(part: .chunk(Array(bytes[$0..<min($0 + size, bytes.count)]))) }
+        stride(from: 0, to: bytes.count, by: size).map {
+            GlimpseAssetV1.PutRequest(part: .chunk(Array(bytes[$0..<min($0 + size, bytes.count)])))
+        }
     }
 
     static var all: [PutCase] {
@@ -356,32 +477,62 @@ struct PutCase: Sendable, CustomTestStringConvertible {
         return [
             PutCase(label: "empty Put", messages: [], code: .invalidArgument, field: "header:"),
             PutCase(label: "chunk first", messages: chunks(png), code: .invalidArgument, field: "header:"),
-            PutCase(label: "header only", messages: [Service.header(app, "a", png)], code: .invalidArgument, field: "size:"),
-            PutCase(label: "wrong hash", messages: [Service.header(app, "a", png, sha256: ContentHash.of([1]).hex)] + chunks(png),
-                    code: .invalidArgument, field: "sha256:"),
-            PutCase(label: "malformed hash", messages: [Service.header(app, "a", png, sha256: "xyz")] + chunks(png),
-                    code: .invalidArgument, field: "sha256:"),
-            PutCase(label: "chunk past the declared size", messages: [Service.header(app, "a", png, size: UInt64(png.count - 10))] + chunks(png),
-                    code: .invalidArgument, field: "chunk:"),
-            PutCase(label: "fewer bytes than declared", messages: [Service.header(app, "a", png, size: UInt64(png.count + 10))] + chunks(png),
-                    code: .invalidArgument, field: "size:"),
-            PutCase(label: "size zero", messages: [Service.header(app, "a", png, size: 0)] + chunks(png), code: .invalidArgument, field: "size:"),
-            PutCase(label: "over 10 MiB declared", messages: [Service.header(app, "a", png, size: 11 << 20)], code: .invalidArgument, field: "size:"),
-            PutCase(label: "size past Int", messages: [Service.header(app, "a", png, size: .max)], code: .invalidArgument, field: "size:"),
-            PutCase(label: "not PNG or JPEG", messages: [Service.header(app, "a", gif)] + chunks(gif), code: .invalidArgument, field: "chunk: GIF"),
-            PutCase(label: "widget area over 718,080", messages: [Service.header(app, "a", huge)] + chunks(huge),
-                    code: .invalidArgument, field: "chunk: a 1024×1024 widget image"),
-            PutCase(label: "minimal presentation too large",
-                    messages: [Service.header(app, "a", poster, use: .liveActivityMinimal)] + chunks(poster),
-                    code: .invalidArgument, field: "chunk:"),
-            PutCase(label: "no use", messages: [Service.header(app, "a", png, use: .unspecified)] + chunks(png), code: .invalidArgument, field: "use:"),
-            PutCase(label: "second header", messages: [Service.header(app, "a", png)] + chunks(png).prefix(1) + [Service.header(app, "a", png)],
-                    code: .invalidArgument, field: "header:"),
-            PutCase(label: "empty message", messages: [Service.header(app, "a", png), GlimpseAssetV1.PutRequest()], code: .invalidArgument, field: "part:"),
-            PutCase(label: "bad name", messages: [Service.header(app, "a/../b", png)] + chunks(png), code: .invalidArgument, field: "name:"),
-            PutCase(label: "unregistered app", messages: [Service.header("com.example.none", "a", png)] + chunks(png), code: .notFound, field: "bundle_id:", asDevice: true),
-            PutCase(label: "truncated header", messages: [Service.header(app, "a", Array(png.prefix(16)))] + chunks(Array(png.prefix(16))),
-                    code: .invalidArgument, field: "chunk:"),
+            PutCase(
+                label: "header only", messages: [Service.header(app, "a", png)], code: .invalidArgument, field: "size:"),
+            PutCase(
+                label: "wrong hash",
+                messages: [Service.header(app, "a", png, sha256: ContentHash.of([1]).hex)] + chunks(png),
+                code: .invalidArgument, field: "sha256:"),
+            PutCase(
+                label: "malformed hash", messages: [Service.header(app, "a", png, sha256: "xyz")] + chunks(png),
+                code: .invalidArgument, field: "sha256:"),
+            PutCase(
+                label: "chunk past the declared size",
+                messages: [Service.header(app, "a", png, size: UInt64(png.count - 10))] + chunks(png),
+                code: .invalidArgument, field: "chunk:"),
+            PutCase(
+                label: "fewer bytes than declared",
+                messages: [Service.header(app, "a", png, size: UInt64(png.count + 10))] + chunks(png),
+                code: .invalidArgument, field: "size:"),
+            PutCase(
+                label: "size zero", messages: [Service.header(app, "a", png, size: 0)] + chunks(png),
+                code: .invalidArgument, field: "size:"),
+            PutCase(
+                label: "over 10 MiB declared", messages: [Service.header(app, "a", png, size: 11 << 20)],
+                code: .invalidArgument, field: "size:"),
+            PutCase(
+                label: "size past Int", messages: [Service.header(app, "a", png, size: .max)], code: .invalidArgument,
+                field: "size:"),
+            PutCase(
+                label: "not PNG or JPEG", messages: [Service.header(app, "a", gif)] + chunks(gif),
+                code: .invalidArgument, field: "chunk: GIF"),
+            PutCase(
+                label: "widget area over 718,080", messages: [Service.header(app, "a", huge)] + chunks(huge),
+                code: .invalidArgument, field: "chunk: a 1024×1024 widget image"),
+            PutCase(
+                label: "minimal presentation too large",
+                messages: [Service.header(app, "a", poster, use: .liveActivityMinimal)] + chunks(poster),
+                code: .invalidArgument, field: "chunk:"),
+            PutCase(
+                label: "no use", messages: [Service.header(app, "a", png, use: .unspecified)] + chunks(png),
+                code: .invalidArgument, field: "use:"),
+            PutCase(
+                label: "second header",
+                messages: [Service.header(app, "a", png)] + chunks(png).prefix(1) + [Service.header(app, "a", png)],
+                code: .invalidArgument, field: "header:"),
+            PutCase(
+                label: "empty message", messages: [Service.header(app, "a", png), GlimpseAssetV1.PutRequest()],
+                code: .invalidArgument, field: "part:"),
+            PutCase(
+                label: "bad name", messages: [Service.header(app, "a/../b", png)] + chunks(png), code: .invalidArgument,
+                field: "name:"),
+            PutCase(
+                label: "unregistered app", messages: [Service.header("com.example.none", "a", png)] + chunks(png),
+                code: .notFound, field: "bundle_id:", asDevice: true),
+            PutCase(
+                label: "truncated header",
+                messages: [Service.header(app, "a", Array(png.prefix(16)))] + chunks(Array(png.prefix(16))),
+                code: .invalidArgument, field: "chunk:"),
         ]
     }
 }

@@ -21,7 +21,9 @@ enum Images {
     static func jpeg(width: UInt16, height: UInt16, app1Bytes: Int = 0, seed: UInt8 = 0) -> [UInt8] {
         var out: [UInt8] = [0xFF, 0xD8]
         out += segment(0xE0, Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
-        if app1Bytes > 0 { out += segment(0xE1, Array("Exif".utf8) + [0, 0] + [UInt8](repeating: 0xAB, count: app1Bytes)) }
+        if app1Bytes > 0 {
+            out += segment(0xE1, Array("Exif".utf8) + [0, 0] + [UInt8](repeating: 0xAB, count: app1Bytes))
+        }
         out += segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
         out += segment(0xC0, [8] + be16(height) + be16(width) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
         out += segment(0xDA, [3, 1, 0, 2, 0x11, 3, 0x11, 0, 0x3F, 0])
@@ -30,14 +32,18 @@ enum Images {
         return out
     }
 
-    static func segment(_ marker: UInt8, _ body: [UInt8]) -> [UInt8] { [0xFF, marker] + be16(UInt16(body.count + 2)) + body }
+    static func segment(_ marker: UInt8, _ body: [UInt8]) -> [UInt8] {
+        [0xFF, marker] + be16(UInt16(body.count + 2)) + body
+    }
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
         return be32(UInt32(data.count)) + typeBytes + data + be32(crc32(typeBytes + data))
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
     static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
 
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
@@ -82,7 +88,8 @@ struct Service {
     static func with<R: Sendable>(
         _ directory: URL, settings: AssetSettings = .defaults, _ body: (Service) async throws -> R
     ) async throws -> R {
-        let server = try await AssetServer.open(directory: directory, clock: HostClock(.manual(start: start)), settings: settings)
+        let server = try await AssetServer.open(
+            directory: directory, clock: HostClock(.manual(start: start)), settings: settings)
         let transport = InProcessTransport()
         let grpc = GRPCServer(transport: transport.server, services: [server.handlers, server.clock])
         let client = GRPCClient(transport: transport.client)
@@ -110,12 +117,16 @@ struct Service {
     func register(_ bundle: String) async throws -> Metadata {
         var manifest = GlimpseAppV1.AppManifest()
         manifest.bundleId = bundle
-        let token = try await client.registerApp(ClientRequest(message: GlimpseAssetV1.RegisterAppRequest(manifest: manifest))).message.appToken
+        let token = try await client.registerApp(
+            ClientRequest(message: GlimpseAssetV1.RegisterAppRequest(manifest: manifest))
+        ).message.appToken
         return Metadata(["authorization": "Bearer \(token)"])
     }
 
-    static func header(_ bundle: String, _ name: String, _ bytes: [UInt8], use: GlimpseAppV1.AssetDeclaration.Use = .widget,
-                       sha256: String? = nil, size: UInt64? = nil) -> GlimpseAssetV1.PutRequest {
+    static func header(
+        _ bundle: String, _ name: String, _ bytes: [UInt8], use: GlimpseAppV1.AssetDeclaration.Use = .widget,
+        sha256: String? = nil, size: UInt64? = nil
+    ) -> GlimpseAssetV1.PutRequest {
         var header = GlimpseAssetV1.PutHeader()
         header.bundleId = bundle
         header.name = name
@@ -126,7 +137,9 @@ struct Service {
     }
 
     /// A Put of exactly these messages.
-    func put(_ messages: [GlimpseAssetV1.PutRequest], metadata: Metadata = Metadata()) async throws -> GlimpseAssetV1.PutResponse {
+    func put(
+        _ messages: [GlimpseAssetV1.PutRequest], metadata: Metadata = Metadata()
+    ) async throws -> GlimpseAssetV1.PutResponse {
         try await client.put(metadata: metadata) { writer in
             for message in messages { try await writer.write(message) }
         }.message
@@ -134,18 +147,24 @@ struct Service {
 
     /// A whole image in chunks of `chunk` bytes.
     @discardableResult
-    func put(_ bundle: String, _ name: String, _ bytes: [UInt8], chunk: Int = 1000, use: GlimpseAppV1.AssetDeclaration.Use = .widget,
-             metadata: Metadata = Metadata()) async throws -> GlimpseAssetV1.PutResponse {
+    func put(
+        _ bundle: String, _ name: String, _ bytes: [UInt8], chunk: Int = 1000,
+        use: GlimpseAppV1.AssetDeclaration.Use = .widget,
+        metadata: Metadata = Metadata()
+    ) async throws -> GlimpseAssetV1.PutResponse {
         var messages = [Self.header(bundle, name, bytes, use: use)]
         for start in stride(from: 0, to: bytes.count, by: chunk) {
-            messages.append(GlimpseAssetV1.PutRequest(part: .chunk(Array(bytes[start..<min(start + chunk, bytes.count)]))))
+            messages.append(
+                GlimpseAssetV1.PutRequest(part: .chunk(Array(bytes[start..<min(start + chunk, bytes.count)]))))
         }
         return try await put(messages, metadata: metadata)
     }
 
     /// The header and the bytes of a Get.
-    func get(_ bundle: String, _ name: String, ifNoneMatch: String = "", chunkSize: UInt32 = 0,
-             metadata: Metadata = Metadata()) async throws -> (header: GlimpseAssetV1.GetHeader?, bytes: [UInt8], chunks: Int) {
+    func get(
+        _ bundle: String, _ name: String, ifNoneMatch: String = "", chunkSize: UInt32 = 0,
+        metadata: Metadata = Metadata()
+    ) async throws -> (header: GlimpseAssetV1.GetHeader?, bytes: [UInt8], chunks: Int) {
         var request = GlimpseAssetV1.GetRequest()
         request.bundleId = bundle
         request.name = name
@@ -169,7 +188,9 @@ struct Service {
     }
 
     func stat(_ bundle: String, _ name: String, metadata: Metadata = Metadata()) async throws -> GlimpseAssetV1.Asset? {
-        try await client.stat(ClientRequest(message: GlimpseAssetV1.StatRequest(bundleId: bundle, name: name), metadata: metadata)).message.asset
+        try await client.stat(
+            ClientRequest(message: GlimpseAssetV1.StatRequest(bundleId: bundle, name: name), metadata: metadata)
+        ).message.asset
     }
 }
 

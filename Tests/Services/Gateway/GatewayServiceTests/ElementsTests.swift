@@ -40,7 +40,9 @@ import Testing
         toggle.label = text("Bags")
         var toggleView = GlimpseWidgetV1.View()
         toggleView.kind = .toggle(toggle)
-        return stack([text("RTL 042"), stack([button("CheckInIntent", label: "Check in", id: "checkin"), toggleView]), linkView])
+        return stack([
+            text("RTL 042"), stack([button("CheckInIntent", label: "Check in", id: "checkin"), toggleView]), linkView,
+        ])
     }()
 
     @Test func collectsButtonsTogglesAndLinksWithPaths() {

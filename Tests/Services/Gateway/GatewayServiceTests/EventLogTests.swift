@@ -31,7 +31,8 @@ import Testing
         log.append(Self.event("timeline-at-2-later", at: 2), source: .timeline)
         #expect(log.list(after: 0, limit: 10, filter: .init()).isEmpty)
         log.release()
-        #expect(log.list(after: 0, limit: 10, filter: .init()).map(\.kind)
+        #expect(
+            log.list(after: 0, limit: 10, filter: .init()).map(\.kind)
                 == ["timeline-at-1", "timeline-at-2", "timeline-at-2-later", "activity-at-2"])
         log.append(Self.event("after", at: 0), source: .gateway)
         #expect(log.list(after: 4, limit: 10, filter: .init()).map(\.kind) == ["after"])
@@ -45,7 +46,9 @@ import Testing
     }
 
     /// Every event a follower reads until it ends (nil) or falls behind (the error).
-    static func drain(_ follower: EventFollower) async -> (events: [GlimpseGatewayV1.Event], behind: EventFollower.FellBehind?) {
+    static func drain(
+        _ follower: EventFollower
+    ) async -> (events: [GlimpseGatewayV1.Event], behind: EventFollower.FellBehind?) {
         var events: [GlimpseGatewayV1.Event] = []
         do {
             while let page = try await follower.next(limit: 2) { events += page }
@@ -74,7 +77,9 @@ import Testing
         #expect(try await next?.map(\.kind) == ["wanted"])
     }
 
-    @Test("a follower more than its lag behind what came after it began is ended, not skipped: it reads what it had, then learns where to follow again")
+    @Test(
+        "a follower more than its lag behind what came after it began is ended, not skipped: it reads what it had, then learns where to follow again"
+    )
     func aFollowerTooFarBehindIsEndedNotSkipped() async {
         let log = EventLog()
         for i in 0..<10 { log.append(Self.event("history\(i)", at: 0), source: .gateway) }

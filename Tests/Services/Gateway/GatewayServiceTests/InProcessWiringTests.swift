@@ -25,13 +25,16 @@ struct InProcessWiringTests {
         let upstreams = Upstreams(addresses: addresses, transports: .inProcess([addresses.timeline: transport.client]))
 
         let listed = try await upstreams.call(.timeline) { options in
-            try await upstreams.timeline().listPlacements(ClientRequest(message: GlimpseTimelineV1.ListPlacementsRequest()), options: options).message
+            try await upstreams.timeline().listPlacements(
+                ClientRequest(message: GlimpseTimelineV1.ListPlacementsRequest()), options: options
+            ).message
         }
         #expect(listed.placements.isEmpty)
         let missing = await #expect(throws: RPCError.self) {
             try await upstreams.call(.timeline) { options in
                 try await upstreams.timeline().getPlacement(
-                    ClientRequest(message: GlimpseTimelineV1.GetPlacementRequest(placementId: 7)), options: options).message
+                    ClientRequest(message: GlimpseTimelineV1.GetPlacementRequest(placementId: 7)), options: options
+                ).message
             }
         }
         #expect(missing?.code == .notFound)

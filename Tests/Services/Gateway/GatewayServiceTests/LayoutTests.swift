@@ -5,20 +5,23 @@ import RPCCore
 import Testing
 
 @Suite struct LayoutTests {
-    static func place(_ device: DeviceState, _ id: UInt64, _ family: GlimpseWidgetV1.WidgetFamily,
-                      page: UInt32 = 0, stackWith: UInt64 = 0) async throws -> GlimpseGatewayV1.Location {
+    static func place(
+        _ device: DeviceState, _ id: UInt64, _ family: GlimpseWidgetV1.WidgetFamily,
+        page: UInt32 = 0, stackWith: UInt64 = 0
+    ) async throws -> GlimpseGatewayV1.Location {
         var request = GlimpseGatewayV1.PlaceRequest()
         request.family = family
         request.page = page
         request.stackWith = stackWith
-        let vocabulary: WidgetFamily = switch family {
-        case .systemSmall: .systemSmall
-        case .systemMedium: .systemMedium
-        case .systemLarge: .systemLarge
-        case .accessoryCircular: .accessoryCircular
-        case .accessoryRectangular: .accessoryRectangular
-        default: .accessoryInline
-        }
+        let vocabulary: WidgetFamily =
+            switch family {
+            case .systemSmall: .systemSmall
+            case .systemMedium: .systemMedium
+            case .systemLarge: .systemLarge
+            case .accessoryCircular: .accessoryCircular
+            case .accessoryRectangular: .accessoryRectangular
+            default: .accessoryInline
+            }
         let location = try await device.location(for: request, family: vocabulary)
         var stored = GlimpseGatewayV1.StoredPlacement()
         stored.placementId = id
@@ -32,11 +35,11 @@ import Testing
         let device = try DeviceState(store: .inMemory())
         var pages: [UInt32] = []
         for id in 1...7 { pages.append(try await Self.place(device, UInt64(id), .systemSmall).page) }
-        #expect(pages == [0, 0, 0, 0, 0, 0, 1])     // 6 small widgets (2×2) fill a 4×6 page
+        #expect(pages == [0, 0, 0, 0, 0, 0, 1])  // 6 small widgets (2×2) fill a 4×6 page
         #expect(try await Self.place(device, 8, .systemLarge).page == 1)
         #expect(try await Self.place(device, 9, .systemMedium).page == 2)
         try await device.removePlacement(1)
-        #expect(try await Self.place(device, 10, .systemSmall).page == 0)   // the freed cells are used again
+        #expect(try await Self.place(device, 10, .systemSmall).page == 0)  // the freed cells are used again
     }
 
     @Test func smartStacksShareASlotUpToTenOfOneSize() async throws {

@@ -8,10 +8,12 @@ import EngineTesting
 struct AppGroupStoreTests {
     let group: GroupID = "group.example"
 
-    @Test("\"typed values (string, int, double, bool, date, bytes…)\" round-trip", arguments: [
-        TypedValue.string("Gate M72"), .int(-3), .double(0.42), .bool(true),
-        .date(Date(timeIntervalSince1970: 1_767_225_600)), .bytes([0, 255, 7]),
-    ])
+    @Test(
+        "\"typed values (string, int, double, bool, date, bytes…)\" round-trip",
+        arguments: [
+            TypedValue.string("Gate M72"), .int(-3), .double(0.42), .bool(true),
+            .date(Date(timeIntervalSince1970: 1_767_225_600)), .bytes([0, 255, 7]),
+        ])
     func typedValues(value: TypedValue) {
         var store = AppGroupStore()
         store.set("k", to: value, in: group)
@@ -55,9 +57,13 @@ struct AppGroupStoreTests {
         store.set("a", to: .int(1), in: group)
         store.set("b", to: .bool(true), in: group)
         store.remove("a", in: group)
-        #expect(store.changes(in: group, since: 1) == .changes([
-            StoreChange(sequence: 2, key: "b", value: .bool(true)), StoreChange(sequence: 3, key: "a", value: nil),
-        ], latest: 3))
+        #expect(
+            store.changes(in: group, since: 1)
+                == .changes(
+                    [
+                        StoreChange(sequence: 2, key: "b", value: .bool(true)),
+                        StoreChange(sequence: 3, key: "a", value: nil),
+                    ], latest: 3))
         #expect(store.changes(in: group, since: 3) == .changes([], latest: 3))
     }
 
@@ -66,9 +72,13 @@ struct AppGroupStoreTests {
         var store = AppGroupStore(changeLogLimit: 2)
         for n in 1...5 { store.set("n", to: .int(Int64(n)), in: group) }
         #expect(store.changes(in: group, since: 2) == .resync(latest: 5))
-        #expect(store.changes(in: group, since: 3) == .changes([
-            StoreChange(sequence: 4, key: "n", value: .int(4)), StoreChange(sequence: 5, key: "n", value: .int(5)),
-        ], latest: 5))
+        #expect(
+            store.changes(in: group, since: 3)
+                == .changes(
+                    [
+                        StoreChange(sequence: 4, key: "n", value: .int(4)),
+                        StoreChange(sequence: 5, key: "n", value: .int(5)),
+                    ], latest: 5))
         #expect(store.changes(in: group, since: 9) == .resync(latest: 5))
         #expect(store.snapshot(of: group) == ["n": AppGroupStore.Entry(value: .int(5), version: 5)])
     }
@@ -83,7 +93,10 @@ struct AppGroupStoreTests {
         #expect(store.value("count", in: group) == nil)
         #expect(store.sequence(of: group) == 1)
         let changes = try store.apply(
-            [.increment(key: "count", by: 2), .increment(key: "count", by: 3), .toggle(key: "on"), .set(key: "who", to: .parameter("p"))],
+            [
+                .increment(key: "count", by: 2), .increment(key: "count", by: 3), .toggle(key: "on"),
+                .set(key: "who", to: .parameter("p")),
+            ],
             in: group, parameters: ["p": .string("Remy")])
         #expect(changes.map(\.sequence) == [2, 3, 4, 5])
         #expect(store.value("count", in: group) == .int(5))
@@ -95,7 +108,8 @@ struct AppGroupStoreTests {
     func incrementAndToggle() throws {
         var store = AppGroupStore()
         store.set("x", to: .double(0.5), in: group)
-        _ = try store.apply([.increment(key: "x", by: 2), .toggle(key: "t"), .toggle(key: "t")], in: group, parameters: [:])
+        _ = try store.apply(
+            [.increment(key: "x", by: 2), .toggle(key: "t"), .toggle(key: "t")], in: group, parameters: [:])
         #expect(store.value("x", in: group) == .double(2.5))
         #expect(store.value("t", in: group) == .bool(false))
     }
@@ -111,7 +125,8 @@ struct AppGroupStoreTests {
         }
         // Below Int64.min too, and atomically: the first step's -1 is not written either.
         #expect(throws: StoreError.overflow(key: "count", value: -1, increment: .min)) {
-            try store.apply([.increment(key: "count", by: .min), .increment(key: "count", by: .min)], in: group, parameters: [:])
+            try store.apply(
+                [.increment(key: "count", by: .min), .increment(key: "count", by: .min)], in: group, parameters: [:])
         }
         #expect(store.value("count", in: group) == .int(.max))
         #expect(store.sequence(of: group) == 2)

@@ -9,14 +9,20 @@ struct HandlerTests {
     @Test("the engine emits \"call the app's handler for intent X with params\", defaults filled in")
     func callEffect() throws {
         let h = IntentHarness()
-        try h.executor.install(app: "com.example.pixartracker", groups: [], intents: [
-            IntentDefinition(type: "MarkFilmWatchedIntent", title: "Mark Film as Watched", parameters: [
-                IntentParameter(name: "filmID", type: .string), IntentParameter(name: "filmTitle", type: .string),
-                IntentParameter(name: "rating", type: .int, defaultValue: .int(5)),
-            ], action: .handler, widgetKinds: ["PixarFilmWidget"]),
-        ])
-        h.tap("MarkFilmWatchedIntent", placement: 4, kind: "PixarFilmWidget",
-              parameters: ["filmID": .string("coco"), "filmTitle": .string("Coco")], app: "com.example.pixartracker")
+        try h.executor.install(
+            app: "com.example.pixartracker", groups: [],
+            intents: [
+                IntentDefinition(
+                    type: "MarkFilmWatchedIntent", title: "Mark Film as Watched",
+                    parameters: [
+                        IntentParameter(name: "filmID", type: .string),
+                        IntentParameter(name: "filmTitle", type: .string),
+                        IntentParameter(name: "rating", type: .int, defaultValue: .int(5)),
+                    ], action: .handler, widgetKinds: ["PixarFilmWidget"])
+            ])
+        h.tap(
+            "MarkFilmWatchedIntent", placement: 4, kind: "PixarFilmWidget",
+            parameters: ["filmID": .string("coco"), "filmTitle": .string("Coco")], app: "com.example.pixartracker")
         let call = try #require(h.handlerCalls.first)
         #expect(call.app == "com.example.pixartracker")
         #expect(call.intent == "MarkFilmWatchedIntent")

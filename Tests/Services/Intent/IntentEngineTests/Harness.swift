@@ -27,8 +27,10 @@ final class IntentHarness {
         if executor.placement(placement) == nil {
             executor.placementAdded(placement, PlacedWidget(app: app, kind: kind, family: family))
         }
-        let effects = executor.tap(WidgetTap(
-            idempotencyKey: key ?? "tap-\(keys)", app: app, placement: placement, intent: intent, parameters: parameters))
+        let effects = executor.tap(
+            WidgetTap(
+                idempotencyKey: key ?? "tap-\(keys)", app: app, placement: placement, intent: intent,
+                parameters: parameters))
         log += effects
         return effects
     }
@@ -63,16 +65,27 @@ enum Fixture {
     /// Intents: Increment (count += 1), Toggle (flag), SetName(name: String, required),
     /// Greet (handler), Rename(name, default "anon") and Broken (toggles a string: fails).
     static let intents: [IntentDefinition] = [
-        IntentDefinition(type: "Increment", title: "Add one", action: .store(group: group, operations: [.increment(key: "count", by: 1)]), widgetKinds: [kind]),
-        IntentDefinition(type: "Toggle", title: "Toggle", action: .store(group: group, operations: [.toggle(key: "flag")]), widgetKinds: [kind]),
-        IntentDefinition(type: "SetName", title: "Set name", parameters: [IntentParameter(name: "name", type: .string)],
-                         action: .store(group: group, operations: [.set(key: "name", to: .parameter("name"))]), widgetKinds: [kind]),
-        IntentDefinition(type: "Rename", title: "Rename", parameters: [IntentParameter(name: "name", type: .string, defaultValue: .string("anon"))],
-                         action: .store(group: group, operations: [.set(key: "name", to: .parameter("name"))]), widgetKinds: [kind]),
+        IntentDefinition(
+            type: "Increment", title: "Add one",
+            action: .store(group: group, operations: [.increment(key: "count", by: 1)]), widgetKinds: [kind]),
+        IntentDefinition(
+            type: "Toggle", title: "Toggle", action: .store(group: group, operations: [.toggle(key: "flag")]),
+            widgetKinds: [kind]),
+        IntentDefinition(
+            type: "SetName", title: "Set name", parameters: [IntentParameter(name: "name", type: .string)],
+            action: .store(group: group, operations: [.set(key: "name", to: .parameter("name"))]), widgetKinds: [kind]),
+        IntentDefinition(
+            type: "Rename", title: "Rename",
+            parameters: [IntentParameter(name: "name", type: .string, defaultValue: .string("anon"))],
+            action: .store(group: group, operations: [.set(key: "name", to: .parameter("name"))]), widgetKinds: [kind]),
         IntentDefinition(type: "Greet", title: "Greet", action: .handler, widgetKinds: [kind]),
-        IntentDefinition(type: "Broken", title: "Broken", action: .store(group: group, operations: [
-            .increment(key: "count", by: 1), .toggle(key: "name"),
-        ]), widgetKinds: [kind]),
+        IntentDefinition(
+            type: "Broken", title: "Broken",
+            action: .store(
+                group: group,
+                operations: [
+                    .increment(key: "count", by: 1), .toggle(key: "name"),
+                ]), widgetKinds: [kind]),
     ]
 
     static func harness(settings: IntentSettings = .defaults) throws -> IntentHarness {

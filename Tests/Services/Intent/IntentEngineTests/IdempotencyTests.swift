@@ -25,7 +25,10 @@ struct IdempotencyTests {
         h.tap("Increment", key: "k1")
         h.executor.setDeviceLocked(false)
         let replay = h.tap("Increment", key: "k1")
-        #expect(replay.contains { if case .completed(let c) = $0 { c.result == .refused(.deviceLocked) && c.replayed } else { false } })
+        #expect(
+            replay.contains {
+                if case .completed(let c) = $0 { c.result == .refused(.deviceLocked) && c.replayed } else { false }
+            })
         #expect(h.value("count") == nil)
     }
 
@@ -49,8 +52,9 @@ struct IdempotencyTests {
         #expect(h.value("count") == .int(2))
     }
 
-    @Test("\"Idempotency records need a bound … expire by clock time\": after the window a key runs again (default 24 h)",
-          arguments: [nil, 600.0])
+    @Test(
+        "\"Idempotency records need a bound … expire by clock time\": after the window a key runs again (default 24 h)",
+        arguments: [nil, 600.0])
     func expiry(setting: Double?) throws {
         var settings = IntentSettings.defaults
         if let setting { settings.idempotencyWindow = setting }

@@ -15,21 +15,26 @@ struct LiveActivityTapTests {
     static func harness() throws -> IntentHarness {
         let h = IntentHarness()
         var intents = Fixture.intents
-        intents.append(IntentDefinition(
-            type: "PlayPause", title: "Play or pause", parameters: [IntentParameter(name: "value", type: .bool)],
-            action: .handler, widgetKinds: [], activityAttributes: [attributes]))
-        intents.append(IntentDefinition(
-            type: "Bump", title: "Bump", action: .store(group: Fixture.group, operations: [.increment(key: "count", by: 1)]),
-            widgetKinds: [Fixture.kind], reloads: .allTimelines, activityAttributes: [attributes]))
+        intents.append(
+            IntentDefinition(
+                type: "PlayPause", title: "Play or pause", parameters: [IntentParameter(name: "value", type: .bool)],
+                action: .handler, widgetKinds: [], activityAttributes: [attributes]))
+        intents.append(
+            IntentDefinition(
+                type: "Bump", title: "Bump",
+                action: .store(group: Fixture.group, operations: [.increment(key: "count", by: 1)]),
+                widgetKinds: [Fixture.kind], reloads: .allTimelines, activityAttributes: [attributes]))
         try h.executor.install(app: Fixture.app, groups: [Fixture.group], intents: intents)
         return h
     }
 
     static func tap(
-        _ h: IntentHarness, _ intent: String, target: TapTarget = film, key: String, parameters: [String: TypedValue] = [:]
+        _ h: IntentHarness, _ intent: String, target: TapTarget = film, key: String,
+        parameters: [String: TypedValue] = [:]
     ) -> [IntentEffect] {
-        let effects = h.executor.tap(WidgetTap(
-            idempotencyKey: key, app: Fixture.app, target: target, intent: intent, parameters: parameters))
+        let effects = h.executor.tap(
+            WidgetTap(
+                idempotencyKey: key, app: Fixture.app, target: target, intent: intent, parameters: parameters))
         return effects
     }
 
@@ -67,7 +72,8 @@ struct LiveActivityTapTests {
         #expect(Self.reloads(answered).isEmpty)
 
         // A failed perform() reloads nothing either: there is no timeline to correct.
-        let second = try #require(Self.calls(Self.tap(h, "PlayPause", key: "k2", parameters: ["value": .bool(true)])).first)
+        let second = try #require(
+            Self.calls(Self.tap(h, "PlayPause", key: "k2", parameters: ["value": .bool(true)])).first)
         let failed = h.executor.handlerFinished(second.id, .failed(message: "no player"))
         #expect(Self.completions(failed).first?.result == .failed(.handler(message: "no player")))
         #expect(Self.reloads(failed).isEmpty)
@@ -86,14 +92,16 @@ struct LiveActivityTapTests {
     func notOfferedIsRefused() throws {
         let h = try Self.harness()
         let widgetOnly = Self.tap(h, "Greet", key: "k1")
-        #expect(Self.completions(widgetOnly).first?.result
-            == .refused(.notOfferedByActivity(intent: "Greet", attributesType: Self.attributes)))
+        #expect(
+            Self.completions(widgetOnly).first?.result
+                == .refused(.notOfferedByActivity(intent: "Greet", attributesType: Self.attributes)))
         #expect(Self.calls(widgetOnly).isEmpty)
 
         let pizza = TapTarget.activity(id: "A2", attributesType: "PizzaDeliveryAttributes")
         let other = Self.tap(h, "PlayPause", target: pizza, key: "k2", parameters: ["value": .bool(true)])
-        #expect(Self.completions(other).first?.result
-            == .refused(.notOfferedByActivity(intent: "PlayPause", attributesType: "PizzaDeliveryAttributes")))
+        #expect(
+            Self.completions(other).first?.result
+                == .refused(.notOfferedByActivity(intent: "PlayPause", attributesType: "PizzaDeliveryAttributes")))
         #expect(Self.calls(other).isEmpty)
 
         // Parameters are checked as for widgets: Live Activities do not prompt either.
@@ -114,12 +122,15 @@ struct LiveActivityTapTests {
     @Test("taps on one activity wait for its handler call; another activity and a widget do not")
     func orderPerActivity() throws {
         let h = try Self.harness()
-        let first = try #require(Self.calls(Self.tap(h, "PlayPause", key: "k1", parameters: ["value": .bool(false)])).first)
+        let first = try #require(
+            Self.calls(Self.tap(h, "PlayPause", key: "k1", parameters: ["value": .bool(false)])).first)
         // Same activity: waits.
         #expect(Self.calls(Self.tap(h, "PlayPause", key: "k2", parameters: ["value": .bool(true)])).isEmpty)
         // Another activity and a widget placement: run at once.
         let other = TapTarget.activity(id: "A9", attributesType: Self.attributes)
-        #expect(Self.calls(Self.tap(h, "PlayPause", target: other, key: "k3", parameters: ["value": .bool(true)])).count == 1)
+        #expect(
+            Self.calls(Self.tap(h, "PlayPause", target: other, key: "k3", parameters: ["value": .bool(true)])).count
+                == 1)
         h.tap("Greet", placement: 4, key: "k4")
         #expect(h.handlerCalls.map(\.placement) == [4])
 
@@ -132,7 +143,8 @@ struct LiveActivityTapTests {
     @Test("a replayed key answers the first result and calls nothing again")
     func replay() throws {
         let h = try Self.harness()
-        let call = try #require(Self.calls(Self.tap(h, "PlayPause", key: "k1", parameters: ["value": .bool(false)])).first)
+        let call = try #require(
+            Self.calls(Self.tap(h, "PlayPause", key: "k1", parameters: ["value": .bool(false)])).first)
         _ = h.executor.handlerFinished(call.id, .succeeded(nil))
         let again = Self.tap(h, "PlayPause", key: "k1", parameters: ["value": .bool(false)])
         #expect(Self.calls(again).isEmpty)

@@ -10,8 +10,9 @@ struct RefusalTests {
         return nil
     }
 
-    @Test("\"Buttons and toggles are refused on accessoryInline\"; the other families take taps",
-          arguments: WidgetFamily.allCases)
+    @Test(
+        "\"Buttons and toggles are refused on accessoryInline\"; the other families take taps",
+        arguments: WidgetFamily.allCases)
     func inlineRefused(family: WidgetFamily) throws {
         let h = try Fixture.harness()
         let effects = h.tap("Increment", family: family)
@@ -49,8 +50,9 @@ struct RefusalTests {
     @Test("wrong parameter types, unknown parameters, unknown intents and apps are refused")
     func badTaps() throws {
         let h = try Fixture.harness()
-        #expect(Self.refusal(h.tap("SetName", parameters: ["name": .int(3)])) ==
-            .parameterTypeMismatch(name: "name", expected: .string, got: .int))
+        #expect(
+            Self.refusal(h.tap("SetName", parameters: ["name": .int(3)]))
+                == .parameterTypeMismatch(name: "name", expected: .string, got: .int))
         #expect(Self.refusal(h.tap("Increment", parameters: ["by": .int(3)])) == .unknownParameter("by"))
         #expect(Self.refusal(h.tap("Nope")) == .unknownIntent("Nope"))
         #expect(Self.refusal(h.tap("Increment", app: "com.nope")) == .unknownApp("com.nope"))
@@ -60,7 +62,9 @@ struct RefusalTests {
     @Test("a kind whose view has no button for the intent cannot be tapped for it")
     func kindMustOfferIntent() throws {
         let h = try Fixture.harness()
-        #expect(Self.refusal(h.tap("Increment", kind: "OtherWidget")) == .notOfferedByKind(intent: "Increment", kind: "OtherWidget"))
+        #expect(
+            Self.refusal(h.tap("Increment", kind: "OtherWidget"))
+                == .notOfferedByKind(intent: "Increment", kind: "OtherWidget"))
         #expect(h.reloads.isEmpty)
     }
 
@@ -69,7 +73,8 @@ struct RefusalTests {
         let h = try Fixture.harness()
         h.executor.placementAdded(7, PlacedWidget(app: Fixture.app, kind: Fixture.kind, family: .accessoryInline))
         // The tap names only the placement; whatever family a caller believes, the record says inline.
-        let effects = h.executor.tap(WidgetTap(idempotencyKey: "k", app: Fixture.app, placement: 7, intent: "Increment"))
+        let effects = h.executor.tap(
+            WidgetTap(idempotencyKey: "k", app: Fixture.app, placement: 7, intent: "Increment"))
         #expect(Self.refusal(effects) == .notInteractive(.accessoryInline))
         #expect(h.value("count") == nil)
     }
@@ -80,7 +85,8 @@ struct RefusalTests {
         try h.executor.install(app: "com.other", groups: [Fixture.group], intents: Fixture.intents)
         h.executor.placementAdded(1, PlacedWidget(app: Fixture.app, kind: Fixture.kind, family: .systemSmall))
         func tap(_ placement: PlacementID, app: AppID, key: String) -> TapRefusal? {
-            Self.refusal(h.executor.tap(WidgetTap(idempotencyKey: key, app: app, placement: placement, intent: "Increment")))
+            Self.refusal(
+                h.executor.tap(WidgetTap(idempotencyKey: key, app: app, placement: placement, intent: "Increment")))
         }
         #expect(tap(9, app: Fixture.app, key: "a") == .unknownPlacement(9))
         #expect(tap(1, app: "com.other", key: "b") == .placementOfAnotherApp(1))

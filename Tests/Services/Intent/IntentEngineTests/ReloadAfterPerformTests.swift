@@ -10,7 +10,9 @@ struct ReloadAfterPerformTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("\"After perform, exactly one reload of the tapped placement\" — success or failure", arguments: Outcome.allCases)
+    @Test(
+        "\"After perform, exactly one reload of the tapped placement\" — success or failure",
+        arguments: Outcome.allCases)
     func exactlyOneReload(outcome: Outcome) throws {
         let h = try Fixture.harness()
         switch outcome {
@@ -31,7 +33,8 @@ struct ReloadAfterPerformTests {
         let result = try #require(h.completions.first?.result)
         switch outcome {
         case .declarativeSucceeds, .handlerSucceeds: #expect(result == .performed(nil))
-        case .declarativeFails: #expect(result == .failed(.store(.typeMismatch(key: "name", expected: .bool, found: .string))))
+        case .declarativeFails:
+            #expect(result == .failed(.store(.typeMismatch(key: "name", expected: .bool, found: .string))))
         case .handlerFails: #expect(result == .failed(.handler(message: "no network")))
         case .handlerTimesOut: #expect(result == .failed(.handlerTimedOut))
         }
@@ -52,10 +55,14 @@ struct ReloadAfterPerformTests {
 struct DeclaredReloadTests {
     static func harness(_ reloads: IntentReloads) throws -> IntentHarness {
         let h = IntentHarness()
-        try h.executor.install(app: Fixture.app, groups: [Fixture.group], intents: [
-            IntentDefinition(type: "Check", title: "Check", action: .store(group: Fixture.group, operations: [.toggle(key: "flag")]),
-                             widgetKinds: [Fixture.kind, "OtherWidget"], reloads: reloads),
-        ])
+        try h.executor.install(
+            app: Fixture.app, groups: [Fixture.group],
+            intents: [
+                IntentDefinition(
+                    type: "Check", title: "Check",
+                    action: .store(group: Fixture.group, operations: [.toggle(key: "flag")]),
+                    widgetKinds: [Fixture.kind, "OtherWidget"], reloads: reloads)
+            ])
         return h
     }
 
@@ -71,7 +78,10 @@ struct DeclaredReloadTests {
     @Test("a declared reload that covers the tapped widget is its one reload")
     func coveredByTheDeclaredReload() throws {
         let byKind = try Self.harness(.kinds([Fixture.kind]))
-        #expect(Self.reloadEffects(byKind.tap("Check", placement: 3)) == [.reloadTimelines(ofKind: Fixture.kind, app: Fixture.app)])
+        #expect(
+            Self.reloadEffects(byKind.tap("Check", placement: 3)) == [
+                .reloadTimelines(ofKind: Fixture.kind, app: Fixture.app)
+            ])
         let all = try Self.harness(.allTimelines)
         #expect(Self.reloadEffects(all.tap("Check", placement: 3)) == [.reloadAllTimelines(app: Fixture.app)])
     }
@@ -79,9 +89,10 @@ struct DeclaredReloadTests {
     @Test("a declared reload of other kinds comes after the tapped widget's own")
     func otherKindsFollowTheTappedWidget() throws {
         let h = try Self.harness(.kinds(["OtherWidget"]))
-        #expect(Self.reloadEffects(h.tap("Check", placement: 3)) == [
-            .reloadPlacement(3), .reloadTimelines(ofKind: "OtherWidget", app: Fixture.app),
-        ])
+        #expect(
+            Self.reloadEffects(h.tap("Check", placement: 3)) == [
+                .reloadPlacement(3), .reloadTimelines(ofKind: "OtherWidget", app: Fixture.app),
+            ])
     }
 
     @Test("a failed perform reloads only the tapped widget")

@@ -39,13 +39,17 @@ struct IntentHostTests {
         return declaration
     }
 
-    static func register(_ host: Host, bundle: String = "net.insoc.rtlair", token: String, groups: [String] = [group]) async throws {
+    static func register(
+        _ host: Host, bundle: String = "net.insoc.rtlair", token: String, groups: [String] = [group]
+    ) async throws {
         var manifest = GlimpseAppV1.AppManifest()
         manifest.bundleId = bundle
         manifest.appGroups = groups
-        manifest.intents = bundle == "net.insoc.rtlair"
+        manifest.intents =
+            bundle == "net.insoc.rtlair"
             ? [intent("CheckInIntent", status: "checkedIn"), intent("ConfirmGateIntent", status: "gateConfirmed")] : []
-        _ = try await host.submit(IntentCommand(.registerApp(GlimpseIntentV1.RegisterAppRequest(manifest: manifest)), appToken: token))
+        _ = try await host.submit(
+            IntentCommand(.registerApp(GlimpseIntentV1.RegisterAppRequest(manifest: manifest)), appToken: token))
     }
 
     static func place(_ host: Host, _ id: UInt64, family: GlimpseWidgetV1.WidgetFamily = .systemMedium) async throws {
@@ -57,7 +61,9 @@ struct IntentHostTests {
         _ = try await host.submit(IntentCommand(.placementAdded(request)))
     }
 
-    static func tap(_ key: String, _ placement: UInt64 = 1, intent: String = "CheckInIntent") -> GlimpseIntentV1.PerformRequest {
+    static func tap(
+        _ key: String, _ placement: UInt64 = 1, intent: String = "CheckInIntent"
+    ) -> GlimpseIntentV1.PerformRequest {
         var request = GlimpseIntentV1.PerformRequest()
         request.idempotencyKey = key
         request.bundleId = "net.insoc.rtlair"
@@ -96,7 +102,10 @@ struct IntentHostTests {
             #expect(again.replayed)
             #expect(again.result == .performed(nil))
             let (value, sequence) = await host.read {
-                ($0.executor.store.value("flightStatus", in: GroupID(Self.group)), $0.executor.store.sequence(of: GroupID(Self.group)))
+                (
+                    $0.executor.store.value("flightStatus", in: GroupID(Self.group)),
+                    $0.executor.store.sequence(of: GroupID(Self.group))
+                )
             }
             #expect(value == .string("checkedIn"))
             #expect(sequence == 1)  // written once
@@ -104,8 +113,11 @@ struct IntentHostTests {
         }
         let host = try Self.open(directory)
         let (value, sequence, records, app) = await host.read {
-            ($0.executor.store.value("flightStatus", in: GroupID(Self.group)), $0.executor.store.sequence(of: GroupID(Self.group)),
-             $0.executor.idempotencyRecordCount, $0.app(forToken: "token-1"))
+            (
+                $0.executor.store.value("flightStatus", in: GroupID(Self.group)),
+                $0.executor.store.sequence(of: GroupID(Self.group)),
+                $0.executor.idempotencyRecordCount, $0.app(forToken: "token-1")
+            )
         }
         #expect(value == .string("checkedIn"))
         #expect(sequence == 1)
@@ -117,7 +129,9 @@ struct IntentHostTests {
         // A new key writes again.
         let gate = try await Self.completion(host, Self.tap("tap-2", intent: "ConfirmGateIntent"))
         #expect(gate.result == .performed(nil))
-        #expect(await host.read { $0.executor.store.value("flightStatus", in: GroupID(Self.group)) } == .string("gateConfirmed"))
+        #expect(
+            await host.read { $0.executor.store.value("flightStatus", in: GroupID(Self.group)) }
+                == .string("gateConfirmed"))
         try await host.close()
     }
 
@@ -140,7 +154,9 @@ struct IntentHostTests {
 
         _ = try await host.submit(IntentCommand(.deviceLocked(GlimpseIntentV1.SetDeviceLockedRequest(locked: true))))
         let locked = try await Self.completion(host, Self.tap("locked", 1))
-        do { _ = try IntentHandlers.response(locked); Issue.record("answered") } catch { #expect(error.code == .failedPrecondition) }
+        do { _ = try IntentHandlers.response(locked); Issue.record("answered") } catch {
+            #expect(error.code == .failedPrecondition)
+        }
         #expect(await host.read { $0.executor.store.sequence(of: GroupID(Self.group)) } == 0)  // nothing ran
         try await host.close()
     }
@@ -172,10 +188,13 @@ struct IntentHostTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let host = try Self.open(directory)
         try await Self.register(host, token: "token-1")
-        try await Self.register(host, bundle: "com.example.pixartracker", token: "token-2", groups: ["group.com.example.pixar"])
+        try await Self.register(
+            host, bundle: "com.example.pixartracker", token: "token-2", groups: ["group.com.example.pixar"])
         let (own, other) = await host.read { state in
-            (state.app(AppID("net.insoc.rtlair"), sharesGroup: GroupID(Self.group)),
-             state.app(state.app(forToken: "token-2")!, sharesGroup: GroupID(Self.group)))
+            (
+                state.app(AppID("net.insoc.rtlair"), sharesGroup: GroupID(Self.group)),
+                state.app(state.app(forToken: "token-2")!, sharesGroup: GroupID(Self.group))
+            )
         }
         #expect(own)
         #expect(!other)

@@ -55,8 +55,9 @@ struct IntentSnapshotTests {
                 if id.rawValue % 3 == 0 {
                     response.outcome = .failed(GlimpseAppV1.PerformResponse.Failed(message: "no seats left"))
                 } else {
-                    response.outcome = .succeeded(GlimpseAppV1.PerformResponse.Succeeded(
-                        value: GlimpseWidgetV1.ParameterValue(kind: .intValue(Int64(id.rawValue)))))
+                    response.outcome = .succeeded(
+                        GlimpseAppV1.PerformResponse.Succeeded(
+                            value: GlimpseWidgetV1.ParameterValue(kind: .intValue(Int64(id.rawValue)))))
                 }
                 await submit(.handlerAnswer(GlimpseIntentV1.HandlerAnswer(callId: id.rawValue, outcome: response)))
             }
@@ -104,8 +105,12 @@ struct IntentSnapshotTests {
             case 0: await r.submit(tap("check-\(round)", placement, "CheckInIntent"))
             case 1: await r.submit(tap("check-\(round - 1)", placement, "CheckInIntent"))  // a replay
             case 2: await r.submit(tap("seat-\(round)", 1, "PickSeatIntent"))
-            case 3: await r.submit(.set(GlimpseIntentV1.SetRequest(
-                appGroup: IntentHostTests.group, key: "gate", value: GlimpseWidgetV1.ParameterValue(kind: .stringValue("B\(round)")))))
+            case 3:
+                await r.submit(
+                    .set(
+                        GlimpseIntentV1.SetRequest(
+                            appGroup: IntentHostTests.group, key: "gate",
+                            value: GlimpseWidgetV1.ParameterValue(kind: .stringValue("B\(round)")))))
             default: await r.answerCalls()
             }
             if round == 17 { await r.submit(.deviceLocked(GlimpseIntentV1.SetDeviceLockedRequest(locked: true))) }
@@ -124,9 +129,12 @@ struct IntentSnapshotTests {
         await r.submit(tap("seat-timeout", 2, "PickSeatIntent"))
         try await r.host.advance(to: start.addingTimeInterval(3_600))  // its handler times out
         await r.submit(tap("check-queued", 1, "CheckInIntent"))
-        await r.submit(.compareAndSet(GlimpseIntentV1.CompareAndSetRequest(
-            appGroup: IntentHostTests.group, key: "gate", value: GlimpseWidgetV1.ParameterValue(kind: .stringValue("C1")),
-            expectedVersion: 99)))
+        await r.submit(
+            .compareAndSet(
+                GlimpseIntentV1.CompareAndSetRequest(
+                    appGroup: IntentHostTests.group, key: "gate",
+                    value: GlimpseWidgetV1.ParameterValue(kind: .stringValue("C1")),
+                    expectedVersion: 99)))
         await r.submit(.placementRemoved(GlimpseIntentV1.PlacementRemovedRequest(placementId: 3)))
         try await r.host.advance(to: start.addingTimeInterval(2 * 86_400))  // idempotency records expire
         await r.submit(tap("check-0", 1, "CheckInIntent"))  // no longer a replay
@@ -136,7 +144,8 @@ struct IntentSnapshotTests {
     func roundTrip() async throws {
         let directory = try IntentHostTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let original = try Recorder(journal: Journal(directory: directory, name: "original"), snapshotting: Snapshotting(policy: .off))
+        let original = try Recorder(
+            journal: Journal(directory: directory, name: "original"), snapshotting: Snapshotting(policy: .off))
         try await Self.build(original)
         #expect(await original.host.read { !$0.callKeys.isEmpty && !$0.outbox.isEmpty })
         let saved = try await original.state()
@@ -165,9 +174,12 @@ struct IntentSnapshotTests {
         let executor = IntentExecutor(clock: HostClock(.manual(start: Self.start)))
         let labels = Set(Mirror(reflecting: executor).children.compactMap(\.label))
         #expect(labels == Set(IntentExecutor.FieldKey.allCases.map(\.stringValue)).union(["clock", "settings"]))
-        #expect(Set(Mirror(reflecting: executor.store).children.compactMap(\.label))
-            == Set(AppGroupStore.FieldKey.allCases.map(\.stringValue)).union(["changeLogLimit"]))
+        #expect(
+            Set(Mirror(reflecting: executor.store).children.compactMap(\.label))
+                == Set(AppGroupStore.FieldKey.allCases.map(\.stringValue)).union(["changeLogLimit"]))
         let state = IntentState(executor: executor)
-        #expect(Set(Mirror(reflecting: state).children.compactMap(\.label)) == Set(IntentState.FieldKey.allCases.map(\.stringValue)))
+        #expect(
+            Set(Mirror(reflecting: state).children.compactMap(\.label))
+                == Set(IntentState.FieldKey.allCases.map(\.stringValue)))
     }
 }

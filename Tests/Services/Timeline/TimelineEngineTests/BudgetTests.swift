@@ -8,7 +8,10 @@ import EngineTesting
 struct BudgetTests {
     /// A provider whose timelines ask again after `minutes`.
     static func asksAgain(after minutes: Double) -> (FetchRequest, Date) -> Harness.Answer {
-        { _, now in .timeline(Timeline(entries: [TimelineEntry(date: now)], policy: .after(now.addingTimeInterval(minutes * 60)))) }
+        { _, now in
+            .timeline(
+                Timeline(entries: [TimelineEntry(date: now)], policy: .after(now.addingTimeInterval(minutes * 60))))
+        }
     }
 
     @Test("the defaults: 70 reloads a day, a 24 h window, 5 minutes apart")

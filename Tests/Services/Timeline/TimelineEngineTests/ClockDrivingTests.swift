@@ -25,7 +25,8 @@ struct ClockDrivingTests {
             // neither late (a deadline fired after a later one) nor early.
             for change in changes {
                 let k = Double(try #require(change.content?.first))
-                #expect(fetches.contains { $0 + k * n == change.minute }, "placement \(id) entry \(k) at \(change.minute)")
+                #expect(
+                    fetches.contains { $0 + k * n == change.minute }, "placement \(id) entry \(k) at \(change.minute)")
             }
             // `.atEnd` asks again when the last entry (3n) comes, or after the 5-minute spacing.
             for (a, b) in zip(fetches, fetches.dropFirst()) { #expect(b - a == max(3 * n, 5)) }
@@ -37,7 +38,10 @@ struct ClockDrivingTests {
         let h = try Fixture.harness(placements: 2)
         h.provider = { request, now in
             let offset: Double = request.placement == 1 ? 10 : 5
-            return .timeline(Timeline(entries: [TimelineEntry(date: now), TimelineEntry(date: now.addingTimeInterval(offset * 60))], policy: .never))
+            return .timeline(
+                Timeline(
+                    entries: [TimelineEntry(date: now), TimelineEntry(date: now.addingTimeInterval(offset * 60))],
+                    policy: .never))
         }
         try h.settle()
         try h.clock.advance(by: 20 * 60)  // no driving: both entries fall due unseen
@@ -50,7 +54,8 @@ struct ClockDrivingTests {
     func nextWakeUp() throws {
         let h = Harness()
         try h.scheduler.install(app: Fixture.app, kinds: [Fixture.widget()])
-        var effects = try h.scheduler.place(Placement(id: 1, app: Fixture.app, kind: Fixture.kind, family: .systemSmall))
+        var effects = try h.scheduler.place(
+            Placement(id: 1, app: Fixture.app, kind: Fixture.kind, family: .systemSmall))
         #expect(effects.last == .nextWakeUp(h.clock.now))
         #expect(h.scheduler.nextDeadline() == h.clock.now)
         effects = h.scheduler.fireDue()

@@ -37,10 +37,12 @@ struct DisplaySizeTests {
         #expect(pad.fetches(of: 1).first?.request.context.displaySize == DisplaySize(width: 748, height: 356))
     }
 
-    @Test("the device-screen setting picks the row of the table", arguments: [
-        (DeviceScreen.iPhone430x932, 170.0), (.iPhone393x852, 158), (.iPhone375x812, 155), (.iPhone375x667, 148),
-        (.iPad1024x1366, 160),
-    ])
+    @Test(
+        "the device-screen setting picks the row of the table",
+        arguments: [
+            (DeviceScreen.iPhone430x932, 170.0), (.iPhone393x852, 158), (.iPhone375x812, 155), (.iPhone375x667, 148),
+            (.iPad1024x1366, 160),
+        ])
     func screenSetting(screen: DeviceScreen, smallSide: Double) {
         #expect(screen.displaySize(of: .systemSmall) == DisplaySize(width: smallSide, height: smallSide))
     }

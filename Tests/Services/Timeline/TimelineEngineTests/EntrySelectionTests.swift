@@ -11,7 +11,10 @@ struct EntrySelectionTests {
         let h = try Fixture.harness()
         // First entry 10 minutes in the future, then every 10 minutes.
         h.provider = { _, now in
-            .timeline(Timeline(entries: Fixture.entries(from: now.addingTimeInterval(600), count: 3, spacingMinutes: 10), policy: .never))
+            .timeline(
+                Timeline(
+                    entries: Fixture.entries(from: now.addingTimeInterval(600), count: 3, spacingMinutes: 10),
+                    policy: .never))
         }
         try h.advance(minutes: 45)
         let shown = h.shown(1)
@@ -24,7 +27,9 @@ struct EntrySelectionTests {
     func entriesSorted() throws {
         let h = try Fixture.harness()
         h.provider = { _, now in
-            let entries = [20.0, 0, 10].map { TimelineEntry(date: now.addingTimeInterval($0 * 60), content: [UInt8($0)]) }
+            let entries = [20.0, 0, 10].map {
+                TimelineEntry(date: now.addingTimeInterval($0 * 60), content: [UInt8($0)])
+            }
             return .timeline(Timeline(entries: entries, policy: .never))
         }
         try h.advance(minutes: 25)
@@ -36,7 +41,10 @@ struct EntrySelectionTests {
     func equalDates() throws {
         let h = try Fixture.harness()
         h.provider = { _, now in
-            .timeline(Timeline(entries: [TimelineEntry(date: now, content: [1]), TimelineEntry(date: now, content: [2])], policy: .never))
+            .timeline(
+                Timeline(
+                    entries: [TimelineEntry(date: now, content: [1]), TimelineEntry(date: now, content: [2])],
+                    policy: .never))
         }
         try h.settle()
         #expect(h.scheduler.currentEntry(of: 1)?.content == [2])
@@ -46,7 +54,8 @@ struct EntrySelectionTests {
     func unchangedEntryNotReported() throws {
         let h = try Fixture.harness()
         let fixed = h.date(minutes: 0)
-        h.provider = { _, _ in .timeline(Timeline(entries: [TimelineEntry(date: fixed, content: [7])], policy: .never)) }
+        h.provider = { _, _ in .timeline(Timeline(entries: [TimelineEntry(date: fixed, content: [7])], policy: .never))
+        }
         try h.settle()
         try h.advance(minutes: 10)
         h.run { try! $0.reload(1) }
@@ -61,7 +70,9 @@ struct EntrySelectionTests {
         let entry = TimelineEntry(
             date: h.date(minutes: 0), relevance: EntryRelevance(score: 2.5, duration: 900),
             content: Array("{\"text\":\"Coco\"}".utf8), url: "pixartracker://film/Coco")
-        h.provider = { _, _ in .timeline(Timeline(entries: [entry, TimelineEntry(date: h.date(minutes: 5))], policy: .never)) }
+        h.provider = { _, _ in
+            .timeline(Timeline(entries: [entry, TimelineEntry(date: h.date(minutes: 5))], policy: .never))
+        }
         try h.settle()
         #expect(h.scheduler.currentEntry(of: 1) == entry)
         #expect(h.scheduler.timeline(of: 1)?.entries.last?.url == nil)

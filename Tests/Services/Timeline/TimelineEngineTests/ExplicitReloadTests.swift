@@ -32,7 +32,8 @@ struct ExplicitReloadTests {
         h.run { $0.reloadTimelines(ofKind: Fixture.kind, app: Fixture.app) }
         try h.settle()
         #expect(Self.reloaded(h) == [1, 2])
-        #expect(h.fetches().filter { $0.minute > 0 }.allSatisfy { $0.request.reason == .appRequest && $0.request.charged })
+        #expect(
+            h.fetches().filter { $0.minute > 0 }.allSatisfy { $0.request.reason == .appRequest && $0.request.charged })
     }
 
     @Test("\"reloadAllTimelines()\" reloads every widget of the app, and only that app")

@@ -25,8 +25,9 @@ struct FreeReloadTests {
         return h
     }
 
-    @Test("\"Free (not charged): app in the foreground, the reload after an intent tap, locale or accessibility change\"",
-          arguments: Trigger.allCases)
+    @Test(
+        "\"Free (not charged): app in the foreground, the reload after an intent tap, locale or accessibility change\"",
+        arguments: Trigger.allCases)
     func freeWithBudgetSpent(trigger: Trigger) throws {
         let h = try Self.exhausted()
         switch trigger {
@@ -73,7 +74,8 @@ struct FreeReloadTests {
 
 @Suite("Intent reloads and the budget (UNCONFIRMED)")
 struct IntentReloadBudgetTests {
-    @Test("\"Budget-exempt? UNCONFIRMED (C3 claims yes)\": a setting, default free; off, the reload is charged and waits")
+    @Test(
+        "\"Budget-exempt? UNCONFIRMED (C3 claims yes)\": a setting, default free; off, the reload is charged and waits")
     func intentReloadSetting() throws {
         var settings = TimelineSettings.defaults
         settings.intentReloadsAreFree = false

@@ -82,7 +82,8 @@ final class Harness {
     func fetches(of placement: PlacementID? = nil) -> [(minute: Double, request: FetchRequest)] {
         log.compactMap { at, effect in
             guard case .fetchTimeline(let request) = effect,
-                  placement == nil || request.placement == placement else { return nil }
+                placement == nil || request.placement == placement
+            else { return nil }
             return (at / 60, request)
         }
     }
@@ -120,13 +121,19 @@ enum Fixture {
         let harness = Harness(settings: settings)
         try harness.scheduler.install(app: app, kinds: [widget(), widget(otherKind)])
         for id in 0..<count {
-            try harness.run { try $0.place(Placement(id: PlacementID(UInt64(id + 1)), app: app, kind: kind, family: .systemSmall)) }
+            try harness.run {
+                try $0.place(Placement(id: PlacementID(UInt64(id + 1)), app: app, kind: kind, family: .systemSmall))
+            }
         }
         return harness
     }
 
     /// Entries every `spacing` minutes from `from`, content = their index (mod 256).
     static func entries(from: Date, count: Int, spacingMinutes: Double) -> [TimelineEntry] {
-        (0..<count).map { TimelineEntry(date: from.addingTimeInterval(Double($0) * spacingMinutes * 60), content: [UInt8(truncatingIfNeeded: $0)]) }
+        (0..<count).map {
+            TimelineEntry(
+                date: from.addingTimeInterval(Double($0) * spacingMinutes * 60),
+                content: [UInt8(truncatingIfNeeded: $0)])
+        }
     }
 }

@@ -15,7 +15,8 @@ struct LowPowerTests {
         #expect(h.fetchMinutes(of: 1) == [0, 30, 60])
     }
 
-    @Test("\"Low power mode stretches intervals\": after(15 min) becomes every 30 min, and back", arguments: [2.0, 3.0])
+    @Test(
+        "\"Low power mode stretches intervals\": after(15 min) becomes every 30 min, and back", arguments: [2.0, 3.0])
     func stretchesPolicyIntervals(factor: Double) throws {
         var settings = TimelineSettings.defaults
         settings.lowPowerStretchFactor = factor

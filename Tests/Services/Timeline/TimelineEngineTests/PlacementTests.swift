@@ -9,11 +9,13 @@ struct PlacementTests {
     func unsupportedFamilyRefused() throws {
         let h = try Fixture.harness(placements: 0)
         let placement = Placement(id: 9, app: Fixture.app, kind: Fixture.kind, family: .systemLarge)
-        #expect(throws: PlacementError.unsupportedFamily(
-            kind: Fixture.kind, family: .systemLarge, supported: [.systemSmall, .systemMedium])
+        #expect(
+            throws: PlacementError.unsupportedFamily(
+                kind: Fixture.kind, family: .systemLarge, supported: [.systemSmall, .systemMedium])
         ) { try h.scheduler.place(placement) }
         let message = PlacementError.unsupportedFamily(
-            kind: Fixture.kind, family: .systemLarge, supported: [.systemSmall, .systemMedium]).description
+            kind: Fixture.kind, family: .systemLarge, supported: [.systemSmall, .systemMedium]
+        ).description
         #expect(message == "kind Widget does not support systemLarge; supported: systemMedium, systemSmall")
         #expect(h.scheduler.placementCount == 0)
     }
@@ -21,11 +23,14 @@ struct PlacementTests {
     @Test("accessory families go on the Lock Screen, system families on the Home Screen")
     func familyMustFitScreen() throws {
         let h = Harness()
-        try h.scheduler.install(app: Fixture.app, kinds: [Fixture.widget(families: [.systemSmall, .accessoryCircular])])
+        try h.scheduler.install(
+            app: Fixture.app, kinds: [Fixture.widget(families: [.systemSmall, .accessoryCircular])])
         #expect(throws: PlacementError.familyNotOnScreen(family: .accessoryCircular, screen: .homeScreen)) {
-            try h.scheduler.place(Placement(id: 1, app: Fixture.app, kind: Fixture.kind, family: .accessoryCircular, screen: .homeScreen))
+            try h.scheduler.place(
+                Placement(id: 1, app: Fixture.app, kind: Fixture.kind, family: .accessoryCircular, screen: .homeScreen))
         }
-        let placed = try h.scheduler.place(Placement(id: 2, app: Fixture.app, kind: Fixture.kind, family: .accessoryCircular))
+        let placed = try h.scheduler.place(
+            Placement(id: 2, app: Fixture.app, kind: Fixture.kind, family: .accessoryCircular))
         #expect(placed.contains(.entryChanged(2, nil)))
         #expect(h.scheduler.placement(2)?.screen == .lockScreen)
     }
@@ -56,15 +61,23 @@ struct PlacementTests {
         ]
         try h.scheduler.install(app: Fixture.app, kinds: [Fixture.widget(parameters: parameters)])
         #expect(throws: PlacementError.unknownParameter(kind: Fixture.kind, name: "city")) {
-            try h.scheduler.place(Placement(id: 1, app: Fixture.app, kind: Fixture.kind, family: .systemSmall,
-                                            configuration: ["city": .string("Oslo")]))
+            try h.scheduler.place(
+                Placement(
+                    id: 1, app: Fixture.app, kind: Fixture.kind, family: .systemSmall,
+                    configuration: ["city": .string("Oslo")]))
         }
         #expect(throws: PlacementError.parameterTypeMismatch(name: "count", expected: .int, got: .string)) {
-            try h.scheduler.place(Placement(id: 1, app: Fixture.app, kind: Fixture.kind, family: .systemSmall,
-                                            configuration: ["count": .string("3")]))
+            try h.scheduler.place(
+                Placement(
+                    id: 1, app: Fixture.app, kind: Fixture.kind, family: .systemSmall,
+                    configuration: ["count": .string("3")]))
         }
-        h.run { try! $0.place(Placement(id: 1, app: Fixture.app, kind: Fixture.kind, family: .systemSmall,
-                                        configuration: ["count": .int(3)])) }
+        h.run {
+            try! $0.place(
+                Placement(
+                    id: 1, app: Fixture.app, kind: Fixture.kind, family: .systemSmall,
+                    configuration: ["count": .int(3)]))
+        }
         try h.settle()
         let context = try #require(h.fetches(of: 1).first?.request.context)
         #expect(context.configuration == ["count": .int(3), "watchlist": .string("Favorites")])
@@ -74,8 +87,11 @@ struct PlacementTests {
     @Test("editing a placement's configuration reloads it, free, with the new values")
     func reconfigureReloads() throws {
         let h = Harness()
-        try h.scheduler.install(app: Fixture.app, kinds: [
-            Fixture.widget(parameters: [ConfigurationParameter(name: "count", type: .int, defaultValue: .int(1))])])
+        try h.scheduler.install(
+            app: Fixture.app,
+            kinds: [
+                Fixture.widget(parameters: [ConfigurationParameter(name: "count", type: .int, defaultValue: .int(1))])
+            ])
         h.run { try! $0.place(Placement(id: 1, app: Fixture.app, kind: Fixture.kind, family: .systemSmall)) }
         try h.advance(minutes: 1)
         h.run { try! $0.reconfigure(1, configuration: ["count": .int(7)]) }
@@ -93,7 +109,9 @@ struct PlacementTests {
         try h.settle()
         let request = try #require(h.unanswered.first)
         var effects: [TimelineEffect] = []
-        try h.run { effects = try $0.remove(1); return effects }
+        try h.run {
+            effects = try $0.remove(1); return effects
+        }
         #expect(effects.contains(.cancelFetch(request.id)))
         h.answer(request, with: .timeline(Timeline(entries: [TimelineEntry(date: h.clock.now)])))
         #expect(h.shown(1).count == 1)  // only the placeholder from placing
@@ -116,7 +134,11 @@ struct PlacementTests {
         let h = Harness()
         for round in 0..<1000 {
             try h.scheduler.install(app: Fixture.app, kinds: [Fixture.widget(), Fixture.widget(Fixture.otherKind)])
-            try h.run { try $0.place(Placement(id: PlacementID(UInt64(round + 1)), app: Fixture.app, kind: Fixture.kind, family: .systemSmall)) }
+            try h.run {
+                try $0.place(
+                    Placement(
+                        id: PlacementID(UInt64(round + 1)), app: Fixture.app, kind: Fixture.kind, family: .systemSmall))
+            }
             h.run { $0.uninstall(app: Fixture.app) }
         }
         #expect(h.scheduler.kinds.count == 2)

@@ -9,7 +9,11 @@ struct ProviderFailureTests {
     @Test("\"A failure … keeps the last timeline (show last-known state, never an error) and retries with backoff\"")
     func failureKeepsLastAndRetries() throws {
         let h = try Fixture.harness()
-        h.provider = { _, now in .timeline(Timeline(entries: [TimelineEntry(date: now, content: [1])], policy: .after(now.addingTimeInterval(3600)))) }
+        h.provider = { _, now in
+            .timeline(
+                Timeline(
+                    entries: [TimelineEntry(date: now, content: [1])], policy: .after(now.addingTimeInterval(3600))))
+        }
         try h.settle()
         h.provider = { _, _ in .failure }
         try h.advance(minutes: 60 + 1 + 2 + 4 + 0.5)
@@ -64,7 +68,10 @@ struct ProviderFailureTests {
         try h.advance(minutes: 0.49)
         #expect(h.effects { if case .retryScheduled = $0 { true } else { false } }.isEmpty)
         try h.advance(minutes: 0.01)
-        #expect(h.effects { if case .retryScheduled(1, let at, 1) = $0 { at == h.start.addingTimeInterval(90) } else { false } }.count == 1)
+        #expect(
+            h.effects {
+                if case .retryScheduled(1, let at, 1) = $0 { at == h.start.addingTimeInterval(90) } else { false }
+            }.count == 1)
     }
 
     @Test("the provider timeout is a setting")
@@ -74,7 +81,10 @@ struct ProviderFailureTests {
         let h = try Fixture.harness(settings: settings)
         h.provider = { _, _ in .silence }
         try h.advance(minutes: 0.5)
-        #expect(h.effects { if case .retryScheduled(1, let at, 1) = $0 { at == h.start.addingTimeInterval(65) } else { false } }.count == 1)
+        #expect(
+            h.effects {
+                if case .retryScheduled(1, let at, 1) = $0 { at == h.start.addingTimeInterval(65) } else { false }
+            }.count == 1)
     }
 
     @Test("an explicit request during backoff goes out when allowed, and the retry rides on it")

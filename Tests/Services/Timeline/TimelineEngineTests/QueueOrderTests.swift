@@ -24,8 +24,9 @@ struct QueueOrderTests {
         }
     }
 
-    @Test("a locale change calls the providers in the same order whatever the dictionary's layout",
-          arguments: [false, true])
+    @Test(
+        "a locale change calls the providers in the same order whatever the dictionary's layout",
+        arguments: [false, true])
     func localeChange(lowPower: Bool) throws {
         let plain = try Self.callsAfterLocaleChange(capacity: 0, lowPower: lowPower)
         #expect(plain.count == 40)

@@ -40,9 +40,12 @@ struct RelevanceTests {
     func followsCurrentEntry() throws {
         let h = try Fixture.harness(placements: 2)
         h.provider = { request, now in
-            let entries = request.placement == 1
-                ? [TimelineEntry(date: now, relevance: EntryRelevance(score: 3)),
-                   TimelineEntry(date: now.addingTimeInterval(1800), relevance: EntryRelevance(score: 1))]
+            let entries =
+                request.placement == 1
+                ? [
+                    TimelineEntry(date: now, relevance: EntryRelevance(score: 3)),
+                    TimelineEntry(date: now.addingTimeInterval(1800), relevance: EntryRelevance(score: 1)),
+                ]
                 : [TimelineEntry(date: now, relevance: EntryRelevance(score: 2))]
             return .timeline(Timeline(entries: entries, policy: .never))
         }

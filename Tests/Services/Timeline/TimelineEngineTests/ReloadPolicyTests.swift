@@ -9,7 +9,9 @@ struct ReloadPolicyTests {
     @Test("\".atEnd: request new timeline after last entry's date passes\"")
     func atEnd() throws {
         let h = try Fixture.harness()
-        h.provider = { _, now in .timeline(Timeline(entries: Fixture.entries(from: now, count: 3, spacingMinutes: 20), policy: .atEnd)) }
+        h.provider = { _, now in
+            .timeline(Timeline(entries: Fixture.entries(from: now, count: 3, spacingMinutes: 20), policy: .atEnd))
+        }
         try h.advance(minutes: 100)
         // Entries at +0, +20, +40 of each timeline; the next call when the last one's date comes.
         #expect(h.fetchMinutes(of: 1) == [0, 40, 80])
@@ -20,7 +22,10 @@ struct ReloadPolicyTests {
     func afterBeforeLastEntry() throws {
         let h = try Fixture.harness()
         h.provider = { _, now in
-            .timeline(Timeline(entries: Fixture.entries(from: now, count: 4, spacingMinutes: 30), policy: .after(now.addingTimeInterval(15 * 60))))
+            .timeline(
+                Timeline(
+                    entries: Fixture.entries(from: now, count: 4, spacingMinutes: 30),
+                    policy: .after(now.addingTimeInterval(15 * 60))))
         }
         try h.advance(minutes: 50)
         #expect(h.fetchMinutes(of: 1) == [0, 15, 30, 45])
@@ -30,7 +35,10 @@ struct ReloadPolicyTests {
     func afterAfterLastEntry() throws {
         let h = try Fixture.harness()
         h.provider = { _, now in
-            .timeline(Timeline(entries: Fixture.entries(from: now, count: 2, spacingMinutes: 10), policy: .after(now.addingTimeInterval(60 * 60))))
+            .timeline(
+                Timeline(
+                    entries: Fixture.entries(from: now, count: 2, spacingMinutes: 10),
+                    policy: .after(now.addingTimeInterval(60 * 60))))
         }
         try h.advance(minutes: 125)
         #expect(h.fetchMinutes(of: 1) == [0, 60, 120])

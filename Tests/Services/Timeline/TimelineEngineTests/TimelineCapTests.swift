@@ -11,7 +11,8 @@ struct TimelineCapTests {
         var entries = 400
         var bytes = 0
         h.provider = { _, now in
-            var timeline = Timeline(entries: Fixture.entries(from: now, count: entries, spacingMinutes: 5), policy: .never)
+            var timeline = Timeline(
+                entries: Fixture.entries(from: now, count: entries, spacingMinutes: 5), policy: .never)
             if bytes > 0 { timeline.entries = [TimelineEntry(date: now, content: [UInt8](repeating: 7, count: bytes))] }
             return .timeline(timeline)
         }
@@ -29,7 +30,9 @@ struct TimelineCapTests {
         bytes += 1
         h.run { try! $0.reload(1, reason: .intentPerformed) }
         try h.settle()
-        #expect(h.effects { if case .timelineRejected(1, .tooManyBytes(_, 10 * 1024 * 1024)) = $0 { true } else { false } }.count == 1)
+        #expect(
+            h.effects { if case .timelineRejected(1, .tooManyBytes(_, 10 * 1024 * 1024)) = $0 { true } else { false } }
+                .count == 1)
     }
 
     @Test("\"entry count … per timeline [is] capped\": one over is rejected, the last timeline stays")
@@ -38,7 +41,9 @@ struct TimelineCapTests {
         settings.maxEntriesPerTimeline = 3
         let h = try Fixture.harness(settings: settings)
         var count = 3
-        h.provider = { _, now in .timeline(Timeline(entries: Fixture.entries(from: now, count: count, spacingMinutes: 1), policy: .never)) }
+        h.provider = { _, now in
+            .timeline(Timeline(entries: Fixture.entries(from: now, count: count, spacingMinutes: 1), policy: .never))
+        }
         try h.settle()
         #expect(h.scheduler.timeline(of: 1)?.entries.count == 3)
         count = 4
@@ -55,7 +60,8 @@ struct TimelineCapTests {
         settings.maxTimelineBytes = 10
         let h = try Fixture.harness(settings: settings)
         h.provider = { _, now in
-            .timeline(Timeline(entries: [TimelineEntry(date: now, content: [UInt8](repeating: 1, count: 6), url: "app://x")]))
+            .timeline(
+                Timeline(entries: [TimelineEntry(date: now, content: [UInt8](repeating: 1, count: 6), url: "app://x")]))
         }
         try h.settle()
         #expect(h.effects { $0 == .timelineRejected(1, .tooManyBytes(count: 13, limit: 10)) }.count == 1)

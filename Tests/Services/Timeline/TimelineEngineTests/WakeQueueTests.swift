@@ -14,13 +14,18 @@ struct WakeQueueTests {
     }
 
     static func records(_ count: Int) -> ContiguousArray<PlacementRecord> {
-        ContiguousArray((0..<count).map {
-            PlacementRecord(id: PlacementID(UInt64($0)), kind: 0, app: 0, memberPosition: 0, family: .systemSmall, screen: .homeScreen)
-        })
+        ContiguousArray(
+            (0..<count).map {
+                PlacementRecord(
+                    id: PlacementID(UInt64($0)), kind: 0, app: 0, memberPosition: 0, family: .systemSmall,
+                    screen: .homeScreen)
+            })
     }
 
     /// Pops everything, pushing a later item for every third one on the way (as firing does).
-    static func drain(_ queue: inout WakeQueue, _ records: inout ContiguousArray<PlacementRecord>, reschedule: Bool) -> [Seconds] {
+    static func drain(
+        _ queue: inout WakeQueue, _ records: inout ContiguousArray<PlacementRecord>, reschedule: Bool
+    ) -> [Seconds] {
         var popped: [Seconds] = []
         var rng = Generator(state: 99)
         while let top = queue.peek(in: records) {
@@ -28,7 +33,8 @@ struct WakeQueueTests {
             if reschedule, popped.count % 3 == 0, popped.count < 3000 {
                 records[Int(top.slot)].generation &+= 1
                 let later = top.time + rng.next(40_000)  // sometimes past the ring's horizon
-                queue.replaceMin(with: WakeQueue.Item(time: later, slot: top.slot, generation: records[Int(top.slot)].generation))
+                queue.replaceMin(
+                    with: WakeQueue.Item(time: later, slot: top.slot, generation: records[Int(top.slot)].generation))
             } else {
                 records[Int(top.slot)].generation &+= 1
                 queue.popMin()
@@ -44,12 +50,13 @@ struct WakeQueueTests {
         var rng = Generator(state: 1)
         let base: Seconds = 800_000_000
         for slot in 0..<2000 {
-            let time: Seconds = switch slot % 4 {
-            case 0: base + rng.next(600)              // within minutes
-            case 1: base + rng.next(3 * 86_400)       // up to three days: many beyond the ring
-            case 2: base - rng.next(3600)             // already due
-            default: base + Seconds(slot % 7)         // many equal deadlines
-            }
+            let time: Seconds =
+                switch slot % 4 {
+                case 0: base + rng.next(600)  // within minutes
+                case 1: base + rng.next(3 * 86_400)  // up to three days: many beyond the ring
+                case 2: base - rng.next(3600)  // already due
+                default: base + Seconds(slot % 7)  // many equal deadlines
+                }
             queue.push(WakeQueue.Item(time: time, slot: UInt32(slot), generation: 0))
         }
         let popped = Self.drain(&queue, &records, reschedule: true)
@@ -64,7 +71,7 @@ struct WakeQueueTests {
         var queue = WakeQueue()
         for slot in 0..<10 { queue.push(WakeQueue.Item(time: Seconds(100 + slot), slot: UInt32(slot), generation: 0)) }
         records[3].generation = 1  // rescheduled: its item is stale
-        records[5].live = false     // removed
+        records[5].live = false  // removed
         queue.push(WakeQueue.Item(time: 50, slot: 3, generation: 1))
         let popped = Self.drain(&queue, &records, reschedule: false)
         #expect(popped == [50, 100, 101, 102, 104, 106, 107, 108, 109])

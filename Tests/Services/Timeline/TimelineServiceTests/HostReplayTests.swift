@@ -92,7 +92,8 @@ struct HostReplayTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-timeline-\(UUID().uuidString)")
     }
 
-    @Test("install, place and a provider's answers are journaled; a new host on the same file replays to the same screen")
+    @Test(
+        "install, place and a provider's answers are journaled; a new host on the same file replays to the same screen")
     func replay() async throws {
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -103,11 +104,15 @@ struct HostReplayTests {
         try await first.host.advance(to: TimelineHostHarness.start.addingTimeInterval(65 * 60))
         #expect(await first.shown() == "Coco +0")  // the .atEnd reload at 60 answered a new timeline
         #expect(first.calls.withLock { $0 } == [1, 1])
-        let before = await first.host.read { ($0.scheduler.timeline(of: 1), $0.scheduler.reloadsUsed(by: 1), $0.app(forToken: "token-1")) }
+        let before = await first.host.read {
+            ($0.scheduler.timeline(of: 1), $0.scheduler.reloadsUsed(by: 1), $0.app(forToken: "token-1"))
+        }
         try await first.host.close()
 
         let second = try TimelineHostHarness(directory: dir)
-        let after = await second.host.read { ($0.scheduler.timeline(of: 1), $0.scheduler.reloadsUsed(by: 1), $0.app(forToken: "token-1")) }
+        let after = await second.host.read {
+            ($0.scheduler.timeline(of: 1), $0.scheduler.reloadsUsed(by: 1), $0.app(forToken: "token-1"))
+        }
         #expect(after.0 == before.0)
         #expect(after.1 == before.1)
         #expect(after.2 == AppID("com.example.pixartracker"))
@@ -127,11 +132,19 @@ struct HostReplayTests {
         place.kind = "PixarFilmWidget"
         place.family = .accessoryInline
         place.placementId = 2
-        await #expect(throws: RPCError(code: .invalidArgument, message: "kind PixarFilmWidget does not support accessoryInline; supported: accessoryCircular, systemMedium, systemSmall")) {
+        await #expect(
+            throws: RPCError(
+                code: .invalidArgument,
+                message:
+                    "kind PixarFilmWidget does not support accessoryInline; supported: accessoryCircular, systemMedium, systemSmall"
+            )
+        ) {
             try await h.host.submit(TimelineCommand(.place(place)))
         }
         place.kind = "Nope"
-        await #expect(throws: RPCError(code: .notFound, message: "app com.example.pixartracker has no widget kind Nope")) {
+        await #expect(
+            throws: RPCError(code: .notFound, message: "app com.example.pixartracker has no widget kind Nope")
+        ) {
             try await h.host.submit(TimelineCommand(.place(place)))
         }
         place.kind = "PixarFilmWidget"

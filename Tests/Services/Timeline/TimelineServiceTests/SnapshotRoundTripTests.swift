@@ -42,7 +42,9 @@ struct TimelineSnapshotTests {
         /// Answers every call out: a timeline of four entries 20 minutes apart, or, for every
         /// third call, an error (so retries and `lastErrors` are in the state).
         func answerAll() async throws {
-            let calls = fetches.withLock { calls in defer { calls = [] }; return calls }
+            let calls = fetches.withLock { calls in
+                defer { calls = [] }; return calls
+            }
             let now = host.clock.now
             for call in calls {
                 var answer = GlimpseTimelineV1.ProviderAnswer()
@@ -57,8 +59,12 @@ struct TimelineSnapshotTests {
                     for step in 0..<4 {
                         var entry = GlimpseWidgetV1.TimelineEntry()
                         entry.date = GoogleProtobuf.Timestamp(now.addingTimeInterval(Double(step) * 1_200))
-                        entry.view = GlimpseWidgetV1.View(kind: .text(GlimpseWidgetV1.Text(content: "\(call.placement) \(step)")))
-                        if step == 1 { entry.relevance = GlimpseWidgetV1.TimelineEntryRelevance(score: 0.5, duration: GoogleProtobuf.Duration(seconds: 600)) }
+                        entry.view = GlimpseWidgetV1.View(
+                            kind: .text(GlimpseWidgetV1.Text(content: "\(call.placement) \(step)")))
+                        if step == 1 {
+                            entry.relevance = GlimpseWidgetV1.TimelineEntryRelevance(
+                                score: 0.5, duration: GoogleProtobuf.Duration(seconds: 600))
+                        }
                         timeline.entries.append(entry)
                     }
                     timeline.reloadPolicy = call.placement.rawValue.isMultiple(of: 2) ? .atEnd : .never
@@ -94,12 +100,16 @@ struct TimelineSnapshotTests {
             var install = GlimpseTimelineV1.InstallAppRequest()
             install.manifest = manifest(bundle)
             try await r.submit(.install(install), token: "token-\(n)")
-            for (slot, family) in [GlimpseWidgetV1.WidgetFamily.systemSmall, .systemMedium, .accessoryRectangular].enumerated() {
+            for (slot, family) in [GlimpseWidgetV1.WidgetFamily.systemSmall, .systemMedium, .accessoryRectangular]
+                .enumerated()
+            {
                 var place = GlimpseTimelineV1.PlaceRequest()
                 place.bundleId = bundle
                 place.kind = "Board"
                 place.family = family
-                if slot == 1 { place.configuration = ["city": GlimpseWidgetV1.ParameterValue(kind: .stringValue("Oslo"))] }
+                if slot == 1 {
+                    place.configuration = ["city": GlimpseWidgetV1.ParameterValue(kind: .stringValue("Oslo"))]
+                }
                 try await r.submit(.place(place))
             }
         }
@@ -114,9 +124,14 @@ struct TimelineSnapshotTests {
                 reload.requestId = "intent/tap/1"
                 try await r.submit(.reloadTimelines(reload))
             }
-            if hour == 9 { try await r.submit(.deviceSettings(GlimpseTimelineV1.SetDeviceSettingsRequest(lowPowerMode: true))) }
+            if hour == 9 {
+                try await r.submit(.deviceSettings(GlimpseTimelineV1.SetDeviceSettingsRequest(lowPowerMode: true)))
+            }
             if hour == 12 { try await r.submit(.remove(GlimpseTimelineV1.RemoveRequest(placementId: 2))) }
-            if hour == 20 { try await r.submit(.appState(GlimpseTimelineV1.SetAppStateRequest(bundleId: "com.example.b", active: true))) }
+            if hour == 20 {
+                try await r.submit(
+                    .appState(GlimpseTimelineV1.SetAppStateRequest(bundleId: "com.example.b", active: true)))
+            }
         }
         // Calls out at the snapshot: a reload asked and not yet answered.
         try await r.submit(.reloadAllTimelines(GlimpseTimelineV1.ReloadAllTimelinesRequest(bundleId: "com.example.a")))
@@ -125,8 +140,10 @@ struct TimelineSnapshotTests {
     /// The same inputs after it, to both.
     static func goOn(_ r: Recorder) async throws {
         try await r.answerAll()
-        try await r.submit(.reloadTimelines(GlimpseTimelineV1.ReloadTimelinesRequest(
-            bundleId: "com.example.a", kind: "Board", requestId: "intent/tap/1")))
+        try await r.submit(
+            .reloadTimelines(
+                GlimpseTimelineV1.ReloadTimelinesRequest(
+                    bundleId: "com.example.a", kind: "Board", requestId: "intent/tap/1")))
         var place = GlimpseTimelineV1.PlaceRequest()
         place.bundleId = "com.example.b"
         place.kind = "Board"
@@ -136,17 +153,20 @@ struct TimelineSnapshotTests {
             try await r.host.advance(to: start.addingTimeInterval(Double(hour) * 1_800))
             try await r.answerAll()
             if hour == 40 {
-                try await r.submit(.deviceSettings(GlimpseTimelineV1.SetDeviceSettingsRequest(lowPowerMode: false, locale: "fr_FR")))
+                try await r.submit(
+                    .deviceSettings(GlimpseTimelineV1.SetDeviceSettingsRequest(lowPowerMode: false, locale: "fr_FR")))
             }
         }
     }
 
     @Test("a snapshot restores the same state, which acts as the original from there")
     func roundTrip() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-snapshot-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "timeline-snapshot-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let original = try Recorder(journal: Journal(directory: directory, name: "original"), snapshotting: Snapshotting(policy: .off))
+        let original = try Recorder(
+            journal: Journal(directory: directory, name: "original"), snapshotting: Snapshotting(policy: .off))
         try await Self.build(original)
         #expect(original.fetches.withLock { !$0.isEmpty })
         let saved = try await original.state()
@@ -169,10 +189,12 @@ struct TimelineSnapshotTests {
         #expect(other.count == effects.count)
         // The first difference, rather than two arrays of hundreds of effects.
         if let first = zip(effects, other).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
-            Issue.record("effect \(first.offset) differs: \(first.element.0) then, \(first.element.1) after the restore")
+            Issue.record(
+                "effect \(first.offset) differs: \(first.element.0) then, \(first.element.1) after the restore")
         }
         #expect(try await restored.state() == original.state())
-        #expect(await restored.host.read { $0.scheduler.placementIDs } == original.host.read { $0.scheduler.placementIDs })
+        #expect(
+            await restored.host.read { $0.scheduler.placementIDs } == original.host.read { $0.scheduler.placementIDs })
     }
 }
 
@@ -180,10 +202,14 @@ extension TimelineSnapshotTests {
     @Test("the snapshot covers every stored property but those a start gives")
     func everyFieldIsSaved() {
         let scheduler = TimelineScheduler(clock: HostClock(.manual(start: Self.start)))
-        #expect(Set(Mirror(reflecting: scheduler).children.compactMap(\.label))
-            == Set(TimelineScheduler.FieldKey.allCases.map(\.stringValue)).union(["clock", "settings", "familySizes"]))
-        #expect(Set(Mirror(reflecting: TimelineState(scheduler: scheduler)).children.compactMap(\.label))
-            == Set(TimelineState.FieldKey.allCases.map(\.stringValue)))
+        #expect(
+            Set(Mirror(reflecting: scheduler).children.compactMap(\.label))
+                == Set(TimelineScheduler.FieldKey.allCases.map(\.stringValue)).union([
+                    "clock", "settings", "familySizes",
+                ]))
+        #expect(
+            Set(Mirror(reflecting: TimelineState(scheduler: scheduler)).children.compactMap(\.label))
+                == Set(TimelineState.FieldKey.allCases.map(\.stringValue)))
     }
 }
 

@@ -33,7 +33,8 @@ final class AlteringProxy: RPCService, Sendable {
                     return ServerResponse(message: try self.rewrite(method, answer.message))
                 }
             case .clientStreaming:
-                router.registerClientStreaming(method.descriptor, deserializer: raw, serializer: raw) { requests, context in
+                router.registerClientStreaming(method.descriptor, deserializer: raw, serializer: raw) {
+                    requests, context in
                     var messages: [[UInt8]] = []
                     for try await request in requests { messages.append(request) }
                     let answer = try await self.target.clientStreaming(
@@ -44,7 +45,8 @@ final class AlteringProxy: RPCService, Sendable {
                     return ServerResponse(message: try self.rewrite(method, answer.message))
                 }
             case .serverStreaming:
-                router.registerServerStreaming(method.descriptor, deserializer: raw, serializer: raw) { request, writer, context in
+                router.registerServerStreaming(method.descriptor, deserializer: raw, serializer: raw) {
+                    request, writer, context in
                     try await self.target.serverStreaming(
                         request: ClientRequest(message: request.message, metadata: context.requestMetadata),
                         method: method.descriptor, serializer: raw, deserializer: raw

@@ -45,7 +45,8 @@ struct GatewayAgainstStubs {
             addresses.asset = ServiceAddress(host: "127.0.0.1", port: ports[3])
             let server = try GatewayServer.open(
                 directory: nil, upstreams: Upstreams(addresses: addresses), clock: .system,
-                logger: Logger(label: "contracts", factory: { _ in SwiftLogNoOpLogHandler() }), settleTimeout: .seconds(1))
+                logger: Logger(label: "contracts", factory: { _ in SwiftLogNoOpLogHandler() }),
+                settleTimeout: .seconds(1))
             let transport = InProcessTransport()
             let grpc = GRPCServer(transport: transport.server, services: server.handlers)
             let client = GRPCClient(transport: transport.client)
@@ -83,7 +84,8 @@ struct GatewayAgainstStubs {
     /// The request of one of the gateway's interactions, as the contract gives it (with
     /// `${run}` the tests' own).
     func request(_ provider: Provider, _ name: String) throws -> JSONValue {
-        let interaction = try #require(contracts.between("glimpse-gateway", provider.rawValue).first { $0.name == name })
+        let interaction = try #require(
+            contracts.between("glimpse-gateway", provider.rawValue).first { $0.name == name })
         return try interaction.call.requests(Variables(run: Self.run))[0]
     }
 
@@ -91,12 +93,16 @@ struct GatewayAgainstStubs {
     /// the asset put holds); returns its app token.
     func install() async throws -> String {
         let manifestJSON = try #require(try request(.timeline, "install-app")["manifest"])
-        let manifest = try GlimpseAppV1.AppManifest(protoJSONValue: manifestJSON, path: "", ignoringUnknownFields: false)
+        let manifest = try GlimpseAppV1.AppManifest(
+            protoJSONValue: manifestJSON, path: "", ignoringUnknownFields: false)
         let put = try #require(contracts.between("glimpse-gateway", Provider.asset.rawValue).first { $0.name == "put" })
         let chunk = try #require(try put.call.requests(Variables(run: Self.run))[1]["chunk"]?.stringValue)
         let poster = try #require(Data(base64Encoded: chunk))
-        let installed = try await apps.install(ClientRequest(message: GlimpseGatewayV1.InstallRequest(
-            manifest: manifest, assetData: ["posters/contract": [UInt8](poster)]))).message
+        let installed = try await apps.install(
+            ClientRequest(
+                message: GlimpseGatewayV1.InstallRequest(
+                    manifest: manifest, assetData: ["posters/contract": [UInt8](poster)]))
+        ).message
         return installed.appToken
     }
 

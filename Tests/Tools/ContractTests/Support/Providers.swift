@@ -32,7 +32,8 @@ enum Provider: String, CaseIterable, CustomStringConvertible, Sendable {
             let server = try TimelineServer.open(directory: scratch.url, clock: clock)
             return try await Self.serve([server.handlers, server.clock], body) { try await server.close() }
         case .intent:
-            let server = try IntentServer.open(directory: scratch.url, clock: clock, outbound: .init(address: timelineAddress))
+            let server = try IntentServer.open(
+                directory: scratch.url, clock: clock, outbound: .init(address: timelineAddress))
             return try await Self.serve([server.handlers, server.clock], body) { try await server.close() }
         case .activity:
             let server = try await ActivityServer.open(

@@ -55,9 +55,10 @@ enum Peers {
     static func h2Peer(_ scenario: String, port: Int, _ arguments: [String] = []) async throws -> [String: Any] {
         let output = try await run(["python3", h2PeerScript, scenario, "--port", String(port)] + arguments)
         guard output.status == 0,
-              let object = try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+            let object = try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
         else {
-            throw Failure(description: "h2_peer.py \(scenario) failed (\(output.status)): \(output.stderr)\(output.stdout)")
+            throw Failure(
+                description: "h2_peer.py \(scenario) failed (\(output.status)): \(output.stderr)\(output.stdout)")
         }
         return object
     }
@@ -84,7 +85,10 @@ enum Peers {
         defer { try? FileManager.default.removeItem(at: directory) }
         let headers = directory.appendingPathComponent("headers"), body = directory.appendingPathComponent("body")
         let output = try await run(
-            ["curl", "-sS", "--max-time", "30", "-D", headers.path, "-o", body.path, "-w", "%{http_code} %{http_version}"]
+            [
+                "curl", "-sS", "--max-time", "30", "-D", headers.path, "-o", body.path, "-w",
+                "%{http_code} %{http_version}",
+            ]
                 + arguments)
         let written = output.stdout.split(separator: " ")
         let headerLines = ((try? String(contentsOf: headers, encoding: .utf8)) ?? "")

@@ -83,8 +83,10 @@ final class TestHandler: HTTP2Handler {
             peerHost: request.connection.peer?.ipAddress)
         return HTTP2Response(
             status: 200,
-            headers: [("apns-id", "6E0F0E6A-7B1B-4A3A-9C1F-2D8E7A5B4C3D"), ("X-Echo-Count", String(request.headers.count)),
-                      ("content-type", "application/json")],
+            headers: [
+                ("apns-id", "6E0F0E6A-7B1B-4A3A-9C1F-2D8E7A5B4C3D"), ("X-Echo-Count", String(request.headers.count)),
+                ("content-type", "application/json"),
+            ],
             body: Array((try? JSONEncoder().encode(description)) ?? Data()))
     }
 }

@@ -14,14 +14,20 @@ struct RideTheLightningIntentTests {
 
     static func airline() throws -> IntentHarness {
         let h = IntentHarness()
-        try h.executor.install(app: app, groups: [group], intents: [
-            IntentDefinition(type: "CheckInIntent", title: "Check In",
-                             action: .store(group: group, operations: [.set(key: "flightStatus", to: .literal(.string("checkedIn")))]),
-                             widgetKinds: ["MediumWidget"]),
-            IntentDefinition(type: "ConfirmGateIntent", title: "Confirm Gate",
-                             action: .store(group: group, operations: [.set(key: "flightStatus", to: .literal(.string("gateConfirmed")))]),
-                             widgetKinds: ["MediumWidget"]),
-        ])
+        try h.executor.install(
+            app: app, groups: [group],
+            intents: [
+                IntentDefinition(
+                    type: "CheckInIntent", title: "Check In",
+                    action: .store(
+                        group: group, operations: [.set(key: "flightStatus", to: .literal(.string("checkedIn")))]),
+                    widgetKinds: ["MediumWidget"]),
+                IntentDefinition(
+                    type: "ConfirmGateIntent", title: "Confirm Gate",
+                    action: .store(
+                        group: group, operations: [.set(key: "flightStatus", to: .literal(.string("gateConfirmed")))]),
+                    widgetKinds: ["MediumWidget"]),
+            ])
         return h
     }
 
@@ -46,19 +52,28 @@ struct RideTheLightningIntentTests {
         #expect(h.reloads == [1, 1])
         #expect(h.completions.allSatisfy { $0.result == .performed(nil) })
         // The provider watching the App Group sees both writes.
-        #expect(h.executor.store.changes(in: Self.group, since: 0) == .changes([
-            StoreChange(sequence: 1, key: "flightStatus", value: .string("checkedIn")),
-            StoreChange(sequence: 2, key: "flightStatus", value: .string("gateConfirmed")),
-        ], latest: 2))
+        #expect(
+            h.executor.store.changes(in: Self.group, since: 0)
+                == .changes(
+                    [
+                        StoreChange(sequence: 1, key: "flightStatus", value: .string("checkedIn")),
+                        StoreChange(sequence: 2, key: "flightStatus", value: .string("gateConfirmed")),
+                    ], latest: 2))
     }
 
     @Test("the accessoryRectangular Lock Screen widget is read-only: a tap there is refused, nothing reloads")
     func lockScreenReadOnly() throws {
         let h = try Self.airline()
-        let effects = h.tap("CheckInIntent", placement: 2, kind: "LockScreenWidget", family: .accessoryRectangular, app: Self.app)
-        #expect(effects.contains { if case .completed(let c) = $0 {
-            c.result == .refused(.notOfferedByKind(intent: "CheckInIntent", kind: "LockScreenWidget"))
-        } else { false } })
+        let effects = h.tap(
+            "CheckInIntent", placement: 2, kind: "LockScreenWidget", family: .accessoryRectangular, app: Self.app)
+        #expect(
+            effects.contains {
+                if case .completed(let c) = $0 {
+                    c.result == .refused(.notOfferedByKind(intent: "CheckInIntent", kind: "LockScreenWidget"))
+                } else {
+                    false
+                }
+            })
         #expect(h.reloads.isEmpty)
         #expect(h.executor.store.value("flightStatus", in: Self.group) == nil)
     }

@@ -18,23 +18,39 @@ struct DailyStepsSeedTests {
 
     static func steps() throws -> Harness {
         let h = Harness()
-        try h.scheduler.install(app: app, kinds: [WidgetKind(
-            kind: "LockScreenWidget", displayName: "Daily Steps", description: "Your step count on the lock screen.",
-            supportedFamilies: Set(families))])
+        try h.scheduler.install(
+            app: app,
+            kinds: [
+                WidgetKind(
+                    kind: "LockScreenWidget", displayName: "Daily Steps",
+                    description: "Your step count on the lock screen.",
+                    supportedFamilies: Set(families))
+            ])
         var count = 8_420
         h.provider = { _, now in
             count += 100
-            return .timeline(Timeline(entries: [TimelineEntry(date: now, content: Array("Steps \(count)".utf8))],
-                                      policy: .after(now.addingTimeInterval(15 * 60))))
+            return .timeline(
+                Timeline(
+                    entries: [TimelineEntry(date: now, content: Array("Steps \(count)".utf8))],
+                    policy: .after(now.addingTimeInterval(15 * 60))))
         }
         for (i, family) in families.enumerated() {
-            try h.run { try $0.place(Placement(id: PlacementID(UInt64(i + 1)), app: app, kind: "LockScreenWidget", family: family)) }
+            try h.run {
+                try $0.place(
+                    Placement(id: PlacementID(UInt64(i + 1)), app: app, kind: "LockScreenWidget", family: family))
+            }
         }
         return h
     }
 
-    @Test("each lock-screen family refreshes every 15 minutes with its own size", arguments: zip(
-        [PlacementID(1), 2, 3], [DisplaySize(width: 72, height: 72), DisplaySize(width: 160, height: 72), DisplaySize(width: 234, height: 26)]))
+    @Test(
+        "each lock-screen family refreshes every 15 minutes with its own size",
+        arguments: zip(
+            [PlacementID(1), 2, 3],
+            [
+                DisplaySize(width: 72, height: 72), DisplaySize(width: 160, height: 72),
+                DisplaySize(width: 234, height: 26),
+            ]))
     func refreshEveryFifteenMinutes(id: PlacementID, size: DisplaySize) throws {
         let h = try Self.steps()
         try h.advance(minutes: 61)

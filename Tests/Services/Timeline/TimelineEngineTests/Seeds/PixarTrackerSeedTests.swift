@@ -20,13 +20,21 @@ struct PixarTrackerSeedTests {
 
     static func tracker(progress: @escaping () -> Int = { 42 }) throws -> Harness {
         let h = Harness()
-        try h.scheduler.install(app: app, kinds: [WidgetKind(
-            kind: kind, displayName: "Pixar Now Playing",
-            description: "Shows the Pixar film you're currently watching.",
-            supportedFamilies: [.systemSmall, .systemMedium, .systemLarge, .accessoryCircular, .accessoryRectangular])])
+        try h.scheduler.install(
+            app: app,
+            kinds: [
+                WidgetKind(
+                    kind: kind, displayName: "Pixar Now Playing",
+                    description: "Shows the Pixar film you're currently watching.",
+                    supportedFamilies: [
+                        .systemSmall, .systemMedium, .systemLarge, .accessoryCircular, .accessoryRectangular,
+                    ])
+            ])
         h.provider = { _, now in
             let entries = stride(from: 0, through: 60, by: 15).map { minute in
-                TimelineEntry(date: now.addingTimeInterval(Double(minute) * 60), content: Array("Coco \(progress())% +\(minute)".utf8))
+                TimelineEntry(
+                    date: now.addingTimeInterval(Double(minute) * 60),
+                    content: Array("Coco \(progress())% +\(minute)".utf8))
             }
             return .timeline(Timeline(entries: entries, policy: .atEnd))
         }

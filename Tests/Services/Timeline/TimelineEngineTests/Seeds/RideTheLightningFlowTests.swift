@@ -28,33 +28,45 @@ struct RideTheLightningFlowTests {
         let h = Harness()
         var executor = IntentExecutor(clock: h.clock)
         try executor.install(app: app, groups: [group], intents: intents(reloads: reloads))
-        try h.scheduler.install(app: app, kinds: [
-            WidgetKind(kind: "MediumWidget", displayName: "RTL Flight Status", supportedFamilies: [.systemMedium]),
-            WidgetKind(kind: "LockScreenWidget", displayName: "RTL Flight", supportedFamilies: [.accessoryRectangular]),
-        ])
+        try h.scheduler.install(
+            app: app,
+            kinds: [
+                WidgetKind(kind: "MediumWidget", displayName: "RTL Flight Status", supportedFamilies: [.systemMedium]),
+                WidgetKind(
+                    kind: "LockScreenWidget", displayName: "RTL Flight", supportedFamilies: [.accessoryRectangular]),
+            ])
         h.provider = { request, now in
-            let status = executor.store.value("flightStatus", in: group).flatMap {
-                if case .string(let s) = $0 { s } else { nil }
-            } ?? "notCheckedIn"
-            let button = request.kind == "MediumWidget"
+            let status =
+                executor.store.value("flightStatus", in: group).flatMap {
+                    if case .string(let s) = $0 { s } else { nil }
+                } ?? "notCheckedIn"
+            let button =
+                request.kind == "MediumWidget"
                 ? (["notCheckedIn": "|CheckInIntent", "checkedIn": "|ConfirmGateIntent"][status] ?? "") : ""
-            return .timeline(Timeline(entries: [TimelineEntry(date: now, content: Array((status + button).utf8))], policy: .never))
+            return .timeline(
+                Timeline(entries: [TimelineEntry(date: now, content: Array((status + button).utf8))], policy: .never))
         }
-        for (id, kind, family) in [(PlacementID(1), "MediumWidget", WidgetFamily.systemMedium),
-                                   (2, "LockScreenWidget", .accessoryRectangular)] {
+        for (id, kind, family) in [
+            (PlacementID(1), "MediumWidget", WidgetFamily.systemMedium),
+            (2, "LockScreenWidget", .accessoryRectangular),
+        ] {
             try h.run { try $0.place(Placement(id: id, app: app, kind: kind, family: family)) }
             executor.placementAdded(id, PlacedWidget(app: app, kind: kind, family: family))
         }
         try h.advance(minutes: 1)
         for tap in 0..<3 {
             guard let shown = h.scheduler.currentEntry(of: 1)?.content,
-                  let intent = String(decoding: shown, as: UTF8.self).split(separator: "|").dropFirst().first else { break }
+                let intent = String(decoding: shown, as: UTF8.self).split(separator: "|").dropFirst().first
+            else { break }
             // The gateway's part: carry the executor's reload effects to the scheduler.
-            for effect in executor.tap(WidgetTap(idempotencyKey: "tap-\(tap)", app: app, placement: 1, intent: String(intent))) {
+            for effect in executor.tap(
+                WidgetTap(idempotencyKey: "tap-\(tap)", app: app, placement: 1, intent: String(intent)))
+            {
                 switch effect {
                 case .reloadPlacement(let p): try h.run { try $0.reload(p, reason: .intentPerformed) }
                 case .reloadAllTimelines(let a): h.run { $0.reloadAllTimelines(app: a, reason: .intentPerformed) }
-                case .reloadTimelines(let kind, let a): h.run { $0.reloadTimelines(ofKind: kind, app: a, reason: .intentPerformed) }
+                case .reloadTimelines(let kind, let a):
+                    h.run { $0.reloadTimelines(ofKind: kind, app: a, reason: .intentPerformed) }
                 default: break
                 }
             }
