@@ -14,6 +14,8 @@ if git rev-parse --verify -q HEAD~1 >/dev/null; then
 else
     echo "test.sh: no previous commit (single commit, shallow clone or no git): Proto/breaking.sh skipped" >&2
 fi
+# The code is as swift-format writes it (.swift-format: 4 spaces, 120 columns).
+scripts/format.sh --check
 swift build --build-tests
 swift test --skip-build
 # Stock protobuf decodes the bytes Swift made (the Swift tests check the other way).
