@@ -106,3 +106,49 @@ def test_pizza_delivery_with_a_stock_apns_client(tmp_path):
         stack.stop()
 
 
+
+
+def test_glimpse_push_signs_its_provider_token_with_the_wall_clock_on_a_manual_stack(tmp_path):
+    """A push server signs its provider token with the time of day, whatever the device's
+    clock says, and glimpse-activity checks it against the time of day (Apple's one hour).
+    On a manual stack months away from today `glimpse push --key` is accepted (it signed with
+    the gateway's clock before and got 403 ExpiredProviderToken)."""
+    import json
+    import subprocess
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from glimpse.activity.v1 import activity_pb2 as a
+    from test_timeline_service import _binary
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    p8 = tmp_path / "AuthKey_KEY1234567.p8"
+    p8.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                     serialization.NoEncryption()))
+    team_key = f"TEAM123456:KEY1234567:{p8}"
+    stack = Stack(tmp_path, activity_args=["--apns-auth", "jwt", "--apns-key", team_key])
+    try:
+        now = stack.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now.seconds
+        assert abs(now - time.time()) > 2 * 3600, "the test stack's manual clock must be far from today"
+        manifest = manifest_pb2.AppManifest(
+            bundle_id=PIZZA, display_name="Pizza", push_topics=[PIZZA_TOPIC],
+            activity_attributes=[manifest_pb2.ActivityAttributesDeclaration(type_name="PizzaDeliveryAttributes")])
+        token = stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT).app_token
+        requested = stack.activity_kit.Request(a.RequestActivityRequest(
+            attributes_type="PizzaDeliveryAttributes", attributes_json="{}",
+            content=a.Content(state_json=json.dumps({"eta": 20})), token=True), metadata=_bearer(token),
+            timeout=RPC_TIMEOUT)
+        deadline = time.monotonic() + RPC_TIMEOUT
+        while not (device_token := stack.activities.Get(g.GetActivityRequest(activity_id=requested.activity.activity_id),
+                                                         timeout=RPC_TIMEOUT).activity.push_token):
+            assert time.monotonic() < deadline, "no pushTokenUpdates for the activity"
+            time.sleep(0.02)
+        payload = tmp_path / "update.json"
+        payload.write_text(json.dumps({"aps": {"timestamp": now + 60, "event": "update", "content-state": {"eta": 10}}}))
+        env = {"GLIMPSE_GATEWAY": f"127.0.0.1:{stack.ports['gateway']}", "PATH": "/usr/bin:/bin"}
+        done = subprocess.run(
+            [_binary("glimpse"), "push", device_token, str(payload), "--key", team_key,
+             "--apns-address", f"127.0.0.1:{stack.ports['apns-h2c']}", "--topic", PIZZA_TOPIC],
+            capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 0 and done.stdout.startswith("200"), f"{done.stdout}\n{done.stderr}"
+    finally:
+        stack.stop()

@@ -27,9 +27,9 @@ struct Push: AsyncParsableCommand {
             background), the bundle found at the gateway for a token.
 
             --key TEAMID:KEYID:AuthKey.p8 signs an ES256 provider token (kid, iss, iat) and \
-            sends `authorization: bearer <jwt>`; iat is the gateway's clock (the services \
-            check it against theirs), or the system's when the gateway cannot be reached, \
-            unless --iat gives it.
+            sends `authorization: bearer <jwt>`; iat is the time of day, as a push server \
+            signs (glimpse-activity checks tokens against the time of day, whatever the \
+            device's clock), unless --iat gives it.
             """)
 
     enum PushType: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -80,7 +80,7 @@ struct Push: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The token's iat: seconds since 1970 or ISO 8601 (default: the gateway's clock).", valueName: "time"))
+            "The token's iat: seconds since 1970 or ISO 8601 (default: the time of day).", valueName: "time"))
     var iat: String?
 
     @Flag(help: "A broadcast push: the target is the bundle id; needs --channel.")
@@ -159,7 +159,7 @@ struct Push: AsyncParsableCommand {
             let spec = try ProviderToken.KeySpec(parsing: key)
             let pem: [UInt8]
             do { pem = try Files.read(spec.path) } catch { throw CLIFailure.usage("--key: cannot read \(error)") }
-            let issuedAt = try await issuedAtSeconds()
+            let issuedAt = issuedAtSeconds()
             do {
                 let jwt = try ProviderToken.make(
                     teamID: spec.teamID, keyID: spec.keyID, privateKeyPEM: String(decoding: pem, as: UTF8.self),
@@ -250,17 +250,11 @@ struct Push: AsyncParsableCommand {
         }
     }
 
-    func issuedAtSeconds() async throws -> Int64 {
+    /// The token's iat: `--iat`, else the time of day. A push server signs with its own
+    /// clock, and glimpse-activity checks tokens against the time of day (Apple's one hour),
+    /// not against the device's clock, which a manual stack may hold months away.
+    func issuedAtSeconds() -> Int64 {
         if let iat, let seconds = PushTarget.parseTime(iat) { return seconds }
-        if let address = try? global.address(),
-            let state = try? await GatewayConnection.with(
-                address, connectTimeout: .seconds(2),
-                { gateway in
-                    try await gateway.clock.now(.init(message: GlimpseGatewayV1.NowRequest())).message
-                }), let now = state.now
-        {
-            return now.seconds
-        }
         return Int64(Date().timeIntervalSince1970)
     }
 }
