@@ -28,7 +28,7 @@ package enum ProviderCall {
         }
         var call = GlimpseAppV1.TimelineRequest()
         call.widget = GlimpseAppV1.WidgetRef(kind: request.kind, placementId: request.placement.rawValue)
-        call.context = request.context.providerContext(scale: scale)
+        call.context = request.context.providerContext(of: request.app, scale: scale)
         call.now = GoogleProtobuf.Timestamp(now)
         let client = GlimpseAppV1.WidgetProvider.Client(wrapping: connection)
         do {

@@ -295,7 +295,7 @@ package struct AppVerifier: Sendable {
                 guard let size = device.displaySize(of: family) else { continue }
                 func context(preview: Bool) -> GlimpseAppV1.TimelineProviderContext {
                     TimelineContext(family: family, displaySize: size, isPreview: preview, configuration: configuration)
-                        .providerContext(scale: device.scale)
+                        .providerContext(of: AppID(manifest.bundleId), scale: device.scale)
                 }
                 let ref = GlimpseAppV1.WidgetRef(kind: widget.kind, placementId: 0)
                 var placeholder = GlimpseAppV1.PlaceholderRequest()

@@ -61,6 +61,9 @@ extension GlimpseAppV1 {
         public var colorScheme: GlimpseAppV1.ColorScheme = .init(rawValue: 0)
         /// pixels per point (3 on the iPhones of the table)
         public var displayScale: Swift.Double = 0
+        /// The app the widget is of: one endpoint may serve several apps, and two apps may both
+        /// name a kind alike ("LockScreenWidget").
+        public var bundleId: Swift.String = ""
 
         public init() {}
 
@@ -71,7 +74,8 @@ extension GlimpseAppV1 {
             configuration: [Swift.String: GlimpseWidgetV1.ParameterValue] = [:],
             renderingMode: GlimpseWidgetV1.WidgetRenderingMode = .init(rawValue: 0),
             colorScheme: GlimpseAppV1.ColorScheme = .init(rawValue: 0),
-            displayScale: Swift.Double = 0
+            displayScale: Swift.Double = 0,
+            bundleId: Swift.String = ""
         ) {
             self.family = family
             self.displaySize = displaySize
@@ -80,6 +84,7 @@ extension GlimpseAppV1 {
             self.renderingMode = renderingMode
             self.colorScheme = colorScheme
             self.displayScale = displayScale
+            self.bundleId = bundleId
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -341,6 +346,7 @@ extension GlimpseAppV1.TimelineProviderContext: _ProtoCBacked {
         self.renderingMode = GlimpseWidgetV1.WidgetRenderingMode(rawValue: .init(truncatingIfNeeded: c.pointee.rendering_mode.rawValue))
         self.colorScheme = GlimpseAppV1.ColorScheme(rawValue: .init(truncatingIfNeeded: c.pointee.color_scheme.rawValue))
         self.displayScale = c.pointee.display_scale
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.app.v1.TimelineProviderContext", "bundle_id", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -363,6 +369,7 @@ extension GlimpseAppV1.TimelineProviderContext: _ProtoCBacked {
         c.pointee.rendering_mode = Glimpse__Widget__V1__WidgetRenderingMode(rawValue: .init(truncatingIfNeeded: self.renderingMode.rawValue))
         c.pointee.color_scheme = Glimpse__App__V1__ColorScheme(rawValue: .init(truncatingIfNeeded: self.colorScheme.rawValue))
         c.pointee.display_scale = self.displayScale
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.app.v1.TimelineProviderContext", "bundle_id")) }
     }
 }
 
@@ -546,6 +553,7 @@ extension GlimpseAppV1.TimelineProviderContext: ProtoJSONMessage, _ProtoJSONFiel
         w.field("renderingMode", self.renderingMode)
         w.field("colorScheme", self.colorScheme)
         w.field("displayScale", self.displayScale)
+        w.field("bundleId", self.bundleId)
         return w.value
     }
 
@@ -561,12 +569,13 @@ extension GlimpseAppV1.TimelineProviderContext: ProtoJSONMessage, _ProtoJSONFiel
             case 5: try r.read(&self.renderingMode)
             case 6: try r.read(&self.colorScheme)
             case 7: try r.read(&self.displayScale)
+            case 8: try r.read(&self.bundleId)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.TimelineProviderContext", "1,family,family 2,displaySize,display_size 3,isPreview,is_preview 4,configuration,configuration 5,renderingMode,rendering_mode 6,colorScheme,color_scheme 7,displayScale,display_scale")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.TimelineProviderContext", "1,family,family 2,displaySize,display_size 3,isPreview,is_preview 4,configuration,configuration 5,renderingMode,rendering_mode 6,colorScheme,color_scheme 7,displayScale,display_scale 8,bundleId,bundle_id")
 }
 
 extension GlimpseAppV1.WidgetRef: ProtoJSONMessage, _ProtoJSONField {

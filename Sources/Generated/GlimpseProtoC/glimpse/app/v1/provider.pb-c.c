@@ -425,7 +425,7 @@ const ProtobufCMessageDescriptor glimpse__app__v1__timeline_provider_context__co
   (ProtobufCMessageInit) glimpse__app__v1__timeline_provider_context__configuration_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__app__v1__timeline_provider_context__field_descriptors[7] =
+static const ProtobufCFieldDescriptor glimpse__app__v1__timeline_provider_context__field_descriptors[8] =
 {
   {
     "family",
@@ -511,8 +511,21 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__timeline_provider_contex
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "bundle_id",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__App__V1__TimelineProviderContext, bundle_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__app__v1__timeline_provider_context__field_indices_by_name[] = {
+  7,   /* field[7] = bundle_id */
   5,   /* field[5] = color_scheme */
   3,   /* field[3] = configuration */
   6,   /* field[6] = display_scale */
@@ -524,7 +537,7 @@ static const unsigned glimpse__app__v1__timeline_provider_context__field_indices
 static const ProtobufCIntRange glimpse__app__v1__timeline_provider_context__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor glimpse__app__v1__timeline_provider_context__descriptor =
 {
@@ -534,7 +547,7 @@ const ProtobufCMessageDescriptor glimpse__app__v1__timeline_provider_context__de
   "Glimpse__App__V1__TimelineProviderContext",
   "glimpse.app.v1",
   sizeof(Glimpse__App__V1__TimelineProviderContext),
-  7,
+  8,
   glimpse__app__v1__timeline_provider_context__field_descriptors,
   glimpse__app__v1__timeline_provider_context__field_indices_by_name,
   1,  glimpse__app__v1__timeline_provider_context__number_ranges,

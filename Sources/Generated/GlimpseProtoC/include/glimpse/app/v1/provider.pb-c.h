@@ -87,10 +87,15 @@ struct  Glimpse__App__V1__TimelineProviderContext
    * pixels per point (3 on the iPhones of the table)
    */
   double display_scale;
+  /*
+   * The app the widget is of: one endpoint may serve several apps, and two apps may both
+   * name a kind alike ("LockScreenWidget").
+   */
+  ProtobufCBinaryData bundle_id;
 };
 #define GLIMPSE__APP__V1__TIMELINE_PROVIDER_CONTEXT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__timeline_provider_context__descriptor) \
-    , GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL, 0, 0,NULL, GLIMPSE__WIDGET__V1__WIDGET_RENDERING_MODE__WIDGET_RENDERING_MODE_UNSPECIFIED, GLIMPSE__APP__V1__COLOR_SCHEME__COLOR_SCHEME_UNSPECIFIED, 0 }
+    , GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL, 0, 0,NULL, GLIMPSE__WIDGET__V1__WIDGET_RENDERING_MODE__WIDGET_RENDERING_MODE_UNSPECIFIED, GLIMPSE__APP__V1__COLOR_SCHEME__COLOR_SCHEME_UNSPECIFIED, 0, {0,NULL} }
 
 
 /*
