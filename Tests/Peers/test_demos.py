@@ -73,6 +73,10 @@ def test_pixar_moves_to_the_next_entry_every_fifteen_minutes_and_marks_watched(s
     tapped = stack.widgets.Tap(g.TapRequest(placement_id=medium.placement_id, element="markWatched"), timeout=RPC_TIMEOUT)
     assert tapped.performed.HasField("performed"), tapped
     assert texts(tapped.widget.entry.view) == ["Up", "0% complete"]
+    # perform() reloaded the kind (seed 000: reloadTimelines(ofKind:)): the small widget follows
+    # the medium with the tap, no clock moved.
+    assert sorted(tapped.performed.reloaded_placements) == sorted([small.placement_id, medium.placement_id])
+    assert texts(stack.widgets.Get(g.GetWidgetRequest(placement_id=small.placement_id), timeout=RPC_TIMEOUT).entry.view)[0] == "Up"
 
     circular = place(stack, pixar.bundle_id, "PixarFilmWidget", f.WIDGET_FAMILY_ACCESSORY_CIRCULAR)
     assert circular.location.screen == t.SCREEN_LOCK

@@ -64,6 +64,16 @@ package enum IntentReloads: Sendable, Hashable, Codable {
     case kinds(Set<String>)
     /// `WidgetCenter.reloadAllTimelines()`.
     case allTimelines
+
+    /// Both: every timeline if either asks for it, else the kinds of both.
+    package func merged(with other: IntentReloads) -> IntentReloads {
+        switch (self, other) {
+        case (.allTimelines, _), (_, .allTimelines): .allTimelines
+        case (.kinds(let a), .kinds(let b)): .kinds(a.union(b))
+        case (.kinds, .tappedWidget): self
+        case (.tappedWidget, _): other
+        }
+    }
 }
 
 /// What `perform()` does.

@@ -14,9 +14,12 @@ extension IntentExecutor {
     }
 
     /// The app's handler answered call `id`. Success or failure, a tapped placement is
-    /// reloaded once (a failed toggle must show its true state again); then the
-    /// target's next waiting tap runs. An answer to a call that timed out is ignored.
-    package mutating func handlerFinished(_ id: CallID, _ outcome: HandlerOutcome) -> [IntentEffect] {
+    /// reloaded once (a failed toggle must show its true state again), and so is what
+    /// `perform()` asked `WidgetCenter` for (`asked`), as part of the tap; then the target's
+    /// next waiting tap runs. An answer to a call that timed out is ignored.
+    package mutating func handlerFinished(
+        _ id: CallID, _ outcome: HandlerOutcome, asked: IntentReloads = .tappedWidget
+    ) -> [IntentEffect] {
         var effects: [IntentEffect] = []
         if let call = calls.removeValue(forKey: id) {
             let result: TapResult =
@@ -24,7 +27,7 @@ extension IntentExecutor {
                 case .succeeded(let value): .performed(value)
                 case .failed(let message): .failed(.handler(message: message))
                 }
-            complete(call, result: result, effects: &effects)
+            complete(call, result: result, asked: asked, effects: &effects)
         }
         finish(&effects)
         return effects
@@ -57,10 +60,12 @@ extension IntentExecutor {
         return effects
     }
 
-    mutating func complete(_ call: Call, result: TapResult, effects: inout [IntentEffect]) {
+    mutating func complete(
+        _ call: Call, result: TapResult, asked: IntentReloads = .tappedWidget, effects: inout [IntentEffect]
+    ) {
         let target = call.job.tap.target
         busy[target] = nil
-        let reloaded = appendReloads(of: call.job, result: result, effects: &effects)
+        let reloaded = appendReloads(of: call.job, result: result, asked: asked, effects: &effects)
         finish(key: call.job.key, tap: call.job.tap, result: result, reloaded: reloaded, effects: &effects)
         runWaiting(on: target, effects: &effects)
     }

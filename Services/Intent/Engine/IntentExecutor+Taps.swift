@@ -89,22 +89,22 @@ extension IntentExecutor {
         }
     }
 
-    /// The tapped widget's reload, then (if `perform()` succeeded) the ones the intent asks
-    /// for. One reload per placement: when what the intent asks for covers the tapped
-    /// widget (every timeline, or its kind), that is its reload. A Live Activity has no
-    /// timeline: its intent updates it through ActivityKit; only what the intent asks
+    /// The tapped widget's reload, then the ones the intent asks for: its declared `reloads`
+    /// (if `perform()` succeeded) and what the app's `perform()` asked `WidgetCenter` for
+    /// (`asked`, whatever the outcome). One reload per placement: when what is asked covers
+    /// the tapped widget (every timeline, or its kind), that is its reload. A Live Activity
+    /// has no timeline: its intent updates it through ActivityKit; only what the intent asks
     /// `WidgetCenter` for is reloaded.
-    func appendReloads(of job: Job, result: TapResult, effects: inout [IntentEffect]) -> [PlacementID] {
+    func appendReloads(
+        of job: Job, result: TapResult, asked: IntentReloads = .tappedWidget, effects: inout [IntentEffect]
+    ) -> [PlacementID] {
         let tapped = job.tap.placement
         let app = job.tap.app
-        guard case .performed = result else {
-            guard let tapped else { return [] }
-            effects.append(.reloadPlacement(tapped))
-            return [tapped]
-        }
+        let reloads: IntentReloads
+        if case .performed = result { reloads = job.definition.reloads.merged(with: asked) } else { reloads = asked }
         let tappedKind = tapped.flatMap { placements[$0]?.kind }
         var reloaded: [PlacementID] = []
-        switch job.definition.reloads {
+        switch reloads {
         case .tappedWidget:
             if let tapped {
                 effects.append(.reloadPlacement(tapped))

@@ -74,3 +74,21 @@ extension StoreOperation {
         }
     }
 }
+
+extension IntentReloads {
+    /// What an app's `perform()` asked `WidgetCenter` for, from its answer (none: only the
+    /// tapped widget's own reload).
+    package init(_ wire: GlimpseAppV1.PerformResponse.Reloads?) {
+        guard let wire else {
+            self = .tappedWidget
+            return
+        }
+        if wire.allTimelines {
+            self = .allTimelines
+        } else if !wire.kinds.isEmpty {
+            self = .kinds(Set(wire.kinds))
+        } else {
+            self = .tappedWidget
+        }
+    }
+}

@@ -89,9 +89,11 @@ extension IntentState {
                 case .failed(let failed)?: outcome = .failed(message: failed.message)
                 case nil: outcome = .failed(message: "the handler answered no outcome")
                 }
+                let asked = IntentReloads(answer.outcome?.reloads)
                 return Step(
                     .none,
-                    effects: state.noted(state.executor.handlerFinished(CallID(rawValue: answer.callId), outcome)))
+                    effects: state.noted(
+                        state.executor.handlerFinished(CallID(rawValue: answer.callId), outcome, asked: asked)))
             case nil: throw RPCError(code: .invalidArgument, message: "an empty journal record")
             }
         } catch let error as InvalidField {

@@ -24,8 +24,9 @@ struct PixarIntentHandler: GlimpseAppV1.IntentHandler.Handler {
     }
 }
 
-/// Seed 000's MarkFilmWatchedIntent: `perform()` marks the film watched in FilmStore; the
-/// tapped widget's reload (which the system always does) then shows the next film.
+/// Seed 000's MarkFilmWatchedIntent: `perform()` marks the film watched in FilmStore and
+/// calls `WidgetCenter.shared.reloadTimelines(ofKind: "PixarFilmWidget")`, said in its answer
+/// (`reloads`), so every Pixar widget — not only the tapped one — shows the next film at once.
 struct MarkFilmWatchedIntent {
     static let type = "MarkFilmWatchedIntent"
     let store: FilmStore
@@ -37,7 +38,9 @@ struct MarkFilmWatchedIntent {
         guard store.markWatched(id: filmID) else {
             return .failed("no film \"\(filmID)\"")
         }
-        return GlimpseAppV1.PerformResponse(outcome: .succeeded(.init()))
+        var response = GlimpseAppV1.PerformResponse(outcome: .succeeded(.init()))
+        response.reloads = GlimpseAppV1.PerformResponse.Reloads(kinds: [PixarWidget.kind])
+        return response
     }
 }
 

@@ -69,6 +69,12 @@ extension GlimpseAppV1 {
         public static let protoMessageName = "glimpse.app.v1.PerformResponse"
 
         public var outcome: Outcome? = nil
+        /// What perform() asked WidgetCenter to reload, as the system runs it for the tap: at once and
+        /// free, like the tapped widget's own reload (seed 004's CheckInIntent calls
+        /// reloadAllTimelines(), seed 000's MarkFilmWatchedIntent reloadTimelines(ofKind:)). Honoured
+        /// for this tap only, whatever its outcome. A reload the app asks of the gateway's WidgetCenter
+        /// on its own account stays an app request (charged, spaced).
+        public var reloads: GlimpseAppV1.PerformResponse.Reloads? = nil
 
         public enum Outcome: Swift.Hashable, Swift.Sendable {
             case succeeded(GlimpseAppV1.PerformResponse.Succeeded)
@@ -86,9 +92,44 @@ extension GlimpseAppV1 {
         public init() {}
 
         public init(
-            outcome: Outcome? = nil
+            outcome: Outcome? = nil,
+            reloads: GlimpseAppV1.PerformResponse.Reloads? = nil
         ) {
             self.outcome = outcome
+            self.reloads = reloads
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseAppV1.PerformResponse {
+    public struct Reloads: GlimpseMessage {
+        public static let protoMessageName = "glimpse.app.v1.PerformResponse.Reloads"
+
+        /// reloadTimelines(ofKind:) for each
+        public var kinds: [Swift.String] = []
+        /// reloadAllTimelines()
+        public var allTimelines: Swift.Bool = false
+
+        public init() {}
+
+        public init(
+            kinds: [Swift.String] = [],
+            allTimelines: Swift.Bool = false
+        ) {
+            self.kinds = kinds
+            self.allTimelines = allTimelines
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -228,6 +269,7 @@ extension GlimpseAppV1.PerformResponse: _ProtoCBacked {
         guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.PerformResponse") }
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PerformResponse.self)
         self.init()
+        if let v = c.pointee.reloads { self.reloads = try _liftNested("glimpse.app.v1.PerformResponse", "reloads", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.PerformResponse.Reloads in try GlimpseAppV1.PerformResponse.Reloads(_c: v, depth: depth &+ 1) } }
         switch Swift.Int(c.pointee.outcome_case.rawValue) {
         case 1: if let v = c.pointee.succeeded { self.outcome = .succeeded(try _liftNested("glimpse.app.v1.PerformResponse", "succeeded", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.PerformResponse.Succeeded in try GlimpseAppV1.PerformResponse.Succeeded(_c: v, depth: depth &+ 1) }) }
         case 2: if let v = c.pointee.failed { self.outcome = .failed(try _liftNested("glimpse.app.v1.PerformResponse", "failed", -1) { () throws(ProtoDecodingError) -> GlimpseAppV1.PerformResponse.Failed in try GlimpseAppV1.PerformResponse.Failed(_c: v, depth: depth &+ 1) }) }
@@ -237,6 +279,7 @@ extension GlimpseAppV1.PerformResponse: _ProtoCBacked {
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PerformResponse.self)
+        if let v = self.reloads { c.pointee.reloads = try arena.lower(v, depth: depth) }
         switch self.outcome {
         case nil: break
         case .succeeded(let v)?:
@@ -246,6 +289,40 @@ extension GlimpseAppV1.PerformResponse: _ProtoCBacked {
             c.pointee.outcome_case = .init(rawValue: 2)
             c.pointee.failed = try arena.lower(v, depth: depth)
         }
+    }
+}
+
+extension GlimpseAppV1.PerformResponse.Reloads: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__App__V1__PerformResponse__Reloads.self, count: 1)
+        glimpse__app__v1__perform_response__reloads__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__app__v1__perform_response__reloads__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.app.v1.PerformResponse.Reloads") }
+        let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PerformResponse__Reloads.self)
+        self.init()
+        if c.pointee.n_kinds > 0, let list = c.pointee.kinds {
+            var out: [Swift.String] = []
+            out.reserveCapacity(c.pointee.n_kinds)
+            for i in 0..<c.pointee.n_kinds { out.append(try _liftString(list[i].data, list[i].len, "glimpse.app.v1.PerformResponse.Reloads", "kinds", i)) }
+            self.kinds = out
+        }
+        self.allTimelines = (c.pointee.all_timelines != 0)
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__App__V1__PerformResponse__Reloads.self)
+        if !self.kinds.isEmpty {
+            let list = arena.allocate(ProtobufCBinaryData.self, count: self.kinds.count)
+            for (i, v) in self.kinds.enumerated() { list[i] = ProtobufCBinaryData(len: v.utf8.count, data: try arena.lowerString(v, "glimpse.app.v1.PerformResponse.Reloads", "kinds")) }
+            c.pointee.kinds = list
+            c.pointee.n_kinds = self.kinds.count
+        }
+        c.pointee.all_timelines = (self.allTimelines ? 1 : 0)
     }
 }
 
@@ -333,6 +410,7 @@ extension GlimpseAppV1.PerformResponse: ProtoJSONMessage, _ProtoJSONField {
         var w = _ProtoJSONWriter()
         if case .succeeded(let v)? = self.outcome { w.member("succeeded", v) }
         if case .failed(let v)? = self.outcome { w.member("failed", v) }
+        w.optional("reloads", self.reloads)
         return w.value
     }
 
@@ -343,12 +421,36 @@ extension GlimpseAppV1.PerformResponse: ProtoJSONMessage, _ProtoJSONField {
             switch number {
             case 1: if let v = try r.value(GlimpseAppV1.PerformResponse.Succeeded.self) { self.outcome = .succeeded(v) }
             case 2: if let v = try r.value(GlimpseAppV1.PerformResponse.Failed.self) { self.outcome = .failed(v) }
+            case 3: try r.readOptional(&self.reloads)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PerformResponse", "1,succeeded,succeeded,outcome 2,failed,failed,outcome")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PerformResponse", "1,succeeded,succeeded,outcome 2,failed,failed,outcome 3,reloads,reloads")
+}
+
+extension GlimpseAppV1.PerformResponse.Reloads: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("kinds", self.kinds)
+        w.field("allTimelines", self.allTimelines)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.kinds)
+            case 2: try r.read(&self.allTimelines)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.app.v1.PerformResponse.Reloads", "1,kinds,kinds 2,allTimelines,all_timelines")
 }
 
 extension GlimpseAppV1.PerformResponse.Succeeded: ProtoJSONMessage, _ProtoJSONField {

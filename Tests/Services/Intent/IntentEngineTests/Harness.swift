@@ -36,8 +36,10 @@ final class IntentHarness {
     }
 
     @discardableResult
-    func handlerFinished(_ call: HandlerCall, _ outcome: IntentExecutor.HandlerOutcome) -> [IntentEffect] {
-        let effects = executor.handlerFinished(call.id, outcome)
+    func handlerFinished(
+        _ call: HandlerCall, _ outcome: IntentExecutor.HandlerOutcome, asked: IntentReloads = .tappedWidget
+    ) -> [IntentEffect] {
+        let effects = executor.handlerFinished(call.id, outcome, asked: asked)
         log += effects
         return effects
     }

@@ -102,3 +102,50 @@ struct DeclaredReloadTests {
         #expect(Self.reloadEffects(h.tap("Check", placement: 3)) == [.reloadPlacement(3)])
     }
 }
+
+/// What the app's own `perform()` asks `WidgetCenter` for is part of the tap (seed 004's
+/// CheckInIntent calls `reloadAllTimelines()`, seed 000's MarkFilmWatchedIntent
+/// `reloadTimelines(ofKind:)`): reloaded with the tap, like a declared reload.
+@Suite("Reloads perform() asks for")
+struct AskedReloadTests {
+    static func reloads(_ effects: [IntentEffect]) -> [IntentEffect] { DeclaredReloadTests.reloadEffects(effects) }
+
+    @Test("a handler that asked for every timeline: that is the tap's reload, and every placement of the app is in it")
+    func allTimelines() throws {
+        let h = try Fixture.harness()
+        h.tap("Greet", placement: 3)
+        h.executor.placementAdded(4, PlacedWidget(app: Fixture.app, kind: "LockWidget", family: .accessoryRectangular))
+        let call = try #require(h.handlerCalls.first)
+        let effects = h.handlerFinished(call, .succeeded(nil), asked: .allTimelines)
+        #expect(Self.reloads(effects) == [.reloadAllTimelines(app: Fixture.app)])
+        #expect(h.completions.first?.reloaded == [3, 4])
+    }
+
+    @Test("a handler that asked for another kind: the tapped widget's reload, then the kind's")
+    func otherKind() throws {
+        let h = try Fixture.harness()
+        h.tap("Greet", placement: 3)
+        let call = try #require(h.handlerCalls.first)
+        let effects = h.handlerFinished(call, .succeeded(nil), asked: .kinds(["OtherWidget"]))
+        #expect(
+            Self.reloads(effects) == [.reloadPlacement(3), .reloadTimelines(ofKind: "OtherWidget", app: Fixture.app)])
+    }
+
+    @Test("asked for and then failed: what was asked is still reloaded (the calls were made)")
+    func askedThenFailed() throws {
+        let h = try Fixture.harness()
+        h.tap("Greet", placement: 3)
+        let call = try #require(h.handlerCalls.first)
+        let effects = h.handlerFinished(call, .failed(message: "no network"), asked: .kinds([Fixture.kind]))
+        #expect(Self.reloads(effects) == [.reloadTimelines(ofKind: Fixture.kind, app: Fixture.app)])
+    }
+
+    @Test("merging what is declared and what is asked")
+    func merging() {
+        #expect(IntentReloads.tappedWidget.merged(with: .kinds(["A"])) == .kinds(["A"]))
+        #expect(IntentReloads.kinds(["A"]).merged(with: .kinds(["B"])) == .kinds(["A", "B"]))
+        #expect(IntentReloads.kinds(["A"]).merged(with: .allTimelines) == .allTimelines)
+        #expect(IntentReloads.allTimelines.merged(with: .tappedWidget) == .allTimelines)
+        #expect(IntentReloads.kinds(["A"]).merged(with: .tappedWidget) == .kinds(["A"]))
+    }
+}

@@ -59,6 +59,12 @@ void   glimpse__app__v1__perform_request__free_unpacked
   assert(message->base.descriptor == &glimpse__app__v1__perform_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   glimpse__app__v1__perform_response__reloads__init
+                     (Glimpse__App__V1__PerformResponse__Reloads         *message)
+{
+  static const Glimpse__App__V1__PerformResponse__Reloads init_value = GLIMPSE__APP__V1__PERFORM_RESPONSE__RELOADS__INIT;
+  *message = init_value;
+}
 void   glimpse__app__v1__perform_response__succeeded__init
                      (Glimpse__App__V1__PerformResponse__Succeeded         *message)
 {
@@ -283,6 +289,57 @@ const ProtobufCMessageDescriptor glimpse__app__v1__perform_request__descriptor =
   (ProtobufCMessageInit) glimpse__app__v1__perform_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor glimpse__app__v1__perform_response__reloads__field_descriptors[2] =
+{
+  {
+    "kinds",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Glimpse__App__V1__PerformResponse__Reloads, n_kinds),
+    offsetof(Glimpse__App__V1__PerformResponse__Reloads, kinds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "all_timelines",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__App__V1__PerformResponse__Reloads, all_timelines),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__app__v1__perform_response__reloads__field_indices_by_name[] = {
+  1,   /* field[1] = all_timelines */
+  0,   /* field[0] = kinds */
+};
+static const ProtobufCIntRange glimpse__app__v1__perform_response__reloads__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor glimpse__app__v1__perform_response__reloads__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.app.v1.PerformResponse.Reloads",
+  "Reloads",
+  "Glimpse__App__V1__PerformResponse__Reloads",
+  "glimpse.app.v1",
+  sizeof(Glimpse__App__V1__PerformResponse__Reloads),
+  2,
+  glimpse__app__v1__perform_response__reloads__field_descriptors,
+  glimpse__app__v1__perform_response__reloads__field_indices_by_name,
+  1,  glimpse__app__v1__perform_response__reloads__number_ranges,
+  (ProtobufCMessageInit) glimpse__app__v1__perform_response__reloads__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor glimpse__app__v1__perform_response__succeeded__field_descriptors[1] =
 {
   {
@@ -359,7 +416,7 @@ const ProtobufCMessageDescriptor glimpse__app__v1__perform_response__failed__des
   (ProtobufCMessageInit) glimpse__app__v1__perform_response__failed__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__app__v1__perform_response__field_descriptors[2] =
+static const ProtobufCFieldDescriptor glimpse__app__v1__perform_response__field_descriptors[3] =
 {
   {
     "succeeded",
@@ -385,15 +442,28 @@ static const ProtobufCFieldDescriptor glimpse__app__v1__perform_response__field_
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "reloads",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__App__V1__PerformResponse, reloads),
+    &glimpse__app__v1__perform_response__reloads__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__app__v1__perform_response__field_indices_by_name[] = {
   1,   /* field[1] = failed */
+  2,   /* field[2] = reloads */
   0,   /* field[0] = succeeded */
 };
 static const ProtobufCIntRange glimpse__app__v1__perform_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor glimpse__app__v1__perform_response__descriptor =
 {
@@ -403,7 +473,7 @@ const ProtobufCMessageDescriptor glimpse__app__v1__perform_response__descriptor 
   "Glimpse__App__V1__PerformResponse",
   "glimpse.app.v1",
   sizeof(Glimpse__App__V1__PerformResponse),
-  2,
+  3,
   glimpse__app__v1__perform_response__field_descriptors,
   glimpse__app__v1__perform_response__field_indices_by_name,
   1,  glimpse__app__v1__perform_response__number_ranges,

@@ -23,6 +23,7 @@ PROTOBUF_C__BEGIN_DECLS
 typedef struct Glimpse__App__V1__PerformRequest Glimpse__App__V1__PerformRequest;
 typedef struct Glimpse__App__V1__PerformRequest__ParametersEntry Glimpse__App__V1__PerformRequest__ParametersEntry;
 typedef struct Glimpse__App__V1__PerformResponse Glimpse__App__V1__PerformResponse;
+typedef struct Glimpse__App__V1__PerformResponse__Reloads Glimpse__App__V1__PerformResponse__Reloads;
 typedef struct Glimpse__App__V1__PerformResponse__Succeeded Glimpse__App__V1__PerformResponse__Succeeded;
 typedef struct Glimpse__App__V1__PerformResponse__Failed Glimpse__App__V1__PerformResponse__Failed;
 
@@ -81,6 +82,24 @@ struct  Glimpse__App__V1__PerformRequest
     , {0,NULL}, 0,NULL, 0, {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL} }
 
 
+struct  Glimpse__App__V1__PerformResponse__Reloads
+{
+  ProtobufCMessage base;
+  /*
+   * reloadTimelines(ofKind:) for each
+   */
+  size_t n_kinds;
+  ProtobufCBinaryData *kinds;
+  /*
+   * reloadAllTimelines()
+   */
+  protobuf_c_boolean all_timelines;
+};
+#define GLIMPSE__APP__V1__PERFORM_RESPONSE__RELOADS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__perform_response__reloads__descriptor) \
+    , 0,NULL, 0 }
+
+
 struct  Glimpse__App__V1__PerformResponse__Succeeded
 {
   ProtobufCMessage base;
@@ -117,6 +136,14 @@ typedef enum {
 struct  Glimpse__App__V1__PerformResponse
 {
   ProtobufCMessage base;
+  /*
+   * What perform() asked WidgetCenter to reload, as the system runs it for the tap: at once and
+   * free, like the tapped widget's own reload (seed 004's CheckInIntent calls
+   * reloadAllTimelines(), seed 000's MarkFilmWatchedIntent reloadTimelines(ofKind:)). Honoured
+   * for this tap only, whatever its outcome. A reload the app asks of the gateway's WidgetCenter
+   * on its own account stays an app request (charged, spaced).
+   */
+  Glimpse__App__V1__PerformResponse__Reloads *reloads;
   Glimpse__App__V1__PerformResponse__OutcomeCase outcome_case;
   union {
     Glimpse__App__V1__PerformResponse__Succeeded *succeeded;
@@ -125,7 +152,7 @@ struct  Glimpse__App__V1__PerformResponse
 };
 #define GLIMPSE__APP__V1__PERFORM_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__app__v1__perform_response__descriptor) \
-    , GLIMPSE__APP__V1__PERFORM_RESPONSE__OUTCOME__NOT_SET, {0} }
+    , NULL, GLIMPSE__APP__V1__PERFORM_RESPONSE__OUTCOME__NOT_SET, {0} }
 
 
 /* Glimpse__App__V1__PerformRequest__ParametersEntry methods */
@@ -150,6 +177,9 @@ Glimpse__App__V1__PerformRequest *
 void   glimpse__app__v1__perform_request__free_unpacked
                      (Glimpse__App__V1__PerformRequest *message,
                       ProtobufCAllocator *allocator);
+/* Glimpse__App__V1__PerformResponse__Reloads methods */
+void   glimpse__app__v1__perform_response__reloads__init
+                     (Glimpse__App__V1__PerformResponse__Reloads         *message);
 /* Glimpse__App__V1__PerformResponse__Succeeded methods */
 void   glimpse__app__v1__perform_response__succeeded__init
                      (Glimpse__App__V1__PerformResponse__Succeeded         *message);
@@ -182,6 +212,9 @@ typedef void (*Glimpse__App__V1__PerformRequest__ParametersEntry_Closure)
                   void *closure_data);
 typedef void (*Glimpse__App__V1__PerformRequest_Closure)
                  (const Glimpse__App__V1__PerformRequest *message,
+                  void *closure_data);
+typedef void (*Glimpse__App__V1__PerformResponse__Reloads_Closure)
+                 (const Glimpse__App__V1__PerformResponse__Reloads *message,
                   void *closure_data);
 typedef void (*Glimpse__App__V1__PerformResponse__Succeeded_Closure)
                  (const Glimpse__App__V1__PerformResponse__Succeeded *message,
@@ -222,6 +255,7 @@ void glimpse__app__v1__intent_handler__perform(ProtobufCService *service,
 extern const ProtobufCMessageDescriptor glimpse__app__v1__perform_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__app__v1__perform_request__parameters_entry__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__app__v1__perform_response__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__app__v1__perform_response__reloads__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__app__v1__perform_response__succeeded__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__app__v1__perform_response__failed__descriptor;
 extern const ProtobufCServiceDescriptor glimpse__app__v1__intent_handler__descriptor;
