@@ -8,7 +8,7 @@
 #   ./scripts/run.sh                     # up in the foreground; Ctrl-C stops everything
 #   ./scripts/run.sh --detach            # returns once the stack is up
 #   ./scripts/run.sh down                # stops a detached stack
-#   ./scripts/run.sh --manual 2026-01-01T09:00:00Z   # manual clocks, the gateway conducting
+#   ./scripts/run.sh --manual 2026-01-01T09:00:00Z   # manual clocks, frozen until moved (--follow: real time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"

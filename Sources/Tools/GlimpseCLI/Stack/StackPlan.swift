@@ -16,6 +16,9 @@ struct StackPlan: Sendable {
         var directory = "./.glimpse"
         var binaries = "."
         var manualStart: String?  // --clock manual from this instant
+        /// With `manualStart`: the gateway moves the clocks with real time from it; else they
+        /// stay frozen until told (`glimpse clock advance`, `glimpse clock follow`).
+        var followRealTime = false
         var device: String?
         var demoApps: [DemoApp] = []
         var apnsKey: (team: String, keyID: String, path: String)?
@@ -80,7 +83,7 @@ struct StackPlan: Sendable {
                 device + [
                     "--timeline-address", timeline, "--intent-address", intent, "--activity-address", activity,
                     "--asset-address", asset,
-                ] + (options.manualStart == nil ? [] : ["--follow-real-time", "true"])),
+                ] + (options.manualStart != nil && options.followRealTime ? ["--follow-real-time", "true"] : [])),
         ]
         for app in options.demoApps {
             members.append(

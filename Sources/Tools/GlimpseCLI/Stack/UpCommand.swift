@@ -44,9 +44,12 @@ struct Up: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Manual clocks from this instant (ISO 8601); the gateway conducts and follows real time.",
+            "Manual clocks from this instant (ISO 8601), frozen there until moved (glimpse clock advance, set, follow): a script's steps give the same event log every run.",
             valueName: "instant"))
     var manual: String?
+
+    @Flag(help: "With --manual: the clocks move with real time from the instant (the gateway conducts).")
+    var follow = false
 
     @Option(help: "The screen model (iPhone393x852, iPhone430x932, iPhone375x812, iPhone375x667, iPad1024x1366).")
     var device: String?
@@ -63,6 +66,7 @@ struct Up: AsyncParsableCommand {
             throw ValidationError(
                 "--port-offset must be 0...\(StackPlan.largestPortOffset) (every port stays at or under 65535)")
         }
+        if follow, manual == nil { throw ValidationError("--follow moves manual clocks: give --manual <instant> too") }
     }
 
     var context: CLIContext { Current.context }
@@ -84,6 +88,7 @@ struct Up: AsyncParsableCommand {
         options.directory = dir
         options.binaries = binaries
         options.manualStart = manual
+        options.followRealTime = follow
         options.device = device
         options.apnsKey = key
         options.portOffset = portOffset

@@ -1,0 +1,34 @@
+import Testing
+
+@testable import GlimpseCLI
+
+/// What `glimpse up` starts: on `--manual` the clocks stay frozen unless `--follow`, so a
+/// script's steps give the same event log every run.
+@Suite("glimpse up: the stack's plan")
+struct StackPlanTests {
+    static func gateway(_ options: StackPlan.Options) throws -> [String] {
+        try #require(StackPlan(options).members.first { $0.name == "glimpse-gateway" }).arguments
+    }
+
+    @Test("--manual: every process on a manual clock from the instant, frozen; --follow: the gateway follows real time")
+    func manualClocks() throws {
+        var options = StackPlan.Options()
+        options.manualStart = "2026-01-01T09:00:00Z"
+        for member in StackPlan(options).members where member.isService {
+            #expect(member.arguments.contains("--clock") && member.arguments.contains("2026-01-01T09:00:00Z"), "\(member.name)")
+        }
+        #expect(!(try Self.gateway(options)).contains("--follow-real-time"))
+        options.followRealTime = true
+        let following = try Self.gateway(options)
+        let flag = try #require(following.firstIndex(of: "--follow-real-time"))
+        #expect(following[flag + 1] == "true")
+    }
+
+    @Test("a system-clock stack never follows: there is nothing to follow")
+    func systemClock() throws {
+        var options = StackPlan.Options()
+        options.followRealTime = true
+        #expect(!(try Self.gateway(options)).contains("--follow-real-time"))
+        #expect(!(try Self.gateway(options)).contains("--clock"))
+    }
+}
