@@ -152,3 +152,34 @@ def test_glimpse_push_signs_its_provider_token_with_the_wall_clock_on_a_manual_s
         assert done.returncode == 0 and done.stdout.startswith("200"), f"{done.stdout}\n{done.stderr}"
     finally:
         stack.stop()
+
+
+def test_an_ended_activity_shows_its_dismissal_date_at_the_gateway(tmp_path):
+    """ActivityKit reports an ended activity's dismissal date; the device keeps it too
+    (Activities.Get, Device.Show), not only glimpse-activity."""
+    import json
+    from glimpse.activity.v1 import activity_pb2 as a
+
+    stack = Stack(tmp_path)
+    try:
+        manifest = manifest_pb2.AppManifest(
+            bundle_id=PIZZA, display_name="Pizza",
+            activity_attributes=[manifest_pb2.ActivityAttributesDeclaration(type_name="PizzaDeliveryAttributes")])
+        token = stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT).app_token
+        now = stack.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now.seconds
+        activity_id = stack.activity_kit.Request(a.RequestActivityRequest(
+            attributes_type="PizzaDeliveryAttributes", attributes_json="{}",
+            content=a.Content(state_json=json.dumps({"eta": 20}))), metadata=_bearer(token),
+            timeout=RPC_TIMEOUT).activity.activity_id
+        dismissal = now + 3600
+        stack.activity_kit.End(a.EndActivityRequest(
+            activity_id=activity_id, dismissal_policy=a.DismissalPolicy(after={"seconds": dismissal})),
+            metadata=_bearer(token), timeout=RPC_TIMEOUT)
+        shown = stack.activities.Get(g.GetActivityRequest(activity_id=activity_id), timeout=RPC_TIMEOUT).activity
+        assert shown.state == a.ACTIVITY_STATE_ENDED
+        assert shown.dismissal_date.seconds == dismissal, shown
+        screen = stack.device.Show(g.ShowRequest(), timeout=RPC_TIMEOUT)
+        [view] = [v for v in screen.lock_screen.activities if v.activity.activity_id == activity_id]
+        assert view.activity.dismissal_date.seconds == dismissal
+    finally:
+        stack.stop()

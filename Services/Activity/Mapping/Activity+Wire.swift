@@ -183,6 +183,9 @@ extension GlimpseActivityV1.ActivityChange {
             change.from = from?.wire ?? .unspecified
             change.to = to.wire
             change.reason = reason.rawValue
+            if to == .ended {
+                change.dismissalDate = manager.activity(id)?.dismissalDate.map(GoogleProtobuf.Timestamp.init)
+            }
             self.change = .state(change)
         case .contentUpdated(let id, let content, let alert):
             activityId = id.description

@@ -325,7 +325,10 @@ package actor DeviceState {
         switch change.change {
         case .state(let state)?:
             activity.state = state.to
-            if state.to == .ended { activity.endedAt = change.at }
+            if state.to == .ended {
+                activity.endedAt = change.at
+                activity.dismissalDate = state.dismissalDate
+            }
         case .content(let content)?:
             if let new = content.content { activity.content = new }
             if let alert = content.alert {

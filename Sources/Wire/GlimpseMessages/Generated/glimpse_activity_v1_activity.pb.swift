@@ -980,17 +980,22 @@ extension GlimpseActivityV1.ActivityChange {
         public var to: GlimpseActivityV1.ActivityState = .init(rawValue: 0)
         /// requested, startedByPush, staleDateReached, endedByPush, …
         public var reason: Swift.String = ""
+        /// To ENDED: when the system takes it off the Lock Screen (the dismissal policy's date,
+        /// 4 h after the end by default); absent when it is removed at once.
+        public var dismissalDate: GoogleProtobuf.Timestamp? = nil
 
         public init() {}
 
         public init(
             from: GlimpseActivityV1.ActivityState = .init(rawValue: 0),
             to: GlimpseActivityV1.ActivityState = .init(rawValue: 0),
-            reason: Swift.String = ""
+            reason: Swift.String = "",
+            dismissalDate: GoogleProtobuf.Timestamp? = nil
         ) {
             self.from = from
             self.to = to
             self.reason = reason
+            self.dismissalDate = dismissalDate
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -2224,6 +2229,7 @@ extension GlimpseActivityV1.ActivityChange.StateChange: _ProtoCBacked {
         self.from = GlimpseActivityV1.ActivityState(rawValue: .init(truncatingIfNeeded: c.pointee.from.rawValue))
         self.to = GlimpseActivityV1.ActivityState(rawValue: .init(truncatingIfNeeded: c.pointee.to.rawValue))
         self.reason = try _liftString(c.pointee.reason.data, c.pointee.reason.len, "glimpse.activity.v1.ActivityChange.StateChange", "reason", -1)
+        if let v = c.pointee.dismissal_date { self.dismissalDate = try _liftNested("glimpse.activity.v1.ActivityChange.StateChange", "dismissal_date", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -2231,6 +2237,7 @@ extension GlimpseActivityV1.ActivityChange.StateChange: _ProtoCBacked {
         c.pointee.from = Glimpse__Activity__V1__ActivityState(rawValue: .init(truncatingIfNeeded: self.from.rawValue))
         c.pointee.to = Glimpse__Activity__V1__ActivityState(rawValue: .init(truncatingIfNeeded: self.to.rawValue))
         if !self.reason.isEmpty { c.pointee.reason = ProtobufCBinaryData(len: self.reason.utf8.count, data: try arena.lowerString(self.reason, "glimpse.activity.v1.ActivityChange.StateChange", "reason")) }
+        if let v = self.dismissalDate { c.pointee.dismissal_date = try arena.lower(v, depth: depth) }
     }
 }
 
@@ -3223,6 +3230,7 @@ extension GlimpseActivityV1.ActivityChange.StateChange: ProtoJSONMessage, _Proto
         w.field("from", self.from)
         w.field("to", self.to)
         w.field("reason", self.reason)
+        w.optional("dismissalDate", self.dismissalDate)
         return w.value
     }
 
@@ -3234,12 +3242,13 @@ extension GlimpseActivityV1.ActivityChange.StateChange: ProtoJSONMessage, _Proto
             case 1: try r.read(&self.from)
             case 2: try r.read(&self.to)
             case 3: try r.read(&self.reason)
+            case 4: try r.readOptional(&self.dismissalDate)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ActivityChange.StateChange", "1,from,from 2,to,to 3,reason,reason")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ActivityChange.StateChange", "1,from,from 2,to,to 3,reason,reason 4,dismissalDate,dismissal_date")
 }
 
 extension GlimpseActivityV1.ActivityChange.ContentChange: ProtoJSONMessage, _ProtoJSONField {

@@ -3019,7 +3019,7 @@ const ProtobufCMessageDescriptor glimpse__activity__v1__watch_activities_request
   (ProtobufCMessageInit) glimpse__activity__v1__watch_activities_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__state_change__field_descriptors[3] =
+static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__state_change__field_descriptors[4] =
 {
   {
     "from",
@@ -3057,8 +3057,21 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__st
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "dismissal_date",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Activity__V1__ActivityChange__StateChange, dismissal_date),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__activity__v1__activity_change__state_change__field_indices_by_name[] = {
+  3,   /* field[3] = dismissal_date */
   0,   /* field[0] = from */
   2,   /* field[2] = reason */
   1,   /* field[1] = to */
@@ -3066,7 +3079,7 @@ static const unsigned glimpse__activity__v1__activity_change__state_change__fiel
 static const ProtobufCIntRange glimpse__activity__v1__activity_change__state_change__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor glimpse__activity__v1__activity_change__state_change__descriptor =
 {
@@ -3076,7 +3089,7 @@ const ProtobufCMessageDescriptor glimpse__activity__v1__activity_change__state_c
   "Glimpse__Activity__V1__ActivityChange__StateChange",
   "glimpse.activity.v1",
   sizeof(Glimpse__Activity__V1__ActivityChange__StateChange),
-  3,
+  4,
   glimpse__activity__v1__activity_change__state_change__field_descriptors,
   glimpse__activity__v1__activity_change__state_change__field_indices_by_name,
   1,  glimpse__activity__v1__activity_change__state_change__number_ranges,

@@ -533,10 +533,15 @@ struct  Glimpse__Activity__V1__ActivityChange__StateChange
    * requested, startedByPush, staleDateReached, endedByPush, …
    */
   ProtobufCBinaryData reason;
+  /*
+   * To ENDED: when the system takes it off the Lock Screen (the dismissal policy's date,
+   * 4 h after the end by default); absent when it is removed at once.
+   */
+  Google__Protobuf__Timestamp *dismissal_date;
 };
 #define GLIMPSE__ACTIVITY__V1__ACTIVITY_CHANGE__STATE_CHANGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__activity_change__state_change__descriptor) \
-    , GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, {0,NULL} }
+    , GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, GLIMPSE__ACTIVITY__V1__ACTIVITY_STATE__ACTIVITY_STATE_UNSPECIFIED, {0,NULL}, NULL }
 
 
 struct  Glimpse__Activity__V1__ActivityChange__ContentChange
