@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
 
-mapfile -t files < <(git ls-files '*.swift' \
+mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.swift' \
     | grep -v -e '/Generated/' -e '^Sources/Tools/GlimpseInterop/Services/' -e '^Sources/Tools/Contracts/EmbeddedContracts.swift$')
 if [ "${1:-}" = "--check" ]; then
     if ! swift format lint --strict --parallel "${files[@]}"; then

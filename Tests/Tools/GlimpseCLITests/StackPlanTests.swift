@@ -15,7 +15,9 @@ struct StackPlanTests {
         var options = StackPlan.Options()
         options.manualStart = "2026-01-01T09:00:00Z"
         for member in StackPlan(options).members where member.isService {
-            #expect(member.arguments.contains("--clock") && member.arguments.contains("2026-01-01T09:00:00Z"), "\(member.name)")
+            #expect(
+                member.arguments.contains("--clock") && member.arguments.contains("2026-01-01T09:00:00Z"),
+                "\(member.name)")
         }
         #expect(!(try Self.gateway(options)).contains("--follow-real-time"))
         options.followRealTime = true
