@@ -282,7 +282,7 @@ let package = Package(
             name: "glimpse-activity",
             dependencies: [
                 "ActivityService", "ActivityEngine", "EngineHosting", "GlimpseMessages", "GlimpseRPC", "HTTP2",
-                "ServiceKit", argumentParser, .product(name: "Logging", package: "swift-log"),
+                "ServiceKit", argumentParser, crypto, .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/Activity/Main"),
         .testTarget(

@@ -413,3 +413,27 @@ def test_token_refresh_rule_is_a_setting(tmp_path, team_key):
             assert two_tokens(service.ports["apns-h2c"], device) == expected, refresh
         finally:
             assert service.stop() == 0, service.process.stderr()
+
+
+def test_a_seed_gives_the_same_activity_ids_and_push_tokens_every_run(tmp_path, team_key):
+    """`--seed`: two fresh stores on the same manual clock hand out the same ids and tokens for
+    the same requests (a scripted run's event log does not differ by them); another seed, or
+    none, gives others."""
+    key_path, _ = team_key
+    clock = ["--clock", "manual", "--start-time", "2026-01-01T09:00:00Z"]
+
+    def run(name, seed):
+        extra = clock + (["--seed", seed] if seed else [])
+        (tmp_path / name).mkdir()
+        service = Activity(tmp_path / name, key_path, tls=False, extra=extra)
+        try:
+            token = install(service)
+            activity = request_activity(service, token)
+            return activity.activity_id, activity.push_token
+        finally:
+            service.stop()
+
+    first, again = run("a", "scripted-day"), run("b", "scripted-day")
+    assert first == again and all(first)
+    assert run("c", "another-day") != first
+    assert run("d", None) != first

@@ -13,6 +13,7 @@
 import ActivityEngine
 import ActivityService
 import ArgumentParser
+import Crypto
 import EngineHosting
 import Foundation
 import GlimpseMessages
@@ -86,6 +87,12 @@ struct ActivityMain: AsyncParsableCommand {
     var timeline: String?
 
     @Option(
+        help:
+            "Activity ids and push tokens of a new store derive from this text, so a scripted run gives the same ones every time (GLIMPSE_SEED; default: random). A store keeps the seed it started with."
+    )
+    var seed: String?
+
+    @Option(
         name: .customLong("apns-tls-handshake-timeout"),
         help:
             "Seconds a connection to the TLS port has to complete its handshake before it is closed (default 10; GLIMPSE_APNS_TLS_HANDSHAKE_TIMEOUT)."
@@ -138,7 +145,9 @@ struct ActivityMain: AsyncParsableCommand {
             outbound: .init(
                 address: timelineAddress, deviceKey: config.deviceKey,
                 log: { message in logger.notice("\(message)") }),
-            snapshots: policy, report: { message in logger.warning("\(message)") })
+            snapshots: policy,
+            seed: source.raw("seed", seed).map { Array(SHA256.hash(data: Array($0.value.utf8))) },
+            report: { message in logger.warning("\(message)") })
         logger.info("activity store: \(server.host.opening)")
 
         // The APNs endpoint's listeners.

@@ -27,19 +27,23 @@ package struct ActivityServer: Sendable {
 
     /// Opens (restores and replays) the journal `<directory>/activity.sqlite`, or an in-memory
     /// one, saving snapshots as `snapshots` says (failures go to `report`); a new journal
-    /// starts with a random seed for ids and tokens.
+    /// starts with `seed` for ids and tokens (32 bytes; nil: random), an existing one keeps
+    /// the seed it started with.
     package static func open(
         directory: URL?, clock: HostClock, settings: ActivitySettings = .defaults,
         authentication: APNsEndpoint.Authentication, outbound: Outbound,
         tokenClock: (any WallClock)? = SystemClock(), snapshots: SnapshotPolicy = .defaults,
-        transports: Connections.Transports = .sockets, report: @escaping @Sendable (String) -> Void = { _ in }
+        transports: Connections.Transports = .sockets, seed givenSeed: [UInt8]? = nil,
+        report: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ActivityServer {
         let journal = try directory.map { try Journal(directory: $0, name: "activity") } ?? Journal.inMemory()
         let feed = ActivityFeed()
         let connections = Connections(transports: transports)
-        var seed = [UInt8](repeating: 0, count: 32)
-        var generator = SystemRandomNumberGenerator()
-        for index in seed.indices { seed[index] = generator.next() }
+        var seed = givenSeed ?? [UInt8](repeating: 0, count: 32)
+        if givenSeed == nil {
+            var generator = SystemRandomNumberGenerator()
+            for index in seed.indices { seed[index] = generator.next() }
+        }
         // The manager hands out ids from the seed the journal keeps (the genesis input sets
         // it); made with that kind of source from the start, a snapshot restores into it.
         let manager = ActivityManager(clock: clock, config: settings, identifiers: HashedIdentifiers(seed: seed))

@@ -33,4 +33,21 @@ struct StackPlanTests {
         #expect(!(try Self.gateway(options)).contains("--follow-real-time"))
         #expect(!(try Self.gateway(options)).contains("--clock"))
     }
+
+    @Test(
+        "--manual seeds glimpse-activity's ids and tokens with the instant (or --seed); a system-clock stack leaves them random"
+    )
+    func seed() throws {
+        func activity(_ options: StackPlan.Options) throws -> [String] {
+            try #require(StackPlan(options).members.first { $0.name == "glimpse-activity" }).arguments
+        }
+        var options = StackPlan.Options()
+        #expect(!(try activity(options)).contains("--seed"))
+        options.manualStart = "2026-01-01T09:00:00Z"
+        var arguments = try activity(options)
+        #expect(arguments[try #require(arguments.firstIndex(of: "--seed")) + 1] == "2026-01-01T09:00:00Z")
+        options.seed = "run-7"
+        arguments = try activity(options)
+        #expect(arguments[try #require(arguments.firstIndex(of: "--seed")) + 1] == "run-7")
+    }
 }

@@ -19,6 +19,9 @@ struct StackPlan: Sendable {
         /// With `manualStart`: the gateway moves the clocks with real time from it; else they
         /// stay frozen until told (`glimpse clock advance`, `glimpse clock follow`).
         var followRealTime = false
+        /// glimpse-activity's seed for activity ids and push tokens (with `manualStart`, the
+        /// instant unless given: a scripted run gets the same ids every time).
+        var seed: String?
         var device: String?
         var demoApps: [DemoApp] = []
         var apnsKey: (team: String, keyID: String, path: String)?
@@ -76,7 +79,8 @@ struct StackPlan: Sendable {
             service(
                 "activity", 7703 + offset,
                 "Live Activities, push tokens and the APNs endpoint (\(apnsTLSPort) TLS, \(apnsH2CPort) h2c)",
-                ["--timeline-address", timeline] + apns),
+                ["--timeline-address", timeline] + apns
+                    + ((options.seed ?? options.manualStart).map { ["--seed", $0] } ?? [])),
             service("asset", 7704 + offset, "asset caching", []),
             service(
                 "gateway", gatewayPort, "the device: scripts and apps call it (gRPC and JSON)",

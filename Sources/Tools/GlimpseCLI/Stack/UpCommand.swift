@@ -51,6 +51,12 @@ struct Up: AsyncParsableCommand {
     @Flag(help: "With --manual: the clocks move with real time from the instant (the gateway conducts).")
     var follow = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Activity ids and push tokens of a new stack derive from this text (default with --manual: the instant; else random).",
+            valueName: "text"))
+    var seed: String?
+
     @Option(help: "The screen model (iPhone393x852, iPhone430x932, iPhone375x812, iPhone375x667, iPad1024x1366).")
     var device: String?
 
@@ -89,6 +95,7 @@ struct Up: AsyncParsableCommand {
         options.binaries = binaries
         options.manualStart = manual
         options.followRealTime = follow
+        options.seed = seed
         options.device = device
         options.apnsKey = key
         options.portOffset = portOffset
