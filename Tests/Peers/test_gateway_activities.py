@@ -183,3 +183,69 @@ def test_an_ended_activity_shows_its_dismissal_date_at_the_gateway(tmp_path):
         assert view.activity.dismissal_date.seconds == dismissal
     finally:
         stack.stop()
+
+
+def test_dismissed_activities_are_listed_for_an_hour_and_a_push_to_one_gets_410(tmp_path):
+    """A dismissed activity leaves the device at once, but glimpse-activity keeps it, as it was
+    last, for an hour: Activities.List and ActivityKit.List with include_dismissed, Activities.Get
+    and `glimpse activities --include-dismissed` find it, and `glimpse push <activity id>` reaches
+    APNs with its retired token (410 Unregistered, as a push server sees it). An hour later it is
+    gone from every list."""
+    import json
+    import subprocess
+    from glimpse.activity.v1 import activity_pb2 as a
+    from test_timeline_service import _binary
+
+    stack = Stack(tmp_path)
+    try:
+        manifest = manifest_pb2.AppManifest(
+            bundle_id=PIZZA, display_name="Pizza", push_topics=[PIZZA_TOPIC],
+            activity_attributes=[manifest_pb2.ActivityAttributesDeclaration(type_name="PizzaDeliveryAttributes")])
+        token = stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT).app_token
+        activity_id = stack.activity_kit.Request(a.RequestActivityRequest(
+            attributes_type="PizzaDeliveryAttributes", attributes_json="{}",
+            content=a.Content(state_json=json.dumps({"eta": 20})), token=True), metadata=_bearer(token),
+            timeout=RPC_TIMEOUT).activity.activity_id
+        deadline = time.monotonic() + RPC_TIMEOUT
+        while not stack.activities.Get(g.GetActivityRequest(activity_id=activity_id),
+                                       timeout=RPC_TIMEOUT).activity.push_token:
+            assert time.monotonic() < deadline, "no pushTokenUpdates for the activity"
+            time.sleep(0.02)
+        stack.activities.Dismiss(g.DismissRequest(activity_id=activity_id), timeout=RPC_TIMEOUT)
+
+        def listed(include_dismissed):
+            views = stack.activities.List(g.ListActivitiesRequest(include_dismissed=include_dismissed),
+                                          timeout=RPC_TIMEOUT).activities
+            return [v.activity for v in views if v.activity.activity_id == activity_id]
+
+        assert listed(False) == []
+        [kept] = listed(True)
+        assert kept.state == a.ACTIVITY_STATE_DISMISSED and kept.push_token and kept.dismissal_date.seconds
+        own = stack.activity_kit.List(a.ListActivitiesRequest(include_dismissed=True), metadata=_bearer(token),
+                                      timeout=RPC_TIMEOUT).activities
+        assert [x.state for x in own if x.activity_id == activity_id] == [a.ACTIVITY_STATE_DISMISSED]
+        assert not [x for x in stack.activity_kit.List(a.ListActivitiesRequest(), metadata=_bearer(token),
+                                                       timeout=RPC_TIMEOUT).activities if x.activity_id == activity_id]
+        got = stack.activities.Get(g.GetActivityRequest(activity_id=activity_id), timeout=RPC_TIMEOUT).activity
+        assert got.state == a.ACTIVITY_STATE_DISMISSED
+
+        env = {"GLIMPSE_GATEWAY": f"127.0.0.1:{stack.ports['gateway']}", "PATH": "/usr/bin:/bin"}
+
+        def glimpse(*argv):
+            return subprocess.run([_binary("glimpse"), *argv], capture_output=True, text=True, env=env, timeout=60)
+
+        shown = glimpse("activities", "--include-dismissed")
+        assert shown.returncode == 0 and activity_id in shown.stdout and "dismissed" in shown.stdout, shown
+        assert activity_id not in glimpse("activities").stdout
+        payload = tmp_path / "update.json"
+        now = stack.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now.seconds
+        payload.write_text(json.dumps({"aps": {"timestamp": now, "event": "update", "content-state": {"eta": 5}}}))
+        pushed = glimpse("push", activity_id, str(payload), "--apns-address", f"127.0.0.1:{stack.ports['apns-h2c']}")
+        assert pushed.returncode == 1 and pushed.stdout.startswith("410") and "Unregistered" in pushed.stdout, pushed
+
+        stack.clock.Advance(g.AdvanceRequest(by={"seconds": 3601}), timeout=RPC_TIMEOUT)
+        assert listed(True) == []
+        gone = glimpse("push", activity_id, str(payload), "--apns-address", f"127.0.0.1:{stack.ports['apns-h2c']}")
+        assert gone.returncode != 0 and "no activity" in gone.stderr, gone
+    finally:
+        stack.stop()

@@ -12,6 +12,8 @@ package protocol SnapshotFieldVisitor<Key> {
     var isRestoring: Bool { get }
     mutating func save<T: Encodable>(_ key: Key, _ value: T) throws
     mutating func restored<T: Decodable>(_ key: Key, as type: T.Type) throws -> T
+    /// Whether the snapshot being restored has `key` (a saver: always).
+    func has(_ key: Key) -> Bool
     /// Saves or restores a field that is itself a `SnapshotFields` (it keeps what a start gives it).
     mutating func visitNested<T: SnapshotFields>(_ key: Key, _ value: inout T) throws
 }
@@ -20,6 +22,16 @@ extension SnapshotFieldVisitor {
     /// Saves `value` under `key`, or replaces it with what was saved there.
     package mutating func visit<T: Codable>(_ key: Key, _ value: inout T) throws {
         if isRestoring { value = try restored(key, as: T.self) } else { try save(key, value) }
+    }
+
+    /// A field added after stores were written: restoring a snapshot saved without it
+    /// keeps `value` as the start made it.
+    package mutating func visitAdded<T: Codable>(_ key: Key, _ value: inout T) throws {
+        if isRestoring {
+            if has(key) { value = try restored(key, as: T.self) }
+        } else {
+            try save(key, value)
+        }
     }
 
     /// The same for a field kept in another shape than it is saved in (packed memory,
@@ -61,6 +73,8 @@ struct FieldSaver<Key: CodingKey>: SnapshotFieldVisitor {
         preconditionFailure("a saver restores nothing")
     }
 
+    func has(_ key: Key) -> Bool { true }
+
     mutating func visitNested<T: SnapshotFields>(_ key: Key, _ value: inout T) throws {
         try value.encodeFields(to: container.superEncoder(forKey: key))
     }
@@ -77,6 +91,8 @@ struct FieldRestorer<Key: CodingKey>: SnapshotFieldVisitor {
     func restored<T: Decodable>(_ key: Key, as type: T.Type) throws -> T {
         try container.decode(T.self, forKey: key)
     }
+
+    func has(_ key: Key) -> Bool { container.contains(key) }
 
     mutating func visitNested<T: SnapshotFields>(_ key: Key, _ value: inout T) throws {
         try value.restoreFields(from: container.superDecoder(forKey: key))

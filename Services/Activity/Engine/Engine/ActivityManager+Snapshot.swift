@@ -7,7 +7,7 @@ extension ActivityManager: SnapshotFields {
     package enum FieldKey: String, CodingKey, CaseIterable {
         case device, identifierSource, identifiers, apps, activities, removedApps, removedOrder, updateTokens
         case pushToStart, channels, storedBroadcasts, deferredPushes, ongoing, ongoingByApp, deadlines
-        case compactionThreshold, nextStartOrder
+        case compactionThreshold, nextStartOrder, dismissed
     }
 
     package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
@@ -27,6 +27,7 @@ extension ActivityManager: SnapshotFields {
         try fields.visit(.deadlines, &deadlines)
         try fields.visit(.compactionThreshold, &compactionThreshold)
         try fields.visit(.nextStartOrder, &nextStartOrder)
+        try fields.visitAdded(.dismissed, &dismissed)
     }
 
     /// The identifier source, of the kind the start gave the manager: its counters go on

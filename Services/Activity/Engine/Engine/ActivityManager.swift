@@ -16,7 +16,9 @@ import GlimpseJSON
 /// - Every public mutating method first fires the deadlines that are due on `clock`,
 ///   so state always agrees with the clock even if nobody ticked.
 /// - `ongoing` and `ongoingByApp` equal the number of pending/active/stale records.
-/// - Dismissed activities are removed, with their update token and channel entries.
+/// - Dismissed activities are removed, with their update token and channel entries; the
+///   record is kept, as it was last, in `dismissed` for `dismissedRetention` (at most
+///   `dismissedKept` of them), so a list that asks for dismissed ones still finds it.
 /// - Every refusal comes back as a result naming its reason; nothing is dropped silently.
 package struct ActivityManager: Engine {
     package let clock: any WallClock
@@ -31,6 +33,12 @@ package struct ActivityManager: Engine {
     var removedApps: [ActivityID: AppID] = [:]
     var removedOrder: Deque<ActivityID> = []
     static let removedAppsKept = 1_024
+    /// Dismissed activities as they were last, oldest first.
+    var dismissed: Deque<ActivityRecord> = []
+    /// How long a dismissed activity stays listed (with `include_dismissed`).
+    package static let dismissedRetention: Double = 3600
+    /// How many dismissed activities stay listed at most.
+    package static let dismissedKept = 256
     var updateTokens: [PushToken: ActivityID] = [:]
     var pushToStart = PushToStartRegistry()
     var channels: [ChannelID: Set<ActivityID>] = [:]
@@ -90,6 +98,23 @@ package struct ActivityManager: Engine {
     // MARK: Queries
 
     package func activity(_ id: ActivityID) -> ActivitySnapshot? { activities[id]?.snapshot }
+
+    /// The activity, or its last state if it was dismissed within `dismissedRetention`.
+    package func activity(_ id: ActivityID, includingDismissed: Bool) -> ActivitySnapshot? {
+        if let live = activities[id] { return live.snapshot }
+        guard includingDismissed else { return nil }
+        return recentlyDismissed.last(where: { $0.id == id })?.snapshot
+    }
+
+    /// The activities dismissed within `dismissedRetention`, newest first.
+    package func dismissedActivities(of app: AppID? = nil) -> [ActivitySnapshot] {
+        recentlyDismissed.reversed().filter { app == nil || $0.app == app }.map(\.snapshot)
+    }
+
+    private var recentlyDismissed: some BidirectionalCollection<ActivityRecord> {
+        let since = clock.now.addingTimeInterval(-Self.dismissedRetention)
+        return dismissed.drop(while: { ($0.dismissalDate ?? .distantPast) <= since })
+    }
 
     /// The app an activity belongs to, also shortly after it was dismissed and removed.
     package func app(of id: ActivityID) -> AppID? { activities[id]?.app ?? removedApps[id] }
@@ -163,6 +188,14 @@ package struct ActivityManager: Engine {
         if removedOrder.count > Self.removedAppsKept, let oldest = removedOrder.popFirst() {
             removedApps[oldest] = nil
         }
+        guard record.state == .dismissed else { return }
+        let since = clock.now.addingTimeInterval(-Self.dismissedRetention)
+        while let oldest = dismissed.first,
+            dismissed.count >= Self.dismissedKept || (oldest.dismissalDate ?? .distantPast) <= since
+        {
+            dismissed.removeFirst()
+        }
+        dismissed.append(record)
     }
 
     /// Whether `content` (with the attributes, if they count) fits the size limit.

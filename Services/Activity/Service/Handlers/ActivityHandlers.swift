@@ -26,12 +26,13 @@ package struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         self.feed = feed
     }
 
-    /// The app owning an activity, after checking the caller may reach it.
-    func owner(of text: String, _ caller: Caller) async throws -> AppID {
+    /// The app owning an activity, after checking the caller may reach it; a dismissed
+    /// one is found only when `includingDismissed` (reads) says so.
+    func owner(of text: String, _ caller: Caller, includingDismissed: Bool = false) async throws -> AppID {
         guard let id = ActivityID(text) else {
             throw InvalidField("activity_id", "\"\(text)\" is not an activity id (a UUID)").rpcError
         }
-        guard let app = await host.read({ $0.manager.activity(id)?.app }) else {
+        guard let app = await host.read({ $0.manager.activity(id, includingDismissed: includingDismissed)?.app }) else {
             throw RPCError(code: .notFound, message: "no activity \(text)")
         }
         try caller.authorize(app)
@@ -113,9 +114,10 @@ package struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
     package func getActivity(
         request: ServerRequest<GlimpseActivityV1.GetActivityRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.Activity> {
-        _ = try await owner(of: request.message.activityId, try await host.caller(request.metadata))
+        _ = try await owner(
+            of: request.message.activityId, try await host.caller(request.metadata), includingDismissed: true)
         let id = ActivityID(request.message.activityId)
-        guard let id, let activity = await host.read({ $0.manager.activity(id)?.wire }) else {
+        guard let id, let activity = await host.read({ $0.manager.activity(id, includingDismissed: true)?.wire }) else {
             throw RPCError(code: .notFound, message: "no activity \(request.message.activityId)")
         }
         return ServerResponse(message: activity)
@@ -125,9 +127,11 @@ package struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         request: ServerRequest<GlimpseActivityV1.ListActivitiesRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseActivityV1.ListActivitiesResponse> {
         let scope = try await host.caller(request.metadata).scope(requested: request.message.bundleId)
+        let includeDismissed = request.message.includeDismissed
         let activities = await host.read { state in
             let all = scope.map { state.manager.activities(of: $0) } ?? state.manager.allActivities
-            return all.reversed().map(\.wire)
+            let dismissed = includeDismissed ? state.manager.dismissedActivities(of: scope) : []
+            return (all.reversed() + dismissed).map(\.wire)
         }
         return ServerResponse(message: GlimpseActivityV1.ListActivitiesResponse(activities: activities))
     }

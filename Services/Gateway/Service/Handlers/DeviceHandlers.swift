@@ -206,14 +206,41 @@ package struct ActivitiesHandler: GlimpseGatewayV1.Activities.Handler {
         request: ServerRequest<GlimpseGatewayV1.ListActivitiesRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseGatewayV1.ListActivitiesResponse> {
         try requireDevice(context, "listing every app's Live Activities")
-        return ServerResponse(message: .init(activities: await gateway.activityViews(bundle: request.message.bundleId)))
+        var views = await gateway.activityViews(bundle: request.message.bundleId)
+        if request.message.includeDismissed {
+            // The device no longer has them: glimpse-activity keeps them a while.
+            var list = GlimpseActivityV1.ListActivitiesRequest()
+            list.bundleId = request.message.bundleId
+            list.includeDismissed = true
+            let all = try await gateway.upstreams.call(.activity) { options in
+                try await gateway.upstreams.activity().listActivities(ClientRequest(message: list), options: options)
+                    .message
+            }
+            views += all.activities.filter { $0.state == .dismissed }.map {
+                GlimpseGatewayV1.ActivityView(activity: $0)
+            }
+        }
+        return ServerResponse(message: .init(activities: views))
     }
 
     package func get(
         request: ServerRequest<GlimpseGatewayV1.GetActivityRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseGatewayV1.ActivityView> {
         try requireDevice(context, "reading a Live Activity as the device shows it")
-        return ServerResponse(message: try await gateway.activityView(request.message.activityId))
+        let id = request.message.activityId
+        let shown: Result<GlimpseGatewayV1.ActivityView, RPCError>
+        do { shown = .success(try await gateway.activityView(id)) } catch { shown = .failure(error) }
+        guard case .failure(let error) = shown, error.code == .notFound else {
+            return ServerResponse(message: try shown.get())
+        }
+        // Dismissed a moment ago: glimpse-activity still knows how it was last.
+        let kept = try? await gateway.upstreams.call(.activity) { options in
+            try await gateway.upstreams.activity().getActivity(
+                ClientRequest(message: .init(activityId: id)), options: options
+            ).message
+        }
+        guard let kept, kept.state == .dismissed else { throw error }
+        return ServerResponse(message: GlimpseGatewayV1.ActivityView(activity: kept))
     }
 
     package func longPress(
@@ -235,6 +262,10 @@ package struct ActivitiesHandler: GlimpseGatewayV1.Activities.Handler {
             try await gateway.upstreams.activity().dismiss(
                 ClientRequest(message: .init(activityId: id)), options: options
             ).message
+        }
+        if let activity = changed.activity {
+            // Reads follow writes: the activity has left the screen when this answers.
+            _ = await gateway.device.wait(for: .activityShows(activity), timeout: gateway.settleTimeout)
         }
         var view = GlimpseGatewayV1.ActivityView()
         view.activity = changed.activity

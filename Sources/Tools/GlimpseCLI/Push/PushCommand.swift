@@ -20,7 +20,9 @@ struct Push: AsyncParsableCommand {
             /4/broadcasts/apps/<bundle> with apns-channel-id. Prints Apple's status, reason \
             and the apns-id; a status other than 2xx exits 1.
 
-            The target is a device token (hex) or a bundle id: for a bundle the token is looked \
+            The target is a device token (hex), an activity id or a bundle id: for an activity \
+            the token is its push token (also of one dismissed within the hour: APNs then \
+            answers 410 Unregistered, as it does a push server); for a bundle it is looked \
             up at the gateway (its only Live Activity with a push token; for --push-type \
             widgets the app's widget push token, which needs --app-token). Without --topic the \
             topic is <bundle>.push-type.liveactivity (or .widgets; the bundle for alert and \
@@ -46,7 +48,9 @@ struct Push: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("A device token (hex), or a bundle id.", valueName: "device-token-or-bundle"))
+    @Argument(
+        help: ArgumentHelp(
+            "A device token (hex), an activity id, or a bundle id.", valueName: "device-token-activity-or-bundle"))
     var target: String
 
     @Argument(help: ArgumentHelp("The JSON payload file.", valueName: "payload.json"))
@@ -222,6 +226,25 @@ struct Push: AsyncParsableCommand {
             }
             let owner = views.activities.compactMap(\.activity).first { $0.pushToken.lowercased() == token }
             return (token, owner?.bundleId)
+        }
+        if UUID(uuidString: target) != nil {
+            guard pushType == .liveactivity else {
+                throw CLIFailure.usage("a \(pushType.rawValue) push goes to a token or a bundle, not an activity")
+            }
+            let views = try await global.withGateway { gateway in
+                try await gateway.activities.list(
+                    .init(message: GlimpseGatewayV1.ListActivitiesRequest(bundleId: "", includeDismissed: true))
+                ).message
+            }
+            guard
+                let activity = views.activities.compactMap(\.activity).first(where: {
+                    $0.activityId.lowercased() == target.lowercased()
+                })
+            else { throw CLIFailure.usage("no activity \(target) at the gateway (nor dismissed within the hour)") }
+            guard !activity.pushToken.isEmpty else {
+                throw CLIFailure.usage("activity \(target) has no push token (requested without pushType: .token)")
+            }
+            return (activity.pushToken, activity.bundleId)
         }
         let bundle = target
         switch pushType {

@@ -548,6 +548,7 @@ extension GlimpseActivityV1 {
         public static let protoMessageName = "glimpse.activity.v1.ListActivitiesRequest"
 
         public var bundleId: Swift.String = ""
+        /// also those dismissed within the hour (at most 256), last state
         public var includeDismissed: Swift.Bool = false
 
         public init() {}

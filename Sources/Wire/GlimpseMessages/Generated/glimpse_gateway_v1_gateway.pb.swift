@@ -1557,6 +1557,7 @@ extension GlimpseGatewayV1 {
         public static let protoMessageName = "glimpse.gateway.v1.ListActivitiesRequest"
 
         public var bundleId: Swift.String = ""
+        /// also those dismissed within the hour (at most 256), last state
         public var includeDismissed: Swift.Bool = false
 
         public init() {}

@@ -369,6 +369,9 @@ struct  Glimpse__Activity__V1__ListActivitiesRequest
 {
   ProtobufCMessage base;
   ProtobufCBinaryData bundle_id;
+  /*
+   * also those dismissed within the hour (at most 256), last state
+   */
   protobuf_c_boolean include_dismissed;
 };
 #define GLIMPSE__ACTIVITY__V1__LIST_ACTIVITIES_REQUEST__INIT \

@@ -976,6 +976,9 @@ struct  Glimpse__Gateway__V1__ListActivitiesRequest
 {
   ProtobufCMessage base;
   ProtobufCBinaryData bundle_id;
+  /*
+   * also those dismissed within the hour (at most 256), last state
+   */
   protobuf_c_boolean include_dismissed;
 };
 #define GLIMPSE__GATEWAY__V1__LIST_ACTIVITIES_REQUEST__INIT \
