@@ -66,9 +66,14 @@ package final class Gateway: Sendable {
     /// The device clock's now.
     package func now() -> Date { conductor.now() }
 
+    /// Logs what the device did. It leads: a call that changes the services holds the log
+    /// while it runs (`log.hold()`), and its event goes before what they streamed meanwhile,
+    /// the cause before its effects, whichever connection answered first, so a replayed
+    /// script logs the same events in the same order.
     func event(bundle: String = "", summary: String, _ detail: GlimpseGatewayV1.Event.Detail) {
         log.append(
-            GlimpseGatewayV1.Event(at: now(), bundleID: bundle, summary: summary, detail: detail), source: .gateway)
+            GlimpseGatewayV1.Event(at: now(), bundleID: bundle, summary: summary, detail: detail), source: .gateway,
+            leads: true)
     }
 
     // MARK: Apps
@@ -76,6 +81,8 @@ package final class Gateway: Sendable {
     package func install(
         _ request: GlimpseGatewayV1.InstallRequest
     ) async throws(RPCError) -> GlimpseGatewayV1.InstallResponse {
+        log.hold()
+        defer { log.release() }
         guard let manifest = request.manifest, !manifest.bundleId.isEmpty else {
             throw RPCError(code: .invalidArgument, message: "manifest.bundle_id: required")
         }
@@ -189,6 +196,8 @@ package final class Gateway: Sendable {
     package func uninstall(
         _ bundle: String, quiet: Bool = false
     ) async throws(RPCError) -> GlimpseGatewayV1.UninstallResponse {
+        log.hold()
+        defer { log.release() }
         guard await device.app(bundle) != nil else {
             throw RPCError(code: .notFound, message: "\(bundle) is not installed")
         }
@@ -253,6 +262,8 @@ package final class Gateway: Sendable {
     }
 
     private func addPlacement(_ request: GlimpseGatewayV1.PlaceRequest) async throws(RPCError) -> UInt64 {
+        log.hold()
+        defer { log.release() }
         guard await device.app(request.bundleId) != nil else {
             throw RPCError(code: .notFound, message: "bundle_id: \(request.bundleId) is not installed")
         }
@@ -315,6 +326,8 @@ package final class Gateway: Sendable {
     }
 
     package func remove(_ id: UInt64) async throws(RPCError) {
+        log.hold()
+        defer { log.release() }
         let placement = try await device.placement(id)
         _ = try await upstreams.call(.timeline) { options in
             try await upstreams.timeline().remove(ClientRequest(message: .init(placementId: id)), options: options)
@@ -434,6 +447,8 @@ package final class Gateway: Sendable {
     func reloadKind(
         _ request: GlimpseTimelineV1.ReloadTimelinesRequest, token: String
     ) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
+        log.hold()
+        defer { log.release() }
         let response = try await upstreams.call(.timeline) { options in
             try await upstreams.timeline().reloadTimelines(
                 ClientRequest(message: request, metadata: Upstreams.bearer(token)), options: options
@@ -446,6 +461,8 @@ package final class Gateway: Sendable {
     func reloadAll(
         _ request: GlimpseTimelineV1.ReloadAllTimelinesRequest, token: String
     ) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
+        log.hold()
+        defer { log.release() }
         let response = try await upstreams.call(.timeline) { options in
             try await upstreams.timeline().reloadAllTimelines(
                 ClientRequest(message: request, metadata: Upstreams.bearer(token)), options: options

@@ -16,6 +16,8 @@ extension Gateway {
     package func updateSettings(
         _ request: GlimpseGatewayV1.UpdateSettingsRequest
     ) async throws(RPCError) -> GlimpseGatewayV1.Settings {
+        log.hold()
+        defer { log.release() }
         if let locked = request.locked {
             _ = try await upstreams.call(.intent) { options in
                 try await upstreams.intent().setDeviceLocked(

@@ -91,7 +91,9 @@ package struct APNsEndpoint: Sendable {
     }
 
     package func respond(to request: APNsRequest) async -> APNsResponse {
-        let apnsID = request.header("apns-id") ?? UUID().uuidString.lowercased()
+        // Without one, glimpse-activity names the push from its seed (journaled with it).
+        let givenID = request.header("apns-id")
+        var apnsID: String { givenID ?? UUID().uuidString.lowercased() }
         let segments =
             request.path.split(separator: "?", maxSplits: 1).first.map {
                 $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -130,7 +132,7 @@ package struct APNsEndpoint: Sendable {
         push.body = request.body
         push.bodyTooLarge = request.bodyTooLarge
         push.bodySize = UInt32(clamping: request.body.count)
-        push.apnsId = apnsID
+        push.apnsId = givenID ?? ""
         if let refusal {
             push.refusedStatus = refusal.status
             push.refusedReason = refusal.reason

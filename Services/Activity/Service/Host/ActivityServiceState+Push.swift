@@ -21,7 +21,8 @@ extension ActivityServiceState {
     mutating func receive(_ push: GlimpseActivityV1.ReceivedPush) -> Step<ActivityAnswer, ActivityServiceEffect> {
         var record = Record()
         record.receivedAt = GoogleProtobuf.Timestamp(manager.clock.now)
-        record.apnsId = push.apnsId
+        // A push without apns-id gets one from the seed: a replayed day names its pushes alike.
+        record.apnsId = push.apnsId.isEmpty ? identifiers.nextRequestID() : push.apnsId
         record.path = push.path
         record.bodyBytes = push.bodySize
         let headers = push.headers.map { (name: $0.name.lowercased(), value: $0.value) }

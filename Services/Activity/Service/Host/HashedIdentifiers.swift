@@ -39,6 +39,19 @@ package struct HashedIdentifiers: IdentifierSource {
                 )))
     }
 
+    /// An apns-id for a push that came without one: a lowercase UUID, as APNs makes up.
+    package mutating func nextRequestID() -> String {
+        var b = next(0x72)
+        b[6] = (b[6] & 0x0F) | 0x40
+        b[8] = (b[8] & 0x3F) | 0x80
+        return UUID(
+            uuid: (
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+            )
+        ).uuidString.lowercased()
+    }
+
     package mutating func nextPushToken() -> PushToken {
         PushToken(bytes: next(0x74))
     }
