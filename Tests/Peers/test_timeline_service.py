@@ -301,6 +301,6 @@ def test_malformed_protobuf_on_every_method_is_refused_clearly(tmp_path):
         _binary("glimpse-timeline"), "--port", "0", "--data-dir", str(tmp_path / "timeline"),
         "--clock", "manual"], tmp_path)
     try:
-        assert_malformed_protobuf_refused(service, service_pb2.DESCRIPTOR.services_by_name["TimelineService"], 17)
+        assert_malformed_protobuf_refused(service, service_pb2.DESCRIPTOR.services_by_name["TimelineService"], 18)
     finally:
         service.stop()

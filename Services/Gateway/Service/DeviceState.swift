@@ -15,6 +15,8 @@ import RPCCore
 package actor DeviceState {
     struct CachedEntry {
         var entry: GlimpseWidgetV1.TimelineEntry?
+        /// No entry yet: the app's placeholder(in:), if it gave one.
+        var placeholder: GlimpseWidgetV1.TimelineEntry? = nil
         var sequence: UInt64
     }
 
@@ -309,14 +311,19 @@ package actor DeviceState {
         }
         if change.entry != nil { answered[change.placementId] = timelineChanges }
         let old = entries[change.placementId]
-        entries[change.placementId] = CachedEntry(entry: change.entry, sequence: change.sequence)
-        return old == nil || old?.entry != change.entry
+        let new = CachedEntry(
+            entry: change.entry, placeholder: change.entry == nil ? change.placeholder : nil, sequence: change.sequence)
+        entries[change.placementId] = new
+        return old == nil || old?.entry != new.entry || old?.placeholder != new.placeholder
     }
 
     func entry(_ id: UInt64) -> (GlimpseWidgetV1.TimelineEntry?, UInt64) {
         let cached = entries[id]
         return (cached?.entry, cached?.sequence ?? 0)
     }
+
+    /// The app's placeholder a placement without an entry shows, if the app gave one.
+    func placeholder(_ id: UInt64) -> GlimpseWidgetV1.TimelineEntry? { entries[id]?.placeholder }
 
     func activityChanged(_ change: GlimpseActivityV1.ActivityChange) -> Bool {
         lastSequence[.activity] = max(lastSequence[.activity] ?? 0, change.sequence)

@@ -119,12 +119,13 @@ package final class Followers: Service {
                 detail.placementId = change.placementId
                 detail.kind = change.kind
                 detail.entry = change.entry
+                detail.placeholder = change.entry == nil ? change.placeholder : nil
                 detail.serviceSequence = change.sequence
                 let what =
                     change.removed
                     ? "removed"
                     : change.entry.map { "entry of \(ISO8601.format(Date($0.date ?? .init())))" + summaryText($0) }
-                        ?? "placeholder"
+                        ?? change.placeholder.map { "the app's placeholder" + summaryText($0) } ?? "placeholder"
                 if change.removed { try? await gateway.device.removePlacement(change.placementId) }
                 let event = GlimpseGatewayV1.Event(
                     at: change.at.map(Date.init) ?? gateway.now(), bundleID: change.bundleId,

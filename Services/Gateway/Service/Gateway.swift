@@ -361,7 +361,9 @@ package final class Gateway: Sendable {
         {
             widget.displaySize = GlimpseWidgetV1.DisplaySize(size)
         }
-        widget.entry = entry
+        // No entry yet: the app's placeholder (drawn redacted, nothing in it to tap), or the device's own.
+        let placeholder = entry == nil ? await device.placeholder(id) : nil
+        widget.entry = entry ?? placeholder
         widget.placeholder = entry == nil
         widget.entrySequence = sequence
         widget.elements = Elements.collect(entry?.view)

@@ -13,6 +13,10 @@ package enum TimelineEffect: Sendable, Hashable {
     case cancelFetch(FetchID)
     /// The entry shown by a placement changed; nil means the placeholder.
     case entryChanged(PlacementID, TimelineEntry?)
+    /// Call the app's `placeholder(in:)` for a new placement; answer with `placeholderReceived`.
+    case fetchPlaceholder(PlaceholderRequest)
+    /// A placement without an entry shows the app's placeholder (drawn redacted).
+    case placeholderShown(PlacementID, TimelineEntry)
     /// A provider's new timeline shows the same entry as before: nothing to redraw, but the
     /// reload is done (a tap's answer waits for this, or `entryChanged`, or a failure).
     case timelineUnchanged(PlacementID)
@@ -50,6 +54,14 @@ package struct FetchRequest: Sendable, Hashable {
     package var wantedAt: Date
     /// When it became due after spacing, budget and Low Power Mode; dispatch − dueAt is lateness.
     package var dueAt: Date
+}
+
+/// "Ask the app for placement P's placeholder with context {…}".
+package struct PlaceholderRequest: Sendable, Hashable {
+    package var placement: PlacementID
+    package var app: AppID
+    package var kind: String
+    package var context: TimelineContext
 }
 
 /// `TimelineProviderContext`.

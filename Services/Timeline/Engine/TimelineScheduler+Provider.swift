@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GlimpseVocabulary
+package import GlimpseVocabulary
 
 /// Answers from providers: a timeline, or a failure. Timeouts arrive through `fireDue()`.
 extension TimelineScheduler {
@@ -34,6 +34,7 @@ extension TimelineScheduler {
             changed = oldIndex != newIndex
         }
         timelines[i] = stored
+        placeholders[records[i].id] = nil
         records[i].shownIndex = Int32(newIndex)
         records[i].nextEntryAt = stored.date(after: newIndex)
         records[i].policyDueAt = stored.policyDue(receivedAt: t)
@@ -44,6 +45,14 @@ extension TimelineScheduler {
         reschedule(slot, rules: rules)
         finish(&effects)
         return effects
+    }
+
+    /// The app answered `placeholder(in:)` for placement `id`: shown (redacted) while it has
+    /// no timeline; ignored once it has one, or when it is gone.
+    package mutating func placeholderReceived(_ entry: TimelineEntry, for id: PlacementID) -> [TimelineEffect] {
+        guard let slot = slotOf[id], timelines[Int(slot)] == nil else { return [] }
+        placeholders[id] = entry
+        return [.placeholderShown(id, entry)]
     }
 
     /// A provider call failed: the last timeline stays, a retry is scheduled.

@@ -92,7 +92,12 @@ extension TimelineScheduler {
         kinds[Int(kindSlot)].members.append(slot)
         slotOf[placement.id] = slot
 
-        var effects: [TimelineEffect] = [.entryChanged(placement.id, nil)]
+        var effects: [TimelineEffect] = [
+            .entryChanged(placement.id, nil),
+            .fetchPlaceholder(
+                PlaceholderRequest(
+                    placement: placement.id, app: placement.app, kind: placement.kind, context: context(of: slot))),
+        ]
         reschedule(slot, rules: rules)
         finish(&effects)
         return effects
@@ -179,6 +184,7 @@ extension TimelineScheduler {
             records[Int(last)].memberPosition = UInt32(position)
         }
         slotOf[record.id] = nil
+        placeholders[record.id] = nil
         var dead = PlacementRecord(
             id: record.id, kind: record.kind, app: record.app, memberPosition: 0,
             family: record.family, screen: record.screen)

@@ -8,7 +8,7 @@ extension TimelineScheduler: SnapshotFields {
     package enum FieldKey: String, CodingKey, CaseIterable {
         case lowPowerMode, apps, appActive, appIndex, kinds, freeKindSlots, kindIndex, records, timelines
         case configurations, budgets, freeSlots, slotOf, queue, timeouts, fetchCounter, announcedWake
-        case handledWakeUps, warmth
+        case handledWakeUps, warmth, placeholders
     }
 
     package mutating func snapshotFields(_ fields: inout some SnapshotFieldVisitor<FieldKey>) throws {
@@ -40,5 +40,6 @@ extension TimelineScheduler: SnapshotFields {
         try fields.visit(.announcedWake, &announcedWake)
         try fields.visit(.handledWakeUps, &handledWakeUps)
         try fields.visit(.warmth, &warmth)
+        try fields.visitAdded(.placeholders, &placeholders)
     }
 }

@@ -61,6 +61,8 @@ package struct TimelineScheduler: Engine {
     /// `ManagedBuffer` is never `Sendable`; these are immutable once made, so sharing is safe.
     nonisolated(unsafe) var timelines: ContiguousArray<StoredTimeline?> = []
     var configurations: ContiguousArray<[String: ConfigurationValue]> = []
+    /// The app's placeholder of each placement that has no timeline yet and got one.
+    var placeholders: [PlacementID: TimelineEntry] = [:]
     var budgets: ContiguousArray<ReloadBudget> = []
     var freeSlots: [UInt32] = []
     var slotOf: [PlacementID: UInt32] = [:]
@@ -127,6 +129,9 @@ package struct TimelineScheduler: Engine {
         else { return nil }
         return timeline.entry(at: index)
     }
+
+    /// The app's placeholder the placement shows (redacted) while it has no timeline.
+    package func placeholder(of id: PlacementID) -> TimelineEntry? { placeholders[id] }
 
     /// The placement's current timeline, sorted; nil before its first answer.
     package func timeline(of id: PlacementID) -> Timeline? {

@@ -49,7 +49,10 @@ package struct TimelineServer: Sendable {
         hintsBox.hints = hints
         return TimelineServer(
             host: host, feed: feed, clients: clients,
-            handlers: TimelineHandlers(host: host, feed: feed, hints: hints),
+            handlers: TimelineHandlers(
+                host: host, feed: feed, hints: hints,
+                previews: .init(clients: clients, timeout: settings.providerTimeout, scale: settings.deviceScreen.scale)
+            ),
             clock: ClockService(host: host, watermark: { feed.sequence }),
             hints: hints)
     }
@@ -69,7 +72,7 @@ package struct TimelineServer: Sendable {
         _ effects: [TimelineEffect], host: TimelineHandlers.Host, feed: EntryFeed, clients: Connections,
         timeout: TimeInterval, scale: Double = DeviceScreen.default.scale, hints: AssetHints? = nil
     ) async {
-        var fetches: [(FetchRequest, String?)] = []
+        var calls: [(ProviderCall.Asked, String?)] = []
         var changes: [GlimpseTimelineV1.EntryChange] = []
         let at = GoogleProtobuf.Timestamp(host.clock.now)
         await host.read { state in
@@ -88,8 +91,16 @@ package struct TimelineServer: Sendable {
                     var entryChange = change(id)
                     entryChange.entry = entry?.wire
                     changes.append(entryChange)
+                case .placeholderShown(let id, let entry):
+                    var shown = change(id)
+                    shown.placeholder = entry.wire
+                    changes.append(shown)
+                case .fetchPlaceholder(let request):
+                    calls.append(
+                        (.placeholder(request), state.apps[request.app]?.manifest.providerEndpoint(of: request.kind)))
                 case .fetchTimeline(let request):
-                    fetches.append((request, state.apps[request.app]?.manifest.providerEndpoint(of: request.kind)))
+                    calls.append(
+                        (.timeline(request), state.apps[request.app]?.manifest.providerEndpoint(of: request.kind)))
                     var started = change(request.placement)
                     var reload = GlimpseTimelineV1.ReloadStarted()
                     reload.reason = request.reason.wire
@@ -117,20 +128,23 @@ package struct TimelineServer: Sendable {
         }
         feed.publish(contentsOf: changes)
         hints?.take(changes)
-        guard !fetches.isEmpty else { return }
+        guard !calls.isEmpty else { return }
         let now = host.clock.now
         // One app's slow provider never holds up another's (see `callOut`); each app's
-        // answers go in in the order the engine asked, as many at once as have arrived.
-        await host.callOut(fetches) { request, _ in
-            request.app.rawValue
-        } call: { request, endpoint in
-            await ProviderCall.timeline(
-                request, endpoint: endpoint, clients: clients, timeout: timeout, now: now, scale: scale)
+        // answers go in in the order the engine asked (a placeholder before the timeline
+        // asked with it), as many at once as have arrived.
+        await host.callOut(calls) { asked, _ in
+            asked.app.rawValue
+        } call: { asked, endpoint in
+            await ProviderCall.call(
+                asked, endpoint: endpoint, clients: clients, timeout: timeout, now: now, scale: scale)
         } take: { answers in
-            // The batch answers per answer (a refusal: its call was abandoned meanwhile); it throws only
-            // when the host failed (`host.failed`: health NOT_SERVING and a restart, see
-            // `ServiceRunner.addHost`) or closed (shutting down): nothing to answer here either way.
-            do { _ = try await host.submit(batch: answers.map { TimelineCommand(.providerAnswer($0)) }) } catch {}
+            // The batch answers per answer (a refusal: its call was abandoned meanwhile, or a
+            // placeholder over a limit); it throws only when the host failed (`host.failed`:
+            // health NOT_SERVING and a restart, see `ServiceRunner.addHost`) or closed (shutting
+            // down): nothing to answer here either way.
+            let commands = answers.compactMap { answer in answer.map { TimelineCommand($0) } }
+            do { _ = try await host.submit(batch: commands) } catch {}
         }
     }
 

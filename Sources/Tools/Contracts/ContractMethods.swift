@@ -35,6 +35,7 @@ package enum ContractMethods {
             .unary(
                 S.getCurrentConfigurations, M.GetCurrentConfigurationsRequest.self,
                 M.GetCurrentConfigurationsResponse.self),
+            .unary(S.preview, M.PreviewRequest.self, M.PreviewResponse.self),
             .unary(S.setAppState, M.SetAppStateRequest.self, M.SetAppStateResponse.self),
             .unary(S.setDeviceSettings, M.SetDeviceSettingsRequest.self, M.SetDeviceSettingsResponse.self),
             .unary(S.getPlacement, M.GetPlacementRequest.self, M.PlacementStatus.self),

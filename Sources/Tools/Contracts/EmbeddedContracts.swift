@@ -2337,6 +2337,51 @@ enum EmbeddedContracts {
 }
 
 """#),
+        ("gateway-timeline/preview.json", #"""
+{
+  "consumer": "glimpse-gateway",
+  "provider": "glimpse-timeline",
+  "interaction": "Preview of a kind in a family whose provider cannot be reached: the preview's error, at the family's size",
+  "relies": "Gateway.gallery: a provider's failure is that preview's error (the gallery still answers); display_size is drawn as the family's size",
+  "setup": [
+    {
+      "call": "glimpse.timeline.v1.TimelineService/InstallApp",
+      "request": {
+        "manifest": {
+          "bundleId": "contracts.gateway.${run}",
+          "widgets": [{"kind": "ContractWidget", "supportedFamilies": ["WIDGET_FAMILY_SYSTEM_SMALL"]}],
+          "defaultEndpoint": "127.0.0.1:1"
+        }
+      }
+    }
+  ],
+  "call": "glimpse.timeline.v1.TimelineService/Preview",
+  "request": {
+    "bundleId": "contracts.gateway.${run}",
+    "kind": "ContractWidget",
+    "family": "WIDGET_FAMILY_SYSTEM_SMALL"
+  },
+  "expect": {
+    "fields": {
+      "error.failure": {"equals": "PROVIDER_FAILURE_CALL_FAILED"},
+      "displaySize.width": {"equals": 158},
+      "displaySize.height": {"equals": 158},
+      "entry": {"absent": true}
+    }
+  },
+  "example": {
+    "error": {"failure": "PROVIDER_FAILURE_CALL_FAILED"},
+    "displaySize": {"width": 158, "height": 158}
+  },
+  "teardown": [
+    {
+      "call": "glimpse.timeline.v1.TimelineService/UninstallApp",
+      "request": {"bundleId": "contracts.gateway.${run}"}
+    }
+  ]
+}
+
+"""#),
         ("gateway-timeline/reconfigure.json", #"""
 {
   "consumer": "glimpse-gateway",

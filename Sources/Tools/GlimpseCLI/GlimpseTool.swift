@@ -106,7 +106,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Install.self, Uninstall.self, Apps.self,
-            Place.self, Remove.self, Widgets.self, Show.self, Tap.self, Reload.self, Budget.self,
+            Place.self, Remove.self, Widgets.self, Gallery.self, Show.self, Tap.self, Reload.self, Budget.self,
             ClockCommand.self, Activities.self, TapActivity.self, Push.self, Events.self, SettingsCommand.self,
             Reset.self,
             Export.self, ImportCommand.self, AppCommand.self, Render.self, Up.self, Down.self, Status.self,

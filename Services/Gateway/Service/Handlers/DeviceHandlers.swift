@@ -61,6 +61,13 @@ package struct WidgetsHandler: GlimpseGatewayV1.Widgets.Handler {
         return ServerResponse(message: .init())
     }
 
+    package func gallery(
+        request: ServerRequest<GlimpseGatewayV1.GalleryRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseGatewayV1.GalleryResponse> {
+        try requireDevice(context, "opening the widget gallery")
+        return ServerResponse(message: try await gateway.gallery(request.message))
+    }
+
     package func list(
         request: ServerRequest<GlimpseGatewayV1.ListWidgetsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseGatewayV1.ListWidgetsResponse> {

@@ -21,11 +21,22 @@ package struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
     let feed: EntryFeed
     /// Told of removed placements (their images' pins go); nil without glimpse-asset.
     let hints: AssetHints?
+    /// How gallery previews reach the apps' providers (`preview`).
+    let previews: Previews?
 
-    package init(host: Host, feed: EntryFeed, hints: AssetHints? = nil) {
+    /// What a gallery preview needs to call a provider: the connections, the provider
+    /// timeout and the device's scale.
+    package struct Previews: Sendable {
+        let clients: Connections
+        let timeout: TimeInterval
+        let scale: Double
+    }
+
+    package init(host: Host, feed: EntryFeed, hints: AssetHints? = nil, previews: Previews? = nil) {
         self.host = host
         self.feed = feed
         self.hints = hints
+        self.previews = previews
     }
 
     /// Publishes `changes` to the watchers and gives glimpse-asset their hints.
@@ -173,6 +184,34 @@ package struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         return ServerResponse(message: GlimpseTimelineV1.ListPlacementsResponse(placements: statuses))
     }
 
+    package func preview(
+        request: ServerRequest<GlimpseTimelineV1.PreviewRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseTimelineV1.PreviewResponse> {
+        try await host.caller(request.metadata).requireDevice("previewing widgets for the gallery")
+        guard let previews else { throw RPCError(code: .unimplemented, message: "no provider connections here") }
+        let message = request.message
+        let app = AppID(message.bundleId)
+        let family = try WidgetFamily(message.family, field: "family")
+        let configuration = try TypedValue.map(message.configuration, field: "configuration")
+        // The context a placement would get, with isPreview; nothing is kept.
+        let (found, endpoint, now) = await host.read { state in
+            let context = Result { () throws(PlacementError) -> TimelineContext in
+                try state.scheduler.previewContext(
+                    app: app, kind: message.kind, family: family, configuration: configuration)
+            }
+            return (context, state.apps[app]?.manifest.providerEndpoint(of: message.kind), state.scheduler.clock.now)
+        }
+        let context: TimelineContext
+        switch found {
+        case .success(let value): context = value
+        case .failure(let error): throw error.rpcError
+        }
+        return ServerResponse(
+            message: await ProviderCall.snapshot(
+                app: app, kind: message.kind, context: context, endpoint: endpoint, clients: previews.clients,
+                timeout: previews.timeout, now: now, scale: previews.scale))
+    }
+
     package func watchEntries(
         request: ServerRequest<GlimpseTimelineV1.WatchEntriesRequest>,
         response: ResponseWriter<GlimpseTimelineV1.EntryChange>, context: ServerContext
@@ -186,7 +225,8 @@ package struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
                 return GlimpseTimelineV1.EntryChange(
                     placementId: id.rawValue, bundleId: placement.app.rawValue, kind: placement.kind,
                     entry: state.scheduler.currentEntry(of: id)?.wire,
-                    at: GoogleProtobuf.Timestamp(state.scheduler.clock.now), sequence: feed.sequence)
+                    at: GoogleProtobuf.Timestamp(state.scheduler.clock.now), sequence: feed.sequence,
+                    placeholder: state.scheduler.placeholder(of: id)?.wire)
             }
         }
         try await response.write(contentsOf: current)
@@ -223,6 +263,7 @@ package struct TimelineHandlers: GlimpseTimelineV1.TimelineService.Handler {
         status.screen = placement.screen == .lockScreen ? .lock : .home
         status.configuration = placement.configuration.mapValues(\.wire)
         status.currentEntry = scheduler.currentEntry(of: id)?.wire
+        status.placeholder = scheduler.placeholder(of: id)?.wire
         status.timeline = scheduler.timeline(of: id)?.wire
         status.lastError = state.lastErrors[id]
         status.budget = scheduler.reloadStatus(of: id).map { budget(of: id, $0) }

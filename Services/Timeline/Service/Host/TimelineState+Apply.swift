@@ -71,6 +71,10 @@ extension TimelineState {
                 if request.dynamicTypeSize != nil { effects += state.scheduler.systemChanged(.accessibility) }
                 return Step(.none, effects: effects)
             case .providerAnswer(let answer)?: return try state.providerAnswered(answer)
+            case .placeholderAnswer(let answer)?:
+                let entry = try TimelineEngine.TimelineEntry(answer.entry ?? .init(), field: "entry")
+                return Step(
+                    .none, effects: state.scheduler.placeholderReceived(entry, for: PlacementID(answer.placementId)))
             case nil: throw RPCError(code: .invalidArgument, message: "an empty journal record")
             }
         } catch let error as InvalidField {

@@ -109,6 +109,35 @@ struct Widgets: AsyncParsableCommand {
     }
 }
 
+struct Gallery: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The widget gallery: each of an app's kinds in each family, as its snapshot draws it.",
+        discussion: """
+            As the Add Widget sheet shows them: the app's getSnapshot(in:) with isPreview true, \
+            for every family the kind supports that the device has, drawn as text. Places \
+            nothing and charges no budget. A kind whose snapshot failed shows why.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The app.", valueName: "bundle"))
+    var bundle: String
+
+    @Option(help: ArgumentHelp("Only this kind.", valueName: "kind"))
+    var kind: String?
+
+    @Option(help: ArgumentHelp("The drawing's width (default 60).", valueName: "n"))
+    var columns: UInt32 = 60
+
+    func run() async throws {
+        let request = GlimpseGatewayV1.GalleryRequest(bundleId: bundle, kind: kind ?? "", text: true, columns: columns)
+        let response = try await global.withGateway { gateway in
+            try await gateway.widgets.gallery(.init(message: request)).message
+        }
+        global.emit(response) { WidgetText.gallery($0.previews) }
+    }
+}
+
 struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show one widget (its entry as text, tappable elements, budget) or the whole screen.",

@@ -51,6 +51,21 @@ package enum WidgetText {
             })
     }
 
+    /// `glimpse gallery`: each preview's kind, family and size, then its drawing (or why
+    /// there is none).
+    package static func gallery(_ previews: [GlimpseGatewayV1.GalleryResponse.Preview]) -> String {
+        guard !previews.isEmpty else { return "no widget kinds" }
+        return previews.map { preview in
+            var head = "\(preview.kind) · \(FamilyName.name(preview.family)) · \(size(preview.displaySize))"
+            if !preview.displayName.isEmpty { head += " — \(preview.displayName)" }
+            switch preview.result {
+            case .entry?: return head + "\n" + preview.text
+            case .error(let error)?: return head + "\n  no preview: \(error.message)\n"
+            case nil: return head + "\n  no preview\n"
+            }
+        }.joined(separator: "\n")
+    }
+
     /// The view of what a widget shows: its entry's view at the entry's date, or the
     /// placeholder.
     package static func rendering(_ widget: GlimpseGatewayV1.Widget) -> [String] {

@@ -475,6 +475,8 @@ extension GlimpseGatewayV1 {
         public var displaySize: GlimpseWidgetV1.DisplaySize? = nil
         /// absent: the placeholder shows
         public var entry: GlimpseWidgetV1.TimelineEntry? = nil
+        /// No entry yet: `entry` is the app's placeholder(in:) if it gave one (absent: the device's
+        /// own); drawn redacted.
         public var placeholder: Swift.Bool = false
         public var configuration: [Swift.String: GlimpseWidgetV1.ParameterValue] = [:]
         public var budget: GlimpseTimelineV1.BudgetStatus? = nil
@@ -523,6 +525,138 @@ extension GlimpseGatewayV1 {
             self.entrySequence = entrySequence
             self.stale = stale
             self.entryLeftOut = entryLeftOut
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
+    public struct GalleryRequest: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.GalleryRequest"
+
+        public var bundleId: Swift.String = ""
+        /// empty: every kind of the app
+        public var kind: Swift.String = ""
+        /// also draw each preview as text (Preview.text)
+        public var text: Swift.Bool = false
+        /// with `text`: the width in columns (0: 60)
+        public var columns: Swift.UInt32 = 0
+
+        public init() {}
+
+        public init(
+            bundleId: Swift.String = "",
+            kind: Swift.String = "",
+            text: Swift.Bool = false,
+            columns: Swift.UInt32 = 0
+        ) {
+            self.bundleId = bundleId
+            self.kind = kind
+            self.text = text
+            self.columns = columns
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
+    public struct GalleryResponse: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.GalleryResponse"
+
+        /// in the manifest's order of kinds, then families
+        public var previews: [GlimpseGatewayV1.GalleryResponse.Preview] = []
+
+        public init() {}
+
+        public init(
+            previews: [GlimpseGatewayV1.GalleryResponse.Preview] = []
+        ) {
+            self.previews = previews
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1.GalleryResponse {
+    public struct Preview: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.GalleryResponse.Preview"
+
+        public var kind: Swift.String = ""
+        /// .configurationDisplayName
+        public var displayName: Swift.String = ""
+        /// .description
+        public var description: Swift.String = ""
+        public var family: GlimpseWidgetV1.WidgetFamily = .init(rawValue: 0)
+        public var displaySize: GlimpseWidgetV1.DisplaySize? = nil
+        public var result: Result? = nil
+        /// GalleryRequest.text: the preview drawn as text
+        public var text: Swift.String = ""
+
+        public enum Result: Swift.Hashable, Swift.Sendable {
+            /// the app's snapshot
+            case entry(GlimpseWidgetV1.TimelineEntry)
+            case error(GlimpseTimelineV1.ProviderError)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .entry: "entry"
+                case .error: "error"
+                }
+            }
+        }
+
+        public init() {}
+
+        public init(
+            kind: Swift.String = "",
+            displayName: Swift.String = "",
+            description: Swift.String = "",
+            family: GlimpseWidgetV1.WidgetFamily = .init(rawValue: 0),
+            displaySize: GlimpseWidgetV1.DisplaySize? = nil,
+            result: Result? = nil,
+            text: Swift.String = ""
+        ) {
+            self.kind = kind
+            self.displayName = displayName
+            self.description = description
+            self.family = family
+            self.displaySize = displaySize
+            self.result = result
+            self.text = text
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -2074,6 +2208,8 @@ extension GlimpseGatewayV1.Event {
         /// absent: the placeholder
         public var entry: GlimpseWidgetV1.TimelineEntry? = nil
         public var serviceSequence: Swift.UInt64 = 0
+        /// entry absent: the app's placeholder(in:), if it gave one
+        public var placeholder: GlimpseWidgetV1.TimelineEntry? = nil
 
         public init() {}
 
@@ -2081,12 +2217,14 @@ extension GlimpseGatewayV1.Event {
             placementId: Swift.UInt64 = 0,
             kind: Swift.String = "",
             entry: GlimpseWidgetV1.TimelineEntry? = nil,
-            serviceSequence: Swift.UInt64 = 0
+            serviceSequence: Swift.UInt64 = 0,
+            placeholder: GlimpseWidgetV1.TimelineEntry? = nil
         ) {
             self.placementId = placementId
             self.kind = kind
             self.entry = entry
             self.serviceSequence = serviceSequence
+            self.placeholder = placeholder
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -2996,6 +3134,110 @@ extension GlimpseGatewayV1.Widget: _ProtoCBacked {
         c.pointee.entry_sequence = self.entrySequence
         c.pointee.stale = (self.stale ? 1 : 0)
         c.pointee.entry_left_out = (self.entryLeftOut ? 1 : 0)
+    }
+}
+
+extension GlimpseGatewayV1.GalleryRequest: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__GalleryRequest.self, count: 1)
+        glimpse__gateway__v1__gallery_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__gallery_request__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.GalleryRequest") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__GalleryRequest.self)
+        self.init()
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.gateway.v1.GalleryRequest", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.gateway.v1.GalleryRequest", "kind", -1)
+        self.text = (c.pointee.text != 0)
+        self.columns = c.pointee.columns
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__GalleryRequest.self)
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.gateway.v1.GalleryRequest", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.gateway.v1.GalleryRequest", "kind")) }
+        c.pointee.text = (self.text ? 1 : 0)
+        c.pointee.columns = self.columns
+    }
+}
+
+extension GlimpseGatewayV1.GalleryResponse: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { true }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__GalleryResponse.self, count: 1)
+        glimpse__gateway__v1__gallery_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__gallery_response__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.GalleryResponse") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__GalleryResponse.self)
+        self.init()
+        if c.pointee.n_previews > 0, let list = c.pointee.previews {
+            var out: [GlimpseGatewayV1.GalleryResponse.Preview] = []
+            out.reserveCapacity(c.pointee.n_previews)
+            for i in 0..<c.pointee.n_previews { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.GalleryResponse", "previews", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.GalleryResponse.Preview in try GlimpseGatewayV1.GalleryResponse.Preview(_c: e, depth: depth &+ 1) }) } }
+            self.previews = out
+        }
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__GalleryResponse.self)
+        if !self.previews.isEmpty {
+            c.pointee.previews = try arena.lowerMessages(self.previews, depth: depth)
+            c.pointee.n_previews = self.previews.count
+        }
+    }
+}
+
+extension GlimpseGatewayV1.GalleryResponse.Preview: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { true }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__GalleryResponse__Preview.self, count: 1)
+        glimpse__gateway__v1__gallery_response__preview__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__gallery_response__preview__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.GalleryResponse.Preview") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__GalleryResponse__Preview.self)
+        self.init()
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.gateway.v1.GalleryResponse.Preview", "kind", -1)
+        self.displayName = try _liftString(c.pointee.display_name.data, c.pointee.display_name.len, "glimpse.gateway.v1.GalleryResponse.Preview", "display_name", -1)
+        self.description = try _liftString(c.pointee.description.data, c.pointee.description.len, "glimpse.gateway.v1.GalleryResponse.Preview", "description", -1)
+        self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
+        if let v = c.pointee.display_size { self.displaySize = try _liftNested("glimpse.gateway.v1.GalleryResponse.Preview", "display_size", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DisplaySize in try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) } }
+        self.text = try _liftString(c.pointee.text.data, c.pointee.text.len, "glimpse.gateway.v1.GalleryResponse.Preview", "text", -1)
+        switch Swift.Int(c.pointee.result_case.rawValue) {
+        case 6: if let v = c.pointee.entry { self.result = .entry(try _liftNested("glimpse.gateway.v1.GalleryResponse.Preview", "entry", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) }) }
+        case 7: if let v = c.pointee.error { self.result = .error(try _liftNested("glimpse.gateway.v1.GalleryResponse.Preview", "error", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ProviderError in try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) }) }
+        default: break
+        }
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__GalleryResponse__Preview.self)
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.gateway.v1.GalleryResponse.Preview", "kind")) }
+        if !self.displayName.isEmpty { c.pointee.display_name = ProtobufCBinaryData(len: self.displayName.utf8.count, data: try arena.lowerString(self.displayName, "glimpse.gateway.v1.GalleryResponse.Preview", "display_name")) }
+        if !self.description.isEmpty { c.pointee.description = ProtobufCBinaryData(len: self.description.utf8.count, data: try arena.lowerString(self.description, "glimpse.gateway.v1.GalleryResponse.Preview", "description")) }
+        c.pointee.family = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: self.family.rawValue))
+        if let v = self.displaySize { c.pointee.display_size = try arena.lower(v, depth: depth) }
+        if !self.text.isEmpty { c.pointee.text = ProtobufCBinaryData(len: self.text.utf8.count, data: try arena.lowerString(self.text, "glimpse.gateway.v1.GalleryResponse.Preview", "text")) }
+        switch self.result {
+        case nil: break
+        case .entry(let v)?:
+            c.pointee.result_case = .init(rawValue: 6)
+            c.pointee.entry = try arena.lower(v, depth: depth)
+        case .error(let v)?:
+            c.pointee.result_case = .init(rawValue: 7)
+            c.pointee.error = try arena.lower(v, depth: depth)
+        }
     }
 }
 
@@ -4276,6 +4518,7 @@ extension GlimpseGatewayV1.Event.EntryChanged: _ProtoCBacked {
         self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.gateway.v1.Event.EntryChanged", "kind", -1)
         if let v = c.pointee.entry { self.entry = try _liftNested("glimpse.gateway.v1.Event.EntryChanged", "entry", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
         self.serviceSequence = c.pointee.service_sequence
+        if let v = c.pointee.placeholder { self.placeholder = try _liftNested("glimpse.gateway.v1.Event.EntryChanged", "placeholder", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -4284,6 +4527,7 @@ extension GlimpseGatewayV1.Event.EntryChanged: _ProtoCBacked {
         if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.gateway.v1.Event.EntryChanged", "kind")) }
         if let v = self.entry { c.pointee.entry = try arena.lower(v, depth: depth) }
         c.pointee.service_sequence = self.serviceSequence
+        if let v = self.placeholder { c.pointee.placeholder = try arena.lower(v, depth: depth) }
     }
 }
 
@@ -4963,6 +5207,89 @@ extension GlimpseGatewayV1.Widget: ProtoJSONMessage, _ProtoJSONField {
     }
 
     private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Widget", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,family,family 5,location,location 6,displaySize,display_size 7,entry,entry 8,placeholder,placeholder 9,configuration,configuration 10,budget,budget 11,lastError,last_error 12,elements,elements 13,entrySequence,entry_sequence 14,stale,stale 15,entryLeftOut,entry_left_out")
+}
+
+extension GlimpseGatewayV1.GalleryRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("kind", self.kind)
+        w.field("text", self.text)
+        w.field("columns", self.columns)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.kind)
+            case 3: try r.read(&self.text)
+            case 4: try r.read(&self.columns)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.GalleryRequest", "1,bundleId,bundle_id 2,kind,kind 3,text,text 4,columns,columns")
+}
+
+extension GlimpseGatewayV1.GalleryResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("previews", self.previews)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.previews)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.GalleryResponse", "1,previews,previews")
+}
+
+extension GlimpseGatewayV1.GalleryResponse.Preview: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("kind", self.kind)
+        w.field("displayName", self.displayName)
+        w.field("description", self.description)
+        w.field("family", self.family)
+        w.optional("displaySize", self.displaySize)
+        if case .entry(let v)? = self.result { w.member("entry", v) }
+        if case .error(let v)? = self.result { w.member("error", v) }
+        w.field("text", self.text)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.kind)
+            case 2: try r.read(&self.displayName)
+            case 3: try r.read(&self.description)
+            case 4: try r.read(&self.family)
+            case 5: try r.readOptional(&self.displaySize)
+            case 6: if let v = try r.value(GlimpseWidgetV1.TimelineEntry.self) { self.result = .entry(v) }
+            case 7: if let v = try r.value(GlimpseTimelineV1.ProviderError.self) { self.result = .error(v) }
+            case 8: try r.read(&self.text)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.GalleryResponse.Preview", "1,kind,kind 2,displayName,display_name 3,description,description 4,family,family 5,displaySize,display_size 6,entry,entry,result 7,error,error,result 8,text,text")
 }
 
 extension GlimpseGatewayV1.Element: ProtoJSONMessage, _ProtoJSONField {
@@ -5954,6 +6281,7 @@ extension GlimpseGatewayV1.Event.EntryChanged: ProtoJSONMessage, _ProtoJSONField
         w.field("kind", self.kind)
         w.optional("entry", self.entry)
         w.field("serviceSequence", self.serviceSequence)
+        w.optional("placeholder", self.placeholder)
         return w.value
     }
 
@@ -5966,12 +6294,13 @@ extension GlimpseGatewayV1.Event.EntryChanged: ProtoJSONMessage, _ProtoJSONField
             case 2: try r.read(&self.kind)
             case 3: try r.readOptional(&self.entry)
             case 4: try r.read(&self.serviceSequence)
+            case 5: try r.readOptional(&self.placeholder)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Event.EntryChanged", "1,placementId,placement_id 2,kind,kind 3,entry,entry 4,serviceSequence,service_sequence")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Event.EntryChanged", "1,placementId,placement_id 2,kind,kind 3,entry,entry 4,serviceSequence,service_sequence 5,placeholder,placeholder")
 }
 
 extension GlimpseGatewayV1.Event.ReloadRequested: ProtoJSONMessage, _ProtoJSONField {

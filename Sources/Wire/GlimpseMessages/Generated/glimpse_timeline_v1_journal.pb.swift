@@ -35,6 +35,7 @@ extension GlimpseTimelineV1 {
             case deviceSettings(GlimpseTimelineV1.SetDeviceSettingsRequest)
             case providerAnswer(GlimpseTimelineV1.ProviderAnswer)
             case reloadPlacement(GlimpseTimelineV1.ReloadPlacementRequest)
+            case placeholderAnswer(GlimpseTimelineV1.PlaceholderAnswer)
 
             /// The set member's field name in the .proto file.
             public var protoFieldName: Swift.String {
@@ -50,6 +51,7 @@ extension GlimpseTimelineV1 {
                 case .deviceSettings: "device_settings"
                 case .providerAnswer: "provider_answer"
                 case .reloadPlacement: "reload_placement"
+                case .placeholderAnswer: "placeholder_answer"
                 }
             }
         }
@@ -124,6 +126,38 @@ extension GlimpseTimelineV1 {
     }
 }
 
+extension GlimpseTimelineV1 {
+    /// What an app's WidgetProvider.Placeholder answered for a placement that had no entry yet.
+    public struct PlaceholderAnswer: GlimpseMessage {
+        public static let protoMessageName = "glimpse.timeline.v1.PlaceholderAnswer"
+
+        public var placementId: Swift.UInt64 = 0
+        public var entry: GlimpseWidgetV1.TimelineEntry? = nil
+
+        public init() {}
+
+        public init(
+            placementId: Swift.UInt64 = 0,
+            entry: GlimpseWidgetV1.TimelineEntry? = nil
+        ) {
+            self.placementId = placementId
+            self.entry = entry
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
 extension GlimpseTimelineV1.JournalRecord: _ProtoCBacked {
     package static var _isRecursive: Swift.Bool { true }
     package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
@@ -150,6 +184,7 @@ extension GlimpseTimelineV1.JournalRecord: _ProtoCBacked {
         case 9: if let v = c.pointee.device_settings { self.input = .deviceSettings(try _liftNested("glimpse.timeline.v1.JournalRecord", "device_settings", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.SetDeviceSettingsRequest in try GlimpseTimelineV1.SetDeviceSettingsRequest(_c: v, depth: depth &+ 1) }) }
         case 10: if let v = c.pointee.provider_answer { self.input = .providerAnswer(try _liftNested("glimpse.timeline.v1.JournalRecord", "provider_answer", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ProviderAnswer in try GlimpseTimelineV1.ProviderAnswer(_c: v, depth: depth &+ 1) }) }
         case 12: if let v = c.pointee.reload_placement { self.input = .reloadPlacement(try _liftNested("glimpse.timeline.v1.JournalRecord", "reload_placement", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ReloadPlacementRequest in try GlimpseTimelineV1.ReloadPlacementRequest(_c: v, depth: depth &+ 1) }) }
+        case 13: if let v = c.pointee.placeholder_answer { self.input = .placeholderAnswer(try _liftNested("glimpse.timeline.v1.JournalRecord", "placeholder_answer", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.PlaceholderAnswer in try GlimpseTimelineV1.PlaceholderAnswer(_c: v, depth: depth &+ 1) }) }
         default: break
         }
     }
@@ -192,6 +227,9 @@ extension GlimpseTimelineV1.JournalRecord: _ProtoCBacked {
         case .reloadPlacement(let v)?:
             c.pointee.input_case = .init(rawValue: 12)
             c.pointee.reload_placement = try arena.lower(v, depth: depth)
+        case .placeholderAnswer(let v)?:
+            c.pointee.input_case = .init(rawValue: 13)
+            c.pointee.placeholder_answer = try arena.lower(v, depth: depth)
         }
     }
 }
@@ -232,6 +270,30 @@ extension GlimpseTimelineV1.ProviderAnswer: _ProtoCBacked {
     }
 }
 
+extension GlimpseTimelineV1.PlaceholderAnswer: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { true }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Timeline__V1__PlaceholderAnswer.self, count: 1)
+        glimpse__timeline__v1__placeholder_answer__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__timeline__v1__placeholder_answer__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.PlaceholderAnswer") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PlaceholderAnswer.self)
+        self.init()
+        self.placementId = c.pointee.placement_id
+        if let v = c.pointee.entry { self.entry = try _liftNested("glimpse.timeline.v1.PlaceholderAnswer", "entry", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PlaceholderAnswer.self)
+        c.pointee.placement_id = self.placementId
+        if let v = self.entry { c.pointee.entry = try arena.lower(v, depth: depth) }
+    }
+}
+
 // MARK: - proto3 JSON
 
 extension GlimpseTimelineV1.JournalRecord: ProtoJSONMessage, _ProtoJSONField {
@@ -249,6 +311,7 @@ extension GlimpseTimelineV1.JournalRecord: ProtoJSONMessage, _ProtoJSONField {
         if case .providerAnswer(let v)? = self.input { w.member("providerAnswer", v) }
         w.field("appToken", self.appToken)
         if case .reloadPlacement(let v)? = self.input { w.member("reloadPlacement", v) }
+        if case .placeholderAnswer(let v)? = self.input { w.member("placeholderAnswer", v) }
         return w.value
     }
 
@@ -269,12 +332,13 @@ extension GlimpseTimelineV1.JournalRecord: ProtoJSONMessage, _ProtoJSONField {
             case 10: if let v = try r.value(GlimpseTimelineV1.ProviderAnswer.self) { self.input = .providerAnswer(v) }
             case 11: try r.read(&self.appToken)
             case 12: if let v = try r.value(GlimpseTimelineV1.ReloadPlacementRequest.self) { self.input = .reloadPlacement(v) }
+            case 13: if let v = try r.value(GlimpseTimelineV1.PlaceholderAnswer.self) { self.input = .placeholderAnswer(v) }
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.JournalRecord", "1,install,install,input 2,uninstall,uninstall,input 3,place,place,input 4,reconfigure,reconfigure,input 5,remove,remove,input 6,reloadTimelines,reload_timelines,input 7,reloadAllTimelines,reload_all_timelines,input 8,appState,app_state,input 9,deviceSettings,device_settings,input 10,providerAnswer,provider_answer,input 11,appToken,app_token 12,reloadPlacement,reload_placement,input")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.JournalRecord", "1,install,install,input 2,uninstall,uninstall,input 3,place,place,input 4,reconfigure,reconfigure,input 5,remove,remove,input 6,reloadTimelines,reload_timelines,input 7,reloadAllTimelines,reload_all_timelines,input 8,appState,app_state,input 9,deviceSettings,device_settings,input 10,providerAnswer,provider_answer,input 11,appToken,app_token 12,reloadPlacement,reload_placement,input 13,placeholderAnswer,placeholder_answer,input")
 }
 
 extension GlimpseTimelineV1.ProviderAnswer: ProtoJSONMessage, _ProtoJSONField {
@@ -300,4 +364,27 @@ extension GlimpseTimelineV1.ProviderAnswer: ProtoJSONMessage, _ProtoJSONField {
     }
 
     private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.ProviderAnswer", "1,fetchId,fetch_id 2,timeline,timeline,outcome 3,error,error,outcome")
+}
+
+extension GlimpseTimelineV1.PlaceholderAnswer: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("placementId", self.placementId)
+        w.optional("entry", self.entry)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.placementId)
+            case 2: try r.readOptional(&self.entry)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.PlaceholderAnswer", "1,placementId,placement_id 2,entry,entry")
 }

@@ -1013,6 +1013,9 @@ extension GlimpseTimelineV1 {
         /// Widgets.Timeline at the gateway: how many entries, from the last back, are sent without
         /// their view so that the answer stays under 4 MiB (their dates and URLs stay).
         public var viewsLeftOut: Swift.UInt32 = 0
+        /// No entry yet (current_entry absent): the app's placeholder(in:), drawn redacted; absent
+        /// when the app gave none (the device draws its own).
+        public var placeholder: GlimpseWidgetV1.TimelineEntry? = nil
 
         public init() {}
 
@@ -1028,7 +1031,8 @@ extension GlimpseTimelineV1 {
             lastError: GlimpseTimelineV1.ProviderError? = nil,
             budget: GlimpseTimelineV1.BudgetStatus? = nil,
             displaySize: GlimpseWidgetV1.DisplaySize? = nil,
-            viewsLeftOut: Swift.UInt32 = 0
+            viewsLeftOut: Swift.UInt32 = 0,
+            placeholder: GlimpseWidgetV1.TimelineEntry? = nil
         ) {
             self.placementId = placementId
             self.bundleId = bundleId
@@ -1042,6 +1046,7 @@ extension GlimpseTimelineV1 {
             self.budget = budget
             self.displaySize = displaySize
             self.viewsLeftOut = viewsLeftOut
+            self.placeholder = placeholder
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1116,6 +1121,9 @@ extension GlimpseTimelineV1 {
         /// include_reloads: a provider answered with a timeline whose entry now is the one shown:
         /// the reload is done and nothing changes on screen.
         public var unchanged: Swift.Bool = false
+        /// `entry` absent: the app's placeholder(in:) shows, drawn redacted (absent too: the
+        /// device's own).
+        public var placeholder: GlimpseWidgetV1.TimelineEntry? = nil
 
         public init() {}
 
@@ -1129,7 +1137,8 @@ extension GlimpseTimelineV1 {
             removed: Swift.Bool = false,
             providerError: GlimpseTimelineV1.ProviderError? = nil,
             reload: GlimpseTimelineV1.ReloadStarted? = nil,
-            unchanged: Swift.Bool = false
+            unchanged: Swift.Bool = false,
+            placeholder: GlimpseWidgetV1.TimelineEntry? = nil
         ) {
             self.placementId = placementId
             self.bundleId = bundleId
@@ -1141,6 +1150,91 @@ extension GlimpseTimelineV1 {
             self.providerError = providerError
             self.reload = reload
             self.unchanged = unchanged
+            self.placeholder = placeholder
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseTimelineV1 {
+    public struct PreviewRequest: GlimpseMessage {
+        public static let protoMessageName = "glimpse.timeline.v1.PreviewRequest"
+
+        public var bundleId: Swift.String = ""
+        public var kind: Swift.String = ""
+        public var family: GlimpseWidgetV1.WidgetFamily = .init(rawValue: 0)
+        /// unset parameters: their defaults
+        public var configuration: [Swift.String: GlimpseWidgetV1.ParameterValue] = [:]
+
+        public init() {}
+
+        public init(
+            bundleId: Swift.String = "",
+            kind: Swift.String = "",
+            family: GlimpseWidgetV1.WidgetFamily = .init(rawValue: 0),
+            configuration: [Swift.String: GlimpseWidgetV1.ParameterValue] = [:]
+        ) {
+            self.bundleId = bundleId
+            self.kind = kind
+            self.family = family
+            self.configuration = configuration
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseTimelineV1 {
+    public struct PreviewResponse: GlimpseMessage {
+        public static let protoMessageName = "glimpse.timeline.v1.PreviewResponse"
+
+        public var result: Result? = nil
+        public var displaySize: GlimpseWidgetV1.DisplaySize? = nil
+
+        public enum Result: Swift.Hashable, Swift.Sendable {
+            /// what getSnapshot(in:) answered
+            case entry(GlimpseWidgetV1.TimelineEntry)
+            /// why there is none (the call failed, no endpoint, over a limit)
+            case error(GlimpseTimelineV1.ProviderError)
+
+            /// The set member's field name in the .proto file.
+            public var protoFieldName: Swift.String {
+                switch self {
+                case .entry: "entry"
+                case .error: "error"
+                }
+            }
+        }
+
+        public init() {}
+
+        public init(
+            result: Result? = nil,
+            displaySize: GlimpseWidgetV1.DisplaySize? = nil
+        ) {
+            self.result = result
+            self.displaySize = displaySize
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1946,6 +2040,7 @@ extension GlimpseTimelineV1.PlacementStatus: _ProtoCBacked {
         if let v = c.pointee.budget { self.budget = try _liftNested("glimpse.timeline.v1.PlacementStatus", "budget", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.BudgetStatus in try GlimpseTimelineV1.BudgetStatus(_c: v, depth: depth &+ 1) } }
         if let v = c.pointee.display_size { self.displaySize = try _liftNested("glimpse.timeline.v1.PlacementStatus", "display_size", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DisplaySize in try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) } }
         self.viewsLeftOut = c.pointee.views_left_out
+        if let v = c.pointee.placeholder { self.placeholder = try _liftNested("glimpse.timeline.v1.PlacementStatus", "placeholder", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -1973,6 +2068,7 @@ extension GlimpseTimelineV1.PlacementStatus: _ProtoCBacked {
         if let v = self.budget { c.pointee.budget = try arena.lower(v, depth: depth) }
         if let v = self.displaySize { c.pointee.display_size = try arena.lower(v, depth: depth) }
         c.pointee.views_left_out = self.viewsLeftOut
+        if let v = self.placeholder { c.pointee.placeholder = try arena.lower(v, depth: depth) }
     }
 }
 
@@ -2023,6 +2119,7 @@ extension GlimpseTimelineV1.EntryChange: _ProtoCBacked {
         if let v = c.pointee.provider_error { self.providerError = try _liftNested("glimpse.timeline.v1.EntryChange", "provider_error", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ProviderError in try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) } }
         if let v = c.pointee.reload { self.reload = try _liftNested("glimpse.timeline.v1.EntryChange", "reload", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ReloadStarted in try GlimpseTimelineV1.ReloadStarted(_c: v, depth: depth &+ 1) } }
         self.unchanged = (c.pointee.unchanged != 0)
+        if let v = c.pointee.placeholder { self.placeholder = try _liftNested("glimpse.timeline.v1.EntryChange", "placeholder", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -2037,6 +2134,89 @@ extension GlimpseTimelineV1.EntryChange: _ProtoCBacked {
         if let v = self.providerError { c.pointee.provider_error = try arena.lower(v, depth: depth) }
         if let v = self.reload { c.pointee.reload = try arena.lower(v, depth: depth) }
         c.pointee.unchanged = (self.unchanged ? 1 : 0)
+        if let v = self.placeholder { c.pointee.placeholder = try arena.lower(v, depth: depth) }
+    }
+}
+
+extension GlimpseTimelineV1.PreviewRequest: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Timeline__V1__PreviewRequest.self, count: 1)
+        glimpse__timeline__v1__preview_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__timeline__v1__preview_request__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.PreviewRequest") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PreviewRequest.self)
+        self.init()
+        self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.timeline.v1.PreviewRequest", "bundle_id", -1)
+        self.kind = try _liftString(c.pointee.kind.data, c.pointee.kind.len, "glimpse.timeline.v1.PreviewRequest", "kind", -1)
+        self.family = GlimpseWidgetV1.WidgetFamily(rawValue: .init(truncatingIfNeeded: c.pointee.family.rawValue))
+        if c.pointee.n_configuration > 0, let list = c.pointee.configuration {
+            var map = [Swift.String: GlimpseWidgetV1.ParameterValue](minimumCapacity: c.pointee.n_configuration)
+            for i in 0..<c.pointee.n_configuration {
+                guard let e = list[i] else { continue }
+                try _liftNested("glimpse.timeline.v1.PreviewRequest", "configuration", i) { () throws(ProtoDecodingError) -> Swift.Void in map[try _liftString(e.pointee.key.data, e.pointee.key.len, "glimpse.timeline.v1.PreviewRequest.ConfigurationEntry", "key", -1)] = try e.pointee.value.flatMap { v throws(ProtoDecodingError) in try _liftNested("glimpse.timeline.v1.PreviewRequest.ConfigurationEntry", "value", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ParameterValue in try GlimpseWidgetV1.ParameterValue(_c: v, depth: depth &+ 1) } } ?? .init() }
+            }
+            self.configuration = map
+        }
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PreviewRequest.self)
+        if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.timeline.v1.PreviewRequest", "bundle_id")) }
+        if !self.kind.isEmpty { c.pointee.kind = ProtobufCBinaryData(len: self.kind.utf8.count, data: try arena.lowerString(self.kind, "glimpse.timeline.v1.PreviewRequest", "kind")) }
+        c.pointee.family = Glimpse__Widget__V1__WidgetFamily(rawValue: .init(truncatingIfNeeded: self.family.rawValue))
+        if !self.configuration.isEmpty {
+            let list = arena.allocate(Swift.UnsafeMutablePointer<Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry>?.self, count: self.configuration.count)
+            for (i, (key, value)) in self.configuration.sorted(by: { $0.key < $1.key }).enumerated() {
+                let e = arena.allocate(Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry.self, count: 1)
+                glimpse__timeline__v1__preview_request__configuration_entry__init(e)
+                e.pointee.key = ProtobufCBinaryData(len: key.utf8.count, data: try arena.lowerString(key, "glimpse.timeline.v1.PreviewRequest.ConfigurationEntry", "key"))
+                e.pointee.value = try arena.lower(value, depth: depth)
+                list[i] = e
+            }
+            c.pointee.n_configuration = self.configuration.count
+            c.pointee.configuration = list
+        }
+    }
+}
+
+extension GlimpseTimelineV1.PreviewResponse: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { true }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Timeline__V1__PreviewResponse.self, count: 1)
+        glimpse__timeline__v1__preview_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__timeline__v1__preview_response__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.timeline.v1.PreviewResponse") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PreviewResponse.self)
+        self.init()
+        if let v = c.pointee.display_size { self.displaySize = try _liftNested("glimpse.timeline.v1.PreviewResponse", "display_size", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.DisplaySize in try GlimpseWidgetV1.DisplaySize(_c: v, depth: depth &+ 1) } }
+        switch Swift.Int(c.pointee.result_case.rawValue) {
+        case 1: if let v = c.pointee.entry { self.result = .entry(try _liftNested("glimpse.timeline.v1.PreviewResponse", "entry", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) }) }
+        case 2: if let v = c.pointee.error { self.result = .error(try _liftNested("glimpse.timeline.v1.PreviewResponse", "error", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ProviderError in try GlimpseTimelineV1.ProviderError(_c: v, depth: depth &+ 1) }) }
+        default: break
+        }
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Timeline__V1__PreviewResponse.self)
+        if let v = self.displaySize { c.pointee.display_size = try arena.lower(v, depth: depth) }
+        switch self.result {
+        case nil: break
+        case .entry(let v)?:
+            c.pointee.result_case = .init(rawValue: 1)
+            c.pointee.entry = try arena.lower(v, depth: depth)
+        case .error(let v)?:
+            c.pointee.result_case = .init(rawValue: 2)
+            c.pointee.error = try arena.lower(v, depth: depth)
+        }
     }
 }
 
@@ -2687,6 +2867,7 @@ extension GlimpseTimelineV1.PlacementStatus: ProtoJSONMessage, _ProtoJSONField {
         w.optional("budget", self.budget)
         w.optional("displaySize", self.displaySize)
         w.field("viewsLeftOut", self.viewsLeftOut)
+        w.optional("placeholder", self.placeholder)
         return w.value
     }
 
@@ -2707,12 +2888,13 @@ extension GlimpseTimelineV1.PlacementStatus: ProtoJSONMessage, _ProtoJSONField {
             case 10: try r.readOptional(&self.budget)
             case 11: try r.readOptional(&self.displaySize)
             case 12: try r.read(&self.viewsLeftOut)
+            case 13: try r.readOptional(&self.placeholder)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.PlacementStatus", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,family,family 5,screen,screen 6,configuration,configuration 7,currentEntry,current_entry 8,timeline,timeline 9,lastError,last_error 10,budget,budget 11,displaySize,display_size 12,viewsLeftOut,views_left_out")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.PlacementStatus", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,family,family 5,screen,screen 6,configuration,configuration 7,currentEntry,current_entry 8,timeline,timeline 9,lastError,last_error 10,budget,budget 11,displaySize,display_size 12,viewsLeftOut,views_left_out 13,placeholder,placeholder")
 }
 
 extension GlimpseTimelineV1.WatchEntriesRequest: ProtoJSONMessage, _ProtoJSONField {
@@ -2751,6 +2933,7 @@ extension GlimpseTimelineV1.EntryChange: ProtoJSONMessage, _ProtoJSONField {
         w.optional("providerError", self.providerError)
         w.optional("reload", self.reload)
         w.field("unchanged", self.unchanged)
+        w.optional("placeholder", self.placeholder)
         return w.value
     }
 
@@ -2769,12 +2952,65 @@ extension GlimpseTimelineV1.EntryChange: ProtoJSONMessage, _ProtoJSONField {
             case 8: try r.readOptional(&self.providerError)
             case 9: try r.readOptional(&self.reload)
             case 10: try r.read(&self.unchanged)
+            case 11: try r.readOptional(&self.placeholder)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.EntryChange", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,entry,entry 5,at,at 6,sequence,sequence 7,removed,removed 8,providerError,provider_error 9,reload,reload 10,unchanged,unchanged")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.EntryChange", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,entry,entry 5,at,at 6,sequence,sequence 7,removed,removed 8,providerError,provider_error 9,reload,reload 10,unchanged,unchanged 11,placeholder,placeholder")
+}
+
+extension GlimpseTimelineV1.PreviewRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("bundleId", self.bundleId)
+        w.field("kind", self.kind)
+        w.field("family", self.family)
+        w.map("configuration", self.configuration)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.bundleId)
+            case 2: try r.read(&self.kind)
+            case 3: try r.read(&self.family)
+            case 4: try r.readMap(&self.configuration)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.PreviewRequest", "1,bundleId,bundle_id 2,kind,kind 3,family,family 4,configuration,configuration")
+}
+
+extension GlimpseTimelineV1.PreviewResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        if case .entry(let v)? = self.result { w.member("entry", v) }
+        if case .error(let v)? = self.result { w.member("error", v) }
+        w.optional("displaySize", self.displaySize)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: if let v = try r.value(GlimpseWidgetV1.TimelineEntry.self) { self.result = .entry(v) }
+            case 2: if let v = try r.value(GlimpseTimelineV1.ProviderError.self) { self.result = .error(v) }
+            case 3: try r.readOptional(&self.displaySize)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.PreviewResponse", "1,entry,entry,result 2,error,error,result 3,displaySize,display_size")
 }
 
 extension GlimpseTimelineV1.ReloadStarted: ProtoJSONMessage, _ProtoJSONField {

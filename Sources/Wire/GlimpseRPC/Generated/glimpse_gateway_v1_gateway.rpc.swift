@@ -99,7 +99,8 @@ extension GlimpseGatewayV1 {
             public static let reload = MethodDescriptor(service: "glimpse.gateway.v1.Widgets", method: "Reload")
             public static let budget = MethodDescriptor(service: "glimpse.gateway.v1.Widgets", method: "Budget")
             public static let timeline = MethodDescriptor(service: "glimpse.gateway.v1.Widgets", method: "Timeline")
-            public static let all: [MethodDescriptor] = [place, remove, list, get, tap, reconfigure, reload, budget, timeline]
+            public static let gallery = MethodDescriptor(service: "glimpse.gateway.v1.Widgets", method: "Gallery")
+            public static let all: [MethodDescriptor] = [place, remove, list, get, tap, reconfigure, reload, budget, timeline, gallery]
         }
 
         /// Serves `glimpse.gateway.v1.Widgets`: implement each method; `registerMethods(with:)` is provided, and
@@ -127,6 +128,9 @@ extension GlimpseGatewayV1 {
             /// NOT_FOUND for a placement the device does not have; UNAVAILABLE when glimpse-timeline
             /// cannot be reached.
             func timeline(request: ServerRequest<GlimpseGatewayV1.GetWidgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.PlacementStatus>
+            /// The widget gallery (the Add Widget sheet): each of an app's kinds in each family the
+            /// device has, as the app's getSnapshot(in:) draws it with `is_preview` true. Places nothing.
+            func gallery(request: ServerRequest<GlimpseGatewayV1.GalleryRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.GalleryResponse>
         }
 
         /// Calls `glimpse.gateway.v1.Widgets` through a `GRPCClient`.
@@ -183,6 +187,12 @@ extension GlimpseGatewayV1 {
             public func timeline(_ request: ClientRequest<GlimpseGatewayV1.GetWidgetRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseTimelineV1.PlacementStatus> {
                 try await client.unary(request: request, method: Method.timeline, serializer: ProtoSerializer<GlimpseGatewayV1.GetWidgetRequest>(), deserializer: ProtoDeserializer<GlimpseTimelineV1.PlacementStatus>(), options: options)
             }
+
+            /// The widget gallery (the Add Widget sheet): each of an app's kinds in each family the
+            /// device has, as the app's getSnapshot(in:) draws it with `is_preview` true. Places nothing.
+            public func gallery(_ request: ClientRequest<GlimpseGatewayV1.GalleryRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseGatewayV1.GalleryResponse> {
+                try await client.unary(request: request, method: Method.gallery, serializer: ProtoSerializer<GlimpseGatewayV1.GalleryRequest>(), deserializer: ProtoDeserializer<GlimpseGatewayV1.GalleryResponse>(), options: options)
+            }
         }
     }
 }
@@ -225,6 +235,10 @@ extension GlimpseGatewayV1.Widgets.Handler {
             GlimpseGatewayV1.Widgets.Method.timeline,
             deserializer: ProtoDeserializer<GlimpseGatewayV1.GetWidgetRequest>(), serializer: ProtoSerializer<GlimpseTimelineV1.PlacementStatus>()
         ) { request, context in try await self.timeline(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Widgets.Method.gallery,
+            deserializer: ProtoDeserializer<GlimpseGatewayV1.GalleryRequest>(), serializer: ProtoSerializer<GlimpseGatewayV1.GalleryResponse>()
+        ) { request, context in try await self.gallery(request: request, context: context) }
     }
 
     public func registerJSONMethods(with router: inout RPCRouter) {
@@ -264,6 +278,10 @@ extension GlimpseGatewayV1.Widgets.Handler {
             GlimpseGatewayV1.Widgets.Method.timeline, format: .json,
             deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.GetWidgetRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.PlacementStatus>()
         ) { request, context in try await self.timeline(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Widgets.Method.gallery, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.GalleryRequest>(), serializer: ProtoJSONSerializer<GlimpseGatewayV1.GalleryResponse>()
+        ) { request, context in try await self.gallery(request: request, context: context) }
     }
 }
 

@@ -23,12 +23,13 @@ extension GlimpseTimelineV1 {
             public static let reloadAllTimelines = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "ReloadAllTimelines")
             public static let reloadPlacement = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "ReloadPlacement")
             public static let getCurrentConfigurations = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "GetCurrentConfigurations")
+            public static let preview = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "Preview")
             public static let setAppState = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "SetAppState")
             public static let setDeviceSettings = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "SetDeviceSettings")
             public static let getPlacement = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "GetPlacement")
             public static let listPlacements = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "ListPlacements")
             public static let watchEntries = MethodDescriptor(service: "glimpse.timeline.v1.TimelineService", method: "WatchEntries")
-            public static let all: [MethodDescriptor] = [installApp, uninstallApp, place, reconfigure, remove, reloadTimelines, reloadAllTimelines, reloadPlacement, getCurrentConfigurations, setAppState, setDeviceSettings, getPlacement, listPlacements, watchEntries]
+            public static let all: [MethodDescriptor] = [installApp, uninstallApp, place, reconfigure, remove, reloadTimelines, reloadAllTimelines, reloadPlacement, getCurrentConfigurations, preview, setAppState, setDeviceSettings, getPlacement, listPlacements, watchEntries]
         }
 
         /// Serves `glimpse.timeline.v1.TimelineService`: implement each method; `registerMethods(with:)` is provided, and
@@ -54,6 +55,10 @@ extension GlimpseTimelineV1 {
             func reloadPlacement(request: ServerRequest<GlimpseTimelineV1.ReloadPlacementRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse>
             /// WidgetCenter.getCurrentConfigurations(): [WidgetInfo{kind, family, configuration}].
             func getCurrentConfigurations(request: ServerRequest<GlimpseTimelineV1.GetCurrentConfigurationsRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.GetCurrentConfigurationsResponse>
+            /// The widget gallery (the Add Widget sheet): the app's getSnapshot(in:) with
+            /// `is_preview` for one kind in one family, at the device's size. Asks the provider and
+            /// keeps nothing (no placement, no budget, not journaled). The device's call.
+            func preview(request: ServerRequest<GlimpseTimelineV1.PreviewRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.PreviewResponse>
             /// The app came to the foreground (its reloads are not counted) or left it.
             func setAppState(request: ServerRequest<GlimpseTimelineV1.SetAppStateRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.SetAppStateResponse>
             /// Device settings that change reload rules: Low Power Mode, locale and accessibility
@@ -118,6 +123,13 @@ extension GlimpseTimelineV1 {
             /// WidgetCenter.getCurrentConfigurations(): [WidgetInfo{kind, family, configuration}].
             public func getCurrentConfigurations(_ request: ClientRequest<GlimpseTimelineV1.GetCurrentConfigurationsRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseTimelineV1.GetCurrentConfigurationsResponse> {
                 try await client.unary(request: request, method: Method.getCurrentConfigurations, serializer: ProtoSerializer<GlimpseTimelineV1.GetCurrentConfigurationsRequest>(), deserializer: ProtoDeserializer<GlimpseTimelineV1.GetCurrentConfigurationsResponse>(), options: options)
+            }
+
+            /// The widget gallery (the Add Widget sheet): the app's getSnapshot(in:) with
+            /// `is_preview` for one kind in one family, at the device's size. Asks the provider and
+            /// keeps nothing (no placement, no budget, not journaled). The device's call.
+            public func preview(_ request: ClientRequest<GlimpseTimelineV1.PreviewRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseTimelineV1.PreviewResponse> {
+                try await client.unary(request: request, method: Method.preview, serializer: ProtoSerializer<GlimpseTimelineV1.PreviewRequest>(), deserializer: ProtoDeserializer<GlimpseTimelineV1.PreviewResponse>(), options: options)
             }
 
             /// The app came to the foreground (its reloads are not counted) or left it.
@@ -191,6 +203,10 @@ extension GlimpseTimelineV1.TimelineService.Handler {
             deserializer: ProtoDeserializer<GlimpseTimelineV1.GetCurrentConfigurationsRequest>(), serializer: ProtoSerializer<GlimpseTimelineV1.GetCurrentConfigurationsResponse>()
         ) { request, context in try await self.getCurrentConfigurations(request: request, context: context) }
         router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.preview,
+            deserializer: ProtoDeserializer<GlimpseTimelineV1.PreviewRequest>(), serializer: ProtoSerializer<GlimpseTimelineV1.PreviewResponse>()
+        ) { request, context in try await self.preview(request: request, context: context) }
+        router.registerUnary(
             GlimpseTimelineV1.TimelineService.Method.setAppState,
             deserializer: ProtoDeserializer<GlimpseTimelineV1.SetAppStateRequest>(), serializer: ProtoSerializer<GlimpseTimelineV1.SetAppStateResponse>()
         ) { request, context in try await self.setAppState(request: request, context: context) }
@@ -249,6 +265,10 @@ extension GlimpseTimelineV1.TimelineService.Handler {
             GlimpseTimelineV1.TimelineService.Method.getCurrentConfigurations, format: .json,
             deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.GetCurrentConfigurationsRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.GetCurrentConfigurationsResponse>()
         ) { request, context in try await self.getCurrentConfigurations(request: request, context: context) }
+        router.registerUnary(
+            GlimpseTimelineV1.TimelineService.Method.preview, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.PreviewRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.PreviewResponse>()
+        ) { request, context in try await self.preview(request: request, context: context) }
         router.registerUnary(
             GlimpseTimelineV1.TimelineService.Method.setAppState, format: .json,
             deserializer: ProtoJSONDeserializer<GlimpseTimelineV1.SetAppStateRequest>(), serializer: ProtoJSONSerializer<GlimpseTimelineV1.SetAppStateResponse>()

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TimelineEngine
 import GlimpseVocabulary
@@ -149,5 +150,57 @@ struct PlacementTests {
         try h.run { try $0.place(Placement(id: 5000, app: Fixture.app, kind: Fixture.kind, family: .systemSmall)) }
         try h.settle()
         #expect(h.scheduler.currentEntry(of: 5000) != nil)
+    }
+}
+
+@Suite("The app's placeholder (placeholder(in:))")
+struct PlaceholderTests {
+    static let sample = TimelineEntry(date: Date(timeIntervalSince1970: 0), content: [7, 7])
+
+    @Test("placing asks for the app's placeholder with the placement's context, after the device's own")
+    func placingAsksForThePlaceholder() throws {
+        let h = try Fixture.harness(placements: 0)
+        let effects = try h.scheduler.place(
+            Placement(id: 4, app: Fixture.app, kind: Fixture.kind, family: .systemSmall))
+        guard effects.count >= 2, case .entryChanged(4, nil) = effects[0],
+            case .fetchPlaceholder(let asked) = effects[1]
+        else {
+            Issue.record("no placeholder asked for: \(effects)")
+            return
+        }
+        #expect(asked.placement == 4 && asked.app == Fixture.app && asked.kind == Fixture.kind)
+        #expect(asked.context == h.scheduler.context(of: PlacementID(4)))
+        #expect(!asked.context.isPreview)
+    }
+
+    @Test("the placeholder shows until the first timeline, which clears it; a late one is ignored")
+    func placeholderUntilTheFirstTimeline() throws {
+        let h = try Fixture.harness(placements: 0)
+        h.provider = { _, _ in .silence }
+        try h.run { try $0.place(Placement(id: 4, app: Fixture.app, kind: Fixture.kind, family: .systemSmall)) }
+        try h.settle()
+        #expect(h.scheduler.placeholderReceived(Self.sample, for: 4) == [.placeholderShown(4, Self.sample)])
+        #expect(h.scheduler.placeholder(of: 4) == Self.sample)
+        #expect(h.scheduler.currentEntry(of: 4) == nil)
+
+        let call = try #require(h.unanswered.first)
+        h.answer(call, with: .timeline(Timeline(entries: [TimelineEntry(date: h.clock.now, content: [1])])))
+        #expect(h.scheduler.placeholder(of: 4) == nil)
+        #expect(h.scheduler.currentEntry(of: 4)?.content == [1])
+        // An answer that comes after the timeline changes nothing.
+        #expect(h.scheduler.placeholderReceived(Self.sample, for: 4).isEmpty)
+        #expect(h.scheduler.placeholder(of: 4) == nil)
+    }
+
+    @Test("a placeholder for a removed or unknown placement is ignored, and removal forgets it")
+    func placeholderOfAGonePlacement() throws {
+        let h = try Fixture.harness(placements: 0)
+        h.provider = { _, _ in .silence }
+        try h.run { try $0.place(Placement(id: 4, app: Fixture.app, kind: Fixture.kind, family: .systemSmall)) }
+        _ = h.scheduler.placeholderReceived(Self.sample, for: 4)
+        try h.run { try $0.remove(4) }
+        #expect(h.scheduler.placeholder(of: 4) == nil)
+        #expect(h.scheduler.placeholderReceived(Self.sample, for: 4).isEmpty)
+        #expect(h.scheduler.placeholderReceived(Self.sample, for: 99).isEmpty)
     }
 }

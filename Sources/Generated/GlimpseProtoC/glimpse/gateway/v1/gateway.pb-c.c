@@ -701,6 +701,102 @@ void   glimpse__gateway__v1__widget__free_unpacked
   assert(message->base.descriptor == &glimpse__gateway__v1__widget__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   glimpse__gateway__v1__gallery_request__init
+                     (Glimpse__Gateway__V1__GalleryRequest         *message)
+{
+  static const Glimpse__Gateway__V1__GalleryRequest init_value = GLIMPSE__GATEWAY__V1__GALLERY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__gallery_request__get_packed_size
+                     (const Glimpse__Gateway__V1__GalleryRequest *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__gallery_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__gallery_request__pack
+                     (const Glimpse__Gateway__V1__GalleryRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__gallery_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__gallery_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__GalleryRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__gallery_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__GalleryRequest *
+       glimpse__gateway__v1__gallery_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__GalleryRequest *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__gallery_request__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__gallery_request__free_unpacked
+                     (Glimpse__Gateway__V1__GalleryRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__gallery_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   glimpse__gateway__v1__gallery_response__preview__init
+                     (Glimpse__Gateway__V1__GalleryResponse__Preview         *message)
+{
+  static const Glimpse__Gateway__V1__GalleryResponse__Preview init_value = GLIMPSE__GATEWAY__V1__GALLERY_RESPONSE__PREVIEW__INIT;
+  *message = init_value;
+}
+void   glimpse__gateway__v1__gallery_response__init
+                     (Glimpse__Gateway__V1__GalleryResponse         *message)
+{
+  static const Glimpse__Gateway__V1__GalleryResponse init_value = GLIMPSE__GATEWAY__V1__GALLERY_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__gallery_response__get_packed_size
+                     (const Glimpse__Gateway__V1__GalleryResponse *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__gallery_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__gallery_response__pack
+                     (const Glimpse__Gateway__V1__GalleryResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__gallery_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__gallery_response__pack_to_buffer
+                     (const Glimpse__Gateway__V1__GalleryResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__gallery_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__GalleryResponse *
+       glimpse__gateway__v1__gallery_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__GalleryResponse *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__gallery_response__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__gallery_response__free_unpacked
+                     (Glimpse__Gateway__V1__GalleryResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__gallery_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   glimpse__gateway__v1__element__init
                      (Glimpse__Gateway__V1__Element         *message)
 {
@@ -3612,6 +3708,250 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__widget__descriptor =
   (ProtobufCMessageInit) glimpse__gateway__v1__widget__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__gallery_request__field_descriptors[4] =
+{
+  {
+    "bundle_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__GalleryRequest, bundle_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__GalleryRequest, kind),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "text",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__GalleryRequest, text),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "columns",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__GalleryRequest, columns),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__gallery_request__field_indices_by_name[] = {
+  0,   /* field[0] = bundle_id */
+  3,   /* field[3] = columns */
+  1,   /* field[1] = kind */
+  2,   /* field[2] = text */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__gallery_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__gallery_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.GalleryRequest",
+  "GalleryRequest",
+  "Glimpse__Gateway__V1__GalleryRequest",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__GalleryRequest),
+  4,
+  glimpse__gateway__v1__gallery_request__field_descriptors,
+  glimpse__gateway__v1__gallery_request__field_indices_by_name,
+  1,  glimpse__gateway__v1__gallery_request__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__gallery_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__gallery_response__preview__field_descriptors[8] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__GalleryResponse__Preview, kind),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "display_name",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__GalleryResponse__Preview, display_name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "description",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__GalleryResponse__Preview, description),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "family",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__GalleryResponse__Preview, family),
+    &glimpse__widget__v1__widget_family__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "display_size",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__GalleryResponse__Preview, display_size),
+    &glimpse__widget__v1__display_size__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "entry",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Glimpse__Gateway__V1__GalleryResponse__Preview, result_case),
+    offsetof(Glimpse__Gateway__V1__GalleryResponse__Preview, entry),
+    &glimpse__widget__v1__timeline_entry__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "error",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Glimpse__Gateway__V1__GalleryResponse__Preview, result_case),
+    offsetof(Glimpse__Gateway__V1__GalleryResponse__Preview, error),
+    &glimpse__timeline__v1__provider_error__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "text",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__GalleryResponse__Preview, text),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__gallery_response__preview__field_indices_by_name[] = {
+  2,   /* field[2] = description */
+  1,   /* field[1] = display_name */
+  4,   /* field[4] = display_size */
+  5,   /* field[5] = entry */
+  6,   /* field[6] = error */
+  3,   /* field[3] = family */
+  0,   /* field[0] = kind */
+  7,   /* field[7] = text */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__gallery_response__preview__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__gallery_response__preview__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.GalleryResponse.Preview",
+  "Preview",
+  "Glimpse__Gateway__V1__GalleryResponse__Preview",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__GalleryResponse__Preview),
+  8,
+  glimpse__gateway__v1__gallery_response__preview__field_descriptors,
+  glimpse__gateway__v1__gallery_response__preview__field_indices_by_name,
+  1,  glimpse__gateway__v1__gallery_response__preview__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__gallery_response__preview__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__gallery_response__field_descriptors[1] =
+{
+  {
+    "previews",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Glimpse__Gateway__V1__GalleryResponse, n_previews),
+    offsetof(Glimpse__Gateway__V1__GalleryResponse, previews),
+    &glimpse__gateway__v1__gallery_response__preview__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__gallery_response__field_indices_by_name[] = {
+  0,   /* field[0] = previews */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__gallery_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__gallery_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.GalleryResponse",
+  "GalleryResponse",
+  "Glimpse__Gateway__V1__GalleryResponse",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__GalleryResponse),
+  1,
+  glimpse__gateway__v1__gallery_response__field_descriptors,
+  glimpse__gateway__v1__gallery_response__field_indices_by_name,
+  1,  glimpse__gateway__v1__gallery_response__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__gallery_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor glimpse__gateway__v1__element__field_descriptors[7] =
 {
   {
@@ -6134,7 +6474,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__set_app_state_response__d
   (ProtobufCMessageInit) glimpse__gateway__v1__set_app_state_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__entry_changed__field_descriptors[4] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__entry_changed__field_descriptors[5] =
 {
   {
     "placement_id",
@@ -6184,17 +6524,30 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__event__entry_changed
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "placeholder",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__Event__EntryChanged, placeholder),
+    &glimpse__widget__v1__timeline_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__event__entry_changed__field_indices_by_name[] = {
   2,   /* field[2] = entry */
   1,   /* field[1] = kind */
+  4,   /* field[4] = placeholder */
   0,   /* field[0] = placement_id */
   3,   /* field[3] = service_sequence */
 };
 static const ProtobufCIntRange glimpse__gateway__v1__event__entry_changed__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__event__entry_changed__descriptor =
 {
@@ -6204,7 +6557,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__event__entry_changed__des
   "Glimpse__Gateway__V1__Event__EntryChanged",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__Event__EntryChanged),
-  4,
+  5,
   glimpse__gateway__v1__event__entry_changed__field_descriptors,
   glimpse__gateway__v1__event__entry_changed__field_indices_by_name,
   1,  glimpse__gateway__v1__event__entry_changed__number_ranges,
@@ -7181,7 +7534,7 @@ void glimpse__gateway__v1__apps__init (Glimpse__Gateway__V1__Apps_Service *servi
                                      &glimpse__gateway__v1__apps__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor glimpse__gateway__v1__widgets__method_descriptors[9] =
+static const ProtobufCMethodDescriptor glimpse__gateway__v1__widgets__method_descriptors[10] =
 {
   { "Place", &glimpse__gateway__v1__place_request__descriptor, &glimpse__gateway__v1__widget__descriptor },
   { "Remove", &glimpse__gateway__v1__remove_request__descriptor, &glimpse__gateway__v1__remove_response__descriptor },
@@ -7192,9 +7545,11 @@ static const ProtobufCMethodDescriptor glimpse__gateway__v1__widgets__method_des
   { "Reload", &glimpse__gateway__v1__reload_request__descriptor, &glimpse__timeline__v1__reload_response__descriptor },
   { "Budget", &glimpse__gateway__v1__budget_request__descriptor, &glimpse__timeline__v1__budget_status__descriptor },
   { "Timeline", &glimpse__gateway__v1__get_widget_request__descriptor, &glimpse__timeline__v1__placement_status__descriptor },
+  { "Gallery", &glimpse__gateway__v1__gallery_request__descriptor, &glimpse__gateway__v1__gallery_response__descriptor },
 };
 const unsigned glimpse__gateway__v1__widgets__method_indices_by_name[] = {
   7,        /* Budget */
+  9,        /* Gallery */
   3,        /* Get */
   2,        /* List */
   0,        /* Place */
@@ -7211,7 +7566,7 @@ const ProtobufCServiceDescriptor glimpse__gateway__v1__widgets__descriptor =
   "Widgets",
   "Glimpse__Gateway__V1__Widgets",
   "glimpse.gateway.v1",
-  9,
+  10,
   glimpse__gateway__v1__widgets__method_descriptors,
   glimpse__gateway__v1__widgets__method_indices_by_name
 };
@@ -7286,6 +7641,14 @@ void glimpse__gateway__v1__widgets__timeline(ProtobufCService *service,
 {
   assert(service->descriptor == &glimpse__gateway__v1__widgets__descriptor);
   service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void glimpse__gateway__v1__widgets__gallery(ProtobufCService *service,
+                                            const Glimpse__Gateway__V1__GalleryRequest *input,
+                                            Glimpse__Gateway__V1__GalleryResponse_Closure closure,
+                                            void *closure_data)
+{
+  assert(service->descriptor == &glimpse__gateway__v1__widgets__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__gateway__v1__widgets__init (Glimpse__Gateway__V1__Widgets_Service *service,
                                           Glimpse__Gateway__V1__Widgets_ServiceDestroy destroy)

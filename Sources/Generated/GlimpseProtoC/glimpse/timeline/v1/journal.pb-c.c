@@ -98,7 +98,52 @@ void   glimpse__timeline__v1__provider_answer__free_unpacked
   assert(message->base.descriptor == &glimpse__timeline__v1__provider_answer__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__journal_record__field_descriptors[12] =
+void   glimpse__timeline__v1__placeholder_answer__init
+                     (Glimpse__Timeline__V1__PlaceholderAnswer         *message)
+{
+  static const Glimpse__Timeline__V1__PlaceholderAnswer init_value = GLIMPSE__TIMELINE__V1__PLACEHOLDER_ANSWER__INIT;
+  *message = init_value;
+}
+size_t glimpse__timeline__v1__placeholder_answer__get_packed_size
+                     (const Glimpse__Timeline__V1__PlaceholderAnswer *message)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__placeholder_answer__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__timeline__v1__placeholder_answer__pack
+                     (const Glimpse__Timeline__V1__PlaceholderAnswer *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__placeholder_answer__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__timeline__v1__placeholder_answer__pack_to_buffer
+                     (const Glimpse__Timeline__V1__PlaceholderAnswer *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__placeholder_answer__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Timeline__V1__PlaceholderAnswer *
+       glimpse__timeline__v1__placeholder_answer__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Timeline__V1__PlaceholderAnswer *)
+     protobuf_c_message_unpack (&glimpse__timeline__v1__placeholder_answer__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__timeline__v1__placeholder_answer__free_unpacked
+                     (Glimpse__Timeline__V1__PlaceholderAnswer *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__timeline__v1__placeholder_answer__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__journal_record__field_descriptors[13] =
 {
   {
     "install",
@@ -244,6 +289,18 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__journal_record__fie
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "placeholder_answer",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Glimpse__Timeline__V1__JournalRecord, input_case),
+    offsetof(Glimpse__Timeline__V1__JournalRecord, placeholder_answer),
+    &glimpse__timeline__v1__placeholder_answer__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__journal_record__field_indices_by_name[] = {
   7,   /* field[7] = app_state */
@@ -251,6 +308,7 @@ static const unsigned glimpse__timeline__v1__journal_record__field_indices_by_na
   8,   /* field[8] = device_settings */
   0,   /* field[0] = install */
   2,   /* field[2] = place */
+  12,   /* field[12] = placeholder_answer */
   9,   /* field[9] = provider_answer */
   3,   /* field[3] = reconfigure */
   6,   /* field[6] = reload_all_timelines */
@@ -262,7 +320,7 @@ static const unsigned glimpse__timeline__v1__journal_record__field_indices_by_na
 static const ProtobufCIntRange glimpse__timeline__v1__journal_record__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__journal_record__descriptor =
 {
@@ -272,7 +330,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__journal_record__descript
   "Glimpse__Timeline__V1__JournalRecord",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__JournalRecord),
-  12,
+  13,
   glimpse__timeline__v1__journal_record__field_descriptors,
   glimpse__timeline__v1__journal_record__field_indices_by_name,
   1,  glimpse__timeline__v1__journal_record__number_ranges,
@@ -341,5 +399,56 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__provider_answer__descrip
   glimpse__timeline__v1__provider_answer__field_indices_by_name,
   1,  glimpse__timeline__v1__provider_answer__number_ranges,
   (ProtobufCMessageInit) glimpse__timeline__v1__provider_answer__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__placeholder_answer__field_descriptors[2] =
+{
+  {
+    "placement_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__PlaceholderAnswer, placement_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "entry",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__PlaceholderAnswer, entry),
+    &glimpse__widget__v1__timeline_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__timeline__v1__placeholder_answer__field_indices_by_name[] = {
+  1,   /* field[1] = entry */
+  0,   /* field[0] = placement_id */
+};
+static const ProtobufCIntRange glimpse__timeline__v1__placeholder_answer__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor glimpse__timeline__v1__placeholder_answer__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.timeline.v1.PlaceholderAnswer",
+  "PlaceholderAnswer",
+  "Glimpse__Timeline__V1__PlaceholderAnswer",
+  "glimpse.timeline.v1",
+  sizeof(Glimpse__Timeline__V1__PlaceholderAnswer),
+  2,
+  glimpse__timeline__v1__placeholder_answer__field_descriptors,
+  glimpse__timeline__v1__placeholder_answer__field_indices_by_name,
+  1,  glimpse__timeline__v1__placeholder_answer__number_ranges,
+  (ProtobufCMessageInit) glimpse__timeline__v1__placeholder_answer__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -1337,6 +1337,102 @@ void   glimpse__timeline__v1__entry_change__free_unpacked
   assert(message->base.descriptor == &glimpse__timeline__v1__entry_change__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   glimpse__timeline__v1__preview_request__configuration_entry__init
+                     (Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry         *message)
+{
+  static const Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry init_value = GLIMPSE__TIMELINE__V1__PREVIEW_REQUEST__CONFIGURATION_ENTRY__INIT;
+  *message = init_value;
+}
+void   glimpse__timeline__v1__preview_request__init
+                     (Glimpse__Timeline__V1__PreviewRequest         *message)
+{
+  static const Glimpse__Timeline__V1__PreviewRequest init_value = GLIMPSE__TIMELINE__V1__PREVIEW_REQUEST__INIT;
+  *message = init_value;
+}
+size_t glimpse__timeline__v1__preview_request__get_packed_size
+                     (const Glimpse__Timeline__V1__PreviewRequest *message)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__preview_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__timeline__v1__preview_request__pack
+                     (const Glimpse__Timeline__V1__PreviewRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__preview_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__timeline__v1__preview_request__pack_to_buffer
+                     (const Glimpse__Timeline__V1__PreviewRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__preview_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Timeline__V1__PreviewRequest *
+       glimpse__timeline__v1__preview_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Timeline__V1__PreviewRequest *)
+     protobuf_c_message_unpack (&glimpse__timeline__v1__preview_request__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__timeline__v1__preview_request__free_unpacked
+                     (Glimpse__Timeline__V1__PreviewRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__timeline__v1__preview_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   glimpse__timeline__v1__preview_response__init
+                     (Glimpse__Timeline__V1__PreviewResponse         *message)
+{
+  static const Glimpse__Timeline__V1__PreviewResponse init_value = GLIMPSE__TIMELINE__V1__PREVIEW_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t glimpse__timeline__v1__preview_response__get_packed_size
+                     (const Glimpse__Timeline__V1__PreviewResponse *message)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__preview_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__timeline__v1__preview_response__pack
+                     (const Glimpse__Timeline__V1__PreviewResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__preview_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__timeline__v1__preview_response__pack_to_buffer
+                     (const Glimpse__Timeline__V1__PreviewResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__timeline__v1__preview_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Timeline__V1__PreviewResponse *
+       glimpse__timeline__v1__preview_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Timeline__V1__PreviewResponse *)
+     protobuf_c_message_unpack (&glimpse__timeline__v1__preview_response__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__timeline__v1__preview_response__free_unpacked
+                     (Glimpse__Timeline__V1__PreviewResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__timeline__v1__preview_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   glimpse__timeline__v1__reload_started__init
                      (Glimpse__Timeline__V1__ReloadStarted         *message)
 {
@@ -2930,7 +3026,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status__config
   (ProtobufCMessageInit) glimpse__timeline__v1__placement_status__configuration_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__placement_status__field_descriptors[12] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__placement_status__field_descriptors[13] =
 {
   {
     "placement_id",
@@ -3076,6 +3172,18 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__placement_status__f
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "placeholder",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__PlacementStatus, placeholder),
+    &glimpse__widget__v1__timeline_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__placement_status__field_indices_by_name[] = {
   9,   /* field[9] = budget */
@@ -3086,6 +3194,7 @@ static const unsigned glimpse__timeline__v1__placement_status__field_indices_by_
   3,   /* field[3] = family */
   2,   /* field[2] = kind */
   8,   /* field[8] = last_error */
+  12,   /* field[12] = placeholder */
   0,   /* field[0] = placement_id */
   4,   /* field[4] = screen */
   7,   /* field[7] = timeline */
@@ -3094,7 +3203,7 @@ static const unsigned glimpse__timeline__v1__placement_status__field_indices_by_
 static const ProtobufCIntRange glimpse__timeline__v1__placement_status__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status__descriptor =
 {
@@ -3104,7 +3213,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status__descri
   "Glimpse__Timeline__V1__PlacementStatus",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__PlacementStatus),
-  12,
+  13,
   glimpse__timeline__v1__placement_status__field_descriptors,
   glimpse__timeline__v1__placement_status__field_indices_by_name,
   1,  glimpse__timeline__v1__placement_status__number_ranges,
@@ -3162,7 +3271,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__watch_entries_request__d
   (ProtobufCMessageInit) glimpse__timeline__v1__watch_entries_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field_descriptors[10] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field_descriptors[11] =
 {
   {
     "placement_id",
@@ -3284,12 +3393,25 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "placeholder",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__EntryChange, placeholder),
+    &glimpse__widget__v1__timeline_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__entry_change__field_indices_by_name[] = {
   4,   /* field[4] = at */
   1,   /* field[1] = bundle_id */
   3,   /* field[3] = entry */
   2,   /* field[2] = kind */
+  10,   /* field[10] = placeholder */
   0,   /* field[0] = placement_id */
   7,   /* field[7] = provider_error */
   8,   /* field[8] = reload */
@@ -3300,7 +3422,7 @@ static const unsigned glimpse__timeline__v1__entry_change__field_indices_by_name
 static const ProtobufCIntRange glimpse__timeline__v1__entry_change__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor =
 {
@@ -3310,11 +3432,203 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor
   "Glimpse__Timeline__V1__EntryChange",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__EntryChange),
-  10,
+  11,
   glimpse__timeline__v1__entry_change__field_descriptors,
   glimpse__timeline__v1__entry_change__field_indices_by_name,
   1,  glimpse__timeline__v1__entry_change__number_ranges,
   (ProtobufCMessageInit) glimpse__timeline__v1__entry_change__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__preview_request__configuration_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry, key),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry, value),
+    &glimpse__widget__v1__parameter_value__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__timeline__v1__preview_request__configuration_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange glimpse__timeline__v1__preview_request__configuration_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor glimpse__timeline__v1__preview_request__configuration_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.timeline.v1.PreviewRequest.ConfigurationEntry",
+  "ConfigurationEntry",
+  "Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry",
+  "glimpse.timeline.v1",
+  sizeof(Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry),
+  2,
+  glimpse__timeline__v1__preview_request__configuration_entry__field_descriptors,
+  glimpse__timeline__v1__preview_request__configuration_entry__field_indices_by_name,
+  1,  glimpse__timeline__v1__preview_request__configuration_entry__number_ranges,
+  (ProtobufCMessageInit) glimpse__timeline__v1__preview_request__configuration_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__preview_request__field_descriptors[4] =
+{
+  {
+    "bundle_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__PreviewRequest, bundle_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__PreviewRequest, kind),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "family",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__PreviewRequest, family),
+    &glimpse__widget__v1__widget_family__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "configuration",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Glimpse__Timeline__V1__PreviewRequest, n_configuration),
+    offsetof(Glimpse__Timeline__V1__PreviewRequest, configuration),
+    &glimpse__timeline__v1__preview_request__configuration_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__timeline__v1__preview_request__field_indices_by_name[] = {
+  0,   /* field[0] = bundle_id */
+  3,   /* field[3] = configuration */
+  2,   /* field[2] = family */
+  1,   /* field[1] = kind */
+};
+static const ProtobufCIntRange glimpse__timeline__v1__preview_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor glimpse__timeline__v1__preview_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.timeline.v1.PreviewRequest",
+  "PreviewRequest",
+  "Glimpse__Timeline__V1__PreviewRequest",
+  "glimpse.timeline.v1",
+  sizeof(Glimpse__Timeline__V1__PreviewRequest),
+  4,
+  glimpse__timeline__v1__preview_request__field_descriptors,
+  glimpse__timeline__v1__preview_request__field_indices_by_name,
+  1,  glimpse__timeline__v1__preview_request__number_ranges,
+  (ProtobufCMessageInit) glimpse__timeline__v1__preview_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__preview_response__field_descriptors[3] =
+{
+  {
+    "entry",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Glimpse__Timeline__V1__PreviewResponse, result_case),
+    offsetof(Glimpse__Timeline__V1__PreviewResponse, entry),
+    &glimpse__widget__v1__timeline_entry__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "error",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Glimpse__Timeline__V1__PreviewResponse, result_case),
+    offsetof(Glimpse__Timeline__V1__PreviewResponse, error),
+    &glimpse__timeline__v1__provider_error__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "display_size",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__PreviewResponse, display_size),
+    &glimpse__widget__v1__display_size__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__timeline__v1__preview_response__field_indices_by_name[] = {
+  2,   /* field[2] = display_size */
+  0,   /* field[0] = entry */
+  1,   /* field[1] = error */
+};
+static const ProtobufCIntRange glimpse__timeline__v1__preview_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor glimpse__timeline__v1__preview_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.timeline.v1.PreviewResponse",
+  "PreviewResponse",
+  "Glimpse__Timeline__V1__PreviewResponse",
+  "glimpse.timeline.v1",
+  sizeof(Glimpse__Timeline__V1__PreviewResponse),
+  3,
+  glimpse__timeline__v1__preview_response__field_descriptors,
+  glimpse__timeline__v1__preview_response__field_indices_by_name,
+  1,  glimpse__timeline__v1__preview_response__number_ranges,
+  (ProtobufCMessageInit) glimpse__timeline__v1__preview_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor glimpse__timeline__v1__reload_started__field_descriptors[4] =
@@ -3536,7 +3850,7 @@ const ProtobufCEnumDescriptor glimpse__timeline__v1__provider_failure__descripto
   glimpse__timeline__v1__provider_failure__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor glimpse__timeline__v1__timeline_service__method_descriptors[14] =
+static const ProtobufCMethodDescriptor glimpse__timeline__v1__timeline_service__method_descriptors[15] =
 {
   { "InstallApp", &glimpse__timeline__v1__install_app_request__descriptor, &glimpse__timeline__v1__install_app_response__descriptor },
   { "UninstallApp", &glimpse__timeline__v1__uninstall_app_request__descriptor, &glimpse__timeline__v1__uninstall_app_response__descriptor },
@@ -3547,6 +3861,7 @@ static const ProtobufCMethodDescriptor glimpse__timeline__v1__timeline_service__
   { "ReloadAllTimelines", &glimpse__timeline__v1__reload_all_timelines_request__descriptor, &glimpse__timeline__v1__reload_response__descriptor },
   { "ReloadPlacement", &glimpse__timeline__v1__reload_placement_request__descriptor, &glimpse__timeline__v1__reload_response__descriptor },
   { "GetCurrentConfigurations", &glimpse__timeline__v1__get_current_configurations_request__descriptor, &glimpse__timeline__v1__get_current_configurations_response__descriptor },
+  { "Preview", &glimpse__timeline__v1__preview_request__descriptor, &glimpse__timeline__v1__preview_response__descriptor },
   { "SetAppState", &glimpse__timeline__v1__set_app_state_request__descriptor, &glimpse__timeline__v1__set_app_state_response__descriptor },
   { "SetDeviceSettings", &glimpse__timeline__v1__set_device_settings_request__descriptor, &glimpse__timeline__v1__set_device_settings_response__descriptor },
   { "GetPlacement", &glimpse__timeline__v1__get_placement_request__descriptor, &glimpse__timeline__v1__placement_status__descriptor },
@@ -3555,19 +3870,20 @@ static const ProtobufCMethodDescriptor glimpse__timeline__v1__timeline_service__
 };
 const unsigned glimpse__timeline__v1__timeline_service__method_indices_by_name[] = {
   8,        /* GetCurrentConfigurations */
-  11,        /* GetPlacement */
+  12,        /* GetPlacement */
   0,        /* InstallApp */
-  12,        /* ListPlacements */
+  13,        /* ListPlacements */
   2,        /* Place */
+  9,        /* Preview */
   3,        /* Reconfigure */
   6,        /* ReloadAllTimelines */
   7,        /* ReloadPlacement */
   5,        /* ReloadTimelines */
   4,        /* Remove */
-  9,        /* SetAppState */
-  10,        /* SetDeviceSettings */
+  10,        /* SetAppState */
+  11,        /* SetDeviceSettings */
   1,        /* UninstallApp */
-  13         /* WatchEntries */
+  14         /* WatchEntries */
 };
 const ProtobufCServiceDescriptor glimpse__timeline__v1__timeline_service__descriptor =
 {
@@ -3576,7 +3892,7 @@ const ProtobufCServiceDescriptor glimpse__timeline__v1__timeline_service__descri
   "TimelineService",
   "Glimpse__Timeline__V1__TimelineService",
   "glimpse.timeline.v1",
-  14,
+  15,
   glimpse__timeline__v1__timeline_service__method_descriptors,
   glimpse__timeline__v1__timeline_service__method_indices_by_name
 };
@@ -3652,13 +3968,21 @@ void glimpse__timeline__v1__timeline_service__get_current_configurations(Protobu
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
   service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void glimpse__timeline__v1__timeline_service__preview(ProtobufCService *service,
+                                                      const Glimpse__Timeline__V1__PreviewRequest *input,
+                                                      Glimpse__Timeline__V1__PreviewResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void glimpse__timeline__v1__timeline_service__set_app_state(ProtobufCService *service,
                                                             const Glimpse__Timeline__V1__SetAppStateRequest *input,
                                                             Glimpse__Timeline__V1__SetAppStateResponse_Closure closure,
                                                             void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__set_device_settings(ProtobufCService *service,
                                                                   const Glimpse__Timeline__V1__SetDeviceSettingsRequest *input,
@@ -3666,7 +3990,7 @@ void glimpse__timeline__v1__timeline_service__set_device_settings(ProtobufCServi
                                                                   void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__get_placement(ProtobufCService *service,
                                                             const Glimpse__Timeline__V1__GetPlacementRequest *input,
@@ -3674,7 +3998,7 @@ void glimpse__timeline__v1__timeline_service__get_placement(ProtobufCService *se
                                                             void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__list_placements(ProtobufCService *service,
                                                               const Glimpse__Timeline__V1__ListPlacementsRequest *input,
@@ -3682,7 +4006,7 @@ void glimpse__timeline__v1__timeline_service__list_placements(ProtobufCService *
                                                               void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__watch_entries(ProtobufCService *service,
                                                             const Glimpse__Timeline__V1__WatchEntriesRequest *input,
@@ -3690,7 +4014,7 @@ void glimpse__timeline__v1__timeline_service__watch_entries(ProtobufCService *se
                                                             void *closure_data)
 {
   assert(service->descriptor == &glimpse__timeline__v1__timeline_service__descriptor);
-  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void glimpse__timeline__v1__timeline_service__init (Glimpse__Timeline__V1__TimelineService_Service *service,
                                                     Glimpse__Timeline__V1__TimelineService_ServiceDestroy destroy)

@@ -48,6 +48,9 @@ typedef struct Glimpse__Gateway__V1__ListWidgetsResponse Glimpse__Gateway__V1__L
 typedef struct Glimpse__Gateway__V1__GetWidgetRequest Glimpse__Gateway__V1__GetWidgetRequest;
 typedef struct Glimpse__Gateway__V1__Widget Glimpse__Gateway__V1__Widget;
 typedef struct Glimpse__Gateway__V1__Widget__ConfigurationEntry Glimpse__Gateway__V1__Widget__ConfigurationEntry;
+typedef struct Glimpse__Gateway__V1__GalleryRequest Glimpse__Gateway__V1__GalleryRequest;
+typedef struct Glimpse__Gateway__V1__GalleryResponse Glimpse__Gateway__V1__GalleryResponse;
+typedef struct Glimpse__Gateway__V1__GalleryResponse__Preview Glimpse__Gateway__V1__GalleryResponse__Preview;
 typedef struct Glimpse__Gateway__V1__Element Glimpse__Gateway__V1__Element;
 typedef struct Glimpse__Gateway__V1__TapRequest Glimpse__Gateway__V1__TapRequest;
 typedef struct Glimpse__Gateway__V1__TapResponse Glimpse__Gateway__V1__TapResponse;
@@ -384,6 +387,10 @@ struct  Glimpse__Gateway__V1__Widget
    * absent: the placeholder shows
    */
   Glimpse__Widget__V1__TimelineEntry *entry;
+  /*
+   * No entry yet: `entry` is the app's placeholder(in:) if it gave one (absent: the device's
+   * own); drawn redacted.
+   */
   protobuf_c_boolean placeholder;
   size_t n_configuration;
   Glimpse__Gateway__V1__Widget__ConfigurationEntry **configuration;
@@ -411,6 +418,81 @@ struct  Glimpse__Gateway__V1__Widget
 #define GLIMPSE__GATEWAY__V1__WIDGET__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__widget__descriptor) \
     , 0, {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL, NULL, NULL, 0, 0,NULL, NULL, NULL, 0,NULL, 0, 0, 0 }
+
+
+struct  Glimpse__Gateway__V1__GalleryRequest
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData bundle_id;
+  /*
+   * empty: every kind of the app
+   */
+  ProtobufCBinaryData kind;
+  /*
+   * also draw each preview as text (Preview.text)
+   */
+  protobuf_c_boolean text;
+  /*
+   * with `text`: the width in columns (0: 60)
+   */
+  uint32_t columns;
+};
+#define GLIMPSE__GATEWAY__V1__GALLERY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__gallery_request__descriptor) \
+    , {0,NULL}, {0,NULL}, 0, 0 }
+
+
+typedef enum {
+  GLIMPSE__GATEWAY__V1__GALLERY_RESPONSE__PREVIEW__RESULT__NOT_SET = 0,
+  GLIMPSE__GATEWAY__V1__GALLERY_RESPONSE__PREVIEW__RESULT_ENTRY = 6,
+  GLIMPSE__GATEWAY__V1__GALLERY_RESPONSE__PREVIEW__RESULT_ERROR = 7
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__GATEWAY__V1__GALLERY_RESPONSE__PREVIEW__RESULT__CASE)
+} Glimpse__Gateway__V1__GalleryResponse__Preview__ResultCase;
+
+struct  Glimpse__Gateway__V1__GalleryResponse__Preview
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData kind;
+  /*
+   * .configurationDisplayName
+   */
+  ProtobufCBinaryData display_name;
+  /*
+   * .description
+   */
+  ProtobufCBinaryData description;
+  Glimpse__Widget__V1__WidgetFamily family;
+  Glimpse__Widget__V1__DisplaySize *display_size;
+  /*
+   * GalleryRequest.text: the preview drawn as text
+   */
+  ProtobufCBinaryData text;
+  Glimpse__Gateway__V1__GalleryResponse__Preview__ResultCase result_case;
+  union {
+    /*
+     * the app's snapshot
+     */
+    Glimpse__Widget__V1__TimelineEntry *entry;
+    Glimpse__Timeline__V1__ProviderError *error;
+  };
+};
+#define GLIMPSE__GATEWAY__V1__GALLERY_RESPONSE__PREVIEW__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__gallery_response__preview__descriptor) \
+    , {0,NULL}, {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, NULL, {0,NULL}, GLIMPSE__GATEWAY__V1__GALLERY_RESPONSE__PREVIEW__RESULT__NOT_SET, {0} }
+
+
+struct  Glimpse__Gateway__V1__GalleryResponse
+{
+  ProtobufCMessage base;
+  /*
+   * in the manifest's order of kinds, then families
+   */
+  size_t n_previews;
+  Glimpse__Gateway__V1__GalleryResponse__Preview **previews;
+};
+#define GLIMPSE__GATEWAY__V1__GALLERY_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__gallery_response__descriptor) \
+    , 0,NULL }
 
 
 typedef enum {
@@ -1178,10 +1260,14 @@ struct  Glimpse__Gateway__V1__Event__EntryChanged
    */
   Glimpse__Widget__V1__TimelineEntry *entry;
   uint64_t service_sequence;
+  /*
+   * entry absent: the app's placeholder(in:), if it gave one
+   */
+  Glimpse__Widget__V1__TimelineEntry *placeholder;
 };
 #define GLIMPSE__GATEWAY__V1__EVENT__ENTRY_CHANGED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__event__entry_changed__descriptor) \
-    , 0, {0,NULL}, NULL, 0 }
+    , 0, {0,NULL}, NULL, 0, NULL }
 
 
 struct  Glimpse__Gateway__V1__Event__ReloadRequested
@@ -1700,6 +1786,47 @@ Glimpse__Gateway__V1__Widget *
                       const uint8_t       *data);
 void   glimpse__gateway__v1__widget__free_unpacked
                      (Glimpse__Gateway__V1__Widget *message,
+                      ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__GalleryRequest methods */
+void   glimpse__gateway__v1__gallery_request__init
+                     (Glimpse__Gateway__V1__GalleryRequest         *message);
+size_t glimpse__gateway__v1__gallery_request__get_packed_size
+                     (const Glimpse__Gateway__V1__GalleryRequest   *message);
+size_t glimpse__gateway__v1__gallery_request__pack
+                     (const Glimpse__Gateway__V1__GalleryRequest   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__gallery_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__GalleryRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__GalleryRequest *
+       glimpse__gateway__v1__gallery_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__gallery_request__free_unpacked
+                     (Glimpse__Gateway__V1__GalleryRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__GalleryResponse__Preview methods */
+void   glimpse__gateway__v1__gallery_response__preview__init
+                     (Glimpse__Gateway__V1__GalleryResponse__Preview         *message);
+/* Glimpse__Gateway__V1__GalleryResponse methods */
+void   glimpse__gateway__v1__gallery_response__init
+                     (Glimpse__Gateway__V1__GalleryResponse         *message);
+size_t glimpse__gateway__v1__gallery_response__get_packed_size
+                     (const Glimpse__Gateway__V1__GalleryResponse   *message);
+size_t glimpse__gateway__v1__gallery_response__pack
+                     (const Glimpse__Gateway__V1__GalleryResponse   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__gallery_response__pack_to_buffer
+                     (const Glimpse__Gateway__V1__GalleryResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__GalleryResponse *
+       glimpse__gateway__v1__gallery_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__gallery_response__free_unpacked
+                     (Glimpse__Gateway__V1__GalleryResponse *message,
                       ProtobufCAllocator *allocator);
 /* Glimpse__Gateway__V1__Element methods */
 void   glimpse__gateway__v1__element__init
@@ -2514,6 +2641,15 @@ typedef void (*Glimpse__Gateway__V1__Widget__ConfigurationEntry_Closure)
 typedef void (*Glimpse__Gateway__V1__Widget_Closure)
                  (const Glimpse__Gateway__V1__Widget *message,
                   void *closure_data);
+typedef void (*Glimpse__Gateway__V1__GalleryRequest_Closure)
+                 (const Glimpse__Gateway__V1__GalleryRequest *message,
+                  void *closure_data);
+typedef void (*Glimpse__Gateway__V1__GalleryResponse__Preview_Closure)
+                 (const Glimpse__Gateway__V1__GalleryResponse__Preview *message,
+                  void *closure_data);
+typedef void (*Glimpse__Gateway__V1__GalleryResponse_Closure)
+                 (const Glimpse__Gateway__V1__GalleryResponse *message,
+                  void *closure_data);
 typedef void (*Glimpse__Gateway__V1__Element_Closure)
                  (const Glimpse__Gateway__V1__Element *message,
                   void *closure_data);
@@ -2761,6 +2897,10 @@ struct Glimpse__Gateway__V1__Widgets_Service
                    const Glimpse__Gateway__V1__GetWidgetRequest *input,
                    Glimpse__Timeline__V1__PlacementStatus_Closure closure,
                    void *closure_data);
+  void (*gallery)(Glimpse__Gateway__V1__Widgets_Service *service,
+                  const Glimpse__Gateway__V1__GalleryRequest *input,
+                  Glimpse__Gateway__V1__GalleryResponse_Closure closure,
+                  void *closure_data);
 };
 typedef void (*Glimpse__Gateway__V1__Widgets_ServiceDestroy)(Glimpse__Gateway__V1__Widgets_Service *);
 void glimpse__gateway__v1__widgets__init (Glimpse__Gateway__V1__Widgets_Service *service,
@@ -2777,7 +2917,8 @@ void glimpse__gateway__v1__widgets__init (Glimpse__Gateway__V1__Widgets_Service 
       function_prefix__ ## reconfigure,\
       function_prefix__ ## reload,\
       function_prefix__ ## budget,\
-      function_prefix__ ## timeline  }
+      function_prefix__ ## timeline,\
+      function_prefix__ ## gallery  }
 void glimpse__gateway__v1__widgets__place(ProtobufCService *service,
                                           const Glimpse__Gateway__V1__PlaceRequest *input,
                                           Glimpse__Gateway__V1__Widget_Closure closure,
@@ -2814,6 +2955,10 @@ void glimpse__gateway__v1__widgets__timeline(ProtobufCService *service,
                                              const Glimpse__Gateway__V1__GetWidgetRequest *input,
                                              Glimpse__Timeline__V1__PlacementStatus_Closure closure,
                                              void *closure_data);
+void glimpse__gateway__v1__widgets__gallery(ProtobufCService *service,
+                                            const Glimpse__Gateway__V1__GalleryRequest *input,
+                                            Glimpse__Gateway__V1__GalleryResponse_Closure closure,
+                                            void *closure_data);
 typedef struct Glimpse__Gateway__V1__Device_Service Glimpse__Gateway__V1__Device_Service;
 struct Glimpse__Gateway__V1__Device_Service
 {
@@ -3237,6 +3382,9 @@ extern const ProtobufCMessageDescriptor glimpse__gateway__v1__list_widgets_respo
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__get_widget_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__widget__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__widget__configuration_entry__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__gallery_request__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__gallery_response__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__gallery_response__preview__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__element__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__tap_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__tap_response__descriptor;

@@ -23,6 +23,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 typedef struct Glimpse__Timeline__V1__JournalRecord Glimpse__Timeline__V1__JournalRecord;
 typedef struct Glimpse__Timeline__V1__ProviderAnswer Glimpse__Timeline__V1__ProviderAnswer;
+typedef struct Glimpse__Timeline__V1__PlaceholderAnswer Glimpse__Timeline__V1__PlaceholderAnswer;
 
 
 /* --- enums --- */
@@ -42,7 +43,8 @@ typedef enum {
   GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_APP_STATE = 8,
   GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_DEVICE_SETTINGS = 9,
   GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_PROVIDER_ANSWER = 10,
-  GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_RELOAD_PLACEMENT = 12
+  GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_RELOAD_PLACEMENT = 12,
+  GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT_PLACEHOLDER_ANSWER = 13
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INPUT__CASE)
 } Glimpse__Timeline__V1__JournalRecord__InputCase;
 
@@ -74,6 +76,7 @@ struct  Glimpse__Timeline__V1__JournalRecord
     Glimpse__Timeline__V1__SetDeviceSettingsRequest *device_settings;
     Glimpse__Timeline__V1__ProviderAnswer *provider_answer;
     Glimpse__Timeline__V1__ReloadPlacementRequest *reload_placement;
+    Glimpse__Timeline__V1__PlaceholderAnswer *placeholder_answer;
   };
 };
 #define GLIMPSE__TIMELINE__V1__JOURNAL_RECORD__INIT \
@@ -107,6 +110,20 @@ struct  Glimpse__Timeline__V1__ProviderAnswer
 #define GLIMPSE__TIMELINE__V1__PROVIDER_ANSWER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__provider_answer__descriptor) \
     , 0, GLIMPSE__TIMELINE__V1__PROVIDER_ANSWER__OUTCOME__NOT_SET, {0} }
+
+
+/*
+ * What an app's WidgetProvider.Placeholder answered for a placement that had no entry yet.
+ */
+struct  Glimpse__Timeline__V1__PlaceholderAnswer
+{
+  ProtobufCMessage base;
+  uint64_t placement_id;
+  Glimpse__Widget__V1__TimelineEntry *entry;
+};
+#define GLIMPSE__TIMELINE__V1__PLACEHOLDER_ANSWER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__placeholder_answer__descriptor) \
+    , 0, NULL }
 
 
 /* Glimpse__Timeline__V1__JournalRecord methods */
@@ -147,6 +164,25 @@ Glimpse__Timeline__V1__ProviderAnswer *
 void   glimpse__timeline__v1__provider_answer__free_unpacked
                      (Glimpse__Timeline__V1__ProviderAnswer *message,
                       ProtobufCAllocator *allocator);
+/* Glimpse__Timeline__V1__PlaceholderAnswer methods */
+void   glimpse__timeline__v1__placeholder_answer__init
+                     (Glimpse__Timeline__V1__PlaceholderAnswer         *message);
+size_t glimpse__timeline__v1__placeholder_answer__get_packed_size
+                     (const Glimpse__Timeline__V1__PlaceholderAnswer   *message);
+size_t glimpse__timeline__v1__placeholder_answer__pack
+                     (const Glimpse__Timeline__V1__PlaceholderAnswer   *message,
+                      uint8_t             *out);
+size_t glimpse__timeline__v1__placeholder_answer__pack_to_buffer
+                     (const Glimpse__Timeline__V1__PlaceholderAnswer   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Timeline__V1__PlaceholderAnswer *
+       glimpse__timeline__v1__placeholder_answer__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__timeline__v1__placeholder_answer__free_unpacked
+                     (Glimpse__Timeline__V1__PlaceholderAnswer *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Glimpse__Timeline__V1__JournalRecord_Closure)
@@ -154,6 +190,9 @@ typedef void (*Glimpse__Timeline__V1__JournalRecord_Closure)
                   void *closure_data);
 typedef void (*Glimpse__Timeline__V1__ProviderAnswer_Closure)
                  (const Glimpse__Timeline__V1__ProviderAnswer *message,
+                  void *closure_data);
+typedef void (*Glimpse__Timeline__V1__PlaceholderAnswer_Closure)
+                 (const Glimpse__Timeline__V1__PlaceholderAnswer *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -163,6 +202,7 @@ typedef void (*Glimpse__Timeline__V1__ProviderAnswer_Closure)
 
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__journal_record__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__provider_answer__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__timeline__v1__placeholder_answer__descriptor;
 
 PROTOBUF_C__END_DECLS
 

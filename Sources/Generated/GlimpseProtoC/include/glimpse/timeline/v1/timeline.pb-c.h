@@ -57,6 +57,9 @@ typedef struct Glimpse__Timeline__V1__PlacementStatus Glimpse__Timeline__V1__Pla
 typedef struct Glimpse__Timeline__V1__PlacementStatus__ConfigurationEntry Glimpse__Timeline__V1__PlacementStatus__ConfigurationEntry;
 typedef struct Glimpse__Timeline__V1__WatchEntriesRequest Glimpse__Timeline__V1__WatchEntriesRequest;
 typedef struct Glimpse__Timeline__V1__EntryChange Glimpse__Timeline__V1__EntryChange;
+typedef struct Glimpse__Timeline__V1__PreviewRequest Glimpse__Timeline__V1__PreviewRequest;
+typedef struct Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry;
+typedef struct Glimpse__Timeline__V1__PreviewResponse Glimpse__Timeline__V1__PreviewResponse;
 typedef struct Glimpse__Timeline__V1__ReloadStarted Glimpse__Timeline__V1__ReloadStarted;
 
 
@@ -629,10 +632,15 @@ struct  Glimpse__Timeline__V1__PlacementStatus
    * their view so that the answer stays under 4 MiB (their dates and URLs stay).
    */
   uint32_t views_left_out;
+  /*
+   * No entry yet (current_entry absent): the app's placeholder(in:), drawn redacted; absent
+   * when the app gave none (the device draws its own).
+   */
+  Glimpse__Widget__V1__TimelineEntry *placeholder;
 };
 #define GLIMPSE__TIMELINE__V1__PLACEMENT_STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__placement_status__descriptor) \
-    , 0, {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, GLIMPSE__TIMELINE__V1__SCREEN__SCREEN_UNSPECIFIED, 0,NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+    , 0, {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, GLIMPSE__TIMELINE__V1__SCREEN__SCREEN_UNSPECIFIED, 0,NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL }
 
 
 struct  Glimpse__Timeline__V1__WatchEntriesRequest
@@ -690,10 +698,71 @@ struct  Glimpse__Timeline__V1__EntryChange
    * the reload is done and nothing changes on screen.
    */
   protobuf_c_boolean unchanged;
+  /*
+   * `entry` absent: the app's placeholder(in:) shows, drawn redacted (absent too: the
+   * device's own).
+   */
+  Glimpse__Widget__V1__TimelineEntry *placeholder;
 };
 #define GLIMPSE__TIMELINE__V1__ENTRY_CHANGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__entry_change__descriptor) \
-    , 0, {0,NULL}, {0,NULL}, NULL, NULL, 0, 0, NULL, NULL, 0 }
+    , 0, {0,NULL}, {0,NULL}, NULL, NULL, 0, 0, NULL, NULL, 0, NULL }
+
+
+struct  Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData key;
+  Glimpse__Widget__V1__ParameterValue *value;
+};
+#define GLIMPSE__TIMELINE__V1__PREVIEW_REQUEST__CONFIGURATION_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__preview_request__configuration_entry__descriptor) \
+    , {0,NULL}, NULL }
+
+
+struct  Glimpse__Timeline__V1__PreviewRequest
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData bundle_id;
+  ProtobufCBinaryData kind;
+  Glimpse__Widget__V1__WidgetFamily family;
+  /*
+   * unset parameters: their defaults
+   */
+  size_t n_configuration;
+  Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry **configuration;
+};
+#define GLIMPSE__TIMELINE__V1__PREVIEW_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__preview_request__descriptor) \
+    , {0,NULL}, {0,NULL}, GLIMPSE__WIDGET__V1__WIDGET_FAMILY__WIDGET_FAMILY_UNSPECIFIED, 0,NULL }
+
+
+typedef enum {
+  GLIMPSE__TIMELINE__V1__PREVIEW_RESPONSE__RESULT__NOT_SET = 0,
+  GLIMPSE__TIMELINE__V1__PREVIEW_RESPONSE__RESULT_ENTRY = 1,
+  GLIMPSE__TIMELINE__V1__PREVIEW_RESPONSE__RESULT_ERROR = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__TIMELINE__V1__PREVIEW_RESPONSE__RESULT__CASE)
+} Glimpse__Timeline__V1__PreviewResponse__ResultCase;
+
+struct  Glimpse__Timeline__V1__PreviewResponse
+{
+  ProtobufCMessage base;
+  Glimpse__Widget__V1__DisplaySize *display_size;
+  Glimpse__Timeline__V1__PreviewResponse__ResultCase result_case;
+  union {
+    /*
+     * what getSnapshot(in:) answered
+     */
+    Glimpse__Widget__V1__TimelineEntry *entry;
+    /*
+     * why there is none (the call failed, no endpoint, over a limit)
+     */
+    Glimpse__Timeline__V1__ProviderError *error;
+  };
+};
+#define GLIMPSE__TIMELINE__V1__PREVIEW_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__preview_response__descriptor) \
+    , NULL, GLIMPSE__TIMELINE__V1__PREVIEW_RESPONSE__RESULT__NOT_SET, {0} }
 
 
 /*
@@ -1281,6 +1350,47 @@ Glimpse__Timeline__V1__EntryChange *
 void   glimpse__timeline__v1__entry_change__free_unpacked
                      (Glimpse__Timeline__V1__EntryChange *message,
                       ProtobufCAllocator *allocator);
+/* Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry methods */
+void   glimpse__timeline__v1__preview_request__configuration_entry__init
+                     (Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry         *message);
+/* Glimpse__Timeline__V1__PreviewRequest methods */
+void   glimpse__timeline__v1__preview_request__init
+                     (Glimpse__Timeline__V1__PreviewRequest         *message);
+size_t glimpse__timeline__v1__preview_request__get_packed_size
+                     (const Glimpse__Timeline__V1__PreviewRequest   *message);
+size_t glimpse__timeline__v1__preview_request__pack
+                     (const Glimpse__Timeline__V1__PreviewRequest   *message,
+                      uint8_t             *out);
+size_t glimpse__timeline__v1__preview_request__pack_to_buffer
+                     (const Glimpse__Timeline__V1__PreviewRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Timeline__V1__PreviewRequest *
+       glimpse__timeline__v1__preview_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__timeline__v1__preview_request__free_unpacked
+                     (Glimpse__Timeline__V1__PreviewRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Glimpse__Timeline__V1__PreviewResponse methods */
+void   glimpse__timeline__v1__preview_response__init
+                     (Glimpse__Timeline__V1__PreviewResponse         *message);
+size_t glimpse__timeline__v1__preview_response__get_packed_size
+                     (const Glimpse__Timeline__V1__PreviewResponse   *message);
+size_t glimpse__timeline__v1__preview_response__pack
+                     (const Glimpse__Timeline__V1__PreviewResponse   *message,
+                      uint8_t             *out);
+size_t glimpse__timeline__v1__preview_response__pack_to_buffer
+                     (const Glimpse__Timeline__V1__PreviewResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Timeline__V1__PreviewResponse *
+       glimpse__timeline__v1__preview_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__timeline__v1__preview_response__free_unpacked
+                     (Glimpse__Timeline__V1__PreviewResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Glimpse__Timeline__V1__ReloadStarted methods */
 void   glimpse__timeline__v1__reload_started__init
                      (Glimpse__Timeline__V1__ReloadStarted         *message);
@@ -1401,6 +1511,15 @@ typedef void (*Glimpse__Timeline__V1__WatchEntriesRequest_Closure)
 typedef void (*Glimpse__Timeline__V1__EntryChange_Closure)
                  (const Glimpse__Timeline__V1__EntryChange *message,
                   void *closure_data);
+typedef void (*Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry_Closure)
+                 (const Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry *message,
+                  void *closure_data);
+typedef void (*Glimpse__Timeline__V1__PreviewRequest_Closure)
+                 (const Glimpse__Timeline__V1__PreviewRequest *message,
+                  void *closure_data);
+typedef void (*Glimpse__Timeline__V1__PreviewResponse_Closure)
+                 (const Glimpse__Timeline__V1__PreviewResponse *message,
+                  void *closure_data);
 typedef void (*Glimpse__Timeline__V1__ReloadStarted_Closure)
                  (const Glimpse__Timeline__V1__ReloadStarted *message,
                   void *closure_data);
@@ -1447,6 +1566,10 @@ struct Glimpse__Timeline__V1__TimelineService_Service
                                      const Glimpse__Timeline__V1__GetCurrentConfigurationsRequest *input,
                                      Glimpse__Timeline__V1__GetCurrentConfigurationsResponse_Closure closure,
                                      void *closure_data);
+  void (*preview)(Glimpse__Timeline__V1__TimelineService_Service *service,
+                  const Glimpse__Timeline__V1__PreviewRequest *input,
+                  Glimpse__Timeline__V1__PreviewResponse_Closure closure,
+                  void *closure_data);
   void (*set_app_state)(Glimpse__Timeline__V1__TimelineService_Service *service,
                         const Glimpse__Timeline__V1__SetAppStateRequest *input,
                         Glimpse__Timeline__V1__SetAppStateResponse_Closure closure,
@@ -1484,6 +1607,7 @@ void glimpse__timeline__v1__timeline_service__init (Glimpse__Timeline__V1__Timel
       function_prefix__ ## reload_all_timelines,\
       function_prefix__ ## reload_placement,\
       function_prefix__ ## get_current_configurations,\
+      function_prefix__ ## preview,\
       function_prefix__ ## set_app_state,\
       function_prefix__ ## set_device_settings,\
       function_prefix__ ## get_placement,\
@@ -1525,6 +1649,10 @@ void glimpse__timeline__v1__timeline_service__get_current_configurations(Protobu
                                                                          const Glimpse__Timeline__V1__GetCurrentConfigurationsRequest *input,
                                                                          Glimpse__Timeline__V1__GetCurrentConfigurationsResponse_Closure closure,
                                                                          void *closure_data);
+void glimpse__timeline__v1__timeline_service__preview(ProtobufCService *service,
+                                                      const Glimpse__Timeline__V1__PreviewRequest *input,
+                                                      Glimpse__Timeline__V1__PreviewResponse_Closure closure,
+                                                      void *closure_data);
 void glimpse__timeline__v1__timeline_service__set_app_state(ProtobufCService *service,
                                                             const Glimpse__Timeline__V1__SetAppStateRequest *input,
                                                             Glimpse__Timeline__V1__SetAppStateResponse_Closure closure,
@@ -1585,6 +1713,9 @@ extern const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status_
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__placement_status__configuration_entry__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__watch_entries_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__timeline__v1__preview_request__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__timeline__v1__preview_request__configuration_entry__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__timeline__v1__preview_response__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__timeline__v1__reload_started__descriptor;
 extern const ProtobufCServiceDescriptor glimpse__timeline__v1__timeline_service__descriptor;
 
