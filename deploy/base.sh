@@ -22,7 +22,7 @@ CACHE="${GLIMPSE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/glimpse}"
 SUITE=bookworm
 # What the static-stdlib binaries load at run time (check: ldd on each; libc6, libgcc-s1
 # and libstdc++6 are in minbase already), and what a service needs besides.
-PACKAGES=(libnghttp2-14 libprotobuf-c1 libsqlite3-0 libstdc++6 libgcc-s1 ca-certificates tzdata)
+PACKAGES=(libnghttp2-14 libprotobuf-c1 libsqlite3-0 libstdc++6 libgcc-s1 ca-certificates tzdata bootstrap-icons)
 
 recipe="$SUITE $(printf '%s ' "${PACKAGES[@]}")"
 key="$(printf '%s' "$recipe" | sha256sum | cut -c1-16)"

@@ -15,6 +15,7 @@ APT_PACKAGES=(
     libsqlite3-dev
     librsvg2-bin fonts-liberation2 fonts-dejavu-core  # rsvg-convert for PNGs of the rendered SVGs; Liberation Sans has Helvetica's metrics, which the layout measures with
     fonts-noto-color-emoji                  # the apps' emoji (a pizza, a lightning bolt) in PNGs and in the web page, not boxes of hex digits
+    bootstrap-icons                         # SF Symbols drawn as recognisable glyphs (Bootstrap Icons, MIT; Sources/Domain/Rendering/SymbolGlyphs.swift)
     chromium chromium-driver                # headless Chromium and its WebDriver: Tests/Peers/test_web_page.py and Benchmarks/web.sh drive the gateway's web page
     # deploy/smoke.sh (run by the test command): compose for real under rootful podman, as
     # ../shared/design/containers-notes.md says; debootstrap makes the image's base.

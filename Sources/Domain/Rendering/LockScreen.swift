@@ -5,6 +5,10 @@ internal import GlimpseVocabulary
 /// below it, then the Live Activities, most relevant first) and the Dynamic Island strip at
 /// the top of the screen in the mode the gateway chose.
 extension Renderer {
+    /// What stays clear at the bottom of the Lock Screen: the flashlight and camera buttons
+    /// and the home indicator, under the notifications and Live Activities.
+    static let lockScreenBottomInset = 110.0
+
     package func lockScreen(
         _ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]
     ) -> GlimpseWidgetV1.Layout {
@@ -14,23 +18,34 @@ extension Renderer {
         let white = ColorResolver.RGBA(1, 1, 1)
         let clock = Clock(now: environment.now, timeZone: environment.timeZone)
 
-        // The date line, or the inline accessory in its place.
+        // The date line: the date, followed by the inline accessory when there is one (iOS
+        // keeps the date and shows the widget after it, the two centred together).
         var y = statusBarHeight + 8
+        let dateFont = FontSpec(
+            size: 20, weight: .semibold, design: .default, monospacedDigit: false, leadingRatio: 25.0 / 20)
+        let date = clock.weekdayDate(environment.now)
         if let inline = widgets.first(where: { Self.family($0.family) == .accessoryInline }) {
             let s = widgetSize(.accessoryInline)
+            let dateWidth = dateFont.width(of: date)
+            let gap = 6.0
+            // The inline widget's own width is its family's; the pair is centred, and the
+            // widget keeps to the screen (a long date pushes it right, never off the edge).
+            let x0 = max(8, (size.width - dateWidth - gap - s.width) / 2)
+            let widgetX = min(x0 + dateWidth + gap, size.width - 8 - s.width)
+            let line = max(dateFont.lineHeight, s.height)
+            root.children.append(
+                systemText(
+                    date, font: dateFont, centerX: x0 + dateWidth / 2, y: y + (line - dateFont.lineHeight) / 2,
+                    color: white, name: "date"))
             root.children.append(
                 widgetNode(
                     inline, mode: .vibrant,
-                    at: Rect(x: (size.width - s.width) / 2, y: y, width: s.width, height: s.height), dark: true))
-            y += s.height
+                    at: Rect(x: widgetX, y: y + (line - s.height) / 2, width: s.width, height: s.height), dark: true))
+            y += line
         } else {
-            let font = FontSpec(
-                size: 20, weight: .semibold, design: .default, monospacedDigit: false, leadingRatio: 25.0 / 20)
             root.children.append(
-                systemText(
-                    clock.weekdayDate(environment.now), font: font, centerX: size.width / 2, y: y, color: white,
-                    name: "date"))
-            y += font.lineHeight
+                systemText(date, font: dateFont, centerX: size.width / 2, y: y, color: white, name: "date"))
+            y += dateFont.lineHeight
         }
         // The default Lock Screen clock is SF Pro, not the rounded face (that is one of the
         // alternatives the user may pick), in a heavy semibold with tabular digits.
@@ -69,21 +84,30 @@ extension Renderer {
         }
         y += 24
 
-        // Live Activities, most relevant first.
-        for item in screen.lockScreen?.activities ?? [] {
-            guard item.presentations.isEmpty || item.presentations.contains("lockScreen") else { continue }
+        // Live Activities, most relevant first, at the bottom with the notifications: the
+        // last one ends above the flashlight and camera buttons, the list grows upwards (and
+        // never over the accessories).
+        let shown = (screen.lockScreen?.activities ?? []).filter {
+            $0.presentations.isEmpty || $0.presentations.contains("lockScreen")
+        }
+        let x = (size.width - lockScreenActivityWidth) / 2
+        func node(_ item: GlimpseGatewayV1.ActivityView, at top: Double) -> GlimpseWidgetV1.LayoutNode {
             let activity = item.activity ?? .init()
-            let x = (size.width - lockScreenActivityWidth) / 2
-            var node: GlimpseWidgetV1.LayoutNode
-            if let v = views[activity.activityId] {
-                node = lockScreenActivity(v, bundleID: activity.bundleId, origin: (x, y))
-            } else {
-                node = lockScreenActivity(Self.missingViews(activity), bundleID: activity.bundleId, origin: (x, y))
-            }
+            var node = lockScreenActivity(
+                views[activity.activityId] ?? Self.missingViews(activity), bundleID: activity.bundleId, origin: (x, top)
+            )
             node.id = activity.activityId
             if item.stale { node.dimmed = true }
-            root.children.append(node)
-            y = Rect(node.frame).maxY + 8
+            return node
+        }
+        let gap = 8.0
+        let heights = shown.map { Rect(node($0, at: 0).frame).height }
+        let total = heights.reduce(0, +) + gap * Double(max(0, heights.count - 1))
+        var top = max(y, size.height - Self.lockScreenBottomInset - total)
+        for item in shown {
+            let placed = node(item, at: top)
+            root.children.append(placed)
+            top = Rect(placed.frame).maxY + gap
         }
         return layout("lockScreen", size: size, mode: .vibrant, root: root)
     }
@@ -125,10 +149,10 @@ extension Renderer {
                 let attachedWidth = minimalWidth(a.dynamicIsland?.minimal, bundleID: aBundle)
                 var detached: (GlimpseWidgetV1.ActivityViews, String)?
                 if !island.detachedActivityId.isEmpty { detached = lookup(island.detachedActivityId) }
-                let detachedWidth = detached.map { minimalWidth($0.0.dynamicIsland?.minimal, bundleID: $0.1) } ?? 0
                 let gap = detached == nil ? 0 : 6.0
-                let total = attachedWidth + Self.cameraWidth + gap + detachedWidth
-                let x = (width - total) / 2
+                // The camera is hardware: it stays at the screen's centre, the attached
+                // minimal grows out of its leading side, the detached one sits after it.
+                let x = (width - Self.cameraWidth) / 2 - attachedWidth
                 var attached = minimalIsland(
                     a.dynamicIsland?.minimal, bundleID: aBundle, origin: (x, top), name: "minimalAttached")
                 // The attached minimal joins the camera's pill on its leading side.

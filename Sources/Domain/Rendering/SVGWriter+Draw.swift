@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 internal import GlimpseMessages
 
 extension SVGWriter {
@@ -15,7 +20,9 @@ extension SVGWriter {
         }
 
         static let groupKinds: Set<String> = ["widget", "region", "island", "activity", "smartStack", "screen"]
-        static let clippedLeafKinds: Set<String> = ["image", "symbol", "text", "timerText", "dateText", "ring"]
+        static let clippedLeafKinds: Set<String> = [
+            "image", "symbol", "text", "timerText", "dateText", "ring", "arc",
+        ]
 
         mutating func draw(_ node: GlimpseWidgetV1.LayoutNode, depth: Int) {
             let f = Rect(node.frame)
@@ -101,6 +108,17 @@ extension SVGWriter {
                     "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(r))\" fill=\"none\"\(paint(node.fill, attribute: "stroke")) stroke-width=\"\(fmt(node.strokeWidth))\"/>\n"
                 out +=
                     "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(r))\" fill=\"none\"\(paint(node.foreground, attribute: "stroke")) stroke-width=\"\(fmt(node.strokeWidth))\" stroke-linecap=\"round\" stroke-dasharray=\"\(fmt(c * node.value)) \(fmt(c))\" transform=\"rotate(-90 \(fmt(f.midX)) \(fmt(f.midY)))\"/>\n"
+            case "arc":
+                // Three quarters of a circle from the bottom left, clockwise over the top to
+                // the bottom right; the marker (a dot ringed in the track's colour) at the value.
+                let r = min(f.width, f.height) / 2 - node.strokeWidth / 2
+                let c = 2 * Double.pi * r
+                out +=
+                    "<circle cx=\"\(fmt(f.midX))\" cy=\"\(fmt(f.midY))\" r=\"\(fmt(r))\" fill=\"none\"\(paint(node.fill, attribute: "stroke")) stroke-width=\"\(fmt(node.strokeWidth))\" stroke-linecap=\"round\" stroke-dasharray=\"\(fmt(c * 0.75)) \(fmt(c))\" transform=\"rotate(135 \(fmt(f.midX)) \(fmt(f.midY)))\"/>\n"
+                let angle = (135 + 270 * node.value) * Double.pi / 180
+                let (mx, my) = (f.midX + r * cos(angle), f.midY + r * sin(angle))
+                out +=
+                    "<circle cx=\"\(fmt(mx))\" cy=\"\(fmt(my))\" r=\"\(fmt(node.strokeWidth * 0.75))\"\(paint(node.foreground)) stroke=\"#000000\" stroke-opacity=\"0.35\" stroke-width=\"1\"/>\n"
             case "bar":
                 let capsule = GlimpseWidgetV1.Shape(kind: .capsule)
                 out += shape(capsule, f, paint: paint(node.fill)) + "\n"
@@ -119,6 +137,12 @@ extension SVGWriter {
             case "symbol":
                 let side = min(f.width, f.height) * 0.8
                 let box = Rect(x: f.midX - side / 2, y: f.midY - side / 2, width: side, height: side)
+                if let glyph = SymbolGlyphs.glyph(node.systemName) {
+                    // The icon in the symbol's colour, the SF name as its label.
+                    out +=
+                        "<svg x=\"\(fmt(box.x))\" y=\"\(fmt(box.y))\" width=\"\(fmt(side))\" height=\"\(fmt(side))\" viewBox=\"0 0 16 16\"\(paint(node.foreground)) role=\"img\" aria-label=\"\(escape(node.systemName))\"><title>\(escape(node.systemName))</title>\(glyph)</svg>\n"
+                    break
+                }
                 out +=
                     "<rect x=\"\(fmt(box.x))\" y=\"\(fmt(box.y))\" width=\"\(fmt(side))\" height=\"\(fmt(side))\" rx=\"\(fmt(side / 4))\" fill=\"none\"\(paint(node.foreground, attribute: "stroke")) stroke-width=\"1.5\"><title>\(escape(node.systemName))</title></rect>\n"
                 out +=

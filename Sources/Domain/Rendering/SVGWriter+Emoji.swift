@@ -48,11 +48,18 @@ extension SVGWriter.Writer {
         for run in runs {
             let width = font.width(of: run.text) * fit
             let face = run.isEmoji ? SVGWriter.emojiFamily : family
-            if width > 0 {
+            // Spaces at a run's ends are advanced over, not drawn: fitted into the run's
+            // textLength, a renderer that collapses or measures them otherwise would stretch
+            // the glyphs beside them ("2 " before an emoji drew a wide "2").
+            let core = run.text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+            let drawn = String(core)
+            let lead = font.width(of: String(run.text.prefix(while: \.isWhitespace))) * fit
+            let coreWidth = font.width(of: drawn) * fit
+            if coreWidth > 0 {
                 out +=
-                    "<text x=\"\(SVGWriter.fmt(left))\" y=\"\(SVGWriter.fmt(baseline))\" font-family=\"\(face)\" font-size=\"\(SVGWriter.fmt(font.size))\" font-weight=\"\(weight)\"\(fill)"
+                    "<text x=\"\(SVGWriter.fmt(left + lead))\" y=\"\(SVGWriter.fmt(baseline))\" font-family=\"\(face)\" font-size=\"\(SVGWriter.fmt(font.size))\" font-weight=\"\(weight)\"\(fill)"
                 out +=
-                    " textLength=\"\(SVGWriter.fmt(width))\" lengthAdjust=\"spacingAndGlyphs\" xml:space=\"preserve\">\(SVGWriter.escape(run.text))</text>\n"
+                    " textLength=\"\(SVGWriter.fmt(coreWidth))\" lengthAdjust=\"spacingAndGlyphs\" xml:space=\"preserve\">\(SVGWriter.escape(drawn))</text>\n"
             }
             left += width
         }

@@ -165,6 +165,10 @@ package enum TextWriter {
                 write(
                     String(repeating: "▰", count: filled) + String(repeating: "▱", count: n - filled), frame: f,
                     alignment: .leading, clip: inner)
+            case "arc":
+                write(
+                    "◠\(Int((bounded(node.value, 1) * 100).rounded()))%", frame: f, alignment: .center, clip: inner,
+                    row: .top)
             case "ring":
                 write(
                     "◔\(Int((bounded(node.value, 1) * 100).rounded()))%", frame: f, alignment: .center, clip: inner,

@@ -29,7 +29,8 @@ extension ViewBuilder {
             size: 11, weight: .regular, design: .default, monospacedDigit: false, leadingRatio: 13.0 / 11)
         let inner: Node
         switch g.style {
-        case .accessoryCircular, .accessoryCircularCapacity:
+        case .accessoryCircularCapacity:
+            // A closed ring, filled up to the value, the labels inside.
             let ring = IndicatorNode(
                 kind: "ring", value: fraction, fill: fill, track: trackPaint, thickness: 6,
                 ideal: Size(width: 58, height: 58))
@@ -45,6 +46,42 @@ extension ViewBuilder {
             inner = StackNode(
                 axis: nil, spacing: nil, alignment: .center,
                 children: [ring, PaddingNode(center, top: 8, leading: 8, bottom: 8, trailing: 8)])
+        case .accessoryCircular:
+            // An open ring (a gap at the bottom) with a marker at the value; the current
+            // value (else the label) in the middle, the minimum and maximum labels at the
+            // ends of the ring, in the gap.
+            let arc = IndicatorNode(
+                kind: "arc", value: fraction, fill: fill, track: trackPaint, thickness: 5,
+                ideal: Size(width: 58, height: 58))
+            var centerFont = env.effectiveFont
+            centerFont.size = min(centerFont.size, 20)
+            let middle =
+                g.currentValueLabel != nil
+                ? sub(g.currentValueLabel, labelEnvironment(env, font: centerFont), path: "\(path).currentValueLabel")
+                : sub(g.label, labelEnvironment(env, font: centerFont), path: "\(path).label")
+            let tiny = FontSpec(
+                size: 9, weight: .medium, design: .default, monospacedDigit: false, leadingRatio: 11.0 / 9)
+            var layers: [Node] = [arc, PaddingNode(middle, top: 10, leading: 10, bottom: 10, trailing: 10)]
+            if g.minimumValueLabel != nil || g.maximumValueLabel != nil {
+                layers.append(
+                    StackNode(
+                        axis: .vertical, spacing: 0, alignment: .center,
+                        children: [
+                            SpacerNode(axis: .vertical, minLength: 0),
+                            StackNode(
+                                axis: .horizontal, spacing: 0, alignment: .center,
+                                children: [
+                                    sub(
+                                        g.minimumValueLabel, labelEnvironment(env, font: tiny),
+                                        path: "\(path).minimumValueLabel"),
+                                    SpacerNode(axis: .horizontal, minLength: 12),
+                                    sub(
+                                        g.maximumValueLabel, labelEnvironment(env, font: tiny),
+                                        path: "\(path).maximumValueLabel"),
+                                ]),
+                        ]))
+            }
+            inner = StackNode(axis: nil, spacing: nil, alignment: .center, children: layers)
         default:
             let bar = IndicatorNode(
                 kind: "bar", value: fraction, fill: fill, track: trackPaint,
@@ -202,7 +239,7 @@ final class IndicatorNode: Node {
         if fixed { return ideal }
         let w = proposal.width.flatMap { $0.isFinite ? $0 : nil }
         let h = proposal.height.flatMap { $0.isFinite ? $0 : nil }
-        if kind == "ring" {
+        if kind == "ring" || kind == "arc" {
             let side = min(w ?? ideal.width, h ?? ideal.height)
             return Size(width: side, height: side)
         }
@@ -214,8 +251,9 @@ final class IndicatorNode: Node {
         node.value = value
         node.foreground = fill.message
         node.fill = track.message
-        node.strokeWidth = kind == "ring" ? thickness : 0
-        node.clipShape = GlimpseWidgetV1.Shape(kind: kind == "ring" ? .circle : .capsule)
+        let round = kind == "ring" || kind == "arc"
+        node.strokeWidth = round ? thickness : 0
+        node.clipShape = GlimpseWidgetV1.Shape(kind: round ? .circle : .capsule)
         return node
     }
 }

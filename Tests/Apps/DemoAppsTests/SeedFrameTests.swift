@@ -80,7 +80,8 @@ import Testing
         let root = try #require(layout.root)
         let gauge = try #require(root.find { $0.kind == "gauge" })
         #expect(inside(gauge, root))
-        let ring = try #require(gauge.find { $0.kind == "ring" })
+        // The .accessoryCircular style: the open ring with its marker.
+        let ring = try #require(gauge.find { $0.kind == "arc" })
         #expect(abs(ring.frame!.width - 72) < 0.01 && abs(ring.frame!.height - 72) < 0.01)
         #expect(gauge.find { $0.text == "8k" }.map { inside($0, ring) } == true)
     }

@@ -64,7 +64,9 @@ import FoundationXML
         let a = SVGWriter.document(r.view(sample, family: .systemMedium))
         let b = SVGWriter.document(renderer().view(sample, family: .systemMedium))
         #expect(a == b)
-        let numbers = a.split(whereSeparator: { !"0123456789.".contains($0) }).filter { $0.contains(".") }
+        // Our own numbers; an SF Symbol's glyph is the icon set's path data, as it comes.
+        let own = a.split(separator: "\n").filter { !$0.contains("viewBox=\"0 0 16 16\"") }.joined(separator: "\n")
+        let numbers = own.split(whereSeparator: { !"0123456789.".contains($0) }).filter { $0.contains(".") }
         #expect(numbers.allSatisfy { $0.split(separator: ".", omittingEmptySubsequences: false).last!.count <= 2 })
     }
 

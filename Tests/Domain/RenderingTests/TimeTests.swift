@@ -104,9 +104,21 @@ import Testing
         view.kind = .gauge(g)
         let tree = renderer().view(view, family: .accessoryCircular).tree
         #expect(near(tree.first { $0.kind == "gauge" }!.value, 0.25))
-        let ring = tree.first { $0.kind == "ring" }!
+        // .accessoryCircular is the open ring with a marker (the capacity style is the closed one).
+        let ring = tree.first { $0.kind == "arc" }!
         #expect(ring.width == 72 && ring.height == 72)
+        #expect(tree.first { $0.kind == "ring" } == nil)
         let label = tree.node(text: "30")!
         #expect(label.x > ring.x && label.maxX < ring.maxX)
+    }
+
+    @Test func theCapacityGaugeIsTheClosedRing() {
+        var g = GlimpseWidgetV1.Gauge()
+        g.value = 0.5
+        g.style = .accessoryCircularCapacity
+        var view = View()
+        view.kind = .gauge(g)
+        let tree = renderer().view(view, family: .accessoryCircular).tree
+        #expect(tree.first { $0.kind == "ring" } != nil && tree.first { $0.kind == "arc" } == nil)
     }
 }
