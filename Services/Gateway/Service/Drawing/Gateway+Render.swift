@@ -152,7 +152,38 @@ extension Gateway {
             rendering.svg = SVGWriter.document(layout, assets: images, embedImages: request.embedImages)
         }
         if all || request.layout { rendering.layout = layout }
+        rendering.nextChange = Self.nextChange(
+            after: at, target: request.target, widgets: widgets, trees: views.values.flatMap(\.trees),
+            island: screen.dynamicIsland
+        ).map(GoogleProtobuf.Timestamp.init)
         return rendering
+    }
+
+    /// When a drawing of `target` next changes by itself (`Rendering.next_change`): the
+    /// status bar clock's next minute (the screens that show it), an alert's expanded
+    /// island folding back, a Smart Stack's relevance running out, a countdown or relative
+    /// date in any tree drawn.
+    static func nextChange(
+        after now: Date, target: GlimpseGatewayV1.RenderRequest.Target, widgets: [GlimpseGatewayV1.Widget],
+        trees: [GlimpseWidgetV1.View], island: GlimpseGatewayV1.DynamicIsland?
+    ) -> Date? {
+        var candidates: [Date?] = []
+        switch target {
+        case .widget, .activity: break
+        default:
+            candidates.append(Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60))
+        }
+        if target != .widget, target != .homeScreen { candidates.append(island?.until.map(Date.init)) }
+        for widget in widgets {
+            candidates.append(widget.entry?.view?.nextChange(after: now))
+            if let entry = widget.entry, let relevance = entry.relevance, let duration = relevance.duration,
+                let start = entry.date.map(Date.init)
+            {
+                candidates.append(start.addingTimeInterval(Double(duration.seconds) + Double(duration.nanos) / 1e9))
+            }
+        }
+        for tree in trees { candidates.append(tree.nextChange(after: now)) }
+        return candidates.compactMap { $0 }.filter { $0 > now }.min()
     }
 
     /// Where the app that owns `activity` builds its views.

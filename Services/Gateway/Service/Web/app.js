@@ -190,7 +190,71 @@ function makeHit(kind, key, node, size, label) {
 function widgetLabel(node, stackSize) {
   const widget = allWidgets().get(String(node.name)) || {};
   const where = stackSize > 1 ? `Smart Stack of ${stackSize}, ` : '';
-  return `${appName(widget.bundleId)} ${familyName(widget.family)} widget, ${where}placement ${node.name}: ${labelOf(node)}`;
+  // A widget without text (images, gauges, shapes) is still named: its kind, and what it is.
+  const shows = labelOf(node) || (widget.placeholder ? 'placeholder' : `${widget.kind || 'widget'}, no text`);
+  return `${appName(widget.bundleId)} ${familyName(widget.family)} widget, ${where}placement ${node.name}: ${shows}`;
+}
+
+// Every Button, Toggle and Link inside a widget's or activity's node, outermost first, in
+// reading order: each becomes a focusable element of its own (Tab reaches it, Enter or Space
+// taps it), laid over its frame inside the hit area.
+function actionables(node, out = []) {
+  for (const child of node.children || []) {
+    if (child.intent || child.url) out.push(child);
+    actionables(child, out);
+  }
+  return out;
+}
+
+function elementRole(target) {
+  if (target.kind === 'toggle') return 'switch';
+  return target.url && !target.intent ? 'link' : 'button';
+}
+
+function addElements(hit, root, onTap) {
+  const f = root.frame || {};
+  for (const target of actionables(root)) {
+    const element = document.createElement('div');
+    element.className = 'element';
+    element.tabIndex = 0;
+    const role = elementRole(target);
+    element.setAttribute('role', role);
+    if (role === 'switch') element.setAttribute('aria-checked', target.isOn ? 'true' : 'false');
+    element.setAttribute('aria-label', labelOf(target) || elementName(target, root) || 'button');
+    element.dataset.element = elementName(target, root);
+    const t = target.frame || {};
+    element.style.left = `${(100 * ((t.x || 0) - (f.x || 0))) / (f.width || 1)}%`;
+    element.style.top = `${(100 * ((t.y || 0) - (f.y || 0))) / (f.height || 1)}%`;
+    element.style.width = `${(100 * (t.width || 0)) / (f.width || 1)}%`;
+    element.style.height = `${(100 * (t.height || 0)) / (f.height || 1)}%`;
+    const tap = (event) => { event.preventDefault(); event.stopPropagation(); onTap(target); };
+    element.addEventListener('click', tap);
+    element.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') tap(event);
+      else event.stopPropagation();
+    });
+    hit.append(element);
+  }
+}
+
+// Focus survives a redraw: the focused hit (or element inside it) is found again by its keys.
+function focusKey() {
+  const active = document.activeElement;
+  if (!active || !active.closest) return null;
+  const hit = active.closest('.hit');
+  if (!hit) return null;
+  return { kind: hit.dataset.kind, key: hit.dataset.key, element: active === hit ? null : active.dataset.element };
+}
+
+function restoreFocus(key) {
+  if (!key || (document.activeElement && document.activeElement !== document.body)) return;
+  for (const hit of document.querySelectorAll('.hit')) {
+    if (hit.dataset.kind !== key.kind || hit.dataset.key !== key.key) continue;
+    const target = key.element === null ? hit
+      : [...hit.querySelectorAll('.element')].find((e) => e.dataset.element === key.element) || hit;
+    target.focus({ preventScroll: true });
+    return;
+  }
 }
 
 function activityLabel(activityId, node, presentation) {
@@ -220,12 +284,17 @@ function paintHits(layer, layout) {
       hit.dataset.entrySequence = widget.entrySequence || '';
       hit.dataset.entryDate = (widget.entry && widget.entry.date) || '';
       hit.addEventListener('click', (event) => clickWidget(event, hit, node));
+      addElements(hit, node, (target) => tapWidget(hit, node, target));
       return hit;
     }
     const activityId = node.id || '';
     const hit = makeHit('activity', activityId, node, size, activityLabel(activityId, node, 'lockScreen'));
     hit.dataset.activity = activityId;
     hit.addEventListener('click', (event) => clickActivity(event, hit, node, activityId, 'lockScreen'));
+    addElements(hit, node, (target) => {
+      select('activity', activityId);
+      tapActivity(activityId, 'lockScreen', target, node);
+    });
     return hit;
   });
   for (const hit of hits) hit.addEventListener('keydown', keyToClick);
@@ -234,6 +303,7 @@ function paintHits(layer, layout) {
 
 function keyToClick(event) {
   if (event.key !== 'Enter' && event.key !== ' ') return;
+  if (event.target !== event.currentTarget) return;  // an element inside: it taps itself
   event.preventDefault();
   const box = event.currentTarget.getBoundingClientRect();
   event.currentTarget.dispatchEvent(new MouseEvent('click', {
@@ -280,6 +350,12 @@ async function paintIsland(rendering, island, screenSize) {
     hit.append(image);
     hit.addEventListener('click', (event) => clickIsland(event, hit, node, activityId, mode));
     hit.addEventListener('keydown', keyToClick);
+    if (mode === 'expanded') {
+      addElements(hit, node, (target) => {
+        select('activity', activityId);
+        tapActivity(activityId, 'expanded', target, node);
+      });
+    }
     return hit;
   });
   $('.hits', box).replaceChildren(...hits);
@@ -300,11 +376,16 @@ function select(type, id) {
 }
 
 async function clickWidget(event, hit, node) {
-  const placementId = String(node.name);
-  select('widget', placementId);
   const [x, y] = pointIn(hit, node, event);
   const target = actionableAt(node, x, y);
+  select('widget', String(node.name));
   if (!target) return;
+  await tapWidget(hit, node, target);
+}
+
+async function tapWidget(hit, node, target) {
+  const placementId = String(node.name);
+  select('widget', placementId);
   hit.classList.add('flash');
   setTimeout(() => hit.classList.remove('flash'), 400);
   try {
@@ -365,12 +446,30 @@ async function renderAll() {
     renderRequest('TARGET_DYNAMIC_ISLAND').catch(() => null),
   ]);
   state.screen = screen;
+  const focused = focusKey();
   await Promise.all([
     paintScreen($('#home'), home),
     paintScreen($('#lock'), lock),
   ]);
   await paintIsland(island, screen.dynamicIsland || {}, home.layout.size);
+  restoreFocus(focused);
   paintStatus();
+  scheduleNextChange(screen, [home, lock, island]);
+}
+
+// The screen changes by itself too (a countdown, the status bar's clock, an alert's
+// expanded island folding back): each rendering says when it next does, in device time,
+// and the page draws again then, without waiting for an event. A frozen manual clock
+// does not move, so nothing changes by itself.
+function scheduleNextChange(screen, renderings) {
+  clearTimeout(state.nextChangeTimer);
+  const clock = state.clock || {};
+  if (clock.manual && clock.frozen) return;
+  const times = renderings.filter((r) => r && r.nextChange).map((r) => new Date(r.nextChange).getTime());
+  if (!times.length || !screen.now) return;
+  const delay = Math.max(100, Math.min(...times) - new Date(screen.now).getTime());
+  $('#connection').dataset.nextChange = new Date(Math.min(...times)).toISOString();
+  state.nextChangeTimer = setTimeout(() => requestRefresh('tick'), Math.min(delay, 60000));
 }
 
 function paintStatus() {
@@ -493,6 +592,7 @@ function onEvent(event) {
   const sequence = Number(event.sequence || 0);
   if (sequence && sequence <= state.lastSequence) return;
   state.lastSequence = Math.max(state.lastSequence, sequence);
+  document.body.dataset.lastSequence = String(state.lastSequence);
   Why.logEvent(event);
   if (event.kind === 'clock_moved') {
     const moved = event.clockMoved || {};

@@ -1322,17 +1322,23 @@ extension GlimpseGatewayV1 {
         public var text: Swift.String = ""
         public var svg: Swift.String = ""
         public var layout: GlimpseWidgetV1.Layout? = nil
+        /// When this drawing next changes by itself, with no event (device clock): a countdown's
+        /// next second, the status bar clock's next minute, an alert's expanded island folding
+        /// back, a Smart Stack's relevance running out. Absent: not until something happens.
+        public var nextChange: GoogleProtobuf.Timestamp? = nil
 
         public init() {}
 
         public init(
             text: Swift.String = "",
             svg: Swift.String = "",
-            layout: GlimpseWidgetV1.Layout? = nil
+            layout: GlimpseWidgetV1.Layout? = nil,
+            nextChange: GoogleProtobuf.Timestamp? = nil
         ) {
             self.text = text
             self.svg = svg
             self.layout = layout
+            self.nextChange = nextChange
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -3744,6 +3750,7 @@ extension GlimpseGatewayV1.Rendering: _ProtoCBacked {
         self.text = try _liftString(c.pointee.text.data, c.pointee.text.len, "glimpse.gateway.v1.Rendering", "text", -1)
         self.svg = try _liftString(c.pointee.svg.data, c.pointee.svg.len, "glimpse.gateway.v1.Rendering", "svg", -1)
         if let v = c.pointee.layout { self.layout = try _liftNested("glimpse.gateway.v1.Rendering", "layout", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Layout in try GlimpseWidgetV1.Layout(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.next_change { self.nextChange = try _liftNested("glimpse.gateway.v1.Rendering", "next_change", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -3751,6 +3758,7 @@ extension GlimpseGatewayV1.Rendering: _ProtoCBacked {
         if !self.text.isEmpty { c.pointee.text = ProtobufCBinaryData(len: self.text.utf8.count, data: try arena.lowerString(self.text, "glimpse.gateway.v1.Rendering", "text")) }
         if !self.svg.isEmpty { c.pointee.svg = ProtobufCBinaryData(len: self.svg.utf8.count, data: try arena.lowerString(self.svg, "glimpse.gateway.v1.Rendering", "svg")) }
         if let v = self.layout { c.pointee.layout = try arena.lower(v, depth: depth) }
+        if let v = self.nextChange { c.pointee.next_change = try arena.lower(v, depth: depth) }
     }
 }
 
@@ -5666,6 +5674,7 @@ extension GlimpseGatewayV1.Rendering: ProtoJSONMessage, _ProtoJSONField {
         w.field("text", self.text)
         w.field("svg", self.svg)
         w.optional("layout", self.layout)
+        w.optional("nextChange", self.nextChange)
         return w.value
     }
 
@@ -5677,12 +5686,13 @@ extension GlimpseGatewayV1.Rendering: ProtoJSONMessage, _ProtoJSONField {
             case 1: try r.read(&self.text)
             case 2: try r.read(&self.svg)
             case 3: try r.readOptional(&self.layout)
+            case 4: try r.readOptional(&self.nextChange)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Rendering", "1,text,text 2,svg,svg 3,layout,layout")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.Rendering", "1,text,text 2,svg,svg 3,layout,layout 4,nextChange,next_change")
 }
 
 extension GlimpseGatewayV1.Settings: ProtoJSONMessage, _ProtoJSONField {

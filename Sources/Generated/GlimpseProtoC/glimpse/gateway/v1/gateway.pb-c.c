@@ -5118,7 +5118,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__render_request__descripto
   (ProtobufCMessageInit) glimpse__gateway__v1__render_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__rendering__field_descriptors[3] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__rendering__field_descriptors[4] =
 {
   {
     "text",
@@ -5156,16 +5156,29 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__rendering__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "next_change",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__Rendering, next_change),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__rendering__field_indices_by_name[] = {
   2,   /* field[2] = layout */
+  3,   /* field[3] = next_change */
   1,   /* field[1] = svg */
   0,   /* field[0] = text */
 };
 static const ProtobufCIntRange glimpse__gateway__v1__rendering__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__rendering__descriptor =
 {
@@ -5175,7 +5188,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__rendering__descriptor =
   "Glimpse__Gateway__V1__Rendering",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__Rendering),
-  3,
+  4,
   glimpse__gateway__v1__rendering__field_descriptors,
   glimpse__gateway__v1__rendering__field_indices_by_name,
   1,  glimpse__gateway__v1__rendering__number_ranges,

@@ -833,10 +833,16 @@ struct  Glimpse__Gateway__V1__Rendering
   ProtobufCBinaryData text;
   ProtobufCBinaryData svg;
   Glimpse__Widget__V1__Layout *layout;
+  /*
+   * When this drawing next changes by itself, with no event (device clock): a countdown's
+   * next second, the status bar clock's next minute, an alert's expanded island folding
+   * back, a Smart Stack's relevance running out. Absent: not until something happens.
+   */
+  Google__Protobuf__Timestamp *next_change;
 };
 #define GLIMPSE__GATEWAY__V1__RENDERING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__rendering__descriptor) \
-    , {0,NULL}, {0,NULL}, NULL }
+    , {0,NULL}, {0,NULL}, NULL, NULL }
 
 
 struct  Glimpse__Gateway__V1__Settings__AppSwitchesEntry
