@@ -51,19 +51,24 @@ package struct RenderEnvironment: Sendable {
     package var colorScheme: GlimpseAppV1.ColorScheme
     package var timeZone: TimeZone
     package var assets: [AssetKey: AssetImage]
+    /// The device is locked: privacy-sensitive views (`.privacySensitive()`) are drawn
+    /// redacted, as iOS draws them (`redactionReasons` contains `.privacy`).
+    package var locked: Bool
 
     package init(
         device: DeviceScreen = .default,
         now: Date,
         colorScheme: GlimpseAppV1.ColorScheme = .light,
         timeZone: TimeZone = TimeZone(identifier: "UTC")!,
-        assets: [AssetKey: AssetImage] = [:]
+        assets: [AssetKey: AssetImage] = [:],
+        locked: Bool = false
     ) {
         self.device = device
         self.now = now
         self.colorScheme = colorScheme
         self.timeZone = timeZone
         self.assets = assets
+        self.locked = locked
     }
 
     /// Unspecified is light.

@@ -25,6 +25,7 @@ final class ViewBuilder {
         self.family = family
         var base = ViewEnvironment()
         base.redacted = redacted
+        base.privacyRedaction = environment.locked
         self.baseEnvironment = base
     }
 

@@ -16,6 +16,10 @@ struct ViewEnvironment {
     var monospacedDigit = false
     var accentable = false
     var redacted = false
+    /// Privacy-sensitive views are redacted here: the device is locked, or an ancestor has
+    /// `.redacted(reason: .privacy)`.
+    var privacyRedaction = false
+    var privacySensitive = false
 
     var effectiveFont: FontSpec {
         var f = font
@@ -47,8 +51,16 @@ struct ViewEnvironment {
             case .multilineTextAlignment(let a)?: multilineAlignment = a
             case .monospacedDigit(let on)?: monospacedDigit = on
             case .widgetAccentable(let on)?: accentable = on
+            case .privacySensitive(let on)?: privacySensitive = on
+            case .redacted(let reason)?:
+                switch reason {
+                case .placeholder: redacted = true
+                case .privacy: privacyRedaction = true
+                default: break
+                }
             default: break
             }
         }
+        if privacySensitive && privacyRedaction { redacted = true }
     }
 }

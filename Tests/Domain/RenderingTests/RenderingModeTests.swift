@@ -81,4 +81,23 @@ import Testing
             !SVGWriter.document(renderer().view(text("Secret"), family: .systemSmall, redacted: true)).contains(
                 ">Secret<"))
     }
+
+    /// iOS redacts `.privacySensitive()` views while the device is locked (the system's
+    /// `.privacy` redaction reason); the rest of the widget shows.
+    @Test func privacySensitiveViewsAreRedactedWhileLocked() {
+        let view = vstack([text("Balance"), text("$1,234").with(.privacySensitive(true))])
+        func tree(locked: Bool, _ view: View) -> Node {
+            Renderer(environment: RenderEnvironment(now: t0, locked: locked)).view(view, family: .accessoryRectangular)
+                .tree
+        }
+        let locked = tree(locked: true, view)
+        #expect(locked.node(text: "$1,234")!.redacted && !locked.node(text: "Balance")!.redacted)
+        let unlocked = tree(locked: false, view)
+        #expect(!unlocked.node(text: "$1,234")!.redacted && !unlocked.node(text: "Balance")!.redacted)
+        // .redacted(reason: .privacy) asks for the same unlocked; .placeholder redacts all of it.
+        let privacy = tree(locked: false, view.with(.redacted(.privacy)))
+        #expect(privacy.node(text: "$1,234")!.redacted && !privacy.node(text: "Balance")!.redacted)
+        let placeholder = tree(locked: false, view.with(.redacted(.placeholder)))
+        #expect(placeholder.node(text: "$1,234")!.redacted && placeholder.node(text: "Balance")!.redacted)
+    }
 }

@@ -112,7 +112,8 @@ extension Gateway {
         }
         let images = await assets.images(keys)
         let renderer = Renderer(
-            environment: RenderEnvironment(device: model, now: at, colorScheme: scheme, assets: images))
+            environment: RenderEnvironment(
+                device: model, now: at, colorScheme: scheme, assets: images, locked: screen.locked))
 
         let layout: GlimpseWidgetV1.Layout
         switch request.target {

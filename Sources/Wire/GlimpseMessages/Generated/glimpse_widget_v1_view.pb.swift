@@ -452,6 +452,36 @@ extension GlimpseWidgetV1 {
 }
 
 extension GlimpseWidgetV1 {
+    public enum RedactionReason: Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
+        case unspecified // = 0
+        case placeholder // = 1
+        case privacy // = 2
+        /// A value this version of the schema does not know; kept, not dropped.
+        case unrecognized(Swift.Int32)
+
+        public init(rawValue: Swift.Int32) {
+            switch rawValue {
+            case 0: self = .unspecified
+            case 1: self = .placeholder
+            case 2: self = .privacy
+            default: self = .unrecognized(rawValue)
+            }
+        }
+
+        public var rawValue: Swift.Int32 {
+            switch self {
+            case .unspecified: return 0
+            case .placeholder: return 1
+            case .privacy: return 2
+            case .unrecognized(let value): return value
+            }
+        }
+
+        public static let allCases: [Self] = [.unspecified, .placeholder, .privacy]
+    }
+}
+
+extension GlimpseWidgetV1 {
     /// A declarative view tree: what a widget entry or a Live Activity presentation shows.
     /// Every view is one kind plus an ordered list of modifiers (order matters, as in SwiftUI:
     /// padding then background differs from background then padding).
@@ -1423,6 +1453,10 @@ extension GlimpseWidgetV1 {
             case mask(GlimpseWidgetV1.Shape)
             /// Live Activity lock screen background
             case activityBackgroundTint(GlimpseWidgetV1.ShapeStyle)
+            /// .privacySensitive(): redacted while the device is locked
+            case privacySensitive(Swift.Bool)
+            /// .redacted(reason:)
+            case redacted(GlimpseWidgetV1.RedactionReason)
 
             /// The set member's field name in the .proto file.
             public var protoFieldName: Swift.String {
@@ -1448,6 +1482,8 @@ extension GlimpseWidgetV1 {
                 case .invalidatableContent: "invalidatable_content"
                 case .mask: "mask"
                 case .activityBackgroundTint: "activity_background_tint"
+                case .privacySensitive: "privacy_sensitive"
+                case .redacted: "redacted"
                 }
             }
         }
@@ -2279,6 +2315,8 @@ extension GlimpseWidgetV1.Modifier: _ProtoCBacked {
         case 19: self.kind = .invalidatableContent((c.pointee.invalidatable_content != 0))
         case 20: if let v = c.pointee.mask { self.kind = .mask(try _liftNested("glimpse.widget.v1.Modifier", "mask", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.Shape in try GlimpseWidgetV1.Shape(_c: v, depth: depth &+ 1) }) }
         case 21: if let v = c.pointee.activity_background_tint { self.kind = .activityBackgroundTint(try _liftNested("glimpse.widget.v1.Modifier", "activity_background_tint", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.ShapeStyle in try GlimpseWidgetV1.ShapeStyle(_c: v, depth: depth &+ 1) }) }
+        case 22: self.kind = .privacySensitive((c.pointee.privacy_sensitive != 0))
+        case 23: self.kind = .redacted(GlimpseWidgetV1.RedactionReason(rawValue: .init(truncatingIfNeeded: c.pointee.redacted.rawValue)))
         default: break
         }
     }
@@ -2350,6 +2388,12 @@ extension GlimpseWidgetV1.Modifier: _ProtoCBacked {
         case .activityBackgroundTint(let v)?:
             c.pointee.kind_case = .init(rawValue: 21)
             c.pointee.activity_background_tint = try arena.lower(v, depth: depth)
+        case .privacySensitive(let v)?:
+            c.pointee.kind_case = .init(rawValue: 22)
+            c.pointee.privacy_sensitive = (v ? 1 : 0)
+        case .redacted(let v)?:
+            c.pointee.kind_case = .init(rawValue: 23)
+            c.pointee.redacted = Glimpse__Widget__V1__RedactionReason(rawValue: .init(truncatingIfNeeded: v.rawValue))
         }
     }
 }
@@ -2402,6 +2446,10 @@ extension GlimpseWidgetV1.TextAlignment: _ProtoJSONEnum {
 
 extension GlimpseWidgetV1.ContainerBackgroundPlacement: _ProtoJSONEnum {
     package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.ContainerBackgroundPlacement", "CONTAINER_BACKGROUND_PLACEMENT_WIDGET=0")
+}
+
+extension GlimpseWidgetV1.RedactionReason: _ProtoJSONEnum {
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.widget.v1.RedactionReason", "REDACTION_REASON_UNSPECIFIED=0 REDACTION_REASON_PLACEHOLDER=1 REDACTION_REASON_PRIVACY=2")
 }
 
 extension GlimpseWidgetV1.View: ProtoJSONMessage, _ProtoJSONField {
@@ -3055,6 +3103,8 @@ extension GlimpseWidgetV1.Modifier: ProtoJSONMessage, _ProtoJSONField {
         if case .invalidatableContent(let v)? = self.kind { w.member("invalidatableContent", v) }
         if case .mask(let v)? = self.kind { w.member("mask", v) }
         if case .activityBackgroundTint(let v)? = self.kind { w.member("activityBackgroundTint", v) }
+        if case .privacySensitive(let v)? = self.kind { w.member("privacySensitive", v) }
+        if case .redacted(let v)? = self.kind { w.member("redacted", v) }
         return w.value
     }
 
@@ -3084,10 +3134,12 @@ extension GlimpseWidgetV1.Modifier: ProtoJSONMessage, _ProtoJSONField {
             case 19: if let v = try r.value(Swift.Bool.self) { self.kind = .invalidatableContent(v) }
             case 20: if let v = try r.value(GlimpseWidgetV1.Shape.self) { self.kind = .mask(v) }
             case 21: if let v = try r.value(GlimpseWidgetV1.ShapeStyle.self) { self.kind = .activityBackgroundTint(v) }
+            case 22: if let v = try r.value(Swift.Bool.self) { self.kind = .privacySensitive(v) }
+            case 23: if let v = try r.value(GlimpseWidgetV1.RedactionReason.self) { self.kind = .redacted(v) }
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Modifier", "1,font,font,kind 2,foregroundStyle,foreground_style,kind 3,padding,padding,kind 4,frame,frame,kind 5,lineLimit,line_limit,kind 6,minimumScaleFactor,minimum_scale_factor,kind 7,monospacedDigit,monospaced_digit,kind 8,cornerRadius,corner_radius,kind 9,clipShape,clip_shape,kind 10,tint,tint,kind 11,containerBackground,container_background,kind 12,background,background,kind 13,multilineTextAlignment,multiline_text_alignment,kind 14,fontWeight,font_weight,kind 15,opacity,opacity,kind 16,scaleEffect,scale_effect,kind 17,widgetAccentable,widget_accentable,kind 18,accessibilityLabel,accessibility_label,kind 19,invalidatableContent,invalidatable_content,kind 20,mask,mask,kind 21,activityBackgroundTint,activity_background_tint,kind")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.widget.v1.Modifier", "1,font,font,kind 2,foregroundStyle,foreground_style,kind 3,padding,padding,kind 4,frame,frame,kind 5,lineLimit,line_limit,kind 6,minimumScaleFactor,minimum_scale_factor,kind 7,monospacedDigit,monospaced_digit,kind 8,cornerRadius,corner_radius,kind 9,clipShape,clip_shape,kind 10,tint,tint,kind 11,containerBackground,container_background,kind 12,background,background,kind 13,multilineTextAlignment,multiline_text_alignment,kind 14,fontWeight,font_weight,kind 15,opacity,opacity,kind 16,scaleEffect,scale_effect,kind 17,widgetAccentable,widget_accentable,kind 18,accessibilityLabel,accessibility_label,kind 19,invalidatableContent,invalidatable_content,kind 20,mask,mask,kind 21,activityBackgroundTint,activity_background_tint,kind 22,privacySensitive,privacy_sensitive,kind 23,redacted,redacted,kind")
 }

@@ -2817,7 +2817,7 @@ const ProtobufCMessageDescriptor glimpse__widget__v1__scale_effect__descriptor =
   (ProtobufCMessageInit) glimpse__widget__v1__scale_effect__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__widget__v1__modifier__field_descriptors[21] =
+static const ProtobufCFieldDescriptor glimpse__widget__v1__modifier__field_descriptors[23] =
 {
   {
     "font",
@@ -3071,6 +3071,30 @@ static const ProtobufCFieldDescriptor glimpse__widget__v1__modifier__field_descr
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "privacy_sensitive",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Glimpse__Widget__V1__Modifier, kind_case),
+    offsetof(Glimpse__Widget__V1__Modifier, privacy_sensitive),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "redacted",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Glimpse__Widget__V1__Modifier, kind_case),
+    offsetof(Glimpse__Widget__V1__Modifier, redacted),
+    &glimpse__widget__v1__redaction_reason__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__widget__v1__modifier__field_indices_by_name[] = {
   17,   /* field[17] = accessibility_label */
@@ -3091,6 +3115,8 @@ static const unsigned glimpse__widget__v1__modifier__field_indices_by_name[] = {
   12,   /* field[12] = multiline_text_alignment */
   14,   /* field[14] = opacity */
   2,   /* field[2] = padding */
+  21,   /* field[21] = privacy_sensitive */
+  22,   /* field[22] = redacted */
   15,   /* field[15] = scale_effect */
   9,   /* field[9] = tint */
   16,   /* field[16] = widget_accentable */
@@ -3098,7 +3124,7 @@ static const unsigned glimpse__widget__v1__modifier__field_indices_by_name[] = {
 static const ProtobufCIntRange glimpse__widget__v1__modifier__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 21 }
+  { 0, 23 }
 };
 const ProtobufCMessageDescriptor glimpse__widget__v1__modifier__descriptor =
 {
@@ -3108,7 +3134,7 @@ const ProtobufCMessageDescriptor glimpse__widget__v1__modifier__descriptor =
   "Glimpse__Widget__V1__Modifier",
   "glimpse.widget.v1",
   sizeof(Glimpse__Widget__V1__Modifier),
-  21,
+  23,
   glimpse__widget__v1__modifier__field_descriptors,
   glimpse__widget__v1__modifier__field_indices_by_name,
   1,  glimpse__widget__v1__modifier__number_ranges,
@@ -3523,5 +3549,35 @@ const ProtobufCEnumDescriptor glimpse__widget__v1__container_background_placemen
   glimpse__widget__v1__container_background_placement__enum_values_by_name,
   1,
   glimpse__widget__v1__container_background_placement__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue glimpse__widget__v1__redaction_reason__enum_values_by_number[3] =
+{
+  { "REDACTION_REASON_UNSPECIFIED", "GLIMPSE__WIDGET__V1__REDACTION_REASON__REDACTION_REASON_UNSPECIFIED", 0 },
+  { "REDACTION_REASON_PLACEHOLDER", "GLIMPSE__WIDGET__V1__REDACTION_REASON__REDACTION_REASON_PLACEHOLDER", 1 },
+  { "REDACTION_REASON_PRIVACY", "GLIMPSE__WIDGET__V1__REDACTION_REASON__REDACTION_REASON_PRIVACY", 2 },
+};
+static const ProtobufCIntRange glimpse__widget__v1__redaction_reason__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex glimpse__widget__v1__redaction_reason__enum_values_by_name[3] =
+{
+  { "REDACTION_REASON_PLACEHOLDER", 1 },
+  { "REDACTION_REASON_PRIVACY", 2 },
+  { "REDACTION_REASON_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor glimpse__widget__v1__redaction_reason__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "glimpse.widget.v1.RedactionReason",
+  "RedactionReason",
+  "Glimpse__Widget__V1__RedactionReason",
+  "glimpse.widget.v1",
+  3,
+  glimpse__widget__v1__redaction_reason__enum_values_by_number,
+  3,
+  glimpse__widget__v1__redaction_reason__enum_values_by_name,
+  1,
+  glimpse__widget__v1__redaction_reason__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

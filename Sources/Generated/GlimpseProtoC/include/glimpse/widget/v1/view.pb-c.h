@@ -161,6 +161,24 @@ typedef enum _Glimpse__Widget__V1__ContainerBackgroundPlacement {
   GLIMPSE__WIDGET__V1__CONTAINER_BACKGROUND_PLACEMENT__CONTAINER_BACKGROUND_PLACEMENT_WIDGET = 0
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__WIDGET__V1__CONTAINER_BACKGROUND_PLACEMENT)
 } Glimpse__Widget__V1__ContainerBackgroundPlacement;
+/*
+ * .redacted(reason:): why a subtree is drawn redacted.
+ */
+typedef enum _Glimpse__Widget__V1__RedactionReason {
+  /*
+   * .unredacted()
+   */
+  GLIMPSE__WIDGET__V1__REDACTION_REASON__REDACTION_REASON_UNSPECIFIED = 0,
+  /*
+   * all of it, as bars
+   */
+  GLIMPSE__WIDGET__V1__REDACTION_REASON__REDACTION_REASON_PLACEHOLDER = 1,
+  /*
+   * its privacy-sensitive views, as while locked
+   */
+  GLIMPSE__WIDGET__V1__REDACTION_REASON__REDACTION_REASON_PRIVACY = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__WIDGET__V1__REDACTION_REASON)
+} Glimpse__Widget__V1__RedactionReason;
 
 /* --- messages --- */
 
@@ -747,7 +765,9 @@ typedef enum {
   GLIMPSE__WIDGET__V1__MODIFIER__KIND_ACCESSIBILITY_LABEL = 18,
   GLIMPSE__WIDGET__V1__MODIFIER__KIND_INVALIDATABLE_CONTENT = 19,
   GLIMPSE__WIDGET__V1__MODIFIER__KIND_MASK = 20,
-  GLIMPSE__WIDGET__V1__MODIFIER__KIND_ACTIVITY_BACKGROUND_TINT = 21
+  GLIMPSE__WIDGET__V1__MODIFIER__KIND_ACTIVITY_BACKGROUND_TINT = 21,
+  GLIMPSE__WIDGET__V1__MODIFIER__KIND_PRIVACY_SENSITIVE = 22,
+  GLIMPSE__WIDGET__V1__MODIFIER__KIND_REDACTED = 23
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__WIDGET__V1__MODIFIER__KIND__CASE)
 } Glimpse__Widget__V1__Modifier__KindCase;
 
@@ -786,6 +806,14 @@ struct  Glimpse__Widget__V1__Modifier
      * Live Activity lock screen background
      */
     Glimpse__Widget__V1__ShapeStyle *activity_background_tint;
+    /*
+     * .privacySensitive(): redacted while the device is locked
+     */
+    protobuf_c_boolean privacy_sensitive;
+    /*
+     * .redacted(reason:)
+     */
+    Glimpse__Widget__V1__RedactionReason redacted;
   };
 };
 #define GLIMPSE__WIDGET__V1__MODIFIER__INIT \
@@ -1369,6 +1397,7 @@ extern const ProtobufCEnumDescriptor    glimpse__widget__v1__font_design__descri
 extern const ProtobufCEnumDescriptor    glimpse__widget__v1__edge__descriptor;
 extern const ProtobufCEnumDescriptor    glimpse__widget__v1__text_alignment__descriptor;
 extern const ProtobufCEnumDescriptor    glimpse__widget__v1__container_background_placement__descriptor;
+extern const ProtobufCEnumDescriptor    glimpse__widget__v1__redaction_reason__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__widget__v1__view__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__widget__v1__text__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__widget__v1__image__descriptor;
