@@ -23,7 +23,9 @@ APT_PACKAGES=(
 )
 PIP_PACKAGES=(
     "protobuf>=5"               # stock protobuf, for cross-checks and golden files
-    "grpcio>=1.60" "grpcio-tools>=1.60" "grpcio-health-checking>=1.60" "grpcio-reflection>=1.60"
+    # grpcio-tools exactly: Proto/generate.sh writes the Python SDK's stubs with it (its
+    # version is in them; another would be drift)
+    "grpcio>=1.85.1" "grpcio-tools==1.85.1" "grpcio-health-checking>=1.60" "grpcio-reflection>=1.60"
     "grpcio-status>=1.60"       # rpc_status.from_call: the typed refusals in grpc-status-details-bin
     "pytest>=7"                 # runs the grpcio peer tests in Tests/Peers
     "h2>=4" "httpx[http2]>=0.27"  # HTTP/2 clients (TLS without ALPN, too) for the HTTP/2 server tests
@@ -45,7 +47,9 @@ fi
 if ! python3 - <<'PY' 2>/dev/null
 import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection, grpc_status, pytest, h2, httpx
 import aioapns, pyapns_client, jwt, cryptography, selenium
+import importlib.metadata as m
 httpx.Client(http2=True).close()  # the http2 extra is there too
+assert m.version("grpcio-tools") == "1.85.1"
 PY
 then
     echo "bootstrap: pip install ${PIP_PACKAGES[*]}"

@@ -51,6 +51,11 @@ def load_modules():
          f"--python_out={out}", "glimpse/testing/v1/field_kinds.proto"],
         check=True)
     sys.path.insert(0, out)
+    # `glimpse` (the SDK's stubs) may be imported already: its path takes the test schema too.
+    import glimpse
+    extra = str(pathlib.Path(out) / "glimpse")
+    if extra not in glimpse.__path__:
+        glimpse.__path__.append(extra)
 
 
 # --- the cases ---------------------------------------------------------------------------
