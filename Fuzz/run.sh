@@ -37,7 +37,7 @@ printf '%-10s %14s %10s  %s\n' target executions exec/s result
 for target in "${targets[@]}"; do
     work="$scratch/$target"
     mkdir -p "$work/corpus" "$work/artifacts"
-    # The run grows a copy: the repository's corpus changes only by hand (see README).
+    # The run grows a copy: the repository's corpus changes only by hand (see docs/running.md, "Fuzzing").
     [ -d "Fuzz/Corpus/$target" ] && cp -n Fuzz/Corpus/"$target"/* "$work/corpus/" 2>/dev/null || true
     status=0
     # Swift's own crash backtracer off: libFuzzer reports the crash and saves the input.

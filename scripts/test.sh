@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
 if [ -x Proto/generate.sh ]; then Proto/generate.sh --check; fi
 # The contract only grows: a breaking change against the previous commit fails the run (a
-# deliberate break is a new package version, see README "Breaking changes").
+# deliberate break is a new package version, see docs/architecture.md, "Breaking changes").
 if git rev-parse --verify -q HEAD~1 >/dev/null; then
     Proto/breaking.sh HEAD~1
 else
