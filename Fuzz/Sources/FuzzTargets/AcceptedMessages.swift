@@ -54,7 +54,6 @@ package enum AcceptedMessages {
         GlimpseGatewayV1.FollowEventsRequest.self,
         GlimpseGatewayV1.FollowRequest.self,
         GlimpseGatewayV1.FreezeRequest.self,
-        GlimpseGatewayV1.GalleryRequest.self,
         GlimpseGatewayV1.GetActivityRequest.self,
         GlimpseGatewayV1.GetSettingsRequest.self,
         GlimpseGatewayV1.GetWidgetRequest.self,
@@ -95,7 +94,6 @@ package enum AcceptedMessages {
         GlimpseTimelineV1.InstallAppRequest.self,
         GlimpseTimelineV1.ListPlacementsRequest.self,
         GlimpseTimelineV1.PlaceRequest.self,
-        GlimpseTimelineV1.PreviewRequest.self,
         GlimpseTimelineV1.ReconfigureRequest.self,
         GlimpseTimelineV1.ReloadAllTimelinesRequest.self,
         GlimpseTimelineV1.ReloadPlacementRequest.self,
@@ -108,5 +106,8 @@ package enum AcceptedMessages {
         GrpcHealthV1.HealthCheckRequest.self,
         GrpcReflectionV1.ServerReflectionRequest.self,
         GrpcReflectionV1alpha.ServerReflectionRequest.self,
+        // Added later go last: an input's first byte keeps naming the same type in the corpora.
+        GlimpseGatewayV1.GalleryRequest.self,
+        GlimpseTimelineV1.PreviewRequest.self,
     ]
 }

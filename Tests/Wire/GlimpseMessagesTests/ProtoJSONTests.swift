@@ -86,6 +86,21 @@ struct ProtoJSONTests {
         #expect(Self.text(D(seconds: 315_576_000_000, nanos: 0)) == #""315576000000s""#)
     }
 
+    /// Found by the fuzzer (Fuzz/Crashers/proto): protobuf carries any seconds and nanos, but a
+    /// duration with mixed signs, or a timestamp with nanos outside 0..<10^9, has no proto3 JSON.
+    /// Written as their sum they read back as another, valid value; written apart, the reader
+    /// refuses them with a clear error instead.
+    @Test("an invalid duration or timestamp is written so that it does not read back as another value")
+    func invalidWellKnownValues() {
+        typealias TS = GoogleProtobuf.Timestamp
+        typealias D = GoogleProtobuf.Duration
+        #expect(Self.text(D(seconds: 68_719_476_735, nanos: -500_000_000)) == #""68719476735s -500000000ns""#)
+        #expect(Self.text(D(seconds: 1, nanos: 1_000_000_000)) == #""1s 1000000000ns""#)
+        #expect(Self.text(TS(seconds: 0, nanos: -1)) == #""1970-01-01T00:00:00Z with nanos -1""#)
+        #expect(throws: ProtoJSONError.self) { try Self.decode(#""68719476735s -500000000ns""#, as: D.self) }
+        #expect(throws: ProtoJSONError.self) { try Self.decode(#""1970-01-01T00:00:00Z with nanos -1""#, as: TS.self) }
+    }
+
     @Test("floats: NaN and the infinities are strings; a float prints its short form, a double Python's repr")
     func floatingPoint() {
         #expect(

@@ -10,15 +10,17 @@ package enum _ProtoJSONWellKnown {
     // MARK: Timestamp
 
     /// RFC 3339 in UTC with 0, 3, 6 or 9 fractional digits, as protobuf writes it. A value
-    /// outside Timestamp's range (years 1...9999, nanos 0..<10^9) has no such text;
-    /// it is written normalized anyway (and will not read back).
+    /// outside Timestamp's range (years 1...9999) has no such text and is written anyway
+    /// (it will not read back). Nanos outside 0..<10^9 are no timestamp at all: written as
+    /// the seconds' text and the nanos apart, which the reader refuses, rather than as
+    /// another, valid instant that would read back as something the writer was not given.
     package static func timestampJSON(seconds: Int64, nanos: Int32) -> JSONValue {
-        var seconds = Int128(seconds)
-        var nanos = Int128(nanos)
-        if nanos < 0 || nanos >= 1_000_000_000 {
-            seconds += floorDiv(nanos, 1_000_000_000)
-            nanos = nanos - floorDiv(nanos, 1_000_000_000) * 1_000_000_000
+        guard (0..<1_000_000_000).contains(nanos) else {
+            guard case .string(let text) = timestampJSON(seconds: seconds, nanos: 0) else { return .null }
+            return .string("\(text) with nanos \(nanos)")
         }
+        let seconds = Int128(seconds)
+        let nanos = Int128(nanos)
         let days = floorDiv(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (y, m, d) = civil(fromDays: days)
@@ -107,9 +109,14 @@ package enum _ProtoJSONWellKnown {
     // MARK: Duration
 
     /// Seconds with an `s` suffix and 0, 3, 6 or 9 fractional digits (`"-1.500s"`), as
-    /// protobuf writes it. Out-of-range values or mixed signs have no such text; the
-    /// sum `seconds + nanos` is written anyway (and reads back only when in range).
+    /// protobuf writes it. Out-of-range values have no such text and are written anyway
+    /// (they will not read back). Mixed signs or nanos beyond ±10^9 are no duration at
+    /// all: written as the two fields apart (`"5s -500000000ns"`), which the reader refuses,
+    /// rather than as their sum, which would read back as something the writer was not given.
     package static func durationJSON(seconds: Int64, nanos: Int32) -> JSONValue {
+        guard abs(Int64(nanos)) < 1_000_000_000, seconds == 0 || nanos == 0 || (seconds < 0) == (nanos < 0) else {
+            return .string("\(seconds)s \(nanos)ns")
+        }
         let total = Int128(seconds) * 1_000_000_000 + Int128(nanos)
         let magnitude = total < 0 ? -total : total
         let whole = magnitude / 1_000_000_000
