@@ -9,6 +9,12 @@ extension Renderer {
     /// and the home indicator, under the notifications and Live Activities.
     static let lockScreenBottomInset = 110.0
 
+    /// Moves a laid-out tree down by `dy` (frames are the only absolute coordinates).
+    static func moveDown(_ node: inout GlimpseWidgetV1.LayoutNode, by dy: Double) {
+        node.frame?.y += dy
+        for i in node.children.indices { moveDown(&node.children[i], by: dy) }
+    }
+
     package func lockScreen(
         _ screen: GlimpseGatewayV1.Screen, views: [String: GlimpseWidgetV1.ActivityViews]
     ) -> GlimpseWidgetV1.Layout {
@@ -91,23 +97,22 @@ extension Renderer {
             $0.presentations.isEmpty || $0.presentations.contains("lockScreen")
         }
         let x = (size.width - lockScreenActivityWidth) / 2
-        func node(_ item: GlimpseGatewayV1.ActivityView, at top: Double) -> GlimpseWidgetV1.LayoutNode {
+        // Each laid out once at the top, then moved down into place.
+        let nodes = shown.map { item -> GlimpseWidgetV1.LayoutNode in
             let activity = item.activity ?? .init()
             var node = lockScreenActivity(
-                views[activity.activityId] ?? Self.missingViews(activity), bundleID: activity.bundleId, origin: (x, top)
-            )
+                views[activity.activityId] ?? Self.missingViews(activity), bundleID: activity.bundleId, origin: (x, 0))
             node.id = activity.activityId
             if item.stale { node.dimmed = true }
             return node
         }
         let gap = 8.0
-        let heights = shown.map { Rect(node($0, at: 0).frame).height }
-        let total = heights.reduce(0, +) + gap * Double(max(0, heights.count - 1))
+        let total = nodes.reduce(0) { $0 + Rect($1.frame).height } + gap * Double(max(0, nodes.count - 1))
         var top = max(y, size.height - Self.lockScreenBottomInset - total)
-        for item in shown {
-            let placed = node(item, at: top)
-            root.children.append(placed)
-            top = Rect(placed.frame).maxY + gap
+        for var node in nodes {
+            Self.moveDown(&node, by: top)
+            root.children.append(node)
+            top = Rect(node.frame).maxY + gap
         }
         return layout("lockScreen", size: size, mode: .vibrant, root: root)
     }

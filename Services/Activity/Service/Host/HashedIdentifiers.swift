@@ -27,30 +27,22 @@ package struct HashedIdentifiers: IdentifierSource {
         return Array(hasher.finalize())
     }
 
-    package mutating func nextActivityID() -> ActivityID {
-        var b = next(0x61)
-        b[6] = (b[6] & 0x0F) | 0x40  // a version-4-shaped UUID
-        b[8] = (b[8] & 0x3F) | 0x80
-        return ActivityID(
-            UUID(
-                uuid: (
-                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                    b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
-                )))
-    }
-
-    /// An apns-id for a push that came without one: a lowercase UUID, as APNs makes up.
-    package mutating func nextRequestID() -> String {
-        var b = next(0x72)
+    /// A version-4-shaped UUID from the next hash for `label`.
+    mutating func nextUUID(_ label: UInt8) -> UUID {
+        var b = next(label)
         b[6] = (b[6] & 0x0F) | 0x40
         b[8] = (b[8] & 0x3F) | 0x80
         return UUID(
             uuid: (
                 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
                 b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
-            )
-        ).uuidString.lowercased()
+            ))
     }
+
+    package mutating func nextActivityID() -> ActivityID { ActivityID(nextUUID(0x61)) }
+
+    /// An apns-id for a push that came without one: a lowercase UUID, as APNs makes up.
+    package mutating func nextRequestID() -> String { nextUUID(0x72).uuidString.lowercased() }
 
     package mutating func nextPushToken() -> PushToken {
         PushToken(bytes: next(0x74))

@@ -57,7 +57,7 @@ package enum ProviderCall {
         guard
             let response = try? await client.placeholder(
                 ClientRequest(message: call),
-                options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000)), inheritsDeadline: false)),
+                options: options(timeout)),
             var entry = response.message.entry
         else { return nil }
         // A placeholder shows at once, whatever date the app gave it (apps write `Date()`, the
@@ -84,7 +84,7 @@ package enum ProviderCall {
         do {
             let response = try await client.snapshot(
                 ClientRequest(message: call),
-                options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000)), inheritsDeadline: false))
+                options: options(timeout))
             var entry = response.message.entry ?? GlimpseWidgetV1.TimelineEntry()
             if entry.date == nil { entry.date = GoogleProtobuf.Timestamp(now) }
             // The same limits as a timeline's entry: a preview the device would not draw is an error.
@@ -121,7 +121,7 @@ package enum ProviderCall {
         do {
             let response = try await client.timeline(
                 ClientRequest(message: call),
-                options: CallOptions(timeout: .milliseconds(Int64(timeout * 1000)), inheritsDeadline: false))
+                options: options(timeout))
             answer.outcome = .timeline(response.message.timeline ?? GlimpseWidgetV1.Timeline())
         } catch let rpc as RPCError {
             answer.outcome = .error(error(.callFailed(rpc.code), rpc.message))
@@ -129,6 +129,11 @@ package enum ProviderCall {
             answer.outcome = .error(self.error(.callFailed(.unavailable), "\(error)"))
         }
         return answer
+    }
+
+    /// A provider call's options: the provider timeout as its own deadline (not the caller's).
+    static func options(_ timeout: TimeInterval) -> CallOptions {
+        CallOptions(timeout: .milliseconds(Int64(timeout * 1000)), inheritsDeadline: false)
     }
 
     static func error(_ failure: ProviderFailure, _ message: String) -> GlimpseTimelineV1.ProviderError {

@@ -38,7 +38,7 @@ import grpc
 
 from glimpse.app.v1 import (activity_configuration_pb2, activity_configuration_pb2_grpc, intent_handler_pb2,
                             intent_handler_pb2_grpc, provider_pb2, provider_pb2_grpc)
-from glimpse.widget.v1 import activity_views_pb2, family_pb2, intent_pb2, timeline_pb2
+from glimpse.widget.v1 import activity_views_pb2, family_pb2, timeline_pb2
 
 from .views import View, _view, timestamp
 
@@ -55,6 +55,11 @@ def _family_name(value):
 
 def _datetime(stamp):
     return stamp.ToDatetime(tzinfo=UTC)
+
+
+def _plain(values):
+    """A map of `ParameterValue`s as plain Python values."""
+    return {name: getattr(v, v.WhichOneof("kind")) if v.WhichOneof("kind") else None for name, v in values.items()}
 
 
 @dataclasses.dataclass
@@ -76,17 +81,15 @@ class Context:
     @classmethod
     def of(cls, request, now=None):
         c = request.context
-        config = {name: getattr(value, value.WhichOneof("kind")) if value.WhichOneof("kind") else None
-                  for name, value in c.configuration.items()}
         return cls(family=_family_name(c.family), display_size=(c.display_size.width, c.display_size.height),
-                   is_preview=c.is_preview, configuration=config, bundle_id=c.bundle_id, kind=request.widget.kind,
+                   is_preview=c.is_preview, configuration=_plain(c.configuration), bundle_id=c.bundle_id,
+                   kind=request.widget.kind,
                    placement_id=request.widget.placement_id, now=now or datetime.datetime.now(UTC),
                    rendering_mode=view_mode(c.rendering_mode), message=c)
 
 
 def view_mode(value):
-    from glimpse.widget.v1 import family_pb2 as f
-    return f.WidgetRenderingMode.Name(value).replace("WIDGET_RENDERING_MODE_", "").lower()
+    return family_pb2.WidgetRenderingMode.Name(value).replace("WIDGET_RENDERING_MODE_", "").lower()
 
 
 class Entry:
@@ -131,8 +134,7 @@ class PerformRequest:
     def __init__(self, message):
         self.message = message
         self.intent_type = message.intent_type
-        self.parameters = {name: getattr(v, v.WhichOneof("kind")) if v.WhichOneof("kind") else None
-                           for name, v in message.parameters.items()}
+        self.parameters = _plain(message.parameters)
         self.placement_id = message.placement_id
         self.kind = message.kind
         self.activity_id = message.activity_id
