@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "GlimpseRPC", targets: ["GlimpseRPC"]),
         .library(name: "RPCCore", targets: ["RPCCore"]),
         .library(name: "RPCNIO", targets: ["RPCNIO"]),
+        // A widget extension's logic in WidgetKit's, App Intents' and ActivityKit's shapes.
+        .library(name: "GlimpseKit", targets: ["GlimpseKit"]),
         .executable(name: "glimpse", targets: ["glimpse"]),
     ],
     dependencies: [
@@ -360,24 +362,35 @@ let package = Package(
             ],
             path: "Tests/Services/Gateway/GatewayServiceTests"),
 
-        // MARK: Apps: the five seed apps as demos (providers, intent handlers, Live Activity views)
+        // MARK: Apps: GlimpseKit, what an app is written with, and the five seed apps on it
+        .target(
+            name: "GlimpseKit",
+            dependencies: ["GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", nioCore, nioPosix],
+            path: "Sources/Kit/GlimpseKit"),
         .target(
             name: "DemoApps",
             dependencies: [
-                "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", "ServiceKit", nioCore, nioPosix,
+                "GlimpseKit", "GlimpseMessages", "GlimpseRPC", "GlimpseJSON", "RPCCore", "RPCNIO", "ServiceKit",
+                nioCore,
+                nioPosix,
             ],
             path: "Sources/Apps/DemoApps"),
         .executableTarget(
             name: "glimpse-demo",
             dependencies: [
-                "DemoApps", "ServiceKit", argumentParser, .product(name: "Logging", package: "swift-log"),
+                "DemoApps", "GlimpseKit", "ServiceKit", argumentParser, .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Apps/glimpse-demo"),
         .testTarget(
             name: "DemoAppsTests",
-            dependencies: ["DemoApps", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore", "GoldenFiles"],
+            dependencies: [
+                "DemoApps", "GlimpseKit", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore", "GoldenFiles",
+            ],
             path: "Tests/Apps/DemoAppsTests", exclude: ["Golden"]),
+        .testTarget(
+            name: "GlimpseKitTests", dependencies: ["GlimpseKit", "GlimpseMessages", "GlimpseRPC", "RPCCore"],
+            path: "Tests/Kit/GlimpseKitTests"),
 
         // MARK: Tools: `glimpse` drives glimpse-gateway (logic in a library the tests drive)
         .target(

@@ -18,6 +18,9 @@ fi
 scripts/format.sh --check
 swift build --build-tests
 swift test --skip-build
+# GlimpseKit as a team's package uses it: Examples/SeedWidgets depends on it by path (its own
+# build; Tests/Peers/test_glimpsekit_examples.py runs what it builds).
+swift build --package-path Examples/SeedWidgets
 # Stock protobuf decodes the bytes Swift made (the Swift tests check the other way).
 python3 Tests/Wire/GlimpseMessagesTests/Golden/golden.py verify
 

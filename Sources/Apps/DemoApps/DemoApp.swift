@@ -1,4 +1,5 @@
 package import RPCCore
+package import GlimpseKit
 package import GlimpseMessages
 import GlimpseRPC
 

@@ -10,6 +10,7 @@
 // token file when a call needs it. Manifests: Demos/<app>/app.json.
 import ArgumentParser
 import DemoApps
+import GlimpseKit
 import Foundation
 import Logging
 import ServiceKit

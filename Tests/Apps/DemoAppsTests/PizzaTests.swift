@@ -1,4 +1,5 @@
 @testable import DemoApps
+import GlimpseKit
 import Foundation
 import GlimpseMessages
 import Testing

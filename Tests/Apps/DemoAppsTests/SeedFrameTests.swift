@@ -1,4 +1,5 @@
 @testable import DemoApps
+import GlimpseKit
 import GlimpseMessages
 import Rendering
 import Testing

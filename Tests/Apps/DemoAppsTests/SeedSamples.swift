@@ -1,4 +1,5 @@
 @testable import DemoApps
+import GlimpseKit
 import Foundation
 import GlimpseMessages
 import Rendering
@@ -46,7 +47,7 @@ enum SeedSamples {
         let state = PizzaDeliveryAttributes.ContentState(
             driverName: "Tim", estimatedDeliveryTime: now...now.adding(minutes: 30), status: status)
         return PizzaDeliveryActivityWidget().views(
-            ActivityViewContext(
+            WireActivityContext(
                 activityID: "pizza", attributes: PizzaDeliveryAttributes(numberOfPizzas: 2, totalAmount: "$24.99"),
                 state: state, isStale: false, now: now))
     }
@@ -54,7 +55,7 @@ enum SeedSamples {
     /// Coco playing, 42 minutes in.
     static func filmPlayback() -> GlimpseWidgetV1.ActivityViews {
         FilmPlaybackActivity().views(
-            ActivityViewContext(
+            WireActivityContext(
                 activityID: "film",
                 attributes: .init(filmTitle: "Coco", posterImageName: "coco-poster", totalRuntime: 105),
                 state: .init(

@@ -1,4 +1,5 @@
 @testable import DemoApps
+import GlimpseKit
 import GlimpseMessages
 
 /// The demo device's screens as `Demos/device.json` sets them up — Pixar small and medium,

@@ -1,4 +1,5 @@
 @testable import DemoApps
+import GlimpseKit
 import GlimpseMessages
 
 /// Reading a view tree the way a test asserts on it: its texts in order, views by id,

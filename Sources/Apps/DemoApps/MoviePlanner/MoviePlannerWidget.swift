@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseKit
 import GlimpseMessages
 
 /// Seed 001's MoviePlanner: a StaticConfiguration widget ("MoviePlannerwidget", as the

@@ -1,3 +1,4 @@
+import GlimpseKit
 import GlimpseMessages
 
 /// Seed 000's FilmPlaybackLiveActivity: `ActivityConfiguration(for: FilmPlaybackAttributes.self)`.
@@ -17,7 +18,7 @@ struct FilmPlaybackActivity: LiveActivityConfiguration {
         var chapterProgress: Double  // 0.0–1.0
     }
 
-    typealias Context = ActivityViewContext<Attributes, ContentState>
+    typealias Context = WireActivityContext<Attributes, ContentState>
 
     func views(_ context: Context) -> GlimpseWidgetV1.ActivityViews {
         let url = PixarWidgetView.filmURL(context.attributes.filmTitle)

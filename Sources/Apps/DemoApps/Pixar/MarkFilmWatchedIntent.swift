@@ -1,3 +1,4 @@
+import GlimpseKit
 import GlimpseMessages
 import GlimpseRPC
 import RPCCore

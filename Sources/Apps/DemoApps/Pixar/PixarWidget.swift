@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseKit
 import GlimpseMessages
 
 /// Seed 000's `PixarFilmWidget` (StaticConfiguration, FilmTimelineProvider): entries for

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseKit
 import GlimpseMessages
 
 /// FilmWidgetEntryView: a layout per family (seed 000's SmallFilmView, MediumFilmView with

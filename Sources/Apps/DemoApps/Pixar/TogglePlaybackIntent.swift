@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GlimpseKit
 import GlimpseMessages
 import GlimpseRPC
 import RPCCore

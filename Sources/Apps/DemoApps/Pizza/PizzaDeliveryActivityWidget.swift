@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseKit
 import GlimpseMessages
 
 /// Seed 002's PizzaDeliveryActivityWidget: the Lock Screen view (the delivery bar between
@@ -7,7 +8,7 @@ import GlimpseMessages
 struct PizzaDeliveryActivityWidget: LiveActivityConfiguration {
     typealias Attributes = PizzaDeliveryAttributes
     typealias ContentState = PizzaDeliveryAttributes.ContentState
-    typealias Context = ActivityViewContext<Attributes, ContentState>
+    typealias Context = WireActivityContext<Attributes, ContentState>
 
     static let attributesType = PizzaDeliveryAttributes.typeName
     static let url = "pizzadelivery://order"

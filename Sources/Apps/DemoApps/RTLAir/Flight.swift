@@ -1,3 +1,4 @@
+import GlimpseKit
 import Foundation
 
 /// Seed 004's shared models: RTL 001, SFO to JFK, 11:59 PM from Gate M72, and where the

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseKit
 import GlimpseMessages
 
 /// Seed 004's Provider, shared by both widgets (MediumWidget on the Home Screen,

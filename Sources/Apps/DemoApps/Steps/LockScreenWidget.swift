@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseKit
 import GlimpseMessages
 
 /// Seed 003's "Daily Steps" Lock Screen widget (kind "LockScreenWidget"): one entry now,

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseKit
 import GlimpseMessages
 
 /// LockWidgetView: switches on the family — CircularView, RectangularView, or an inline

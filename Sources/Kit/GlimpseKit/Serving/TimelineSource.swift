@@ -1,10 +1,10 @@
-import Foundation
-import GlimpseMessages
+package import Foundation
+package import GlimpseMessages
 
 /// A widget extension's TimelineProvider in domain terms: the kinds it serves and, for a
 /// kind in a context, its placeholder, snapshot and timeline. `WidgetProviderService`
 /// puts it on the wire.
-protocol TimelineSource: Sendable {
+package protocol TimelineSource: Sendable {
     /// The widget kinds (`Widget.kind`) this provider answers for.
     var kinds: Set<String> { get }
     /// placeholder(in:): synchronous, sample data, rendered redacted.
@@ -23,15 +23,15 @@ protocol TimelineSource: Sendable {
 
 extension GlimpseWidgetV1.TimelineEntry {
     /// An entry at `date` showing `view`, opening `url` when tapped outside a control.
-    init(date: Date, view: View, url: String = "") {
+    package init(date: Date, view: WireView, url: String = "") {
         self.init(date: .init(date: date), view: view, widgetUrl: url)
     }
 }
 
 extension GlimpseWidgetV1.Timeline {
-    enum Policy { case atEnd, after(Date), never }
+    package enum Policy { case atEnd, after(Date), never }
 
-    init(entries: [GlimpseWidgetV1.TimelineEntry], policy: Policy) {
+    package init(entries: [GlimpseWidgetV1.TimelineEntry], policy: Policy) {
         let reload: ReloadPolicy =
             switch policy {
             case .atEnd: .atEnd

@@ -1,12 +1,14 @@
 import Foundation
-import GlimpseMessages
+package import GlimpseMessages
 import GlimpseRPC
-import RPCCore
+package import RPCCore
 
 /// `glimpse.app.v1.WidgetProvider` over a `TimelineSource`: what glimpse-timeline calls
 /// for the app's kinds. A kind the app does not have is NOT_FOUND.
-struct WidgetProviderService<Source: TimelineSource>: GlimpseAppV1.WidgetProvider.Handler {
-    let source: Source
+package struct WidgetProviderService<Source: TimelineSource>: GlimpseAppV1.WidgetProvider.Handler {
+    package let source: Source
+
+    package init(source: Source) { self.source = source }
 
     private func checked(_ widget: GlimpseAppV1.WidgetRef?) throws -> String {
         let kind = widget?.kind ?? ""
@@ -18,7 +20,7 @@ struct WidgetProviderService<Source: TimelineSource>: GlimpseAppV1.WidgetProvide
         return kind
     }
 
-    func placeholder(
+    package func placeholder(
         request: ServerRequest<GlimpseAppV1.PlaceholderRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAppV1.PlaceholderResponse> {
         let kind = try checked(request.message.widget)
@@ -26,7 +28,7 @@ struct WidgetProviderService<Source: TimelineSource>: GlimpseAppV1.WidgetProvide
         return ServerResponse(message: GlimpseAppV1.PlaceholderResponse(entry: entry))
     }
 
-    func snapshot(
+    package func snapshot(
         request: ServerRequest<GlimpseAppV1.SnapshotRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAppV1.SnapshotResponse> {
         let kind = try checked(request.message.widget)
@@ -34,7 +36,7 @@ struct WidgetProviderService<Source: TimelineSource>: GlimpseAppV1.WidgetProvide
         return ServerResponse(message: GlimpseAppV1.SnapshotResponse(entry: entry))
     }
 
-    func timeline(
+    package func timeline(
         request: ServerRequest<GlimpseAppV1.TimelineRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAppV1.TimelineResponse> {
         let kind = try checked(request.message.widget)

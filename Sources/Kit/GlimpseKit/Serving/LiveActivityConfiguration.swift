@@ -1,31 +1,39 @@
-import Foundation
-import GlimpseMessages
+package import Foundation
+package import GlimpseMessages
 import GlimpseRPC
-import RPCCore
+package import RPCCore
 
 /// One `ActivityConfiguration(for: Attributes.self) { … } dynamicIsland: { … }`: the
 /// views of every presentation from the attributes and the content state.
-protocol LiveActivityConfiguration: Sendable {
+package protocol LiveActivityConfiguration: Sendable {
     associatedtype Attributes: Decodable
     associatedtype ContentState: Decodable
     /// The struct's name, as `attributes-type` carries it.
     static var attributesType: String { get }
-    func views(_ context: ActivityViewContext<Attributes, ContentState>) -> GlimpseWidgetV1.ActivityViews
+    func views(_ context: WireActivityContext<Attributes, ContentState>) -> GlimpseWidgetV1.ActivityViews
 }
 
 /// ActivityViewContext: what the configuration's closures receive.
-struct ActivityViewContext<Attributes, ContentState> {
-    var activityID: String
-    var attributes: Attributes
-    var state: ContentState
-    var isStale: Bool
-    var now: Date
+package struct WireActivityContext<Attributes, ContentState> {
+    package var activityID: String
+    package var attributes: Attributes
+    package var state: ContentState
+    package var isStale: Bool
+    package var now: Date
+
+    package init(activityID: String, attributes: Attributes, state: ContentState, isStale: Bool, now: Date) {
+        self.activityID = activityID
+        self.attributes = attributes
+        self.state = state
+        self.isStale = isStale
+        self.now = now
+    }
 }
 
 extension LiveActivityConfiguration {
     /// Decodes as ActivityKit does: the default JSONDecoder (dates as seconds since
     /// 2001-01-01; any other strategy fails on a phone too).
-    func views(for request: GlimpseAppV1.ActivityViewsRequest) throws -> GlimpseWidgetV1.ActivityViews {
+    package func views(for request: GlimpseAppV1.ActivityViewsRequest) throws -> GlimpseWidgetV1.ActivityViews {
         let decoder = JSONDecoder()
         let attributes: Attributes
         let state: ContentState
@@ -40,26 +48,42 @@ extension LiveActivityConfiguration {
             throw RPCError(code: .invalidArgument, message: "\(Self.attributesType).ContentState: \(error)")
         }
         return views(
-            ActivityViewContext(
+            WireActivityContext(
                 activityID: request.activityId, attributes: attributes, state: state, isStale: request.isStale,
                 now: request.now.dateOrNow))
     }
 }
 
+/// One Live Activity configuration: its attributes type and the views of a request.
+struct ActivityDefinition: Sendable {
+    let attributesType: String
+    let views: @Sendable (GlimpseAppV1.ActivityViewsRequest) throws -> GlimpseWidgetV1.ActivityViews
+}
+
 /// `glimpse.app.v1.ActivityConfiguration`: the app's Live Activity configurations by
 /// attributes type; an unknown type is NOT_FOUND.
-struct ActivityConfigurationService: GlimpseAppV1.ActivityConfiguration.Handler {
-    let configurations: [String: @Sendable (GlimpseAppV1.ActivityViewsRequest) throws -> GlimpseWidgetV1.ActivityViews]
+package struct ActivityConfigurationService: GlimpseAppV1.ActivityConfiguration.Handler {
+    package let configurations:
+        [String: @Sendable (GlimpseAppV1.ActivityViewsRequest) throws -> GlimpseWidgetV1.ActivityViews]
 
-    init(_ configurations: [any LiveActivityConfiguration]) {
+    package init(_ configurations: [any LiveActivityConfiguration]) {
+        self.init(
+            configurations.map { configuration in
+                ActivityDefinition(attributesType: type(of: configuration).attributesType) {
+                    try configuration.views(for: $0)
+                }
+            })
+    }
+
+    init(_ definitions: [ActivityDefinition]) {
         var table: [String: @Sendable (GlimpseAppV1.ActivityViewsRequest) throws -> GlimpseWidgetV1.ActivityViews] = [:]
-        for configuration in configurations {
-            table[type(of: configuration).attributesType] = { try configuration.views(for: $0) }
+        for definition in definitions where table[definition.attributesType] == nil {
+            table[definition.attributesType] = definition.views
         }
         self.configurations = table
     }
 
-    func views(
+    package func views(
         request: ServerRequest<GlimpseAppV1.ActivityViewsRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAppV1.ActivityViewsResponse> {
         guard let configuration = configurations[request.message.attributesType] else {
@@ -72,7 +96,7 @@ struct ActivityConfigurationService: GlimpseAppV1.ActivityConfiguration.Handler 
 
 extension GlimpseWidgetV1.ExpandedRegion {
     /// DynamicIslandExpandedRegion(_:priority:) { view }.
-    static func region(_ view: View, priority: Double = 0) -> Self {
+    package static func region(_ view: WireView, priority: Double = 0) -> Self {
         Self(view: view, priority: priority)
     }
 }

@@ -1,6 +1,6 @@
-import GlimpseMessages
+package import GlimpseMessages
 import GlimpseRPC
-import RPCCore
+package import RPCCore
 import RPCNIO
 
 /// The app's connection to glimpse-gateway, for what the OS answers on a phone (the App
@@ -9,7 +9,7 @@ package struct GatewayLink: Sendable {
     package let host: String
     package let port: Int
     package let token: AppToken
-    let client: GRPCClient
+    package let client: GRPCClient
 
     package init(host: String, port: Int, token: AppToken) {
         self.host = host
@@ -25,7 +25,7 @@ package struct GatewayLink: Sendable {
 
     /// A call with the app token; when the gateway refuses the token, the token file is read
     /// again and the call made once more (the app may have been reinstalled).
-    func withToken<Result: Sendable>(
+    package func withToken<Result: Sendable>(
         _ call: @Sendable (Metadata) async throws -> Result
     ) async throws -> Result? {
         for attempt in 0..<2 {
@@ -45,10 +45,12 @@ package struct GatewayLink: Sendable {
 }
 
 /// The App Group store through the gateway's AppGroup service.
-struct GatewaySharedDefaults: SharedDefaults {
-    let gateway: GatewayLink
+package struct GatewaySharedDefaults: SharedDefaults {
+    package let gateway: GatewayLink
 
-    func value(forKey key: String, inGroup group: String) async -> GlimpseWidgetV1.ParameterValue? {
+    package init(gateway: GatewayLink) { self.gateway = gateway }
+
+    package func value(forKey key: String, inGroup group: String) async -> GlimpseWidgetV1.ParameterValue? {
         let appGroup = GlimpseGatewayV1.AppGroup.Client(wrapping: gateway.client)
         let request = GlimpseIntentV1.GetRequest(appGroup: group, key: key)
         let answer = try? await gateway.withToken { metadata in

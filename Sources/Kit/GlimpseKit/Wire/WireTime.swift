@@ -1,8 +1,8 @@
-import Foundation
-import GlimpseMessages
+package import Foundation
+package import GlimpseMessages
 
 extension GoogleProtobuf.Timestamp {
-    init(date: Date) {
+    package init(date: Date) {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         self.init(seconds: Int64(seconds), nanos: Int32(((date.timeIntervalSince1970 - seconds) * 1e9).rounded(.down)))
     }
@@ -18,5 +18,5 @@ extension Optional where Wrapped == GoogleProtobuf.Timestamp {
 }
 
 extension Date {
-    func adding(minutes: Int) -> Date { addingTimeInterval(Double(minutes) * 60) }
+    package func adding(minutes: Int) -> Date { addingTimeInterval(Double(minutes) * 60) }
 }

@@ -1,0 +1,9 @@
+import Foundation
+
+struct Movie {
+    let name: String
+    let movieImageName: String
+    static var empty: Movie {
+        Movie(name: "", movieImageName: "")
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import GlimpseMessages
+
+/// The app's manifest for `glimpse install`, from what the bundle declares: each widget kind
+/// with its families and names, each intent a widget's button runs (performed here), each
+/// Live Activity attributes type. Assets are the app's to add.
+struct Manifest {
+    let json: String
+
+    init(_ configured: Configured, arguments: [String]) throws {
+        var options: [String: String] = [:]
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            guard flag.hasPrefix("--"), let value = rest.popFirst() else {
+                throw GlimpseAppError("usage: manifest --bundle-id ID --endpoint HOST:PORT [--display-name NAME]")
+            }
+            options[String(flag.dropFirst(2))] = value
+        }
+        guard let bundleID = options["bundle-id"], let endpoint = options["endpoint"] else {
+            throw GlimpseAppError("usage: manifest --bundle-id ID --endpoint HOST:PORT [--display-name NAME]")
+        }
+        let kinds = configured.widgets.map(\.kind)
+        var manifest: [String: Any] = [
+            "bundleId": bundleID, "displayName": options["display-name"] ?? bundleID, "defaultEndpoint": endpoint,
+            "widgets": configured.widgets.map { widget -> [String: Any] in
+                var entry: [String: Any] = [
+                    "kind": widget.kind, "supportedFamilies": widget.families.map(\.manifestName),
+                ]
+                if !widget.displayName.isEmpty { entry["displayName"] = widget.displayName }
+                if !widget.description.isEmpty { entry["description"] = widget.description }
+                return entry
+            },
+        ]
+        // The intents of the widgets' buttons are known once drawn: each kind's placeholder
+        // is drawn in each of its families (intents only a later entry shows go in
+        // the bundle's `static var intents`).
+        for widget in configured.widgets {
+            for family in widget.families {
+                var context = GlimpseAppV1.TimelineProviderContext()
+                context.family = family.wire
+                context.bundleId = bundleID
+                _ = widget.placeholder((context, Date()))
+            }
+        }
+        let intents = IntentRegistry.shared.types
+        if !intents.isEmpty {
+            manifest["intents"] = intents.map { type -> [String: Any] in
+                var entry: [String: Any] = ["type": type, "handlerEndpoint": "default"]
+                if let title = IntentRegistry.shared.title(type), !title.isEmpty { entry["title"] = title }
+                if kinds.isEmpty {
+                    entry["activityAttributes"] = configured.activities.map(\.attributesType)
+                } else {
+                    entry["widgetKinds"] = kinds
+                }
+                return entry
+            }
+        }
+        if !configured.activities.isEmpty {
+            manifest["activityAttributes"] = configured.activities.map { ["typeName": $0.attributesType] }
+        }
+        let data = try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys])
+        json = String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,216 @@
+public import Foundation
+public import GlimpseMessages
+import Synchronization
+
+/// App Intents' `AppIntent`: a type with `@Parameter`s and `perform()`. A `Button(intent:)`
+/// carries its parameter values; a tap runs `perform()` in this process (the intent is
+/// made with `init()` and its parameters set), and what `perform()` asks of
+/// `WidgetCenter.shared` counts as the tap's reloads.
+public protocol AppIntent: SendableMetatype {
+    associatedtype PerformResult: IntentResult
+    static var title: LocalizedStringResource { get }
+    init()
+    func perform() async throws -> PerformResult
+}
+
+/// A widget's configuration (`AppIntentConfiguration`).
+public protocol WidgetConfigurationIntent: AppIntent {}
+
+/// An intent a Live Activity's button runs (`perform()` may update the activity).
+public protocol LiveActivityIntent: AppIntent {}
+
+/// What `perform()` returns: `.result()`, or `.result(value:)`.
+public protocol IntentResult: SendableMetatype {}
+
+public struct IntentResultValue: IntentResult {
+    let value: GlimpseWidgetV1.ParameterValue?
+}
+
+extension IntentResult where Self == IntentResultValue {
+    public static func result() -> IntentResultValue { IntentResultValue(value: nil) }
+    public static func result(value: some IntentParameterValue) -> IntentResultValue {
+        IntentResultValue(value: value.parameterValue)
+    }
+}
+
+/// App Intents' `LocalizedStringResource`, as a title: a string.
+public struct LocalizedStringResource: ExpressibleByStringLiteral, ExpressibleByStringInterpolation, Sendable,
+    Hashable
+{
+    public let key: String
+    public init(stringLiteral value: String) { key = value }
+    public init(_ key: String) { self.key = key }
+}
+
+/// `IntentDescription("…")`.
+public struct IntentDescription: ExpressibleByStringLiteral, Sendable {
+    public let text: String
+    public init(stringLiteral value: String) { text = value }
+    public init(_ text: String) { self.text = text }
+}
+
+/// The values a `@Parameter` can hold on the wire.
+public protocol IntentParameterValue {
+    var parameterValue: GlimpseWidgetV1.ParameterValue { get }
+    init?(parameterValue: GlimpseWidgetV1.ParameterValue)
+}
+
+extension String: IntentParameterValue {
+    public var parameterValue: GlimpseWidgetV1.ParameterValue { .init(kind: .stringValue(self)) }
+    public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
+        guard case .stringValue(let value)? = parameterValue.kind else { return nil }
+        self = value
+    }
+}
+
+extension Int: IntentParameterValue {
+    public var parameterValue: GlimpseWidgetV1.ParameterValue { .init(kind: .intValue(Int64(self))) }
+    public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
+        guard case .intValue(let value)? = parameterValue.kind, let int = Int(exactly: value) else { return nil }
+        self = int
+    }
+}
+
+extension Double: IntentParameterValue {
+    public var parameterValue: GlimpseWidgetV1.ParameterValue { .init(kind: .doubleValue(self)) }
+    public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
+        switch parameterValue.kind {
+        case .doubleValue(let value)?: self = value
+        case .intValue(let value)?: self = Double(value)
+        default: return nil
+        }
+    }
+}
+
+extension Bool: IntentParameterValue {
+    public var parameterValue: GlimpseWidgetV1.ParameterValue { .init(kind: .boolValue(self)) }
+    public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
+        guard case .boolValue(let value)? = parameterValue.kind else { return nil }
+        self = value
+    }
+}
+
+extension Date: IntentParameterValue {
+    public var parameterValue: GlimpseWidgetV1.ParameterValue { .init(kind: .dateValue(.init(date: self))) }
+    public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
+        guard case .dateValue(let value)? = parameterValue.kind else { return nil }
+        self = value.date
+    }
+}
+
+extension Optional: IntentParameterValue where Wrapped: IntentParameterValue {
+    public var parameterValue: GlimpseWidgetV1.ParameterValue { self?.parameterValue ?? .init() }
+    public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
+        self = parameterValue.kind == nil ? .none : Wrapped(parameterValue: parameterValue)
+    }
+}
+
+/// `@Parameter(title:)`: a value the button (or the widget's configuration) sets.
+@propertyWrapper
+public struct Parameter<Value: IntentParameterValue>: @unchecked Sendable {
+    /// Shared with the intent's copies, so a value can be set by name after `init()`.
+    final class Storage: @unchecked Sendable {
+        let lock = NSLock()
+        var value: Value?
+        let title: String
+        init(value: Value?, title: String) {
+            self.value = value
+            self.title = title
+        }
+    }
+
+    let storage: Storage
+
+    public init(title: LocalizedStringResource, description: IntentDescription? = nil, default value: Value? = nil) {
+        storage = Storage(value: value, title: title.key)
+    }
+
+    public init(wrappedValue: Value, title: LocalizedStringResource, description: IntentDescription? = nil) {
+        storage = Storage(value: wrappedValue, title: title.key)
+    }
+
+    public var wrappedValue: Value {
+        get {
+            guard let value = storage.lock.withLock({ storage.value }) else {
+                if let none = Value(parameterValue: GlimpseWidgetV1.ParameterValue()) { return none }
+                fatalError("@Parameter \"\(storage.title)\" was read before it was set")
+            }
+            return value
+        }
+        nonmutating set { storage.lock.withLock { storage.value = newValue } }
+    }
+}
+
+/// What a parameter is to the registry: its wire value, and setting it from one.
+protocol ParameterSlot {
+    var wireValue: GlimpseWidgetV1.ParameterValue? { get }
+    /// False when the wire value is not of the parameter's type.
+    func set(_ value: GlimpseWidgetV1.ParameterValue) -> Bool
+}
+
+extension Parameter: ParameterSlot {
+    var wireValue: GlimpseWidgetV1.ParameterValue? { storage.lock.withLock { storage.value?.parameterValue } }
+    func set(_ value: GlimpseWidgetV1.ParameterValue) -> Bool {
+        guard let typed = Value(parameterValue: value) else { return false }
+        storage.lock.withLock { storage.value = typed }
+        return true
+    }
+}
+
+extension AppIntent {
+    /// The type name the wire carries (`intent_type`).
+    static var intentType: String { String(describing: Self.self) }
+
+    /// The `@Parameter`s by name (the property's, without the wrapper's underscore).
+    var parameterSlots: [(name: String, slot: any ParameterSlot)] {
+        Mirror(reflecting: self).children.compactMap { child in
+            guard let label = child.label, let slot = child.value as? any ParameterSlot else { return nil }
+            return (label.hasPrefix("_") ? String(label.dropFirst()) : label, slot)
+        }
+    }
+
+    /// The intent made as a tap's parameters describe it; values of the wrong type are left
+    /// at their defaults.
+    static func make(_ parameters: [String: GlimpseWidgetV1.ParameterValue]) -> Self {
+        let intent = Self()
+        for (name, slot) in intent.parameterSlots {
+            if let value = parameters[name] { _ = slot.set(value) }
+        }
+        return intent
+    }
+}
+
+/// The app's intent types, by name: registered by the widgets that use them
+/// (`Button(intent:)`, `AppIntentConfiguration`) and by the bundle's `static var intents`.
+final class IntentRegistry: Sendable {
+    typealias Perform = @Sendable ([String: GlimpseWidgetV1.ParameterValue]) async throws -> IntentResultValue?
+
+    static let shared = IntentRegistry()
+    private let performers = Mutex<[String: Perform]>([:])
+    private let titles = Mutex<[String: String]>([:])
+
+    func register<Intent: AppIntent>(_ type: Intent.Type) {
+        titles.withLock { $0[Intent.intentType] = Intent.title.key }
+        performers.withLock { table in
+            guard table[Intent.intentType] == nil else { return }
+            table[Intent.intentType] = { parameters in
+                let intent = Unchecked(Intent.make(parameters))
+                return try await intent.value.perform() as? IntentResultValue
+            }
+        }
+    }
+
+    func performer(_ type: String) -> Perform? { performers.withLock { $0[type] } }
+    var types: [String] { performers.withLock { $0.keys.sorted() } }
+    func title(_ type: String) -> String? { titles.withLock { $0[type] } }
+
+    /// A button's intent on the wire, and its type registered.
+    static func invocation<Intent: AppIntent>(_ intent: Intent) -> GlimpseWidgetV1.IntentInvocation {
+        shared.register(Intent.self)
+        var parameters: [String: GlimpseWidgetV1.ParameterValue] = [:]
+        for (name, slot) in intent.parameterSlots {
+            if let value = slot.wireValue { parameters[name] = value }
+        }
+        return GlimpseWidgetV1.IntentInvocation(intentType: Intent.intentType, parameters: parameters)
+    }
+}

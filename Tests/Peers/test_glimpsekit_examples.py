@@ -1,0 +1,181 @@
+"""GlimpseKit as a team uses it: Examples/SeedWidgets, a package of its own that depends on
+GlimpseKit by path, holds seed 001's and seed 002's Swift as the articles write it (imports
+changed only). Its executables run against a real stack: the manifest comes from the
+bundle (`<app> manifest`), `glimpse install` gives the token, and the device shows what the
+articles' code draws. Seed 002's ActivityKit calls (`Activity.request`, `update(using:)`,
+`end(dismissalPolicy:)`) run in the app process, performed as App Intents through its
+IntentHandler by stock grpcio (as Shortcuts would run them)."""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import time
+
+import grpc
+import pytest
+
+from glimpse_protos import glimpse_modules
+from glimpse_stack import Stack
+from test_timeline_service import RPC_TIMEOUT, _binary
+
+glimpse_modules()
+from glimpse.activity.v1 import activity_pb2 as a  # noqa: E402
+from glimpse.app.v1 import intent_handler_pb2, intent_handler_pb2_grpc  # noqa: E402
+from glimpse.gateway.v1 import gateway_pb2 as g  # noqa: E402
+from glimpse.widget.v1 import family_pb2 as f  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "Examples" / "SeedWidgets"
+
+
+def _example(product):
+    """The example's executable, built with `swift build` in its own package if missing
+    (scripts/test.sh builds it before the peers run)."""
+    swift = shutil.which("swift") or "/opt/swift/usr/bin/swift"
+    bin_path = subprocess.run([swift, "build", "--package-path", str(PACKAGE), "--show-bin-path"], check=True,
+                              capture_output=True, text=True).stdout.strip()
+    binary = pathlib.Path(bin_path) / product
+    if not binary.exists():
+        subprocess.run([swift, "build", "--package-path", str(PACKAGE)], check=True, timeout=3600)
+    return str(binary)
+
+
+class App:
+    """An example executable serving its bundle on a free port; its token in a file."""
+
+    def __init__(self, tmp_path, product, bundle_id, gateway):
+        self.binary = _example(product)
+        self.token_file = tmp_path / f"{product}.token"
+        env = dict(os.environ, GLIMPSE_PORT="0", GLIMPSE_GATEWAY=gateway, GLIMPSE_TOKEN_FILE=str(self.token_file))
+        self.process = subprocess.Popen([self.binary], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True)
+        line = self.process.stdout.readline()      # readiness: printed once bound
+        assert line.startswith("listening on port "), line
+        self.port = int(line.split()[-1])
+        self.bundle_id = bundle_id
+
+    def manifest(self, tmp_path, assets=()):
+        """`<app> manifest`: the bundle's kinds, families and intents; assets added by hand."""
+        out = subprocess.run([self.binary, "manifest", "--bundle-id", self.bundle_id,
+                              "--endpoint", f"127.0.0.1:{self.port}"], check=True, capture_output=True,
+                             text=True, timeout=60).stdout
+        manifest = json.loads(out)
+        if assets:
+            manifest["assets"] = list(assets)
+        path = tmp_path / f"{self.bundle_id}.json"
+        path.write_text(json.dumps(manifest))
+        return manifest, path
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait(30)
+
+
+def _install(stack, app, manifest_path):
+    """`glimpse install`: the token it prints is the one the app process reads."""
+    done = subprocess.run([_binary("glimpse"), "install", "--gateway", f"127.0.0.1:{stack.ports['gateway']}",
+                           str(manifest_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    app.token_file.write_text(done.stdout.strip())
+
+
+def test_seed_001_movie_planner_as_the_article_writes_it(tmp_path):
+    # The article dates its entries with Date(): the device follows the system clock.
+    stack = Stack(tmp_path, clock="system")
+    app = App(tmp_path, "MoviePlanner", "com.example.movieplanner", f"127.0.0.1:{stack.ports['gateway']}")
+    try:
+        assets = tmp_path / "assets"
+        shutil.copytree(ROOT / "Demos" / "movieplanner" / "assets", assets)
+        manifest, path = app.manifest(tmp_path, [
+            {"name": name, "path": f"assets/{name}.png", "use": "USE_WIDGET"} for name in ("infinity", "endgame", "gog3")])
+        assert manifest["widgets"] == [{
+            "kind": "MoviePlannerwidget", "displayName": "My Widget", "description": "This is an example widget.",
+            "supportedFamilies": ["WIDGET_FAMILY_SYSTEM_SMALL", "WIDGET_FAMILY_SYSTEM_MEDIUM",
+                                  "WIDGET_FAMILY_SYSTEM_LARGE"]}]
+        _install(stack, app, path)
+        widget = stack.widgets.Place(g.PlaceRequest(bundle_id=app.bundle_id, kind="MoviePlannerwidget",
+                                                    family=f.WIDGET_FAMILY_SYSTEM_MEDIUM), timeout=RPC_TIMEOUT)
+        status = stack.widgets.Timeline(g.GetWidgetRequest(placement_id=widget.placement_id), timeout=RPC_TIMEOUT)
+        # getTimeline: one entry per movie, a minute apart, .atEnd.
+        entries = status.timeline.entries
+        layers = entries[0].view.stack
+        assert layers.axis == 2 and len(layers.children) == 3          # the article's ZStack of three
+        poster = layers.children[0]
+        assert poster.image.asset_name == "infinity" and poster.image.resizable
+        assert poster.modifiers[0].mask.corner_radius == 10
+        title = layers.children[2].stack.children[1]
+        assert title.text.content == "Avengers: Infinity War"
+        assert [m.WhichOneof("kind") for m in title.modifiers] == ["padding", "font", "foreground_style"]
+        texts = [e.view.stack.children[2].stack.children[1].text.content for e in entries]
+        assert texts == ["Avengers: Infinity War", "Avengers: End Game", "Guardians of the Galaxy Volume 3"]
+        gaps = [entries[i + 1].date.seconds - entries[i].date.seconds for i in range(2)]
+        assert all(59 <= gap <= 61 for gap in gaps), gaps
+        assert status.timeline.WhichOneof("reload_policy") == "at_end", status.timeline
+        shown = subprocess.run([_binary("glimpse"), "show", str(widget.placement_id), "--gateway",
+                                f"127.0.0.1:{stack.ports['gateway']}"], capture_output=True, text=True, timeout=60)
+        assert "Avengers: Infinity War" in shown.stdout, shown.stdout + shown.stderr
+    finally:
+        app.stop()
+        stack.stop()
+
+
+def _perform(app, intent_type):
+    with grpc.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+        answer = intent_handler_pb2_grpc.IntentHandlerStub(channel).Perform(
+            intent_handler_pb2.PerformRequest(intent_type=intent_type), timeout=RPC_TIMEOUT)
+    assert answer.WhichOneof("outcome") == "succeeded", answer
+
+
+def _wait_for(stack, check, what):
+    """The article's update and end run in a Task of the app: awaited on the device's list."""
+    deadline = time.monotonic() + 120
+    while True:
+        activities = stack.activities.List(g.ListActivitiesRequest(include_dismissed=True),
+                                           timeout=RPC_TIMEOUT).activities
+        if check(activities):
+            return activities
+        assert time.monotonic() < deadline, f"{what}: {activities}"
+        time.sleep(0.05)
+
+
+def test_seed_002_pizza_delivery_live_activity_as_the_article_writes_it(tmp_path):
+    stack = Stack(tmp_path, clock="system")
+    app = App(tmp_path, "PizzaDelivery", "com.example.pizza", f"127.0.0.1:{stack.ports['gateway']}")
+    try:
+        manifest, path = app.manifest(tmp_path)
+        assert manifest["activityAttributes"] == [{"typeName": "PizzaDeliveryAttributes"}]
+        assert sorted(i["type"] for i in manifest["intents"]) == [
+            "StartDeliveryIntent", "StopDeliveryIntent", "UpdateDeliveryIntent"]
+        _install(stack, app, path)
+
+        # startDeliveryPizza(): Activity<PizzaDeliveryAttributes>.request(attributes:contentState:pushType:)
+        _perform(app, "StartDeliveryIntent")
+        [started] = _wait_for(stack, lambda acts: len(acts) == 1, "the requested activity")
+        activity = started.activity
+        assert activity.attributes_type == "PizzaDeliveryAttributes"
+        assert json.loads(activity.attributes_json) == {"numberOfPizzas": 1, "totalAmount": "$99"}
+        state = json.loads(activity.content.state_json)
+        assert state["driverName"] == "Tim"
+        low, high = state["estimatedDeliveryTime"]           # ClosedRange<Date>, seconds since 2001
+        assert high - low == pytest.approx(15 * 60, abs=1)
+        # The article's views: the Lock Screen and the Dynamic Island from its closures.
+        def render(presentation):
+            return stack.device.Render(g.RenderRequest(
+                target=g.RenderRequest.TARGET_ACTIVITY, activity_id=activity.activity_id, presentation=presentation,
+                text=True, columns=100), timeout=RPC_TIMEOUT).text
+        lock = render("lockScreen")
+        assert "Tim is on the way!" in lock and "You've already paid: $99 + $9.9 Delivery Fee" in lock, lock
+        expanded = render("expanded")
+        assert "Pizzas" in expanded and "Tim is on his way!" in expanded and "Contact driver" in expanded, expanded
+
+        # updateDeliveryPizza(): for activity in Activity<…>.activities { await activity.update(using:) }
+        _perform(app, "UpdateDeliveryIntent")
+        _wait_for(stack, lambda acts: json.loads(acts[0].activity.content.state_json)["driverName"] == "John",
+                  "the driver reassigned")
+        # stopDeliveryPizza(): end(dismissalPolicy: .immediate)
+        _perform(app, "StopDeliveryIntent")
+        _wait_for(stack, lambda acts: acts[0].activity.state == a.ACTIVITY_STATE_DISMISSED, "the activity dismissed")
+    finally:
+        app.stop()
+        stack.stop()

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""How much of each seed article's Swift Examples/SeedWidgets keeps verbatim.
+
+    python3 scripts/seed-lines.py [--seeds DIR]      (default: ../shared/seeds)
+
+A line of an example counts as kept when the same line (spaces at the ends aside) is in the
+article. The import block (`#if canImport(WidgetKit)` … `#endif`, `import GlimpseKit`) is
+added, not counted; any other line not in the article is a changed one, printed. Files that
+are Glimpse's own (AppActions.swift: the App Intents a script performs) are not counted.
+"""
+import argparse
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "Examples" / "SeedWidgets" / "Sources"
+SEEDS = {"001": "MoviePlanner", "002": "PizzaDelivery"}
+OWN_FILES = {"AppActions.swift"}
+IMPORT_BLOCK = {"#if canImport(WidgetKit)", "#if canImport(ActivityKit)", "#else", "#endif", "import GlimpseKit",
+                "import Foundation", "import WidgetKit", "import SwiftUI", "import ActivityKit"}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default=str(ROOT.parent / "shared" / "seeds"))
+    args = parser.parse_args()
+    seeds = pathlib.Path(args.seeds)
+    if not seeds.is_dir():
+        sys.exit(f"seed-lines: no seed articles at {seeds} (--seeds DIR)")
+    for number, target in SEEDS.items():
+        article = next(seeds.glob(f"{number}_*.txt")).read_text()
+        article_lines = {line.strip() for line in article.splitlines()}
+        kept, changed, added = 0, [], 0
+        for source in sorted((EXAMPLES / target).glob("*.swift")):
+            if source.name in OWN_FILES:
+                continue
+            for number_in_file, line in enumerate(source.read_text().splitlines(), 1):
+                text = line.strip()
+                if not text or (text.startswith("//") and text not in article_lines):
+                    continue
+                if text in article_lines:
+                    kept += 1
+                elif text in IMPORT_BLOCK:
+                    added += 1
+                else:
+                    changed.append(f"{source.name}:{number_in_file}: {text}")
+        share = 100.0 * kept / (kept + len(changed)) if kept + len(changed) else 0
+        print(f"seed {number} ({target}): {kept} lines kept verbatim, {len(changed)} changed ({share:.1f} % kept); "
+              f"{added} import lines added")
+        for line in changed:
+            print(f"    changed  {line}")
+
+
+if __name__ == "__main__":
+    main()
