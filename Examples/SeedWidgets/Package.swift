@@ -16,6 +16,10 @@ let package = Package(
         .executableTarget(
             name: "MoviePlanner", dependencies: [.product(name: "GlimpseKit", package: "glimpse")],
             swiftSettings: [.swiftLanguageMode(.v5)]),  // the articles' Swift predates Swift 6
+        // docs/swift-app.md's app, as the page shows it (Tests/Peers checks they stay alike).
+        .executableTarget(
+            name: "Counter", dependencies: [.product(name: "GlimpseKit", package: "glimpse")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // Seed 002: a Live Activity with its Dynamic Island, and the app's ActivityKit calls.
         .executableTarget(
             name: "PizzaDelivery", dependencies: [.product(name: "GlimpseKit", package: "glimpse")],
