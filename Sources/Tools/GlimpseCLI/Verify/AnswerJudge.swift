@@ -32,7 +32,16 @@ struct AnswerJudge {
     mutating func widget(_ probe: WidgetProbe, _ answers: WidgetAnswers) {
         let family = probe.family.rawValue
         var uses: [(String, GlimpseWidgetV1.View?)] = []
-        if let response = answered("placeholder", probe, answers.placeholder) {
+        // Placeholder and Snapshot are optional on the wire, as the device treats them: without
+        // Placeholder it draws its own grey placeholder; without Snapshot the gallery shows the
+        // provider's error.
+        if case .failed(.unimplemented, _, _) = answers.placeholder {
+            findings.append(
+                VerifyFinding(
+                    .warning, "placeholder", subject: probe.kind, family: family,
+                    "WidgetProvider.Placeholder is not implemented: the device draws its own grey placeholder until the first timeline"
+                ))
+        } else if let response = answered("placeholder", probe, answers.placeholder) {
             if let entry = response.entry {
                 findings.append(
                     VerifyFinding(
@@ -46,7 +55,13 @@ struct AnswerJudge {
                         "answered without an entry: the widget has nothing to show redacted while it loads"))
             }
         }
-        if let response = answered("snapshot", probe, answers.snapshot) {
+        if case .failed(.unimplemented, _, _) = answers.snapshot {
+            findings.append(
+                VerifyFinding(
+                    .warning, "snapshot", subject: probe.kind, family: family,
+                    "WidgetProvider.Snapshot is not implemented: the widget gallery shows this kind with the provider's error"
+                ))
+        } else if let response = answered("snapshot", probe, answers.snapshot) {
             if let entry = response.entry {
                 findings.append(
                     VerifyFinding(
@@ -159,11 +174,12 @@ struct AnswerJudge {
             return
         }
         if let i = dates.indices.dropFirst().first(where: { dates[$0] < dates[$0 - 1] }) {
-            errors += 1
+            // The device takes them and sorts them (stable: of entries with one date, the
+            // later one shows), as WidgetKit shows entries by their dates.
             add(
-                .error,
-                "entries are not sorted by date: entry \(i) (\(relative(dates[i]))) comes after entry \(i - 1) (\(relative(dates[i - 1]))); the contract (provider.proto) asks for entries sorted by date"
-            )
+                .warning,
+                "entries are not sorted by date: entry \(i) (\(relative(dates[i]))) comes after entry \(i - 1) (\(relative(dates[i - 1]))); the device sorts them, but the contract (provider.proto) asks for entries sorted by date",
+                check: "order")
         }
         let first = dates.min()!
         // An answer can only know the clock up to when it was sent.
@@ -387,6 +403,46 @@ struct AnswerJudge {
                     .ok,
                     "\(label) → \(type)" + (names.isEmpty ? "" : "(\(names.joined(separator: ", ")))")
                         + ": declared, parameters set")
+            }
+        }
+    }
+
+    // MARK: Intent handlers
+
+    /// A handler endpoint answers for intents: any answer to the probe intent but
+    /// UNIMPLEMENTED shows it serves `glimpse.app.v1.IntentHandler` (NOT_FOUND is the
+    /// expected one).
+    mutating func handler(_ probe: HandlerProbe, _ outcome: CallOutcome<GlimpseAppV1.PerformResponse>) {
+        let intents = probe.intents.joined(separator: ", ")
+        switch outcome {
+        case .failed(.unimplemented, _, _):
+            findings.append(
+                VerifyFinding(
+                    .error, "handler", subject: probe.endpoint,
+                    "does not serve glimpse.app.v1.IntentHandler (UNIMPLEMENTED): a tap on \(intents) fails"))
+        case .failed(let code, _, let seconds) where [.notFound, .invalidArgument].contains(code):
+            findings.append(
+                VerifyFinding(
+                    .ok, "handler", subject: probe.endpoint,
+                    "IntentHandler answers (\(code) for an intent it does not have, in \(Self.duration(seconds))) for \(intents)"
+                ))
+        default:
+            let deadline = (IntentSettings.defaults.handlerTimeout, "glimpse-intent's handler timeout", "the tap fails")
+            if let answer = answered(
+                "handler", subject: probe.endpoint, family: "", endpoint: probe.endpoint,
+                method: "IntentHandler.Perform", outcome, deadline: deadline)
+            {
+                let said = answer.outcome.map { outcome in
+                    switch outcome {
+                    case .succeeded: "succeeded"
+                    case .failed(let failure): "failed: \(failure.message)"
+                    }
+                }
+                findings.append(
+                    VerifyFinding(
+                        .ok, "handler", subject: probe.endpoint,
+                        "IntentHandler answers (\(said ?? "no outcome") for an intent it does not have) for \(intents)")
+                )
             }
         }
     }

@@ -51,6 +51,15 @@ package struct WidgetAnswers: Sendable {
     }
 }
 
+/// One endpoint the manifest names as an intent handler, and the intents it handles: it
+/// is called once with an intent no app has (`probeIntent`), which a handler answers with
+/// NOT_FOUND (or a failed outcome) and never performs.
+package struct HandlerProbe: Sendable {
+    package static let probeIntent = "glimpse-verify.NoSuchIntent"
+    package var endpoint: String
+    package var intents: [String]
+}
+
 /// One sample content state, as the gateway asks the app's ActivityConfiguration for it.
 package struct ViewsProbe: Sendable {
     package var sample: ActivitySample
@@ -113,6 +122,7 @@ package struct AppVerifier: Sendable {
     package let inputs: Inputs
     package private(set) var widgetProbes: [WidgetProbe] = []
     package private(set) var viewsProbes: [ViewsProbe] = []
+    package private(set) var handlerProbes: [HandlerProbe] = []
     /// What needs no answers: the manifest, the assets, the sample files.
     private(set) var manifestFindings: [VerifyFinding] = []
     private(set) var assetFindings: [VerifyFinding] = []
@@ -132,6 +142,7 @@ package struct AppVerifier: Sendable {
         checkAssets()
         planWidgets()
         planActivities()
+        planHandlers()
     }
 
     // MARK: The manifest, as the services take it at install
@@ -363,11 +374,29 @@ package struct AppVerifier: Sendable {
         }
     }
 
+    /// Each declared handler endpoint once, with the intents that name it.
+    private mutating func planHandlers() {
+        var byEndpoint: [(endpoint: String, intents: [String])] = []
+        for intent in manifest.intents {
+            guard case .handlerEndpoint(let named)? = intent.action else { continue }
+            let own = named == "default" ? manifest.defaultEndpoint : named
+            guard let endpoint = inputs.endpoint ?? (own.isEmpty ? nil : own) else { continue }
+            if let i = byEndpoint.firstIndex(where: { $0.endpoint == endpoint }) {
+                byEndpoint[i].intents.append(intent.type)
+            } else {
+                byEndpoint.append((endpoint, [intent.type]))
+            }
+        }
+        handlerProbes = byEndpoint.map { HandlerProbe(endpoint: $0.endpoint, intents: $0.intents) }
+    }
+
     // MARK: The report
 
-    /// Judges the answers (`widgets[i]` answers `widgetProbes[i]`, `views[i]` answers `viewsProbes[i]`).
+    /// Judges the answers (`widgets[i]` answers `widgetProbes[i]`, `views[i]` answers `viewsProbes[i]`,
+    /// `handlers[i]` answers `handlerProbes[i]`).
     package func report(
-        widgets: [WidgetAnswers], views: [CallOutcome<GlimpseAppV1.ActivityViewsResponse>]
+        widgets: [WidgetAnswers], views: [CallOutcome<GlimpseAppV1.ActivityViewsResponse>],
+        handlers: [CallOutcome<GlimpseAppV1.PerformResponse>] = []
     ) -> VerifyReport {
         var findings = manifestFindings + assetFindings
         var judge = AnswerJudge(verifier: self)
@@ -377,6 +406,9 @@ package struct AppVerifier: Sendable {
         var activityFindings = sampleFindings
         for (probe, outcome) in zip(viewsProbes, views) {
             activityFindings += judge.activity(probe, outcome)
+        }
+        for (probe, outcome) in zip(handlerProbes, handlers) {
+            judge.handler(probe, outcome)
         }
         findings += judge.unreachableFindings() + judge.findings + activityFindings
         return VerifyReport(

@@ -164,6 +164,7 @@ package enum VerifyRun {
         let deadline = Duration.milliseconds(Int64((inputs.timeout * 1000).rounded(.up)))
         var endpoints = Set(verifier.widgetProbes.compactMap(\.endpoint))
         endpoints.formUnion(verifier.viewsProbes.compactMap(\.endpoint))
+        endpoints.formUnion(verifier.handlerProbes.map(\.endpoint))
         var clients: [String: GRPCClient] = [:]
         var running: [Task<Void, Never>] = []
         for endpoint in endpoints {
@@ -238,9 +239,23 @@ package enum VerifyRun {
                 })
         }
 
+        var handlers: [CallOutcome<GlimpseAppV1.PerformResponse>] = []
+        for probe in verifier.handlerProbes {
+            guard let client = pool[probe.endpoint] else {
+                handlers.append(.failed(.unavailable, "Cannot connect to \(probe.endpoint): not host:port", seconds: 0))
+                continue
+            }
+            let handler = GlimpseAppV1.IntentHandler.Client(wrapping: client)
+            var request = GlimpseAppV1.PerformRequest()
+            request.intentType = HandlerProbe.probeIntent
+            request.idempotencyKey = HandlerProbe.probeIntent
+            handlers.append(
+                await call { try await handler.perform(ClientRequest(message: request), options: options).message })
+        }
+
         for client in clients.values { client.beginGracefulShutdown() }
         for task in running { await task.value }
-        return verifier.report(widgets: widgets, views: views)
+        return verifier.report(widgets: widgets, views: views, handlers: handlers)
     }
 
     /// One call, timed.
