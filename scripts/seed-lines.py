@@ -4,9 +4,12 @@
     python3 scripts/seed-lines.py [--seeds DIR]      (default: ../shared/seeds)
 
 A line of an example counts as kept when the same line (spaces at the ends aside) is in the
-article. The import block (`#if canImport(WidgetKit)` … `#endif`, `import GlimpseKit`) is
-added, not counted; any other line not in the article is a changed one, printed. Files that
-are Glimpse's own (AppActions.swift: the App Intents a script performs) are not counted.
+article and is compiled here. The import block (`#if canImport(WidgetKit)` … `#endif`,
+`import GlimpseKit`) is added, not counted; lines an `#if canImport(WidgetKit)` keeps for
+Xcode alone (a `#Preview`) are counted apart, as not compiled; any other line not in the
+article is a changed one, printed. Files that are Glimpse's own are not counted:
+AppActions.swift (the App Intents a script performs), AppIntents.swift (the intents listed
+for the manifest, which Xcode extracts on iOS).
 """
 import argparse
 import pathlib
@@ -14,9 +17,9 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "Examples" / "SeedWidgets" / "Sources"
-SEEDS = {"001": "MoviePlanner", "002": "PizzaDelivery"}
-OWN_FILES = {"AppActions.swift"}
-IMPORT_BLOCK = {"#if canImport(WidgetKit)", "#if canImport(ActivityKit)", "#else", "#endif", "import GlimpseKit",
+SEEDS = {"001": "MoviePlanner", "002": "PizzaDelivery", "003": "DailySteps", "004": "RTLAir"}
+OWN_FILES = {"AppActions.swift", "AppIntents.swift"}
+IMPORT_BLOCK = {"#if canImport(WidgetKit)", "#if canImport(ActivityKit)", "#else", "#endif", "import GlimpseKit", "import AppIntents",
                 "import Foundation", "import WidgetKit", "import SwiftUI", "import ActivityKit"}
 
 
@@ -30,15 +33,22 @@ def main():
     for number, target in SEEDS.items():
         article = next(seeds.glob(f"{number}_*.txt")).read_text()
         article_lines = {line.strip() for line in article.splitlines()}
-        kept, changed, added = 0, [], 0
+        kept, changed, added, xcode_only = 0, [], 0, 0
         for source in sorted((EXAMPLES / target).glob("*.swift")):
             if source.name in OWN_FILES:
                 continue
+            apple_only = False          # inside `#if canImport(…)`, before its #else
             for number_in_file, line in enumerate(source.read_text().splitlines(), 1):
                 text = line.strip()
+                if text.startswith("#if canImport("):
+                    apple_only = True
+                elif text in ("#else", "#endif"):
+                    apple_only = False
                 if not text or (text.startswith("//") and text not in article_lines):
                     continue
-                if text in article_lines:
+                if apple_only and text not in IMPORT_BLOCK:
+                    xcode_only += 1
+                elif text in article_lines and text not in IMPORT_BLOCK:
                     kept += 1
                 elif text in IMPORT_BLOCK:
                     added += 1
@@ -46,7 +56,7 @@ def main():
                     changed.append(f"{source.name}:{number_in_file}: {text}")
         share = 100.0 * kept / (kept + len(changed)) if kept + len(changed) else 0
         print(f"seed {number} ({target}): {kept} lines kept verbatim, {len(changed)} changed ({share:.1f} % kept); "
-              f"{added} import lines added")
+              f"{added} import lines added" + (f"; {xcode_only} lines for Xcode only, not compiled" if xcode_only else ""))
         for line in changed:
             print(f"    changed  {line}")
 

@@ -20,6 +20,14 @@ let package = Package(
         .executableTarget(
             name: "Counter", dependencies: [.product(name: "GlimpseKit", package: "glimpse")],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Seed 003: Lock Screen widgets in the three accessory families.
+        .executableTarget(
+            name: "DailySteps", dependencies: [.product(name: "GlimpseKit", package: "glimpse")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Seed 004: interactive widgets, Button(intent:) and the App Group's UserDefaults.
+        .executableTarget(
+            name: "RTLAir", dependencies: [.product(name: "GlimpseKit", package: "glimpse")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // Seed 002: a Live Activity with its Dynamic Island, and the app's ActivityKit calls.
         .executableTarget(
             name: "PizzaDelivery", dependencies: [.product(name: "GlimpseKit", package: "glimpse")],

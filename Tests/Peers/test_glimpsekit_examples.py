@@ -47,7 +47,9 @@ class App:
     def __init__(self, tmp_path, product, bundle_id, gateway):
         self.binary = _example(product)
         self.token_file = tmp_path / f"{product}.token"
-        env = dict(os.environ, GLIMPSE_PORT="0", GLIMPSE_GATEWAY=gateway, GLIMPSE_TOKEN_FILE=str(self.token_file))
+        # HOME of its own: Foundation's UserDefaults(suiteName:) keeps its file under it.
+        env = dict(os.environ, GLIMPSE_PORT="0", GLIMPSE_GATEWAY=gateway, GLIMPSE_TOKEN_FILE=str(self.token_file),
+                   HOME=str(tmp_path))
         self.process = subprocess.Popen([self.binary], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True)
         line = self.process.stdout.readline()      # readiness: printed once bound
@@ -210,6 +212,74 @@ def test_the_swift_app_page_runs_as_written(tmp_path):
         assert "Count 1" in tapped, tapped
         intents = stack.events.List(g.ListEventsRequest(kinds=["intent_performed"]), timeout=RPC_TIMEOUT).events
         assert [e.kind for e in intents] == ["intent_performed"]
+    finally:
+        app.stop()
+        stack.stop()
+
+
+def test_seed_003_daily_steps_in_the_three_accessory_families(tmp_path):
+    stack = Stack(tmp_path, clock="system")
+    gateway = f"127.0.0.1:{stack.ports['gateway']}"
+    app = App(tmp_path, "DailySteps", "com.example.steps", gateway)
+    try:
+        manifest, path = app.manifest(tmp_path)
+        assert manifest["widgets"][0]["supportedFamilies"] == [
+            "WIDGET_FAMILY_ACCESSORY_CIRCULAR", "WIDGET_FAMILY_ACCESSORY_RECTANGULAR", "WIDGET_FAMILY_ACCESSORY_INLINE"]
+        # glimpse verify passes the article's app, as the device takes it.
+        verified = subprocess.run([_binary("glimpse"), "verify", str(path)], capture_output=True, text=True,
+                                  timeout=300)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+        _install(stack, app, path)
+        shown = {}
+        for family in ("ACCESSORY_CIRCULAR", "ACCESSORY_RECTANGULAR", "ACCESSORY_INLINE"):
+            widget = stack.widgets.Place(g.PlaceRequest(
+                bundle_id=app.bundle_id, kind="LockScreenWidget", family=getattr(f, f"WIDGET_FAMILY_{family}")),
+                timeout=RPC_TIMEOUT)
+            drawn = stack.device.Render(g.RenderRequest(
+                target=g.RenderRequest.TARGET_WIDGET, placement_id=widget.placement_id, text=True, svg=True),
+                timeout=RPC_TIMEOUT)
+            shown[family] = drawn.text + drawn.svg      # the one-line inline widget: its text is in the SVG
+            status = stack.widgets.Timeline(g.GetWidgetRequest(placement_id=widget.placement_id), timeout=RPC_TIMEOUT)
+            # .after(15 minutes from now): the article's refresh.
+            after = status.timeline.after.seconds - status.timeline.entries[0].date.seconds
+            assert 899 <= after <= 901, status.timeline
+        assert "8k" in shown["ACCESSORY_CIRCULAR"], shown
+        assert "8420 steps" in shown["ACCESSORY_RECTANGULAR"] and "Steps" in shown["ACCESSORY_RECTANGULAR"], shown
+        assert "8420 steps" in shown["ACCESSORY_INLINE"], shown
+    finally:
+        app.stop()
+        stack.stop()
+
+
+def test_seed_004_rtl_air_check_in_and_gate_from_the_widget(tmp_path):
+    """The article's intents set FlightStore.status, whose setter calls
+    WidgetCenter.shared.reloadAllTimelines(): inside perform() that is the tap's reload."""
+    stack = Stack(tmp_path, clock="system")
+    gateway = f"127.0.0.1:{stack.ports['gateway']}"
+    app = App(tmp_path, "RTLAir", "net.example.rtlair", gateway)
+    try:
+        manifest, path = app.manifest(tmp_path)
+        assert sorted(i["type"] for i in manifest["intents"]) == ["CheckInIntent", "ConfirmGateIntent"]
+        assert [w["kind"] for w in manifest["widgets"]] == ["MediumWidget", "LockScreenWidget"]
+        _install(stack, app, path)
+        glimpse = _binary("glimpse")
+
+        def cli(*args):
+            done = subprocess.run([glimpse, *args, "--gateway", gateway], capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stdout + done.stderr
+            return done.stdout
+
+        placed = cli("place", "net.example.rtlair", "MediumWidget", "--family", "systemMedium")
+        assert "Not Checked In" in placed, placed
+        lock = cli("place", "net.example.rtlair", "LockScreenWidget", "--family", "accessoryRectangular")
+        assert "RTL 001" in lock, lock
+        assert "Checked In ✓" in cli("tap", "1", "checkin")
+        # ConfirmGateIntent shows only after the check-in; the process learnt it when it drew it.
+        assert "Cleared" in cli("tap", "1", "gate")
+        # reloadAllTimelines() in perform(): the Lock Screen widget reloaded with the tap too.
+        assert "Cleared" in cli("show", "2")
+        kinds = [e.kind for e in stack.events.List(g.ListEventsRequest(), timeout=RPC_TIMEOUT).events]
+        assert kinds.count("intent_performed") == 2, kinds
     finally:
         app.stop()
         stack.stop()

@@ -59,6 +59,11 @@ extension View {
     public func accessibilityLabel(_ label: some StringProtocol) -> WireViewContent {
         modifier(.accessibilityLabel(String(label)))
     }
+    /// `.accessibilityElement(children: .combine)`: how VoiceOver groups the children. Glimpse
+    /// reads `accessibilityLabel`s and texts as they are; the grouping is accepted, not drawn.
+    public func accessibilityElement(children: AccessibilityChildBehavior = .ignore) -> WireViewContent {
+        WireViewContent(wire(self))
+    }
     public func invalidatableContent(_ invalidatable: Bool = true) -> WireViewContent {
         modifier(.invalidatableContent(invalidatable))
     }
@@ -203,6 +208,10 @@ extension View {
             return view
         }
     }
+}
+
+public enum AccessibilityChildBehavior: Sendable {
+    case ignore, contain, combine
 }
 
 public enum DynamicIslandExpandedRegionVerticalPlacement: Sendable {
