@@ -12,6 +12,10 @@ let package = Package(
     name: "SeedWidgets",
     dependencies: [.package(name: "glimpse", path: "../..")],
     targets: [
+        // Seed 000: the Pixar film tracker's widget, its intent and its Live Activity.
+        .executableTarget(
+            name: "PixarTracker", dependencies: [.product(name: "GlimpseKit", package: "glimpse")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // Seed 001: a StaticConfiguration with a TimelineProvider.
         .executableTarget(
             name: "MoviePlanner", dependencies: [.product(name: "GlimpseKit", package: "glimpse")],

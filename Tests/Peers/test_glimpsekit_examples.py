@@ -283,3 +283,35 @@ def test_seed_004_rtl_air_check_in_and_gate_from_the_widget(tmp_path):
     finally:
         app.stop()
         stack.stop()
+
+
+def test_seed_000_pixar_mark_watched_moves_to_the_next_film(tmp_path):
+    """The article's MarkFilmWatchedIntent (its @Parameters set by the Button) marks the film
+    watched through FilmStore, whose reloadTimelines(ofKind:) is part of the tap."""
+    stack = Stack(tmp_path, clock="system")
+    gateway = f"127.0.0.1:{stack.ports['gateway']}"
+    app = App(tmp_path, "PixarTracker", "com.example.pixar", gateway)
+    try:
+        manifest, path = app.manifest(tmp_path)
+        assert manifest["widgets"][0]["kind"] == "PixarFilmWidget"
+        assert manifest["activityAttributes"] == [{"typeName": "FilmPlaybackAttributes"}]
+        assert [i["type"] for i in manifest["intents"]] == ["MarkFilmWatchedIntent"]
+        _install(stack, app, path)
+        glimpse = _binary("glimpse")
+
+        def cli(*args):
+            done = subprocess.run([glimpse, *args, "--gateway", gateway], capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stdout + done.stderr
+            return done.stdout
+
+        placed = cli("place", "com.example.pixar", "PixarFilmWidget", "--family", "systemMedium")
+        assert "Coco" in placed and "42% complete" in placed, placed
+        status = stack.widgets.Timeline(g.GetWidgetRequest(placement_id=1), timeout=RPC_TIMEOUT)
+        assert len(status.timeline.entries) == 5          # the next hour in 15-minute increments
+        tapped = cli("tap", "1", "MarkFilmWatchedIntent")
+        assert "Up" in tapped and "Coco" not in tapped, tapped
+        performed = stack.events.List(g.ListEventsRequest(kinds=["intent_performed"]), timeout=RPC_TIMEOUT).events
+        assert len(performed) == 1 and performed[0].intent_performed, performed
+    finally:
+        app.stop()
+        stack.stop()

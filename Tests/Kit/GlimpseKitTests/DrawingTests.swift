@@ -113,6 +113,13 @@ struct DrawingTests {
         #expect(invocation.intentType == "MarkIntent")
         #expect(invocation.parameters["filmID"] == "coco".parameterValue)
         #expect(invocation.parameters["count"] == 1.parameterValue)
+        // The manifest's declarations: a parameter with a default is optional.
+        let declared = IntentRegistry.shared.parameters("MarkIntent")
+        #expect(declared.map(\.name) == ["filmID", "count"])
+        #expect(declared.map(\.type) == ["VALUE_TYPE_STRING", "VALUE_TYPE_INT"])
+        #expect(declared.map(\.title) == ["Film", "Count"])
+        #expect(
+            declared[0].defaultValue == nil && declared[1].defaultValue?.manifestJSON?["intValue"] as? String == "1")
 
         let handler = IntentHandlerService()
         var request = GlimpseAppV1.PerformRequest(intentType: "MarkIntent", parameters: invocation.parameters)

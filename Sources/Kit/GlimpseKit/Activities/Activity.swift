@@ -286,3 +286,36 @@ enum Blocking {
         return try outcome.withLock { $0 }!.get()
     }
 }
+
+/// `ActivityAuthorizationInfo()`: whether the person allows this app's Live Activities (the
+/// device's settings, asked of the gateway when read). Without a gateway or a token: false.
+public struct ActivityAuthorizationInfo: Sendable {
+    public init() {}
+
+    private func info() -> GlimpseActivityV1.AuthorizationInfo? {
+        try? Blocking.run {
+            try await ActivityDirectory.shared.call { client, metadata in
+                try await client.getAuthorizationInfo(
+                    ClientRequest(message: GlimpseActivityV1.GetAuthorizationInfoRequest(), metadata: metadata),
+                    options: .appCall
+                ).message
+            }
+        }
+    }
+
+    public var areActivitiesEnabled: Bool { info()?.areActivitiesEnabled ?? false }
+    public var frequentPushesEnabled: Bool { info()?.frequentPushesEnabled ?? false }
+}
+
+extension Activity {
+    /// `pushTokenUpdates`: the activity's push token as the device issued it (requested with
+    /// `pushType: .token`). Glimpse issues one token per activity and does not rotate it, so
+    /// the sequence gives it once and ends.
+    public var pushTokenUpdates: AsyncStream<Data> {
+        let token = pushToken
+        return AsyncStream { continuation in
+            if let token { continuation.yield(token) }
+            continuation.finish()
+        }
+    }
+}

@@ -47,6 +47,14 @@ struct Manifest {
             manifest["intents"] = intents.map { type -> [String: Any] in
                 var entry: [String: Any] = ["type": type, "handlerEndpoint": "default"]
                 if let title = IntentRegistry.shared.title(type), !title.isEmpty { entry["title"] = title }
+                let parameters = IntentRegistry.shared.parameters(type).map { parameter -> [String: Any] in
+                    var declaration: [String: Any] = [
+                        "name": parameter.name, "type": parameter.type, "title": parameter.title,
+                    ]
+                    if let value = parameter.defaultValue?.manifestJSON { declaration["defaultValue"] = value }
+                    return declaration
+                }
+                if !parameters.isEmpty { entry["parameters"] = parameters }
                 if kinds.isEmpty {
                     entry["activityAttributes"] = configured.activities.map(\.attributesType)
                 } else {
@@ -60,5 +68,20 @@ struct Manifest {
         }
         let data = try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys])
         json = String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension GlimpseWidgetV1.ParameterValue {
+    /// The value as proto3 JSON writes it (int64 as a string, a date as RFC 3339).
+    var manifestJSON: [String: Any]? {
+        switch kind {
+        case .stringValue(let value)?: ["stringValue": value]
+        case .intValue(let value)?: ["intValue": String(value)]
+        case .doubleValue(let value)?: ["doubleValue": value]
+        case .boolValue(let value)?: ["boolValue": value]
+        case .dateValue(let value)?: ["dateValue": ISO8601DateFormatter().string(from: value.date)]
+        case .bytesValue(let value)?: ["bytesValue": Data(value).base64EncodedString()]
+        case nil: nil
+        }
     }
 }

@@ -53,9 +53,12 @@ public struct IntentDescription: ExpressibleByStringLiteral, Sendable {
 public protocol IntentParameterValue {
     var parameterValue: GlimpseWidgetV1.ParameterValue { get }
     init?(parameterValue: GlimpseWidgetV1.ParameterValue)
+    /// The manifest's name of the type (`VALUE_TYPE_STRING`).
+    static var manifestValueType: String { get }
 }
 
 extension String: IntentParameterValue {
+    public static var manifestValueType: String { "VALUE_TYPE_STRING" }
     public var parameterValue: GlimpseWidgetV1.ParameterValue { .init(kind: .stringValue(self)) }
     public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
         guard case .stringValue(let value)? = parameterValue.kind else { return nil }
@@ -64,6 +67,7 @@ extension String: IntentParameterValue {
 }
 
 extension Int: IntentParameterValue {
+    public static var manifestValueType: String { "VALUE_TYPE_INT" }
     public var parameterValue: GlimpseWidgetV1.ParameterValue { .init(kind: .intValue(Int64(self))) }
     public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
         guard case .intValue(let value)? = parameterValue.kind, let int = Int(exactly: value) else { return nil }
@@ -72,6 +76,7 @@ extension Int: IntentParameterValue {
 }
 
 extension Double: IntentParameterValue {
+    public static var manifestValueType: String { "VALUE_TYPE_DOUBLE" }
     public var parameterValue: GlimpseWidgetV1.ParameterValue { .init(kind: .doubleValue(self)) }
     public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
         switch parameterValue.kind {
@@ -83,6 +88,7 @@ extension Double: IntentParameterValue {
 }
 
 extension Bool: IntentParameterValue {
+    public static var manifestValueType: String { "VALUE_TYPE_BOOL" }
     public var parameterValue: GlimpseWidgetV1.ParameterValue { .init(kind: .boolValue(self)) }
     public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
         guard case .boolValue(let value)? = parameterValue.kind else { return nil }
@@ -91,6 +97,7 @@ extension Bool: IntentParameterValue {
 }
 
 extension Date: IntentParameterValue {
+    public static var manifestValueType: String { "VALUE_TYPE_DATE" }
     public var parameterValue: GlimpseWidgetV1.ParameterValue { .init(kind: .dateValue(.init(date: self))) }
     public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
         guard case .dateValue(let value)? = parameterValue.kind else { return nil }
@@ -99,6 +106,7 @@ extension Date: IntentParameterValue {
 }
 
 extension Optional: IntentParameterValue where Wrapped: IntentParameterValue {
+    public static var manifestValueType: String { Wrapped.manifestValueType }
     public var parameterValue: GlimpseWidgetV1.ParameterValue { self?.parameterValue ?? .init() }
     public init?(parameterValue: GlimpseWidgetV1.ParameterValue) {
         self = parameterValue.kind == nil ? .none : Wrapped(parameterValue: parameterValue)
@@ -144,11 +152,16 @@ public struct Parameter<Value: IntentParameterValue>: @unchecked Sendable {
 /// What a parameter is to the registry: its wire value, and setting it from one.
 protocol ParameterSlot {
     var wireValue: GlimpseWidgetV1.ParameterValue? { get }
+    /// The manifest's declaration: its title and value type.
+    var title: String { get }
+    var manifestValueType: String { get }
     /// False when the wire value is not of the parameter's type.
     func set(_ value: GlimpseWidgetV1.ParameterValue) -> Bool
 }
 
 extension Parameter: ParameterSlot {
+    var title: String { storage.title }
+    var manifestValueType: String { Value.manifestValueType }
     var wireValue: GlimpseWidgetV1.ParameterValue? { storage.lock.withLock { storage.value?.parameterValue } }
     func set(_ value: GlimpseWidgetV1.ParameterValue) -> Bool {
         guard let typed = Value(parameterValue: value) else { return false }
@@ -188,9 +201,23 @@ final class IntentRegistry: Sendable {
     static let shared = IntentRegistry()
     private let performers = Mutex<[String: Perform]>([:])
     private let titles = Mutex<[String: String]>([:])
+    private let parameters = Mutex<[String: [ParameterDeclaration]]>([:])
+
+    /// An `@Parameter` as the manifest declares it; a default makes it optional.
+    struct ParameterDeclaration: Sendable {
+        let name: String
+        let type: String
+        let title: String
+        let defaultValue: GlimpseWidgetV1.ParameterValue?
+    }
 
     func register<Intent: AppIntent>(_ type: Intent.Type) {
         titles.withLock { $0[Intent.intentType] = Intent.title.key }
+        let declared = Intent().parameterSlots.map { name, slot in
+            ParameterDeclaration(
+                name: name, type: slot.manifestValueType, title: slot.title, defaultValue: slot.wireValue)
+        }
+        parameters.withLock { $0[Intent.intentType] = declared }
         performers.withLock { table in
             guard table[Intent.intentType] == nil else { return }
             table[Intent.intentType] = { parameters in
@@ -203,6 +230,8 @@ final class IntentRegistry: Sendable {
     func performer(_ type: String) -> Perform? { performers.withLock { $0[type] } }
     var types: [String] { performers.withLock { $0.keys.sorted() } }
     func title(_ type: String) -> String? { titles.withLock { $0[type] } }
+    /// The intent's `@Parameter`s as the manifest declares them (name, type, title).
+    func parameters(_ type: String) -> [ParameterDeclaration] { parameters.withLock { $0[type] ?? [] } }
 
     /// A button's intent on the wire, and its type registered.
     static func invocation<Intent: AppIntent>(_ intent: Intent) -> GlimpseWidgetV1.IntentInvocation {
