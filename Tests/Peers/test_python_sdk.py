@@ -66,6 +66,21 @@ def test_a_tap_counts_and_the_widget_follows(glimpse, counter):
     assert [e.kind for e in glimpse.events(kinds=["intent_performed"])] == ["intent_performed"]
 
 
+def test_a_push_updates_the_live_activity(glimpse):
+    token = glimpse.install({"bundleId": "com.example.pizza", "displayName": "Pizza", "defaultEndpoint": "127.0.0.1:9",
+                             "activityAttributes": [{"typeName": "Delivery"}],
+                             "pushTopics": ["com.example.pizza.push-type.liveactivity"]}).app_token
+    activity = glimpse.as_app(token).request_activity("Delivery", {"pizzas": 2}, {"driver": "Tim"}, push_token=True)
+    stamp = int(glimpse.now().timestamp())
+    status, reason, apns_id = glimpse.push(activity.activity_id, {"aps": {
+        "event": "update", "content-state": {"driver": "John"}, "timestamp": stamp}})
+    assert (status, reason) == (200, "") and apns_id
+    pushes = glimpse.events(kinds=["push_received"])
+    assert [e.push_received.apns_id for e in pushes] == [apns_id]
+    assert glimpse.push("00ff", {"aps": {"event": "update", "content-state": {}, "timestamp": stamp}},
+                        topic="com.example.pizza.push-type.liveactivity")[:2] == (400, "BadDeviceToken")
+
+
 def test_each_test_gets_a_reset_device(glimpse):
     assert not glimpse.rpc.Apps.List(__import__("glimpse.gateway.v1.gateway_pb2", fromlist=["x"]).ListAppsRequest()).apps
 '''
@@ -113,7 +128,7 @@ def test_a_new_team_installs_the_sdk_writes_an_app_and_tests_it_with_the_fixture
 
     green = pytest_run("test_counter.py")
     assert green.returncode == 0, green.stdout[-4000:] + green.stderr[-2000:]
-    assert "2 passed" in green.stdout, green.stdout
+    assert "3 passed" in green.stdout, green.stdout
     red = pytest_run("test_failing.py")
     assert red.returncode == 1, red.stdout[-4000:]
     # The failure shows the widget as the device draws it: its placement, kind and the text box.

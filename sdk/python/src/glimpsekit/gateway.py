@@ -78,8 +78,12 @@ class Shown:
 
 
 class Gateway:
-    def __init__(self, address=None, app_token=None, device_key=None, timeout=60):
+    def __init__(self, address=None, app_token=None, device_key=None, timeout=60, apns_provider=None):
         self.address = address or os.environ.get("GLIMPSE_GATEWAY") or "127.0.0.1:7700"
+        # What a push server needs for `push`: `<stack dir>/apns/provider.json`, which
+        # `glimpse up` writes (the h2c address of glimpse-activity's APNs endpoint, the
+        # team, key id and .p8 key that sign provider tokens).
+        self.apns_provider = apns_provider or os.environ.get("GLIMPSE_APNS_PROVIDER")
         self.app_token = app_token
         self.device_key = device_key if device_key is not None else os.environ.get("GLIMPSE_DEVICE_KEY_VALUE")
         self.timeout = timeout
@@ -106,7 +110,7 @@ class Gateway:
 
     def as_app(self, token):
         """The same gateway as the app whose token this is (WidgetCenter, ActivityKit, App Group)."""
-        return Gateway(self.address, app_token=token, timeout=self.timeout)
+        return Gateway(self.address, app_token=token, timeout=self.timeout, apns_provider=self.apns_provider)
 
     # Apps
     def install(self, manifest, assets=None):
@@ -182,6 +186,40 @@ class Gateway:
     def events(self, kinds=(), bundle_id="", after=0, limit=1000):
         return list(self._call(self.rpc.Events.List, g.ListEventsRequest(
             after_sequence=after, limit=limit, kinds=list(kinds), bundle_id=bundle_id)).events)
+
+    # A push server's side
+    def push(self, target, payload, push_type="liveactivity", topic=None, priority=None, apns_id=None, headers=None):
+        """POSTs `payload` (a dict, or JSON text) to glimpse-activity's APNs endpoint, as a push
+        server does: `target` is a device token (hex) or an activity id (its push token; the
+        topic then defaults to `<bundle>.push-type.liveactivity`). Returns (status, reason,
+        apns-id): Apple's status and reason, e.g. (200, "", "…") or (410, "Unregistered", "…")."""
+        import httpx      # HTTP/2 over cleartext with prior knowledge, as `glimpse push` sends
+        import jwt        # the provider token: ES256 with the stack's .p8 key, as Apple asks
+        if not self.apns_provider:
+            raise ValueError("push needs the stack's apns/provider.json: Gateway(apns_provider=…) or "
+                             "GLIMPSE_APNS_PROVIDER (the pytest plugin's stack sets it)")
+        provider = json.loads(pathlib.Path(self.apns_provider).read_text())
+        token, bundle = target, None
+        if not all(c in "0123456789abcdefABCDEF" for c in target):
+            activity = self._call(self.rpc.Activities.Get, g.GetActivityRequest(activity_id=target)).activity
+            token, bundle = activity.push_token, activity.bundle_id
+            if not token:
+                raise ValueError(f"activity {target} has no push token (requested without pushType: .token)")
+        if topic is None and bundle:
+            suffix = {"liveactivity": ".push-type.liveactivity", "widgets": ".push-type.widgets"}.get(push_type, "")
+            topic = bundle + suffix
+        key = pathlib.Path(provider["keyPath"]).read_text()
+        bearer = jwt.encode({"iss": provider["teamId"], "iat": int(datetime.datetime.now().timestamp())}, key,
+                            algorithm="ES256", headers={"kid": provider["keyId"]})
+        sent = {"authorization": f"bearer {bearer}", "apns-push-type": push_type,
+                **({"apns-topic": topic} if topic else {}),
+                **({"apns-priority": str(priority)} if priority is not None else {}),
+                **({"apns-id": apns_id} if apns_id else {}), **(headers or {})}
+        body = payload if isinstance(payload, (str, bytes)) else json.dumps(payload)
+        with httpx.Client(http1=False, http2=True, timeout=self.timeout) as client:
+            answer = client.post(f"http://{provider['h2c']}/3/device/{token}", content=body, headers=sent)
+        reason = answer.json().get("reason", "") if answer.content else ""
+        return answer.status_code, reason, answer.headers.get("apns-id", "")
 
     # The app's side (with its token): WidgetCenter, ActivityKit, App Group
     def reload_all_timelines(self, bundle_id=""):

@@ -68,9 +68,12 @@ def glimpse_stack(request):
                          "--port-offset", str(offset)], capture_output=True, text=True, timeout=300)
     if up.returncode != 0:
         raise RuntimeError(f"glimpse up failed ({up.returncode}):\n{up.stderr[-3000:]}")
+    # Gateway.push signs with the stack's key and posts to its APNs endpoint.
+    os.environ["GLIMPSE_APNS_PROVIDER"] = str(pathlib.Path(directory) / "apns" / "provider.json")
     try:
         yield f"127.0.0.1:{7700 + offset}"
     finally:
+        os.environ.pop("GLIMPSE_APNS_PROVIDER", None)
         subprocess.run([binary, "down", "--dir", directory], capture_output=True, text=True, timeout=120)
         shutil.rmtree(directory, ignore_errors=True)
 
