@@ -3,23 +3,34 @@ import GlimpseKit
 import GlimpseMessages
 
 /// LockWidgetView: switches on the family — CircularView, RectangularView, or an inline
-/// Label — under `.containerBackground(.fill.tertiary, for: .widget)`.
-enum LockWidgetView {
+/// Label — under `.containerBackground(.fill.tertiary, for: .widget)`, in GlimpseKit's
+/// SwiftUI-shaped views as seed 003 writes them.
+struct LockWidgetView: GlimpseKit.View {
+    @Environment(\.widgetFamily) var family
+    let entry: LockScreenWidget.SimpleEntry
+    let goal: Int
+
+    /// The entry on the wire, drawn for `family`.
     static func entry(
         _ entry: LockScreenWidget.SimpleEntry, family: GlimpseWidgetV1.WidgetFamily, goal: Int
     ) -> GlimpseWidgetV1.TimelineEntry {
-        GlimpseWidgetV1.TimelineEntry(
-            date: entry.date, view: body(entry, family: family, goal: goal).containerBackground(.fillTertiary),
+        var environment = EnvironmentValues()
+        environment.widgetFamily = GlimpseKit.WidgetFamily(family) ?? .systemSmall
+        return GlimpseWidgetV1.TimelineEntry(
+            date: entry.date, view: LockWidgetView(entry: entry, goal: goal).drawn(in: environment),
             url: "dailysteps://today")
     }
 
-    static func body(_ entry: LockScreenWidget.SimpleEntry, family: GlimpseWidgetV1.WidgetFamily, goal: Int) -> View {
-        switch family {
-        case .accessoryCircular: circular(entry, goal: goal)
-        case .accessoryRectangular: rectangular(entry)
-        case .accessoryInline: .label("\(grouped(entry.value)) steps", systemImage: entry.systemImage)
-        default: .text(entry.title)
+    var body: some GlimpseKit.View {
+        Group {
+            switch family {
+            case .accessoryCircular: CircularView(entry: entry, goal: goal)
+            case .accessoryRectangular: RectangularView(entry: entry)
+            case .accessoryInline: Label("\(Self.grouped(entry.value)) steps", systemImage: entry.systemImage)
+            default: Text(entry.title)
+            }
         }
+        .containerBackground(.fill.tertiary, for: .widget)
     }
 
     /// "8,420", as `Text("\(entry.value)")` formats an Int in an English locale.
@@ -32,32 +43,40 @@ enum LockWidgetView {
         }
         return value < 0 ? "-" + out : out
     }
+}
 
-    /// CircularView on AccessoryWidgetBackground: the symbol and "8k", here as the gauge's
-    /// labels so the ring also shows the day's goal.
-    static func circular(_ entry: LockScreenWidget.SimpleEntry, goal: Int) -> View {
-        .zstack([
-            .accessoryWidgetBackground,
-            .gauge(
-                value: Double(min(entry.value, goal)), in: 0...Double(goal), style: .accessoryCircular,
-                label: .symbol(entry.systemImage).font(.system(size: 16, weight: .semibold)),
-                currentValueLabel: .text("\(entry.value / 1000)k").font(
-                    .system(size: 13, weight: .bold, design: .rounded))),
-        ]).accessibilityLabel("\(entry.title): \(entry.value)")
+/// CircularView on AccessoryWidgetBackground: the symbol and "8k", here as the gauge's
+/// labels so the ring also shows the day's goal.
+struct CircularView: GlimpseKit.View {
+    let entry: LockScreenWidget.SimpleEntry
+    let goal: Int
+
+    var body: some GlimpseKit.View {
+        ZStack {
+            AccessoryWidgetBackground()
+            Gauge(value: Double(min(entry.value, goal)), in: 0...Double(goal)) {
+                Image(systemName: entry.systemImage).font(.system(size: 16, weight: .semibold))
+            } currentValueLabel: {
+                Text("\(entry.value / 1000)k").font(.system(size: 13, weight: .bold, design: .rounded))
+            }
+            .gaugeStyle(.accessoryCircular)
+        }
+        .accessibilityLabel("\(entry.title): \(entry.value)")
     }
+}
 
-    static func rectangular(_ entry: LockScreenWidget.SimpleEntry) -> View {
-        .hstack(
-            spacing: 8,
-            [
-                .symbol(entry.systemImage).font(.title3.weight(.semibold)),
-                .vstack(
-                    alignment: .leading, spacing: 1,
-                    [
-                        .text(entry.title).font(.caption2.weight(.semibold)).foregroundStyle(.secondary),
-                        .text("\(grouped(entry.value)) steps").font(.subheadline.weight(.bold)),
-                    ]),
-            ]
-        ).frame(maxWidth: .infinity, alignment: .leading).accessibilityLabel("\(entry.title): \(entry.value) steps")
+struct RectangularView: GlimpseKit.View {
+    let entry: LockScreenWidget.SimpleEntry
+
+    var body: some GlimpseKit.View {
+        HStack(spacing: 8) {
+            Image(systemName: entry.systemImage).font(.title3.weight(.semibold))
+            VStack(alignment: .leading, spacing: 1) {
+                Text(entry.title).font(.caption2.weight(.semibold)).foregroundStyle(.secondary)
+                Text("\(LockWidgetView.grouped(entry.value)) steps").font(.subheadline.weight(.bold))
+            }
+        }
+        .frame(maxWidth: .infinity, alignment: .leading)
+        .accessibilityLabel("\(entry.title): \(entry.value) steps")
     }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-import GlimpseMessages
+package import GlimpseMessages
 
 /// What a view reads with `@Environment(\.…)`: the entry's family, its size, the color
 /// scheme, whether it is a gallery preview. Set for the length of one drawing.
@@ -39,7 +39,7 @@ public enum WidgetFamily: String, Sendable, Hashable, CaseIterable, Codable {
     case systemSmall, systemMedium, systemLarge, systemExtraLarge
     case accessoryCircular, accessoryRectangular, accessoryInline
 
-    init?(_ wire: GlimpseWidgetV1.WidgetFamily) {
+    package init?(_ wire: GlimpseWidgetV1.WidgetFamily) {
         switch wire {
         case .systemSmall: self = .systemSmall
         case .systemMedium: self = .systemMedium

@@ -84,7 +84,10 @@ extension View {
     public func padding(_ length: Double) -> WireViewContent { padding(.all, length) }
 
     public func frame(width: Double? = nil, height: Double? = nil, alignment: Alignment = .center) -> WireViewContent {
-        modifier(.frame(GlimpseWidgetV1.Frame(width: width, height: height, alignment: alignment.wire)))
+        modifier(
+            .frame(
+                GlimpseWidgetV1.Frame(
+                    width: width, height: height, alignment: alignment == .center ? nil : alignment.wire)))
     }
 
     public func frame(
@@ -95,7 +98,7 @@ extension View {
             .frame(
                 GlimpseWidgetV1.Frame(
                     minWidth: minWidth, maxWidth: maxWidth, minHeight: minHeight, maxHeight: maxHeight,
-                    alignment: alignment.wire)))
+                    alignment: alignment == .center ? nil : alignment.wire)))
     }
 
     /// `.aspectRatio(contentMode:)`, `.scaledToFill()`, `.scaledToFit()`: how a resizable

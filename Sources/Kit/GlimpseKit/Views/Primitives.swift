@@ -90,7 +90,7 @@ public struct ZStack: PrimitiveView {
     public let wireView: GlimpseWidgetV1.View
     public init(alignment: Alignment = .center, @ViewBuilder content: () -> some View) {
         var view = WireView.zstack(wireViews(content()))
-        if case .stack(var stack)? = view.kind {
+        if alignment != .center, case .stack(var stack)? = view.kind {
             stack.alignment = alignment.wire
             view.kind = .stack(stack)
         }

@@ -220,7 +220,7 @@ public struct Font: Hashable, Sendable {
     public func bold() -> Font { weight(.bold) }
 }
 
-public enum HorizontalAlignment: Sendable {
+public enum HorizontalAlignment: Sendable, Hashable {
     case leading, center, trailing
     var wire: GlimpseWidgetV1.HorizontalAlignment {
         switch self {
@@ -231,7 +231,7 @@ public enum HorizontalAlignment: Sendable {
     }
 }
 
-public enum VerticalAlignment: Sendable {
+public enum VerticalAlignment: Sendable, Hashable {
     case top, center, bottom, firstTextBaseline, lastTextBaseline
     var wire: GlimpseWidgetV1.VerticalAlignment {
         switch self {
@@ -244,7 +244,7 @@ public enum VerticalAlignment: Sendable {
     }
 }
 
-public struct Alignment: Sendable {
+public struct Alignment: Sendable, Hashable {
     public var horizontal: HorizontalAlignment
     public var vertical: VerticalAlignment
     public init(horizontal: HorizontalAlignment, vertical: VerticalAlignment) {

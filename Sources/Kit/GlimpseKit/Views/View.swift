@@ -107,3 +107,11 @@ public struct AnyView: ViewList {
     public let wireViews: [GlimpseWidgetV1.View]
     public init(_ view: some View) { self.wireViews = GlimpseKit.wireViews(view) }
 }
+
+extension View {
+    /// The view as Glimpse draws it (`glimpse.widget.v1.View`) in `environment`: for a test of
+    /// a view, or a provider that answers on the wire itself.
+    public func drawn(in environment: EnvironmentValues = EnvironmentValues()) -> GlimpseWidgetV1.View {
+        DrawingNotes.draw(environment) { wire(self) }.view
+    }
+}
