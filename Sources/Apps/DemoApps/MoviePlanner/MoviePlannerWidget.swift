@@ -50,31 +50,45 @@ struct MoviePlannerWidget: TimelineSource {
 }
 
 /// MoviePlannerWidgetEntryView: one layout for every size — the poster filling the widget
-/// under a rounded mask, a gradient from clear to black at the bottom, the title over it.
-enum MoviePlannerWidgetEntryView {
+/// under a rounded mask, a gradient from clear to black at the bottom, the title over it;
+/// GlimpseKit's SwiftUI-shaped views as seed 001 writes them (its two frames are one here).
+struct MoviePlannerWidgetEntryView: GlimpseKit.View {
+    let movie: MoviePlannerWidget.Movie
+
     static func entry(date: Date, movie: MoviePlannerWidget.Movie) -> GlimpseWidgetV1.TimelineEntry {
-        GlimpseWidgetV1.TimelineEntry(date: date, view: body(movie).containerBackground(.color(.black)))
+        GlimpseWidgetV1.TimelineEntry(
+            date: date,
+            view: MoviePlannerWidgetEntryView(movie: movie).containerBackground(.black, for: .widget).drawn())
     }
 
-    static func body(_ movie: MoviePlannerWidget.Movie) -> View {
-        let gradient: [(Color, Double)] = [(.clear, 0), (.system(.black, opacity: 0.95), 0.6)]
-        let poster: View =
-            movie.movieImageName.isEmpty
-            ? .shape(.roundedRectangle(cornerRadius: 10), fill: .system(.gray))
-            : .image(movie.movieImageName, resizable: true, contentMode: .fill)
-                .mask(.roundedRectangle(cornerRadius: 10))
-        return .zstack([
-            poster.frame(minWidth: 0, maxWidth: .infinity, minHeight: 0, maxHeight: .infinity),
-            .vstack([
-                .spacer(),
-                .gradient(gradient, from: .top, to: .bottom).frame(height: 100),
-            ]),
-            .vstack(
-                alignment: .leading,
-                [
-                    .spacer(),
-                    .text(movie.name).padding(.all, 10).font(.headline).foregroundColor(.white),
-                ]),
+    var gradient: Gradient {
+        Gradient(stops: [
+            Gradient.Stop(color: .clear, location: 0),
+            Gradient.Stop(color: GlimpseKit.Color.black.opacity(0.95), location: 0.6),
         ])
+    }
+
+    var body: some GlimpseKit.View {
+        ZStack {
+            poster.frame(minWidth: 0, maxWidth: .infinity, minHeight: 0, maxHeight: .infinity)
+            VStack {
+                Spacer()
+                LinearGradient(gradient: gradient, startPoint: .top, endPoint: .bottom).frame(height: 100)
+            }
+            VStack(alignment: .leading) {
+                Spacer()
+                Text(movie.name).padding(.all, 10).font(.headline).foregroundColor(.white)
+            }
+        }
+    }
+
+    /// The movie's poster; the placeholder's empty movie shows a grey card.
+    @ViewBuilder var poster: some GlimpseKit.View {
+        if movie.movieImageName.isEmpty {
+            RoundedRectangle(cornerRadius: 10).fill(.gray)
+        } else {
+            Image(movie.movieImageName).resizable().aspectRatio(contentMode: .fill)
+                .mask(RoundedRectangle(cornerRadius: 10))
+        }
     }
 }
