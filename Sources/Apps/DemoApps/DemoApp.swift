@@ -64,7 +64,7 @@ package enum DemoApp: String, CaseIterable, Sendable {
             let defaults: any SharedDefaults = gateway.map { GatewaySharedDefaults(gateway: $0) } ?? NoSharedDefaults()
             return [WidgetProviderService(source: FlightProvider(store: FlightStore(defaults: defaults)))]
         case .pizza:
-            return [ActivityConfigurationService([PizzaDeliveryActivityWidget()])]
+            return GlimpseApp.services(of: PizzaDeliveryActivityWidget())
         }
     }
 

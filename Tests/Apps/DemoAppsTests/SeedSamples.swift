@@ -46,10 +46,13 @@ enum SeedSamples {
     static func pizza(status: PizzaDeliveryAttributes.DeliveryStatus = .onTheWay) -> GlimpseWidgetV1.ActivityViews {
         let state = PizzaDeliveryAttributes.ContentState(
             driverName: "Tim", estimatedDeliveryTime: now...now.adding(minutes: 30), status: status)
-        return PizzaDeliveryActivityWidget().views(
-            WireActivityContext(
-                activityID: "pizza", attributes: PizzaDeliveryAttributes(numberOfPizzas: 2, totalAmount: "$24.99"),
-                state: state, isStale: false, now: now))
+        var request = GlimpseAppV1.ActivityViewsRequest(activityId: "pizza", attributesType: "PizzaDeliveryAttributes")
+        request.attributesJson = String(
+            decoding: try! JSONEncoder().encode(PizzaDeliveryAttributes(numberOfPizzas: 2, totalAmount: "$24.99")),
+            as: UTF8.self)
+        request.stateJson = String(decoding: try! JSONEncoder().encode(state), as: UTF8.self)
+        request.now = .init(date: now)
+        return try! PizzaDeliveryActivityWidget().views(for: request)
     }
 
     /// Coco playing, 42 minutes in.

@@ -1,5 +1,5 @@
 public import Foundation
-import GlimpseMessages
+package import GlimpseMessages
 import RPCCore
 
 /// ActivityKit's `ActivityAttributes`: what stays for the activity's life, and its
@@ -44,6 +44,11 @@ public struct ActivityConfiguration<Attributes: ActivityAttributes>: WidgetConfi
     }
 
     var configured: Configured { Configured(activities: [definition]) }
+
+    /// The views of one request, as the ActivityConfiguration service answers it.
+    package func views(for request: GlimpseAppV1.ActivityViewsRequest) throws -> GlimpseWidgetV1.ActivityViews {
+        try definition.views(request)
+    }
 }
 
 extension ActivityViewContext {

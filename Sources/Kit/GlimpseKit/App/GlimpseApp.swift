@@ -3,7 +3,7 @@ import GlimpseMessages
 import GlimpseRPC
 import Synchronization
 import NIOCore
-import RPCCore
+package import RPCCore
 import RPCNIO
 
 /// Serves a widget extension's logic to Glimpse: `glimpse.app.v1.WidgetProvider` for its
@@ -69,6 +69,20 @@ public enum GlimpseApp {
             try await server.serve()
             link.shutdown()
         }
+    }
+}
+
+extension GlimpseApp {
+    /// The WidgetProvider and ActivityConfiguration services of a widget or bundle, for a
+    /// process that serves them beside services of its own (the demo apps).
+    package static func services(of widget: some Widget) -> [any RPCService] {
+        let configured = widget.configured
+        var services: [any RPCService] = []
+        if !configured.widgets.isEmpty {
+            services.append(WidgetProviderService(source: WidgetTable(configured.widgets)))
+        }
+        if !configured.activities.isEmpty { services.append(ActivityConfigurationService(configured.activities)) }
+        return services
     }
 }
 
