@@ -82,6 +82,17 @@ def _install(stack, app, manifest_path):
     app.token_file.write_text(done.stdout.strip())
 
 
+def _cli(gateway):
+    """`glimpse <args> --gateway …`, its output; a failure fails the test with what it said."""
+    glimpse = _binary("glimpse")
+
+    def cli(*args):
+        done = subprocess.run([glimpse, *args, "--gateway", gateway], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+    return cli
+
+
 def test_seed_001_movie_planner_as_the_article_writes_it(tmp_path):
     # The article dates its entries with Date(): the device follows the system clock.
     stack = Stack(tmp_path, clock="system")
@@ -199,13 +210,7 @@ def test_the_swift_app_page_runs_as_written(tmp_path):
     try:
         _, path = app.manifest(tmp_path)
         _install(stack, app, path)
-        glimpse = _binary("glimpse")
-
-        def cli(*args):
-            done = subprocess.run([glimpse, *args, "--gateway", gateway], capture_output=True, text=True, timeout=120)
-            assert done.returncode == 0, done.stdout + done.stderr
-            return done.stdout
-
+        cli = _cli(gateway)
         placed = cli("place", "com.example.counter", "Counter", "--family", "systemMedium")
         assert "Count 0" in placed and "tap to add" in placed, placed
         tapped = cli("tap", "1", "add")
@@ -262,13 +267,7 @@ def test_seed_004_rtl_air_check_in_and_gate_from_the_widget(tmp_path):
         assert sorted(i["type"] for i in manifest["intents"]) == ["CheckInIntent", "ConfirmGateIntent"]
         assert [w["kind"] for w in manifest["widgets"]] == ["MediumWidget", "LockScreenWidget"]
         _install(stack, app, path)
-        glimpse = _binary("glimpse")
-
-        def cli(*args):
-            done = subprocess.run([glimpse, *args, "--gateway", gateway], capture_output=True, text=True, timeout=120)
-            assert done.returncode == 0, done.stdout + done.stderr
-            return done.stdout
-
+        cli = _cli(gateway)
         placed = cli("place", "net.example.rtlair", "MediumWidget", "--family", "systemMedium")
         assert "Not Checked In" in placed, placed
         lock = cli("place", "net.example.rtlair", "LockScreenWidget", "--family", "accessoryRectangular")
@@ -297,13 +296,7 @@ def test_seed_000_pixar_mark_watched_moves_to_the_next_film(tmp_path):
         assert manifest["activityAttributes"] == [{"typeName": "FilmPlaybackAttributes"}]
         assert [i["type"] for i in manifest["intents"]] == ["MarkFilmWatchedIntent"]
         _install(stack, app, path)
-        glimpse = _binary("glimpse")
-
-        def cli(*args):
-            done = subprocess.run([glimpse, *args, "--gateway", gateway], capture_output=True, text=True, timeout=120)
-            assert done.returncode == 0, done.stdout + done.stderr
-            return done.stdout
-
+        cli = _cli(gateway)
         placed = cli("place", "com.example.pixar", "PixarFilmWidget", "--family", "systemMedium")
         assert "Coco" in placed and "42% complete" in placed, placed
         status = stack.widgets.Timeline(g.GetWidgetRequest(placement_id=1), timeout=RPC_TIMEOUT)

@@ -44,6 +44,8 @@ def manifest(endpoint):
 '''
 
 TESTS = '''
+import time
+
 import pytest
 from app_under_test import app, manifest
 
@@ -75,7 +77,10 @@ def test_a_push_updates_the_live_activity(glimpse):
     status, reason, apns_id = glimpse.push(activity.activity_id, {"aps": {
         "event": "update", "content-state": {"driver": "John"}, "timestamp": stamp}})
     assert (status, reason) == (200, "") and apns_id
-    pushes = glimpse.events(kinds=["push_received"])
+    # The gateway hears of the push from glimpse-activity after the 200: awaited, not timed.
+    deadline = time.monotonic() + 60
+    while not (pushes := glimpse.events(kinds=["push_received"])) and time.monotonic() < deadline:
+        time.sleep(0.02)
     assert [e.push_received.apns_id for e in pushes] == [apns_id]
     assert glimpse.push("00ff", {"aps": {"event": "update", "content-state": {}, "timestamp": stamp}},
                         topic="com.example.pizza.push-type.liveactivity")[:2] == (400, "BadDeviceToken")

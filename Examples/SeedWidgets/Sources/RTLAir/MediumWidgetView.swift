@@ -35,40 +35,40 @@ struct MediumWidgetView: View {
                 Spacer()
                 switch entry.status {
                 case .notCheckedIn:
-                    Button(intent: CheckInIntent()) {
-                        HStack(spacing: 4) {
-                            Image(systemName: "bolt.fill")
-                            Text("Check In")
-                        }
-                        .font(.caption).bold()
-                        .foregroundStyle(.black)
-                        .padding(.horizontal, 12)
-                        .padding(.vertical, 8)
-                        .background(yellow)
-                        .clipShape(RoundedRectangle(cornerRadius: 8))
-                    }
-                    .buttonStyle(.plain)
-                    .id("checkin")
+                    FlightButton(intent: CheckInIntent(), symbol: "bolt.fill", title: "Check In")
+                        .id("checkin")
                 case .checkedIn:
-                    Button(intent: ConfirmGateIntent()) {
-                        HStack(spacing: 4) {
-                            Image(systemName: "door.left.hand.open")
-                            Text("Gate \(entry.flight.gate)")
-                        }
-                        .font(.caption).bold()
-                        .foregroundStyle(.black)
-                        .padding(.horizontal, 12)
-                        .padding(.vertical, 8)
-                        .background(yellow)
-                        .clipShape(RoundedRectangle(cornerRadius: 8))
-                    }
-                    .buttonStyle(.plain)
-                    .id("gate")
+                    FlightButton(intent: ConfirmGateIntent(), symbol: "door.left.hand.open", title: "Gate \(entry.flight.gate)")
+                        .id("gate")
                 case .gateConfirmed:
                     Image(systemName: "bolt.fill").font(.title2).foregroundStyle(yellow)
                 }
             }
         }
         .padding()
+    }
+}
+
+/// The article's Check In button (`Button(intent: CheckInIntent()) { … }`), for the gate
+/// too: the symbol and the title, black on yellow, in a rounded rectangle.
+struct FlightButton<Intent: AppIntent>: View {
+    let intent: Intent
+    let symbol: String
+    let title: String
+
+    var body: some View {
+        Button(intent: intent) {
+            HStack(spacing: 4) {
+                Image(systemName: symbol)
+                Text(title)
+            }
+            .font(.caption).bold()
+            .foregroundStyle(.black)
+            .padding(.horizontal, 12)
+            .padding(.vertical, 8)
+            .background(yellow)
+            .clipShape(RoundedRectangle(cornerRadius: 8))
+        }
+        .buttonStyle(.plain)
     }
 }
