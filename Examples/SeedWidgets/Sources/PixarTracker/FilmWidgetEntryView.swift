@@ -53,7 +53,7 @@ struct FilmAccessoryView: View {
         // accessoryCircular: keep it simple — one value, no text
         ZStack {
             AccessoryWidgetBackground()
-            if let film = entry.film {
+            if entry.film != nil {  // the article: `if let film = entry.film`, film unused (a warning)
                 // Gauge shows watch progress as an arc
                 Gauge(value: entry.watchProgress) {
                     Image(systemName: "film")
