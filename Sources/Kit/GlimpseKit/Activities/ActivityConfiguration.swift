@@ -1,6 +1,5 @@
 public import Foundation
 package import GlimpseMessages
-import RPCCore
 
 /// ActivityKit's `ActivityAttributes`: what stays for the activity's life, and its
 /// `ContentState`, what updates and pushes change. Encoded as ActivityKit encodes them (the
@@ -53,17 +52,7 @@ public struct ActivityConfiguration<Attributes: ActivityAttributes>: WidgetConfi
 
 extension ActivityViewContext {
     init(_ request: GlimpseAppV1.ActivityViewsRequest, typeName: String) throws {
-        let decoder = JSONDecoder()
-        do {
-            attributes = try decoder.decode(Attributes.self, from: Data(request.attributesJson.utf8))
-        } catch {
-            throw RPCError(code: .invalidArgument, message: "\(typeName) attributes: \(error)")
-        }
-        do {
-            state = try decoder.decode(Attributes.ContentState.self, from: Data(request.stateJson.utf8))
-        } catch {
-            throw RPCError(code: .invalidArgument, message: "\(typeName).ContentState: \(error)")
-        }
+        (attributes, state) = try request.decoded(Attributes.self, Attributes.ContentState.self, typeName: typeName)
         activityID = request.activityId
         isStale = request.isStale
     }

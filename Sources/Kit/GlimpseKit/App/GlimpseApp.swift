@@ -52,11 +52,7 @@ public enum GlimpseApp {
         let link = GatewayLink(host: String(gatewayAddress[..<colon]), port: gatewayPort, token: token)
         GatewayLink.current.withLock { $0 = link }
 
-        var services: [any RPCService] = [IntentHandlerService()]
-        if !configured.widgets.isEmpty {
-            services.append(WidgetProviderService(source: WidgetTable(configured.widgets)))
-        }
-        if !configured.activities.isEmpty { services.append(ActivityConfigurationService(configured.activities)) }
+        let services: [any RPCService] = [IntentHandlerService()] + services(of: configured)
         let transport = NIOServerTransport(host: host, port: port)
         let server = GRPCServer(transport: transport, services: services)
         try await withThrowingDiscardingTaskGroup { group in
@@ -76,7 +72,10 @@ extension GlimpseApp {
     /// The WidgetProvider and ActivityConfiguration services of a widget or bundle, for a
     /// process that serves them beside services of its own (the demo apps).
     package static func services(of widget: some Widget) -> [any RPCService] {
-        let configured = widget.configured
+        services(of: widget.configured)
+    }
+
+    static func services(of configured: Configured) -> [any RPCService] {
         var services: [any RPCService] = []
         if !configured.widgets.isEmpty {
             services.append(WidgetProviderService(source: WidgetTable(configured.widgets)))

@@ -199,9 +199,6 @@ final class IntentRegistry: Sendable {
     typealias Perform = @Sendable ([String: GlimpseWidgetV1.ParameterValue]) async throws -> IntentResultValue?
 
     static let shared = IntentRegistry()
-    private let performers = Mutex<[String: Perform]>([:])
-    private let titles = Mutex<[String: String]>([:])
-    private let parameters = Mutex<[String: [ParameterDeclaration]]>([:])
 
     /// An `@Parameter` as the manifest declares it; a default makes it optional.
     struct ParameterDeclaration: Sendable {
@@ -211,27 +208,38 @@ final class IntentRegistry: Sendable {
         let defaultValue: GlimpseWidgetV1.ParameterValue?
     }
 
+    /// One intent type: how to perform it, and its title and parameters for the manifest.
+    struct Registered: Sendable {
+        let perform: Perform
+        let title: String
+        let parameters: [ParameterDeclaration]
+    }
+
+    private let table = Mutex<[String: Registered]>([:])
+
+    /// Registers `Intent` the first time it is named (each drawn Button names its intent: the
+    /// declarations are read from a fresh `Intent()` once, not per drawing).
     func register<Intent: AppIntent>(_ type: Intent.Type) {
-        titles.withLock { $0[Intent.intentType] = Intent.title.key }
+        guard table.withLock({ $0[Intent.intentType] }) == nil else { return }
         let declared = Intent().parameterSlots.map { name, slot in
             ParameterDeclaration(
                 name: name, type: slot.manifestValueType, title: slot.title, defaultValue: slot.wireValue)
         }
-        parameters.withLock { $0[Intent.intentType] = declared }
-        performers.withLock { table in
-            guard table[Intent.intentType] == nil else { return }
-            table[Intent.intentType] = { parameters in
+        let registered = Registered(
+            perform: { parameters in
                 let intent = Unchecked(Intent.make(parameters))
                 return try await intent.value.perform() as? IntentResultValue
-            }
+            }, title: Intent.title.key, parameters: declared)
+        table.withLock { table in
+            if table[Intent.intentType] == nil { table[Intent.intentType] = registered }
         }
     }
 
-    func performer(_ type: String) -> Perform? { performers.withLock { $0[type] } }
-    var types: [String] { performers.withLock { $0.keys.sorted() } }
-    func title(_ type: String) -> String? { titles.withLock { $0[type] } }
+    func performer(_ type: String) -> Perform? { table.withLock { $0[type]?.perform } }
+    var types: [String] { table.withLock { $0.keys.sorted() } }
+    func title(_ type: String) -> String? { table.withLock { $0[type]?.title } }
     /// The intent's `@Parameter`s as the manifest declares them (name, type, title).
-    func parameters(_ type: String) -> [ParameterDeclaration] { parameters.withLock { $0[type] ?? [] } }
+    func parameters(_ type: String) -> [ParameterDeclaration] { table.withLock { $0[type]?.parameters ?? [] } }
 
     /// A button's intent on the wire, and its type registered.
     static func invocation<Intent: AppIntent>(_ intent: Intent) -> GlimpseWidgetV1.IntentInvocation {

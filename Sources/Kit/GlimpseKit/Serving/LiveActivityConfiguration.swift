@@ -30,23 +30,27 @@ package struct WireActivityContext<Attributes, ContentState> {
     }
 }
 
-extension LiveActivityConfiguration {
-    /// Decodes as ActivityKit does: the default JSONDecoder (dates as seconds since
-    /// 2001-01-01; any other strategy fails on a phone too).
-    package func views(for request: GlimpseAppV1.ActivityViewsRequest) throws -> GlimpseWidgetV1.ActivityViews {
+extension GlimpseAppV1.ActivityViewsRequest {
+    /// The attributes and the content state, decoded as ActivityKit does: the default
+    /// JSONDecoder (dates as seconds since 2001-01-01; any other strategy fails on a phone too).
+    /// A value that does not decode is INVALID_ARGUMENT naming `typeName`'s part.
+    func decoded<Attributes: Decodable, State: Decodable>(
+        _: Attributes.Type, _: State.Type, typeName: String
+    ) throws -> (attributes: Attributes, state: State) {
         let decoder = JSONDecoder()
         let attributes: Attributes
-        let state: ContentState
-        do {
-            attributes = try decoder.decode(Attributes.self, from: Data(request.attributesJson.utf8))
-        } catch {
-            throw RPCError(code: .invalidArgument, message: "\(Self.attributesType) attributes: \(error)")
+        do { attributes = try decoder.decode(Attributes.self, from: Data(attributesJson.utf8)) } catch {
+            throw RPCError(code: .invalidArgument, message: "\(typeName) attributes: \(error)")
         }
-        do {
-            state = try decoder.decode(ContentState.self, from: Data(request.stateJson.utf8))
-        } catch {
-            throw RPCError(code: .invalidArgument, message: "\(Self.attributesType).ContentState: \(error)")
+        do { return (attributes, try decoder.decode(State.self, from: Data(stateJson.utf8))) } catch {
+            throw RPCError(code: .invalidArgument, message: "\(typeName).ContentState: \(error)")
         }
+    }
+}
+
+extension LiveActivityConfiguration {
+    package func views(for request: GlimpseAppV1.ActivityViewsRequest) throws -> GlimpseWidgetV1.ActivityViews {
+        let (attributes, state) = try request.decoded(Attributes.self, ContentState.self, typeName: Self.attributesType)
         return views(
             WireActivityContext(
                 activityID: request.activityId, attributes: attributes, state: state, isStale: request.isStale,

@@ -7,6 +7,17 @@ extension View {
     func modified(_ change: (WireView) -> WireView) -> WireViewContent { WireViewContent(change(wire(self))) }
     func modifier(_ kind: GlimpseWidgetV1.Modifier.Kind) -> WireViewContent { modified { $0.modifier(kind) } }
 
+    /// A change to the view's own kind (a button's style, an image's content mode); nil from
+    /// `change` leaves a view of another kind as it is, as SwiftUI ignores such a modifier.
+    func restyled(_ change: (GlimpseWidgetV1.View.Kind) -> GlimpseWidgetV1.View.Kind?) -> WireViewContent {
+        modified { view in
+            guard let kind = view.kind, let changed = change(kind) else { return view }
+            var view = view
+            view.kind = changed
+            return view
+        }
+    }
+
     /// `.id(_:)`: the name a script taps the view by (`glimpse tap <placement> <id>`).
     public func id(_ id: some CustomStringConvertible) -> WireViewContent { modified { $0.id(id.description) } }
 
@@ -104,12 +115,10 @@ extension View {
     /// `.aspectRatio(contentMode:)`, `.scaledToFill()`, `.scaledToFit()`: how a resizable
     /// image fills its frame (other views are drawn as they are).
     public func aspectRatio(_ ratio: Double? = nil, contentMode: ContentMode) -> WireViewContent {
-        modified { view in
-            guard case .image(var image)? = view.kind else { return view }
+        restyled { kind in
+            guard case .image(var image) = kind else { return nil }
             image.contentMode = contentMode.wire
-            var view = view
-            view.kind = .image(image)
-            return view
+            return .image(image)
         }
     }
     public func scaledToFill() -> WireViewContent { aspectRatio(contentMode: .fill) }
@@ -157,12 +166,7 @@ extension View {
     /// `.overlay { … }`, `.overlay(alignment:) { … }`: a view drawn over this one (in a ZStack:
     /// an overlay that takes all the space it is offered makes the pair that large).
     public func overlay(alignment: Alignment = .center, @ViewBuilder content: () -> some View) -> WireViewContent {
-        var stack = WireView.zstack([wire(self)] + wireViews(content()))
-        if case .stack(var value)? = stack.kind {
-            value.alignment = alignment.wire
-            stack.kind = .stack(value)
-        }
-        return WireViewContent(stack)
+        WireViewContent(.zstack([wire(self)] + wireViews(content()), alignment: alignment))
     }
 
     /// `.background { … }`: a view drawn behind this one; a plain color or style is the
@@ -172,43 +176,32 @@ extension View {
         guard behind.count == 1, case .shape(let shape)? = behind[0].kind, let fill = shape.fill,
             shape.shape?.kind == .rectangle || shape.shape == nil, behind[0].modifiers.isEmpty
         else {
-            var stack = WireView.zstack(behind + [wire(self)])
-            if case .stack(var value)? = stack.kind {
-                value.alignment = alignment.wire
-                stack.kind = .stack(value)
-            }
-            return WireViewContent(stack)
+            return WireViewContent(.zstack(behind + [wire(self)], alignment: alignment))
         }
         return modifier(.background(fill))
     }
 
     public func buttonStyle(_ style: ButtonStyle) -> WireViewContent {
-        modified { view in
-            guard case .button(var button)? = view.kind else { return view }
+        restyled { kind in
+            guard case .button(var button) = kind else { return nil }
             button.style = style.wire
-            var view = view
-            view.kind = .button(button)
-            return view
+            return .button(button)
         }
     }
 
     public func gaugeStyle(_ style: GaugeStyle) -> WireViewContent {
-        modified { view in
-            guard case .gauge(var gauge)? = view.kind else { return view }
+        restyled { kind in
+            guard case .gauge(var gauge) = kind else { return nil }
             gauge.style = style.wire
-            var view = view
-            view.kind = .gauge(gauge)
-            return view
+            return .gauge(gauge)
         }
     }
 
     public func progressViewStyle(_ style: ProgressViewStyle) -> WireViewContent {
-        modified { view in
-            guard case .progress(var progress)? = view.kind else { return view }
+        restyled { kind in
+            guard case .progress(var progress) = kind else { return nil }
             progress.style = style.wire
-            var view = view
-            view.kind = .progress(progress)
-            return view
+            return .progress(progress)
         }
     }
 }

@@ -68,6 +68,19 @@ public struct Image: PrimitiveView, Sendable {
     }
 }
 
+extension GlimpseWidgetV1.View {
+    /// A ZStack aligned as asked; centred (the default) carries no alignment, as the wire
+    /// constructors write it.
+    static func zstack(_ children: [WireView], alignment: Alignment) -> WireView {
+        var view = WireView.zstack(children)
+        if alignment != .center, case .stack(var stack)? = view.kind {
+            stack.alignment = alignment.wire
+            view.kind = .stack(stack)
+        }
+        return view
+    }
+}
+
 /// `VStack(alignment:spacing:) { … }`.
 public struct VStack: PrimitiveView {
     public let wireView: GlimpseWidgetV1.View
@@ -89,12 +102,7 @@ public struct HStack: PrimitiveView {
 public struct ZStack: PrimitiveView {
     public let wireView: GlimpseWidgetV1.View
     public init(alignment: Alignment = .center, @ViewBuilder content: () -> some View) {
-        var view = WireView.zstack(wireViews(content()))
-        if alignment != .center, case .stack(var stack)? = view.kind {
-            stack.alignment = alignment.wire
-            view.kind = .stack(stack)
-        }
-        wireView = view
+        wireView = .zstack(wireViews(content()), alignment: alignment)
     }
 }
 

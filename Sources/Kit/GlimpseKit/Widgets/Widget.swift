@@ -59,6 +59,39 @@ struct WidgetDefinition: Sendable {
     var timeline: @Sendable (Request) async -> GlimpseWidgetV1.Timeline
 }
 
+extension WidgetDefinition {
+    /// A kind whose provider answers entries of `Entry`, each drawn with `content` in the
+    /// request's environment. `snapshot` and `timeline` get the context and the request's
+    /// own (its configuration).
+    init<Entry: TimelineEntry, Content: View>(
+        kind: String, content: @escaping (Entry) -> Content, placeholder: @escaping (TimelineProviderContext) -> Entry,
+        snapshot: @escaping (TimelineProviderContext, GlimpseAppV1.TimelineProviderContext) async -> Unchecked<Entry>,
+        timeline:
+            @escaping (TimelineProviderContext, GlimpseAppV1.TimelineProviderContext) async -> Unchecked<
+                Timeline<Entry>
+            >
+    ) {
+        let (content, placeholder) = (Unchecked(content), Unchecked(placeholder))
+        let (snapshot, timeline) = (Unchecked(snapshot), Unchecked(timeline))
+        self.init(
+            kind: kind,
+            placeholder: { request in
+                let context = TimelineProviderContext(request.context, now: request.now)
+                return drawEntry(placeholder.value(context), content.value, context.environment)
+            },
+            snapshot: { request in
+                let context = TimelineProviderContext(request.context, now: request.now)
+                let entry = await snapshot.value(context, request.context)
+                return drawEntry(entry.value, content.value, context.environment)
+            },
+            timeline: { request in
+                let context = TimelineProviderContext(request.context, now: request.now)
+                let answer = await timeline.value(context, request.context)
+                return drawTimeline(answer.value, content.value, context.environment)
+            })
+    }
+}
+
 extension WidgetFamily {
     /// A configuration without `.supportedFamilies`: the Home Screen's three sizes.
     static let defaultFamilies: [WidgetFamily] = [.systemSmall, .systemMedium, .systemLarge]
@@ -94,24 +127,10 @@ public struct StaticConfiguration<Content: View>: WidgetConfiguration, Configura
     public init<Provider: TimelineProvider>(
         kind: String, provider: Provider, @ViewBuilder content: @escaping (Provider.Entry) -> Content
     ) {
-        let provider = Unchecked(provider)
-        let content = Unchecked(content)
         definition = WidgetDefinition(
-            kind: kind,
-            placeholder: { request in
-                let context = TimelineProviderContext(request.context, now: request.now)
-                return drawEntry(provider.value.placeholder(in: context), content.value, context.environment)
-            },
-            snapshot: { request in
-                let context = TimelineProviderContext(request.context, now: request.now)
-                let entry = Unchecked(await provider.value.snapshotEntry(in: context))
-                return drawEntry(entry.value, content.value, context.environment)
-            },
-            timeline: { request in
-                let context = TimelineProviderContext(request.context, now: request.now)
-                let timeline = Unchecked(await provider.value.timeline(in: context))
-                return drawTimeline(timeline.value, content.value, context.environment)
-            })
+            kind: kind, content: content, placeholder: provider.placeholder(in:),
+            snapshot: { context, _ in Unchecked(await provider.snapshotEntry(in: context)) },
+            timeline: { context, _ in Unchecked(await provider.timeline(in: context)) })
     }
 
     var configured: Configured { Configured(widgets: [definition]) }
@@ -129,25 +148,13 @@ public struct AppIntentConfiguration<Intent: WidgetConfigurationIntent, Content:
         @ViewBuilder content: @escaping (Provider.Entry) -> Content
     ) where Provider.Intent == Intent {
         IntentRegistry.shared.register(Intent.self)
-        let provider = Unchecked(provider)
-        let content = Unchecked(content)
         definition = WidgetDefinition(
-            kind: kind,
-            placeholder: { request in
-                let context = TimelineProviderContext(request.context, now: request.now)
-                return drawEntry(provider.value.placeholder(in: context), content.value, context.environment)
+            kind: kind, content: content, placeholder: provider.placeholder(in:),
+            snapshot: { context, wire in
+                Unchecked(await provider.snapshot(for: Intent.make(wire.configuration), in: context))
             },
-            snapshot: { request in
-                let context = TimelineProviderContext(request.context, now: request.now)
-                let intent = Unchecked(Intent.make(request.context.configuration))
-                let entry = Unchecked(await provider.value.snapshot(for: intent.value, in: context))
-                return drawEntry(entry.value, content.value, context.environment)
-            },
-            timeline: { request in
-                let context = TimelineProviderContext(request.context, now: request.now)
-                let intent = Unchecked(Intent.make(request.context.configuration))
-                let timeline = Unchecked(await provider.value.timeline(for: intent.value, in: context))
-                return drawTimeline(timeline.value, content.value, context.environment)
+            timeline: { context, wire in
+                Unchecked(await provider.timeline(for: Intent.make(wire.configuration), in: context))
             })
         definition.intentType = String(describing: Intent.self)
     }
