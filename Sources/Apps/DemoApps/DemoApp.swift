@@ -48,14 +48,11 @@ package enum DemoApp: String, CaseIterable, Sendable {
     package func services(gateway: GatewayLink?) -> [any RPCService] {
         switch self {
         case .pixar:
+            // The play/pause intent updates its activity through GlimpseKit's ActivityKit.
+            gateway?.makeCurrent()
             let store = FilmStore()
-            let intents = PixarIntentHandler(
-                markWatched: MarkFilmWatchedIntent(store: store), togglePlayback: TogglePlaybackIntent(gateway: gateway)
-            )
-            return [
-                WidgetProviderService(source: PixarWidget(store: store)), intents,
-                ActivityConfigurationService([FilmPlaybackActivity()]),
-            ]
+            return [WidgetProviderService(source: PixarWidget(store: store)), PixarIntentHandler(store: store)]
+                + GlimpseApp.services(of: FilmPlaybackLiveActivity())
         case .movieplanner:
             return [WidgetProviderService(source: MoviePlannerWidget())]
         case .steps:

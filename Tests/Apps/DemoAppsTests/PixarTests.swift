@@ -68,7 +68,7 @@ let start = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z,
     }
 
     @Test func markingTheFilmWatchedChangesTheNextTimeline() async throws {
-        var request = GlimpseAppV1.PerformRequest(intentType: MarkFilmWatchedIntent.type)
+        var request = GlimpseAppV1.PerformRequest(intentType: "MarkFilmWatchedIntent")
         request.parameters = [
             "filmID": .init(kind: .stringValue("coco")), "filmTitle": .init(kind: .stringValue("Coco")),
         ]
@@ -85,26 +85,34 @@ let start = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z,
     }
 
     @Test func anUnknownFilmFailsThePerformWithoutChangingAnything() async throws {
-        var request = GlimpseAppV1.PerformRequest(intentType: MarkFilmWatchedIntent.type)
-        request.parameters = ["filmID": .init(kind: .stringValue("cars-4"))]
+        var request = GlimpseAppV1.PerformRequest(intentType: "MarkFilmWatchedIntent")
+        request.parameters = [
+            "filmID": .init(kind: .stringValue("cars-4")), "filmTitle": .init(kind: .stringValue("Cars 4")),
+        ]
         let answer = try await perform(request)
-        guard case .failed? = answer.outcome else { Issue.record("\(answer)"); return }
+        #expect(answer.outcome == .failed(.init(message: #"MarkFilmWatchedIntent: no film "cars-4""#)))
         #expect(store.current().film?.id == "coco")
     }
 
-    @Test func playPauseOutsideALiveActivityOrWithoutAGatewayFailsWithAReason() async throws {
-        var request = GlimpseAppV1.PerformRequest(intentType: TogglePlaybackIntent.type)
+    @Test func playPauseWithoutItsActivityOrOfAnUnknownOneFailsWithAReason() async throws {
+        var request = GlimpseAppV1.PerformRequest(intentType: "TogglePlaybackIntent")
         request.parameters = ["isPlaying": .init(kind: .boolValue(false))]
         guard case .failed(let noActivity)? = try await perform(request).outcome else {
             Issue.record("performed"); return
         }
-        #expect(noActivity.message.contains("no activity_id"))
-        request.activityId = "A1"
-        request.attributesType = FilmPlaybackActivity.attributesType
-        guard case .failed(let noGateway)? = try await perform(request).outcome else {
+        #expect(noActivity.message == "TogglePlaybackIntent: @Parameter activityID has no value")
+        request.parameters["activityID"] = .init(kind: .boolValue(true))
+        guard case .failed(let illTyped)? = try await perform(request).outcome else {
             Issue.record("performed"); return
         }
-        #expect(noGateway.message.contains("no gateway"))
+        #expect(illTyped.message == "TogglePlaybackIntent: @Parameter activityID is not a VALUE_TYPE_STRING")
+        request.parameters["activityID"] = .init(kind: .stringValue("A1"))
+        request.activityId = "A1"
+        request.attributesType = "FilmPlaybackAttributes"
+        guard case .failed(let unknown)? = try await perform(request).outcome else {
+            Issue.record("performed"); return
+        }
+        #expect(unknown.message == #"TogglePlaybackIntent: no playback activity "A1""#)
         request.intentType = "RewindIntent"
         await #expect(throws: RPCError.self) { try await perform(request) }
     }
@@ -116,11 +124,11 @@ let start = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z,
     }
 
     @Test func thePlaybackLiveActivityHasEveryDynamicIslandView() throws {
-        var request = GlimpseAppV1.ActivityViewsRequest(attributesType: FilmPlaybackActivity.attributesType)
+        var request = GlimpseAppV1.ActivityViewsRequest(activityId: "A1", attributesType: "FilmPlaybackAttributes")
         request.attributesJson = #"{"filmTitle":"Coco","posterImageName":"coco-poster","totalRuntime":105}"#
         request.stateJson =
             #"{"currentScene":"Land of the Dead","elapsedMinutes":48,"isPlaying":true,"chapterProgress":0.3}"#
-        let views = try FilmPlaybackActivity().views(for: request)
+        let views = try FilmPlaybackLiveActivity().views(for: request)
         #expect(views.lockScreen?.texts == ["Coco", "Land of the Dead"])
         #expect(views.lockScreen?.symbols == ["pause.fill"])
         // The symbol is a Button: a tap asks for the other state (a LiveActivityIntent).
@@ -128,7 +136,14 @@ let start = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z,
             views.lockScreen?.all.compactMap { view -> GlimpseWidgetV1.Button? in
                 if case .button(let b)? = view.kind { b } else { nil }
             } ?? []
-        #expect(buttons.map(\.intent) == [TogglePlaybackIntent.invocation(playing: false)])
+        #expect(
+            buttons.map(\.intent) == [
+                GlimpseWidgetV1.IntentInvocation(
+                    intentType: "TogglePlaybackIntent",
+                    parameters: [
+                        "isPlaying": .init(kind: .boolValue(false)), "activityID": .init(kind: .stringValue("A1")),
+                    ])
+            ])
         let island = try #require(views.dynamicIsland)
         #expect(island.expandedLeading?.view?.images == ["coco-poster"])
         #expect(island.expandedTrailing?.view?.texts == ["48 min"])
@@ -143,8 +158,7 @@ let start = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z,
 extension PixarTests {
     /// A tap's perform, through the handler's generated client over the in-process transport.
     func perform(_ request: GlimpseAppV1.PerformRequest) async throws -> GlimpseAppV1.PerformResponse {
-        let handler = PixarIntentHandler(
-            markWatched: MarkFilmWatchedIntent(store: store), togglePlayback: TogglePlaybackIntent(gateway: nil))
+        let handler = PixarIntentHandler(store: store)
         return try await withServices([handler]) { client in
             try await GlimpseAppV1.IntentHandler.Client(wrapping: client).perform(ClientRequest(message: request))
                 .message

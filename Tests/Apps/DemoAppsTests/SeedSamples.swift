@@ -21,7 +21,7 @@ enum SeedSamples {
 
     /// Pixar: Coco, 42 % watched (the article's sample).
     static func pixar(_ family: GlimpseWidgetV1.WidgetFamily) -> GlimpseWidgetV1.TimelineEntry {
-        PixarWidgetView.entry(.placeholder(now), family: family)
+        FilmWidgetEntryView.entry(.placeholder(now), family: family)
     }
 
     /// MoviePlanner: the longest title of the list, so wrapping shows.
@@ -57,13 +57,14 @@ enum SeedSamples {
 
     /// Coco playing, 42 minutes in.
     static func filmPlayback() -> GlimpseWidgetV1.ActivityViews {
-        FilmPlaybackActivity().views(
-            WireActivityContext(
-                activityID: "film",
-                attributes: .init(filmTitle: "Coco", posterImageName: "coco-poster", totalRuntime: 105),
-                state: .init(
-                    currentScene: "The Land of the Dead", elapsedMinutes: 42, isPlaying: true, chapterProgress: 0.4),
-                isStale: false, now: now))
+        let attributes = FilmPlaybackAttributes(filmTitle: "Coco", posterImageName: "coco-poster", totalRuntime: 105)
+        let state = FilmPlaybackAttributes.ContentState(
+            currentScene: "The Land of the Dead", elapsedMinutes: 42, isPlaying: true, chapterProgress: 0.4)
+        var request = GlimpseAppV1.ActivityViewsRequest(activityId: "film", attributesType: "FilmPlaybackAttributes")
+        request.attributesJson = String(decoding: try! JSONEncoder().encode(attributes), as: UTF8.self)
+        request.stateJson = String(decoding: try! JSONEncoder().encode(state), as: UTF8.self)
+        request.now = .init(date: now)
+        return try! FilmPlaybackLiveActivity().views(for: request)
     }
 
     // MARK: Rendering

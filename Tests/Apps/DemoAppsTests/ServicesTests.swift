@@ -42,7 +42,14 @@ func withServices<Result: Sendable>(
             let handler = GlimpseAppV1.IntentHandler.Client(wrapping: client)
             var perform = GlimpseAppV1.PerformRequest(intentType: "MarkFilmWatchedIntent")
             perform.parameters = ["filmID": .init(kind: .stringValue("coco"))]
-            _ = try await handler.perform(ClientRequest(message: perform))
+            // The Button carries both @Parameters: a tap without the title fails, and changes nothing.
+            let partial = try await handler.perform(ClientRequest(message: perform)).message
+            #expect(
+                partial.outcome == .failed(.init(message: "MarkFilmWatchedIntent: @Parameter filmTitle has no value")))
+            perform.parameters["filmTitle"] = .init(kind: .stringValue("Coco"))
+            let done = try await handler.perform(ClientRequest(message: perform)).message
+            #expect(done.outcome == .succeeded(.init()))
+            #expect(done.reloads?.kinds == ["PixarFilmWidget"])
             let next = try await provider.timeline(ClientRequest(message: request)).message.timeline
             #expect(next?.entries.first?.view?.texts.first == "Up")
         }

@@ -3,50 +3,43 @@ import GlimpseMessages
 import GlimpseRPC
 import RPCCore
 
-/// The Pixar app's IntentHandler: its two intents by type.
+/// Seed 000's MarkFilmWatchedIntent: `perform()` marks the film watched in FilmStore and
+/// calls `WidgetCenter.shared.reloadTimelines(ofKind: "PixarFilmWidget")` — the tap's reload,
+/// so every Pixar widget, not only the tapped one, shows the next film at once.
+struct MarkFilmWatchedIntent: AppIntent {
+    static let title: LocalizedStringResource = "Mark Film as Watched"
+
+    @Parameter(title: "Film ID") var filmID: String
+    @Parameter(title: "Film Title") var filmTitle: String
+
+    init() {}
+
+    init(filmID: String, filmTitle: String) {
+        self.filmID = filmID
+        self.filmTitle = filmTitle
+    }
+
+    func perform() async throws -> some IntentResult {
+        guard FilmStore.shared.markWatched(id: filmID) else { throw PixarError("no film \"\(filmID)\"") }
+        WidgetCenter.shared.reloadTimelines(ofKind: PixarWidget.kind)
+        return .result()
+    }
+}
+
+struct PixarError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The Pixar app's IntentHandler: GlimpseKit's, performing its two intents with this app's
+/// FilmStore as `FilmStore.shared`.
 struct PixarIntentHandler: GlimpseAppV1.IntentHandler.Handler {
-    let markWatched: MarkFilmWatchedIntent
-    let togglePlayback: TogglePlaybackIntent
+    let store: FilmStore
+    let intents = IntentHandlerService(intents: [MarkFilmWatchedIntent.self, TogglePlaybackIntent.self])
 
     func perform(
         request: ServerRequest<GlimpseAppV1.PerformRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAppV1.PerformResponse> {
-        let message = request.message
-        switch message.intentType {
-        case MarkFilmWatchedIntent.type: return ServerResponse(message: markWatched.perform(message))
-        case TogglePlaybackIntent.type: return ServerResponse(message: await togglePlayback.perform(message))
-        default:
-            throw RPCError(
-                code: .notFound,
-                message:
-                    "no intent \"\(message.intentType)\" (this app has \(MarkFilmWatchedIntent.type), \(TogglePlaybackIntent.type))"
-            )
-        }
-    }
-}
-
-/// Seed 000's MarkFilmWatchedIntent: `perform()` marks the film watched in FilmStore and
-/// calls `WidgetCenter.shared.reloadTimelines(ofKind: "PixarFilmWidget")`, said in its answer
-/// (`reloads`), so every Pixar widget — not only the tapped one — shows the next film at once.
-struct MarkFilmWatchedIntent {
-    static let type = "MarkFilmWatchedIntent"
-    let store: FilmStore
-
-    func perform(_ message: GlimpseAppV1.PerformRequest) -> GlimpseAppV1.PerformResponse {
-        guard case .stringValue(let filmID)? = message.parameters["filmID"]?.kind else {
-            return .failed("MarkFilmWatchedIntent needs its filmID parameter")
-        }
-        guard store.markWatched(id: filmID) else {
-            return .failed("no film \"\(filmID)\"")
-        }
-        var response = GlimpseAppV1.PerformResponse(outcome: .succeeded(.init()))
-        response.reloads = GlimpseAppV1.PerformResponse.Reloads(kinds: [PixarWidget.kind])
-        return response
-    }
-}
-
-extension GlimpseAppV1.PerformResponse {
-    static func failed(_ message: String) -> Self {
-        Self(outcome: .failed(.init(message: message)))
+        try await FilmStore.$shared.withValue(store) { try await intents.perform(request: request, context: context) }
     }
 }

@@ -21,6 +21,9 @@ struct PixarFilm: Codable, Sendable, Hashable, Identifiable {
 /// FilmStore.shared: the film being watched and how far. Marking it watched moves on to
 /// the next unwatched film of the catalog; when none is left, no film is selected.
 final class FilmStore: Sendable {
+    /// The app's store, as the intents reach it (the demo binds each app's own).
+    @TaskLocal static var shared = FilmStore()
+
     struct Now: Sendable, Hashable {
         var film: PixarFilm?
         var watchProgress: Double  // 0.0–1.0

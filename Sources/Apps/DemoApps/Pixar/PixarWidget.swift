@@ -25,21 +25,21 @@ struct PixarWidget: TimelineSource {
     func placeholder(
         kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
     ) -> GlimpseWidgetV1.TimelineEntry {
-        PixarWidgetView.entry(.placeholder(now), family: context.family)
+        FilmWidgetEntryView.entry(.placeholder(now), family: context.family)
     }
 
     func snapshot(
         kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
     ) async -> GlimpseWidgetV1.TimelineEntry {
         let current = store.current()
-        return PixarWidgetView.entry(
+        return FilmWidgetEntryView.entry(
             FilmEntry(date: now, film: current.film, watchProgress: current.watchProgress), family: context.family)
     }
 
     func timeline(
         kind: String, in context: GlimpseAppV1.TimelineProviderContext, now: Date
     ) async -> GlimpseWidgetV1.Timeline {
-        let entries = filmEntries(now: now).map { PixarWidgetView.entry($0, family: context.family) }
+        let entries = filmEntries(now: now).map { FilmWidgetEntryView.entry($0, family: context.family) }
         return GlimpseWidgetV1.Timeline(entries: entries, policy: .atEnd)
     }
 

@@ -2,15 +2,21 @@ import Foundation
 import GlimpseKit
 import GlimpseMessages
 
-/// FilmWidgetEntryView: a layout per family (seed 000's SmallFilmView, MediumFilmView with
+/// Seed 000's FilmWidgetEntryView: a layout per family (SmallFilmView, MediumFilmView with
 /// the mark-watched Button, a large view, and FilmAccessoryView's gauge on the Lock Screen),
-/// each with `.containerBackground(.fill.tertiary, for: .widget)`.
-enum PixarWidgetView {
+/// under `.containerBackground(.fill.tertiary, for: .widget)`.
+struct FilmWidgetEntryView: View {
+    @Environment(\.widgetFamily) var family
+    let entry: PixarWidget.FilmEntry
+
+    /// The entry on the wire, drawn for `family`.
     static func entry(
         _ entry: PixarWidget.FilmEntry, family: GlimpseWidgetV1.WidgetFamily
     ) -> GlimpseWidgetV1.TimelineEntry {
-        GlimpseWidgetV1.TimelineEntry(
-            date: entry.date, view: body(entry, family: family).containerBackground(.fillTertiary),
+        var environment = EnvironmentValues()
+        environment.widgetFamily = WidgetFamily(family) ?? .systemLarge
+        return GlimpseWidgetV1.TimelineEntry(
+            date: entry.date, view: FilmWidgetEntryView(entry: entry).drawn(in: environment),
             url: entry.film.map { filmURL($0.title) } ?? "pixartracker://")
     }
 
@@ -18,105 +24,145 @@ enum PixarWidgetView {
         "pixartracker://film/" + (title.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? title)
     }
 
-    static func body(_ entry: PixarWidget.FilmEntry, family: GlimpseWidgetV1.WidgetFamily) -> View {
-        switch family {
-        case .systemSmall: small(entry)
-        case .systemMedium: medium(entry)
-        case .accessoryCircular: circular(entry)
-        case .accessoryRectangular: rectangular(entry)
-        case .accessoryInline: inline(entry)
-        default: large(entry)
+    var body: some View {
+        Group {
+            switch family {
+            case .systemSmall: SmallFilmView(entry: entry)
+            case .systemMedium: MediumFilmView(entry: entry)
+            case .accessoryCircular: FilmAccessoryView(entry: entry)
+            case .accessoryRectangular: RectangularFilmView(entry: entry)
+            case .accessoryInline: InlineFilmView(entry: entry)
+            default: LargeFilmView(entry: entry)
+            }
         }
+        .containerBackground(.fill.tertiary, for: .widget)
     }
+}
 
-    static func percent(_ progress: Double) -> Int { Int(progress * 100) }
+extension PixarWidget.FilmEntry {
+    var percent: Int { Int(watchProgress * 100) }
+}
 
-    /// MarkFilmWatchedIntent(filmID:filmTitle:) with a green checkmark, `.buttonStyle(.plain)`.
-    static func markWatched(_ film: PixarFilm, label: View) -> View {
-        .button(
-            intent: .init(MarkFilmWatchedIntent.type, ["filmID": film.id, "filmTitle": film.title]), style: .plain,
-            label)
+/// "No film selected", in the caption.
+struct NoFilmView: View {
+    var body: some View {
+        Text("No film selected").font(.caption).foregroundStyle(.secondary)
     }
+}
 
-    static func small(_ entry: PixarWidget.FilmEntry) -> View {
-        guard let film = entry.film else {
-            return .vstack(alignment: .leading, spacing: 4, [noFilm]).padding()
+struct SmallFilmView: View {
+    let entry: PixarWidget.FilmEntry
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 4) {
+            if let film = entry.film {
+                Text(film.title).font(.headline).lineLimit(2)
+                Text("\(entry.percent)% watched").font(.caption).foregroundStyle(.secondary)
+            } else {
+                NoFilmView()
+            }
         }
-        return .vstack(
-            alignment: .leading, spacing: 4,
-            [
-                .text(film.title).font(.headline).lineLimit(2),
-                .text("\(percent(entry.watchProgress))% watched").font(.caption).foregroundStyle(.secondary),
-            ]
-        ).padding()
+        .padding()
     }
+}
 
-    static func medium(_ entry: PixarWidget.FilmEntry) -> View {
-        guard let film = entry.film else { return .hstack([noFilm]).padding() }
-        return .hstack([
-            .vstack(
-                alignment: .leading,
-                [
-                    .text(film.title).font(.headline),
-                    .text("\(percent(entry.watchProgress))% complete").font(.caption).foregroundStyle(.secondary),
-                ]),
-            .spacer(),
-            markWatched(film, label: .symbol("checkmark.circle.fill").font(.title2).foregroundStyle(.system(.green)))
-                .id("markWatched"),
-        ]).padding()
+struct MediumFilmView: View {
+    let entry: PixarWidget.FilmEntry
+
+    var body: some View {
+        HStack {
+            if let film = entry.film {
+                VStack(alignment: .leading) {
+                    Text(film.title).font(.headline)
+                    Text("\(entry.percent)% complete").font(.caption).foregroundStyle(.secondary)
+                }
+                Spacer()
+                Button(intent: MarkFilmWatchedIntent(filmID: film.id, filmTitle: film.title)) {
+                    Image(systemName: "checkmark.circle.fill").font(.title2).foregroundStyle(.green)
+                }
+                .buttonStyle(.plain)
+                .id("markWatched")
+            } else {
+                NoFilmView()
+            }
+        }
+        .padding()
     }
+}
 
-    static func large(_ entry: PixarWidget.FilmEntry) -> View {
-        guard let film = entry.film else { return .vstack([noFilm]).padding() }
-        return .vstack(
-            alignment: .leading, spacing: 8,
-            [
+struct LargeFilmView: View {
+    let entry: PixarWidget.FilmEntry
+
+    var body: some View {
+        if let film = entry.film {
+            VStack(alignment: .leading, spacing: 8) {
                 // minWidth/minHeight 0: the filled poster takes only the height the texts leave
                 // (a fill image alone reports more than it is offered and would push them out).
-                .image(film.posterName, resizable: true, contentMode: .fill)
+                Image(film.posterName).resizable().aspectRatio(contentMode: .fill)
                     .frame(minWidth: 0, maxWidth: .infinity, minHeight: 0, maxHeight: .infinity)
-                    .clipShape(.roundedRectangle(cornerRadius: 12)),
-                .text(film.title).font(.title2).bold().lineLimit(1),
-                .text(String(film.year)).font(.caption).foregroundStyle(.secondary),
-                .progress(value: entry.watchProgress).tint(.system(.orange)),
-                .hstack([
-                    .text("\(percent(entry.watchProgress))% watched").font(.caption).foregroundStyle(.secondary),
-                    .spacer(),
-                    markWatched(
-                        film,
-                        label: .label("Watched", systemImage: "checkmark.circle.fill")
-                            .font(.caption).foregroundStyle(.system(.green))
-                    ).id("markWatched"),
-                ]),
-            ]
-        ).padding()
+                    .clipShape(RoundedRectangle(cornerRadius: 12))
+                Text(film.title).font(.title2).bold().lineLimit(1)
+                Text(String(film.year)).font(.caption).foregroundStyle(.secondary)
+                ProgressView(value: entry.watchProgress).tint(.orange)
+                HStack {
+                    Text("\(entry.percent)% watched").font(.caption).foregroundStyle(.secondary)
+                    Spacer()
+                    Button(intent: MarkFilmWatchedIntent(filmID: film.id, filmTitle: film.title)) {
+                        Label("Watched", systemImage: "checkmark.circle.fill").font(.caption).foregroundStyle(.green)
+                    }
+                    .buttonStyle(.plain)
+                    .id("markWatched")
+                }
+            }
+            .padding()
+        } else {
+            VStack { NoFilmView() }.padding()
+        }
     }
+}
 
-    /// accessoryCircular: one value, no text — the watch progress as a capacity gauge.
-    static func circular(_ entry: PixarWidget.FilmEntry) -> View {
-        guard entry.film != nil else { return .zstack([.accessoryWidgetBackground, .symbol("film")]) }
-        return .zstack([
-            .accessoryWidgetBackground,
-            .gauge(value: entry.watchProgress, style: .accessoryCircularCapacity, label: .symbol("film")),
-        ])
+/// accessoryCircular: one value, no text — the watch progress as a capacity gauge.
+struct FilmAccessoryView: View {
+    let entry: PixarWidget.FilmEntry
+
+    var body: some View {
+        ZStack {
+            AccessoryWidgetBackground()
+            if entry.film != nil {
+                Gauge(value: entry.watchProgress) { Image(systemName: "film") }
+                    .gaugeStyle(.accessoryCircularCapacity)
+            } else {
+                Image(systemName: "film")
+            }
+        }
     }
+}
 
-    static func rectangular(_ entry: PixarWidget.FilmEntry) -> View {
-        guard let film = entry.film else { return .vstack(alignment: .leading, [noFilm]) }
-        return .vstack(
-            alignment: .leading, spacing: 2,
-            [
-                .label(film.title, systemImage: "film").font(.headline).widgetAccentable().lineLimit(1),
-                .text("\(percent(entry.watchProgress))% watched").font(.caption),
-                .gauge(value: entry.watchProgress, style: .accessoryLinearCapacity),
-            ]
-        ).frame(maxWidth: .infinity, alignment: .leading)
+struct RectangularFilmView: View {
+    let entry: PixarWidget.FilmEntry
+
+    var body: some View {
+        if let film = entry.film {
+            VStack(alignment: .leading, spacing: 2) {
+                Label(film.title, systemImage: "film").font(.headline).widgetAccentable().lineLimit(1)
+                Text("\(entry.percent)% watched").font(.caption)
+                Gauge(value: entry.watchProgress) { EmptyView() }.gaugeStyle(.accessoryLinearCapacity)
+            }
+            .frame(maxWidth: .infinity, alignment: .leading)
+        } else {
+            VStack(alignment: .leading) { NoFilmView() }
+        }
     }
+}
 
-    static func inline(_ entry: PixarWidget.FilmEntry) -> View {
-        guard let film = entry.film else { return .label("No film", systemImage: "film") }
-        return .label("\(film.title) · \(percent(entry.watchProgress))%", systemImage: "film")
+struct InlineFilmView: View {
+    let entry: PixarWidget.FilmEntry
+
+    var body: some View {
+        if let film = entry.film {
+            Label("\(film.title) · \(entry.percent)%", systemImage: "film")
+        } else {
+            Label("No film", systemImage: "film")
+        }
     }
-
-    static let noFilm: View = .text("No film selected").font(.caption).foregroundStyle(.secondary)
 }

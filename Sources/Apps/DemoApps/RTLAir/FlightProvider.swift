@@ -41,8 +41,8 @@ struct FlightProvider: TimelineSource {
     func entry(_ kind: String, _ entry: FlightEntry) -> GlimpseWidgetV1.TimelineEntry {
         let view =
             kind == Self.lockScreenKind
-            ? LockScreenWidgetView.body(entry).containerBackground(nil)
-            : MediumWidgetView.body(entry).containerBackground(.color(.black))
+            ? LockScreenWidgetView(entry: entry).containerBackground(for: .widget) {}.drawn()
+            : MediumWidgetView(entry: entry).containerBackground(Color.black, for: .widget).drawn()
         return GlimpseWidgetV1.TimelineEntry(date: entry.date, view: view, url: Self.url)
     }
 }

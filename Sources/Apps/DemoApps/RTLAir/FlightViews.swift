@@ -1,92 +1,115 @@
 import Foundation
 import GlimpseKit
-import GlimpseMessages
 
 /// The article's lightning yellow.
-let lightningYellow = Color.rgb(1.0, 0.84, 0.0)
+let lightningYellow = Color(red: 1.0, green: 0.84, blue: 0.0)
 
 /// MediumWidgetView: the flight on black, and the button the status calls for — Check In,
 /// then Gate M72, then none (the terminal state shows a lightning bolt instead).
-enum MediumWidgetView {
-    static func body(_ entry: FlightProvider.FlightEntry) -> View {
+struct MediumWidgetView: View {
+    let entry: FlightProvider.FlightEntry
+
+    var body: some View {
         let flight = entry.flight
-        return .vstack(
-            alignment: .leading, spacing: 6,
-            [
-                .hstack(
-                    spacing: 4,
-                    [
-                        .symbol("bolt.fill"),
-                        .text("Ride the Lightning Air").bold(),
-                        .spacer(),
-                        .text(flight.flightNumber).monospacedDigit(),
-                    ]
-                ).font(.caption).foregroundColor(lightningYellow),
-                .hstack(
-                    alignment: .firstTextBaseline,
-                    [
-                        .text("\(flight.origin) → \(flight.destination)").font(.title2).bold().foregroundColor(.white),
-                        .spacer(),
-                        .date(flight.departureTime, style: .time).font(.headline).foregroundColor(.white),
-                    ]),
-                .text("Gate \(flight.gate)").font(.caption).foregroundStyle(.system(.gray)),
-                .hstack([
-                    .text(entry.status.displayLabel).font(.subheadline).bold().foregroundColor(
-                        statusColor(entry.status)),
-                    .spacer(),
-                    action(entry),
-                ]),
-            ]
-        ).padding()
+        VStack(alignment: .leading, spacing: 6) {
+            HStack(spacing: 4) {
+                Image(systemName: "bolt.fill")
+                Text("Ride the Lightning Air").bold()
+                Spacer()
+                Text(flight.flightNumber).monospacedDigit()
+            }
+            .font(.caption).foregroundColor(lightningYellow)
+            HStack(alignment: .firstTextBaseline) {
+                Text("\(flight.origin) → \(flight.destination)").font(.title2).bold().foregroundColor(.white)
+                Spacer()
+                Text(flight.departureTime, style: .time).font(.headline).foregroundColor(.white)
+            }
+            Text("Gate \(flight.gate)").font(.caption).foregroundStyle(.gray)
+            HStack {
+                Text(entry.status.displayLabel).font(.subheadline).bold().foregroundColor(statusColor)
+                Spacer()
+                switch entry.status {
+                case .notCheckedIn:
+                    FlightButton(intent: CheckInIntent(), symbol: "bolt.fill", title: "Check In").id("checkin")
+                case .checkedIn:
+                    FlightButton(
+                        intent: ConfirmGateIntent(), symbol: "door.left.hand.open", title: "Gate \(flight.gate)"
+                    )
+                    .id("gate")
+                case .gateConfirmed:
+                    Image(systemName: "bolt.fill").font(.title2).foregroundColor(lightningYellow)
+                }
+            }
+        }
+        .padding()
     }
 
-    static func statusColor(_ status: FlightStatus) -> Color {
-        switch status {
-        case .notCheckedIn: .system(.gray)
+    var statusColor: Color {
+        switch entry.status {
+        case .notCheckedIn: .gray
         case .checkedIn: .white
         case .gateConfirmed: lightningYellow
         }
     }
+}
 
-    static func action(_ entry: FlightProvider.FlightEntry) -> View {
-        switch entry.status {
-        case .notCheckedIn: button("CheckInIntent", symbol: "bolt.fill", title: "Check In").id("checkin")
-        case .checkedIn:
-            button("ConfirmGateIntent", symbol: "door.left.hand.open", title: "Gate \(entry.flight.gate)").id("gate")
-        case .gateConfirmed: .symbol("bolt.fill").font(.title2).foregroundColor(lightningYellow)
+/// `Button(intent:)` with the article's label: symbol and title, caption bold, black on
+/// yellow, in a rounded rectangle, `.buttonStyle(.plain)`.
+struct FlightButton<Intent: AppIntent>: View {
+    let intent: Intent
+    let symbol: String
+    let title: String
+
+    var body: some View {
+        Button(intent: intent) {
+            HStack(spacing: 4) {
+                Image(systemName: symbol)
+                Text(title)
+            }
+            .font(.caption).bold().foregroundColor(.black)
+            .padding(.horizontal, 12).padding(.vertical, 8)
+            .background(lightningYellow).clipShape(RoundedRectangle(cornerRadius: 8))
         }
-    }
-
-    /// `Button(intent:)` with the article's label: symbol and title, caption bold, black on
-    /// yellow, in a rounded rectangle, `.buttonStyle(.plain)`.
-    static func button(_ intent: String, symbol: String, title: String) -> View {
-        .button(
-            intent: .init(intent), style: .plain,
-            .hstack(spacing: 4, [.symbol(symbol), .text(title)])
-                .font(.caption).bold().foregroundColor(.black)
-                .padding(.horizontal, 12).padding(.vertical, 8)
-                .background(.color(lightningYellow)).clipShape(.roundedRectangle(cornerRadius: 8)))
+        .buttonStyle(.plain)
     }
 }
 
 /// LockScreenWidgetView: one line for accessoryRectangular, read-only (Lock Screen widgets
 /// take no buttons here, as the article notes).
-enum LockScreenWidgetView {
-    static func body(_ entry: FlightProvider.FlightEntry) -> View {
+struct LockScreenWidgetView: View {
+    let entry: FlightProvider.FlightEntry
+
+    var body: some View {
         let flight = entry.flight
-        let dot: View = .text("·").foregroundStyle(.secondary)
-        return .hstack(
-            spacing: 3,
-            [
-                .text("⚡️"),
-                .text(flight.flightNumber).bold(),
-                dot,
-                .text("\(flight.origin) → \(flight.destination)"),
-                dot,
-                .text("Gate \(flight.gate)"),
-                dot,
-                .text(entry.status.displayLabel).foregroundStyle(.secondary),
-            ]
-        ).font(.caption2).minimumScaleFactor(0.6).lineLimit(1)
+        HStack(spacing: 3) {
+            Text("⚡️")
+            Text(flight.flightNumber).bold()
+            Text("·").foregroundStyle(.secondary)
+            Text("\(flight.origin) → \(flight.destination)")
+            Text("·").foregroundStyle(.secondary)
+            Text("Gate \(flight.gate)")
+            Text("·").foregroundStyle(.secondary)
+            Text(entry.status.displayLabel).foregroundStyle(.secondary)
+        }
+        .font(.caption2).minimumScaleFactor(0.6).lineLimit(1)
     }
+}
+
+/// The article's CheckInIntent and ConfirmGateIntent. This app's manifest declares what they
+/// do (Demos/rtlair/app.json: set `flightStatus` in the App Group, reload all timelines), so
+/// the gateway performs them itself and the app serves no IntentHandler: a tap works while the
+/// app is down. `perform()` is never called here; if it were, it says so.
+struct CheckInIntent: AppIntent {
+    static let title: LocalizedStringResource = "Check In"
+    func perform() async throws -> IntentResultValue { throw DeclaredIntent(type: "CheckInIntent") }
+}
+
+struct ConfirmGateIntent: AppIntent {
+    static let title: LocalizedStringResource = "Confirm Gate"
+    func perform() async throws -> IntentResultValue { throw DeclaredIntent(type: "ConfirmGateIntent") }
+}
+
+struct DeclaredIntent: Error, CustomStringConvertible {
+    let type: String
+    var description: String { "\(type) is performed by the gateway from the manifest's store action" }
 }

@@ -87,7 +87,7 @@ public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unch
     public static func request(
         attributes: Attributes, content: ActivityContent<Attributes.ContentState>, pushType: PushType? = nil
     ) throws -> Activity<Attributes> {
-        let encoder = JSONEncoder()
+        let encoder = Self.encoder
         var request = GlimpseActivityV1.RequestActivityRequest()
         request.attributesType = typeName
         request.attributesJson = String(decoding: try encoder.encode(attributes), as: UTF8.self)
@@ -179,9 +179,17 @@ public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unch
         }
     }
 
+    /// Keys sorted: the same state is the same JSON in every run (a dictionary's order is
+    /// seeded per process), so a scripted day replays byte for byte.
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
     static func wireContent(_ content: ActivityContent<Attributes.ContentState>) throws -> GlimpseActivityV1.Content {
         var wire = GlimpseActivityV1.Content(
-            stateJson: String(decoding: try JSONEncoder().encode(content.state), as: UTF8.self),
+            stateJson: String(decoding: try encoder.encode(content.state), as: UTF8.self),
             relevanceScore: content.relevanceScore)
         if let stale = content.staleDate { wire.staleDate = .init(date: stale) }
         return wire

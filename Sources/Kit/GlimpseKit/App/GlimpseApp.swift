@@ -1,5 +1,5 @@
 import Foundation
-import GlimpseMessages
+package import GlimpseMessages
 import GlimpseRPC
 import Synchronization
 import NIOCore
@@ -50,7 +50,7 @@ public enum GlimpseApp {
                 AppToken(path: environment["GLIMPSE_TOKEN_FILE"])
             }
         let link = GatewayLink(host: String(gatewayAddress[..<colon]), port: gatewayPort, token: token)
-        GatewayLink.current.withLock { $0 = link }
+        link.makeCurrent()
 
         let services: [any RPCService] = [IntentHandlerService()] + services(of: configured)
         let transport = NIOServerTransport(host: host, port: port)
@@ -141,8 +141,13 @@ struct WidgetTable: TimelineSource {
 
 /// `glimpse.app.v1.IntentHandler`: a tap's intent made and performed; what `perform()`
 /// asked of WidgetCenter goes back as the tap's reloads.
-struct IntentHandlerService: GlimpseAppV1.IntentHandler.Handler {
-    func perform(
+package struct IntentHandlerService: GlimpseAppV1.IntentHandler.Handler {
+    /// `intents` are registered: performed even before a drawn button names them.
+    package init(intents: [any AppIntent.Type] = []) {
+        for intent in intents { intent.register() }
+    }
+
+    package func perform(
         request: ServerRequest<GlimpseAppV1.PerformRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseAppV1.PerformResponse> {
         let message = request.message

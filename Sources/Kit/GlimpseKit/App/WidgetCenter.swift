@@ -106,4 +106,9 @@ final class TapReloads: Sendable {
 extension GatewayLink {
     /// The serving process's link to the gateway.
     static let current = Mutex<GatewayLink?>(nil)
+
+    /// This link becomes the process's: WidgetCenter, ActivityKit and the App Group go through
+    /// it (GlimpseApp.serve does this; a process serving GlimpseKit's services beside its own
+    /// calls it).
+    package func makeCurrent() { Self.current.withLock { $0 = self } }
 }

@@ -157,12 +157,17 @@ protocol ParameterSlot {
     var manifestValueType: String { get }
     /// False when the wire value is not of the parameter's type.
     func set(_ value: GlimpseWidgetV1.ParameterValue) -> Bool
+    /// Not set, with no default, and not optional: reading it would have no value.
+    var isMissing: Bool { get }
 }
 
 extension Parameter: ParameterSlot {
     var title: String { storage.title }
     var manifestValueType: String { Value.manifestValueType }
     var wireValue: GlimpseWidgetV1.ParameterValue? { storage.lock.withLock { storage.value?.parameterValue } }
+    var isMissing: Bool {
+        storage.lock.withLock { storage.value == nil } && Value(parameterValue: GlimpseWidgetV1.ParameterValue()) == nil
+    }
     func set(_ value: GlimpseWidgetV1.ParameterValue) -> Bool {
         guard let typed = Value(parameterValue: value) else { return false }
         storage.lock.withLock { storage.value = typed }
@@ -182,8 +187,26 @@ extension AppIntent {
         }
     }
 
-    /// The intent made as a tap's parameters describe it; values of the wrong type are left
-    /// at their defaults.
+    /// The intent a tap performs: its parameters set from the tap's, each of its own type, and
+    /// none left without a value (`perform()` reading one would have nothing to read).
+    static func performable(_ parameters: [String: GlimpseWidgetV1.ParameterValue]) throws -> Self {
+        let intent = Self()
+        var refused: [String] = []
+        for (name, slot) in intent.parameterSlots {
+            if let value = parameters[name], !slot.set(value) {
+                refused.append("\(name) is not a \(slot.manifestValueType)")
+            } else if slot.isMissing {
+                refused.append("\(name) has no value")
+            }
+        }
+        guard refused.isEmpty else {
+            throw IntentParameterError(description: "@Parameter " + refused.joined(separator: ", "))
+        }
+        return intent
+    }
+
+    /// The intent made as a placement's configuration describes it; values of the wrong type
+    /// are left at their defaults.
     static func make(_ parameters: [String: GlimpseWidgetV1.ParameterValue]) -> Self {
         let intent = Self()
         for (name, slot) in intent.parameterSlots {
@@ -227,7 +250,7 @@ final class IntentRegistry: Sendable {
         }
         let registered = Registered(
             perform: { parameters in
-                let intent = Unchecked(Intent.make(parameters))
+                let intent = Unchecked(try Intent.performable(parameters))
                 return try await intent.value.perform() as? IntentResultValue
             }, title: Intent.title.key, parameters: declared)
         table.withLock { table in
@@ -250,4 +273,9 @@ final class IntentRegistry: Sendable {
         }
         return GlimpseWidgetV1.IntentInvocation(intentType: Intent.intentType, parameters: parameters)
     }
+}
+
+/// A tap's parameters that do not fit the intent's `@Parameter`s: the tap fails with it.
+struct IntentParameterError: Error, CustomStringConvertible {
+    let description: String
 }

@@ -140,8 +140,11 @@ public struct Label: PrimitiveView {
 public struct Gauge: PrimitiveView {
     public private(set) var wireView: GlimpseWidgetV1.View
 
+    /// An empty label (`{ EmptyView() }`) is no label: the gauge alone.
     public init(value: Double, in range: ClosedRange<Double> = 0...1, @ViewBuilder label: () -> some View) {
-        wireView = .gauge(value: value, in: range, style: .automatic, label: wire(label()))
+        let label = wireViews(label())
+        wireView = .gauge(
+            value: value, in: range, style: .automatic, label: label.isEmpty ? nil : wire(BuiltViews(label)))
     }
 
     public init(
