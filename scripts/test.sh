@@ -19,7 +19,10 @@ scripts/format.sh --check
 swift build --build-tests
 swift test --skip-build
 # GlimpseKit as a team's package uses it: Examples/SeedWidgets depends on it by path (its own
-# build; Tests/Peers/test_glimpsekit_examples.py runs what it builds).
+# build; Tests/Peers/test_glimpsekit_examples.py runs what it builds). SwiftPM re-reads a path
+# dependency's files only when the package's own manifest changed: touched, a file added to
+# GlimpseKit since the last build is compiled.
+touch Examples/SeedWidgets/Package.swift
 swift build --package-path Examples/SeedWidgets
 # Stock protobuf decodes the bytes Swift made (the Swift tests check the other way).
 python3 Tests/Wire/GlimpseMessagesTests/Golden/golden.py verify

@@ -8,6 +8,7 @@ IntentHandler by stock grpcio (as Shortcuts would run them)."""
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import time
@@ -16,12 +17,15 @@ import grpc
 
 from glimpse_protos import glimpse_modules
 from glimpse_stack import Stack
+from test_python_sdk import sdk_environment
 from test_timeline_service import RPC_TIMEOUT, _binary
 
 glimpse_modules()
 from glimpse.activity.v1 import activity_pb2 as a  # noqa: E402
 from glimpse.app.v1 import intent_handler_pb2, intent_handler_pb2_grpc  # noqa: E402
 from glimpse.gateway.v1 import gateway_pb2 as g  # noqa: E402
+from glimpse.intent.v1 import intent_pb2 as i  # noqa: E402
+from glimpse.widget.v1 import intent_pb2 as v  # noqa: E402
 from glimpse.widget.v1 import family_pb2 as f  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -46,7 +50,7 @@ class App:
     def __init__(self, tmp_path, product, bundle_id, gateway):
         self.binary = _example(product)
         self.token_file = tmp_path / f"{product}.token"
-        # HOME of its own: Foundation's UserDefaults(suiteName:) keeps its file under it.
+        # HOME of its own: nothing of the app's may land in the runner's.
         env = dict(os.environ, GLIMPSE_PORT="0", GLIMPSE_GATEWAY=gateway, GLIMPSE_TOKEN_FILE=str(self.token_file),
                    HOME=str(tmp_path))
         self.process = subprocess.Popen([self.binary], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -56,10 +60,11 @@ class App:
         self.port = int(line.split()[-1])
         self.bundle_id = bundle_id
 
-    def manifest(self, tmp_path, assets=()):
+    def manifest(self, tmp_path, assets=(), app_groups=()):
         """`<app> manifest`: the bundle's kinds, families and intents; assets added by hand."""
+        groups = [arg for group in app_groups for arg in ("--app-group", group)]
         out = subprocess.run([self.binary, "manifest", "--bundle-id", self.bundle_id,
-                              "--endpoint", f"127.0.0.1:{self.port}"], check=True, capture_output=True,
+                              "--endpoint", f"127.0.0.1:{self.port}", *groups], check=True, capture_output=True,
                              text=True, timeout=60).stdout
         manifest = json.loads(out)
         if assets:
@@ -263,12 +268,17 @@ def test_seed_003_daily_steps_in_the_three_accessory_families(tmp_path):
 
 def test_seed_004_rtl_air_check_in_and_gate_from_the_widget(tmp_path):
     """The article's intents set FlightStore.status, whose setter calls
-    WidgetCenter.shared.reloadAllTimelines(): inside perform() that is the tap's reload."""
+    WidgetCenter.shared.reloadAllTimelines(): inside perform() that is the tap's reload. Its
+    UserDefaults(suiteName: "group.net.insoc.rtlair") is the device's App Group: what the
+    intents wrote is there for the app's other processes (and this script) to read, and what
+    they write there the widget shows."""
     stack = Stack(tmp_path, clock="system")
     gateway = f"127.0.0.1:{stack.ports['gateway']}"
     app = App(tmp_path, "RTLAir", "net.example.rtlair", gateway)
+    group = "group.net.insoc.rtlair"
     try:
-        manifest, path = app.manifest(tmp_path)
+        manifest, path = app.manifest(tmp_path, app_groups=[group])
+        assert manifest["appGroups"] == [group]
         assert sorted(i["type"] for i in manifest["intents"]) == ["CheckInIntent", "ConfirmGateIntent"]
         assert [w["kind"] for w in manifest["widgets"]] == ["MediumWidget", "LockScreenWidget"]
         _install(stack, app, path)
@@ -284,6 +294,18 @@ def test_seed_004_rtl_air_check_in_and_gate_from_the_widget(tmp_path):
         assert "Cleared" in cli("show", "2")
         kinds = [e.kind for e in stack.events.List(g.ListEventsRequest(), timeout=RPC_TIMEOUT).events]
         assert kinds.count("intent_performed") == 2, kinds
+        # The App Group on the device holds what the intents wrote ...
+        bearer = [("authorization", f"Bearer {app.token_file.read_text().strip()}")]
+        got = stack.app_group.Get(i.GetRequest(app_group=group, key="flightStatus"), metadata=bearer,
+                                  timeout=RPC_TIMEOUT)
+        assert got.entry.value.string_value == "gateConfirmed", got
+        # ... and what the app's other process writes there, the widget's next timeline shows
+        # (a widget placed anew: its first timeline is asked at once, not spaced as a reload).
+        stack.app_group.Set(i.SetRequest(app_group=group, key="flightStatus",
+                                          value=v.ParameterValue(string_value="checkedIn")),
+                            metadata=bearer, timeout=RPC_TIMEOUT)
+        again = cli("place", "net.example.rtlair", "MediumWidget", "--family", "systemMedium")
+        assert "Checked In ✓" in again and "Gate M72" in again, again
     finally:
         app.stop()
         stack.stop()
@@ -313,3 +335,30 @@ def test_seed_000_pixar_mark_watched_moves_to_the_next_film(tmp_path):
     finally:
         app.stop()
         stack.stop()
+
+
+def test_the_writing_an_app_page_tests_the_swift_counter_as_written(tmp_path):
+    """docs/writing-an-app.md's pytest file, as the page has it, in a fresh environment with
+    the SDK installed, against the Counter example the Swift page builds: green; with another
+    app in the Counter's place it goes red (it tests the app, not itself)."""
+    page = (ROOT / "docs" / "writing-an-app.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert len(blocks) == 1, blocks
+    python = sdk_environment(tmp_path)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "test_counter.py").write_text(blocks[0])
+    bin_dir = str(pathlib.Path(_binary("glimpse")).parent)
+
+    def pytest_run(app):
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "COUNTER_BIN": app}
+        return subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--glimpse-bin", bin_dir],
+                              cwd=project, capture_output=True, text=True, env=env, timeout=600)
+
+    green = pytest_run(_example("Counter"))
+    assert green.returncode == 0 and "1 passed" in green.stdout, green.stdout[-4000:] + green.stderr[-2000:]
+    # Another app (no Counter kind) where the Counter should be: the page's test goes red.
+    (tmp_path / "stuck").write_text(f"#!/bin/sh\nexec {_example('MoviePlanner')} \"$@\"\n")
+    (tmp_path / "stuck").chmod(0o755)
+    red = pytest_run(str(tmp_path / "stuck"))
+    assert red.returncode != 0, red.stdout[-4000:]

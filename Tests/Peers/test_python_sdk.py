@@ -105,7 +105,8 @@ def test_shows_the_widget_when_it_fails(glimpse):
 '''
 
 
-def test_a_new_team_installs_the_sdk_writes_an_app_and_tests_it_with_the_fixture(tmp_path):
+def sdk_environment(tmp_path):
+    """A fresh virtual environment with `pip install ./sdk/python` done: its python."""
     venv = tmp_path / "venv"
     # The machine's packages (grpcio, protobuf, pytest, setuptools) are seen from the
     # environment; the SDK goes into it with pip, as `pip install ./sdk/python` does.
@@ -119,6 +120,11 @@ def test_a_new_team_installs_the_sdk_writes_an_app_and_tests_it_with_the_fixture
                                 "--no-build-isolation", "--disable-pip-version-check", str(source)],
                                capture_output=True, text=True, timeout=300)
     assert installed.returncode == 0, installed.stderr
+    return python
+
+
+def test_a_new_team_installs_the_sdk_writes_an_app_and_tests_it_with_the_fixture(tmp_path):
+    python = sdk_environment(tmp_path)
     project = tmp_path / "project"
     project.mkdir()
     (project / "app_under_test.py").write_text(textwrap.dedent(APP))

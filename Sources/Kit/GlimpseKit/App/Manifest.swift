@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseMessages
+import Synchronization
 
 /// The app's manifest for `glimpse install`, from what the bundle declares: each widget kind
 /// with its families and names, each intent a widget's button runs (performed here), each
@@ -8,16 +9,16 @@ struct Manifest {
     let json: String
 
     init(_ configured: Configured, arguments: [String]) throws {
+        let usage = "usage: manifest --bundle-id ID --endpoint HOST:PORT [--display-name NAME] [--app-group GROUP]…"
         var options: [String: String] = [:]
+        var appGroups: [String] = []
         var rest = arguments[...]
         while let flag = rest.popFirst() {
-            guard flag.hasPrefix("--"), let value = rest.popFirst() else {
-                throw GlimpseAppError("usage: manifest --bundle-id ID --endpoint HOST:PORT [--display-name NAME]")
-            }
-            options[String(flag.dropFirst(2))] = value
+            guard flag.hasPrefix("--"), let value = rest.popFirst() else { throw GlimpseAppError(usage) }
+            if flag == "--app-group" { appGroups.append(value) } else { options[String(flag.dropFirst(2))] = value }
         }
         guard let bundleID = options["bundle-id"], let endpoint = options["endpoint"] else {
-            throw GlimpseAppError("usage: manifest --bundle-id ID --endpoint HOST:PORT [--display-name NAME]")
+            throw GlimpseAppError(usage)
         }
         let kinds = configured.widgets.map(\.kind)
         var manifest: [String: Any] = [
@@ -63,6 +64,9 @@ struct Manifest {
                 return entry
             }
         }
+        // The App Groups: asked for, and any `UserDefaults(suiteName:)` made while drawing.
+        let groups = Set(appGroups).union(GlimpseKit.UserDefaults.suites.withLock { $0 })
+        if !groups.isEmpty { manifest["appGroups"] = groups.sorted() }
         if !configured.activities.isEmpty {
             manifest["activityAttributes"] = configured.activities.map { ["typeName": $0.attributesType] }
         }
