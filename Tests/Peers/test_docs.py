@@ -1,7 +1,9 @@
 """The docs lead somewhere real: every relative link in the README, docs/ and the other
 Markdown pages of the repository points at a file or folder that exists, and every path
-named in backticks (`Sources/…`, `Tests/…`, `docs/…`, …) exists. The Swift page's code is
-checked and run by test_glimpsekit_examples.py; the Python page's by test_python_sdk.py."""
+named in backticks (`Sources/…`, `Tests/…`, `docs/…`, …) exists. The pages' code runs
+elsewhere: the Swift page's and docs/writing-an-app.md's test in test_glimpsekit_examples.py,
+the Python page's in test_python_sdk.py, docs/rendering.md's five-minute tour in
+test_docs_tour.py."""
 import pathlib
 import re
 
