@@ -507,6 +507,14 @@ let package = Package(
                 "BenchSupport", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO", "ProtoMapping", nioCore,
             ],
             path: "Benchmarks/Gateway"),
+        // Instructions per operation of the hot paths, for callgrind (Benchmarks/instructions.sh).
+        .executableTarget(
+            name: "glimpse-bench-instructions",
+            dependencies: [
+                "ActivityEngine", "ActivityMapping", "GlimpseJSON", "GlimpseMessages", "GlimpseVocabulary",
+                "IntentEngine", "Rendering", "TimelineEngine",
+            ],
+            path: "Benchmarks/Instructions", exclude: ["baseline.json"]),
         .executableTarget(
             name: "glimpse-bench-render",
             dependencies: ["BenchSupport", "Rendering", "GlimpseMessages", "GlimpseRPC", "RPCCore", "RPCNIO"],

@@ -24,6 +24,10 @@ swift test --skip-build
 # GlimpseKit since the last build is compiled.
 touch Examples/SeedWidgets/Package.swift
 swift build --package-path Examples/SeedWidgets
+# Instructions per operation of the hot paths (a unary call's message work, a push, a
+# reload, a tap, a layout) under callgrind, release build: over 5 % above the committed
+# baseline fails the run (instruction counts do not swing with the machine's load).
+Benchmarks/instructions.sh
 # Stock protobuf decodes the bytes Swift made (the Swift tests check the other way).
 python3 Tests/Wire/GlimpseMessagesTests/Golden/golden.py verify
 
