@@ -99,7 +99,8 @@ extension String {
     /// The text with each NUL shown as U+FFFD: protobuf-c's strings end at NUL, so text a
     /// push server sent (a JSON string, a header) must lose them before it goes on the wire.
     package var wireSafe: String {
-        contains("\u{0}") ? String(unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : Character($0) }) : self
+        // U+0000 is the byte 0 in UTF-8 and nothing else is: a byte scan, not a walk over Characters.
+        utf8.contains(0) ? String(unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : Character($0) }) : self
     }
 }
 

@@ -50,8 +50,17 @@ package struct ActivityID: Sendable, Hashable, Comparable, Codable, CustomString
         guard let uuid = UUID(uuidString: string) else { return nil }
         self.uuid = uuid
     }
-    package var description: String { uuid.uuidString }
-    package static func < (a: Self, b: Self) -> Bool { a.uuid.uuidString < b.uuid.uuidString }
+    /// `uuid.uuidString`, written directly (every push's log record and outcome names its
+    /// activity, and Foundation's goes through snprintf).
+    package var description: String { uuid.hyphenatedHex(uppercase: true) }
+
+    /// The order of `description`s (hex keeps the bytes' order; the dashes stand at the same
+    /// places in every one), without writing them.
+    package static func < (a: Self, b: Self) -> Bool {
+        withUnsafeBytes(of: a.uuid.uuid) { left in
+            withUnsafeBytes(of: b.uuid.uuid) { right in left.lexicographicallyPrecedes(right) }
+        }
+    }
 }
 
 /// An APNs device token (a Live Activity's update token or a push-to-start token), as lowercase hex.
@@ -92,5 +101,29 @@ package struct ChannelID: Sendable, Hashable, Comparable, Codable, CustomStringC
 extension UInt8 {
     var isHexDigit: Bool {
         (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
+    }
+}
+
+extension UUID {
+    /// `uuidString` (8-4-4-4-12 hex), in either case, without Foundation's snprintf.
+    package func hyphenatedHex(uppercase: Bool) -> String {
+        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
+        return withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { out in
+                digits.withUTF8Buffer { hex in
+                    var at = 0
+                    for (index, byte) in bytes.enumerated() {
+                        if index == 4 || index == 6 || index == 8 || index == 10 {
+                            out[at] = UInt8(ascii: "-")
+                            at += 1
+                        }
+                        out[at] = hex[Int(byte >> 4)]
+                        out[at + 1] = hex[Int(byte & 0xF)]
+                        at += 2
+                    }
+                }
+                return 36
+            }
+        }
     }
 }

@@ -110,45 +110,36 @@ package final class Journal: Sendable {
         }
     }
 
-    /// Writes one command entry per payload, all at `instant`, in one transaction, each with
-    /// its change in a savepoint: a change that throws rolls back its own entry only, and its
-    /// error is that entry's result. Returns the last sequence written (or `previous` when
-    /// every change threw) and each change's result, in order.
+    /// Writes one command entry per payload, all at `instant`, in one transaction: each
+    /// change runs first, and only a change that does not throw gets its entry (its error is
+    /// that entry's result). Returns the last sequence written (or `previous` when every change
+    /// threw) and each change's result, in order. One prepared INSERT serves the batch: no
+    /// savepoint, no statement compiled per entry (a push at tens of thousands a second pays
+    /// for each).
     func appendBatch<T>(
         instant: Date, payloads: [[UInt8]], previous: Int64,
         applying change: (Int) throws -> T
     ) throws -> (sequence: Int64, results: [Result<T, any Error>]) {
         try queue.write { db in
+            let insert = try db.cachedStatement(sql: "INSERT INTO journal (instant, kind, payload) VALUES (?, ?, ?)")
+            let time = instant.timeIntervalSinceReferenceDate
             var last = previous
             var results: [Result<T, any Error>] = []
             results.reserveCapacity(payloads.count)
             for (index, payload) in payloads.enumerated() {
-                var value: T?
-                do {
-                    try db.inSavepoint {
-                        try db.execute(
-                            sql: "INSERT INTO journal (instant, kind, payload) VALUES (?, ?, ?)",
-                            arguments: [
-                                instant.timeIntervalSinceReferenceDate, JournalEntry.Kind.command.rawValue,
-                                Data(payload),
-                            ])
-                        let sequence = db.lastInsertedRowID
-                        do { value = try change(index) } catch { throw ChangeRejected(error: error) }
-                        last = sequence
-                        return .commit
-                    }
-                } catch let rejected as ChangeRejected {
-                    results.append(.failure(rejected.error))
+                let value: T
+                do { value = try change(index) } catch {
+                    results.append(.failure(error))
                     continue
                 }
-                if let value { results.append(.success(value)) }
+                // A failed INSERT fails the whole batch (its transaction is rolled back and
+                // the host stops), as a failed commit does.
+                try insert.execute(arguments: [time, JournalEntry.Kind.command.rawValue, Data(payload)])
+                last = db.lastInsertedRowID
+                results.append(.success(value))
             }
             return (last, results)
         }
-    }
-
-    private struct ChangeRejected: Error {
-        var error: any Error
     }
 
     /// Visits every entry after `sequence`, in order, without loading the journal into memory.

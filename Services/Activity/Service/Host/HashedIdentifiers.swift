@@ -42,7 +42,7 @@ package struct HashedIdentifiers: IdentifierSource {
     package mutating func nextActivityID() -> ActivityID { ActivityID(nextUUID(0x61)) }
 
     /// An apns-id for a push that came without one: a lowercase UUID, as APNs makes up.
-    package mutating func nextRequestID() -> String { nextUUID(0x72).uuidString.lowercased() }
+    package mutating func nextRequestID() -> String { nextUUID(0x72).hyphenatedHex(uppercase: false) }
 
     package mutating func nextPushToken() -> PushToken {
         PushToken(bytes: next(0x74))
