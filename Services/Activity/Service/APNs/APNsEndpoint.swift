@@ -94,10 +94,12 @@ package struct APNsEndpoint: Sendable {
         // Without one, glimpse-activity names the push from its seed (journaled with it).
         let givenID = request.header("apns-id")
         var apnsID: String { givenID ?? UUID().uuidString.lowercased() }
+        // Only channel management is under /1/: a push's path is not taken apart here.
         let segments =
-            request.path.split(separator: "?", maxSplits: 1).first.map {
+            request.path.hasPrefix("/1/")
+            ? request.path.split(separator: "?", maxSplits: 1).first.map {
                 $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            } ?? []
+            } ?? [] : []
         let isChannels =
             segments.count == 5 && segments[1] == "1" && segments[2] == "apps"
             && (segments[4] == "channels" || segments[4] == "all-channels")

@@ -31,12 +31,12 @@ extension ActivityServiceState {
         record.topic = header("apns-topic") ?? ""
         record.priority = Int32(header("apns-priority") ?? "10") ?? 0
         record.channelId = header("apns-channel-id") ?? ""
-        if let range = record.topic.firstRange(of: ".push-type.") {
-            record.bundleId = String(record.topic[..<range.lowerBound])
-        }
+        if let bundle = record.topic.before(".push-type.") { record.bundleId = bundle }
 
-        let segments = push.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if segments.count == 4, segments[1] == "3", segments[2] == "device" { record.deviceToken = segments[3] }
+        // `/3/device/<token>` and `/4/broadcasts/apps/<bundle>`, the last part without a `/`.
+        let deviceToken = push.path.lastSegment(after: "/3/device/")
+        let broadcastBundle = push.path.lastSegment(after: "/4/broadcasts/apps/")
+        if let deviceToken { record.deviceToken = deviceToken }
 
         // Refused before the device: authentication, method, path (decided by the endpoint).
         if push.refusedStatus != 0 {
@@ -55,11 +55,11 @@ extension ActivityServiceState {
             return finish(record, status: fault.status, reason: fault.reason, goaway: fault.goaway)
         }
 
-        if segments.count == 4, segments[1] == "3", segments[2] == "device" {
-            return devicePush(push, record: record, headers: headers, token: segments[3])
+        if let deviceToken {
+            return devicePush(push, record: record, headers: headers, token: deviceToken)
         }
-        if segments.count == 5, segments[1] == "4", segments[2] == "broadcasts", segments[3] == "apps" {
-            return broadcast(push, record: record, headers: headers, bundle: segments[4])
+        if let broadcastBundle {
+            return broadcast(push, record: record, headers: headers, bundle: broadcastBundle)
         }
         return finish(record, status: 404, reason: "BadPath")
     }
@@ -336,5 +336,29 @@ extension ActivityServiceState {
         case nil:
             throw InvalidField("action", "create or delete")
         }
+    }
+}
+
+extension String {
+    /// What follows `prefix` when it holds no `/` (the last segment of a path), else nil.
+    func lastSegment(after prefix: String) -> String? {
+        guard utf8.starts(with: prefix.utf8) else { return nil }
+        let rest = utf8.dropFirst(prefix.utf8.count)
+        guard !rest.contains(UInt8(ascii: "/")) else { return nil }
+        return String(Substring(rest))
+    }
+
+    /// The text before the first `marker`, found by bytes (a topic's bundle before
+    /// `.push-type.`), or nil when it has none.
+    func before(_ marker: String) -> String? {
+        let bytes = Array(utf8)
+        let needle = Array(marker.utf8)
+        guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) {
+                return String(decoding: bytes[..<start], as: UTF8.self)
+            }
+        }
+        return nil
     }
 }
