@@ -351,14 +351,6 @@ extension String {
     /// The text before the first `marker`, found by bytes (a topic's bundle before
     /// `.push-type.`), or nil when it has none.
     func before(_ marker: String) -> String? {
-        let bytes = Array(utf8)
-        let needle = Array(marker.utf8)
-        guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
-        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-            if bytes[start..<(start + needle.count)].elementsEqual(needle) {
-                return String(decoding: bytes[..<start], as: UTF8.self)
-            }
-        }
-        return nil
+        utf8.firstRange(of: marker.utf8).map { String(self[..<$0.lowerBound]) }
     }
 }
