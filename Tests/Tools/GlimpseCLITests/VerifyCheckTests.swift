@@ -232,6 +232,28 @@ struct VerifyCheckTests {
         #expect(Self.lines(slightly, .error).isEmpty)
     }
 
+    @Test("on a run at the wall clock, an entry dated by the app's clock when it answered is not in the future")
+    func wallClock() throws {
+        // The app answered 3.4 s into the run (a busy machine) and dated its entry by its clock.
+        func answers(_ verifier: AppVerifier) -> [WidgetAnswers] {
+            Self.answers(verifier) { _ in W.Timeline(entries: [Self.entry(3)], reloadPolicy: .never) }.map {
+                var answers = $0
+                answers.timelineArrived = Self.now.addingTimeInterval(3.4)
+                return answers
+            }
+        }
+        var inputs = try Self.inputs()
+        inputs.nowIsWallClock = true
+        let live = AppVerifier(inputs)
+        #expect(Self.lines(live.report(widgets: answers(live), views: []), .error).isEmpty)
+        // With --now the request's now is all the app may know: the same answer is in the future.
+        let fixed = AppVerifier(try Self.inputs())
+        #expect(
+            Self.lines(fixed.report(widgets: answers(fixed), views: []), .error).contains {
+                $0.contains("the first entry is in the future (now+3s")
+            })
+    }
+
     @Test("no entries, an entry without a date: errors as glimpse-timeline sees them")
     func malformed() throws {
         let verifier = AppVerifier(try Self.inputs())

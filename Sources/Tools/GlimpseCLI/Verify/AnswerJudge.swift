@@ -77,8 +77,14 @@ struct AnswerJudge {
         }
         if let response = answered("timeline", probe, answers.timeline) {
             let elapsed = if case .answered(_, let seconds) = answers.timeline { seconds } else { 0.0 }
+            // How far past `now` the app's clock may read while it answers: the call's own time,
+            // or, on a run at the wall clock, up to the answer's arrival.
+            var clockAhead = elapsed
+            if verifier.inputs.nowIsWallClock, let arrived = answers.timelineArrived {
+                clockAhead = max(elapsed, arrived.timeIntervalSince(now))
+            }
             let wire = response.timeline ?? GlimpseWidgetV1.Timeline()
-            timeline(probe, wire, elapsed: elapsed)
+            timeline(probe, wire, elapsed: elapsed, clockAhead: clockAhead)
             for (index, entry) in wire.entries.enumerated() { uses.append(("entry \(index)", entry.view)) }
         }
         views(uses.map { $0.1 }, subject: probe.kind, family: probe.family, presentation: nil)
@@ -142,7 +148,9 @@ struct AnswerJudge {
 
     /// The timeline rules: glimpse-timeline's field checks and caps, the contract's order
     /// and first entry, then the spacing and the reload budget (warnings).
-    mutating func timeline(_ probe: WidgetProbe, _ wire: GlimpseWidgetV1.Timeline, elapsed: Double) {
+    mutating func timeline(
+        _ probe: WidgetProbe, _ wire: GlimpseWidgetV1.Timeline, elapsed: Double, clockAhead: Double
+    ) {
         let family = probe.family.rawValue
         func add(_ status: VerifyFinding.Status, _ message: String, check: String = "timeline") {
             findings.append(VerifyFinding(status, check, subject: probe.kind, family: family, message))
@@ -183,7 +191,7 @@ struct AnswerJudge {
         }
         let first = dates.min()!
         // An answer can only know the clock up to when it was sent.
-        if first.timeIntervalSince(now) > max(1, elapsed.rounded(.up)) {
+        if first.timeIntervalSince(now) > max(1, clockAhead.rounded(.up)) {
             errors += 1
             add(
                 .error,

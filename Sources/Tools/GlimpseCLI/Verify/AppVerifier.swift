@@ -39,6 +39,8 @@ package struct WidgetAnswers: Sendable {
     package var placeholder: CallOutcome<GlimpseAppV1.PlaceholderResponse>
     package var snapshot: CallOutcome<GlimpseAppV1.SnapshotResponse>
     package var timeline: CallOutcome<GlimpseAppV1.TimelineResponse>
+    /// When the timeline's answer arrived, by the wall clock.
+    package var timelineArrived: Date?
 
     package init(
         placeholder: CallOutcome<GlimpseAppV1.PlaceholderResponse>,
@@ -87,6 +89,9 @@ package struct AppVerifier: Sendable {
         package var sampleFiles: [(source: String, bytes: [UInt8])]
         /// The verify run's clock: every call carries it as Glimpse carries the device clock.
         package var now: Date
+        /// `now` is the wall clock at the start of the run (no `--now`): an app that dates its
+        /// entries by its own clock may read it up to when its answer arrives.
+        package var nowIsWallClock = false
         /// `--endpoint`: every call goes there instead of the manifest's endpoints.
         package var endpoint: String?
         /// The deadline of each call, in seconds (`--timeout`).

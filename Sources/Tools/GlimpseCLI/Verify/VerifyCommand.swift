@@ -107,6 +107,7 @@ struct Verify: AsyncParsableCommand {
         var inputs = try Self.inputs(
             manifest: manifest, samples: activities, now: flags.now, endpoint: flags.endpoint, timeout: flags.timeout)
         inputs.viewsDeadline = flags.viewsDeadline
+        inputs.nowIsWallClock = now == nil
         let report = await VerifyRun.run(inputs)
         let context = Current.context
         if json {
@@ -214,7 +215,9 @@ package enum VerifyRun {
                     let timeline = await call {
                         try await provider.timeline(ClientRequest(message: probe.timeline), options: options).message
                     }
-                    return (index, WidgetAnswers(placeholder: placeholder, snapshot: snapshot, timeline: timeline))
+                    var answers = WidgetAnswers(placeholder: placeholder, snapshot: snapshot, timeline: timeline)
+                    answers.timelineArrived = Date()
+                    return (index, answers)
                 }
             }
             var answers: [(Int, WidgetAnswers)] = []
