@@ -47,9 +47,13 @@ package struct ActivityServer: Sendable {
         // The manager hands out ids from the seed the journal keeps (the genesis input sets
         // it); made with that kind of source from the start, a snapshot restores into it.
         let manager = ActivityManager(clock: clock, config: settings, identifiers: HashedIdentifiers(seed: seed))
+        // The state is values all through (its push log is the bulk of it): its snapshots are
+        // encoded from a copy beside the host, not between two pushes.
+        var snapshotting = Snapshotting<ActivityServiceState>(policy: snapshots, report: report)
+        snapshotting.encodesAside = true
         let host = try ActivityHandlers.Host(
             engine: ActivityServiceState(manager: manager, seed: seed),
-            clock: clock, journal: journal, snapshotting: Snapshotting(policy: snapshots, report: report),
+            clock: clock, journal: journal, snapshotting: snapshotting,
             apply: ActivityServiceState.apply,
             perform: { host, effects in
                 await Self.perform(effects, host: host, feed: feed, connections: connections, outbound: outbound)

@@ -110,10 +110,70 @@ extension EngineHost {
         lastInstant = instant
         sinceSnapshot.inputs += growth.inputs
         sinceSnapshot.bytes += growth.bytes
-        guard let policy = snapshotting?.policy, policy.isOn, sinceSnapshot.inputs >= policy.every,
+        guard let snapshotting, snapshotting.policy.isOn, sinceSnapshot.inputs >= snapshotting.policy.every,
             sinceSnapshot.bytes >= lastSnapshotBytes
         else { return }
-        takeSnapshot()
+        if snapshotting.encodesAside {
+            takeSnapshotAside(snapshotting)
+        } else {
+            takeSnapshot()
+        }
+    }
+
+    /// Starts encoding and writing a snapshot of the engine as of `lastSequence` from a copy,
+    /// away from the host; one at a time (the next waits for another `every` inputs after it).
+    /// The entries journaled meanwhile stay: the write deletes only those up to the copy's.
+    func takeSnapshotAside(_ snapshotting: Snapshotting<E>) {
+        guard snapshotAside == nil, let instant = lastInstant, lastSequence > 0 else { return }
+        let copy = engine
+        let sequence = lastSequence
+        let journal = journal
+        sinceSnapshot = JournalGrowth()
+        snapshotAside = Task.detached(priority: .utility) {
+            let written: Result<(stored: Bool, bytes: Int), any Error>
+            do {
+                let state = try snapshotting.encode(copy)
+                let stored = try journal.writeSnapshot(
+                    JournalSnapshot(sequence: sequence, instant: instant, format: snapshotting.format, state: state))
+                written = .success((stored, state.count))
+            } catch {
+                written = .failure(error)
+            }
+            var spaceFailure: (any Error)?
+            if case .success((true, _)) = written {
+                do { try journal.releaseFreePages() } catch { spaceFailure = error }
+            }
+            await self.snapshotAsideWritten(sequence, written, spaceFailure: spaceFailure)
+        }
+    }
+
+    private func snapshotAsideWritten(
+        _ sequence: Int64, _ written: Result<(stored: Bool, bytes: Int), any Error>, spaceFailure: (any Error)?
+    ) {
+        snapshotAside = nil
+        // After `close` the journal refuses writes, and the last snapshot is close's own.
+        guard !closed, let snapshotting else { return }
+        switch written {
+        case .success(let result):
+            snapshotFailure = nil
+            guard result.stored else { return }
+            lastSnapshotBytes = result.bytes
+            snapshotsTaken += 1
+            if let spaceFailure {
+                snapshotting.report(
+                    "the snapshot at journal entry \(sequence) is saved; giving its dropped entries' space back failed: \(spaceFailure)"
+                )
+            }
+        case .failure(let error):
+            snapshotFailure = String(describing: error)
+            snapshotting.report(
+                "the snapshot at journal entry \(sequence) failed (the journal keeps its entries): \(error)")
+        }
+    }
+
+    /// Waits for the snapshot being written aside, if any (tests, tools).
+    package func snapshotAsideSettled() async {
+        await snapshotAside?.value
     }
 
     /// Saves the engine as of `lastSequence` and drops the entries it covers. A failure

@@ -65,6 +65,8 @@ package actor EngineHost<E: Engine, C: HostCommand> {
     package internal(set) var snapshotFailure: String?
     /// Snapshots this host has written.
     package internal(set) var snapshotsTaken = 0
+    /// The snapshot being encoded and written aside (`Snapshotting.encodesAside`), if any.
+    var snapshotAside: Task<Void, Never>?
 
     /// How many firings in a row at one instant make the host give up on an engine as stuck.
     package static var sameInstantLimit: Int { 10_000 }
@@ -192,8 +194,10 @@ package actor EngineHost<E: Engine, C: HostCommand> {
     /// closes the journal; later inputs throw `.closed`.
     package func close() throws {
         guard !closed else { return }
+        // A snapshot still being written aside would be cut off by the journal's close: this
+        // one replaces it.
         if failure == nil, let snapshotting, snapshotting.policy.isOn, snapshotting.policy.atClose,
-            sinceSnapshot.inputs > 0
+            sinceSnapshot.inputs > 0 || snapshotAside != nil
         {
             takeSnapshot()
         }

@@ -58,9 +58,17 @@ extension Journal {
     }
 
     /// Stores `snapshot` in place of the previous one and deletes the entries it covers, in
-    /// one transaction: if any part fails, nothing changes.
-    package func writeSnapshot(_ snapshot: JournalSnapshot) throws {
+    /// one transaction: if any part fails, nothing changes. A snapshot older than the stored
+    /// one (encoded aside while a newer one was written) is not stored: the entries between
+    /// the two are gone, so it could not be completed. Returns whether it was stored.
+    @discardableResult
+    package func writeSnapshot(_ snapshot: JournalSnapshot) throws -> Bool {
         try queue.write { db in
+            if let stored = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM snapshots"),
+                stored >= snapshot.sequence
+            {
+                return false
+            }
             try db.execute(sql: "DELETE FROM snapshots")
             try db.execute(
                 sql: "INSERT INTO snapshots (sequence, instant, format, state) VALUES (?, ?, ?, ?)",
@@ -69,6 +77,7 @@ extension Journal {
                     Data(snapshot.state),
                 ])
             try db.execute(sql: "DELETE FROM journal WHERE sequence <= ?", arguments: [snapshot.sequence])
+            return true
         }
     }
 

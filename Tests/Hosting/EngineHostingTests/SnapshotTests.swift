@@ -58,6 +58,50 @@ import Testing
         try await snappedAgain.close()
     }
 
+    @Test func snapshotsEncodedAsideGiveTheStartTheWholeJournalGives() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = try openCounterHost(try Journal(directory: directory, name: "plain"))
+        let aside = try openCounterHost(
+            try Journal(directory: directory, name: "aside"), snapshots: SnapshotPolicy(every: 10, atClose: false),
+            aside: true)
+        // Inputs keep coming while a snapshot is written: each one waits for the one before.
+        for round in 0..<6 {
+            try await Self.feed(plain, rounds: 10, from: TimeInterval(round) * 400)
+            try await Self.feed(aside, rounds: 10, from: TimeInterval(round) * 400)
+        }
+        await aside.snapshotAsideSettled()
+        #expect(await aside.snapshotsTaken > 0)
+        let journal = aside.journal
+        let saved = try #require(try journal.latestSnapshot())
+        // The entries after the copy's stayed; those it covers are gone.
+        #expect(try journal.entries().allSatisfy { $0.sequence > saved.sequence })
+        #expect(try journal.entries().count == Int(await aside.lastSequence - saved.sequence))
+        let sequence = await plain.lastSequence
+        try await plain.close()
+        try await aside.close()
+
+        let plainAgain = try openCounterHost(try Journal(directory: directory, name: "plain"))
+        let asideAgain = try openCounterHost(try Journal(directory: directory, name: "aside"), snapshots: .defaults)
+        #expect(asideAgain.opening.restored == saved.sequence)
+        #expect(await asideAgain.read { $0 } == plainAgain.read { $0 })
+        #expect(await asideAgain.lastSequence == sequence)
+        try await plainAgain.close()
+        try await asideAgain.close()
+    }
+
+    @Test func anOlderSnapshotNeverReplacesANewerOne() async throws {
+        let journal = try Journal.inMemory()
+        let host = try openCounterHost(journal)
+        for _ in 1...6 { try await host.submit(.add(1)) }
+        #expect(try journal.writeSnapshot(JournalSnapshot(sequence: 4, instant: start, format: 1, state: [4])))
+        // Encoded from an earlier copy, written last: the entries 3...4 it would need are gone.
+        #expect(try journal.writeSnapshot(JournalSnapshot(sequence: 2, instant: start, format: 1, state: [2])) == false)
+        #expect(try journal.latestSnapshot()?.sequence == 4)
+        #expect(try journal.latestSnapshot()?.state == [4])
+        #expect(try journal.entries().map(\.sequence) == [5, 6])
+    }
+
     @Test func aSnapshotDropsTheEntriesItCoversAndSequencesKeepCounting() async throws {
         let journal = try Journal.inMemory()
         let host = try openCounterHost(journal, snapshots: SnapshotPolicy(every: 1_000))

@@ -17,11 +17,15 @@ func scratchDirectory() throws -> URL {
 
 func openCounterHost(
     _ journal: Journal, mode: HostClock.Mode = .manual(start: start), log: EffectLog = EffectLog(),
-    snapshots: SnapshotPolicy? = nil
+    snapshots: SnapshotPolicy? = nil, aside: Bool = false
 ) throws -> CounterHost {
     let clock = HostClock(mode)
     return try CounterHost(
         engine: Counter(clock: clock), clock: clock, journal: journal,
-        snapshotting: snapshots.map { Snapshotting(policy: $0) },
+        snapshotting: snapshots.map { policy in
+            var snapshotting = Snapshotting<Counter>(policy: policy)
+            snapshotting.encodesAside = aside
+            return snapshotting
+        },
         apply: CounterCommand.apply, perform: { _, effects in await log.perform(effects) })
 }

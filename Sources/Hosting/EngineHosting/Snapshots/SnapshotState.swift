@@ -24,6 +24,11 @@ package struct Snapshotting<E: Engine>: Sendable {
     package var restore: @Sendable (inout E, [UInt8]) throws -> Void
     /// Told when a snapshot fails (the host serves on; the journal keeps its entries).
     package var report: @Sendable (String) -> Void
+    /// Snapshots the policy takes are encoded and written away from the host's executor,
+    /// from a copy of the engine, while the host goes on taking inputs (a large state no
+    /// longer stalls them). Only for an engine that is a value all through: no class instance
+    /// in it that the host goes on changing, or the copy would not be the state it was.
+    package var encodesAside = false
 
     package init(
         format: Int, policy: SnapshotPolicy,
