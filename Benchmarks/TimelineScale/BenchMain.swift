@@ -68,6 +68,9 @@ enum BenchMain {
         print(
             "entries' own bytes per placement: \(f(Double(stats.entryBytes) / Double(placements))) (\(stats.entries) entries held)"
         )
+        print(
+            "reload budgets' bytes per placement: \(f(Double(stats.budgetBytes) / Double(placements))) (\(stats.budgetCharges) charges held)"
+        )
         print("beyond entries' bytes, per placement: \(f(Double(resident - stats.entryBytes) / Double(placements)))")
         print(
             "queued wake-ups and timeouts:     \(stats.queuedWakeUps) for \(stats.placements) placements (live and stale)"

@@ -7,6 +7,9 @@ import GlimpseVocabulary
 struct ReloadBudget: Codable {
     private var charges: ContiguousArray<Seconds> = []
 
+    /// Charges held, and the bytes their storage takes (statistics).
+    var held: (charges: Int, bytes: Int) { (charges.count, charges.capacity * MemoryLayout<Seconds>.stride) }
+
     /// Charged reloads inside the window ending at `now`.
     func used(at now: Seconds, window: Seconds) -> Int {
         charges.count - firstLive(at: now, window: window)

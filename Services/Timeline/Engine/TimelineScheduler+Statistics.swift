@@ -14,6 +14,9 @@ extension TimelineScheduler {
         package var handledWakeUps: UInt64
         /// Placements whose wanted reload is waiting for budget to free up.
         package var waitingForBudget: Int
+        /// Charged reloads the budgets hold, and the bytes of their storage.
+        package var budgetCharges = 0
+        package var budgetBytes = 0
     }
 
     /// Walks every placement (O(n)): for metrics and benchmarks, not for the hot path.
@@ -30,8 +33,13 @@ extension TimelineScheduler {
             }
             if record.budgetAllowsAt > max(t, plan.wantedAt) { waiting += 1 }
         }
-        return Statistics(
+        var statistics = Statistics(
             placements: slotOf.count, entries: entries, entryBytes: bytes,
             queuedWakeUps: queue.count + timeouts.count, handledWakeUps: handledWakeUps, waitingForBudget: waiting)
+        for budget in budgets {
+            statistics.budgetCharges += budget.held.charges
+            statistics.budgetBytes += budget.held.bytes
+        }
+        return statistics
     }
 }

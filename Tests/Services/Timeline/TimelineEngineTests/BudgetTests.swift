@@ -99,5 +99,9 @@ struct BudgetStatisticsTests {
         try h.run { try $0.reload(1, reason: .appRequest) }
         #expect(h.scheduler.statistics().waitingForBudget == 1)
         #expect(h.scheduler.statistics().placements == 2)
+        // The charges the budgets hold: one charged reload each, the storage at least that.
+        let held = h.scheduler.statistics()
+        #expect(held.budgetCharges == (h.scheduler.reloadsUsed(by: 1) ?? 0) + (h.scheduler.reloadsUsed(by: 2) ?? 0))
+        #expect(held.budgetCharges > 0 && held.budgetBytes >= held.budgetCharges * 8)
     }
 }
