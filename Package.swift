@@ -345,6 +345,7 @@ let package = Package(
                 "Rendering", "RPCCore", "EngineHosting", crypto, grdb, collections,
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Services/Gateway/Service",
             // The device in a browser (`GET /`, `/web/<file>`): the page, built into the binary.

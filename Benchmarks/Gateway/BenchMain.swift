@@ -138,6 +138,8 @@ enum BenchMain {
         let advanceSeconds = (clock.now - advanceStart).seconds
         let callsDay = provider.calls.withLock { $0 } - callsBefore
         let gatewayResident = stack.processes.last!.residentBytes
+        let logBytes = stack.processes.last!.metric("glimpse_gateway_event_log_bytes") ?? 0
+        let logEvents = stack.processes.last!.metric("glimpse_gateway_event_log_events") ?? 0
         let referenceStart = clock.now
         let target = Date(timeIntervalSince1970: Double(advanced.now?.seconds ?? 0) + 24 * 3600)
         for service in [stack.timeline, stack.intent, stack.activity, stack.asset, stack.timeline] {
@@ -154,6 +156,9 @@ enum BenchMain {
         )
         print(
             "  via glimpse-gateway Clock.Advance:  \(format(advanceSeconds, 2)) s wall, \(advanced.steps) steps, \(advanced.events) events logged, \(callsDay) provider calls, gateway RSS \(gatewayResident / 1_048_576) MiB"
+        )
+        print(
+            "  the gateway's event log: \(Int(logEvents)) events kept in \(format(logBytes / 1_048_576, 1)) MiB, \(format(logBytes / max(1, logEvents), 0)) B per event (glimpse_gateway_event_log_bytes)"
         )
         print(
             "  reference, AdvanceTo at each service: \(format(referenceSeconds, 2)) s wall, \(callsReference) provider calls (no conductor, no waiting for the screen)"

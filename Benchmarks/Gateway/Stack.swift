@@ -103,7 +103,7 @@ final class Stack: @unchecked Sendable {
                 "--timeline-address", address, "--intent-address", "127.0.0.1:\(intentProcess.port)",
                 "--activity-address", "127.0.0.1:\(activityProcess.port)", "--asset-address",
                 "127.0.0.1:\(assetProcess.port)",
-                "--event-log-capacity", "1000000",
+                "--event-log-capacity", "1000000", "--metrics-port", "0",
             ])
         processes = [timelineProcess, intentProcess, activityProcess, assetProcess, gatewayProcess]
         let clients = processes.map { GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: $0.port)) }

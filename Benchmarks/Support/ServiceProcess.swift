@@ -4,6 +4,8 @@ package import Foundation
 package struct ServiceProcess {
     package let process: Process
     package let port: Int
+    /// With `--metrics-port`: the port of its `GET /metrics` (`metrics on port M`, its second line).
+    package var metricsPort: Int?
 
     /// Starts `path` with `arguments`; nil (after printing why) when it does not report a port.
     package static func start(_ path: String, _ arguments: [String]) throws -> ServiceProcess? {
@@ -13,18 +15,31 @@ package struct ServiceProcess {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        var line = ""
-        while !line.contains("\n") {
+        let wanted = arguments.contains("--metrics-port") ? 2 : 1
+        var text = ""
+        while text.filter({ $0 == "\n" }).count < wanted {
             let chunk = out.fileHandleForReading.availableData
             guard !chunk.isEmpty else { break }
-            line += String(decoding: chunk, as: UTF8.self)
+            text += String(decoding: chunk, as: UTF8.self)
         }
-        guard let port = Int(line.split(separator: "\n").first?.split(separator: " ").last ?? "") else {
-            print("\(path) did not start: \(line)")
+        let lines = text.split(separator: "\n")
+        guard let port = Int(lines.first?.split(separator: " ").last ?? "") else {
+            print("\(path) did not start: \(text)")
             process.terminate()
             return nil
         }
-        return ServiceProcess(process: process, port: port)
+        var started = ServiceProcess(process: process, port: port)
+        if let line = lines.first(where: { $0.hasPrefix("metrics on port") }) {
+            started.metricsPort = Int(line.split(separator: " ").last ?? "")
+        }
+        return started
+    }
+
+    /// The value of `metric` (a sample without labels) at its `/metrics`, if it serves one.
+    package func metric(_ metric: String) -> Double? {
+        guard let metricsPort, let text = httpGet(port: metricsPort, path: "/metrics") else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix(metric + " ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
     package var pid: Int32 { process.processIdentifier }
@@ -78,4 +93,33 @@ package func percentile(_ sorted: [Duration], _ p: Double) -> Double {
 
 package func format(_ value: Double, _ digits: Int = 1) -> String {
     String(format: "%.\(digits)f", value)
+}
+
+/// `GET path` on 127.0.0.1:`port` over HTTP/1.0 with a blocking socket: the body, or nil.
+package func httpGet(port: Int, path: String) -> String? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard connected == 0 else { return nil }
+    let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
+    var response: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count <= 0 { break }
+        response += buffer[..<count]
+    }
+    let text = String(decoding: response, as: UTF8.self)
+    guard let body = text.range(of: "\r\n\r\n") else { return nil }
+    return String(text[body.upperBound...])
 }

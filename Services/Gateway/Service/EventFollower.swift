@@ -37,7 +37,7 @@ package final class EventFollower: Sendable {
     package func next(limit: Int = 256) async throws -> [GlimpseGatewayV1.Event]? {
         while true {
             switch read(limit: limit) {
-            case .events(let events): return events
+            case .events(let events): return events.map(\.event)  // read back outside the lock
             case .again: continue
             case .end: return nil
             case .behind(let lastRead): throw FellBehind(lastRead: lastRead)
@@ -53,7 +53,7 @@ package final class EventFollower: Sendable {
     }
 
     private enum Step {
-        case events([GlimpseGatewayV1.Event])
+        case events([KeptEvents.Copied])
         case again, wait, end
         case behind(UInt64)
     }
@@ -67,18 +67,17 @@ package final class EventFollower: Sendable {
                 return .behind(follower.lastRead)
             }
             let start = EventLog.startIndex(after: follower.cursor, in: state)
-            let end = min(state.events.count, start + Self.scanLimit)
-            var found: [GlimpseGatewayV1.Event] = []
+            let end = min(state.kept.count, start + Self.scanLimit)
+            var found: [KeptEvents.Copied] = []
             var index = start
             while index < end, found.count < limit {
-                let event = state.events[index]
-                if follower.filter.matches(event) { found.append(event) }
+                if state.kept.matches(follower.filter, at: index) { found.append(state.kept.copy(at: index)) }
                 index += 1
             }
-            if index > start { follower.cursor = state.events[index - 1].sequence }
+            if index > start { follower.cursor = state.kept.sequence(at: index - 1) }
             if let last = found.last { follower.lastRead = last.sequence }
             if !found.isEmpty { return .events(found) }
-            if index < state.events.count { return .again }
+            if index < state.kept.count { return .again }
             return state.finished ? .end : .wait
         }
     }
@@ -123,14 +122,14 @@ struct FollowerState {
     /// more than `maxLag` (it learns so at its next read), and returns its waiter if the
     /// event is one for it.
     mutating func committed(
-        _ event: GlimpseGatewayV1.Event, lastSequence: UInt64
+        _ event: KeptEvents.Prepared, lastSequence: UInt64
     ) -> UnsafeContinuation<Void, any Error>? {
         guard !behind else { return nil }
         if lastSequence - max(cursor, began) > UInt64(maxLag) {
             behind = true
             return takeWaiter()
         }
-        return filter.matches(event) ? takeWaiter() : nil
+        return filter.matches(kind: event.kind, bundleID: event.bundleID) ? takeWaiter() : nil
     }
 
     mutating func takeWaiter() -> UnsafeContinuation<Void, any Error>? {

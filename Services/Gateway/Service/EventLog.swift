@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 package import GlimpseMessages
+import Metrics
 import ProtoMapping
 import Synchronization
 
@@ -25,15 +26,14 @@ package final class EventLog: Sendable {
     }
 
     struct Pending {
-        var event: GlimpseGatewayV1.Event
+        var event: KeptEvents.Prepared
         var source: Source
         var instant: Date
         var leads: Bool
     }
 
     struct State {
-        var events: [GlimpseGatewayV1.Event] = []
-        var first = 0  // index of the oldest kept event in `events`
+        var kept = KeptEvents()
         var lastSequence: UInt64 = 0
         var holds = 0
         var pending: [Pending] = []
@@ -43,7 +43,7 @@ package final class EventLog: Sendable {
         var finished = false
 
         /// The sequence of the oldest event kept, or of the next one when none is.
-        var firstKeptSequence: UInt64 { events[first...].first?.sequence ?? lastSequence + 1 }
+        var firstKeptSequence: UInt64 { kept.isEmpty ? lastSequence + 1 : kept.firstSequence }
     }
 
     package struct Filter: Sendable {
@@ -55,8 +55,8 @@ package final class EventLog: Sendable {
             self.bundleID = bundleID
         }
 
-        func matches(_ event: GlimpseGatewayV1.Event) -> Bool {
-            (kinds.isEmpty || kinds.contains(event.kind)) && (bundleID.isEmpty || event.bundleId == bundleID)
+        func matches(kind: String, bundleID: String) -> Bool {
+            (kinds.isEmpty || kinds.contains(kind)) && (self.bundleID.isEmpty || bundleID == self.bundleID)
         }
     }
 
@@ -74,6 +74,7 @@ package final class EventLog: Sendable {
     /// meanwhile (a tap's intent before the entries its reload brought).
     package func append(_ event: GlimpseGatewayV1.Event, source: Source, leads: Bool = false) {
         let instant = event.at.map(Date.init) ?? .distantPast
+        let event = KeptEvents.Prepared(event)  // encoded outside the lock; held events wait as bytes too
         let woken = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
             if state.holds > 0 {
                 state.pending.append(Pending(event: event, source: source, instant: instant, leads: leads))
@@ -84,6 +85,14 @@ package final class EventLog: Sendable {
             return woken
         }
         for follower in woken { follower.resume() }  // outside the lock: they take it at once
+        if lastSequence % 256 == 0 { recordSize() }  // a gauge a few events behind is current enough
+    }
+
+    /// `glimpse_gateway_event_log_events` and `_bytes` (what the kept events take in memory).
+    private func recordSize() {
+        let (events, bytes) = state.withLock { ($0.kept.count, $0.kept.heldBytes) }
+        Gauge(label: "glimpse_gateway_event_log_events").record(events)
+        Gauge(label: "glimpse_gateway_event_log_bytes").record(bytes)
     }
 
     /// Events wait until `commitHeld()`/`release()`.
@@ -102,6 +111,7 @@ package final class EventLog: Sendable {
             return woken
         }
         for follower in woken { follower.resume() }
+        recordSize()
     }
 
     /// Commits what is held and stops holding.
@@ -114,17 +124,11 @@ package final class EventLog: Sendable {
     /// be resumed once the lock is released, and a follower now too far behind is marked
     /// (see `FollowerState.committed`).
     private func commit(
-        _ event: GlimpseGatewayV1.Event, in state: inout State, waking: inout [UnsafeContinuation<Void, any Error>]
+        _ event: KeptEvents.Prepared, in state: inout State, waking: inout [UnsafeContinuation<Void, any Error>]
     ) {
-        var event = event
         state.lastSequence += 1
-        event.sequence = state.lastSequence
-        state.events.append(event)
-        if state.events.count - state.first > capacity { state.first += 1 }
-        if state.first > 4096, state.first * 2 > state.events.count {
-            state.events.removeFirst(state.first)
-            state.first = 0
-        }
+        state.kept.append(event, sequence: state.lastSequence)
+        if state.kept.count > capacity { state.kept.removeFirst() }
         for id in state.followers.keys {
             if let waiter = state.followers[id]!.committed(event, lastSequence: state.lastSequence) {
                 waking.append(waiter)
@@ -134,21 +138,31 @@ package final class EventLog: Sendable {
 
     /// Up to `limit` events after `after` that pass `filter`.
     package func list(after: UInt64, limit: Int, filter: Filter) -> [GlimpseGatewayV1.Event] {
-        state.withLock { state in
-            var result: [GlimpseGatewayV1.Event] = []
-            for event in state.events[Self.startIndex(after: after, in: state)...] where filter.matches(event) {
-                result.append(event)
+        let copied = state.withLock { state in
+            var result: [KeptEvents.Copied] = []
+            for index in Self.startIndex(after: after, in: state)..<state.kept.count
+            where state.kept.matches(filter, at: index) {
+                result.append(state.kept.copy(at: index))
                 if result.count == limit { break }
             }
             return result
         }
+        return copied.map(\.event)  // read back outside the lock
     }
 
+    /// The index in `state.kept` of the first event after sequence `after`.
     static func startIndex(after: UInt64, in state: State) -> Int {
-        guard let firstKept = state.events[state.first...].first?.sequence else { return state.events.count }
-        guard after >= firstKept else { return state.first }
-        return min(state.events.count, state.first + Int(after - firstKept) + 1)
+        guard !state.kept.isEmpty else { return 0 }
+        let firstKept = state.kept.firstSequence
+        guard after >= firstKept else { return 0 }
+        return Int(min(UInt64(state.kept.count), after - firstKept + 1))
     }
+
+    /// How many bytes of encoded events one chunk of the log holds.
+    package static var chunkBytes: Int { KeptEvents.chunkSize }
+
+    /// The bytes the kept events take (their encoded bytes in chunks, and their slots).
+    package var keptBytes: Int { state.withLock { $0.kept.heldBytes } }
 
     /// Ends every follower once it has what was committed so far, and every one that
     /// comes later likewise (shutdown).

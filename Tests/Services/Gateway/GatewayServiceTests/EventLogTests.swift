@@ -129,4 +129,58 @@ import Testing
         caughtUp.close()
         #expect(log.followerCount == 0)
     }
+
+    /// An entry change as the log gets them: a widget's whole entry, with its view.
+    static func entryChanged(_ n: Int, bundle: String = "com.example.counter") -> GlimpseGatewayV1.Event {
+        var text = GlimpseWidgetV1.View()
+        text.kind = .text(.init(content: "n=\(n)\u{0}after a NUL"))
+        var stack = GlimpseWidgetV1.Stack()
+        stack.children = [text, text]
+        var entry = GlimpseWidgetV1.TimelineEntry()
+        entry.date = GoogleProtobuf.Timestamp(Date(timeIntervalSince1970: Double(n)))
+        entry.view = GlimpseWidgetV1.View()
+        entry.view?.kind = .stack(stack)
+        var change = GlimpseGatewayV1.Event.EntryChanged()
+        change.placementId = UInt64(n)
+        change.kind = "Counter"
+        change.entry = entry
+        var event = Self.event("entry_changed", at: Double(n), bundle: bundle)
+        event.summary = "Counter shows entry \(n)"
+        event.detail = .entryChanged(change)
+        return event
+    }
+
+    @Test("a kept event reads back as it was committed, every field (its text's NUL too)")
+    func keptEventsReadBackWhole() async throws {
+        let log = EventLog()
+        var committed: [GlimpseGatewayV1.Event] = []
+        for n in 1...50 {
+            var event = n % 2 == 0 ? Self.entryChanged(n) : Self.event("clock_moved", at: Double(n), bundle: "")
+            event.sequence = 999  // the log numbers its events, whatever they came with
+            log.append(event, source: .gateway)
+            event.sequence = UInt64(n)
+            committed.append(event)
+        }
+        #expect(log.list(after: 0, limit: 100, filter: .init()) == committed)
+        #expect(
+            log.list(after: 0, limit: 100, filter: .init(kinds: ["entry_changed"], bundleID: "com.example.counter"))
+                == committed.filter { $0.kind == "entry_changed" })
+        let follower = log.follow(after: 10, filter: .init(kinds: ["entry_changed"]))
+        log.finish()
+        #expect(
+            await Self.drain(follower).events == committed.filter { $0.kind == "entry_changed" && $0.sequence > 10 })
+    }
+
+    @Test("the log's bytes follow what it keeps, not what it was given: its oldest chunks go as it rolls over")
+    func keptBytesStayBounded() {
+        let log = EventLog(capacity: 1_000)
+        for n in 1...1_000 { log.append(Self.entryChanged(n), source: .gateway) }
+        let full = log.keptBytes
+        for n in 1_001...60_000 { log.append(Self.entryChanged(n), source: .gateway) }
+        // The same number of events kept, in a few more chunks at most (one being filled, one being emptied).
+        #expect(log.keptBytes <= full + 2 * EventLog.chunkBytes)
+        #expect(
+            log.list(after: 0, limit: 5, filter: .init()).map(\.sequence) == [59_001, 59_002, 59_003, 59_004, 59_005])
+        #expect(log.list(after: 59_999, limit: 5, filter: .init()).map(\.sequence) == [60_000])
+    }
 }
