@@ -26,6 +26,8 @@ struct ReloadBudget: Codable {
     mutating func charge(at now: Seconds, window: Seconds, limit: Int) -> Seconds {
         let dead = firstLive(at: now, window: window)
         if dead > 0 { charges.removeFirst(dead) }
+        // Grown two at a time, not doubled: a million placements each hold a day of charges.
+        if charges.count == charges.capacity { charges.reserveCapacity(charges.count + 2) }
         charges.append(now)
         guard limit > 0 else { return .infinity }
         return charges.count >= limit ? charges[charges.count - limit] + window : -.infinity

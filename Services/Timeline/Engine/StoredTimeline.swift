@@ -9,30 +9,31 @@ import GlimpseVocabulary
 typealias Seconds = Double
 
 /// A timeline as the scheduler keeps it: sorted by date and packed into one allocation —
-/// the entry headers, then every entry's content bytes — so a placement's timeline costs
-/// one heap object and one cache-missing pointer hop, however many entries it has.
-/// Immutable once made, so safe to share across threads (see `TimelineScheduler.timelines`).
+/// 12 bytes per entry (its date and where its content ends), 16 per entry that has a
+/// relevance (its index, score and duration), then every entry's content bytes — so a
+/// placement's timeline costs one heap object and one cache-missing pointer hop, however
+/// many entries it has. Immutable once made, so safe to share across threads (see
+/// `TimelineScheduler.timelines`).
 ///
-/// Invariants: entry headers are sorted by date (stable for equal dates); entry i's
-/// content is bytes `[contentEnd(i-1), contentEnd(i))` of the content region; `urls` is
-/// nil unless some entry has a URL.
+/// Invariants: entry dates are sorted (stable for equal dates); entry i's content is bytes
+/// `[contentEnd(i-1), contentEnd(i))` of the content region; the relevance records are in
+/// entry order; `urls` is nil unless some entry has a URL.
 final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
+    /// In this order the fields pack into 32 bytes (the policy's 9, three Int32, a pointer).
     struct Info {
-        var count: Int
-        var contentBytes: Int
         var policy: ReloadPolicy
+        var count: Int32
+        /// Entries that have a relevance.
+        var relevanceCount: Int32
+        /// At most the timeline byte cap (10 MB by default).
+        var contentBytes: Int32
         var urls: ContiguousArray<String?>?
     }
 
-    struct EntryHeader {
-        var date: Seconds
-        /// NaN when the entry has no relevance.
-        var relevanceDuration: Double
-        var relevanceScore: Float
-        var contentEnd: UInt32
-    }
-
-    private static let headerStride = MemoryLayout<EntryHeader>.stride
+    /// An entry's fixed part: its date (8 bytes, unaligned) and the end of its content (4).
+    private static let headerStride = 12
+    /// A relevance record: the entry's index (4), its score (4) and duration (8).
+    private static let relevanceStride = 16
 
     /// Packs `timeline`, or says which cap it breaks.
     static func make(_ timeline: Timeline, maxEntries: Int, maxBytes: Int) throws(TimelineRejection) -> StoredTimeline {
@@ -49,15 +50,24 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
             }.map(\.element)
         let contentBytes = sorted.reduce(0) { $0 + $1.content.count }
         let urls = sorted.contains { $0.url != nil } ? ContiguousArray(sorted.map(\.url)) : nil
-        let words = (count * headerStride + contentBytes + 7) / 8
+        let relevances = sorted.enumerated().compactMap { index, entry in entry.relevance.map { (index, $0) } }
+        let words = (count * headerStride + relevances.count * relevanceStride + contentBytes + 7) / 8
         let buffer = unsafeDowncast(
             create(minimumCapacity: words) { _ in
-                Info(count: count, contentBytes: contentBytes, policy: timeline.policy, urls: urls)
+                Info(
+                    policy: timeline.policy, count: Int32(count), relevanceCount: Int32(relevances.count),
+                    contentBytes: Int32(contentBytes), urls: urls)
             },
             to: StoredTimeline.self)
         buffer.withUnsafeMutablePointerToElements { words in
             let raw = UnsafeMutableRawPointer(words)
-            let content = raw + count * headerStride
+            let table = raw + count * headerStride
+            for (k, (index, relevance)) in relevances.enumerated() {
+                table.storeBytes(of: UInt32(index), toByteOffset: k * relevanceStride, as: UInt32.self)
+                table.storeBytes(of: relevance.score, toByteOffset: k * relevanceStride + 4, as: Float.self)
+                table.storeBytes(of: relevance.duration, toByteOffset: k * relevanceStride + 8, as: Double.self)
+            }
+            let content = table + relevances.count * relevanceStride
             var end = 0
             for (i, entry) in sorted.enumerated() {
                 entry.content.withUnsafeBytes { source in
@@ -65,74 +75,96 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
                 }
                 end += entry.content.count
                 raw.storeBytes(
-                    of: EntryHeader(
-                        date: entry.date.timeIntervalSinceReferenceDate,
-                        relevanceDuration: entry.relevance?.duration ?? .nan,
-                        relevanceScore: entry.relevance?.score ?? 0,
-                        contentEnd: UInt32(end)),
-                    toByteOffset: i * headerStride, as: EntryHeader.self)
+                    of: entry.date.timeIntervalSinceReferenceDate, toByteOffset: i * headerStride, as: Seconds.self)
+                raw.storeBytes(of: UInt32(end), toByteOffset: i * headerStride + 8, as: UInt32.self)
             }
         }
         return buffer
     }
 
-    var count: Int { header.count }
+    var count: Int { Int(header.count) }
     var policy: ReloadPolicy { header.policy }
 
     /// Content and URL bytes, as counted against the size cap.
-    var byteCount: Int { header.contentBytes + (header.urls?.reduce(0) { $0 + ($1?.utf8.count ?? 0) } ?? 0) }
+    var byteCount: Int { Int(header.contentBytes) + (header.urls?.reduce(0) { $0 + ($1?.utf8.count ?? 0) } ?? 0) }
 
+    /// Entry `index`'s date.
     @inline(__always)
-    func entryHeader(_ index: Int) -> EntryHeader {
-        precondition(index >= 0 && index < header.count, "entry index out of range")
+    func date(at index: Int) -> Seconds {
+        precondition(index >= 0 && index < count, "entry index out of range")
         return withUnsafeMutablePointerToElements {
-            UnsafeRawPointer($0).load(fromByteOffset: index * Self.headerStride, as: EntryHeader.self)
+            UnsafeRawPointer($0).loadUnaligned(fromByteOffset: index * Self.headerStride, as: Seconds.self)
+        }
+    }
+
+    /// Where entry `index`'s content ends in the content region.
+    @inline(__always)
+    private func contentEnd(_ index: Int) -> Int {
+        precondition(index >= 0 && index < count, "entry index out of range")
+        return withUnsafeMutablePointerToElements {
+            Int(UnsafeRawPointer($0).loadUnaligned(fromByteOffset: index * Self.headerStride + 8, as: UInt32.self))
+        }
+    }
+
+    /// Entry `index`'s relevance, if it has one (a binary search of the relevance records).
+    func relevance(at index: Int) -> EntryRelevance? {
+        let records = Int(header.relevanceCount)
+        guard records > 0 else { return nil }
+        return withUnsafeMutablePointerToElements { words in
+            let table = UnsafeRawPointer(words) + count * Self.headerStride
+            var low = 0, high = records
+            while low < high {
+                let mid = (low + high) / 2
+                let found = Int(table.loadUnaligned(fromByteOffset: mid * Self.relevanceStride, as: UInt32.self))
+                if found == index {
+                    return EntryRelevance(
+                        score: table.loadUnaligned(fromByteOffset: mid * Self.relevanceStride + 4, as: Float.self),
+                        duration: table.loadUnaligned(fromByteOffset: mid * Self.relevanceStride + 8, as: Double.self))
+                }
+                if found < index { low = mid + 1 } else { high = mid }
+            }
+            return nil
         }
     }
 
     /// Entry `index`'s content bytes, viewed in place.
     func withContent<R>(of index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        let start = index == 0 ? 0 : Int(entryHeader(index - 1).contentEnd)
-        let end = Int(entryHeader(index).contentEnd)
+        let start = index == 0 ? 0 : contentEnd(index - 1)
+        let end = contentEnd(index)
         return withUnsafeMutablePointerToElements {
             body(
                 UnsafeRawBufferPointer(
-                    start: UnsafeRawPointer($0) + header.count * Self.headerStride + start, count: end - start))
+                    start: UnsafeRawPointer($0) + count * Self.headerStride + Int(header.relevanceCount)
+                        * Self.relevanceStride + start, count: end - start))
         }
     }
 
-    func date(at index: Int) -> Seconds { entryHeader(index).date }
-
     /// The date of the entry after `index` (-1: the placeholder), or `.infinity`.
-    func date(after index: Int) -> Seconds { index + 1 < header.count ? entryHeader(index + 1).date : .infinity }
+    func date(after index: Int) -> Seconds { index + 1 < count ? date(at: index + 1) : .infinity }
 
     /// Index of the latest entry whose date ≤ t, or nil before the first (placeholder).
     func index(at t: Seconds) -> Int? {
-        var low = 0, high = header.count  // first index with date > t
+        var low = 0, high = count  // first index with date > t
         while low < high {
             let mid = (low + high) / 2
-            if entryHeader(mid).date <= t { low = mid + 1 } else { high = mid }
+            if date(at: mid) <= t { low = mid + 1 } else { high = mid }
         }
         return low == 0 ? nil : low - 1
     }
 
     /// The entry at `index`, unpacked.
     func entry(at index: Int) -> TimelineEntry {
-        let h = entryHeader(index)
-        let relevance =
-            h.relevanceDuration.isNaN ? nil : EntryRelevance(score: h.relevanceScore, duration: h.relevanceDuration)
-        return TimelineEntry(
-            date: Date(timeIntervalSinceReferenceDate: h.date),
-            relevance: relevance,
+        TimelineEntry(
+            date: Date(timeIntervalSinceReferenceDate: date(at: index)),
+            relevance: relevance(at: index),
             content: withContent(of: index) { Array($0) },
             url: header.urls?[index] ?? nil)
     }
 
     /// Whether entry `index` equals entry `other` of `timeline` (date, relevance, content, URL).
     func sameEntry(_ index: Int, as timeline: StoredTimeline, _ other: Int) -> Bool {
-        let a = entryHeader(index), b = timeline.entryHeader(other)
-        guard a.date == b.date, a.relevanceScore == b.relevanceScore,
-            a.relevanceDuration == b.relevanceDuration || (a.relevanceDuration.isNaN && b.relevanceDuration.isNaN),
+        guard date(at: index) == timeline.date(at: other),
+            relevance(at: index) == timeline.relevance(at: other),
             (header.urls?[index] ?? nil) == (timeline.header.urls?[other] ?? nil)
         else { return false }
         return withContent(of: index) { mine in timeline.withContent(of: other) { mine.elementsEqual($0) } }
@@ -140,16 +172,15 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
 
     /// The entry's relevance score at t, or nil when it has none or its duration has passed.
     func relevanceScore(at index: Int, time t: Seconds) -> Float? {
-        let h = entryHeader(index)
-        guard !h.relevanceDuration.isNaN else { return nil }
-        if h.relevanceDuration > 0, t > h.date + h.relevanceDuration { return nil }
-        return h.relevanceScore
+        guard let relevance = relevance(at: index) else { return nil }
+        if relevance.duration > 0, t > date(at: index) + relevance.duration { return nil }
+        return relevance.score
     }
 
     /// When the policy wants the next timeline; `.infinity` for `.never`.
     func policyDue(receivedAt now: Seconds) -> Seconds {
         switch header.policy {
-        case .atEnd: header.count > 0 ? entryHeader(header.count - 1).date : now
+        case .atEnd: count > 0 ? date(at: count - 1) : now
         case .after(let date): date.timeIntervalSinceReferenceDate
         case .never: .infinity
         }

@@ -58,7 +58,7 @@ extension TimelineScheduler {
             if let timeline = timelines[i] {
                 let next = Int(records[i].shownIndex) + 1
                 sum &+= UInt64(timeline.count)
-                if next < timeline.count { sum &+= UInt64(timeline.entryHeader(next).contentEnd) }
+                if next < timeline.count { sum &+= timeline.date(at: next).bitPattern }
             }
         }
         warmth = sum

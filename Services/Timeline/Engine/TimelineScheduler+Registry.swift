@@ -83,12 +83,11 @@ extension TimelineScheduler {
         if Int(slot) == records.count {
             records.append(record)
             timelines.append(nil)
-            configurations.append(configuration)
             budgets.append(ReloadBudget())
         } else {
             records[Int(slot)] = record
-            configurations[Int(slot)] = configuration
         }
+        configurations[slot] = configuration.isEmpty ? nil : configuration
         kinds[Int(kindSlot)].members.append(slot)
         slotOf[placement.id] = slot
 
@@ -109,7 +108,8 @@ extension TimelineScheduler {
     ) throws(PlacementError) -> [TimelineEffect] {
         guard let slot = slotOf[id] else { throw .unknownPlacement(id) }
         let widget = kinds[Int(records[Int(slot)].kind)].widget
-        configurations[Int(slot)] = try validated(configuration, for: widget)
+        let validated = try validated(configuration, for: widget)
+        configurations[slot] = validated.isEmpty ? nil : validated
         return try reload(id, reason: .placed)
     }
 
@@ -192,7 +192,7 @@ extension TimelineScheduler {
         dead.live = false
         records[i] = dead
         timelines[i] = nil
-        configurations[i] = [:]
+        configurations[slot] = nil
         budgets[i] = ReloadBudget()
         freeSlots.append(slot)
     }

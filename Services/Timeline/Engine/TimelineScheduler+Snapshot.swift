@@ -30,7 +30,18 @@ extension TimelineScheduler: SnapshotFields {
                         try timeline.map { try StoredTimeline.make($0, maxEntries: .max, maxBytes: .max) }
                     })
             })
-        try fields.visit(.configurations, &configurations)
+        // Saved as before, one (mostly empty) configuration per slot.
+        let slots = records.count
+        try fields.visit(
+            .configurations, &configurations,
+            saving: { kept in ContiguousArray((0..<slots).map { kept[UInt32($0)] ?? [:] }) },
+            restoring: { (saved: ContiguousArray<[String: ConfigurationValue]>) in
+                var kept: [UInt32: [String: ConfigurationValue]] = [:]
+                for (slot, configuration) in saved.enumerated() where !configuration.isEmpty {
+                    kept[UInt32(slot)] = configuration
+                }
+                return kept
+            })
         try fields.visit(.budgets, &budgets)
         try fields.visit(.freeSlots, &freeSlots)
         try fields.visit(.slotOf, &slotOf)

@@ -60,7 +60,8 @@ package struct TimelineScheduler: Engine {
     var records: ContiguousArray<PlacementRecord> = []
     /// `ManagedBuffer` is never `Sendable`; these are immutable once made, so sharing is safe.
     nonisolated(unsafe) var timelines: ContiguousArray<StoredTimeline?> = []
-    var configurations: ContiguousArray<[String: ConfigurationValue]> = []
+    /// The configurations that are not empty, by slot (most placements have none).
+    var configurations: [UInt32: [String: ConfigurationValue]] = [:]
     /// The app's placeholder of each placement that has no timeline yet and got one.
     var placeholders: [PlacementID: TimelineEntry] = [:]
     var budgets: ContiguousArray<ReloadBudget> = []
@@ -104,7 +105,7 @@ package struct TimelineScheduler: Engine {
         let record = records[Int(slot)]
         return Placement(
             id: id, app: apps[Int(record.app)].id, kind: kinds[Int(record.kind)].widget.kind, family: record.family,
-            configuration: configurations[Int(slot)], screen: record.screen)
+            configuration: configurations[slot] ?? [:], screen: record.screen)
     }
 
     /// An app's live placements, in id order.
@@ -157,7 +158,7 @@ package struct TimelineScheduler: Engine {
             family: family,
             displaySize: familySizes[family.position],
             isPreview: false,
-            configuration: configurations[Int(slot)])
+            configuration: configurations[slot] ?? [:])
     }
 
     /// The entry a placement last reported shown; nil is the placeholder.
