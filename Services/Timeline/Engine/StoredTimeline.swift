@@ -50,7 +50,9 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
             }.map(\.element)
         let contentBytes = sorted.reduce(0) { $0 + $1.content.count }
         let urls = sorted.contains { $0.url != nil } ? ContiguousArray(sorted.map(\.url)) : nil
-        let relevances = sorted.enumerated().compactMap { index, entry in entry.relevance.map { (index, $0) } }
+        let relevances: [(Int, EntryRelevance)] =
+            sorted.contains { $0.relevance != nil }
+            ? sorted.enumerated().compactMap { index, entry in entry.relevance.map { (index, $0) } } : []
         let words = (count * headerStride + relevances.count * relevanceStride + contentBytes + 7) / 8
         let buffer = unsafeDowncast(
             create(minimumCapacity: words) { _ in
