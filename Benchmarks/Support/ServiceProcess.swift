@@ -37,7 +37,13 @@ package struct ServiceProcess {
 
     /// The value of `metric` (a sample without labels) at its `/metrics`, if it serves one.
     package func metric(_ metric: String) -> Double? {
-        guard let metricsPort, let text = httpGet(port: metricsPort, path: "/metrics") else { return nil }
+        guard let metricsPort, let connection = try? HTTPConnection(port: metricsPort) else { return nil }
+        defer { connection.close() }
+        let request = Array("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard let response = try? connection.roundTrip(request), let head = response.range(of: "\r\n\r\n") else {
+            return nil
+        }
+        let text = response[head.upperBound...]
         let line = text.split(separator: "\n").first { $0.hasPrefix(metric + " ") }
         return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
@@ -95,31 +101,44 @@ package func format(_ value: Double, _ digits: Int = 1) -> String {
     String(format: "%.\(digits)f", value)
 }
 
-/// `GET path` on 127.0.0.1:`port` over HTTP/1.0 with a blocking socket: the body, or nil.
-package func httpGet(port: Int, path: String) -> String? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+/// One blocking keep-alive HTTP/1.1 connection (responses with Content-Length).
+package final class HTTPConnection {
+    private let fd: Int32
+
+    package init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Sends `request`, reads one response; nil when the server closed the connection.
+    package func roundTrip(_ request: [UInt8]) throws -> String? {
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { return nil }
+            received += buffer[0..<n]
+            let text = String(decoding: received, as: UTF8.self)
+            guard let end = text.range(of: "\r\n\r\n") else { continue }
+            let head = text[..<end.lowerBound].lowercased()
+            let length =
+                head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            if received.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length { return text }
         }
     }
-    guard connected == 0 else { return nil }
-    let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-    guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
-    var response: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count <= 0 { break }
-        response += buffer[..<count]
-    }
-    let text = String(decoding: response, as: UTF8.self)
-    guard let body = text.range(of: "\r\n\r\n") else { return nil }
-    return String(text[body.upperBound...])
+
+    package func close() { _ = Glibc.close(fd) }
 }
