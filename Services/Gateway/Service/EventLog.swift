@@ -75,17 +75,18 @@ package final class EventLog: Sendable {
     package func append(_ event: GlimpseGatewayV1.Event, source: Source, leads: Bool = false) {
         let instant = event.at.map(Date.init) ?? .distantPast
         let event = KeptEvents.Prepared(event)  // encoded outside the lock; held events wait as bytes too
-        let woken = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
+        let (woken, committed) = state.withLock { state -> ([UnsafeContinuation<Void, any Error>], UInt64?) in
             if state.holds > 0 {
                 state.pending.append(Pending(event: event, source: source, instant: instant, leads: leads))
-                return []
+                return ([], nil)  // `commitHeld` records the size once for all of them
             }
             var woken: [UnsafeContinuation<Void, any Error>] = []
             commit(event, in: &state, waking: &woken)
-            return woken
+            return (woken, state.lastSequence)
         }
         for follower in woken { follower.resume() }  // outside the lock: they take it at once
-        if lastSequence % 256 == 0 { recordSize() }  // a gauge a few events behind is current enough
+        // A gauge a few events behind is current enough.
+        if let committed, committed % 256 == 0 { recordSize() }
     }
 
     /// `glimpse_gateway_event_log_events` and `_bytes` (what the kept events take in memory).
