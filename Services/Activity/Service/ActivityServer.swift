@@ -6,7 +6,7 @@ package import Foundation
 package import ActivityEngine
 package import EngineHosting
 package import GlimpseVocabulary
-import GlimpseMessages
+package import GlimpseMessages
 import GlimpseRPC
 import ProtoMapping
 package import ServiceKit
@@ -47,12 +47,14 @@ package struct ActivityServer: Sendable {
         // The manager hands out ids from the seed the journal keeps (the genesis input sets
         // it); made with that kind of source from the start, a snapshot restores into it.
         let manager = ActivityManager(clock: clock, config: settings, identifiers: HashedIdentifiers(seed: seed))
-        // The state is values all through (its push log is the bulk of it): its snapshots are
-        // encoded from a copy beside the host, not between two pushes.
+        // The state is values all through: its snapshots are encoded from a copy beside the
+        // host, not between two pushes; the push log goes to the archive with each one.
+        let state = ActivityServiceState(manager: manager, seed: seed)
         var snapshotting = Snapshotting<ActivityServiceState>(policy: snapshots, report: report)
         snapshotting.encodesAside = true
+        snapshotting.archive = state.pushArchive
         let host = try ActivityHandlers.Host(
-            engine: ActivityServiceState(manager: manager, seed: seed),
+            engine: state,
             clock: clock, journal: journal, snapshotting: snapshotting,
             apply: ActivityServiceState.apply,
             perform: { host, effects in
@@ -103,6 +105,27 @@ package struct ActivityServer: Sendable {
                 outbound.log("widget push reload at glimpse-timeline failed for \(app): \(error)")
             }
         }
+    }
+
+    /// Logged pushes after `sequence`, oldest first, at most `limit`, of `app` (or all): the
+    /// archived ones, then those the engine holds since the last snapshot.
+    package func pushes(after sequence: UInt64, limit: Int, app: AppID?) async throws -> [GlimpseActivityV1.PushRecord]
+    {
+        try await Self.pushes(after: sequence, limit: limit, app: app, host: host)
+    }
+
+    static func pushes(
+        after sequence: UInt64, limit: Int, app: AppID?, host: ActivityHandlers.Host
+    ) async throws -> [GlimpseActivityV1.PushRecord] {
+        // The engine first: a snapshot that archives its records meanwhile puts them in the
+        // archive before they leave the engine, so the two reads together miss none.
+        let recent = await host.read { $0.pushes(after: sequence, limit: limit, app: app) }
+        var found = try host.journal.archived(after: Int64(sequence), key: app?.rawValue, limit: limit).map {
+            try GlimpseActivityV1.PushRecord(serializedBytes: $0.bytes)
+        }
+        let last = found.last?.sequence ?? sequence
+        found += recent.lazy.filter { $0.sequence > last }.prefix(limit - found.count)
+        return found
     }
 
     package func close() async throws {

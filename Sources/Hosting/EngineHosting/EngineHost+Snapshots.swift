@@ -130,25 +130,49 @@ extension EngineHost {
         let journal = journal
         sinceSnapshot = JournalGrowth()
         snapshotAside = Task.detached(priority: .utility) {
-            let written: Result<(stored: Bool, bytes: Int), any Error>
+            let written: Result<Written, any Error>
             do {
-                let state = try snapshotting.encode(copy)
-                let stored = try journal.writeSnapshot(
-                    JournalSnapshot(sequence: sequence, instant: instant, format: snapshotting.format, state: state))
-                written = .success((stored, state.count))
+                written = .success(try Self.write(copy, as: sequence, at: instant, into: journal, snapshotting))
             } catch {
                 written = .failure(error)
             }
             var spaceFailure: (any Error)?
-            if case .success((true, _)) = written {
+            if case .success(let result) = written, result.stored {
                 do { try journal.releaseFreePages() } catch { spaceFailure = error }
             }
             await self.snapshotAsideWritten(sequence, written, spaceFailure: spaceFailure)
         }
     }
 
+    /// What writing a snapshot did: whether it was stored, its size, the last record archived.
+    struct Written: Sendable {
+        var stored: Bool
+        var bytes: Int
+        var archivedThrough: Int64?
+    }
+
+    /// Encodes `engine` (a copy; its archived log is taken out first) and stores it with
+    /// the log's records, as of entry `sequence`.
+    private static func write(
+        _ engine: E, as sequence: Int64, at instant: Date, into journal: Journal, _ snapshotting: Snapshotting<E>
+    ) throws -> Written {
+        var copy = engine
+        let records = try snapshotting.archive?.take(&copy) ?? []
+        let state = try snapshotting.encode(copy)
+        let stored = try journal.writeSnapshot(
+            JournalSnapshot(sequence: sequence, instant: instant, format: snapshotting.format, state: state),
+            archiving: records, keep: snapshotting.archive?.keep ?? 0)
+        return Written(stored: stored, bytes: state.count, archivedThrough: stored ? records.last?.sequence : nil)
+    }
+
+    /// The records a stored snapshot archived leave the engine.
+    private func archived(_ written: Written) {
+        guard let through = written.archivedThrough, let archive = snapshotting?.archive else { return }
+        archive.drop(&engine, through)
+    }
+
     private func snapshotAsideWritten(
-        _ sequence: Int64, _ written: Result<(stored: Bool, bytes: Int), any Error>, spaceFailure: (any Error)?
+        _ sequence: Int64, _ written: Result<Written, any Error>, spaceFailure: (any Error)?
     ) {
         snapshotAside = nil
         // After `close` the journal refuses writes, and the last snapshot is close's own.
@@ -157,6 +181,7 @@ extension EngineHost {
         case .success(let result):
             snapshotFailure = nil
             guard result.stored else { return }
+            archived(result)
             lastSnapshotBytes = result.bytes
             snapshotsTaken += 1
             if let spaceFailure {
@@ -182,10 +207,9 @@ extension EngineHost {
     func takeSnapshot() {
         guard let snapshotting, let instant = lastInstant, lastSequence > 0 else { return }
         do {
-            let state = try snapshotting.encode(engine)
-            try journal.writeSnapshot(
-                JournalSnapshot(sequence: lastSequence, instant: instant, format: snapshotting.format, state: state))
-            lastSnapshotBytes = state.count
+            let written = try Self.write(engine, as: lastSequence, at: instant, into: journal, snapshotting)
+            archived(written)
+            lastSnapshotBytes = written.bytes
             snapshotFailure = nil
             snapshotsTaken += 1
         } catch {
@@ -218,14 +242,20 @@ extension EngineHost {
 extension EngineHost {
     /// Writes the engine as it is now into another journal, as its snapshot at this clock's
     /// `now`: a host opened on that journal starts where this one is (tools, and tests that
-    /// compare the two).
+    /// compare the two), with the archive's records and the engine's since.
     package func copySnapshot(into other: Journal) throws {
         try checkOpen()
         guard let snapshotting else { throw SnapshotMismatch(reason: "this host keeps no snapshots") }
+        var copy = engine
+        var records: [ArchivedRecord] = []
+        if let archive = snapshotting.archive {
+            records = try journal.archived(after: 0, limit: archive.keep) + archive.take(&copy)
+        }
         try other.writeSnapshot(
             JournalSnapshot(
                 sequence: lastSequence, instant: clock.now, format: snapshotting.format,
-                state: try snapshotting.encode(engine)))
+                state: try snapshotting.encode(copy)),
+            archiving: records, keep: snapshotting.archive?.keep ?? 0)
     }
 }
 

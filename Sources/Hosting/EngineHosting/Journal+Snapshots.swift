@@ -58,17 +58,21 @@ extension Journal {
     }
 
     /// Stores `snapshot` in place of the previous one and deletes the entries it covers, in
-    /// one transaction: if any part fails, nothing changes. A snapshot older than the stored
-    /// one (encoded aside while a newer one was written) is not stored: the entries between
-    /// the two are gone, so it could not be completed. Returns whether it was stored.
+    /// one transaction with the `archiving` records its engine handed over (the archive then
+    /// keeps its newest `keep`): if any part fails, nothing changes. A snapshot older than the
+    /// stored one (encoded aside while a newer one was written) is not stored: the entries
+    /// between the two are gone, so it could not be completed. Returns whether it was stored.
     @discardableResult
-    package func writeSnapshot(_ snapshot: JournalSnapshot) throws -> Bool {
+    package func writeSnapshot(
+        _ snapshot: JournalSnapshot, archiving records: [ArchivedRecord] = [], keep: Int = 0
+    ) throws -> Bool {
         try queue.write { db in
             if let stored = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM snapshots"),
                 stored >= snapshot.sequence
             {
                 return false
             }
+            try Self.archive(records, keep: keep, in: db)
             try db.execute(sql: "DELETE FROM snapshots")
             try db.execute(
                 sql: "INSERT INTO snapshots (sequence, instant, format, state) VALUES (?, ?, ?, ?)",

@@ -82,6 +82,7 @@ package final class Journal: Sendable {
             }
         }
         registerSnapshots(&migrator)
+        registerArchive(&migrator)
         return migrator
     }
 

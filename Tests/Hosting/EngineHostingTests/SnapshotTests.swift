@@ -102,6 +102,39 @@ import Testing
         #expect(try journal.entries().map(\.sequence) == [5, 6])
     }
 
+    @Test func aSnapshotArchivesTheRecordsItCarriesAndTheArchiveKeepsTheNewest() throws {
+        let journal = try Journal.inMemory()
+        func records(_ sequences: ClosedRange<Int64>) -> [ArchivedRecord] {
+            sequences.map { ArchivedRecord(sequence: $0, key: $0 % 2 == 0 ? "even" : "odd", bytes: [UInt8($0)]) }
+        }
+        func archived(after: Int64 = 0, key: String? = nil, limit: Int = 100) throws -> [Int64] {
+            try journal.archived(after: after, key: key, limit: limit).map(\.sequence)
+        }
+        #expect(try archived() == [])
+        #expect(
+            try journal.writeSnapshot(
+                JournalSnapshot(sequence: 4, instant: start, format: 1, state: [4]), archiving: records(1...6), keep: 5)
+        )
+        #expect(try archived() == [2, 3, 4, 5, 6])
+        #expect(try archived(after: 2, key: "even") == [4, 6])
+        #expect(try archived(after: 2, limit: 2) == [3, 4])
+        #expect(try journal.archived(after: 4, limit: 1) == [ArchivedRecord(sequence: 5, key: "odd", bytes: [5])])
+        // A snapshot that is not stored stores none of its records either.
+        #expect(
+            try journal.writeSnapshot(
+                JournalSnapshot(sequence: 3, instant: start, format: 1, state: [3]), archiving: records(7...9), keep: 5)
+                == false)
+        #expect(try archived() == [2, 3, 4, 5, 6])
+        // A record already archived stays as it was; the oldest go as new ones come.
+        let again = [ArchivedRecord(sequence: 6, key: "other", bytes: [0])] + records(7...8)
+        #expect(
+            try journal.writeSnapshot(
+                JournalSnapshot(sequence: 9, instant: start, format: 1, state: [9]), archiving: again, keep: 5))
+        #expect(try archived() == [4, 5, 6, 7, 8])
+        #expect(try archived(key: "even") == [4, 6, 8])
+        #expect(try archived(key: "other") == [])
+    }
+
     @Test func aSnapshotDropsTheEntriesItCoversAndSequencesKeepCounting() async throws {
         let journal = try Journal.inMemory()
         let host = try openCounterHost(journal, snapshots: SnapshotPolicy(every: 1_000))

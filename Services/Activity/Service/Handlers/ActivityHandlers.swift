@@ -234,7 +234,8 @@ package struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
     ) async throws -> ServerResponse<GlimpseActivityV1.ListPushesResponse> {
         let scope = try await host.caller(request.metadata).scope(requested: request.message.bundleId)
         let limit = request.message.limit == 0 ? 1_000 : Int(min(request.message.limit, 100_000))
-        let found = await host.read { $0.pushes(after: request.message.afterSequence, limit: limit, app: scope) }
+        let found = try await ActivityServer.pushes(
+            after: request.message.afterSequence, limit: limit, app: scope, host: host)
         // A page stays under gRPC's default 4 MiB message limit: page on with `after_sequence`.
         var pushes: [GlimpseActivityV1.PushRecord] = []
         var bytes = 0

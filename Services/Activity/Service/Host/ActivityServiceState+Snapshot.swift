@@ -1,14 +1,15 @@
 import ActivityEngine
 import DequeModule
-import EngineHosting
+package import EngineHosting
 import GlimpseMessages
 package import GlimpseVocabulary
 import ServiceKit
 
 /// glimpse-activity's snapshot: the manager (see `ActivityManager+Snapshot`: activities,
 /// their timers and the deadline heap, tokens, channels, budgets) and what the service keeps
-/// beside it, the push log included. Manifests and push records are kept as protobuf bytes;
-/// `pushLogLimit` is the run's.
+/// beside it. Manifests and push records are kept as protobuf bytes; `pushLogLimit` is the
+/// run's. The push log goes to the journal's archive with each snapshot (`pushArchive`), so a
+/// snapshot holds none of it; one written before (format 1 as well) held it, and restores it.
 extension ActivityServiceState: SnapshotState, SnapshotFields {
     /// Change it with anything the snapshot holds (here or in the manager).
     package static var snapshotFormat: Int { 1 }
@@ -49,3 +50,23 @@ extension ActivityServiceState: SnapshotState, SnapshotFields {
 }
 
 extension ActivityServiceState.InstalledRecord: InstalledAppRecord {}
+
+extension ActivityServiceState {
+    /// The push log as its host archives it: its records leave with each snapshot, as
+    /// protobuf bytes keyed by bundle id; the archive keeps the newest `pushLogLimit`.
+    package var pushArchive: SnapshotArchive<ActivityServiceState> {
+        SnapshotArchive(
+            keep: pushLogLimit,
+            take: { state in
+                let records = try state.pushLog.map { record in
+                    ArchivedRecord(
+                        sequence: Int64(record.sequence), key: record.bundleId, bytes: try record.serializedBytes())
+                }
+                state.pushLog = []
+                return records
+            },
+            drop: { state, through in
+                while let first = state.pushLog.first, first.sequence <= UInt64(through) { state.pushLog.removeFirst() }
+            })
+    }
+}

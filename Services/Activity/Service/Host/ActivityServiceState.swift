@@ -68,7 +68,8 @@ package struct ActivityServiceState: Engine, AppTokenIndex {
     var pushToStartOwners: [PushToken: AppID] = [:]
     package internal(set) var faults: [Fault] = []
     var nextFaultID: UInt64 = 1
-    /// The most recent pushes, oldest first, at most `pushLogLimit`.
+    /// The most recent pushes, oldest first, at most `pushLogLimit`: with snapshots on, those
+    /// since the last one (the older ones are in the journal's archive, see `pushArchive`).
     var pushLog: Deque<GlimpseActivityV1.PushRecord> = []
     package internal(set) var pushSequence: UInt64 = 0
     package let pushLogLimit: Int
@@ -80,10 +81,13 @@ package struct ActivityServiceState: Engine, AppTokenIndex {
         self.pushLogLimit = pushLogLimit
     }
 
-    /// Logged pushes after `sequence`, oldest first, at most `limit`, of `app` (or all).
+    /// Logged pushes in memory after `sequence`, oldest first, at most `limit`, of `app` (or
+    /// all); `ActivityServer.pushes` adds the archived ones.
     package func pushes(after sequence: UInt64, limit: Int, app: AppID?) -> [GlimpseActivityV1.PushRecord] {
         var found: [GlimpseActivityV1.PushRecord] = []
-        for record in pushLog where record.sequence > sequence {
+        // Sequences count up by one along the log: skip to the first after `sequence`.
+        let skip = pushLog.first.map { sequence >= $0.sequence ? Int(sequence - $0.sequence) + 1 : 0 } ?? 0
+        for record in pushLog.dropFirst(skip) where record.sequence > sequence {
             if let app, record.bundleId != app.rawValue { continue }
             found.append(record)
             if found.count >= limit { break }

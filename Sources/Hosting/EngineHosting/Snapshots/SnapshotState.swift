@@ -29,6 +29,8 @@ package struct Snapshotting<E: Engine>: Sendable {
     /// longer stalls them). Only for an engine that is a value all through: no class instance
     /// in it that the host goes on changing, or the copy would not be the state it was.
     package var encodesAside = false
+    /// A log whose records go to the journal's archive with each snapshot instead of into it.
+    package var archive: SnapshotArchive<E>?
 
     package init(
         format: Int, policy: SnapshotPolicy,

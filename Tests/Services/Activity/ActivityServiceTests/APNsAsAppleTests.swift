@@ -58,7 +58,7 @@ struct APNsAsAppleTests {
                 connection: "dup\(index)")
             #expect(response.status == 400 && reason(response) == "DuplicateHeaders", "\(second)")
             #expect(!response.tokenAccepted)
-            #expect(await f.pushes.last?.reason == "DuplicateHeaders")
+            #expect(try await f.pushes.last?.reason == "DuplicateHeaders")
         }
         let channels = await f.push(
             "/1/apps/\(app)/all-channels", body: "", headers: [("authorization", good), ("authorization", good)],

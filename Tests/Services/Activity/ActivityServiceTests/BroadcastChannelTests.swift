@@ -35,7 +35,7 @@ struct BroadcastChannelTests {
         #expect(body(5120).utf8.count == 5120)
         let fits = await broadcast(f, channel, body(5120))
         #expect(fits.status == 200)
-        #expect(await f.pushes.last?.outcomes.first?.kind == .applied)
+        #expect(try await f.pushes.last?.outcomes.first?.kind == .applied)
         let over = await broadcast(f, channel, body(5121))
         #expect(over.status == 413 && reason(over) == "PayloadTooLarge")
     }
@@ -46,7 +46,7 @@ struct BroadcastChannelTests {
         let kept = try await channel(f, policy: 1)
         let none = try await channel(f, policy: 0)
         #expect(await broadcast(f, kept, update(3, at: start)).status == 200)
-        #expect(await f.pushes.last?.outcomes.first?.detail.contains("kept") == true)
+        #expect(try await f.pushes.last?.outcomes.first?.detail.contains("kept") == true)
         #expect(await broadcast(f, none, update(3, at: start)).status == 200)
         try await f.advance(seconds: 8 * 3600)
         #expect(try await f.subscribe(to: kept).content?.stateJson == #"{"eta":3}"#)

@@ -22,11 +22,11 @@ struct Fixture {
     /// ages them on the wall clock.
     static func make(
         authentication: APNsEndpoint.Authentication = .none, settings: ActivitySettings = .defaults,
-        tokenClock: (any WallClock)? = nil
+        tokenClock: (any WallClock)? = nil, directory: URL? = nil, snapshots: SnapshotPolicy = .defaults
     ) async throws -> Fixture {
         let server = try await ActivityServer.open(
-            directory: nil, clock: HostClock(.manual(start: start)), settings: settings, authentication: authentication,
-            outbound: .init(address: nil), tokenClock: tokenClock)
+            directory: directory, clock: HostClock(.manual(start: start)), settings: settings,
+            authentication: authentication, outbound: .init(address: nil), tokenClock: tokenClock, snapshots: snapshots)
         var manifest = GlimpseAppV1.AppManifest()
         manifest.bundleId = app
         manifest.activityAttributes = [GlimpseAppV1.ActivityAttributesDeclaration(typeName: "PizzaDeliveryAttributes")]
@@ -90,7 +90,7 @@ struct Fixture {
     }
 
     var pushes: [GlimpseActivityV1.PushRecord] {
-        get async { await server.host.read { $0.pushes(after: 0, limit: 10_000, app: nil) } }
+        get async throws { try await server.pushes(after: 0, limit: 10_000, app: nil) }
     }
 
     func advance(seconds: TimeInterval) async throws {
