@@ -10,11 +10,12 @@
 #    time from each push's 200 to its content change on the stream, p50/p99 (goal p99 < 20 ms).
 # 2. Throughput: h2load POSTs the same JSON push (priority 5, one activity) as fast as it
 #    can; beside it, h2load POSTing to nghttpd serving a static file (the machine's ceiling).
+# 3. Memory: RSS_ROUNDS (4) more h2load rounds; RSS and store size after each (1,000,000 pushes).
 # Numbers, not a pass/fail test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
-RATE="${RATE:-5000}"; SECONDS_="${SECONDS_:-10}"; COUNT="${COUNT:-200000}"
+RATE="${RATE:-5000}"; SECONDS_="${SECONDS_:-10}"; COUNT="${COUNT:-200000}"; RSS_ROUNDS="${RSS_ROUNDS:-4}"
 swift build -c release --product glimpse-activity >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 WORK="$(mktemp -d)"; trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
@@ -33,7 +34,18 @@ echo "== throughput: h2load, $COUNT pushes, -c 4 -m 32"
 h2load -c 4 -m 32 -t 1 -n "$COUNT" -d "$WORK/push.json" -H "apns-push-type: liveactivity" \
     -H "apns-topic: com.example.pizza.push-type.liveactivity" -H "apns-priority: 5" \
     "http://127.0.0.1:$H2C/3/device/$TOKEN" | grep -E "finished in|requests:|status codes:|time for request:"
-echo "   resident bytes of glimpse-activity: $(awk '/VmRSS/ {print $2 * 1024}' /proc/$(pgrep -f "$WORK/activity" | head -1)/status)"
+PID="$(pgrep -f "$WORK/activity" | head -1)"
+echo "   resident bytes of glimpse-activity: $(awk '/VmRSS/ {print $2 * 1024}' /proc/$PID/status)"
+
+# 3. Memory over many pushes: the push log is bounded in memory (the pushes since the last
+#    snapshot; the older ones are in the store's archive), so RSS stays flat.
+echo "== memory: $RSS_ROUNDS more rounds of $COUNT pushes, glimpse-activity's RSS after each"
+for round in $(seq "$RSS_ROUNDS"); do
+    h2load -c 4 -m 32 -t 1 -n "$COUNT" -d "$WORK/push.json" -H "apns-push-type: liveactivity" \
+        -H "apns-topic: com.example.pizza.push-type.liveactivity" -H "apns-priority: 5" \
+        "http://127.0.0.1:$H2C/3/device/$TOKEN" > /dev/null
+    echo "   after $(( (round + 1) * COUNT )) pushes: $(awk '/VmRSS/ {printf "%.1f MiB", $2 / 1024}' /proc/$PID/status), store $(du -sm "$WORK/activity" | cut -f1) MiB"
+done
 
 echo "== reference: nghttpd (static file), same h2load"
 mkdir -p "$WORK/docroot"; echo ok > "$WORK/docroot/push"
