@@ -512,8 +512,8 @@ let package = Package(
         .executableTarget(
             name: "glimpse-bench-instructions",
             dependencies: [
-                "ActivityEngine", "ActivityMapping", "GlimpseJSON", "GlimpseMessages", "GlimpseVocabulary",
-                "IntentEngine", "Rendering", "TimelineEngine",
+                "ActivityEngine", "ActivityMapping", "ActivityService", "GlimpseJSON", "GlimpseMessages",
+                "GlimpseVocabulary", "IntentEngine", "Rendering", "ServiceKit", "TimelineEngine",
             ],
             path: "Benchmarks/Instructions", exclude: ["baseline.json"]),
         .executableTarget(

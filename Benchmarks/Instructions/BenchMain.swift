@@ -1,11 +1,13 @@
 import ActivityEngine
 import ActivityMapping
+import ActivityService
 import Foundation
 import GlimpseJSON
 import GlimpseMessages
 import GlimpseVocabulary
 import IntentEngine
 import Rendering
+import ServiceKit
 import TimelineEngine
 
 /// glimpse-bench-instructions <path> [--ops N] [--repo DIR]
@@ -119,30 +121,38 @@ struct UnaryWork {
 }
 
 struct PushWork {
-    static let app = AppID("com.example.pizza")
-    var engine: ActivityManager
-    let tokens: [PushToken]
+    static let app = "com.example.pizza"
+    var state: ActivityServiceState
+    let tokens: [String]
     let bodies: [[UInt8]]
 
+    /// glimpse-activity's whole state (the engine host's engine), one app, four activities.
     init(ops: Int) {
         let clock = VirtualClock()
-        engine = ActivityManager(clock: clock, config: ActivitySettings(), identifiers: SequentialIdentifiers())
-        engine.install(Self.app, InstalledApp(attributeTypes: ["PizzaDeliveryAttributes"]))
-        let attributes = ActivityAttributesPayload(
-            typeName: "PizzaDeliveryAttributes",
-            value: try! JSONObjectBytes(validating: Array(#"{"numberOfPizzas":2,"totalAmount":"$24.99"}"#.utf8)))
-        var ids: [ActivityID] = []
+        let seed = [UInt8](repeating: 7, count: 32)
+        state = ActivityServiceState(
+            manager: ActivityManager(
+                clock: clock, config: ActivitySettings(), identifiers: HashedIdentifiers(seed: seed)),
+            seed: seed)
+        var manifest = GlimpseAppV1.AppManifest()
+        manifest.bundleId = Self.app
+        manifest.activityAttributes = [GlimpseAppV1.ActivityAttributesDeclaration(typeName: "PizzaDeliveryAttributes")]
+        _ = try! ActivityServiceState.apply(
+            &state,
+            ActivityCommand(.install(GlimpseActivityV1.InstallAppRequest(manifest: manifest)), appToken: "app-token"))
         for _ in 0..<4 {
-            let state = try! JSONObjectBytes(validating: Array(#"{"driverName":"Tim","status":"baking"}"#.utf8))
-            ids.append(
-                try! engine.request(
-                    app: Self.app, attributes: attributes, content: ActivityContent(state: state), pushType: .token
-                ).answer.get())
+            var request = GlimpseActivityV1.RequestActivityRequest()
+            request.bundleId = Self.app
+            request.attributesType = "PizzaDeliveryAttributes"
+            request.attributesJson = #"{"numberOfPizzas":2,"totalAmount":"$24.99"}"#
+            request.content = GlimpseActivityV1.Content(
+                stateJson: #"{"driverName":"Tim","status":"baking"}"#, staleDate: nil, relevanceScore: 0)
+            request.pushType = .token(true)
+            _ = try! ActivityServiceState.apply(&state, ActivityCommand(.request(request)))
         }
         try! clock.advance(by: 0)
-        _ = engine.fireDue()
-        let engine = engine
-        tokens = ids.map { engine.activity($0)!.pushToken! }
+        _ = state.fireDue()
+        tokens = state.manager.allActivities.map { $0.pushToken!.hex }
         let start = clock.now.timeIntervalSince1970
         // Each push newer than the last to its activity: applied, not dropped as stale.
         bodies = (0..<ops).map { n in
@@ -153,21 +163,26 @@ struct PushWork {
     }
 
     mutating func run(_ ops: Int) -> String {
-        let outcomes = instructionsMeasuredPush(ops)
+        instructionsMeasuredPush(ops)
+        // Told outside the measured function: interpolating an enum goes through reflection.
+        var outcomes: [String: Int] = [:]
+        for record in state.pushes(after: 0, limit: ops, app: nil) {
+            outcomes["\(record.status) \(record.outcomes.first.map { "\($0.kind)" } ?? "none")", default: 0] += 1
+        }
         return "push: \(ops) pushes: "
             + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
                 separator: ", ")
     }
 
+    /// What the engine host does with a push the endpoint hands it: the command's journal
+    /// record encoded, then `ActivityServiceState.apply` (Apple's transport checks, the token,
+    /// the body parsed, ActivityKit's rules, the push log record, the answer).
     @inline(never)
-    mutating func instructionsMeasuredPush(_ ops: Int) -> [String: Int] {
-        var outcomes: [String: Int] = [:]
-        let headers = LiveActivityPushHeaders(app: Self.app, priority: 5)
+    mutating func instructionsMeasuredPush(_ ops: Int) {
         for n in 0..<ops {
-            let token = tokens[n % tokens.count]
             var push = GlimpseActivityV1.ReceivedPush()
             push.method = "POST"
-            push.path = "/3/device/" + token.hex
+            push.path = "/3/device/" + tokens[n % tokens.count]
             push.headers = [
                 .init(name: "apns-push-type", value: "liveactivity"),
                 .init(name: "apns-topic", value: "com.example.pizza.push-type.liveactivity"),
@@ -175,22 +190,12 @@ struct PushWork {
             ]
             push.body = bodies[n]
             push.bodySize = UInt32(bodies[n].count)
-            keep(try! push.serializedBytes())
-            let parsed = try! LiveActivityPush.parse(bodies[n], payloadLimit: 4096)
-            let step = engine.receivePush(headers: headers, deviceToken: token, parsed)
-            var record = GlimpseActivityV1.PushRecord()
-            record.path = push.path.wireSafe
-            record.topic = "com.example.pizza.push-type.liveactivity".wireSafe
-            record.outcomes = [GlimpseActivityV1.Outcome(step.answer)]
-            keep(record)
-            switch step.answer {
-            case .applied: outcomes["applied", default: 0] += 1
-            case .droppedAsStale: outcomes["dropped as stale", default: 0] += 1
-            case .throttled: outcomes["throttled", default: 0] += 1
-            default: outcomes["other", default: 0] += 1
-            }
+            let command = ActivityCommand(.push(push))
+            keep(try! command.encode())
+            let step = try! ActivityServiceState.apply(&state, command)
+            guard case .push = step.answer else { fatalError("not a push's answer") }
+            keep(step)
         }
-        return outcomes
     }
 }
 

@@ -52,8 +52,10 @@ extension FuzzTarget {
         do { answer = try ActivityServiceState.apply(&state, command).answer } catch {
             return  // refused as a whole, typed (RPCError)
         }
-        if case .push(let record, _, _, _) = answer {
+        if case .push = answer, let record = state.pushes(after: state.pushSequence - 1, limit: 1, app: nil).first {
             do { _ = try record.serializedBytes() } catch { finding("the push log entry does not encode: \(error)") }
+        } else {
+            finding("a push was answered without its push log entry")
         }
         _ = state.fireDue()
         for activity in state.manager.allActivities {

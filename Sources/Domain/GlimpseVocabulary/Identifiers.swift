@@ -99,7 +99,8 @@ package struct ChannelID: Sendable, Hashable, Comparable, Codable, CustomStringC
 }
 
 extension UInt8 {
-    var isHexDigit: Bool {
+    /// 0-9, A-F, a-f.
+    package var isHexDigit: Bool {
         (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
     }
 }

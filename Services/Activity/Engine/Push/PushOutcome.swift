@@ -23,6 +23,17 @@ package enum PushOutcome: Sendable, Hashable {
     case ignoredBecauseEnded(ActivityID, ActivityState)
     case throttled(ThrottleReason)
     case rejected(PushRejection)
+
+    /// The activity the outcome names, if any (the one its log record and outcome show).
+    package var activity: ActivityID? {
+        switch self {
+        case .applied(let id, _), .started(let id), .deferred(let id, _), .coalesced(let id, _),
+            .droppedAsStale(let id, _), .ignoredBecauseEnded(let id, _),
+            .throttled(.hourlyBudgetExceeded(let id, _, _)):
+            id
+        case .startDropped, .throttled(.pushToStartBudgetExceeded), .rejected: nil
+        }
+    }
 }
 
 /// A push over budget.

@@ -144,11 +144,11 @@ package struct APNsEndpoint: Sendable {
         }
         do {
             let answer = try await host.submit(ActivityCommand(.push(push)))
-            guard case .push(let record, let headers, let body, let goaway) = answer else {
+            guard case .push(let status, let headers, let body, let goaway) = answer else {
                 return .reason(500, "InternalServerError", apnsID: apnsID)
             }
             return APNsResponse(
-                status: Int(record.status), headers: headers, body: body, goaway: goaway, tokenAccepted: tokenAccepted)
+                status: Int(status), headers: headers, body: body, goaway: goaway, tokenAccepted: tokenAccepted)
         } catch {
             // Not journaled (a closed or failed store): nothing was accepted.
             var answer = APNsResponse.reason(503, "ServiceUnavailable", apnsID: apnsID)

@@ -15,8 +15,9 @@ package enum ActivityAnswer: Sendable, Hashable {
     case change(GlimpseActivityV1.ChangeResponse)
     case token(String)
     case authorization(GlimpseActivityV1.AuthorizationInfo)
-    /// A push: what the endpoint answers, as logged; `goaway` when a fault asked for one.
-    case push(GlimpseActivityV1.PushRecord, headers: [String: String], body: [UInt8], goaway: Bool)
+    /// A push: what the endpoint answers (the push log has the whole record); `goaway` when a
+    /// fault asked for one.
+    case push(status: Int32, headers: [String: String], body: [UInt8], goaway: Bool)
     case fault(UInt64)
     case cleared(UInt32)
 }

@@ -74,12 +74,17 @@ extension ActivityServiceState {
         var record = record
         record.status = status
         record.reason = reason
-        for keyPath in [\Record.path, \.pushType, \.topic, \.deviceToken, \.channelId, \.apnsId, \.event, \.bundleId] {
-            record[keyPath: keyPath] = record[keyPath: keyPath].wireSafe
-        }
+        // Each text the log shows, made wire-safe (by name: key paths cost a lookup each).
+        record.path = record.path.wireSafe
+        record.pushType = record.pushType.wireSafe
+        record.topic = record.topic.wireSafe
+        record.deviceToken = record.deviceToken.wireSafe
+        record.channelId = record.channelId.wireSafe
+        record.apnsId = record.apnsId.wireSafe
+        record.event = record.event.wireSafe
+        record.bundleId = record.bundleId.wireSafe
         record.outcomes = outcomes
         record.states = states
-        let logged = log(record)
         var headers = answerHeaders
         headers["apns-id"] = record.apnsId
         var body: [UInt8] = []
@@ -92,7 +97,9 @@ extension ActivityServiceState {
             }
             body = JSONValue.object(members).serialized()
         }
-        return Step(.push(logged, headers: headers, body: body, goaway: goaway), effects: noted(events) + extraEffects)
+        log(record)
+        return Step(
+            .push(status: status, headers: headers, body: body, goaway: goaway), effects: noted(events) + extraEffects)
     }
 
     /// The checks Apple's service makes on every push request's headers and body.
@@ -101,7 +108,7 @@ extension ActivityServiceState {
     ) -> (status: Int32, reason: String)? {
         if APNsHeaders.duplicated(in: headers) != nil { return (400, "DuplicateHeaders") }
         func header(_ name: String) -> String? { headers.last(where: { $0.name == name })?.value }
-        if let id = header("apns-id"), UUID(uuidString: id) == nil || id.count != 36 { return (400, "BadMessageId") }
+        if let id = header("apns-id"), !Self.isCanonicalUUID(id) { return (400, "BadMessageId") }
         if let priority = header("apns-priority"), !["1", "5", "10"].contains(priority) { return (400, "BadPriority") }
         if let expiration = header("apns-expiration"), UInt64(expiration) == nil { return (400, "BadExpirationDate") }
         if let collapse = header("apns-collapse-id"), collapse.utf8.count > 64 { return (400, "BadCollapseId") }
@@ -119,7 +126,8 @@ extension ActivityServiceState {
         var record = record
         guard push.method == "POST" else { return finish(record, status: 405, reason: "MethodNotAllowed") }
         guard !text.isEmpty else { return finish(record, status: 400, reason: "MissingDeviceToken") }
-        guard let token = PushToken(hex: text), text.count >= 16 else {
+        // Hex is ASCII: its UTF-8 count is its length (String.count walks grapheme clusters).
+        guard let token = PushToken(hex: text), text.utf8.count >= 16 else {
             return finish(record, status: 400, reason: "BadDeviceToken")
         }
         record.deviceToken = token.hex
@@ -135,7 +143,7 @@ extension ActivityServiceState {
         }
         guard pushType == "liveactivity" else { return finish(record, status: 400, reason: "InvalidPushType") }
         guard topic.hasSuffix(LiveActivityPushHeaders.topicSuffix),
-            topic.count > LiveActivityPushHeaders.topicSuffix.count
+            topic.utf8.count > LiveActivityPushHeaders.topicSuffix.utf8.count
         else {
             return finish(record, status: 400, reason: "BadTopic")
         }
@@ -172,7 +180,7 @@ extension ActivityServiceState {
         default:
             break
         }
-        let id = outcome.activityId.isEmpty ? activityID(for: token) : ActivityID(outcome.activityId)
+        let id = step.answer.activity ?? activityID(for: token)
         if outcome.activityId.isEmpty, let id { outcome.activityId = id.description }
         var states: [Record.StateBeforeAfter] = []
         if let id {
@@ -183,6 +191,21 @@ extension ActivityServiceState {
             states.append(change)
         }
         return finish(record, status: 200, outcomes: [outcome], states: states, events: step.effects)
+    }
+
+    /// Whether `text` is a UUID as APNs wants `apns-id`: 8-4-4-4-12 hex digits, either case
+    /// (what Foundation's `UUID(uuidString:)` accepts, without its sscanf on every push).
+    package static func isCanonicalUUID(_ text: String) -> Bool {
+        var index = 0
+        for byte in text.utf8 {
+            switch index {
+            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+            default: guard byte.isHexDigit else { return false }
+            }
+            index += 1
+            if index > 36 { return false }
+        }
+        return index == 36
     }
 
     /// The activity an update token belongs to (nil for push-to-start and unknown tokens).

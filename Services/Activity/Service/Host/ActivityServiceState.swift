@@ -132,13 +132,11 @@ package struct ActivityServiceState: Engine, AppTokenIndex {
     }
 
     /// Appends a push to the log, numbered, dropping the oldest past the limit.
-    mutating func log(_ record: GlimpseActivityV1.PushRecord) -> GlimpseActivityV1.PushRecord {
+    mutating func log(_ record: consuming GlimpseActivityV1.PushRecord) {
         pushSequence += 1
-        var numbered = record
-        numbered.sequence = pushSequence
-        pushLog.append(numbered)
+        record.sequence = pushSequence
+        pushLog.append(record)
         if pushLog.count > pushLogLimit { pushLog.removeFirst(pushLog.count - pushLogLimit) }
-        return numbered
     }
 }
 
