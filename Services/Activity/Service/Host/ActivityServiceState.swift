@@ -85,8 +85,10 @@ package struct ActivityServiceState: Engine, AppTokenIndex {
     /// all); `ActivityServer.pushes` adds the archived ones.
     package func pushes(after sequence: UInt64, limit: Int, app: AppID?) -> [GlimpseActivityV1.PushRecord] {
         var found: [GlimpseActivityV1.PushRecord] = []
-        // Sequences count up by one along the log: skip to the first after `sequence`.
-        let skip = pushLog.first.map { sequence >= $0.sequence ? Int(sequence - $0.sequence) + 1 : 0 } ?? 0
+        // Sequences count up by one along the log: skip to the first after `sequence` (all of
+        // it is read should that ever not hold).
+        var skip = pushLog.first.map { sequence >= $0.sequence ? Int(sequence - $0.sequence) + 1 : 0 } ?? 0
+        if skip > 0, skip <= pushLog.count, pushLog[skip - 1].sequence != sequence { skip = 0 }
         for record in pushLog.dropFirst(skip) where record.sequence > sequence {
             if let app, record.bundleId != app.rawValue { continue }
             found.append(record)
