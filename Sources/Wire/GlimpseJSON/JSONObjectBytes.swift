@@ -36,6 +36,14 @@ public struct JSONObjectBytes: Sendable, Hashable {
         self.bytes = bytes
     }
 
+    /// The compact encoding of `value`, an object `JSONParser` produced (or a part of a
+    /// document it parsed): such a value keeps both invariants already, so it is not parsed
+    /// again (a push's content state, on every push). Throws only `notAnObject`.
+    public init(parsed value: JSONValue) throws(Error) {
+        guard value.isObject else { throw .notAnObject }
+        bytes = value.serialized()
+    }
+
     /// The empty object `{}`.
     public static let empty = JSONObjectBytes(trusted: Array("{}".utf8))
 

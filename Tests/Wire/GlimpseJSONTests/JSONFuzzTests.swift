@@ -274,7 +274,9 @@ func violation(_ input: [UInt8], parsed: inout Bool) -> String? {
     guard again.serialized() == encoded else { return "serialized() is not a fixed point" }
     if value.isObject {
         guard let kept = try? JSONObjectBytes(validating: input), kept.bytes == input, kept.value == value,
-            let compact = try? JSONObjectBytes(value), compact.bytes == encoded
+            let compact = try? JSONObjectBytes(value), compact.bytes == encoded,
+            // What the parser produced keeps the invariants without a second parse.
+            let trusted = try? JSONObjectBytes(parsed: value), trusted.bytes == encoded, trusted.value == value
         else { return "JSONObjectBytes disagrees with the parser" }
     }
     return nil

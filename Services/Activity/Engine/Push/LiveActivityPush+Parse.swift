@@ -86,9 +86,10 @@ extension LiveActivityPush {
         return Date(timeIntervalSince1970: seconds)
     }
 
+    /// `aps[key]`, an object: `aps` is part of the body `JSONParser` parsed.
     static func object(_ aps: JSONValue, _ key: String) throws(PushPayloadError) -> JSONObjectBytes? {
         guard let value = aps[key] else { return nil }
-        do { return try JSONObjectBytes(value) } catch {
+        do { return try JSONObjectBytes(parsed: value) } catch {
             throw .invalidField("aps.\(key)", reason: "expected a JSON object")
         }
     }
