@@ -193,8 +193,9 @@ extension ActivityServiceState {
         return finish(record, status: 200, outcomes: [outcome], states: states, events: step.effects)
     }
 
-    /// Whether `text` is a UUID as APNs wants `apns-id`: 8-4-4-4-12 hex digits, either case
-    /// (what Foundation's `UUID(uuidString:)` accepts, without its sscanf on every push).
+    /// Whether `text` is a UUID as APNs wants `apns-id`: 8-4-4-4-12 hex digits, either case.
+    /// Read by bytes, without Foundation's `UUID(uuidString:)`: its sscanf costs on every push
+    /// and lets a space before a pair of digits or a signed pair through.
     package static func isCanonicalUUID(_ text: String) -> Bool {
         var index = 0
         for byte in text.utf8 {
