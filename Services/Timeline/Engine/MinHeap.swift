@@ -28,6 +28,19 @@ struct MinHeap: Codable {
         siftDown(0)
     }
 
+    /// Calls `body` with every item whose time is ≤ `t`, in no order: a node later than `t`
+    /// has only later items below it, so the walk stops there (O(k) for k such items).
+    func forEach(dueBy t: Seconds, _ body: (WakeQueue.Item) -> Void) {
+        items.withUnsafeBufferPointer { heap in
+            func visit(_ i: Int) {
+                guard i < heap.count, heap[i].time <= t else { return }
+                body(heap[i])
+                for child in 1...4 { visit(4 * i + child) }
+            }
+            visit(0)
+        }
+    }
+
     /// Adds many items at once, restoring the invariant in O(n).
     mutating func append(contentsOf batch: some Collection<WakeQueue.Item>) {
         guard !batch.isEmpty else { return }

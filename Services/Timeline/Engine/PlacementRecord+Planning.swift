@@ -66,6 +66,6 @@ extension PlacementRecord {
         retryAt = .infinity
         pendingReason = .policy
         fetchSequence = sequence
-        inFlightSince = now
+        isFetching = true
     }
 }

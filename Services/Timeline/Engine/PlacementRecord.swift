@@ -3,7 +3,7 @@ import GlimpseVocabulary
 /// reading or copying it never touches a reference count. The parts that own memory —
 /// timeline, configuration, budget log — live in side arrays indexed by the same slot.
 ///
-/// Reload state: at most one provider call is in flight (`inFlightSince`). Requests made
+/// Reload state: at most one provider call is in flight (`isFetching`). Requests made
 /// before dispatch merge into `requestedAt`/`freeRequestedAt`; requests made while a call
 /// is in flight wait for it and then cause one more call. After a failure `retryAt` holds
 /// the retry of the same (already charged) reload.
@@ -20,8 +20,6 @@ struct PlacementRecord: Codable {
     var freeRequestedAt: Seconds = .infinity
     /// Retry of a failed call (`.infinity`: none).
     var retryAt: Seconds = .infinity
-    /// Dispatch time of the call in flight (`.nan`: none).
-    var inFlightSince: Seconds = .nan
     /// Date of the entry after the one shown (`.infinity`: none).
     var nextEntryAt: Seconds = .infinity
     /// Earliest time the budget allows another charged reload (cached from the budget log
@@ -50,13 +48,15 @@ struct PlacementRecord: Codable {
     /// Reason of the earliest pending charged request.
     var requestedReason: ReloadReason = .appRequest
     var inFlightReason: ReloadReason = .policy
-    /// `live` and `inFlightCharged`, one bit each: with two Bools the record took 128 bytes,
-    /// with one byte 120 (a million placements, 8 MB).
+    /// `live`, `inFlightCharged` and `isFetching`, one bit each: with two Bools and the
+    /// dispatch time of the call in flight the record took 128 bytes, with one byte 112
+    /// (a million placements, 16 MB).
     var flags: UInt8 = Flag.live
 
     enum Flag {
         static let live: UInt8 = 1
         static let inFlightCharged: UInt8 = 2
+        static let fetching: UInt8 = 4
     }
 
     /// Whether the call in flight (and so its retries) was charged.
@@ -70,11 +70,17 @@ struct PlacementRecord: Codable {
         set { flags = newValue ? flags | Flag.live : flags & ~Flag.live }
     }
 
-    var isFetching: Bool { !inFlightSince.isNaN }
+    /// A provider call is in flight (dispatched at `lastReloadAt`, or at a retry).
+    var isFetching: Bool {
+        get { flags & Flag.fetching != 0 }
+        set { flags = newValue ? flags | Flag.fetching : flags & ~Flag.fetching }
+    }
 }
 
-/// Saved with the two flags as the two Bools they were, under the same keys: a snapshot
-/// written before they were packed reads back, and one written now reads in that build.
+/// Saved with the two flags as the two Bools they were, under the same keys, and the call
+/// in flight as the dispatch time it was (NaN: none; only whether it is NaN was ever read,
+/// so it is saved as `lastReloadAt`): a snapshot written before they were packed reads
+/// back, and one written now reads in that build.
 extension PlacementRecord {
     enum CodingKeys: String, CodingKey {
         case id, lastReloadAt, policyDueAt, requestedAt, freeRequestedAt, retryAt, inFlightSince, nextEntryAt
@@ -104,9 +110,8 @@ extension PlacementRecord {
         (lastReloadAt, policyDueAt, requestedAt, freeRequestedAt, retryAt) = (
             times[0], times[1], times[2], times[3], times[4]
         )
-        (inFlightSince, nextEntryAt, budgetAllowsAt, wakeAt, inFlightWantedAt) = (
-            times[5], times[6], times[7], times[8], times[9]
-        )
+        isFetching = !times[5].isNaN
+        (nextEntryAt, budgetAllowsAt, wakeAt, inFlightWantedAt) = (times[6], times[7], times[8], times[9])
         self.fetchSequence = fetchSequence
         self.generation = generation
         self.shownIndex = shownIndex
@@ -126,7 +131,7 @@ extension PlacementRecord {
         try c.encode(requestedAt, forKey: .requestedAt)
         try c.encode(freeRequestedAt, forKey: .freeRequestedAt)
         try c.encode(retryAt, forKey: .retryAt)
-        try c.encode(inFlightSince, forKey: .inFlightSince)
+        try c.encode(isFetching ? lastReloadAt : .nan, forKey: .inFlightSince)
         try c.encode(nextEntryAt, forKey: .nextEntryAt)
         try c.encode(budgetAllowsAt, forKey: .budgetAllowsAt)
         try c.encode(wakeAt, forKey: .wakeAt)

@@ -35,53 +35,77 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
     /// A relevance record: the entry's index (4), its score (4) and duration (8).
     private static let relevanceStride = 16
 
-    /// Packs `timeline`, or says which cap it breaks.
+    /// Packs `timeline`, or says which cap it breaks. The entries are read in place (two
+    /// passes over a buffer, no copy of an entry), since a provider's answer is the hottest
+    /// input the engine has.
     static func make(_ timeline: Timeline, maxEntries: Int, maxBytes: Int) throws(TimelineRejection) -> StoredTimeline {
         if let rejection = timeline.capViolation(maxEntries: maxEntries, maxBytes: maxBytes) { throw rejection }
-        let count = timeline.entries.count
-
         // Stable sort: equal dates keep the provider's order, so the later one wins at that date.
-        let inOrder = zip(timeline.entries, timeline.entries.dropFirst()).allSatisfy { $0.date <= $1.date }
+        let survey = Survey(timeline.entries)
         let sorted =
-            inOrder
+            survey.inOrder
             ? timeline.entries
             : timeline.entries.enumerated().sorted {
                 ($0.element.date, $0.offset) < ($1.element.date, $1.offset)
             }.map(\.element)
-        let contentBytes = sorted.reduce(0) { $0 + $1.content.count }
-        let urls = sorted.contains { $0.url != nil } ? ContiguousArray(sorted.map(\.url)) : nil
-        let relevances: [(Int, EntryRelevance)] =
-            sorted.contains { $0.relevance != nil }
-            ? sorted.enumerated().compactMap { index, entry in entry.relevance.map { (index, $0) } } : []
-        let words = (count * headerStride + relevances.count * relevanceStride + contentBytes + 7) / 8
+        let count = sorted.count
+        let urls = survey.hasURL ? ContiguousArray(sorted.map(\.url)) : nil
+        let words = (count * headerStride + survey.relevances * relevanceStride + survey.contentBytes + 7) / 8
         let buffer = unsafeDowncast(
             create(minimumCapacity: words) { _ in
                 Info(
-                    policy: timeline.policy, count: Int32(count), relevanceCount: Int32(relevances.count),
-                    contentBytes: Int32(contentBytes), urls: urls)
+                    policy: timeline.policy, count: Int32(count), relevanceCount: Int32(survey.relevances),
+                    contentBytes: Int32(survey.contentBytes), urls: urls)
             },
             to: StoredTimeline.self)
         buffer.withUnsafeMutablePointerToElements { words in
             let raw = UnsafeMutableRawPointer(words)
             let table = raw + count * headerStride
-            for (k, (index, relevance)) in relevances.enumerated() {
-                table.storeBytes(of: UInt32(index), toByteOffset: k * relevanceStride, as: UInt32.self)
-                table.storeBytes(of: relevance.score, toByteOffset: k * relevanceStride + 4, as: Float.self)
-                table.storeBytes(of: relevance.duration, toByteOffset: k * relevanceStride + 8, as: Double.self)
-            }
-            let content = table + relevances.count * relevanceStride
-            var end = 0
-            for (i, entry) in sorted.enumerated() {
-                entry.content.withUnsafeBytes { source in
-                    if let base = source.baseAddress { (content + end).copyMemory(from: base, byteCount: source.count) }
+            let content = table + survey.relevances * relevanceStride
+            var (end, record) = (0, 0)
+            sorted.withUnsafeBufferPointer { entries in
+                for i in entries.indices {
+                    if let relevance = entries[i].relevance {
+                        table.storeBytes(of: UInt32(i), toByteOffset: record * relevanceStride, as: UInt32.self)
+                        table.storeBytes(
+                            of: relevance.score, toByteOffset: record * relevanceStride + 4, as: Float.self)
+                        table.storeBytes(
+                            of: relevance.duration, toByteOffset: record * relevanceStride + 8, as: Double.self)
+                        record += 1
+                    }
+                    entries[i].content.withUnsafeBytes { source in
+                        if let base = source.baseAddress {
+                            (content + end).copyMemory(from: base, byteCount: source.count)
+                        }
+                        end += source.count
+                    }
+                    raw.storeBytes(
+                        of: entries[i].date.timeIntervalSinceReferenceDate, toByteOffset: i * headerStride,
+                        as: Seconds.self)
+                    raw.storeBytes(of: UInt32(end), toByteOffset: i * headerStride + 8, as: UInt32.self)
                 }
-                end += entry.content.count
-                raw.storeBytes(
-                    of: entry.date.timeIntervalSinceReferenceDate, toByteOffset: i * headerStride, as: Seconds.self)
-                raw.storeBytes(of: UInt32(end), toByteOffset: i * headerStride + 8, as: UInt32.self)
             }
         }
         return buffer
+    }
+
+    /// What packing needs to know of a provider's entries, in one pass.
+    private struct Survey {
+        var inOrder = true
+        var hasURL = false
+        var relevances = 0
+        var contentBytes = 0
+
+        init(_ entries: [TimelineEntry]) {
+            entries.withUnsafeBufferPointer { entries in
+                for i in entries.indices {
+                    if i > 0, !(entries[i - 1].date <= entries[i].date) { inOrder = false }
+                    if entries[i].url != nil { hasURL = true }
+                    if entries[i].relevance != nil { relevances += 1 }
+                    contentBytes += entries[i].content.count
+                }
+            }
+        }
     }
 
     var count: Int { Int(header.count) }
@@ -191,4 +215,39 @@ final class StoredTimeline: ManagedBuffer<StoredTimeline.Info, UInt64> {
     var timeline: Timeline {
         Timeline(entries: (0..<count).map(entry(at:)), policy: policy)
     }
+}
+
+/// One entry of a stored timeline, named rather than copied: an entry change carries this,
+/// and its content is unpacked only by whoever reads it (a million placements change tens
+/// of millions of entries a day; copying each entry's bytes into an array cost more than
+/// the rest of the change). Equal when the entries are: date, relevance, content and URL.
+package struct ShownEntry: @unchecked Sendable, Hashable, CustomStringConvertible {
+    /// Immutable once made (see `StoredTimeline`), so sharing it across threads is safe.
+    let timeline: StoredTimeline
+    let index: Int
+
+    init(_ timeline: StoredTimeline, _ index: Int) {
+        precondition(index >= 0 && index < timeline.count, "entry index out of range")
+        self.timeline = timeline
+        self.index = index
+    }
+
+    /// The entry, unpacked.
+    package var entry: TimelineEntry { timeline.entry(at: index) }
+
+    /// The entry's content bytes, viewed in place.
+    package func withContent<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        timeline.withContent(of: index, body)
+    }
+
+    package static func == (a: ShownEntry, b: ShownEntry) -> Bool {
+        a.timeline.sameEntry(a.index, as: b.timeline, b.index)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(timeline.date(at: index))
+        withContent { hasher.combine(bytes: $0) }
+    }
+
+    package var description: String { String(describing: entry) }
 }

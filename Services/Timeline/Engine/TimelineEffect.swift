@@ -11,8 +11,9 @@ package enum TimelineEffect: Sendable, Hashable {
     case fetchTimeline(FetchRequest)
     /// Abandon a provider call (timed out, or its placement was removed); its answer will be ignored.
     case cancelFetch(FetchID)
-    /// The entry shown by a placement changed; nil means the placeholder.
-    case entryChanged(PlacementID, TimelineEntry?)
+    /// The entry shown by a placement changed; nil means the placeholder. The entry is named
+    /// in its stored timeline, not copied: `entry` unpacks it.
+    case entryChanged(PlacementID, ShownEntry?)
     /// Call the app's `placeholder(in:)` for a new placement; answer with `placeholderReceived`.
     case fetchPlaceholder(PlaceholderRequest)
     /// A placement without an entry shows the app's placeholder (drawn redacted).

@@ -46,17 +46,22 @@ extension TimelineScheduler {
         return effects
     }
 
-    /// Reads a word of each due placement's record and timeline before the in-order pass.
-    /// The reads are independent, so the processor overlaps their cache misses; the sum is
-    /// kept only so the reads are not optimized away.
+    /// Reads a word of each due placement's record and timeline before the in-order pass,
+    /// and its reload budget when a charged reload may be due. The reads are
+    /// independent, so the processor overlaps their cache misses; the sum is kept only so
+    /// the reads are not optimized away. A guess that turns out wrong costs a read.
     mutating func warm(dueBy t: Seconds) {
         guard queue.peek(in: records).map({ $0.time <= t }) == true else { return }
         var sum: UInt64 = 0
         queue.forEachDrained(dueBy: t) { slot in
             let i = Int(slot)
-            sum &+= UInt64(records[i].fetchSequence) &+ UInt64(records[i].nextEntryAt.bitPattern)
+            let record = records[i]
+            sum &+= UInt64(record.fetchSequence) &+ UInt64(record.nextEntryAt.bitPattern)
+            if !record.isFetching, min(record.policyDueAt, record.requestedAt) <= t {
+                sum &+= UInt64(budgets[i].held.charges)
+            }
             if let timeline = timelines[i] {
-                let next = Int(records[i].shownIndex) + 1
+                let next = Int(record.shownIndex) + 1
                 sum &+= UInt64(timeline.count)
                 if next < timeline.count { sum &+= timeline.date(at: next).bitPattern }
             }
@@ -72,7 +77,7 @@ extension TimelineScheduler {
             records[i].nextEntryAt = timeline.date(after: index)
             if index != Int(records[i].shownIndex) {
                 records[i].shownIndex = Int32(index)
-                effects.append(.entryChanged(records[i].id, index >= 0 ? timeline.entry(at: index) : nil))
+                effects.append(.entryChanged(records[i].id, index >= 0 ? ShownEntry(timeline, index) : nil))
             }
         }
         let record = records[i]

@@ -34,11 +34,11 @@ extension TimelineScheduler {
             changed = oldIndex != newIndex
         }
         timelines[i] = stored
-        placeholders[records[i].id] = nil
+        if !placeholders.isEmpty { placeholders[records[i].id] = nil }
         records[i].shownIndex = Int32(newIndex)
         records[i].nextEntryAt = stored.date(after: newIndex)
         records[i].policyDueAt = stored.policyDue(receivedAt: t)
-        records[i].inFlightSince = .nan
+        records[i].isFetching = false
         records[i].failures = 0
         records[i].retryAt = .infinity
         effects.append(changed ? .entryChanged(records[i].id, shownEntry(slot)) : .timelineUnchanged(records[i].id))
@@ -67,7 +67,7 @@ extension TimelineScheduler {
     /// Failure of the call in flight: keep the timeline, retry the same reload after backoff.
     mutating func fail(_ slot: UInt32, now t: Seconds, rules: ReloadRules, effects: inout [TimelineEffect]) {
         let i = Int(slot)
-        records[i].inFlightSince = .nan
+        records[i].isFetching = false
         records[i].failures &+= 1
         let retryAt = t + settings.backoff(afterFailures: Int(records[i].failures))
         records[i].retryAt = retryAt

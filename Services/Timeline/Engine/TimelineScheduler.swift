@@ -158,13 +158,14 @@ package struct TimelineScheduler: Engine {
             family: family,
             displaySize: familySizes[family.position],
             isPreview: false,
-            configuration: configurations[slot] ?? [:])
+            // Most devices configure no placement: no hashing per provider call then.
+            configuration: configurations.isEmpty ? [:] : configurations[slot] ?? [:])
     }
 
     /// The entry a placement last reported shown; nil is the placeholder.
-    func shownEntry(_ slot: UInt32) -> TimelineEntry? {
+    func shownEntry(_ slot: UInt32) -> ShownEntry? {
         let index = Int(records[Int(slot)].shownIndex)
         guard index >= 0, let timeline = timelines[Int(slot)] else { return nil }
-        return timeline.entry(at: index)
+        return ShownEntry(timeline, index)
     }
 }

@@ -76,9 +76,10 @@ struct WakeQueue {
 
     /// Calls `body` with the slot of every item in the drained bucket(s) due by `t`, in no
     /// order: lets the caller touch their memory up front, so the cache misses of a whole
-    /// deadline's placements overlap instead of coming one at a time.
+    /// deadline's placements overlap instead of coming one at a time. Visits only the due
+    /// items (and the children that end each branch), not the whole bucket.
     func forEachDrained(dueBy t: Seconds, _ body: (UInt32) -> Void) {
-        for item in current.items where item.time <= t { body(item.slot) }
+        current.forEach(dueBy: t) { body($0.slot) }
     }
 
     /// Removes the item `peek` returned.

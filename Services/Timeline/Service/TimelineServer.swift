@@ -89,7 +89,7 @@ package struct TimelineServer: Sendable {
                 switch effect {
                 case .entryChanged(let id, let entry):
                     var entryChange = change(id)
-                    entryChange.entry = entry?.wire
+                    entryChange.entry = entry?.entry.wire
                     changes.append(entryChange)
                 case .placeholderShown(let id, let entry):
                     var shown = change(id)

@@ -94,7 +94,7 @@ final class Harness {
     func shown(_ placement: PlacementID) -> [(minute: Double, content: [UInt8]?)] {
         log.compactMap { at, effect in
             guard case .entryChanged(let id, let entry) = effect, id == placement else { return nil }
-            return (at / 60, entry?.content)
+            return (at / 60, entry?.entry.content)
         }
     }
 

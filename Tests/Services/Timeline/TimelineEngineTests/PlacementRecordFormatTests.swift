@@ -12,7 +12,7 @@ struct PlacementRecordFormatTests {
             screen: .homeScreen)
         record.lastReloadAt = 1_000.5
         record.policyDueAt = 4_600.25
-        record.inFlightSince = 1_000.5
+        record.isFetching = true
         record.fetchSequence = 9
         record.generation = 12
         record.shownIndex = 2
@@ -47,5 +47,13 @@ struct PlacementRecordFormatTests {
         let read = try decoder.decode(PlacementRecord.self, from: Data(Self.savedBefore.utf8))
         #expect(try Self.saved(read) == Self.savedBefore)
         #expect(read.inFlightCharged && !read.live)
+    }
+}
+
+@Suite("A placement record's size")
+struct PlacementRecordSizeTests {
+    @Test("a record takes 112 bytes: a million placements hold 112 MB of them")
+    func recordSize() {
+        #expect(MemoryLayout<PlacementRecord>.stride == 112)
     }
 }

@@ -43,6 +43,18 @@ struct WakeQueueTests {
         return popped
     }
 
+    @Test("the heap's walk of due items visits exactly the items due, at every cut")
+    func dueWalk() {
+        var rng = Generator(state: 7)
+        var heap = MinHeap()
+        for n in 0..<500 { heap.push(WakeQueue.Item(time: (rng.next(100)).rounded(), slot: UInt32(n), generation: 0)) }
+        for cut in [-1.0, 0, 0.5, 3, 37, 50, 99.9, 100, 1_000] {
+            var seen: [UInt32] = []
+            heap.forEach(dueBy: cut) { seen.append($0.slot) }
+            #expect(seen.sorted() == heap.items.filter { $0.time <= cut }.map(\.slot).sorted())
+        }
+    }
+
     @Test("items come out in time order: near, beyond the ring's horizon, in the past, and rescheduled on the way")
     func timeOrder() {
         var records = Self.records(2000)
