@@ -96,6 +96,8 @@ package final class Journal: Sendable {
         try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 
+    static let insertEntry = "INSERT INTO journal (instant, kind, payload) VALUES (?, ?, ?)"
+
     /// Writes one entry and runs `change` in the same transaction: if `change` throws, the
     /// entry is rolled back and the error is rethrown. Returns the entry's sequence.
     func append<T>(
@@ -103,8 +105,8 @@ package final class Journal: Sendable {
         applying change: () throws -> T
     ) throws -> (sequence: Int64, result: T) {
         try queue.write { db in
-            try db.execute(
-                sql: "INSERT INTO journal (instant, kind, payload) VALUES (?, ?, ?)",
+            // Compiled once per connection: a timer's firings come one at a time.
+            try db.cachedStatement(sql: Self.insertEntry).execute(
                 arguments: [instant.timeIntervalSinceReferenceDate, kind.rawValue, Data(payload)])
             let sequence = db.lastInsertedRowID
             return (sequence, try change())
@@ -122,7 +124,7 @@ package final class Journal: Sendable {
         applying change: (Int) throws -> T
     ) throws -> (sequence: Int64, results: [Result<T, any Error>]) {
         try queue.write { db in
-            let insert = try db.cachedStatement(sql: "INSERT INTO journal (instant, kind, payload) VALUES (?, ?, ?)")
+            let insert = try db.cachedStatement(sql: Self.insertEntry)
             let time = instant.timeIntervalSinceReferenceDate
             var last = previous
             var results: [Result<T, any Error>] = []
