@@ -4,6 +4,7 @@
 #
 #   Benchmarks/activity-service.sh                 # 5,000 pushes/s for 10 s, then h2load
 #   RATE=2000 SECONDS_=5 Benchmarks/activity-service.sh
+#   ACTIVITY=/tmp/old/glimpse-activity RSS_ROUNDS=0 Benchmarks/activity-service.sh  # another build
 #
 # 1. Latency at a steady rate: a Python HTTP/2 client (h2) sends RATE pushes/s (JSON
 #    updates, priority 5) over h2c while a gRPC WatchActivities stream follows them: the
@@ -16,11 +17,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
 RATE="${RATE:-5000}"; SECONDS_="${SECONDS_:-10}"; COUNT="${COUNT:-200000}"; RSS_ROUNDS="${RSS_ROUNDS:-4}"
-swift build -c release --product glimpse-activity >/dev/null
-bin="$(swift build -c release --show-bin-path)"
+if [ -z "${ACTIVITY:-}" ]; then
+    swift build -c release --product glimpse-activity >/dev/null
+    ACTIVITY="$(swift build -c release --show-bin-path)/glimpse-activity"
+fi
 WORK="$(mktemp -d)"; trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
 
-"$bin/glimpse-activity" --port 0 --data-dir "$WORK/activity" --apns-auth none --apns-tls-port 0 \
+"$ACTIVITY" --port 0 --data-dir "$WORK/activity" --apns-auth none --apns-tls-port 0 \
     --apns-h2c-port auto --log-level warning > "$WORK/out" 2> "$WORK/err" &
 for _ in $(seq 100); do [ "$(wc -l < "$WORK/out")" -ge 2 ] && break; sleep 0.1; done
 GRPC="$(awk 'NR==1 {print $4}' "$WORK/out")"; H2C="$(awk '/apns-h2c/ {print $5}' "$WORK/out")"

@@ -48,7 +48,9 @@ package actor EngineHost<E: Engine, C: HostCommand> {
     package nonisolated let failed = HostFailure()
     var closed = false
     /// Submitted commands waiting for the next group commit, in arrival order.
-    var waiting: [(command: C, continuation: CheckedContinuation<C.Answer, any Error>)] = []
+    var waiting: [C] = []
+    /// Who waits for them: each caller's count of `waiting`, in the same order.
+    var waiters: [Waiter] = []
     /// The sequence of the last journaled input (0 for an empty journal); it keeps counting
     /// when snapshots drop old entries.
     package internal(set) var lastSequence: Int64
@@ -102,22 +104,64 @@ package actor EngineHost<E: Engine, C: HostCommand> {
     package func submit(_ command: C) async throws -> C.Answer {
         try checkOpen()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<C.Answer, any Error>) in
-            waiting.append((command, continuation))
-            // The first to wait schedules the flush behind whatever is queued on the host now.
-            if waiting.count == 1 { Task { await self.flushWaiting() } }
+            wait(for: [command], Waiter(count: 1, early: false) { continuation.resume(with: $0[0]) })
         }
+    }
+
+    /// Journals and applies `commands` in the host's next group commit, with those of other
+    /// callers, and returns their results (in order) once they are committed, before their
+    /// effects are performed; a command's result is the error that kept it out of the
+    /// journal. For callers whose answer does not wait on the effects (an APNs push's 200:
+    /// durable once journaled, the watchers follow).
+    package func submit(grouped commands: [C]) async -> [Result<C.Answer, any Error>] {
+        do { try checkOpen() } catch { return commands.map { _ in .failure(error) } }
+        guard !commands.isEmpty else { return [] }
+        return await withCheckedContinuation {
+            (continuation: CheckedContinuation<[Result<C.Answer, any Error>], Never>) in
+            wait(for: commands, Waiter(count: commands.count, early: true) { continuation.resume(returning: $0) })
+        }
+    }
+
+    /// Someone waiting for `count` commands of the next group commit.
+    struct Waiter {
+        var count: Int
+        /// Answered once committed, before the effects are performed.
+        var early: Bool
+        var reply: @Sendable ([Result<C.Answer, any Error>]) -> Void
+    }
+
+    private func wait(for commands: [C], _ waiter: Waiter) {
+        // The first to wait schedules the flush behind whatever is queued on the host now.
+        if waiting.isEmpty { Task { await self.flushWaiting() } }
+        waiting += commands
+        waiters.append(waiter)
     }
 
     /// Commits every waiting command as one batch and answers each caller.
     private func flushWaiting() async {
-        let group = waiting
+        let commands = waiting
+        let group = waiters
         waiting = []
-        guard !group.isEmpty else { return }
+        waiters = []
+        guard !commands.isEmpty else { return }
+        func reply(_ results: [Result<C.Answer, any Error>], early: Bool) {
+            var start = 0
+            for waiter in group {
+                if waiter.early == early { waiter.reply(Array(results[start..<start + waiter.count])) }
+                start += waiter.count
+            }
+        }
+        var answeredEarly = false
         do {
-            let results = try await submit(batch: group.map(\.command))
-            for (waiter, result) in zip(group, results) { waiter.continuation.resume(with: result) }
+            let results = try await submit(batch: commands) { results in
+                reply(results, early: true)
+                answeredEarly = true
+            }
+            reply(results, early: false)
         } catch {
-            for waiter in group { waiter.continuation.resume(throwing: error) }
+            let failed = commands.map { _ in Result<C.Answer, any Error>.failure(error) }
+            if !answeredEarly { reply(failed, early: true) }
+            reply(failed, early: false)
         }
     }
 
@@ -126,7 +170,13 @@ package actor EngineHost<E: Engine, C: HostCommand> {
     /// provider answers) without one commit each. A command `apply` rejects leaves no entry
     /// and its error is its result; the others still apply. Throws only what fails the whole
     /// batch (a closed host, a journal error, an encoding error).
-    package func submit(batch commands: [C]) async throws -> [Result<C.Answer, any Error>] {
+    ///
+    /// `answered`, when given, gets the results as soon as the batch is committed, before
+    /// its effects are performed: for callers whose answer does not wait on the effects
+    /// (an APNs push's 200 once the push is journaled and applied).
+    package func submit(
+        batch commands: [C], answered: ([Result<C.Answer, any Error>]) -> Void = { _ in }
+    ) async throws -> [Result<C.Answer, any Error>] {
         try checkOpen()
         guard !commands.isEmpty else { return [] }
         var payloads: [[UInt8]] = []
@@ -171,13 +221,15 @@ package actor EngineHost<E: Engine, C: HostCommand> {
             if growth.inputs > 0 { journaled(growth, at: instant) }
         }
         wakeup.signal()
+        let answers = results.map { $0! }
+        answered(answers)
         await perform(self, effects)
         // A manual clock stands still, but what is due at its `now` is due: it happens at
         // once, as the system timer would do it (a placement's first provider call, say).
         if clock.isManual, let next = engine.nextDeadline(), next <= clock.now {
             try await advance(to: clock.now)
         }
-        return results.map { $0! }
+        return answers
     }
 
     /// Reads the engine (queries that change nothing need no journal).

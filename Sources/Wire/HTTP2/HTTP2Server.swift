@@ -107,8 +107,13 @@ package final class HTTP2Server: Sendable {
                         guard let request = try? await requests.next() else { break }
                         waiting.append(request)
                     }
-                    for pending in waiting {
-                        group.addTask { await Self.answer(pending, with: handler) }
+                    if let batching = handler as? any HTTP2BatchHandler {
+                        let batch = waiting
+                        group.addTask { await Self.answer(batch, with: batching) }
+                    } else {
+                        for pending in waiting {
+                            group.addTask { await Self.answer(pending, with: handler) }
+                        }
                     }
                     waiting.removeAll(keepingCapacity: true)
                 }
@@ -126,6 +131,26 @@ package final class HTTP2Server: Sendable {
             response = HTTP2Response(status: 500)
         }
         pending.answers.send(Answer(stream: pending.request.streamID, response: response))
+    }
+
+    /// One task for what arrived together; every request answered once, 500 if the handler
+    /// left it unanswered.
+    private static func answer(_ batch: [PendingRequest], with handler: any HTTP2BatchHandler) async {
+        let answered = Mutex([Bool](repeating: false, count: batch.count))
+        await handler.handle(batch: batch.map(\.request)) { index, response in
+            guard batch.indices.contains(index),
+                answered.withLock({ answered in
+                    defer { answered[index] = true }
+                    return !answered[index]
+                })
+            else { return }
+            batch[index].answers.send(Answer(stream: batch[index].request.streamID, response: response))
+        }
+        let left = answered.withLock { answered in answered.indices.filter { !answered[$0] } }
+        for index in left {
+            batch[index].answers.send(
+                Answer(stream: batch[index].request.streamID, response: HTTP2Response(status: 500)))
+        }
     }
 
     /// Stops accepting; each connection gets GOAWAY and closes when its streams are done.

@@ -2,6 +2,7 @@ import EngineHosting
 import EngineHostToys
 import Foundation
 import GlimpseVocabulary
+import Synchronization
 import Testing
 
 @Suite struct OrderingTests {
@@ -63,5 +64,40 @@ import Testing
         let reopened = try openCounterHost(journal, mode: .system)
         #expect(await reopened.read { $0 } == before)
         try await reopened.close()
+    }
+}
+
+/// `submit(grouped:)`: results once committed, before the effects are performed.
+@Suite(.timeLimit(.minutes(1)))
+struct GroupedSubmitTests {
+    @Test func groupedCommandsAreAnsweredOnceJournaledWhileTheirEffectsWait() async throws {
+        let journal = try Journal.inMemory()
+        let clock = HostClock(.system)
+        let performing = ArrivalGate(waitingFor: 1)
+        let finished = ArrivalGate(waitingFor: 1)
+        let performed = Mutex(0)
+        let host = try CounterHost(
+            engine: Counter(clock: clock), clock: clock, journal: journal, apply: CounterCommand.apply,
+            perform: { _, effects in
+                // The effects of the group wait until the test has its answers.
+                if !effects.isEmpty { await performing.wait() }
+                performed.withLock { $0 += effects.count }
+                if !effects.isEmpty { finished.arrive() }
+            })
+        let results = await host.submit(grouped: [.add(1), .add(-1), .add(2)])
+        // A refused command fails alone; the others are applied in order.
+        #expect(results.count == 3)
+        #expect((try? results[0].get()) == 1)
+        #expect((try? results[1].get()) == nil)
+        #expect((try? results[2].get()) == 3)
+        #expect(try journal.entries().count == 2)
+        #expect(performed.withLock { $0 } == 0)
+        performing.arrive()
+        await finished.wait()
+        #expect(performed.withLock { $0 } == 2)
+        try await host.close()
+        let refused = await host.submit(grouped: [.add(1)])
+        #expect(refused.count == 1)
+        #expect((try? refused[0].get()) == nil)
     }
 }

@@ -90,10 +90,68 @@ package struct APNsEndpoint: Sendable {
         self.tokenClock = tokenClock
     }
 
+    /// What a request is once read: a push to journal, channel management, or a request
+    /// answered before the journal (a refused channel request).
+    package enum Intake: Sendable {
+        case push(PushIntake)
+        case channels(bundle: String, all: Bool, tokenAccepted: Bool)
+        case answered(APNsResponse)
+    }
+
+    /// A push read from its request, with what its answer needs besides the journal's
+    /// verdict.
+    package struct PushIntake: Sendable {
+        var received: GlimpseActivityV1.ReceivedPush
+        var tokenAccepted: Bool
+
+        /// The push's apns-id: the one given, or a fresh one for an answer the journal did
+        /// not give (glimpse-activity names a journaled push from its seed).
+        var apnsID: String { received.apnsId.isEmpty ? UUID().uuidString.lowercased() : received.apnsId }
+
+        /// The answer for the journal's result.
+        func response(to result: Result<ActivityAnswer, any Error>) -> APNsResponse {
+            var answer: APNsResponse
+            switch result {
+            case .success(.push(let status, let headers, let body, let goaway)):
+                answer = APNsResponse(status: Int(status), headers: headers, body: body, goaway: goaway)
+            case .success:
+                answer = .reason(500, "InternalServerError", apnsID: apnsID)
+            case .failure:
+                // Not journaled (a closed or failed store): nothing was accepted.
+                answer = .reason(503, "ServiceUnavailable", apnsID: apnsID)
+            }
+            answer.tokenAccepted = tokenAccepted
+            return answer
+        }
+    }
+
     package func respond(to request: APNsRequest) async -> APNsResponse {
-        // Without one, glimpse-activity names the push from its seed (journaled with it).
-        let givenID = request.header("apns-id")
-        var apnsID: String { givenID ?? UUID().uuidString.lowercased() }
+        switch intake(request) {
+        case .answered(let answer):
+            return answer
+        case .channels(let bundle, let all, let tokenAccepted):
+            var answer = await channels(request, bundle: bundle, all: all)
+            answer.tokenAccepted = tokenAccepted
+            return answer
+        case .push(let push):
+            let result: Result<ActivityAnswer, any Error>
+            do { result = .success(try await host.submit(ActivityCommand(.push(push.received)))) } catch {
+                result = .failure(error)
+            }
+            return push.response(to: result)
+        }
+    }
+
+    /// Journals pushes that arrived together, in the host's next group commit, and answers
+    /// them (in the order given) once they are journaled and applied, before their effects
+    /// reach the watchers: the 200 waits on the store, not on the followers.
+    package func respond(toPushes pushes: [PushIntake]) async -> [APNsResponse] {
+        let results = await host.submit(grouped: pushes.map { ActivityCommand(.push($0.received)) })
+        return zip(pushes, results).map { $0.response(to: $1) }
+    }
+
+    /// Reads `request`: authentication against its connection, then what it asks.
+    package func intake(_ request: APNsRequest) -> Intake {
         // Only channel management is under /1/: a push's path is not taken apart here.
         let segments =
             request.path.hasPrefix("/1/")
@@ -120,10 +178,8 @@ package struct APNsEndpoint: Sendable {
             }
         }
         if isChannels {
-            if let refusal { return .reason(Int(refusal.status), refusal.reason) }
-            var answer = await channels(request, bundle: segments[3], all: segments[4] == "all-channels")
-            answer.tokenAccepted = tokenAccepted
-            return answer
+            if let refusal { return .answered(.reason(Int(refusal.status), refusal.reason)) }
+            return .channels(bundle: segments[3], all: segments[4] == "all-channels", tokenAccepted: tokenAccepted)
         }
         var push = GlimpseActivityV1.ReceivedPush()
         push.method = request.method
@@ -134,7 +190,7 @@ package struct APNsEndpoint: Sendable {
         push.body = request.body
         push.bodyTooLarge = request.bodyTooLarge
         push.bodySize = UInt32(clamping: request.body.count)
-        push.apnsId = givenID ?? ""
+        push.apnsId = request.header("apns-id") ?? ""
         if let refusal {
             push.refusedStatus = refusal.status
             push.refusedReason = refusal.reason
@@ -142,19 +198,7 @@ package struct APNsEndpoint: Sendable {
             push.refusedStatus = 404
             push.refusedReason = "BadPath"
         }
-        do {
-            let answer = try await host.submit(ActivityCommand(.push(push)))
-            guard case .push(let status, let headers, let body, let goaway) = answer else {
-                return .reason(500, "InternalServerError", apnsID: apnsID)
-            }
-            return APNsResponse(
-                status: Int(status), headers: headers, body: body, goaway: goaway, tokenAccepted: tokenAccepted)
-        } catch {
-            // Not journaled (a closed or failed store): nothing was accepted.
-            var answer = APNsResponse.reason(503, "ServiceUnavailable", apnsID: apnsID)
-            answer.tokenAccepted = tokenAccepted
-            return answer
-        }
+        return .push(PushIntake(received: push, tokenAccepted: tokenAccepted))
     }
 
     /// The connection closed: its provider token goes.

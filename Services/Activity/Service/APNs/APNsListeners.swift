@@ -4,8 +4,10 @@ import NIOCore
 import ServiceLifecycle
 
 /// The APNs-compatible endpoint on HTTP/2: each request stream goes to `APNsEndpoint`,
-/// and a connection's provider token is forgotten when it closes.
-package struct APNsHTTP2Handler: HTTP2Handler {
+/// and a connection's provider token is forgotten when it closes. Pushes that arrive
+/// together are journaled in one commit and answered on it; channel management is
+/// answered request by request.
+package struct APNsHTTP2Handler: HTTP2BatchHandler {
     let endpoint: APNsEndpoint
 
     package init(endpoint: APNsEndpoint) {
@@ -13,11 +15,48 @@ package struct APNsHTTP2Handler: HTTP2Handler {
     }
 
     package func handle(_ request: HTTP2Request) async throws -> HTTP2Response {
-        let answer = await endpoint.respond(
-            to: APNsRequest(
-                method: request.method, path: request.path,
-                headers: request.headers.map { (name: $0.name, value: $0.value) }, body: request.body,
-                bodyTooLarge: request.bodyTooLarge, connection: String(request.connection.id)))
+        Self.response(await endpoint.respond(to: Self.apnsRequest(request)))
+    }
+
+    package func handle(
+        batch requests: [HTTP2Request], answer: @escaping @Sendable (Int, HTTP2Response) -> Void
+    ) async {
+        var pushes: [APNsEndpoint.PushIntake] = []
+        var pushIndices: [Int] = []
+        pushes.reserveCapacity(requests.count)
+        pushIndices.reserveCapacity(requests.count)
+        await withDiscardingTaskGroup { group in
+            for (index, request) in requests.enumerated() {
+                let apns = Self.apnsRequest(request)
+                switch endpoint.intake(apns) {
+                case .push(let push):
+                    pushes.append(push)
+                    pushIndices.append(index)
+                case .answered(let response):
+                    answer(index, Self.response(response))
+                case .channels(let bundle, let all, let tokenAccepted):
+                    group.addTask {
+                        var response = await endpoint.channels(apns, bundle: bundle, all: all)
+                        response.tokenAccepted = tokenAccepted
+                        answer(index, Self.response(response))
+                    }
+                }
+            }
+            guard !pushes.isEmpty else { return }
+            for (index, response) in zip(pushIndices, await endpoint.respond(toPushes: pushes)) {
+                answer(index, Self.response(response))
+            }
+        }
+    }
+
+    static func apnsRequest(_ request: HTTP2Request) -> APNsRequest {
+        APNsRequest(
+            method: request.method, path: request.path,
+            headers: request.headers.map { (name: $0.name, value: $0.value) }, body: request.body,
+            bodyTooLarge: request.bodyTooLarge, connection: String(request.connection.id))
+    }
+
+    static func response(_ answer: APNsResponse) -> HTTP2Response {
         var headers = HTTP2Headers()
         for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) { headers.append(name: name, value: value) }
         if !answer.body.isEmpty { headers.append(name: "content-type", value: "application/json") }

@@ -66,12 +66,11 @@ extension ActivityServiceState {
 
     /// Logs the push and answers it (`apns-id` on every answer, `reason` on errors).
     mutating func finish(
-        _ record: Record, status: Int32, reason: String = "", outcomes: [GlimpseActivityV1.Outcome] = [],
+        _ record: consuming Record, status: Int32, reason: String = "", outcomes: [GlimpseActivityV1.Outcome] = [],
         states: [Record.StateBeforeAfter] = [], events: [ActivityEvent] = [],
         extraEffects: [ActivityServiceEffect] = [],
         goaway: Bool = false, answerHeaders: [String: String] = [:]
     ) -> Step<ActivityAnswer, ActivityServiceEffect> {
-        var record = record
         record.status = status
         record.reason = reason
         // Each text the log shows, made wire-safe (by name: key paths cost a lookup each).
@@ -120,10 +119,9 @@ extension ActivityServiceState {
     }
 
     mutating func devicePush(
-        _ push: GlimpseActivityV1.ReceivedPush, record: Record, headers: [(name: String, value: String)],
+        _ push: GlimpseActivityV1.ReceivedPush, record: consuming Record, headers: [(name: String, value: String)],
         token text: String
     ) -> Step<ActivityAnswer, ActivityServiceEffect> {
-        var record = record
         guard push.method == "POST" else { return finish(record, status: 405, reason: "MethodNotAllowed") }
         guard !text.isEmpty else { return finish(record, status: 400, reason: "MissingDeviceToken") }
         // Hex is ASCII: its UTF-8 count is its length (String.count walks grapheme clusters).
@@ -223,7 +221,7 @@ extension ActivityServiceState {
     /// iOS 26 widget push: `{"aps":{"content-changed":true}}` to the app's widget push
     /// token acts as `reloadAllTimelines()` at glimpse-timeline (budgeted there).
     mutating func widgetPush(
-        _ push: GlimpseActivityV1.ReceivedPush, record: Record, topic: String, token: PushToken
+        _ push: GlimpseActivityV1.ReceivedPush, record: consuming Record, topic: String, token: PushToken
     ) -> Step<ActivityAnswer, ActivityServiceEffect> {
         let suffix = ".push-type.widgets"
         guard topic.hasSuffix(suffix), topic.count > suffix.count else {
@@ -257,9 +255,9 @@ extension ActivityServiceState {
 
     /// iOS 18 broadcast: `POST /4/broadcasts/apps/<bundle>` with `apns-channel-id`.
     mutating func broadcast(
-        _ push: GlimpseActivityV1.ReceivedPush, record: Record, headers: [(name: String, value: String)], bundle: String
+        _ push: GlimpseActivityV1.ReceivedPush, record: consuming Record, headers: [(name: String, value: String)],
+        bundle: String
     ) -> Step<ActivityAnswer, ActivityServiceEffect> {
-        var record = record
         record.bundleId = bundle
         guard push.method == "POST" else { return finish(record, status: 405, reason: "MethodNotAllowed") }
         if let refusal = transportCheck(push, headers: headers, limit: manager.config.broadcastPayloadLimit) {
