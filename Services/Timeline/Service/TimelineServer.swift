@@ -36,9 +36,13 @@ package struct TimelineServer: Sendable {
         // Providers answer timelines of up to 10 MiB.
         let clients = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes, transports: transports)
         let hintsBox = HintsBox()
+        // The state is values all through (a stored timeline is never changed once made):
+        // its snapshots are encoded from a copy beside the host, not between two answers.
+        var snapshotting = Snapshotting<TimelineState>(policy: snapshots, report: report)
+        snapshotting.encodesAside = true
         let host = try TimelineHandlers.Host(
             engine: TimelineState(scheduler: TimelineScheduler(clock: clock, settings: settings)),
-            clock: clock, journal: journal, snapshotting: Snapshotting(policy: snapshots, report: report),
+            clock: clock, journal: journal, snapshotting: snapshotting,
             apply: TimelineState.apply,
             perform: { host, effects in
                 await Self.perform(

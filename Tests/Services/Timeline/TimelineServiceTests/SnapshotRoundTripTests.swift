@@ -199,6 +199,33 @@ struct TimelineSnapshotTests {
 }
 
 extension TimelineSnapshotTests {
+    @Test("snapshots encoded aside while inputs go on restore, with the entries after them, to the live state")
+    func snapshotsAside() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "timeline-snapshot-aside-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // A snapshot every few inputs, each encoded from a copy while the host goes on; none
+        // at close, so the reopened host starts from the last one taken aside.
+        var snapshotting = Snapshotting<TimelineState>(policy: SnapshotPolicy(every: 5, atClose: false))
+        snapshotting.encodesAside = true
+        let original = try Recorder(journal: Journal(directory: directory, name: "aside"), snapshotting: snapshotting)
+        try await Self.build(original)
+        try await Self.goOn(original)
+        await original.host.snapshotAsideSettled()
+        #expect(await original.host.snapshotsTaken > 3)
+        #expect(await original.host.snapshotFailure == nil)
+        let saved = try await original.state()
+        let due = await original.host.nextDue()
+        try await original.host.close()
+
+        let reopened = try Recorder(
+            journal: Journal(directory: directory, name: "aside"), snapshotting: Snapshotting(policy: .off))
+        #expect(reopened.opening() != nil)
+        #expect(try await reopened.state() == saved)
+        #expect(await reopened.host.nextDue() == due)
+    }
+
     @Test("the snapshot covers every stored property but those a start gives")
     func everyFieldIsSaved() {
         let scheduler = TimelineScheduler(clock: HostClock(.manual(start: Self.start)))
