@@ -14,7 +14,8 @@ import Synchronization
 ///         handler: HTTP2ClosureHandler { request in HTTP2Response(status: 200) })
 ///     try await server.run()   // elsewhere: try await server.listeningAddresses()
 ///
-/// Each request runs its handler in a child task of `run`; `run` returns after a graceful
+/// Each request runs its handler in a child task of `run` (an `HTTP2BatchHandler` gets one
+/// task for the requests that arrived together); `run` returns after a graceful
 /// shutdown (`beginGracefulShutdown`: listeners close, every connection gets GOAWAY, its
 /// streams finish, then it closes) once the last connection is gone. Cancelling `run`
 /// closes every connection at once, which cancels the handlers still running.
@@ -94,10 +95,12 @@ package final class HTTP2Server: Sendable {
         await serveRequests()
     }
 
-    /// Every request in a child task, until the last connection is gone. Cancelled, it
+    /// Every request in a child task (or, for a batch handler, every group of requests that
+    /// arrived together), until the last connection is gone. Cancelled, it
     /// closes every connection; the group cancels the handlers still running.
     private func serveRequests() async {
         let handler = self.handler
+        let batching = handler as? any HTTP2BatchHandler
         await withTaskCancellationHandler {
             await withDiscardingTaskGroup { group in
                 var waiting: [PendingRequest] = []
@@ -107,7 +110,7 @@ package final class HTTP2Server: Sendable {
                         guard let request = try? await requests.next() else { break }
                         waiting.append(request)
                     }
-                    if let batching = handler as? any HTTP2BatchHandler {
+                    if let batching {
                         let batch = waiting
                         group.addTask { await Self.answer(batch, with: batching) }
                     } else {
