@@ -103,6 +103,9 @@ package struct APNsEndpoint: Sendable {
     package struct PushIntake: Sendable {
         var received: GlimpseActivityV1.ReceivedPush
         var tokenAccepted: Bool
+        /// A widget push: its 200 says the reload was asked of glimpse-timeline (an effect),
+        /// so it is answered after its effects, not from the commit.
+        package var answerFollowsEffects: Bool
 
         /// The push's apns-id: the one given, or a fresh one for an answer the journal did
         /// not give (glimpse-activity names a journaled push from its seed).
@@ -134,12 +137,17 @@ package struct APNsEndpoint: Sendable {
             answer.tokenAccepted = tokenAccepted
             return answer
         case .push(let push):
-            let result: Result<ActivityAnswer, any Error>
-            do { result = .success(try await host.submit(ActivityCommand(.push(push.received)))) } catch {
-                result = .failure(error)
-            }
-            return push.response(to: result)
+            return await respond(toPush: push)
         }
+    }
+
+    /// Journals one push and answers it after its effects (a widget push's reload asked).
+    package func respond(toPush push: PushIntake) async -> APNsResponse {
+        let result: Result<ActivityAnswer, any Error>
+        do { result = .success(try await host.submit(ActivityCommand(.push(push.received)))) } catch {
+            result = .failure(error)
+        }
+        return push.response(to: result)
     }
 
     /// Journals pushes that arrived together, in the host's next group commit, and answers
@@ -198,7 +206,10 @@ package struct APNsEndpoint: Sendable {
             push.refusedStatus = 404
             push.refusedReason = "BadPath"
         }
-        return .push(PushIntake(received: push, tokenAccepted: tokenAccepted))
+        return .push(
+            PushIntake(
+                received: push, tokenAccepted: tokenAccepted,
+                answerFollowsEffects: request.header("apns-push-type") == "widgets"))
     }
 
     /// The connection closed: its provider token goes.

@@ -5,8 +5,8 @@ import ServiceLifecycle
 
 /// The APNs-compatible endpoint on HTTP/2: each request stream goes to `APNsEndpoint`,
 /// and a connection's provider token is forgotten when it closes. Pushes that arrive
-/// together are journaled in one commit and answered on it; channel management is
-/// answered request by request.
+/// together are journaled in one commit and answered on it; widget pushes (answered once
+/// their reload is asked) and channel management are answered request by request.
 package struct APNsHTTP2Handler: HTTP2BatchHandler {
     let endpoint: APNsEndpoint
 
@@ -29,6 +29,8 @@ package struct APNsHTTP2Handler: HTTP2BatchHandler {
             for (index, request) in requests.enumerated() {
                 let apns = Self.apnsRequest(request)
                 switch endpoint.intake(apns) {
+                case .push(let push) where push.answerFollowsEffects:
+                    group.addTask { answer(index, Self.response(await endpoint.respond(toPush: push))) }
                 case .push(let push):
                     pushes.append(push)
                     pushIndices.append(index)
