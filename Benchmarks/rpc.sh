@@ -2,6 +2,7 @@
 # Unary throughput and latency of the gRPC transport against nghttpd, in one run.
 #
 #   Benchmarks/rpc.sh [requests]      (default 500000)
+#   RAW=/tmp/old/glimpse-rpc-testserver INTEROP=/tmp/old/glimpse-interop-server Benchmarks/rpc.sh
 #
 # Builds in release and drives with h2load (POST, content-type application/grpc,
 # te: trailers, a gRPC length-prefixed body from a file), the servers taking turns
@@ -41,10 +42,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-swift build -c release --product glimpse-rpc-testserver >/dev/null
-swift build -c release --product glimpse-interop-server >/dev/null
-BIN="$(swift build -c release --show-bin-path)/glimpse-rpc-testserver"
-INTEROP_BIN="$(swift build -c release --show-bin-path)/glimpse-interop-server"
+# RAW=<binary> and INTEROP=<binary> measure another build's servers (e.g. a copy of the
+# last commit's, for a before/after in one session) instead of building this tree's.
+if [ -z "${RAW:-}" ] || [ -z "${INTEROP:-}" ]; then
+    swift build -c release --product glimpse-rpc-testserver >/dev/null
+    swift build -c release --product glimpse-interop-server >/dev/null
+fi
+BIN="${RAW:-$(swift build -c release --show-bin-path)/glimpse-rpc-testserver}"
+INTEROP_BIN="${INTEROP:-$(swift build -c release --show-bin-path)/glimpse-interop-server}"
 
 # One gRPC message: flag 0, 4-byte big-endian length, 77 bytes of payload (82 in all).
 python3 -c "import struct,sys; m=b'x'*77; sys.stdout.buffer.write(b'\0'+struct.pack('>I',len(m))+m)" > "$WORK/request.bin"

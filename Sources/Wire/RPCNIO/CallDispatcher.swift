@@ -32,9 +32,10 @@ struct CallDispatcher {
     private var regularStartsLeft = 0
     private let clock = ContinuousClock()
     private var mark: ContinuousClock.Instant
-    let running = CallCount()
+    let running: CallCount
 
-    init() {
+    init(running: CallCount = CallCount()) {
+        self.running = running
         mark = clock.now
     }
 
@@ -70,22 +71,91 @@ struct CallDispatcher {
         mark = now
     }
 
-    /// Runs calls of `batch` until none is left, or until one was cancelled.
-    private static func run(
-        _ batch: CallBatch, _ handler: @escaping @Sendable (ServerStream) async -> Void, _ running: CallCount
+    /// Runs calls of `batch` until none is left, or until one was cancelled (the rest then
+    /// go on in a fresh task, preferring `executor`).
+    static func run(
+        _ batch: CallBatch, _ handler: @escaping @Sendable (ServerStream) async -> Void, _ running: CallCount,
+        executor: (any TaskExecutor)? = nil
     ) async {
         while let stream = batch.take() {
             await handler(stream)
             if Task.isCancelled {
                 guard !batch.isExhausted else { return }
                 running.increment()
-                Task {
-                    await run(batch, handler, running)
+                Task(executorPreference: executor) {
+                    await run(batch, handler, running, executor: executor)
                     running.decrement()
                 }
                 return
             }
         }
+    }
+}
+
+/// Starts the calls a connection opened during a read burst right there, on its event loop
+/// (`ServerConnectionHandler.channelReadComplete`), in `CallBatch`es run by immediate tasks
+/// preferring the handler executor: a call whose handler does not suspend (a unary call
+/// answered from memory) goes from request to response without leaving the loop — no wake
+/// of a dispatching task, no hop of its response back through the mailbox's wake-up. A
+/// call that suspends goes on, when resumed, on the handler executor, never on the loop.
+///
+/// Invariant: as with `CallDispatcher`, a pass that ran longer than `limit` (a handler
+/// computing on the loop holds up every connection of that loop) sends the next
+/// `backoffCalls` calls of every loop to the transport's queue, where the dispatcher starts
+/// them off the loops; the rest of that pass's calls go there too.
+final class LoopCallStarter: Sendable {
+    private let handler: @Sendable (ServerStream) async -> Void
+    private let executor: (any TaskExecutor)?
+    private let queue: InboundQueue<ServerStream>
+    let running: CallCount
+    private let limit: Duration
+    private let queuedStartsLeft = Atomic<Int>(0)
+
+    init(
+        queue: InboundQueue<ServerStream>, running: CallCount, executor: (any TaskExecutor)?,
+        limit: Duration = CallDispatcher.inlineLimit, handler: @escaping @Sendable (ServerStream) async -> Void
+    ) {
+        self.queue = queue
+        self.running = running
+        self.executor = executor
+        self.limit = limit
+        self.handler = handler
+    }
+
+    /// On an event loop: starts `streams` (emptied, its storage kept). Returns whether any
+    /// call ran here, so that the connection drains what they sent before its next write.
+    func start(_ streams: inout [ServerStream]) -> Bool {
+        guard !streams.isEmpty else { return false }
+        if queuedStartsLeft.load(ordering: .relaxed) > 0 {
+            queuedStartsLeft.subtract(streams.count, ordering: .relaxed)
+            queue.push(contentsOf: &streams)
+            return false
+        }
+        let clock = ContinuousClock()
+        let began = clock.now
+        var start = 0
+        while start < streams.count {
+            let end = min(start + CallBatch.maximumCount, streams.count)
+            let batch = CallBatch(streams, start..<end)
+            repeat {
+                running.increment()
+                Task.immediate(executorPreference: executor) { [handler, running, executor] in
+                    await CallDispatcher.run(batch, handler, running, executor: executor)
+                    running.decrement()
+                }
+            } while !batch.isExhausted
+            start = end
+            if start < streams.count, began.duration(to: clock.now) > limit { break }
+        }
+        if began.duration(to: clock.now) > limit {
+            queuedStartsLeft.store(CallDispatcher.backoffCalls, ordering: .relaxed)
+        }
+        if start < streams.count {
+            var rest = Array(streams[start...])
+            queue.push(contentsOf: &rest)
+        }
+        streams.removeAll(keepingCapacity: true)
+        return true
     }
 }
 

@@ -30,6 +30,12 @@ public struct NIOServerConfig: Sendable {
     /// `grpc-status-details-bin` rendered as a JSON array); nil, or a nil answer: no details.
     /// The transport does not know the messages; a service kit that does sets this.
     public var errorDetailsJSON: (@Sendable (Metadata) -> [UInt8]?)?
+    /// HTTP/2 calls start on the event loop that read them, where a handler that does not
+    /// suspend answers without leaving the loop (see `LoopCallStarter`). A read burst's
+    /// calls that ran there longer than this (a handler computing before it suspends holds
+    /// up every connection of its loop) send the next 256 calls off the loops. nil: every
+    /// call starts off the loops.
+    public var eventLoopCallLimit: Duration? = .microseconds(200)
 
     /// Five minutes: long enough that a client between bursts of calls keeps its
     /// connection, short enough that silent ones do not pile up.

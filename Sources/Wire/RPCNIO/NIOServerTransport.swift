@@ -14,10 +14,13 @@ import Synchronization
 /// the routes: any content type but `application/grpc`), HTTP/1.1 otherwise (JSON only).
 /// See `ServerConnectionHandler+JSON` and `HTTP1JSONConnection` for what JSON calls answer.
 ///
-/// Calls run in tasks off the event loops; `listen` returns after the last one.
-/// Connections hand their calls to one queue, waking its consumer once per read burst
-/// rather than once per call; the consumer takes what is queued in one go, and the calls
-/// that came together share a task until one of them suspends (see `CallDispatcher`).
+/// HTTP/2 calls start on the event loop that read them, and go on off the loops once their
+/// handler suspends (see `LoopCallStarter`); `listen` returns after the last one. HTTP/1.1
+/// calls, and every call for a while after a slow pass on a loop (or all of them, without
+/// `config.eventLoopCallLimit`), go through one queue instead, which wakes its
+/// consumer once per read burst rather than once per call; the consumer takes what is
+/// queued in one go, and the calls that came together share a task until one of them
+/// suspends (see `CallDispatcher`).
 public final class NIOServerTransport: ServerTransport {
     public let host: String
     public let port: Int
@@ -68,9 +71,13 @@ public final class NIOServerTransport: ServerTransport {
     }
 
     public func listen(_ handler: @escaping @Sendable (ServerStream) async -> Void) async throws {
+        let running = CallCount()
+        let starter = config.eventLoopCallLimit.map { limit in
+            LoopCallStarter(queue: calls, running: running, executor: handlerExecutor, limit: limit, handler: handler)
+        }
         let channel: any Channel
         do {
-            channel = try await bootstrap().bind(host: host, port: port).get()
+            channel = try await bootstrap(starter).bind(host: host, port: port).get()
         } catch {
             bound.fail(error)
             throw error
@@ -86,7 +93,7 @@ public final class NIOServerTransport: ServerTransport {
         }
 
         let executor = handlerExecutor
-        let running = await withTaskExecutorPreference(executor) {
+        await withTaskExecutorPreference(executor) {
             await withDiscardingTaskGroup { group in
                 // If `listen` is cancelled, every connection closes, which cancels the
                 // calls outside the group too. Ends with the loop below.
@@ -98,7 +105,7 @@ public final class NIOServerTransport: ServerTransport {
                         closeEverything()
                     }
                 }
-                var dispatcher = CallDispatcher()
+                var dispatcher = CallDispatcher(running: running)
                 var waiting: [ServerStream] = []
                 while true {
                     calls.pollAll(into: &waiting)
@@ -115,7 +122,6 @@ public final class NIOServerTransport: ServerTransport {
                     waiting.removeAll(keepingCapacity: true)
                 }
                 listening.finish()
-                return dispatcher.running
             }
         }
         await running.waitForZero()
@@ -133,7 +139,7 @@ public final class NIOServerTransport: ServerTransport {
         calls.finish()
     }
 
-    private func bootstrap() -> ServerBootstrap {
+    private func bootstrap(_ starter: LoopCallStarter?) -> ServerBootstrap {
         let events = config.events
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -143,24 +149,25 @@ public final class NIOServerTransport: ServerTransport {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try addConnection(channel)
+                    try addConnection(channel, starter)
                 }
             }
     }
 
     /// On the channel's event loop: its handler (HTTP/2 gRPC, or with JSON routes the
     /// sniffer that picks HTTP/2 or HTTP/1.1), and its place in `state`.
-    private func addConnection(_ channel: any Channel) throws {
+    private func addConnection(_ channel: any Channel, _ starter: LoopCallStarter?) throws {
         let connection: TrackedConnection
         let shutDownNow: () -> Void
         if jsonRoutes != nil || config.web != nil {
-            let sniffer = ProtocolSniffer(config: config, calls: calls, routes: jsonRoutes ?? JSONRoutes())
+            let sniffer = ProtocolSniffer(
+                config: config, calls: calls, starter: starter, routes: jsonRoutes ?? JSONRoutes())
             try channel.pipeline.syncOperations.addHandler(sniffer)
             let bound = NIOLoopBound(sniffer, eventLoop: channel.eventLoop)
             connection = TrackedConnection(channel: channel) { bound.value.beginGracefulShutdown(channel) }
             shutDownNow = { sniffer.beginGracefulShutdown(channel) }
         } else {
-            let handler = ServerConnectionHandler(config: config, calls: calls)
+            let handler = ServerConnectionHandler(config: config, calls: calls, starter: starter)
             try channel.pipeline.syncOperations.addHandler(handler)
             let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
             connection = TrackedConnection(channel: channel) { bound.value.beginGracefulShutdown() }

@@ -25,6 +25,7 @@ package final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHand
 
     private let config: NIOServerConfig
     private let calls: InboundQueue<ServerStream>
+    private let starter: LoopCallStarter?
     private let routes: JSONRoutes
     private var buffered: ByteBuffer?
     private(set) var installed = Installed.undecided
@@ -32,9 +33,16 @@ package final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHand
     /// A connection that says nothing (or not enough to tell) is closed after the idle timeout.
     private var idle = IdleTimer()
 
-    package init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, routes: JSONRoutes) {
+    /// Every call goes to `calls`.
+    package convenience init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, routes: JSONRoutes) {
+        self.init(config: config, calls: calls, starter: nil, routes: routes)
+    }
+
+    /// HTTP/2 calls start through `starter` when there is one.
+    init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, starter: LoopCallStarter?, routes: JSONRoutes) {
         self.config = config
         self.calls = calls
+        self.starter = starter
         self.routes = routes
     }
 
@@ -65,7 +73,8 @@ package final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHand
         }
         do {
             if isPreface {
-                let handler = ServerConnectionHandler(config: config, calls: calls, jsonRoutes: routes)
+                let handler = ServerConnectionHandler(
+                    config: config, calls: calls, starter: starter, jsonRoutes: routes)
                 try context.pipeline.syncOperations.addHandler(handler)
                 installed = .http2(handler)
             } else {

@@ -68,6 +68,8 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
 
     let config: NIOServerConfig
     let calls: InboundQueue<ServerStream>
+    /// Starts the calls of a read burst on this loop (nil: they all go to `calls`).
+    let starter: LoopCallStarter?
     /// The HTTP/JSON routes served beside gRPC (nil: gRPC only).
     let jsonRoutes: JSONRoutes?
     @exclusivity(unchecked) var session: NGHTTP2Session?
@@ -100,9 +102,13 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
     @exclusivity(unchecked) var lingerTimer: Scheduled<Void>?
     var started = false
 
-    init(config: NIOServerConfig, calls: InboundQueue<ServerStream>, jsonRoutes: JSONRoutes? = nil) {
+    init(
+        config: NIOServerConfig, calls: InboundQueue<ServerStream>, starter: LoopCallStarter? = nil,
+        jsonRoutes: JSONRoutes? = nil
+    ) {
         self.config = config
         self.calls = calls
+        self.starter = starter
         self.jsonRoutes = jsonRoutes
         self.headerBlock = HeaderBlock(maxHeaderListSize: config.http2.maxHeaderListSize)
         self.receiveWindow = max(65_535, min(config.http2.connectionWindowSize, config.http2.receiveBudget))
@@ -129,9 +135,16 @@ final class ServerConnectionHandler: NGHTTP2ServerConnection {
         runActions()
     }
 
+    /// The calls opened during the burst start together (one lock, at most one wake-up of
+    /// the dispatcher, or one pass of immediate tasks here); what those that ran here sent
+    /// goes out in this write, with the burst's window updates.
     func channelReadComplete(context: ChannelHandlerContext) {
-        calls.push(contentsOf: &openedCalls)  // once per read burst, not once per call
-        flushOutput()
+        if let starter, starter.start(&openedCalls), mailbox != nil {
+            drainMailbox()
+        } else {
+            calls.push(contentsOf: &openedCalls)
+            flushOutput()
+        }
     }
 
     func dropMailbox() { mailbox = nil }
