@@ -56,19 +56,28 @@ struct CallDispatcher {
             mark = clock.now
             return
         }
-        let running = self.running
-        repeat {
-            running.increment()
-            Task.immediate {
-                await Self.run(batch, handler, running)
-                running.decrement()
-            }
-        } while !batch.isExhausted
+        Self.runImmediately(batch, handler, running)
         let now = clock.now
         if mark.duration(to: now) > Self.inlineLimit {
             regularStartsLeft = Self.backoffCalls
         }
         mark = now
+    }
+
+    /// Runs `batch` on this thread in immediate tasks (preferring `executor`), until every
+    /// call of it has started: each task runs calls until one suspends, then the next one
+    /// takes the rest.
+    static func runImmediately(
+        _ batch: CallBatch, _ handler: @escaping @Sendable (ServerStream) async -> Void, _ running: CallCount,
+        executor: (any TaskExecutor)? = nil
+    ) {
+        repeat {
+            running.increment()
+            Task.immediate(executorPreference: executor) {
+                await run(batch, handler, running, executor: executor)
+                running.decrement()
+            }
+        } while !batch.isExhausted
     }
 
     /// Runs calls of `batch` until none is left, or until one was cancelled (the rest then
@@ -97,7 +106,8 @@ struct CallDispatcher {
 /// preferring the handler executor: a call whose handler does not suspend (a unary call
 /// answered from memory) goes from request to response without leaving the loop — no wake
 /// of a dispatching task, no hop of its response back through the mailbox's wake-up. A
-/// call that suspends goes on, when resumed, on the handler executor, never on the loop.
+/// call that suspends goes on, when resumed, on the handler executor (and takes the calls
+/// left in its batch there, as with `CallDispatcher`).
 ///
 /// Invariant: as with `CallDispatcher`, a pass that ran longer than `limit` (a handler
 /// computing on the loop holds up every connection of that loop) sends the next
@@ -136,14 +146,7 @@ final class LoopCallStarter: Sendable {
         var start = 0
         while start < streams.count {
             let end = min(start + CallBatch.maximumCount, streams.count)
-            let batch = CallBatch(streams, start..<end)
-            repeat {
-                running.increment()
-                Task.immediate(executorPreference: executor) { [handler, running, executor] in
-                    await CallDispatcher.run(batch, handler, running, executor: executor)
-                    running.decrement()
-                }
-            } while !batch.isExhausted
+            CallDispatcher.runImmediately(CallBatch(streams, start..<end), handler, running, executor: executor)
             start = end
             if start < streams.count, began.duration(to: clock.now) > limit { break }
         }
