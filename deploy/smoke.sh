@@ -54,37 +54,7 @@ SOCKET="$WORK/podman.sock"
 PODMAN_SERVICE_PID=""
 HEALTH_DRIVER_PID=""
 STACK_UP=0
-PHASES=()
-PHASE=""
-PHASE_STARTED=0
-FAILED=""
-
-say() { printf '%s\n' "$*"; }
-check() { printf '  - %s\n' "$*"; }
-now_ms() { date +%s%3N; }
-
-phase() {
-    end_phase
-    PHASE="$1"
-    PHASE_STARTED=$(now_ms)
-    say ""
-    say "== $1: $2"
-}
-
-end_phase() {
-    if [ -n "$PHASE" ]; then
-        local took=$(( $(now_ms) - PHASE_STARTED ))
-        PHASES+=("$(awk -v p="$PHASE" -v t="$took" 'BEGIN { printf "%-10s %8.1f s", p, t / 1000 }')")
-        say "   ($PHASE: $(awk -v t="$took" 'BEGIN { printf "%.1f", t / 1000 }') s)"
-        PHASE=""
-    fi
-}
-
-fail() {
-    FAILED="$PHASE: $*"
-    say "FAILED in $PHASE: $*" >&2
-    exit 1
-}
+source deploy/phases.sh
 
 COMPOSE=(env "DOCKER_HOST=unix://$SOCKET" docker-compose -p "$PROJECT" "${COMPOSE_FILES[@]}")
 compose() { "${COMPOSE[@]}" "$@"; }

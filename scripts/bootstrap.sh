@@ -32,6 +32,7 @@ PIP_PACKAGES=(
     "h2>=4" "httpx[http2]>=0.27"  # HTTP/2 clients (TLS without ALPN, too) for the HTTP/2 server tests
     "aioapns>=3" "pyapns-client>=2" "pyjwt[crypto]>=2" "cryptography>=41"  # stock APNs clients against glimpse-activity
     "selenium>=4.11"            # drives chromium-driver for the web page tests and Benchmarks/web.sh
+    "kubernetes-validate>=1.37" "pyyaml>=6"  # deploy/k8s against the Kubernetes schemas (offline)
 )
 
 missing=()
@@ -47,7 +48,7 @@ fi
 
 if ! python3 - <<'PY' 2>/dev/null
 import google.protobuf, grpc, grpc_tools, grpc_health, grpc_reflection, grpc_status, pytest, h2, httpx
-import aioapns, pyapns_client, jwt, cryptography, selenium
+import aioapns, pyapns_client, jwt, cryptography, selenium, kubernetes_validate, yaml
 import importlib.metadata as m
 httpx.Client(http2=True).close()  # the http2 extra is there too
 assert m.version("grpcio-tools") == "1.85.1"

@@ -59,10 +59,12 @@ else
 fi
 
 # The compose deployment for real (podman, the release image, the seed flows, an outage,
-# the contracts against the deployed services). GLIMPSE_SKIP_DEPLOY=1 leaves it out of a
+# the contracts against the deployed services), then deploy/k8s played by podman. GLIMPSE_SKIP_DEPLOY=1 leaves it out of a
 # quick local run; CI runs it.
 if [ "${GLIMPSE_SKIP_DEPLOY:-}" = "1" ]; then
     echo "test.sh: GLIMPSE_SKIP_DEPLOY=1: deploy/smoke.sh skipped" >&2
 else
     deploy/smoke.sh
+    # The Kubernetes manifests with podman kube play (deploy/k8s; validated above too).
+    deploy/kube-smoke.sh
 fi
