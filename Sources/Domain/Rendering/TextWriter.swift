@@ -58,6 +58,18 @@ package enum TextWriter {
             return Box(c0: c0, r0: r0, c1: c1, r1: r1)
         }
 
+        /// Whether a box drawn with a border keeps a row inside it.
+        func roomInside(_ b: Box) -> Bool { b.r1 - b.r0 >= 2 }
+
+        /// Every cell a frame touches, within `clip`.
+        func cells(_ f: Rect, within clip: Box) -> Box {
+            let c0 = Int((f.x / sx).rounded(.down)), r0 = Int((f.y / sy).rounded(.down))
+            let c1 = Int((f.maxX / sx).rounded(.up)) - 1, r1 = Int((f.maxY / sy).rounded(.up)) - 1
+            return Box(
+                c0: max(clip.c0, c0), r0: max(clip.r0, r0), c1: min(clip.c1, max(c0, c1)),
+                r1: min(clip.r1, max(r0, r1)))
+        }
+
         /// The second cell of a two-column character (not printed).
         static let continuation: Character = "\u{FFFF}"
 
@@ -116,14 +128,12 @@ package enum TextWriter {
                     }
                 }
                 inner = Box(c0: max(clip.c0, b.c0), r0: clip.r0, c1: min(clip.c1, b.c1), r1: clip.r1)
-            } else if node.kind == "region" {
+            } else if node.kind == "region" || (Self.boxKinds.contains(node.kind) && !roomInside(box(f))) {
                 // An expanded region has no border of its own (the island's outline frames
-                // them): a region one or two rows high would have no room inside one.
-                let c0 = Int((f.x / sx).rounded(.down)), r0 = Int((f.y / sy).rounded(.down))
-                let c1 = Int((f.maxX / sx).rounded(.up)) - 1, r1 = Int((f.maxY / sy).rounded(.up)) - 1
-                inner = Box(
-                    c0: max(clip.c0, c0), r0: max(clip.r0, r0), c1: min(clip.c1, max(c0, c1)),
-                    r1: min(clip.r1, max(r0, r1)))
+                // them), nor has a box one or two rows high (an accessoryInline widget: a line
+                // of text after the Lock Screen's date, as iOS draws it): a border would leave
+                // no room inside.
+                inner = cells(f, within: clip)
             } else if Self.boxKinds.contains(node.kind) {
                 let b = box(f)
                 for c in (b.c0 + 1)..<b.c1 {

@@ -121,4 +121,19 @@ import FoundationXML
         let cut = TextWriter.text(r.view(text("🍕🍕🍕🍕🍕🍕🍕🍕🍕🍕🍕🍕"), family: .systemSmall), columns: 9)
         #expect(cut.split(separator: "\n").allSatisfy { Self.columns($0) <= 9 }, "\(cut)")
     }
+
+    /// An accessoryInline widget is one line of text after the Lock Screen's date, as iOS
+    /// draws it: too low for a box with a border, its text is written on the date's row
+    /// (it was an empty box over the date).
+    @Test func theInlineAccessoryIsTextOnTheDateRow() throws {
+        let now = Date(timeIntervalSince1970: 1_764_000_000)
+        let out = TextWriter.text(r.lockScreen(Samples.screen(now: now), views: [:]))
+        let row = try #require(out.split(separator: "\n").first { $0.contains("Partly Cloudy") }, "\(out)")
+        #expect(row.contains("72°"))
+        #expect(!row.contains("┌") && !row.contains("└") && !row.contains("│"))
+        // The date before it is whole, on the same row.
+        #expect(row.contains(",") && !row.contains("…"), "\(row)")
+        // The other widgets keep their boxes.
+        #expect(out.contains("Next: Standup") && out.contains("┌"))
+    }
 }
