@@ -1,7 +1,8 @@
 """`glimpse up` / `glimpse down`: the whole stack and the seed demo apps on the default
 ports, started by the CLI as a user starts it (scripts/run.sh hands its arguments to it).
 Detached: it returns once the demo device is drawn; a second start is refused with a clear
-message, not a half-started stack; `glimpse down` stops every process. In the foreground,
+message, not a half-started stack; `glimpse down` stops every process, and a start in the
+same directory again finds the device as it was. In the foreground,
 Ctrl-C (SIGINT) stops everything cleanly. With --port-offset every port moves, so a stack
 runs beside another (or beside whatever holds the default ports).
 """
@@ -109,6 +110,20 @@ def test_detached_stack_draws_the_demo_device_refuses_a_second_start_and_goes_do
     for process in record["processes"]:
         assert not _alive(process["pid"]), process
     assert not (directory / "stack.json").exists()
+    assert _ports_free()
+
+    # Started again in the same directory, whose logs say "listening" from the first run: it
+    # waits for this run's processes (it took the old lines for them and called a gateway
+    # not yet listening), and the device is the one the first run left.
+    again = _run(glimpse, "up", "--detach", "--dir", str(directory))
+    try:
+        assert again.returncode == 0, again.stderr
+        assert len(json.loads(_run(glimpse, "apps", "--json").stdout)["apps"]) == 5
+        log = (directory / "logs" / "glimpse-gateway.log").read_text()
+        assert log.count("glimpse: starting glimpse-gateway") == 2
+    finally:
+        down = _run(glimpse, "down", "--dir", str(directory))
+    assert down.returncode == 0, down.stderr
     assert _ports_free()
 
 

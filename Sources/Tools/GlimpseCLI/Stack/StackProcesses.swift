@@ -24,15 +24,17 @@ struct StackProcesses: Sendable {
         }
     }
 
-    /// Waits until every member has printed `listening on port`; a member that exits first
-    /// fails the start with the end of its log.
+    /// Waits until every member has printed `listening on port` since its latest start; a
+    /// member that exits first fails the start with the end of its log.
     func waitUntilListening(timeout: Duration = .seconds(60)) async throws(CLIFailure) {
         let deadline = ContinuousClock.now + timeout
         var waiting = started
         while !waiting.isEmpty {
             waiting = waiting.filter { entry in
                 let text = (try? Files.read(log(of: entry.member))).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                return !text.contains("listening on port")
+                // Only this start's lines: the log keeps earlier runs' (a stack started again
+                // in the same directory), whose "listening" says nothing about this process.
+                return !StackSupervisor.latestStart(of: text).contains("listening on port")
             }
             for entry in waiting {
                 if let status = Processes.exited(entry.pid) {

@@ -51,10 +51,12 @@ struct StackSupervisor {
             )
         }
         let pid: Int32
+        let log = Self.log(of: member, in: directory)
         do {
-            pid = try Processes.spawn(
-                member.executable, member.arguments, log: StackSupervisor.log(of: member, in: directory),
-                newSession: true)
+            // A member's log is kept across starts: this line marks where this start's output
+            // begins (StackProcesses waits for "listening on port" after the last one).
+            try? Files.appendLine(Self.startLine(member, at: Date()), to: log)
+            pid = try Processes.spawn(member.executable, member.arguments, log: log, newSession: true)
         } catch {
             throw CLIFailure.local("cannot start \(member.name): \(error.description)")
         }
@@ -127,6 +129,19 @@ struct StackSupervisor {
 
     static func log(of member: StackPlan.Member, in directory: String) -> String {
         "\(directory)/logs/\(member.name).log"
+    }
+
+    /// What the supervisor writes into a member's log before each start.
+    static let startMark = "glimpse: starting "
+
+    static func startLine(_ member: StackPlan.Member, at date: Date) -> String {
+        "\(startMark)\(member.name) (\(date.ISO8601Format()))"
+    }
+
+    /// The part of a log a member's latest start wrote (all of it when no start is marked).
+    static func latestStart(of log: String) -> Substring {
+        guard let mark = log.ranges(of: startMark).last else { return log[...] }
+        return log[mark.upperBound...]
     }
 
     /// `glimpse restart NAME` leaves this file for the supervisor to find when NAME exits.

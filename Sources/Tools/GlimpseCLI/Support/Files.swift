@@ -34,6 +34,20 @@ enum Files {
         }
     }
 
+    /// Appends a line to `path` (created when missing), in one write.
+    static func appendLine(_ line: String, to path: String) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(path: path, reason: lastError()) }
+        defer { close(fd) }
+        let bytes = Array((line + "\n").utf8)
+        var written = -1
+        repeat {
+            written = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress!, bytes.count) }
+        } while written < 0
+            && errno == EINTR
+        guard written == bytes.count else { throw Failure(path: path, reason: lastError()) }
+    }
+
     /// Writes through a temporary file renamed over `path`, so a reader never sees half.
     /// `mode` holds from the first byte (0o600 for a secret: a token, a key).
     static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(Failure) {
