@@ -13,7 +13,8 @@ import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"
-FILES = sorted(K8S.glob("*.yaml"))
+# The manifests (kustomization.yaml is kustomize's file, not a Kubernetes object).
+FILES = sorted(path for path in K8S.glob("*.yaml") if path.name != "kustomization.yaml")
 # The Secrets docs/deploy.md tells an operator to create (none of them is in git).
 SECRETS = {"glimpse-device-key", "glimpse-apns-keys", "glimpse-apns-tls"}
 
@@ -53,6 +54,12 @@ def test_every_manifest_is_valid_kubernetes(version):
         text=True,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_kustomization_names_every_manifest():
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    manifests = {path.name for path in FILES}
+    assert set(kustomization["resources"]) == manifests
 
 
 def test_a_manifest_with_a_wrong_field_is_refused():
