@@ -104,3 +104,46 @@ def test_a_day_of_budgets_with_clock_advance(tmp_path):
         server.stop(None)
 
 
+
+
+class SlowTickProvider(TickProvider):
+    """TickProvider answering a quarter of a second late: a reload is still out when
+    glimpse-timeline answers the reload request."""
+
+    def Timeline(self, request, context):
+        import time
+        time.sleep(0.25)
+        return super().Timeline(request, context)
+
+
+def test_a_scripted_reload_answers_once_its_answer_is_in_the_event_log(tmp_path):
+    # A script's Widgets.Reload, like a tap, answers after the reload it sent out now was
+    # answered and the gateway has the answer: the script's next call comes after the reload's
+    # events in the log. (Before, it answered when glimpse-timeline did, and the entry could
+    # reach the gateway's log after the next call's events: test_replay saw it once in CI.)
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    provider_pb2_grpc.add_WidgetProviderServicer_to_server(SlowTickProvider(), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    stack = Stack(tmp_path)
+    try:
+        manifest = manifest_pb2.AppManifest(bundle_id="com.example.ticker", default_endpoint=f"127.0.0.1:{port}",
+                                            widgets=[manifest_pb2.WidgetKindDeclaration(kind="Tick")])
+        stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT)
+        placed = stack.widgets.Place(g.PlaceRequest(bundle_id="com.example.ticker", kind="Tick", family=SMALL),
+                                     timeout=RPC_TIMEOUT)
+        # Past the 5-minute spacing, short of the timeline's own reload at 10 minutes.
+        stack.clock.Advance(g.AdvanceRequest(by={"seconds": 6 * 60}), timeout=120)
+        before = stack.events.List(g.ListEventsRequest(limit=10000), timeout=RPC_TIMEOUT).events[-1].sequence
+
+        answer = stack.widgets.Reload(g.ReloadRequest(placement_id=placed.placement_id), timeout=RPC_TIMEOUT)
+        assert answer.placements[0].waiting_for != t.WAIT_REASON_SPACING, answer
+
+        after = stack.events.List(g.ListEventsRequest(after_sequence=before, limit=10000), timeout=RPC_TIMEOUT).events
+        kinds = [e.kind for e in after]
+        assert "reload_performed" in kinds and "entry_changed" in kinds, kinds
+        shown = [e for e in after if e.kind == "entry_changed"][-1]
+        assert shown.entry_changed.entry.date.ToJsonString() == "2026-01-01T09:06:00Z"
+    finally:
+        stack.stop()
+        server.stop(None)

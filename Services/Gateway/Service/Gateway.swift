@@ -416,10 +416,14 @@ package final class Gateway: Sendable {
         return try await widget(request.placementId, detailed: true)
     }
 
-    /// A reload request, as the app would make it (budgeted), logged with what it got.
+    /// A reload request, as the app would make it (budgeted), logged with what it got. It
+    /// answers once the reloads that went out now were answered by the provider (a new entry,
+    /// the same one, or a failure) and those answers are in the event log, as a tap does: a
+    /// script's next call then comes after them in the log every time.
     package func reload(
         _ request: GlimpseGatewayV1.ReloadRequest
     ) async throws(RPCError) -> GlimpseTimelineV1.ReloadResponse {
+        let before = await device.timelineChanges
         var bundle = request.bundleId
         var kind = request.kind
         if request.placementId != 0 {
@@ -442,6 +446,20 @@ package final class Gateway: Sendable {
             one.kind = kind
             one.reason = .appRequest
             response = try await reloadKind(one, token: app.timelineToken)
+        }
+        // A placement the request reloaded now is in flight, or answered already (then it
+        // waits for its policy's date, or for nothing); one it deferred waits for spacing,
+        // the budget, the minimum interval, Low Power Mode or a retry.
+        // One deadline for them all: a provider that does not answer holds the call up for
+        // `settleTimeout` at most, however many placements it has.
+        if await device.unreachable[.timeline] == nil {
+            let deadline = ContinuousClock.now + settleTimeout
+            for placement in response.placements where [.inFlight, .policy, .none].contains(placement.waitingFor) {
+                let left = deadline - ContinuousClock.now
+                guard left > .zero,
+                    await device.wait(for: .answered(placement.placementId, after: before), timeout: left)
+                else { break }
+            }
         }
         return response
     }

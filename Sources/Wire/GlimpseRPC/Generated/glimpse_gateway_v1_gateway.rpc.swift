@@ -120,6 +120,8 @@ extension GlimpseGatewayV1 {
             /// The user edited the widget (free reload with the new configuration).
             func reconfigure(request: ServerRequest<GlimpseGatewayV1.ReconfigureRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.Widget>
             /// WidgetCenter.reloadTimelines(ofKind:) on the app's behalf (budgeted, as an app's).
+            /// Returns after the reloads it sent out now were answered (at most the gateway's settle
+            /// time), so a script's next step comes after them in the event log.
             func reload(request: ServerRequest<GlimpseGatewayV1.ReloadRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.ReloadResponse>
             /// A placement's reload budget and why its next reload waits.
             func budget(request: ServerRequest<GlimpseGatewayV1.BudgetRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseTimelineV1.BudgetStatus>
@@ -171,6 +173,8 @@ extension GlimpseGatewayV1 {
             }
 
             /// WidgetCenter.reloadTimelines(ofKind:) on the app's behalf (budgeted, as an app's).
+            /// Returns after the reloads it sent out now were answered (at most the gateway's settle
+            /// time), so a script's next step comes after them in the event log.
             public func reload(_ request: ClientRequest<GlimpseGatewayV1.ReloadRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseTimelineV1.ReloadResponse> {
                 try await client.unary(request: request, method: Method.reload, serializer: ProtoSerializer<GlimpseGatewayV1.ReloadRequest>(), deserializer: ProtoDeserializer<GlimpseTimelineV1.ReloadResponse>(), options: options)
             }

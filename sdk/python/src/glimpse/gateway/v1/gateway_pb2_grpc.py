@@ -342,6 +342,8 @@ class WidgetsServicer:
 
     def Reload(self, request, context):
         """WidgetCenter.reloadTimelines(ofKind:) on the app's behalf (budgeted, as an app's).
+        Returns after the reloads it sent out now were answered (at most the gateway's settle
+        time), so a script's next step comes after them in the event log.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
