@@ -1,6 +1,7 @@
 """One clock for the stack through glimpse-gateway: the same scripted day gives the same
 event log twice; a day of reload budgets with `Clock.Advance`.
 """
+import contextlib
 from concurrent import futures
 
 
@@ -64,9 +65,11 @@ class TickProvider(provider_pb2_grpc.WidgetProviderServicer):
         return provider_pb2.TimelineResponse(timeline=timeline_pb2.Timeline(entries=[entry], after=after))
 
 
-def test_a_day_of_budgets_with_clock_advance(tmp_path):
+@contextlib.contextmanager
+def _ticker(tmp_path, servicer):
+    """A stack with the ticker app installed (its provider `servicer`) and one small widget placed."""
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
-    provider_pb2_grpc.add_WidgetProviderServicer_to_server(TickProvider(), server)
+    provider_pb2_grpc.add_WidgetProviderServicer_to_server(servicer, server)
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     stack = Stack(tmp_path)
@@ -76,6 +79,14 @@ def test_a_day_of_budgets_with_clock_advance(tmp_path):
         stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT)
         placed = stack.widgets.Place(g.PlaceRequest(bundle_id="com.example.ticker", kind="Tick", family=SMALL),
                                      timeout=RPC_TIMEOUT)
+        yield stack, placed
+    finally:
+        stack.stop()
+        server.stop(None)
+
+
+def test_a_day_of_budgets_with_clock_advance(tmp_path):
+    with _ticker(tmp_path, TickProvider()) as (stack, placed):
         advanced = stack.clock.Advance(g.AdvanceRequest(by={"seconds": 24 * 3600}), timeout=120)
         assert advanced.now.ToJsonString() == "2026-01-02T09:00:00Z" and advanced.steps >= 1
 
@@ -99,9 +110,6 @@ def test_a_day_of_budgets_with_clock_advance(tmp_path):
         assert answer.placements[0].waiting_for == t.WAIT_REASON_BUDGET
         logged = stack.events.List(g.ListEventsRequest(kinds=["reload_requested"]), timeout=RPC_TIMEOUT).events
         assert "budget spent" in logged[-1].summary and "70/70 used" in logged[-1].summary
-    finally:
-        stack.stop()
-        server.stop(None)
 
 
 
@@ -121,17 +129,7 @@ def test_a_scripted_reload_answers_once_its_answer_is_in_the_event_log(tmp_path)
     # answered and the gateway has the answer: the script's next call comes after the reload's
     # events in the log. (Before, it answered when glimpse-timeline did, and the entry could
     # reach the gateway's log after the next call's events: test_replay saw it once in CI.)
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
-    provider_pb2_grpc.add_WidgetProviderServicer_to_server(SlowTickProvider(), server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    stack = Stack(tmp_path)
-    try:
-        manifest = manifest_pb2.AppManifest(bundle_id="com.example.ticker", default_endpoint=f"127.0.0.1:{port}",
-                                            widgets=[manifest_pb2.WidgetKindDeclaration(kind="Tick")])
-        stack.apps.Install(g.InstallRequest(manifest=manifest), timeout=RPC_TIMEOUT)
-        placed = stack.widgets.Place(g.PlaceRequest(bundle_id="com.example.ticker", kind="Tick", family=SMALL),
-                                     timeout=RPC_TIMEOUT)
+    with _ticker(tmp_path, SlowTickProvider()) as (stack, placed):
         # Past the 5-minute spacing, short of the timeline's own reload at 10 minutes.
         stack.clock.Advance(g.AdvanceRequest(by={"seconds": 6 * 60}), timeout=120)
         before = stack.events.List(g.ListEventsRequest(limit=10000), timeout=RPC_TIMEOUT).events[-1].sequence
@@ -144,6 +142,3 @@ def test_a_scripted_reload_answers_once_its_answer_is_in_the_event_log(tmp_path)
         assert "reload_performed" in kinds and "entry_changed" in kinds, kinds
         shown = [e for e in after if e.kind == "entry_changed"][-1]
         assert shown.entry_changed.entry.date.ToJsonString() == "2026-01-01T09:06:00Z"
-    finally:
-        stack.stop()
-        server.stop(None)
