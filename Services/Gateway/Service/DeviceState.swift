@@ -298,10 +298,8 @@ package actor DeviceState {
     /// Records a change; true when the entry differs from the one shown (a replay after a
     /// reconnection repeats the current entries: those are not news).
     func entryChanged(_ change: GlimpseTimelineV1.EntryChange) -> Bool {
-        lastSequence[.timeline] = max(lastSequence[.timeline] ?? 0, change.sequence)
         timelineChanges += 1
         defer { checkWaiters() }
-        if change.providerError != nil || change.unchanged { answered[change.placementId] = timelineChanges }
         // Not news for the screen: the same entry, answered again.
         if change.unchanged { return false }
         if change.reload != nil || change.providerError != nil { return true }
@@ -309,7 +307,6 @@ package actor DeviceState {
             answered.removeValue(forKey: change.placementId)
             return entries.removeValue(forKey: change.placementId) != nil
         }
-        if change.entry != nil { answered[change.placementId] = timelineChanges }
         let old = entries[change.placementId]
         let new = CachedEntry(
             entry: change.entry, placeholder: change.entry == nil ? change.placeholder : nil, sequence: change.sequence)
@@ -325,8 +322,26 @@ package actor DeviceState {
     /// The app's placeholder a placement without an entry shows, if the app gave one.
     func placeholder(_ id: UInt64) -> GlimpseWidgetV1.TimelineEntry? { entries[id]?.placeholder }
 
-    func activityChanged(_ change: GlimpseActivityV1.ActivityChange) -> Bool {
+    /// After a change's event is in the log (`entryChanged` came first): a wait for its
+    /// answer or its service's watermark may go on now, so what the waiter does next is
+    /// logged after it.
+    func streamed(_ change: GlimpseTimelineV1.EntryChange) {
+        lastSequence[.timeline] = max(lastSequence[.timeline] ?? 0, change.sequence)
+        if !change.removed,
+            change.providerError != nil || change.unchanged || (change.reload == nil && change.entry != nil)
+        {
+            answered[change.placementId] = timelineChanges
+        }
+        checkWaiters()
+    }
+
+    /// After an activity change's event is in the log: a wait for the service's watermark may go on.
+    func streamed(_ change: GlimpseActivityV1.ActivityChange) {
         lastSequence[.activity] = max(lastSequence[.activity] ?? 0, change.sequence)
+        checkWaiters()
+    }
+
+    func activityChanged(_ change: GlimpseActivityV1.ActivityChange) -> Bool {
         defer { checkWaiters() }
         guard var activity = activities[change.activityId] else { return false }
         switch change.change {

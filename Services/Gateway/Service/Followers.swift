@@ -91,50 +91,55 @@ package final class Followers: Service {
         await reachability(.timeline, true, detail: "")
         try await timeline.watchEntries(ClientRequest(message: request)) { stream in
             for try await change in stream {
-                guard await gateway.device.entryChanged(change) else { continue }
-                let at = change.at.map(Date.init) ?? gateway.now()
-                if let reload = change.reload {
-                    let budget = reload.budget.map { " (\($0.used)/\($0.limit) used in the window)" } ?? ""
-                    gateway.log.append(
-                        GlimpseGatewayV1.Event(
-                            at: at, bundleID: change.bundleId,
-                            summary:
-                                "placement \(change.placementId) (\(change.kind)): provider called, \(Self.name(reload.reason))\(reload.charged ? ", charged" : ", free")\(reload.retry > 0 ? ", retry \(reload.retry)" : "")\(budget)",
-                            detail: .reloadPerformed(.init(placementId: change.placementId, reload: reload))),
-                        source: .timeline)
-                    continue
-                }
-                if let error = change.providerError {
-                    let retry = error.retryAt.map { ", retry at \(ISO8601.format(Date($0)))" } ?? ""
-                    gateway.log.append(
-                        GlimpseGatewayV1.Event(
-                            at: at, bundleID: change.bundleId,
-                            summary:
-                                "placement \(change.placementId) (\(change.kind)): provider failed: \(error.code) \(error.message) (\(error.failures) in a row\(retry))",
-                            detail: .providerFailed(.init(placementId: change.placementId, error: error))),
-                        source: .timeline)
-                    continue
-                }
-                var detail = GlimpseGatewayV1.Event.EntryChanged()
-                detail.placementId = change.placementId
-                detail.kind = change.kind
-                detail.entry = change.entry
-                detail.placeholder = change.entry == nil ? change.placeholder : nil
-                detail.serviceSequence = change.sequence
-                let what =
-                    change.removed
-                    ? "removed"
-                    : change.entry.map { "entry of \(ISO8601.format(Date($0.date ?? .init())))" + summaryText($0) }
-                        ?? change.placeholder.map { "the app's placeholder" + summaryText($0) } ?? "placeholder"
-                if change.removed { try? await gateway.device.removePlacement(change.placementId) }
-                let event = GlimpseGatewayV1.Event(
-                    at: change.at.map(Date.init) ?? gateway.now(), bundleID: change.bundleId,
-                    summary: "placement \(change.placementId) (\(change.kind)) shows \(what)",
-                    detail: change.removed
-                        ? .widgetRemoved(.init(placementId: change.placementId)) : .entryChanged(detail))
-                gateway.log.append(event, source: .timeline)
+                if await gateway.device.entryChanged(change) { await log(change) }
+                await gateway.device.streamed(change)
             }
         }
+    }
+
+    /// The event of a change glimpse-timeline streamed.
+    private func log(_ change: GlimpseTimelineV1.EntryChange) async {
+        let at = change.at.map(Date.init) ?? gateway.now()
+        if let reload = change.reload {
+            let budget = reload.budget.map { " (\($0.used)/\($0.limit) used in the window)" } ?? ""
+            gateway.log.append(
+                GlimpseGatewayV1.Event(
+                    at: at, bundleID: change.bundleId,
+                    summary:
+                        "placement \(change.placementId) (\(change.kind)): provider called, \(Self.name(reload.reason))\(reload.charged ? ", charged" : ", free")\(reload.retry > 0 ? ", retry \(reload.retry)" : "")\(budget)",
+                    detail: .reloadPerformed(.init(placementId: change.placementId, reload: reload))),
+                source: .timeline)
+            return
+        }
+        if let error = change.providerError {
+            let retry = error.retryAt.map { ", retry at \(ISO8601.format(Date($0)))" } ?? ""
+            gateway.log.append(
+                GlimpseGatewayV1.Event(
+                    at: at, bundleID: change.bundleId,
+                    summary:
+                        "placement \(change.placementId) (\(change.kind)): provider failed: \(error.code) \(error.message) (\(error.failures) in a row\(retry))",
+                    detail: .providerFailed(.init(placementId: change.placementId, error: error))),
+                source: .timeline)
+            return
+        }
+        var detail = GlimpseGatewayV1.Event.EntryChanged()
+        detail.placementId = change.placementId
+        detail.kind = change.kind
+        detail.entry = change.entry
+        detail.placeholder = change.entry == nil ? change.placeholder : nil
+        detail.serviceSequence = change.sequence
+        let what =
+            change.removed
+            ? "removed"
+            : change.entry.map { "entry of \(ISO8601.format(Date($0.date ?? .init())))" + summaryText($0) }
+                ?? change.placeholder.map { "the app's placeholder" + summaryText($0) } ?? "placeholder"
+        if change.removed { try? await gateway.device.removePlacement(change.placementId) }
+        let event = GlimpseGatewayV1.Event(
+            at: change.at.map(Date.init) ?? gateway.now(), bundleID: change.bundleId,
+            summary: "placement \(change.placementId) (\(change.kind)) shows \(what)",
+            detail: change.removed
+                ? .widgetRemoved(.init(placementId: change.placementId)) : .entryChanged(detail))
+        gateway.log.append(event, source: .timeline)
     }
 
     static func name(_ reason: GlimpseTimelineV1.ReloadReason) -> String {
@@ -184,6 +189,7 @@ package final class Followers: Service {
                     GlimpseGatewayV1.Event(
                         at: change.at.map(Date.init) ?? gateway.now(), bundleID: change.bundleId,
                         summary: Self.describe(change), detail: .activityChanged(change)), source: .activity)
+                await gateway.device.streamed(change)
             }
         }
     }

@@ -79,7 +79,9 @@ package struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
         try await host.caller(request.metadata).authorize(AppID(request.message.bundleId))
         let answer = try await submit(.request(request.message))
         guard case .activity(let activity) = answer else { throw Self.unexpected(answer) }
-        return ServerResponse(message: GlimpseActivityV1.RequestActivityResponse(activity: activity))
+        var response = GlimpseActivityV1.RequestActivityResponse(activity: activity)
+        response.watermark = feed.sequence
+        return ServerResponse(message: response)
     }
 
     package func update(

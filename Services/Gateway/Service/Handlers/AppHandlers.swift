@@ -92,6 +92,12 @@ package struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
                 .message
         }
         if let activity = answer.activity { await gateway.device.setActivity(activity) }
+        // Answers once the request's changes (its state, its push token) are in the event
+        // log, so an app's or a script's next call comes after them every time.
+        if answer.watermark > 0 {
+            _ = await gateway.device.wait(
+                for: .sequence(.activity, atLeast: answer.watermark), timeout: gateway.settleTimeout)
+        }
         return ServerResponse(message: answer)
     }
 

@@ -309,13 +309,18 @@ extension GlimpseActivityV1 {
         public static let protoMessageName = "glimpse.activity.v1.RequestActivityResponse"
 
         public var activity: GlimpseActivityV1.Activity? = nil
+        /// The sequence of WatchActivities' last change once this request's changes (its state,
+        /// its push token) were streamed: a watcher that has received it has them.
+        public var watermark: Swift.UInt64 = 0
 
         public init() {}
 
         public init(
-            activity: GlimpseActivityV1.Activity? = nil
+            activity: GlimpseActivityV1.Activity? = nil,
+            watermark: Swift.UInt64 = 0
         ) {
             self.activity = activity
+            self.watermark = watermark
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -1698,11 +1703,13 @@ extension GlimpseActivityV1.RequestActivityResponse: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__RequestActivityResponse.self)
         self.init()
         if let v = c.pointee.activity { self.activity = try _liftNested("glimpse.activity.v1.RequestActivityResponse", "activity", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.Activity in try GlimpseActivityV1.Activity(_c: v, depth: depth &+ 1) } }
+        self.watermark = c.pointee.watermark
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Activity__V1__RequestActivityResponse.self)
         if let v = self.activity { c.pointee.activity = try arena.lower(v, depth: depth) }
+        c.pointee.watermark = self.watermark
     }
 }
 
@@ -2760,6 +2767,7 @@ extension GlimpseActivityV1.RequestActivityResponse: ProtoJSONMessage, _ProtoJSO
     public func protoJSONValue() -> JSONValue {
         var w = _ProtoJSONWriter()
         w.optional("activity", self.activity)
+        w.field("watermark", self.watermark)
         return w.value
     }
 
@@ -2769,12 +2777,13 @@ extension GlimpseActivityV1.RequestActivityResponse: ProtoJSONMessage, _ProtoJSO
         while let number = try r.next() {
             switch number {
             case 1: try r.readOptional(&self.activity)
+            case 2: try r.read(&self.watermark)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.RequestActivityResponse", "1,activity,activity")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.RequestActivityResponse", "1,activity,activity 2,watermark,watermark")
 }
 
 extension GlimpseActivityV1.UpdateActivityRequest: ProtoJSONMessage, _ProtoJSONField {

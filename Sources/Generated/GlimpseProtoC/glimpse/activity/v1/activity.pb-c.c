@@ -1984,7 +1984,7 @@ const ProtobufCMessageDescriptor glimpse__activity__v1__request_activity_request
   (ProtobufCMessageInit) glimpse__activity__v1__request_activity_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__activity__v1__request_activity_response__field_descriptors[1] =
+static const ProtobufCFieldDescriptor glimpse__activity__v1__request_activity_response__field_descriptors[2] =
 {
   {
     "activity",
@@ -1998,14 +1998,27 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__request_activity_re
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "watermark",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Activity__V1__RequestActivityResponse, watermark),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__activity__v1__request_activity_response__field_indices_by_name[] = {
   0,   /* field[0] = activity */
+  1,   /* field[1] = watermark */
 };
 static const ProtobufCIntRange glimpse__activity__v1__request_activity_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor glimpse__activity__v1__request_activity_response__descriptor =
 {
@@ -2015,7 +2028,7 @@ const ProtobufCMessageDescriptor glimpse__activity__v1__request_activity_respons
   "Glimpse__Activity__V1__RequestActivityResponse",
   "glimpse.activity.v1",
   sizeof(Glimpse__Activity__V1__RequestActivityResponse),
-  1,
+  2,
   glimpse__activity__v1__request_activity_response__field_descriptors,
   glimpse__activity__v1__request_activity_response__field_indices_by_name,
   1,  glimpse__activity__v1__request_activity_response__number_ranges,

@@ -258,10 +258,15 @@ struct  Glimpse__Activity__V1__RequestActivityResponse
 {
   ProtobufCMessage base;
   Glimpse__Activity__V1__Activity *activity;
+  /*
+   * The sequence of WatchActivities' last change once this request's changes (its state,
+   * its push token) were streamed: a watcher that has received it has them.
+   */
+  uint64_t watermark;
 };
 #define GLIMPSE__ACTIVITY__V1__REQUEST_ACTIVITY_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__request_activity_response__descriptor) \
-    , NULL }
+    , NULL, 0 }
 
 
 struct  Glimpse__Activity__V1__UpdateActivityRequest
