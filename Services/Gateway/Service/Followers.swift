@@ -135,7 +135,7 @@ package final class Followers: Service {
                 ?? change.placeholder.map { "the app's placeholder" + summaryText($0) } ?? "placeholder"
         if change.removed { try? await gateway.device.removePlacement(change.placementId) }
         let event = GlimpseGatewayV1.Event(
-            at: change.at.map(Date.init) ?? gateway.now(), bundleID: change.bundleId,
+            at: at, bundleID: change.bundleId,
             summary: "placement \(change.placementId) (\(change.kind)) shows \(what)",
             detail: change.removed
                 ? .widgetRemoved(.init(placementId: change.placementId)) : .entryChanged(detail))
