@@ -101,6 +101,18 @@ package final class EventLog: Sendable {
 
     /// Commits the events held so far in their canonical order; the log stays held.
     package func commitHeld() {
+        commitHeld(releasing: false)
+    }
+
+    /// Commits what is held and stops holding.
+    package func release() {
+        commitHeld(releasing: true)
+    }
+
+    /// Commits what is held and, `releasing`, drops one hold under the same lock: an event
+    /// appended in between would otherwise wait, held, for the next release, logged after
+    /// events that came later (and after what its waiter did next).
+    private func commitHeld(releasing: Bool) {
         let woken = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
             let held = state.pending.enumerated().sorted { a, b in
                 if a.element.leads != b.element.leads { return a.element.leads }
@@ -109,16 +121,11 @@ package final class EventLog: Sendable {
             state.pending = []
             var woken: [UnsafeContinuation<Void, any Error>] = []
             for item in held { commit(item.element.event, in: &state, waking: &woken) }
+            if releasing { state.holds = max(0, state.holds - 1) }
             return woken
         }
         for follower in woken { follower.resume() }
         recordSize()
-    }
-
-    /// Commits what is held and stops holding.
-    package func release() {
-        commitHeld()
-        state.withLock { $0.holds = max(0, $0.holds - 1) }
     }
 
     /// Numbers and keeps `event`; followers waiting for one it matches go to `waking`, to

@@ -38,6 +38,25 @@ import Testing
         #expect(log.list(after: 4, limit: 10, filter: .init()).map(\.kind) == ["after"])
     }
 
+    @Test("an event appended while the last hold is released is committed, not left held for the next release")
+    func noEventIsLeftHeldAcrossARelease() async {
+        let log = EventLog()
+        let events = 20_000
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for _ in 0..<events {
+                    log.hold()
+                    log.release()
+                }
+            }
+            group.addTask {
+                for i in 0..<events { log.append(Self.event("e\(i)", at: 0), source: .timeline) }
+            }
+        }
+        // Nothing holds the log now: every event is committed.
+        #expect(log.lastSequence == UInt64(events))
+    }
+
     @Test func keepsAtMostItsCapacity() {
         let log = EventLog(capacity: 3)
         for i in 0..<10 { log.append(Self.event("k\(i)", at: Double(i)), source: .gateway) }
