@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // A service's journal and snapshots in PostgreSQL (`--store postgres://…`), leased by an advisory lock.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         // Targets by area; each area is a folder (README.md has the map):
@@ -153,7 +155,8 @@ let package = Package(
         // MARK: Hosting: the one engine host (journal in SQLite via GRDB, replay, timer, manual
         // clock) and the one service kit (health, reflection, config, lifecycle, metrics)
         .target(
-            name: "EngineHosting", dependencies: ["GlimpseVocabulary", grdb], path: "Sources/Hosting/EngineHosting"),
+            name: "EngineHosting",
+            dependencies: ["GlimpseVocabulary", grdb], path: "Sources/Hosting/EngineHosting"),
         .target(
             name: "ServiceKit",
             dependencies: [
@@ -168,6 +171,19 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Sources/Hosting/ServiceKit"),
+        // A journal in PostgreSQL (`--store postgres://…`), leased to one replica at a time: only
+        // the services' executables link it (the engines, their tests and the fuzz build do not).
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "EngineHosting", "ServiceKit", argumentParser, nioCore, nioPosix,
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Sources/Hosting/PostgresStore"),
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore"], path: "Tests/Hosting/PostgresStoreTests"),
         .testTarget(
             name: "EngineHostingTests", dependencies: ["EngineHosting", "EngineHostToys", "GlimpseVocabulary", grdb],
             path: "Tests/Hosting/EngineHostingTests"),
@@ -205,8 +221,8 @@ let package = Package(
         .executableTarget(
             name: "glimpse-timeline",
             dependencies: [
-                "TimelineService", "TimelineEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC",
-                argumentParser,
+                "TimelineService", "TimelineEngine", "EngineHosting", "ServiceKit", "PostgresStore", "GlimpseMessages",
+                "GlimpseRPC", argumentParser,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -244,8 +260,8 @@ let package = Package(
         .executableTarget(
             name: "glimpse-intent",
             dependencies: [
-                "IntentService", "IntentEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC",
-                argumentParser,
+                "IntentService", "IntentEngine", "EngineHosting", "ServiceKit", "PostgresStore", "GlimpseMessages",
+                "GlimpseRPC", argumentParser,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -284,7 +300,7 @@ let package = Package(
             name: "glimpse-activity",
             dependencies: [
                 "ActivityService", "ActivityEngine", "EngineHosting", "GlimpseMessages", "GlimpseRPC", "HTTP2",
-                "ServiceKit", argumentParser, crypto, .product(name: "Logging", package: "swift-log"),
+                "ServiceKit", "PostgresStore", argumentParser, crypto, .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/Activity/Main"),
         .testTarget(

@@ -17,6 +17,7 @@ APT_PACKAGES=(
     fonts-noto-color-emoji                  # the apps' emoji (a pizza, a lightning bolt) in PNGs and in the web page, not boxes of hex digits
     bootstrap-icons                         # SF Symbols drawn as recognisable glyphs (Bootstrap Icons, MIT; Sources/Domain/Rendering/SymbolGlyphs.swift)
     chromium chromium-driver                # headless Chromium and its WebDriver: Tests/Peers/test_web_page.py and Benchmarks/web.sh drive the gateway's web page
+    postgresql                              # a real PostgreSQL server for Tests/Peers/test_postgres_store.py (--store postgres://…), started by the test itself
     valgrind binutils                       # callgrind and objcopy: Benchmarks/instructions.sh counts instructions per operation (run by the test command)
     # deploy/smoke.sh (run by the test command): compose for real under rootful podman, as
     # ../shared/design/containers-notes.md says; debootstrap makes the image's base.

@@ -20,6 +20,7 @@ import GlimpseMessages
 import GlimpseRPC
 import HTTP2
 import Logging
+import PostgresStore
 import ServiceKit
 
 @main
@@ -31,6 +32,7 @@ struct ActivityMain: AsyncParsableCommand {
 
     @OptionGroup var service: ServiceOptions
     @OptionGroup var snapshots: SnapshotOptions
+    @OptionGroup var store: StoreOptions
 
     @Option(
         name: .customLong("apns-tls-port"),
@@ -138,8 +140,9 @@ struct ActivityMain: AsyncParsableCommand {
             case .manual(let start): HostClock(.manual(start: start))
             }
         let dataDirectory = URL(fileURLWithPath: config.dataDirectory)
+        let journal = try store.journal(name: "activity", report: { message in logger.notice("\(message)") })
         let server = try await ActivityServer.open(
-            directory: dataDirectory, clock: clock,
+            directory: dataDirectory, journal: journal, clock: clock,
             authentication: auth == "none"
                 ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
             outbound: .init(

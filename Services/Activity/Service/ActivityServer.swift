@@ -30,13 +30,13 @@ package struct ActivityServer: Sendable {
     /// starts with `seed` for ids and tokens (32 bytes; nil: random), an existing one keeps
     /// the seed it started with.
     package static func open(
-        directory: URL?, clock: HostClock, settings: ActivitySettings = .defaults,
+        directory: URL?, journal given: Journal? = nil, clock: HostClock, settings: ActivitySettings = .defaults,
         authentication: APNsEndpoint.Authentication, outbound: Outbound,
         tokenClock: (any WallClock)? = SystemClock(), snapshots: SnapshotPolicy = .defaults,
         transports: Connections.Transports = .sockets, seed givenSeed: [UInt8]? = nil,
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ActivityServer {
-        let journal = try directory.map { try Journal(directory: $0, name: "activity") } ?? Journal.inMemory()
+        let journal = try given ?? directory.map { try Journal(directory: $0, name: "activity") } ?? Journal.inMemory()
         let feed = ActivityFeed()
         let connections = Connections(transports: transports)
         var seed = givenSeed ?? [UInt8](repeating: 0, count: 32)

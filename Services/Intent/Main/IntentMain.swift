@@ -15,6 +15,7 @@ import GlimpseMessages
 import GlimpseRPC
 import IntentService
 import Logging
+import PostgresStore
 import ServiceKit
 import ServiceLifecycle
 
@@ -26,6 +27,7 @@ struct IntentMain: AsyncParsableCommand {
 
     @OptionGroup var service: ServiceOptions
     @OptionGroup var snapshots: SnapshotOptions
+    @OptionGroup var store: StoreOptions
 
     @Option(
         name: .customLong("timeline-address"),
@@ -49,8 +51,9 @@ struct IntentMain: AsyncParsableCommand {
         let outbound = Outbound(
             address: timelineAddress, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })
+        let journal = try store.journal(name: "intent", report: { message in logger.notice("\(message)") })
         let server = try IntentServer.open(
-            directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, outbound: outbound,
+            directory: URL(fileURLWithPath: config.dataDirectory), journal: journal, clock: clock, outbound: outbound,
             snapshots: policy, report: { message in logger.warning("\(message)") })
         logger.info("intent store: \(server.host.opening)")
         var runner = ServiceRunner(

@@ -29,11 +29,12 @@ package struct IntentServer: Sendable {
     /// Opens (restores and replays) the journal `<directory>/intent.sqlite`, or an in-memory
     /// one, saving snapshots as `snapshots` says (failures go to `report`).
     package static func open(
-        directory: URL?, clock: HostClock, settings: IntentSettings = .defaults, outbound: Outbound,
+        directory: URL?, journal given: Journal? = nil, clock: HostClock, settings: IntentSettings = .defaults,
+        outbound: Outbound,
         snapshots: SnapshotPolicy = .defaults, transports: Connections.Transports = .sockets,
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> IntentServer {
-        let journal = try directory.map { try Journal(directory: $0, name: "intent") } ?? Journal.inMemory()
+        let journal = try given ?? directory.map { try Journal(directory: $0, name: "intent") } ?? Journal.inMemory()
         let feed = StoreFeed()
         let waiters = TapWaiters()
         let connections = Connections(transports: transports)

@@ -11,6 +11,7 @@ import Foundation
 import GlimpseMessages
 import GlimpseRPC
 import Logging
+import PostgresStore
 import ServiceKit
 import ServiceLifecycle
 import TimelineEngine
@@ -23,6 +24,7 @@ struct TimelineMain: AsyncParsableCommand {
 
     @OptionGroup var service: ServiceOptions
     @OptionGroup var snapshots: SnapshotOptions
+    @OptionGroup var store: StoreOptions
     @Option(
         help:
             "The screen model: iPhone393x852 (default), iPhone430x932, iPhone375x812, iPhone375x667 or iPad1024x1366 (GLIMPSE_DEVICE). The same as glimpse-gateway's."
@@ -52,8 +54,10 @@ struct TimelineMain: AsyncParsableCommand {
         let outbound = Outbound(
             address: assetAddress, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })
+        let journal = try store.journal(name: "timeline", report: { message in logger.notice("\(message)") })
         let server = try TimelineServer.open(
-            directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings, outbound: outbound,
+            directory: URL(fileURLWithPath: config.dataDirectory), journal: journal, clock: clock, settings: settings,
+            outbound: outbound,
             snapshots: policy, report: { message in logger.warning("\(message)") })
         logger.info("timeline store: \(server.host.opening)")
         var runner = ServiceRunner(

@@ -27,11 +27,11 @@ package struct TimelineServer: Sendable {
     /// one, saving snapshots as `snapshots` says (failures go to `report`). With
     /// `outbound.address` (glimpse-asset's), the images widgets show are pinned and prefetched there.
     package static func open(
-        directory: URL?, clock: HostClock, settings: TimelineSettings = .defaults,
+        directory: URL?, journal given: Journal? = nil, clock: HostClock, settings: TimelineSettings = .defaults,
         outbound: Outbound = Outbound(address: nil), snapshots: SnapshotPolicy = .defaults,
         transports: Connections.Transports = .sockets, report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> TimelineServer {
-        let journal = try directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
+        let journal = try given ?? directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
         let feed = EntryFeed()
         // Providers answer timelines of up to 10 MiB.
         let clients = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes, transports: transports)

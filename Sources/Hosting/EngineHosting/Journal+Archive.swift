@@ -34,7 +34,12 @@ extension Journal {
 
     /// Archived records after `sequence`, oldest first, at most `limit`, with `key` (or all).
     package func archived(after sequence: Int64, key: String? = nil, limit: Int) throws -> [ArchivedRecord] {
-        try queue.read { db in
+        let queue: DatabaseQueue
+        switch backend {
+        case .other(let store): return try store.archived(after: sequence, key: key, limit: limit)
+        case .sqlite(let file): queue = file
+        }
+        return try queue.read { db in
             let rows: [Row]
             if let key {
                 rows = try Row.fetchAll(

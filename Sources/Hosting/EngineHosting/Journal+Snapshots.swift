@@ -44,7 +44,12 @@ extension Journal {
 
     /// The latest snapshot, if one was written.
     package func latestSnapshot() throws -> JournalSnapshot? {
-        try queue.read { db in
+        let queue: DatabaseQueue
+        switch backend {
+        case .other(let store): return try store.latestSnapshot()
+        case .sqlite(let file): queue = file
+        }
+        return try queue.read { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT sequence, instant, format, state FROM snapshots ORDER BY sequence DESC LIMIT 1")
@@ -66,7 +71,12 @@ extension Journal {
     package func writeSnapshot(
         _ snapshot: JournalSnapshot, archiving records: [ArchivedRecord] = [], keep: Int = 0
     ) throws -> Bool {
-        try queue.write { db in
+        let queue: DatabaseQueue
+        switch backend {
+        case .other(let store): return try store.writeSnapshot(snapshot, archiving: records, keep: keep)
+        case .sqlite(let file): queue = file
+        }
+        return try queue.write { db in
             if let stored = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM snapshots"),
                 stored >= snapshot.sequence
             {
@@ -95,6 +105,7 @@ extension Journal {
     /// shrinks below its largest size. A store made without it (before snapshots) is
     /// rewritten once, by a VACUUM at its first open.
     func prepareSpace() throws {
+        guard let queue = sqlite else { return }
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
             // 2: INCREMENTAL. Setting it only takes effect on a new file, or through a VACUUM.
@@ -108,7 +119,7 @@ extension Journal {
     /// Truncates the file by the pages on its free list (after a snapshot dropped entries).
     /// A separate transaction: a crash in it leaves the snapshot's, which holds everything.
     package func releaseFreePages() throws {
-        guard path != nil else { return }
+        guard path != nil, let queue = sqlite else { return }
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA incremental_vacuum") }
     }
 
@@ -116,6 +127,11 @@ extension Journal {
     /// then a start can replay the journal alone, setting aside a snapshot it cannot read.
     package func isComplete(through sequence: Int64) throws -> Bool {
         guard sequence > 0 else { return true }
+        let queue: DatabaseQueue
+        switch backend {
+        case .other(let store): return try store.isComplete(through: sequence)
+        case .sqlite(let file): queue = file
+        }
         // Compaction deletes a prefix, so while entry 1 is here no entry has gone.
         return try queue.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(sequence) FROM journal") == 1 }
     }

@@ -6,7 +6,8 @@ package import Foundation
 import GRDB
 
 /// The inputs that changed one engine, in order, in one SQLite file per service
-/// (`<data-dir>/<name>.sqlite`, WAL), or in memory for tests.
+/// (`<data-dir>/<name>.sqlite`, WAL), in another store (`JournalBackend`: PostgreSQL, tables
+/// per service, one replica at a time by a lease), or in memory for tests.
 ///
 /// Invariants:
 /// - Sequences are strictly increasing and never reused (AUTOINCREMENT), instants never
@@ -15,9 +16,14 @@ import GRDB
 ///   `append(_:instant:payload:applying:)` rolls the row back when the change throws.
 /// - An append has returned only once its transaction committed (see `JournalSettings`).
 package final class Journal: Sendable {
-    let queue: DatabaseQueue
+    enum Backend: Sendable {
+        case sqlite(DatabaseQueue)
+        case other(any JournalBackend)
+    }
+
+    let backend: Backend
     package let settings: JournalSettings
-    /// The file, or nil in memory.
+    /// The file, the backend's location (a database, without its password), or nil in memory.
     package let path: String?
 
     /// Opens (creating if needed) `<directory>/<name>.sqlite`; a folder it makes is 0700.
@@ -32,10 +38,17 @@ package final class Journal: Sendable {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.label = "journal"
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        backend = .sqlite(try DatabaseQueue(path: path, configuration: configuration))
         self.settings = settings
         self.path = path
         try prepare()
+    }
+
+    /// A journal kept by `backend` (PostgreSQL: the PostgresStore target).
+    package init(backend: any JournalBackend, settings: JournalSettings = .defaults) {
+        self.backend = .other(backend)
+        self.settings = settings
+        path = backend.location
     }
 
     /// A journal that lives as long as this object (tests).
@@ -44,13 +57,19 @@ package final class Journal: Sendable {
     }
 
     private init(inMemory settings: JournalSettings) throws {
-        queue = try DatabaseQueue()
+        backend = .sqlite(try DatabaseQueue())
         self.settings = settings
         path = nil
         try prepare()
     }
 
+    /// The SQLite database (nil in PostgreSQL).
+    var sqlite: DatabaseQueue? {
+        if case .sqlite(let queue) = backend { queue } else { nil }
+    }
+
     private func prepare() throws {
+        guard let queue = sqlite else { return }
         // After GRDB's WAL set-up, which sets NORMAL on the (single) connection.
         let synchronous = settings.durability == .powerLoss ? "FULL" : "NORMAL"
         try queue.writeWithoutTransaction { db in
@@ -88,12 +107,14 @@ package final class Journal: Sendable {
 
     /// The SQLite `synchronous` level in force (1 NORMAL, 2 FULL).
     package func synchronousLevel() throws -> Int {
-        try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        guard let queue = sqlite else { return -1 }
+        return try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// The journal mode in force ("wal" for a file, "memory" in memory).
     package func journalMode() throws -> String {
-        try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+        guard let queue = sqlite else { return "" }
+        return try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 
     static let insertEntry = "INSERT INTO journal (instant, kind, payload) VALUES (?, ?, ?)"
@@ -104,7 +125,12 @@ package final class Journal: Sendable {
         _ kind: JournalEntry.Kind, instant: Date, payload: [UInt8],
         applying change: () throws -> T
     ) throws -> (sequence: Int64, result: T) {
-        try queue.write { db in
+        let queue: DatabaseQueue
+        switch backend {
+        case .other(let store): return try store.append(kind, instant: instant, payload: payload, applying: change)
+        case .sqlite(let file): queue = file
+        }
+        return try queue.write { db in
             // Compiled once per connection: a timer's firings come one at a time.
             try db.cachedStatement(sql: Self.insertEntry).execute(
                 arguments: [instant.timeIntervalSinceReferenceDate, kind.rawValue, Data(payload)])
@@ -123,7 +149,13 @@ package final class Journal: Sendable {
         instant: Date, payloads: [[UInt8]], previous: Int64,
         applying change: (Int) throws -> T
     ) throws -> (sequence: Int64, results: [Result<T, any Error>]) {
-        try queue.write { db in
+        let queue: DatabaseQueue
+        switch backend {
+        case .other(let store):
+            return try store.appendBatch(instant: instant, payloads: payloads, previous: previous, applying: change)
+        case .sqlite(let file): queue = file
+        }
+        return try queue.write { db in
             let insert = try db.cachedStatement(sql: Self.insertEntry)
             let time = instant.timeIntervalSinceReferenceDate
             var last = previous
@@ -147,6 +179,11 @@ package final class Journal: Sendable {
 
     /// Visits every entry after `sequence`, in order, without loading the journal into memory.
     package func forEach(after sequence: Int64 = 0, _ body: (JournalEntry) throws -> Void) throws {
+        let queue: DatabaseQueue
+        switch backend {
+        case .other(let store): return try store.forEach(after: sequence, body)
+        case .sqlite(let file): queue = file
+        }
         try queue.read { db in
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT sequence, instant, kind, payload FROM journal WHERE sequence > ? ORDER BY sequence",
@@ -165,11 +202,21 @@ package final class Journal: Sendable {
     }
 
     package func count() throws -> Int {
-        try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") ?? 0 }
+        let queue: DatabaseQueue
+        switch backend {
+        case .other(let store): return try store.count()
+        case .sqlite(let file): queue = file
+        }
+        return try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") ?? 0 }
     }
 
     /// Checkpoints the WAL into the main file and closes the database.
     package func close() throws {
+        let queue: DatabaseQueue
+        switch backend {
+        case .other(let store): return try store.close()
+        case .sqlite(let file): queue = file
+        }
         if path != nil {
             _ = try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
@@ -179,6 +226,11 @@ package final class Journal: Sendable {
     package struct CorruptEntry: Error, Equatable {
         package var sequence: Int64
         package var reason: String
+
+        package init(sequence: Int64, reason: String) {
+            self.sequence = sequence
+            self.reason = reason
+        }
     }
 
     private static func entry(_ row: Row) throws -> JournalEntry {

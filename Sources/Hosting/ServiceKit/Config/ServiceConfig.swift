@@ -90,6 +90,6 @@ package enum ISO8601 {
     }
 }
 
-enum ProcessEnvironment {
-    static var current: [String: String] { ProcessInfo.processInfo.environment }
+package enum ProcessEnvironment {
+    package static var current: [String: String] { ProcessInfo.processInfo.environment }
 }

@@ -1,0 +1,129 @@
+"""A service's journal in PostgreSQL (`--store postgres://…`), against a real server the test
+starts (postgres_server.py), with the real executables:
+
+- two glimpse-timeline replicas on one store: the second waits as a standby (no port) while
+  the first holds the lease; the first is killed with SIGKILL while a client is placing
+  widgets; the standby takes over, and every placement the client was answered for (the ack
+  ledger) is there, with the app's token, after snapshots and compaction in PostgreSQL; new
+  placements never reuse an acknowledged id;
+- a --store that is no PostgreSQL URL is refused, naming the flag, its password not echoed.
+"""
+import subprocess
+import sys
+import threading
+import time
+
+import grpc
+import pytest
+
+from postgres_server import postgres_server
+from test_timeline_service import PEERS, PIXAR, RPC_TIMEOUT, STARTUP_TIMEOUT, Process, _binary, _bearer, _manifest
+from glimpse.timeline.v1 import timeline_pb2 as service_pb2, timeline_pb2_grpc  # noqa: E402
+from glimpse.widget.v1 import family_pb2  # noqa: E402
+
+FAMILIES = [family_pb2.WIDGET_FAMILY_SYSTEM_SMALL, family_pb2.WIDGET_FAMILY_SYSTEM_MEDIUM,
+            family_pb2.WIDGET_FAMILY_ACCESSORY_CIRCULAR]
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    with postgres_server() as server:
+        yield server
+
+
+def _replica(tmp_path, name, url):
+    return Process(name, [
+        _binary("glimpse-timeline"), "--port", "0", "--data-dir", str(tmp_path / name), "--clock", "manual",
+        "--start-time", "2026-01-01T09:00:00Z", "--store", url, "--snapshot-every", "25"], tmp_path)
+
+
+def _wait_for_text(path, text):
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    said = ""
+    while text not in said:
+        assert time.monotonic() < deadline, f"{path.name} never said {text!r}:\n{said[-3000:]}"
+        said = path.read_text(errors="replace") if path.exists() else ""
+        time.sleep(0.05)
+
+
+def test_a_standby_takes_over_from_a_killed_active_and_no_acknowledged_write_is_lost(tmp_path, postgres):
+    provider = Process("provider", [sys.executable, str(PEERS / "pixar_provider.py"), "--port", "0"], tmp_path)
+    replicas = []
+    try:
+        active = _replica(tmp_path, "active", postgres.url())
+        replicas.append(active)
+        channel = grpc.insecure_channel(f"127.0.0.1:{active.port}")
+        stub = timeline_pb2_grpc.TimelineServiceStub(channel)
+        manifest = _manifest(PIXAR, "PixarFilmWidget", FAMILIES, f"127.0.0.1:{provider.port}")
+        token = stub.InstallApp(service_pb2.InstallAppRequest(manifest=manifest), timeout=RPC_TIMEOUT).app_token
+
+        # The standby: started on the same store, it waits for the lease and opens no port.
+        standby_box = {}
+        standby_thread = threading.Thread(
+            target=lambda: standby_box.setdefault("process", _replica(tmp_path, "standby", postgres.url())),
+            daemon=True)
+        standby_thread.start()
+        _wait_for_text(tmp_path / "standby.stderr", "standby: another replica holds glimpse-timeline's lease")
+        assert "process" not in standby_box
+
+        ledger = []  # every placement the active answered for
+        failures = []
+
+        def place_until_refused():
+            for i in range(10_000):
+                try:
+                    placed = stub.Place(service_pb2.PlaceRequest(bundle_id=PIXAR, kind="PixarFilmWidget",
+                                                                 family=FAMILIES[i % 3]), timeout=RPC_TIMEOUT)
+                except grpc.RpcError as error:
+                    failures.append(error.code())
+                    return
+                ledger.append(placed.placement.placement_id)
+
+        writer = threading.Thread(target=place_until_refused, daemon=True)
+        writer.start()
+        while len(ledger) < 120:  # past several snapshots (every 25 inputs), then mid-write
+            assert writer.is_alive(), f"the writer stopped early: {failures}"
+            time.sleep(0.01)
+        active.process.kill()
+        killed = time.monotonic()
+        active.process.wait(timeout=RPC_TIMEOUT)
+        writer.join(timeout=RPC_TIMEOUT)
+        assert not writer.is_alive() and failures, "writes went on after the active was killed"
+        channel.close()
+
+        standby_thread.join(timeout=STARTUP_TIMEOUT)
+        assert "process" in standby_box, "the standby did not take over"
+        standby = standby_box["process"]
+        replicas.append(standby)
+        print(f"standby serving {time.monotonic() - killed:.2f} s after the SIGKILL; {len(ledger)} acknowledged")
+        assert "glimpse-timeline's lease taken" in standby.stderr()
+
+        with grpc.insecure_channel(f"127.0.0.1:{standby.port}") as channel:
+            stub = timeline_pb2_grpc.TimelineServiceStub(channel)
+            listed = stub.ListPlacements(service_pb2.ListPlacementsRequest(bundle_id=PIXAR),
+                                         metadata=_bearer(token), timeout=RPC_TIMEOUT).placements
+            kept = {p.placement_id for p in listed}
+            lost = [p for p in ledger if p not in kept]
+            assert not lost, f"{len(lost)} acknowledged placements lost: {lost[:10]}"
+            new = stub.Place(service_pb2.PlaceRequest(bundle_id=PIXAR, kind="PixarFilmWidget", family=FAMILIES[0]),
+                             timeout=RPC_TIMEOUT).placement.placement_id
+            assert new not in ledger
+        # The snapshots went to PostgreSQL, and compaction with them.
+        assert postgres.sql("SELECT COUNT(*) FROM glimpse_timeline_snapshots") == ["1"]
+        snapshot = int(postgres.sql("SELECT sequence FROM glimpse_timeline_snapshots")[0])
+        assert snapshot > 0
+        assert postgres.sql(f"SELECT COUNT(*) FROM glimpse_timeline_journal WHERE sequence <= {snapshot}") == ["0"]
+    finally:
+        for replica in replicas:
+            replica.stop()
+        provider.stop()
+
+
+def test_a_store_that_is_no_postgres_url_is_refused_naming_the_flag(tmp_path):
+    for url, said in [("mysql://u:secret@h/db", "not a postgres://"), ("postgres://u:secret@h", "no database"),
+                      ("postgres://u:secret@h/db?sslmode=maybe", "sslmode=maybe")]:
+        done = subprocess.run([_binary("glimpse-timeline"), "--port", "0", "--data-dir", str(tmp_path / "t"),
+                               "--store", url], capture_output=True, text=True, timeout=RPC_TIMEOUT)
+        assert done.returncode != 0
+        assert "--store" in done.stderr and said in done.stderr, done.stderr
+        assert "secret" not in done.stderr + done.stdout
