@@ -6,6 +6,8 @@ starts (postgres_server.py), with the real executables:
   widgets; the standby takes over, and every placement the client was answered for (the ack
   ledger) is there, with the app's token, after snapshots and compaction in PostgreSQL; new
   placements never reuse an acknowledged id;
+- an active whose session the server ends (pg_terminate_backend) writes nothing more: the
+  next write is refused and the process exits by itself, the lease gone with the session;
 - a --store that is no PostgreSQL URL is refused, naming the flag, its password not echoed.
 """
 import subprocess
@@ -117,6 +119,26 @@ def test_a_standby_takes_over_from_a_killed_active_and_no_acknowledged_write_is_
         for replica in replicas:
             replica.stop()
         provider.stop()
+
+
+def test_an_active_whose_session_ends_writes_nothing_more_and_exits(tmp_path, postgres):
+    postgres.sql("CREATE DATABASE fenced")  # a store of its own
+    active = _replica(tmp_path, "fenced", postgres.url("fenced"))
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{active.port}") as channel:
+            stub = timeline_pb2_grpc.TimelineServiceStub(channel)
+            manifest = _manifest(PIXAR, "PixarFilmWidget", FAMILIES, "127.0.0.1:1")
+            stub.InstallApp(service_pb2.InstallAppRequest(manifest=manifest), timeout=RPC_TIMEOUT)
+            ended = postgres.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                 "WHERE datname = 'fenced'")
+            assert ended and all(row == "t" for row in ended)
+            with pytest.raises(grpc.RpcError):
+                stub.Place(service_pb2.PlaceRequest(bundle_id=PIXAR, kind="PixarFilmWidget", family=FAMILIES[0]),
+                           timeout=RPC_TIMEOUT)
+        assert active.process.wait(timeout=RPC_TIMEOUT) != 0
+        assert "the session ended" in active.stderr()
+    finally:
+        active.stop()
 
 
 def test_a_store_that_is_no_postgres_url_is_refused_naming_the_flag(tmp_path):

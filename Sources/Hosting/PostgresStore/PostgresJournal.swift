@@ -326,15 +326,32 @@ package final class PostgresJournal: JournalBackend {
         try session.withLock { _ in try execute(query) }
     }
 
-    /// One statement; the caller holds the session.
+    /// One statement; the caller holds the session. A session that ended (the server
+    /// closed it, the network failed) fails the statement at once, and one the server does
+    /// not answer within `statementTimeout` is closed and fails: either way the host stops
+    /// and the process exits, the lease gone with the session, never a write hanging.
     @discardableResult
     private func execute(_ query: PostgresQuery) throws -> PostgresQueryResult {
+        guard !connection.isClosed else { throw Failure(description: "\(address): the session ended") }
+        let answer = connection.query(query, logger: logger)
+        let promise = answer.eventLoop.makePromise(of: PostgresQueryResult.self)
+        answer.cascade(to: promise)
+        let connection = self.connection
+        let description = "\(address): no answer within \(Self.statementTimeout); session closed"
+        let timer = answer.eventLoop.scheduleTask(in: Self.statementTimeout) {
+            promise.fail(Failure(description: description))
+            connection.close().whenComplete { _ in }
+        }
+        defer { timer.cancel() }
         do {
-            return try connection.query(query, logger: logger).wait()
+            return try promise.futureResult.wait()
         } catch let error as PSQLError {
             throw Failure(description: "\(address): \(error.serverInfo?[.message] ?? "\(error.code)")")
         }
     }
+
+    /// How long a statement may go unanswered: far beyond a snapshot's transaction.
+    static let statementTimeout = TimeAmount.seconds(60)
 }
 
 extension Journal {
