@@ -7,7 +7,7 @@ starts (postgres_server.py), with the real executables:
   ledger) is there, with the app's token, after snapshots and compaction in PostgreSQL; new
   placements never reuse an acknowledged id;
 - an active whose session the server ends (pg_terminate_backend) writes nothing more: the
-  next write is refused and the process exits by itself, the lease gone with the session;
+  next write is refused UNAVAILABLE and the process exits by itself, the lease gone with the session;
 - a --store that is no PostgreSQL URL is refused, naming the flag, its password not echoed.
 """
 import subprocess
@@ -132,9 +132,11 @@ def test_an_active_whose_session_ends_writes_nothing_more_and_exits(tmp_path, po
             ended = postgres.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                  "WHERE datname = 'fenced'")
             assert ended and all(row == "t" for row in ended)
-            with pytest.raises(grpc.RpcError):
+            with pytest.raises(grpc.RpcError) as refused:
                 stub.Place(service_pb2.PlaceRequest(bundle_id=PIXAR, kind="PixarFilmWidget", family=FAMILIES[0]),
                            timeout=RPC_TIMEOUT)
+            # Retryable: the process restarts on its journal, or a standby takes over.
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE, refused.value
         assert active.process.wait(timeout=RPC_TIMEOUT) != 0
         assert "the session ended" in active.stderr()
     finally:

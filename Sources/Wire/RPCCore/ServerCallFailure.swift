@@ -8,6 +8,8 @@
 ///   for bad *content* throw it themselves.
 /// - Task cancellation (client reset, expired deadline) is CANCELLED; the transport has
 ///   usually answered already and ignores it.
+/// - An error that is `RPCStatusConvertible` has its status (an engine host that can no
+///   longer journal: UNAVAILABLE, see ServiceKit).
 /// - Any other error is UNKNOWN, without the error's text (it may hold internals).
 public enum ServerCallFailure {
     @inlinable
@@ -27,6 +29,7 @@ public enum ServerCallFailure {
         switch error {
         case let error as RPCError: error
         case is CancellationError: RPCError(code: .cancelled, message: "The call was cancelled")
+        case let error as any RPCStatusConvertible: RPCError(status: error.rpcStatus)
         default: RPCError(code: .unknown, message: "The handler failed")
         }
     }

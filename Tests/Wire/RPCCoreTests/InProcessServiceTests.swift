@@ -138,6 +138,30 @@ struct InProcessServiceTests {
         #expect(error?.code == .unknown)
     }
 
+    @Test func aHandlerErrorThatNamesItsStatusAnswersWithIt() async throws {
+        struct StoreDown: RPCStatusConvertible {
+            var rpcStatus: Status { Status(code: .unavailable, message: "retry") }
+        }
+        struct Failing: RPCService {
+            func registerMethods(with router: inout RPCRouter) {
+                router.registerUnary(
+                    MethodDescriptor(service: "t.Failing", method: "M"), deserializer: raw, serializer: raw
+                ) { _, _ -> ServerResponse<[UInt8]> in
+                    throw StoreDown()
+                }
+            }
+        }
+        let error = await #expect(throws: RPCError.self) {
+            try await withInProcessClient(services: [Failing()]) { client in
+                try await client.unary(
+                    request: ClientRequest(message: [UInt8]()),
+                    method: MethodDescriptor(service: "t.Failing", method: "M"), serializer: raw, deserializer: raw)
+            }
+        }
+        #expect(error?.code == .unavailable)
+        #expect(error?.message == "retry")
+    }
+
     @Test func cancellingTheClientCancelsTheHandler() async throws {
         let observed = CancellationProbe()
         try await withInProcessClient(services: [observed]) { client in
