@@ -7,27 +7,31 @@ import RPCNIO
 import Synchronization
 import NIOCore
 
-/// glimpse-bench-timeline-service --timeline PATH [--placements N] [--hours H]
+/// glimpse-bench-timeline-service --timeline PATH [--placements N] [--hours H] [--store URL]
 ///
 /// The real glimpse-timeline (a child process, manual clock, a fresh data directory) and
 /// this process as the app's provider: installs one app, places N widgets, then advances
 /// the clock through H hours in 15-minute steps, following WatchEntries. Prints provider
 /// calls/s, entry changes/s through AdvanceTo, provider answer → WatchEntries delivery
-/// p50/p99, and the service's resident and store bytes per placement.
+/// p50/p99, and the service's resident and store bytes per placement. `--store` passes a
+/// `postgres://` journal to the service (its store bytes are then not in the data directory).
 @main
 enum BenchMain {
     static func main() async throws {
         var placements = 100_000
         var hours = 24
         var timelinePath = ""
+        var store: String?
         var arguments = CommandLine.arguments.dropFirst().makeIterator()
         while let argument = arguments.next() {
             switch argument {
             case "--placements": placements = Int(arguments.next() ?? "") ?? placements
             case "--hours": hours = Int(arguments.next() ?? "") ?? hours
             case "--timeline": timelinePath = arguments.next() ?? ""
+            case "--store": store = arguments.next()
             default:
-                print("usage: glimpse-bench-timeline-service --timeline PATH [--placements N] [--hours H]")
+                print(
+                    "usage: glimpse-bench-timeline-service --timeline PATH [--placements N] [--hours H] [--store URL]")
                 return
             }
         }
@@ -47,7 +51,7 @@ enum BenchMain {
                 [
                     "--port", "0", "--data-dir", data.path, "--clock", "manual",
                     "--start-time", "2026-01-01T09:00:00Z", "--log-level", "warning",
-                ])
+                ] + (store.map { ["--store", $0] } ?? []))
         else { return }
         let port = service.port
         let client = GRPCClient(transport: NIOClientTransport(host: "127.0.0.1", port: port))
@@ -127,7 +131,7 @@ enum BenchMain {
         var latencies = delivered.withLock { d in answered.compactMap { key, at in d[key].map { $0 - at } } }
         latencies.sort()
         let rss = service.residentBytes
-        let store = directoryBytes(data)
+        let storeBytes = directoryBytes(data)
         func seconds(_ d: Duration) -> Double { d.seconds }
 
         print(
@@ -147,7 +151,9 @@ enum BenchMain {
             "answer → WatchEntries delivery:   p50 \(format(percentile(latencies, 0.5), 2)) ms, p99 \(format(percentile(latencies, 0.99), 2)) ms (\(latencies.count) timelines)"
         )
         print("service resident bytes/placement: \(rss / max(1, placements))")
-        print("store bytes/placement:            \(store / max(1, placements)) (journal, SQLite WAL)")
+        if store == nil {
+            print("store bytes/placement:            \(storeBytes / max(1, placements)) (journal, SQLite WAL)")
+        }
 
         watch.cancel()
         service.stop()
