@@ -17,7 +17,9 @@ fi
 # The code is as swift-format writes it (.swift-format: 4 spaces, 120 columns).
 scripts/format.sh --check
 swift build --build-tests
-swift test --skip-build
+# Beside a fresh PostgreSQL server (its URL in GLIMPSE_POSTGRES_URL), for the PostgreSQL
+# journal's tests against the real thing; removed afterwards.
+python3 scripts/with_postgres.py swift test --skip-build
 # GlimpseKit as a team's package uses it: Examples/SeedWidgets depends on it by path (its own
 # build; Tests/Peers/test_glimpsekit_examples.py runs what it builds). SwiftPM re-reads a path
 # dependency's files only when the package's own manifest changed: touched, a file added to
