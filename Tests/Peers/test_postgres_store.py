@@ -6,6 +6,8 @@ starts (postgres_server.py), with the real executables:
   widgets; the standby takes over, and every placement the client was answered for (the ack
   ledger) is there, with the app's token, after snapshots and compaction in PostgreSQL; new
   placements never reuse an acknowledged id;
+- two glimpse-activity replicas: the active killed while four APNs clients push over h2c;
+  every push answered 200 (its apns-id in the ledger) is in the standby's push log;
 - an active whose session the server ends (pg_terminate_backend) writes nothing more: the
   next write is refused UNAVAILABLE and the process exits by itself, the lease gone with the session;
 - a --store that is no PostgreSQL URL is refused, naming the flag, its password not echoed.
@@ -16,10 +18,13 @@ import threading
 import time
 
 import grpc
+import httpx
 import pytest
 
 from postgres_server import postgres_server
 from test_timeline_service import PEERS, PIXAR, RPC_TIMEOUT, STARTUP_TIMEOUT, Process, _binary, _bearer, _manifest
+from test_activity_service import TOPIC, Activity, install, live_payload, request_activity, team_key  # noqa: F401
+from glimpse.activity.v1 import activity_pb2 as a  # noqa: E402
 from glimpse.timeline.v1 import timeline_pb2 as service_pb2, timeline_pb2_grpc  # noqa: E402
 from glimpse.widget.v1 import family_pb2  # noqa: E402
 
@@ -119,6 +124,70 @@ def test_a_standby_takes_over_from_a_killed_active_and_no_acknowledged_write_is_
         for replica in replicas:
             replica.stop()
         provider.stop()
+
+
+def test_pushes_acknowledged_by_a_killed_active_are_all_on_the_standby(tmp_path, postgres, team_key):
+    postgres.sql("CREATE DATABASE pushes")
+    argv = ["--apns-auth", "none", "--store", postgres.url("pushes")]
+    key_path, _ = team_key
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+    active = Activity(tmp_path / "a", key_path, tls=False, extra=argv)
+    replicas = [active]
+    try:
+        token = install(active)
+        activity = request_activity(active, token)
+        standby_box = {}
+        standby_thread = threading.Thread(
+            target=lambda: standby_box.setdefault(
+                "service", Activity(tmp_path / "b", key_path, name="standby", tls=False, extra=argv)), daemon=True)
+        standby_thread.start()
+        _wait_for_text(tmp_path / "b" / "standby.stderr", "standby: another replica holds glimpse-activity's lease")
+
+        ledger, lock, stop = [], threading.Lock(), threading.Event()
+        url = f"http://127.0.0.1:{active.ports['apns-h2c']}/3/device/{activity.push_token}"
+
+        def push(worker):
+            with httpx.Client(http1=False, http2=True, timeout=RPC_TIMEOUT) as client:
+                for i in range(100_000):
+                    if stop.is_set():
+                        return
+                    try:
+                        answer = client.post(url, json=live_payload("update", worker * 100_000 + i), headers={
+                            "apns-topic": TOPIC, "apns-push-type": "liveactivity"})
+                    except httpx.HTTPError:
+                        return
+                    if answer.status_code == 200:
+                        with lock:
+                            ledger.append(answer.headers["apns-id"])
+
+        pushers = [threading.Thread(target=push, args=(w,), daemon=True) for w in range(4)]
+        for pusher in pushers:
+            pusher.start()
+        while len(ledger) < 400:
+            assert any(p.is_alive() for p in pushers), "the pushers stopped early"
+            time.sleep(0.01)
+        active.kill()
+        stop.set()
+        for pusher in pushers:
+            pusher.join(timeout=RPC_TIMEOUT)
+        acknowledged = set(ledger)
+
+        standby_thread.join(timeout=STARTUP_TIMEOUT)
+        assert "service" in standby_box, "the standby did not take over"
+        standby = standby_box["service"]
+        replicas.append(standby)
+        logged, after = set(), 0
+        while page := standby.stub.ListPushes(a.ListPushesRequest(after_sequence=after), timeout=RPC_TIMEOUT).pushes:
+            logged |= {p.apns_id for p in page}
+            after = page[-1].sequence
+        lost = acknowledged - logged
+        assert not lost, f"{len(lost)} of {len(acknowledged)} acknowledged pushes lost"
+        print(f"{len(acknowledged)} pushes acknowledged before the SIGKILL, all on the standby")
+    finally:
+        for replica in replicas:
+            if replica.process.process.poll() is None:
+                replica.stop()
 
 
 def test_an_active_whose_session_ends_writes_nothing_more_and_exits(tmp_path, postgres):
