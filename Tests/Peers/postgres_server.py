@@ -51,12 +51,13 @@ class Postgres:
 
 
 @contextlib.contextmanager
-def postgres_server():
+def postgres_server(port=None):
+    """A fresh server, on `port` or a free one."""
     folder = tempfile.mkdtemp(prefix="glimpse-pg-")
     data = os.path.join(folder, "data")
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
-    port = _free_port()
+    port = port or _free_port()
     subprocess.run(_as_server_user([_bin("initdb"), "-D", data, "-U", "glimpse", "--auth=trust", "-E", "UTF8",
                                     "--locale=C.UTF-8"]),
                    check=True, capture_output=True, timeout=300)

@@ -10,6 +10,7 @@ starts (postgres_server.py), with the real executables:
   every push answered 200 (its apns-id in the ledger) is in the standby's push log;
 - an active whose session the server ends (pg_terminate_backend) writes nothing more: the
   next write is refused UNAVAILABLE and the process exits by itself, the lease gone with the session;
+- a replica started before its database waits for it, and serves once it is up;
 - a --store that is no PostgreSQL URL is refused, naming the flag, its password not echoed.
 """
 import subprocess
@@ -21,7 +22,7 @@ import grpc
 import httpx
 import pytest
 
-from postgres_server import postgres_server
+from postgres_server import _free_port, postgres_server
 from test_timeline_service import PEERS, PIXAR, RPC_TIMEOUT, STARTUP_TIMEOUT, Process, _binary, _bearer, _manifest
 from test_activity_service import TOPIC, Activity, install, live_payload, request_activity, team_key  # noqa: F401
 from glimpse.activity.v1 import activity_pb2 as a  # noqa: E402
@@ -210,6 +211,27 @@ def test_an_active_whose_session_ends_writes_nothing_more_and_exits(tmp_path, po
         assert "the session ended" in active.stderr()
     finally:
         active.stop()
+
+
+def test_a_replica_started_before_its_database_waits_for_it(tmp_path):
+    port = _free_port()
+    box = {}
+    url = f"postgres://glimpse@127.0.0.1:{port}/postgres"  # a database every new cluster has
+    starting = threading.Thread(target=lambda: box.setdefault("process", _replica(tmp_path, "early", url)),
+                                daemon=True)
+    starting.start()
+    _wait_for_text(tmp_path / "early.stderr", "cannot be reached")
+    with postgres_server(port):
+        starting.join(timeout=STARTUP_TIMEOUT)
+        assert "process" in box, "the replica did not start once its database was up"
+        early = box["process"]
+        try:
+            with grpc.insecure_channel(f"127.0.0.1:{early.port}") as channel:
+                stub = timeline_pb2_grpc.TimelineServiceStub(channel)
+                manifest = _manifest(PIXAR, "PixarFilmWidget", FAMILIES, "127.0.0.1:1")
+                assert stub.InstallApp(service_pb2.InstallAppRequest(manifest=manifest), timeout=RPC_TIMEOUT).app_token
+        finally:
+            early.stop()
 
 
 def test_a_store_that_is_no_postgres_url_is_refused_naming_the_flag(tmp_path):

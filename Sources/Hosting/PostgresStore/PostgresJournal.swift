@@ -90,7 +90,9 @@ package final class PostgresJournal: JournalBackend {
                 return try PostgresConnection.connect(
                     on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1, logger: logger
                 ).wait()
-            } catch let error as PSQLError where error.code == .server {
+            } catch let error as PSQLError
+                where error.code == .server && !Self.comingBack.contains(error.serverInfo?[.sqlState] ?? "")
+            {
                 // The server answered: a refused login or an unknown database does not fix itself.
                 throw Failure(description: "\(address): \(error.serverInfo?[.message] ?? "\(error)")")
             } catch {
@@ -100,6 +102,10 @@ package final class PostgresJournal: JournalBackend {
             }
         }
     }
+
+    /// What a server says while it starts or stops (admin_shutdown, crash_shutdown,
+    /// cannot_connect_now): retried like one that cannot be reached.
+    static let comingBack: Set<String> = ["57P01", "57P02", "57P03"]
 
     /// The lease: a session-level advisory lock on ('glmp', FNV-1a of the name).
     private func takeLease(name: String, report: @Sendable (String) -> Void) throws {
