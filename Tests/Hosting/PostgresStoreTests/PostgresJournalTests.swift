@@ -109,11 +109,19 @@ struct PostgresJournalTests {
     func oneReplicaAtATime() async throws {
         let (active, name) = try Self.open()
         let said = Mutex<[String]>([])
+        let opened = Atomic<Bool>(false)
         let address = try PostgresAddress(url: Self.url ?? "")
         let standby = Task.detached {
-            try PostgresJournal.open(address, name: name, report: { line in said.withLock { $0.append(line) } })
+            defer { opened.store(true, ordering: .releasing) }
+            return try PostgresJournal.open(address, name: name, report: { line in said.withLock { $0.append(line) } })
         }
+        // Until it says it waits; one that opened while the first holds the lease is the failure.
         while !said.withLock({ $0.contains { $0.hasPrefix("standby:") } }) {
+            guard !opened.load(ordering: .acquiring) else {
+                Issue.record("a second replica opened while the first held the lease: \(said.withLock { $0 })")
+                try active.close()
+                return
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         _ = try active.append(.command, instant: Self.t0, payload: [1]) { () }
