@@ -48,6 +48,21 @@ for product in "${PRODUCTS[@]}"; do
 done
 say "staged ${#PRODUCTS[@]} binaries ($(du -sh deploy/bin | cut -f1)) in deploy/bin"
 
+# podman build writes the staged binaries through a scratch copy in /var/tmp and then into
+# its storage: about three times their size. Say so plainly when the disk cannot hold that,
+# rather than failing half way with podman's "no space left on device".
+need_kb=$(( $(du -sk deploy/bin | cut -f1) * 3 ))
+storage="$(podman info --format '{{.Store.GraphRoot}}' 2>/dev/null || echo /var/lib/containers/storage)"
+for dir in "${TMPDIR:-/var/tmp}" "$storage"; do
+    [ -d "$dir" ] || continue
+    free_kb="$(df -Pk "$dir" | awk 'NR == 2 { print $4 }')"
+    if [ "$free_kb" -lt "$need_kb" ]; then
+        say "not enough free space in $dir: $((free_kb / 1024)) MiB free, the image build needs about $((need_kb / 1024)) MiB"
+        rm -rf deploy/bin
+        exit 1
+    fi
+done
+
 say "podman build -t $IMAGE -f deploy/Dockerfile ."
 previous="$(podman image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)"
 podman build -q --pull=never -t "$IMAGE" -f deploy/Dockerfile . >/dev/null
