@@ -23,6 +23,10 @@ public struct RPCRouter: Sendable {
     private var services: Set<String> = []
     /// The HTTP routes of `jsonMethods`, for the transport.
     public private(set) var jsonRoutes = JSONRoutes()
+    /// How a call of a method not served here is answered: the status this gives, or
+    /// UNIMPLEMENTED when it gives nil (or is nil, the default). A standby answers the
+    /// methods its active serves UNAVAILABLE, which clients retry.
+    public var unservedStatus: (@Sendable (MethodDescriptor) -> Status?)?
 
     public init() {}
 
@@ -61,7 +65,10 @@ public struct RPCRouter: Sendable {
     public func handle(_ stream: ServerStream) async {
         let found = stream.head.format == .protobuf ? methods[stream.head.path] : jsonMethods[stream.head.path]
         guard let method = found else {
-            await Self.reject(stream, Status(code: .unimplemented, message: unknownMessage(stream.head.path)))
+            let status =
+                MethodDescriptor(path: stream.head.path).flatMap { unservedStatus?($0) }
+                ?? Status(code: .unimplemented, message: unknownMessage(stream.head.path))
+            await Self.reject(stream, status)
             return
         }
         let context = ServerContext(

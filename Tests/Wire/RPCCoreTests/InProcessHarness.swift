@@ -4,10 +4,13 @@ import RPCTestService
 /// Runs `body` with a client of `services` served over the in-process transport.
 func withInProcessClient<R: Sendable>(
     services: [any RPCService] = [SteeredTestService()], maxReceiveMessageSize: Int = 4 * 1024 * 1024,
+    unservedStatus: (@Sendable (MethodDescriptor) -> Status?)? = nil,
     _ body: @Sendable (GRPCClient) async throws -> R
 ) async throws -> R {
     let transport = InProcessTransport(maxReceiveMessageSize: maxReceiveMessageSize)
-    let server = GRPCServer(transport: transport.server, services: services)
+    var router = RPCRouter(services: services)
+    router.unservedStatus = unservedStatus
+    let server = GRPCServer(transport: transport.server, router: router)
     let client = GRPCClient(transport: transport.client)
     return try await withThrowingTaskGroup(of: R?.self) { group in
         group.addTask {

@@ -76,6 +76,31 @@ struct InProcessServiceTests {
         }
     }
 
+    @Test("a method not served is answered the status `unservedStatus` gives, or UNIMPLEMENTED when it gives none")
+    func unservedMethodsGetTheStatusTheRouterIsGiven() async throws {
+        let standbyOf = "glimpse.Elsewhere"
+        for (method, expected) in [
+            (MethodDescriptor(service: standbyOf, method: "Call"), StatusCode.unavailable),
+            (MethodDescriptor(service: "no.Such", method: "Call"), .unimplemented),
+            (SteeredTestService.unary, .ok),  // served: the router's own answer
+        ] {
+            let code: StatusCode
+            do {
+                _ = try await withInProcessClient(
+                    unservedStatus: { $0.service == standbyOf ? Status(code: .unavailable, message: "a standby") : nil }
+                ) { client in
+                    try await client.unary(
+                        request: ClientRequest(message: [UInt8]()), method: method, serializer: raw, deserializer: raw)
+                }
+                code = .ok
+            } catch let error as RPCError {
+                code = error.code
+                if expected == .unavailable { #expect(error.message == "a standby") }
+            }
+            #expect(code == expected, "\(method)")
+        }
+    }
+
     @Test func anExpiredDeadlineIsDeadlineExceeded() async throws {
         let error = await #expect(throws: RPCError.self) {
             try await withInProcessClient {
