@@ -26,6 +26,7 @@ from postgres_server import _free_port, postgres_server
 from test_timeline_service import PEERS, PIXAR, RPC_TIMEOUT, STARTUP_TIMEOUT, Process, _binary, _bearer, _manifest
 from test_activity_service import TOPIC, Activity, install, live_payload, request_activity, team_key  # noqa: F401
 from glimpse.activity.v1 import activity_pb2 as a  # noqa: E402
+from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from glimpse.timeline.v1 import timeline_pb2 as service_pb2, timeline_pb2_grpc  # noqa: E402
 from glimpse.widget.v1 import family_pb2  # noqa: E402
 
@@ -39,9 +40,9 @@ def postgres():
         yield server
 
 
-def _replica(tmp_path, name, url):
+def _replica(tmp_path, name, url, port=0):
     return Process(name, [
-        _binary("glimpse-timeline"), "--port", "0", "--data-dir", str(tmp_path / name), "--clock", "manual",
+        _binary("glimpse-timeline"), "--port", str(port), "--data-dir", str(tmp_path / name), "--clock", "manual",
         "--start-time", "2026-01-01T09:00:00Z", "--store", url, "--snapshot-every", "25"], tmp_path)
 
 
@@ -125,6 +126,70 @@ def test_a_standby_takes_over_from_a_killed_active_and_no_acknowledged_write_is_
         for replica in replicas:
             replica.stop()
         provider.stop()
+
+
+def _health(port, service):
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        request = health_pb2.HealthCheckRequest(service=service)
+        status = health_pb2_grpc.HealthStub(channel).Check(request, timeout=RPC_TIMEOUT).status
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(status)
+
+
+def test_a_standbys_port_answers_health_not_serving_but_alive_and_serves_once_it_takes_over(tmp_path, postgres):
+    # What Kubernetes' probes see (deploy/k8s/postgres): readiness asks for the server (""),
+    # liveness for "liveness".
+    postgres.sql("CREATE DATABASE probes")  # a store of its own
+    url = postgres.url("probes")
+    replicas = []
+    try:
+        active = _replica(tmp_path, "active", url)
+        replicas.append(active)
+        assert _health(active.port, "") == "SERVING"
+        assert _health(active.port, "liveness") == "SERVING"
+        with grpc.insecure_channel(f"127.0.0.1:{active.port}") as channel:
+            manifest = _manifest(PIXAR, "PixarFilmWidget", FAMILIES, "127.0.0.1:9")
+            token = timeline_pb2_grpc.TimelineServiceStub(channel).InstallApp(
+                service_pb2.InstallAppRequest(manifest=manifest), timeout=RPC_TIMEOUT).app_token
+
+        port = _free_port()
+        standby_box = {}
+        standby_thread = threading.Thread(
+            target=lambda: standby_box.setdefault("process", _replica(tmp_path, "standby", url, port)),
+            daemon=True)
+        standby_thread.start()
+        _wait_for_text(tmp_path / "standby.stderr", f"standby: port {port} answers health")
+        assert _health(port, "") == "NOT_SERVING"
+        assert _health(port, "glimpse.timeline.v1.TimelineService") == "NOT_SERVING"
+        assert _health(port, "liveness") == "SERVING"
+        # No call reaches a standby: it serves health alone, and answers its service's calls
+        # UNAVAILABLE (retried by clients), any other UNIMPLEMENTED.
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            with pytest.raises(grpc.RpcError) as refused:
+                timeline_pb2_grpc.TimelineServiceStub(channel).ListPlacements(
+                    service_pb2.ListPlacementsRequest(bundle_id=PIXAR), metadata=_bearer(token), timeout=RPC_TIMEOUT)
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert "standby" in refused.value.details()
+            unknown = channel.unary_unary("/glimpse.nothing.v1.Nothing/Call")
+            with pytest.raises(grpc.RpcError) as refused:
+                unknown(b"", timeout=RPC_TIMEOUT)
+            assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED
+        assert "process" not in standby_box
+
+        # The active stops (a rolling update): the standby takes the lease and serves on its port.
+        assert active.stop() == 0
+        standby_thread.join(timeout=STARTUP_TIMEOUT)
+        assert "process" in standby_box, "the standby did not take over"
+        standby = standby_box["process"]
+        replicas.append(standby)
+        assert standby.port == port
+        assert _health(port, "") == "SERVING"
+        assert _health(port, "liveness") == "SERVING"
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:  # the app installed on the active
+            timeline_pb2_grpc.TimelineServiceStub(channel).ListPlacements(
+                service_pb2.ListPlacementsRequest(bundle_id=PIXAR), metadata=_bearer(token), timeout=RPC_TIMEOUT)
+    finally:
+        for replica in replicas:
+            replica.stop()
 
 
 def test_pushes_acknowledged_by_a_killed_active_are_all_on_the_standby(tmp_path, postgres, team_key):

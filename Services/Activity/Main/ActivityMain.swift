@@ -140,17 +140,22 @@ struct ActivityMain: AsyncParsableCommand {
             case .manual(let start): HostClock(.manual(start: start))
             }
         let dataDirectory = URL(fileURLWithPath: config.dataDirectory)
-        let journal = try store.journal(name: "activity", report: { message in logger.notice("\(message)") })
-        let server = try await ActivityServer.open(
-            directory: dataDirectory, journal: journal, clock: clock,
-            authentication: auth == "none"
-                ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
-            outbound: .init(
-                address: timelineAddress, deviceKey: config.deviceKey,
-                log: { message in logger.notice("\(message)") }),
-            snapshots: policy,
-            seed: source.raw("seed", seed).map { Array(SHA256.hash(data: Array($0.value.utf8))) },
-            report: { message in logger.warning("\(message)") })
+        let serviceNames = [GlimpseActivityV1.ActivityService.name, GlimpseClockV1.Clock.name]
+        let server = try await store.opening(
+            name: "activity", standby: StandbyHealth(config: config, serviceNames: serviceNames, logger: logger),
+            report: { message in logger.notice("\(message)") }
+        ) { journal in
+            try await ActivityServer.open(
+                directory: dataDirectory, journal: journal, clock: clock,
+                authentication: auth == "none"
+                    ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
+                outbound: .init(
+                    address: timelineAddress, deviceKey: config.deviceKey,
+                    log: { message in logger.notice("\(message)") }),
+                snapshots: policy,
+                seed: source.raw("seed", seed).map { Array(SHA256.hash(data: Array($0.value.utf8))) },
+                report: { message in logger.warning("\(message)") })
+        }
         logger.info("activity store: \(server.host.opening)")
 
         // The APNs endpoint's listeners.
@@ -177,7 +182,7 @@ struct ActivityMain: AsyncParsableCommand {
 
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
-            serviceNames: [GlimpseActivityV1.ActivityService.name, GlimpseClockV1.Clock.name],
+            serviceNames: serviceNames,
             descriptors: GlimpseMessagesDescriptors.files)
         let (grpcBound, bound) = AsyncStream<Void>.makeStream()
         runner.onListening = { _ in bound.finish() }

@@ -51,14 +51,20 @@ struct IntentMain: AsyncParsableCommand {
         let outbound = Outbound(
             address: timelineAddress, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })
-        let journal = try store.journal(name: "intent", report: { message in logger.notice("\(message)") })
-        let server = try IntentServer.open(
-            directory: URL(fileURLWithPath: config.dataDirectory), journal: journal, clock: clock, outbound: outbound,
-            snapshots: policy, report: { message in logger.warning("\(message)") })
+        let serviceNames = [GlimpseIntentV1.IntentService.name, GlimpseClockV1.Clock.name]
+        let server = try await store.opening(
+            name: "intent", standby: StandbyHealth(config: config, serviceNames: serviceNames, logger: logger),
+            report: { message in logger.notice("\(message)") }
+        ) { journal in
+            try IntentServer.open(
+                directory: URL(fileURLWithPath: config.dataDirectory), journal: journal, clock: clock,
+                outbound: outbound,
+                snapshots: policy, report: { message in logger.warning("\(message)") })
+        }
         logger.info("intent store: \(server.host.opening)")
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
-            serviceNames: [GlimpseIntentV1.IntentService.name, GlimpseClockV1.Clock.name],
+            serviceNames: serviceNames,
             descriptors: GlimpseMessagesDescriptors.files)
         runner.addHost(server.host)
         // Reloads taps asked for while glimpse-timeline was down (or before a restart) go when it answers.

@@ -54,15 +54,21 @@ struct TimelineMain: AsyncParsableCommand {
         let outbound = Outbound(
             address: assetAddress, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })
-        let journal = try store.journal(name: "timeline", report: { message in logger.notice("\(message)") })
-        let server = try TimelineServer.open(
-            directory: URL(fileURLWithPath: config.dataDirectory), journal: journal, clock: clock, settings: settings,
-            outbound: outbound,
-            snapshots: policy, report: { message in logger.warning("\(message)") })
+        let serviceNames = [GlimpseTimelineV1.TimelineService.name, GlimpseClockV1.Clock.name]
+        let server = try await store.opening(
+            name: "timeline", standby: StandbyHealth(config: config, serviceNames: serviceNames, logger: logger),
+            report: { message in logger.notice("\(message)") }
+        ) { journal in
+            try TimelineServer.open(
+                directory: URL(fileURLWithPath: config.dataDirectory), journal: journal, clock: clock,
+                settings: settings,
+                outbound: outbound,
+                snapshots: policy, report: { message in logger.warning("\(message)") })
+        }
         logger.info("timeline store: \(server.host.opening)")
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
-            serviceNames: [GlimpseTimelineV1.TimelineService.name, GlimpseClockV1.Clock.name],
+            serviceNames: serviceNames,
             descriptors: GlimpseMessagesDescriptors.files)
         runner.addHost(server.host)
         runner.onShutdown("timeline store") { try await server.close() }

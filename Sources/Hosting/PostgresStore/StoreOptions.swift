@@ -1,4 +1,5 @@
 package import ArgumentParser
+import Foundation
 package import EngineHosting
 package import ServiceKit
 
@@ -15,11 +16,29 @@ package struct StoreOptions: ParsableArguments, Sendable {
 
     package init() {}
 
-    /// `name`'s journal in PostgreSQL (waiting for its lease), or nil for the SQLite file.
-    package func journal(
-        name: String, environment: [String: String]? = nil, report: @escaping @Sendable (String) -> Void
-    ) throws -> Journal? {
-        try postgres(environment: environment).map { try Journal.postgres($0, name: name, report: report) }
+    /// Opens the service on its journal: `open(nil)` for the SQLite file, or `open` given
+    /// `name`'s journal in PostgreSQL once this replica holds its lease. From the wait for the
+    /// lease (a standby) to the end of `open` (the replay), the port answers health as
+    /// `standby` says, so that an orchestrator's liveness probe sees the process alive
+    /// and its readiness probe sends no call yet. The wait and the statements that take the
+    /// lease run on a thread of their own, not the tasks' pool.
+    package func opening<T>(
+        name: String, standby: StandbyHealth, environment: [String: String]? = nil,
+        report: @escaping @Sendable (String) -> Void, _ open: (Journal?) async throws -> T
+    ) async throws -> T {
+        guard let address = try postgres(environment: environment) else { return try await open(nil) }
+        return try await standby.serving {
+            let journal = try await Self.onThreadOfItsOwn { try Journal.postgres(address, name: name, report: report) }
+            return try await open(journal)
+        }
+    }
+
+    private static func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.name = "glimpse-store-open"
+            thread.start()
+        }
     }
 
     /// The PostgreSQL database, or nil for the SQLite file.

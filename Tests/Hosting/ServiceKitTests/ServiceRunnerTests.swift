@@ -62,6 +62,7 @@ struct ServiceRunnerTests {
             }
             #expect(try await status("") == .notServing)
             #expect(try await status(GrpcTesting.TestService.name) == .notServing)
+            #expect(try await status(StandbyHealth.livenessName) == .serving)  // alive, not ready yet
             started.markReady()
             #expect(try await status("") == .serving)
             #expect(try await status(GrpcTesting.TestService.name) == .serving)

@@ -31,7 +31,8 @@ package import UnixSignals
 ///     try await runner.run()
 ///
 /// Prints `listening on port N` on standard output once bound (then `metrics on port M`
-/// with metrics on). Health answers NOT_SERVING until `markReady()`.
+/// with metrics on). Health answers NOT_SERVING until `markReady()`, except for
+/// `liveness` (`StandbyHealth.livenessName`), SERVING until shutdown or a failed store.
 ///
 /// On SIGTERM or SIGINT: health goes NOT_SERVING, the server sends GOAWAY and the calls in
 /// flight finish (cancelled after `config.shutdownGrace`), then the background services
@@ -92,6 +93,7 @@ package struct ServiceRunner: Sendable {
         self.services = StandardServices.adding(
             to: services, serviceNames: serviceNames, descriptors: descriptors, health: health,
             initialStatus: .notServing)
+        health.set(.serving, for: StandbyHealth.livenessName)  // as a standby's port answered
         self.readiness = Readiness(names: health.names)
     }
 
