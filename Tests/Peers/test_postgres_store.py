@@ -13,6 +13,8 @@ starts (postgres_server.py), with the real executables:
 - a replica started before its database waits for it, and serves once it is up;
 - a --store that is no PostgreSQL URL is refused, naming the flag, its password not echoed.
 """
+import json
+import os
 import subprocess
 import sys
 import threading
@@ -24,6 +26,7 @@ import pytest
 
 from postgres_server import _free_port, postgres_server
 from test_timeline_service import PEERS, PIXAR, RPC_TIMEOUT, STARTUP_TIMEOUT, Process, _binary, _bearer, _manifest
+from test_stack_up import _glimpse, _ports_free, _run
 from test_activity_service import TOPIC, Activity, install, live_payload, request_activity, team_key  # noqa: F401
 from glimpse.activity.v1 import activity_pb2 as a  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
@@ -307,3 +310,46 @@ def test_a_store_that_is_no_postgres_url_is_refused_naming_the_flag(tmp_path):
         assert done.returncode != 0
         assert "--store" in done.stderr and said in done.stderr, done.stderr
         assert "secret" not in done.stderr + done.stdout
+
+
+def test_a_local_stack_keeps_its_journals_in_postgresql_with_store(tmp_path, postgres):
+    glimpse = _glimpse()
+    offset = next((o for o in range(11000, 24000, 1000) if _ports_free(o)), None)
+    if offset is None:
+        pytest.skip("no free block of ports below the ephemeral range")
+    postgres.sql("CREATE DATABASE stack")
+    url = postgres.url("stack")
+    password = url.split(":")[2].split("@")[0]
+    directory = tmp_path / "stack"
+    up = ["up", "--detach", "--dir", str(directory), "--port-offset", str(offset), "--manual", "2026-06-01T09:00:00Z"]
+    env = dict(os.environ, GLIMPSE_GATEWAY=f"127.0.0.1:{7700 + offset}")
+
+    def home():
+        drawn = subprocess.run([str(glimpse), "render", "home"], env=env, capture_output=True, text=True, timeout=60)
+        assert drawn.returncode == 0, drawn.stderr
+        return drawn.stdout
+
+    started = _run(glimpse, *up, "--store", url)
+    try:
+        assert started.returncode == 0, started.stderr
+        assert "Coco" in home()
+        record = json.loads((directory / "stack.json").read_text())
+        for process in record["processes"]:
+            # The URL, password and all, reaches the services in their environment only.
+            with open(f"/proc/{process['pid']}/cmdline", "rb") as cmdline:
+                assert password.encode() not in cmdline.read(), process["name"]
+        for service in ("timeline", "intent", "activity"):
+            assert not list((directory / service).glob("*.sqlite")), f"{service} wrote SQLite"
+            rows = int(postgres.sql(f"SELECT COUNT(*) FROM glimpse_{service}_journal", database="stack")[0])
+            assert rows > 0 or service == "activity", service
+    finally:
+        down = _run(glimpse, "down", "--dir", str(directory))
+    assert down.returncode == 0, down.stderr
+
+    # Started again on the same store: the widgets are those of the journal in PostgreSQL.
+    again = _run(glimpse, *up, "--store", url)
+    try:
+        assert again.returncode == 0, again.stderr
+        assert "Coco" in home()
+    finally:
+        _run(glimpse, "down", "--dir", str(directory))

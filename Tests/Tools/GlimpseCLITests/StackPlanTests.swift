@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import GlimpseCLI
@@ -49,5 +50,35 @@ struct StackPlanTests {
         options.seed = "run-7"
         arguments = try activity(options)
         #expect(arguments[try #require(arguments.firstIndex(of: "--seed")) + 1] == "run-7")
+    }
+
+    @Test(
+        "--store: the three journaled services get it in their environment (sqlite unless given), never on a command line"
+    )
+    func store() throws {
+        let url = "postgres://glimpse:secret@127.0.0.1:5432/glimpse"
+        for given in [nil, url] {
+            var options = StackPlan.Options()
+            options.store = given
+            for member in StackPlan(options).members {
+                let journaled = ["glimpse-timeline", "glimpse-intent", "glimpse-activity"].contains(member.name)
+                #expect(member.environment["GLIMPSE_STORE"] == (journaled ? given ?? "sqlite" : nil), "\(member.name)")
+                #expect(!member.arguments.contains { $0.contains("secret") }, "\(member.name)")
+            }
+        }
+    }
+
+    @Test("a stack's record keeps each member's environment, so a detached supervisor starts it again the same")
+    func recordKeepsTheEnvironment() throws {
+        var options = StackPlan.Options()
+        options.store = "postgres://glimpse:secret@127.0.0.1:5432/glimpse"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stack-record-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let plan = StackPlan(options).members
+        try StackRecord(processes: [], started: "now", supervisor: 0, plan: plan).write(to: directory)
+        let read = try #require(StackRecord.read(from: directory))
+        #expect(read.plan == plan)
+        #expect(read.plan.first { $0.name == "glimpse-intent" }?.environment["GLIMPSE_STORE"] == options.store)
     }
 }

@@ -10,6 +10,9 @@ struct StackPlan: Sendable {
         var role: String
         /// Services stop after the gateway and the apps, so nothing reports them gone.
         var isService: Bool
+        /// Set in the process's environment, over what the stack inherits (a store's URL
+        /// goes here, not on a command line every local user can read).
+        var environment: [String: String] = [:]
     }
 
     struct Options: Sendable {
@@ -27,6 +30,9 @@ struct StackPlan: Sendable {
         var apnsKey: (team: String, keyID: String, path: String)?
         /// Added to every port: the services', the demo apps' and the APNs endpoint's.
         var portOffset = 0
+        /// Where glimpse-timeline, -intent and -activity keep their journals: nil for their
+        /// SQLite files under the directory, or a postgres:// URL (`GLIMPSE_STORE`).
+        var store: String?
     }
 
     struct DemoApp: Sendable, Hashable {
@@ -59,11 +65,15 @@ struct StackPlan: Sendable {
         var clock: [String] = []
         if let start = options.manualStart { clock = ["--clock", "manual", "--start-time", start] }
         let device = options.device.map { ["--device", $0] } ?? []
+        // The journals' store is always given, so a GLIMPSE_STORE left in the environment
+        // (from a deployment's setup, say) does not move a local stack's data elsewhere.
+        let journaled: Set = ["timeline", "intent", "activity"]
         func service(_ name: String, _ port: Int, _ role: String, _ extra: [String]) -> Member {
             Member(
                 name: "glimpse-\(name)", executable: "\(options.binaries)/glimpse-\(name)",
                 arguments: ["--port", "\(port)", "--data-dir", "\(dir)/\(name)"] + clock + extra,
-                port: port, role: role, isService: true)
+                port: port, role: role, isService: true,
+                environment: journaled.contains(name) ? ["GLIMPSE_STORE": options.store ?? "sqlite"] : [:])
         }
         let apns =
             (options.apnsKey.map { ["--apns-key", "\($0.team):\($0.keyID):\($0.path)"] } ?? ["--apns-auth", "none"])

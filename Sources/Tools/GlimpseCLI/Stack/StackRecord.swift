@@ -46,12 +46,21 @@ struct StackRecord: Sendable, Equatable {
                 else { return nil }
                 return StackPlan.Member(
                     name: name, executable: executable, arguments: arguments.compactMap(\.stringValue), port: Int(port),
-                    role: item["role"]?.stringValue ?? "", isService: item["service"] == .bool(true))
+                    role: item["role"]?.stringValue ?? "", isService: item["service"] == .bool(true),
+                    environment: Self.strings(item["environment"]))
             }
         }
         return StackRecord(
             processes: processes, started: value["started"]?.stringValue ?? "",
             supervisor: Int32(value["supervisor"]?.doubleValue ?? 0), plan: plan)
+    }
+
+    /// An object's string members (a missing or other value: none).
+    private static func strings(_ value: JSONValue?) -> [String: String] {
+        guard case .object(let members)? = value else { return [:] }
+        var strings: [String: String] = [:]
+        for member in members { if let text = member.value.stringValue { strings[member.key] = text } }
+        return strings
     }
 
     func write(to directory: String) throws(Files.Failure) {
@@ -80,6 +89,12 @@ struct StackRecord: Sendable, Equatable {
                             JSONMember("arguments", .array(member.arguments.map { .string($0) })),
                             JSONMember("port", .number(member.port)), JSONMember("role", .string(member.role)),
                             JSONMember("service", .bool(member.isService)),
+                            JSONMember(
+                                "environment",
+                                .object(
+                                    member.environment.sorted { $0.key < $1.key }.map {
+                                        JSONMember($0.key, .string($0.value))
+                                    })),
                         ])
                     })),
         ])

@@ -56,7 +56,8 @@ struct StackSupervisor {
             // A member's log is kept across starts: this line marks where this start's output
             // begins (StackProcesses waits for "listening on port" after the last one).
             try? Files.appendLine(Self.startLine(member, at: Date()), to: log)
-            pid = try Processes.spawn(member.executable, member.arguments, log: log, newSession: true)
+            pid = try Processes.spawn(
+                member.executable, member.arguments, log: log, environment: member.environment, newSession: true)
         } catch {
             throw CLIFailure.local("cannot start \(member.name): \(error.description)")
         }

@@ -67,10 +67,21 @@ struct Up: AsyncParsableCommand {
             valueName: "n"))
     var portOffset = 0
 
+    @Option(
+        help: ArgumentHelp(
+            "Where glimpse-timeline, -intent and -activity keep their journals: sqlite (the default: under --dir) or postgres://user:password@host:port/database (given to them in their environment, not on their command lines).",
+            valueName: "store"))
+    var store: String?
+
     func validate() throws {
         guard (0...StackPlan.largestPortOffset).contains(portOffset) else {
             throw ValidationError(
                 "--port-offset must be 0...\(StackPlan.largestPortOffset) (every port stays at or under 65535)")
+        }
+        if let store, store != "sqlite",
+            !["postgres://", "postgresql://"].contains(where: { store.lowercased().hasPrefix($0) })
+        {
+            throw ValidationError("--store takes sqlite or a postgres://user:password@host:port/database URL")
         }
         if follow, manual == nil { throw ValidationError("--follow moves manual clocks: give --manual <instant> too") }
     }
@@ -99,6 +110,7 @@ struct Up: AsyncParsableCommand {
         options.device = device
         options.apnsKey = key
         options.portOffset = portOffset
+        options.store = store == "sqlite" ? nil : store
         options.demoApps = demoDevice?.apps.map { StackPlan.DemoApp(name: $0.name, port: $0.port) } ?? []
         let plan = StackPlan(options)
         try Self.refuseTakenPorts(plan)
