@@ -335,8 +335,8 @@ let package = Package(
         .executableTarget(
             name: "glimpse-asset",
             dependencies: [
-                "AssetService", "AssetEngine", "EngineHosting", "ServiceKit", "GlimpseMessages", "GlimpseRPC",
-                argumentParser,
+                "AssetService", "AssetEngine", "EngineHosting", "ServiceKit", "PostgresStore", "GlimpseMessages",
+                "GlimpseRPC", argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/Asset/Main"),

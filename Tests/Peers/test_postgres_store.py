@@ -27,8 +27,10 @@ import pytest
 from postgres_server import _free_port, postgres_server
 from test_timeline_service import PEERS, PIXAR, RPC_TIMEOUT, STARTUP_TIMEOUT, Process, _binary, _bearer, _manifest
 from test_stack_up import _glimpse, _ports_free, _run
+from test_asset_service import get, png, put, register, sha
 from test_activity_service import TOPIC, Activity, install, live_payload, request_activity, team_key  # noqa: F401
 from glimpse.activity.v1 import activity_pb2 as a  # noqa: E402
+from glimpse.asset.v1 import asset_pb2, asset_pb2_grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from glimpse.timeline.v1 import timeline_pb2 as service_pb2, timeline_pb2_grpc  # noqa: E402
 from glimpse.widget.v1 import family_pb2  # noqa: E402
@@ -338,10 +340,11 @@ def test_a_local_stack_keeps_its_journals_in_postgresql_with_store(tmp_path, pos
             # The URL, password and all, reaches the services in their environment only.
             with open(f"/proc/{process['pid']}/cmdline", "rb") as cmdline:
                 assert password.encode() not in cmdline.read(), process["name"]
-        for service in ("timeline", "intent", "activity"):
+        for service in ("timeline", "intent", "activity", "asset"):
             assert not list((directory / service).glob("*.sqlite")), f"{service} wrote SQLite"
             rows = int(postgres.sql(f"SELECT COUNT(*) FROM glimpse_{service}_journal", database="stack")[0])
-            assert rows > 0 or service == "activity", service
+            print(service, rows, "journal rows in PostgreSQL")
+            assert rows > 0, service
     finally:
         down = _run(glimpse, "down", "--dir", str(directory))
     assert down.returncode == 0, down.stderr
@@ -353,3 +356,66 @@ def test_a_local_stack_keeps_its_journals_in_postgresql_with_store(tmp_path, pos
         assert "Coco" in home()
     finally:
         _run(glimpse, "down", "--dir", str(directory))
+
+
+def test_asset_replicas_share_the_blob_files_and_every_acknowledged_put_is_on_the_standby(tmp_path, postgres):
+    # glimpse-asset's journal is in PostgreSQL and its blob files in the data directory the
+    # replicas share; the standby reconciles what the killed active left half written.
+    postgres.sql("CREATE DATABASE assets")
+    url = postgres.url("assets")
+
+    def replica(name):
+        return Process(name, [_binary("glimpse-asset"), "--port", "0", "--data-dir", str(tmp_path / "shared"),
+                              "--store", url, "--snapshot-every", "10"], tmp_path)
+
+    replicas = [replica("active")]
+    try:
+        channel = grpc.insecure_channel(f"127.0.0.1:{replicas[0].port}")
+        stub = asset_pb2_grpc.AssetServiceStub(channel)
+        token = register(stub, PIXAR)
+        standby_box = {}
+        standby_thread = threading.Thread(target=lambda: standby_box.setdefault("process", replica("standby")),
+                                          daemon=True)
+        standby_thread.start()
+        _wait_for_text(tmp_path / "standby.stderr", "standby: another replica holds glimpse-asset's lease")
+
+        ledger = {}  # name → the bytes the active acknowledged
+        failures = []
+
+        def put_until_refused():
+            for i in range(10_000):
+                data = png(40, 30, filler=2000, seed=i)
+                try:
+                    put(stub, PIXAR, f"frames/{i}", data, metadata=token, chunk=700)
+                except grpc.RpcError as error:
+                    failures.append(error.code())
+                    return
+                ledger[f"frames/{i}"] = data
+
+        writer = threading.Thread(target=put_until_refused, daemon=True)
+        writer.start()
+        while len(ledger) < 40:  # past several snapshots (every 10 inputs), then mid-put
+            assert writer.is_alive(), f"the writer stopped early: {failures}"
+            time.sleep(0.01)
+        replicas[0].process.kill()
+        replicas[0].process.wait(timeout=RPC_TIMEOUT)
+        writer.join(timeout=RPC_TIMEOUT)
+        assert not writer.is_alive() and failures, "puts went on after the active was killed"
+        channel.close()
+
+        standby_thread.join(timeout=STARTUP_TIMEOUT)
+        assert "process" in standby_box, "the standby did not take over"
+        replicas.append(standby_box["process"])
+        with grpc.insecure_channel(f"127.0.0.1:{replicas[1].port}") as channel:
+            stub = asset_pb2_grpc.AssetServiceStub(channel)
+            for name, data in ledger.items():
+                header, got = get(stub, PIXAR, name, metadata=token)
+                assert got == data, f"{name}: acknowledged, not the same bytes on the standby"
+                assert header.asset.sha256 == sha(data)
+            listed = stub.List(asset_pb2.ListRequest(bundle_id=PIXAR), metadata=token, timeout=RPC_TIMEOUT).assets
+            assert {x.name for x in listed} >= set(ledger)
+        assert not os.listdir(tmp_path / "shared" / "staging"), "the dead active's staging was left"
+        assert not list((tmp_path / "shared").glob("*.sqlite")), "the journal went to SQLite"
+    finally:
+        for process in replicas:
+            process.stop()

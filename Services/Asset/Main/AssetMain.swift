@@ -3,7 +3,7 @@
 // blob, streamed Put and Get with the hash as ETag, pins and prefetch hints.
 //
 //     glimpse-asset [--port 7704] [--data-dir ./.glimpse/asset] [--clock system|manual]
-//                   [--budget-bytes 268435456]
+//                   [--budget-bytes 268435456] [--store sqlite|postgres://…]
 //
 // Every flag falls back to GLIMPSE_<FLAG>. Prints `listening on port N` once bound.
 import ArgumentParser
@@ -14,6 +14,7 @@ import Foundation
 import GlimpseMessages
 import GlimpseRPC
 import Logging
+import PostgresStore
 import ServiceKit
 
 @main
@@ -24,6 +25,7 @@ struct AssetMain: AsyncParsableCommand {
 
     @OptionGroup var service: ServiceOptions
     @OptionGroup var snapshots: SnapshotOptions
+    @OptionGroup var store: StoreOptions
 
     @Option(
         name: .customLong("budget-bytes"),
@@ -47,13 +49,19 @@ struct AssetMain: AsyncParsableCommand {
             case .system: HostClock(.system)
             case .manual(let start): HostClock(.manual(start: start))
             }
-        let server = try await AssetServer.open(
-            directory: URL(fileURLWithPath: config.dataDirectory), clock: clock, settings: settings,
-            log: { message in logger.notice("\(message)") }, snapshots: policy)
+        let serviceNames = [GlimpseAssetV1.AssetService.name, GlimpseClockV1.Clock.name]
+        let server = try await store.opening(
+            name: "asset", standby: StandbyHealth(config: config, serviceNames: serviceNames, logger: logger),
+            report: { message in logger.notice("\(message)") }
+        ) { journal in
+            try await AssetServer.open(
+                directory: URL(fileURLWithPath: config.dataDirectory), journal: journal, clock: clock,
+                settings: settings, log: { message in logger.notice("\(message)") }, snapshots: policy)
+        }
         logger.info("asset store: \(server.host.opening)")
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
-            serviceNames: [GlimpseAssetV1.AssetService.name, GlimpseClockV1.Clock.name],
+            serviceNames: serviceNames,
             descriptors: GlimpseMessagesDescriptors.files)
         runner.addHost(server.host)
         runner.onShutdown("asset store") { try await server.close() }

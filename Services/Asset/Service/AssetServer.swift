@@ -30,11 +30,14 @@ package struct AssetServer: Sendable {
     /// Opens (restores and replays) the journal and the blob files under `directory`,
     /// reconciles them, saves snapshots as `snapshots` says (failures go to `log`), and moves the catalog to `settings.limits.byteBudget` (journaled, evicting
     /// down to it) when the service last ran with another budget.
+    /// `given`: the journal elsewhere (PostgreSQL, its lease held) instead of
+    /// `<directory>/asset.sqlite`; the blob files stay under `directory`, which replicas
+    /// then share.
     package static func open(
-        directory: URL, clock: HostClock, settings: AssetSettings = .defaults,
+        directory: URL, journal given: Journal? = nil, clock: HostClock, settings: AssetSettings = .defaults,
         log: @escaping @Sendable (String) -> Void = { _ in }, snapshots: SnapshotPolicy = .defaults
     ) async throws -> AssetServer {
-        let journal = try Journal(directory: directory, name: "asset")
+        let journal = try given ?? Journal(directory: directory, name: "asset")
         let blobs = try BlobFiles(directory: directory)
         // Replay starts from the default budget: the journal (or its snapshot) records every change of it.
         var initial = settings.limits

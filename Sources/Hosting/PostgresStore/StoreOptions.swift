@@ -4,8 +4,8 @@ package import EngineHosting
 package import ServiceKit
 
 /// `--store`, for the services whose journal may live in PostgreSQL (glimpse-timeline,
-/// glimpse-intent, glimpse-activity; glimpse-asset keeps its blobs beside its journal, in
-/// its data directory, and the gateway keeps its own store).
+/// glimpse-intent, glimpse-activity and glimpse-asset, whose blob files stay in its data
+/// directory; the gateway keeps its own store).
 package struct StoreOptions: ParsableArguments, Sendable {
     @Option(
         name: .customLong("store"),

@@ -53,7 +53,7 @@ struct StackPlanTests {
     }
 
     @Test(
-        "--store: the three journaled services get it in their environment (sqlite unless given), never on a command line"
+        "--store: the four services get it in their environment (sqlite unless given), never on a command line"
     )
     func store() throws {
         let url = "postgres://glimpse:secret@127.0.0.1:5432/glimpse"
@@ -61,7 +61,8 @@ struct StackPlanTests {
             var options = StackPlan.Options()
             options.store = given
             for member in StackPlan(options).members {
-                let journaled = ["glimpse-timeline", "glimpse-intent", "glimpse-activity"].contains(member.name)
+                let journaled = ["glimpse-timeline", "glimpse-intent", "glimpse-activity", "glimpse-asset"]
+                    .contains(member.name)
                 #expect(member.environment["GLIMPSE_STORE"] == (journaled ? given ?? "sqlite" : nil), "\(member.name)")
                 #expect(!member.arguments.contains { $0.contains("secret") }, "\(member.name)")
             }

@@ -30,8 +30,9 @@ struct StackPlan: Sendable {
         var apnsKey: (team: String, keyID: String, path: String)?
         /// Added to every port: the services', the demo apps' and the APNs endpoint's.
         var portOffset = 0
-        /// Where glimpse-timeline, -intent and -activity keep their journals: nil for their
-        /// SQLite files under the directory, or a postgres:// URL (`GLIMPSE_STORE`).
+        /// Where the four services keep their journals: nil for their SQLite files under the
+        /// directory, or a postgres:// URL (`GLIMPSE_STORE`; glimpse-asset's blob files stay
+        /// under the directory).
         var store: String?
     }
 
@@ -67,7 +68,7 @@ struct StackPlan: Sendable {
         let device = options.device.map { ["--device", $0] } ?? []
         // The journals' store is always given, so a GLIMPSE_STORE left in the environment
         // (from a deployment's setup, say) does not move a local stack's data elsewhere.
-        let journaled: Set = ["timeline", "intent", "activity"]
+        let journaled: Set = ["timeline", "intent", "activity", "asset"]
         func service(_ name: String, _ port: Int, _ role: String, _ extra: [String]) -> Member {
             Member(
                 name: "glimpse-\(name)", executable: "\(options.binaries)/glimpse-\(name)",

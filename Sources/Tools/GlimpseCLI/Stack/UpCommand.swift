@@ -69,7 +69,7 @@ struct Up: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where glimpse-timeline, -intent and -activity keep their journals: sqlite (the default: under --dir) or postgres://user:password@host:port/database (given to them in their environment, not on their command lines).",
+            "Where the four services keep their journals: sqlite (the default: under --dir) or postgres://user:password@host:port/database (given to them in their environment, not on their command lines; glimpse-asset's blob files stay under --dir).",
             valueName: "store"))
     var store: String?
 
