@@ -12,6 +12,7 @@
 # the package list it was made with; a different list makes a new image.
 #
 # Environment: GLIMPSE_BASE_IMAGE (default localhost/glimpse-base:bookworm),
+# GLIMPSE_BASE_EXTRA_PACKAGES (more packages, space-separated),
 # GLIMPSE_CACHE_DIR (default ${XDG_CACHE_HOME:-~/.cache}/glimpse),
 # GLIMPSE_DEBIAN_MIRROR (default: the first Debian mirror in apt's sources, else
 # http://deb.debian.org/debian).
@@ -23,6 +24,9 @@ SUITE=bookworm
 # What the static-stdlib binaries load at run time (check: ldd on each; libc6, libgcc-s1
 # and libstdc++6 are in minbase already), and what a service needs besides.
 PACKAGES=(libnghttp2-14 libprotobuf-c1 libsqlite3-0 libstdc++6 libgcc-s1 ca-certificates tzdata bootstrap-icons)
+# More, for another image made the same way (deploy/postgres/image.sh: postgresql-15).
+read -r -a EXTRA <<<"${GLIMPSE_BASE_EXTRA_PACKAGES:-}"
+PACKAGES+=("${EXTRA[@]}")
 
 recipe="$SUITE $(printf '%s ' "${PACKAGES[@]}")"
 key="$(printf '%s' "$recipe" | sha256sum | cut -c1-16)"

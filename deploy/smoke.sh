@@ -14,6 +14,10 @@
 #                so; docker-compose start brings it back; then its process killed -9: the
 #                restart policy does; the gateway catches up both times
 #   8. contracts `glimpse contracts verify` against each service (when that command exists)
+#   9. postgres  the stack again with compose.postgres.yaml: the four journals in a PostgreSQL
+#                container (localhost/glimpse-postgres:15, deploy/postgres/image.sh): setup, a
+#                tap, the rows in PostgreSQL and no SQLite file, glimpse-timeline killed -9 and
+#                back on its journal
 #   9. down      docker-compose down -v
 #
 #   deploy/smoke.sh
@@ -177,6 +181,8 @@ done
 curl -fsS --unix-socket "$SOCKET" http://d/_ping >/dev/null || fail "podman system service did not answer on $SOCKET"
 check "podman system service on $SOCKET (pid $PODMAN_SERVICE_PID); $(docker-compose version --short 2>/dev/null | head -n1 | sed 's/^/docker-compose /')"
 compose config -q || fail "docker-compose config refused deploy/compose.yaml + compose.manual.yaml"
+GLIMPSE_POSTGRES_PASSWORD=check compose -f deploy/compose.postgres.yaml config -q \
+    || fail "docker-compose config refused deploy/compose.postgres.yaml"
 check "docker-compose config -q: the compose files are valid"
 
 # ---------------------------------------------------------------------------------------
@@ -197,8 +203,9 @@ done
 BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)"
 
 # ---------------------------------------------------------------------------------------
-phase image "localhost/glimpse-base:bookworm (cached) and localhost/glimpse:latest"
+phase image "localhost/glimpse-base:bookworm (cached), localhost/glimpse:latest and localhost/glimpse-postgres:15"
 GLIMPSE_SKIP_SWIFT_BUILD=1 GLIMPSE_SCRATCH="$SCRATCH" deploy/image.sh
+deploy/postgres/image.sh
 podman run --rm "${GLIMPSE_IMAGE:-localhost/glimpse:latest}" glimpse health --help >/dev/null || fail "the image cannot run glimpse"
 check "the image runs glimpse as $(podman run --rm "${GLIMPSE_IMAGE:-localhost/glimpse:latest}" id -un)"
 
@@ -467,5 +474,67 @@ elif glimpse contracts verify --help >/dev/null 2>&1; then
 else
     say "contracts: not built yet"
 fi
+
+# ---------------------------------------------------------------------------------------
+phase postgres "the same stack with the four journals in PostgreSQL (compose.postgres.yaml)"
+compose down -v --remove-orphans >"$WORK/down.log" 2>&1 || { cat "$WORK/down.log"; fail "docker-compose down -v"; }
+check "the SQLite stack is down, its volumes removed"
+COMPOSE_FILES+=(-f deploy/compose.postgres.yaml)
+COMPOSE=(env "DOCKER_HOST=unix://$SOCKET" docker-compose -p "$PROJECT" "${COMPOSE_FILES[@]}")
+GLIMPSE_POSTGRES_PASSWORD="$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
+export GLIMPSE_POSTGRES_PASSWORD
+start_health_driver
+if ! timeout 300 "${COMPOSE[@]}" up -d >"$WORK/up.log" 2>&1; then
+    cat "$WORK/up.log"
+    fail "docker-compose up -d with compose.postgres.yaml"
+fi
+for service in postgres "${LONG_RUNNING[@]}"; do
+    name="$(container "$service")"
+    status="$(podman ps --filter "name=^${name}\$" --format '{{.Status}}')"
+    case "$status" in *"(healthy)"*) ;; *) fail "$service ($name) is not healthy: $status";; esac
+done
+check "postgres and the 10 containers healthy"
+setup="$(container setup)"
+code="$(timeout 120 podman wait "$setup")" || fail "setup did not finish within 120 s"
+[ "$code" = 0 ] || { podman logs "$setup" 2>&1 | tail -n 20; fail "setup exited $code"; }
+stop_health_driver
+podman exec "$(container glimpse-gateway)" cat /var/lib/glimpse/keys/device-key >"$WORK/device-key" \
+    || fail "no device key in the keys volume"
+check "setup: apps installed, widgets placed (exit 0)"
+count="$(glimpse widgets --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin).get("widgets", [])))')"
+[ "$count" = 7 ] || fail "$count widgets placed, not 7"
+medium="$(placement net.insoc.rtlair MediumWidget WIDGET_FAMILY_SYSTEM_MEDIUM)"
+shows "$medium" "Not Checked In" || fail "widget $medium does not show Not Checked In"
+glimpse tap "$medium" checkin >"$WORK/tap.txt" || { cat "$WORK/tap.txt"; fail "tap $medium checkin"; }
+grep -qF "Checked In ✓" "$WORK/tap.txt" || { cat "$WORK/tap.txt"; fail "the tap's reload did not bring Checked In ✓"; }
+check "7 widgets; tap $medium checkin: Checked In ✓"
+postgres="$(container postgres)"
+rows() {
+    podman exec "$postgres" psql -h /tmp -U glimpse -d glimpse -tAc "SELECT count(*) FROM glimpse_$1_journal" 2>&1
+}
+for service in timeline intent activity asset; do
+    n="$(rows "$service")"
+    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || fail "glimpse_${service}_journal in PostgreSQL: $n"
+    sqlite="$(podman exec "$(container "glimpse-$service")" sh -c "ls /var/lib/glimpse/$service/*.sqlite 2>/dev/null" || true)"
+    [ -z "$sqlite" ] || fail "glimpse-$service wrote SQLite: $sqlite"
+    check "glimpse-$service: $n journal rows in PostgreSQL, no SQLite file"
+done
+timeline="$(container glimpse-timeline)"
+restarts="$(podman inspect -f '{{.RestartCount}}' "$timeline")"
+pid="$(podman top "$timeline" hpid comm | awk '$2 ~ /^glimpse-timelin/ { print $1 }')"
+[ -n "$pid" ] || fail "no glimpse-timeline process in $timeline"
+kill -9 "$pid"
+deadline=$(( $(date +%s) + 20 ))
+until [ "$(podman inspect -f '{{.RestartCount}}' "$timeline")" -gt "$restarts" ] \
+      && podman ps --filter "name=^${timeline}\$" --format '{{.Status}}' | grep -q '^Up'; do
+    [ "$(date +%s)" -lt "$deadline" ] || fail "the restart policy did not start $timeline again"
+    sleep 0.2
+done
+healthy "$timeline" || fail "glimpse-timeline did not come back healthy after the crash"
+reconnected || fail "the gateway never reconnected to glimpse-timeline"
+podman logs "$timeline" 2>&1 | grep -q "timeline store: " || fail "glimpse-timeline logged no store opening"
+glimpse reload "$medium" >/dev/null || fail "reload $medium after the restart"
+shows "$medium" "Checked In ✓" || fail "widget $medium lost its entry after the restart"
+check "glimpse-timeline killed -9, back on its journal in PostgreSQL: widget $medium reloads, Checked In ✓"
 
 end_phase
