@@ -98,9 +98,10 @@ struct StackRecord: Sendable, Equatable {
                         ])
                     })),
         ])
-        // Written aside and renamed, so a reader never sees half a file.
+        // Written aside and renamed, so a reader never sees half a file; 0600, as a member's
+        // environment may hold a secret (a store's URL with its password).
         let path = Self.path(in: directory)
-        try Files.write(value.serialized() + [0x0A], to: path + ".new")
+        try Files.write(value.serialized() + [0x0A], to: path + ".new", mode: 0o600)
         rename(path + ".new", path)
     }
 
