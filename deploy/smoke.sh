@@ -18,7 +18,7 @@
 #                container (localhost/glimpse-postgres:15, deploy/postgres/image.sh): setup, a
 #                tap, the rows in PostgreSQL and no SQLite file, glimpse-timeline killed -9 and
 #                back on its journal
-#   9. down      docker-compose down -v
+#  10. down      docker-compose down -v
 #
 #   deploy/smoke.sh
 #   GLIMPSE_SMOKE_PORT_OFFSET=0 deploy/smoke.sh     # publish on the default ports (7700…, 7443, 7444)
@@ -510,7 +510,9 @@ grep -qF "Checked In ✓" "$WORK/tap.txt" || { cat "$WORK/tap.txt"; fail "the ta
 check "7 widgets; tap $medium checkin: Checked In ✓"
 postgres="$(container postgres)"
 rows() {
-    podman exec "$postgres" psql -h /tmp -U glimpse -d glimpse -tAc "SELECT count(*) FROM glimpse_$1_journal" 2>&1
+    # Over TCP, so the official image (its socket elsewhere) answers the same.
+    podman exec -e PGPASSWORD="$GLIMPSE_POSTGRES_PASSWORD" "$postgres" \
+        psql -h 127.0.0.1 -U glimpse -d glimpse -tAc "SELECT count(*) FROM glimpse_$1_journal" 2>&1
 }
 for service in timeline intent activity asset; do
     n="$(rows "$service")"

@@ -9,6 +9,7 @@ database="${POSTGRES_DB:-$user}"
 sockets=/tmp
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
     password="$(mktemp)"
+    trap 'rm -f "$password"' EXIT
     printf '%s' "$POSTGRES_PASSWORD" >"$password"
     initdb -D "$PGDATA" -U "$user" --pwfile="$password" --auth-local=trust --auth-host=scram-sha-256 \
         -E UTF8 --locale=C.UTF-8 >/dev/null
