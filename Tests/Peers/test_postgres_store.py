@@ -15,6 +15,8 @@ starts (postgres_server.py), with the real executables:
 """
 import json
 import os
+import pathlib
+import signal
 import subprocess
 import sys
 import threading
@@ -195,6 +197,31 @@ def test_a_standbys_port_answers_health_not_serving_but_alive_and_serves_once_it
     finally:
         for replica in replicas:
             replica.stop()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a PID namespace needs root")
+def test_a_standby_that_is_pid_1_of_its_container_stops_when_told(tmp_path, postgres):
+    # In a container the service is PID 1, and the kernel drops a signal PID 1 has no handler
+    # for: a standby must handle SIGTERM itself, or Kubernetes waits its grace period and kills.
+    postgres.sql("CREATE DATABASE pid1")
+    url = postgres.url("pid1")
+    active = _replica(tmp_path, "active", url)
+    try:
+        with open(tmp_path / "standby.stderr", "w") as stderr:
+            wrapper = subprocess.Popen(
+                ["unshare", "--pid", "--fork", _binary("glimpse-timeline"), "--port", "0", "--data-dir",
+                 str(tmp_path / "standby"), "--store", url], stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            _wait_for_text(tmp_path / "standby.stderr", "standby: another replica holds glimpse-timeline's lease")
+            children = pathlib.Path(f"/proc/{wrapper.pid}/task/{wrapper.pid}/children").read_text().split()
+            os.kill(int(children[0]), signal.SIGTERM)  # PID 1 of its namespace
+            assert wrapper.wait(timeout=RPC_TIMEOUT) == 0, (tmp_path / "standby.stderr").read_text()[-2000:]
+        finally:
+            if wrapper.poll() is None:
+                wrapper.kill()
+                wrapper.wait()
+    finally:
+        active.stop()
 
 
 def test_pushes_acknowledged_by_a_killed_active_are_all_on_the_standby(tmp_path, postgres, team_key):

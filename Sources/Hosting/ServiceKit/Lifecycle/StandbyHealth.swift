@@ -6,6 +6,10 @@ import RPCCore
 import RPCNIO
 import GlimpseRPC
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a replica's port answers while it waits to become active (a standby, waiting for its
 /// store's lease): `grpc.health.v1.Health` alone, with `liveness` SERVING (the process is
 /// well: leave it be) and the server ("") and each of its services NOT_SERVING (send it no
@@ -39,6 +43,18 @@ package struct StandbyHealth: Sendable {
     /// port picked at bind, which the service's own server would not get again) nothing is
     /// served. A port that cannot be bound is logged, and `work` runs regardless.
     package func serving<T>(while work: () async throws -> T) async throws -> T {
+        // Until `ServiceRunner` handles them, SIGTERM and SIGINT would be dropped by the kernel
+        // when this process is PID 1 of its container (a signal PID 1 has no handler for is not
+        // delivered): an orchestrator stopping a standby, or a replica still replaying, would
+        // wait for its grace period and SIGKILL. Such a replica holds nothing to save: it ends
+        // at once, exit 0.
+        let stop: @convention(c) (Int32) -> Void = { _ in _exit(0) }
+        signal(SIGTERM, stop)
+        signal(SIGINT, stop)
+        defer {
+            signal(SIGTERM, SIG_DFL)
+            signal(SIGINT, SIG_DFL)
+        }
         guard config.port != 0 else { return try await work() }
         let health = HealthStatusStore([:])
         for name in serviceNames + [GrpcHealthV1.Health.name, ""] { health.set(.notServing, for: name) }
