@@ -358,12 +358,15 @@ def test_a_local_stack_keeps_its_journals_in_postgresql_with_store(tmp_path, pos
         assert drawn.returncode == 0, drawn.stderr
         return drawn.stdout
 
-    started = _run(glimpse, *up, "--store", url)
+    store_file = tmp_path / "store-url"
+    store_file.write_text(url + "\n")
+    store_file.chmod(0o600)
+    started = _run(glimpse, *up, "--store-file", str(store_file))
     try:
         assert started.returncode == 0, started.stderr
         assert "Coco" in home()
         record = json.loads((directory / "stack.json").read_text())
-        for process in record["processes"]:
+        for process in record["processes"] + [{"name": "supervisor", "pid": record["supervisor"]}]:
             # The URL, password and all, reaches the services in their environment only.
             with open(f"/proc/{process['pid']}/cmdline", "rb") as cmdline:
                 assert password.encode() not in cmdline.read(), process["name"]

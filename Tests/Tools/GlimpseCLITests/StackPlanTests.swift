@@ -79,7 +79,8 @@ struct StackPlanTests {
         let plan = StackPlan(options).members
         try StackRecord(processes: [], started: "now", supervisor: 0, plan: plan).write(to: directory)
         let mode = try #require(
-            try FileManager.default.attributesOfItem(atPath: StackRecord.path(in: directory))[.posixPermissions] as? Int)
+            try FileManager.default.attributesOfItem(atPath: StackRecord.path(in: directory))[.posixPermissions] as? Int
+        )
         #expect(mode == 0o600)  // the URL's password is in it
         let read = try #require(StackRecord.read(from: directory))
         #expect(read.plan == plan)

@@ -69,21 +69,48 @@ struct Up: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where the four services keep their journals: sqlite (the default: under --dir) or postgres://user:password@host:port/database (given to them in their environment, not on their command lines; glimpse-asset's blob files stay under --dir).",
+            "Where the four services keep their journals: sqlite (the default: under --dir) or postgres://user:password@host:port/database (given to them in their environment, not on their command lines; with a password, --store-file keeps it off this one's too; glimpse-asset's blob files stay under --dir).",
             valueName: "store"))
     var store: String?
+
+    @Option(
+        name: .customLong("store-file"),
+        help: ArgumentHelp(
+            "A file holding --store's URL: its password then stays off this command's own command line.",
+            valueName: "file"))
+    var storeFile: String?
 
     func validate() throws {
         guard (0...StackPlan.largestPortOffset).contains(portOffset) else {
             throw ValidationError(
                 "--port-offset must be 0...\(StackPlan.largestPortOffset) (every port stays at or under 65535)")
         }
-        if let store, store != "sqlite",
-            !["postgres://", "postgresql://"].contains(where: { store.lowercased().hasPrefix($0) })
-        {
-            throw ValidationError("--store takes sqlite or a postgres://user:password@host:port/database URL")
-        }
+        if store != nil, storeFile != nil { throw ValidationError("give --store or --store-file, not both") }
+        if let store { try Self.checkStore(store, from: "--store") }
         if follow, manual == nil { throw ValidationError("--follow moves manual clocks: give --manual <instant> too") }
+    }
+
+    static func checkStore(_ store: String, from origin: String) throws(ValidationError) {
+        guard
+            store == "sqlite" || ["postgres://", "postgresql://"].contains(where: { store.lowercased().hasPrefix($0) })
+        else {
+            throw ValidationError("\(origin) takes sqlite or a postgres://user:password@host:port/database URL")
+        }
+    }
+
+    /// The store `--store` or `--store-file` names; nil: SQLite.
+    func storeURL() throws -> String? {
+        var given = store
+        if let storeFile {
+            let bytes: [UInt8]
+            do { bytes = try Files.read(storeFile) } catch {
+                throw CLIFailure.local("--store-file: \(error.description)")
+            }
+            let text = String(String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace })
+            try Self.checkStore(text, from: "--store-file \(storeFile)")
+            given = text
+        }
+        return given == "sqlite" ? nil : given
     }
 
     var context: CLIContext { Current.context }
@@ -110,7 +137,7 @@ struct Up: AsyncParsableCommand {
         options.device = device
         options.apnsKey = key
         options.portOffset = portOffset
-        options.store = store == "sqlite" ? nil : store
+        options.store = try storeURL()
         options.demoApps = demoDevice?.apps.map { StackPlan.DemoApp(name: $0.name, port: $0.port) } ?? []
         let plan = StackPlan(options)
         try Self.refuseTakenPorts(plan)
