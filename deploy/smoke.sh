@@ -68,6 +68,55 @@ container() {  # the container of a compose service
 }
 glimpse() { GLIMPSE_GATEWAY="$GATEWAY" "$BIN/glimpse" "$@"; }
 
+# Waits until a container's healthcheck passes.
+healthy() {
+    local deadline=$(( $(date +%s) + 30 ))
+    until podman healthcheck run "$1" >/dev/null 2>&1; do
+        [ "$(date +%s)" -lt "$deadline" ] || return 1
+        sleep 0.3
+    done
+}
+# Waits until the gateway names no service unreachable.
+reconnected() {
+    local deadline=$(( $(date +%s) + 20 ))
+    until glimpse show --json | python3 -c 'import json,sys; sys.exit(1 if json.load(sys.stdin).get("unreachableServices") else 0)'; do
+        [ "$(date +%s)" -lt "$deadline" ] || return 1
+        sleep 0.2
+    done
+}
+# Fails unless each of the compose services' containers is running and healthy.
+containers_healthy() {
+    local service name status
+    for service in "$@"; do
+        name="$(container "$service")"
+        status="$(podman ps --filter "name=^${name}\$" --format '{{.Status}}')"
+        case "$status" in *"(healthy)"*) ;; *) fail "$service ($name) is not healthy: $status";; esac
+    done
+}
+# A crash rather than a stop: kills a service's process inside its container, then waits
+# until the restart policy (unless-stopped) has started the container again, it is healthy
+# and the gateway has reconnected to it.
+crash_and_recover() {
+    local service="$1" name restarts pid deadline
+    name="$(container "$service")"
+    restarts="$(podman inspect -f '{{.RestartCount}}' "$name")"
+    # /proc's comm holds the first 15 characters of the executable's name.
+    pid="$(podman top "$name" hpid comm | awk -v comm="${service:0:15}" 'index($2, comm) == 1 { print $1 }')"
+    [ -n "$pid" ] || fail "no $service process in $name"
+    kill -9 "$pid"
+    check "kill -9 of the $service process (pid $pid on the host)"
+    deadline=$(( $(date +%s) + 20 ))
+    until [ "$(podman inspect -f '{{.RestartCount}}' "$name")" -gt "$restarts" ] \
+          && podman ps --filter "name=^${name}\$" --format '{{.Status}}' | grep -q '^Up'; do
+        [ "$(date +%s)" -lt "$deadline" ] || fail "the restart policy did not start $name again"
+        sleep 0.2
+    done
+    healthy "$name" || fail "$service did not come back healthy after the crash"
+    check "restarted by the restart policy (restart count $(podman inspect -f '{{.RestartCount}}' "$name")) and healthy"
+    reconnected || fail "the gateway never reconnected to $service after the crash"
+    check "the gateway reconnected to $service"
+}
+
 show_logs() {
     say "--- containers of $PROJECT"
     podman ps -a --filter "label=com.docker.compose.project=$PROJECT" --format '{{.Names}}  {{.Status}}' || true
@@ -245,11 +294,7 @@ if ! timeout 300 "${COMPOSE[@]}" up -d >"$WORK/up.log" 2>&1; then
     fail "docker-compose up -d"
 fi
 sed 's/^/  | /' "$WORK/up.log"
-for service in "${LONG_RUNNING[@]}"; do
-    name="$(container "$service")"
-    status="$(podman ps --filter "name=^${name}\$" --format '{{.Status}}')"
-    case "$status" in *"(healthy)"*) ;; *) fail "$service ($name) is not healthy: $status";; esac
-done
+containers_healthy "${LONG_RUNNING[@]}"
 check "10 containers healthy (glimpse health --target 127.0.0.1:<port> in each)"
 setup="$(container setup)"
 [ -n "$setup" ] || fail "no setup container"
@@ -413,20 +458,6 @@ until podman ps --filter "name=^${timeline}\$" --format '{{.Status}}' | grep -q 
     fi
     sleep 0.2
 done
-healthy() {
-    local deadline=$(( $(date +%s) + 30 ))
-    until podman healthcheck run "$1" >/dev/null 2>&1; do
-        [ "$(date +%s)" -lt "$deadline" ] || return 1
-        sleep 0.3
-    done
-}
-reconnected() {
-    local deadline=$(( $(date +%s) + 20 ))
-    until glimpse show --json | python3 -c 'import json,sys; sys.exit(1 if json.load(sys.stdin).get("unreachableServices") else 0)'; do
-        [ "$(date +%s)" -lt "$deadline" ] || return 1
-        sleep 0.2
-    done
-}
 healthy "$timeline" || fail "glimpse-timeline did not come back healthy"
 check "glimpse-timeline is back ($how) and healthy"
 reconnected || fail "the gateway never reconnected to glimpse-timeline"
@@ -434,23 +465,7 @@ check "the gateway reconnected: no unreachable services"
 glimpse show "$medium" --json | grep -q '"stale": *true' && fail "widget $medium is still stale"
 check "widget $medium is current again (not stale)"
 
-# A crash rather than a stop: the service process killed inside its container. The restart
-# policy (unless-stopped) starts the container again.
-restarts="$(podman inspect -f '{{.RestartCount}}' "$timeline")"
-pid="$(podman top "$timeline" hpid comm | awk '$2 ~ /^glimpse-timelin/ { print $1 }')"
-[ -n "$pid" ] || fail "no glimpse-timeline process in $timeline"
-kill -9 "$pid"
-check "kill -9 of the glimpse-timeline process (pid $pid on the host)"
-deadline=$(( $(date +%s) + 20 ))
-until [ "$(podman inspect -f '{{.RestartCount}}' "$timeline")" -gt "$restarts" ] \
-      && podman ps --filter "name=^${timeline}\$" --format '{{.Status}}' | grep -q '^Up'; do
-    [ "$(date +%s)" -lt "$deadline" ] || fail "the restart policy did not start $timeline again"
-    sleep 0.2
-done
-healthy "$timeline" || fail "glimpse-timeline did not come back healthy after the crash"
-check "restarted by the restart policy (restart count $(podman inspect -f '{{.RestartCount}}' "$timeline")) and healthy"
-reconnected || fail "the gateway never reconnected to glimpse-timeline after the crash"
-check "the gateway reconnected again"
+crash_and_recover glimpse-timeline
 glimpse clock advance 15m >/dev/null || fail "clock advance 15m after the restart"
 entry_after="$(glimpse show "$pixar" | grep '│')"
 [ "$entry_before" != "$entry_after" ] || fail "Pixar's widget did not move to its next entry after the restart"
@@ -475,68 +490,5 @@ else
     say "contracts: not built yet"
 fi
 
-# ---------------------------------------------------------------------------------------
-phase postgres "the same stack with the four journals in PostgreSQL (compose.postgres.yaml)"
-compose down -v --remove-orphans >"$WORK/down.log" 2>&1 || { cat "$WORK/down.log"; fail "docker-compose down -v"; }
-check "the SQLite stack is down, its volumes removed"
-COMPOSE_FILES+=(-f deploy/compose.postgres.yaml)
-COMPOSE=(env "DOCKER_HOST=unix://$SOCKET" docker-compose -p "$PROJECT" "${COMPOSE_FILES[@]}")
-GLIMPSE_POSTGRES_PASSWORD="$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
-export GLIMPSE_POSTGRES_PASSWORD
-start_health_driver
-if ! timeout 300 "${COMPOSE[@]}" up -d >"$WORK/up.log" 2>&1; then
-    cat "$WORK/up.log"
-    fail "docker-compose up -d with compose.postgres.yaml"
-fi
-for service in postgres "${LONG_RUNNING[@]}"; do
-    name="$(container "$service")"
-    status="$(podman ps --filter "name=^${name}\$" --format '{{.Status}}')"
-    case "$status" in *"(healthy)"*) ;; *) fail "$service ($name) is not healthy: $status";; esac
-done
-check "postgres and the 10 containers healthy"
-setup="$(container setup)"
-code="$(timeout 120 podman wait "$setup")" || fail "setup did not finish within 120 s"
-[ "$code" = 0 ] || { podman logs "$setup" 2>&1 | tail -n 20; fail "setup exited $code"; }
-stop_health_driver
-podman exec "$(container glimpse-gateway)" cat /var/lib/glimpse/keys/device-key >"$WORK/device-key" \
-    || fail "no device key in the keys volume"
-check "setup: apps installed, widgets placed (exit 0)"
-count="$(glimpse widgets --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin).get("widgets", [])))')"
-[ "$count" = 7 ] || fail "$count widgets placed, not 7"
-medium="$(placement net.insoc.rtlair MediumWidget WIDGET_FAMILY_SYSTEM_MEDIUM)"
-shows "$medium" "Not Checked In" || fail "widget $medium does not show Not Checked In"
-glimpse tap "$medium" checkin >"$WORK/tap.txt" || { cat "$WORK/tap.txt"; fail "tap $medium checkin"; }
-grep -qF "Checked In ✓" "$WORK/tap.txt" || { cat "$WORK/tap.txt"; fail "the tap's reload did not bring Checked In ✓"; }
-check "7 widgets; tap $medium checkin: Checked In ✓"
-postgres="$(container postgres)"
-rows() {
-    # Over TCP, so the official image (its socket elsewhere) answers the same.
-    podman exec -e PGPASSWORD="$GLIMPSE_POSTGRES_PASSWORD" "$postgres" \
-        psql -h 127.0.0.1 -U glimpse -d glimpse -tAc "SELECT count(*) FROM glimpse_$1_journal" 2>&1
-}
-for service in timeline intent activity asset; do
-    n="$(rows "$service")"
-    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || fail "glimpse_${service}_journal in PostgreSQL: $n"
-    sqlite="$(podman exec "$(container "glimpse-$service")" sh -c "ls /var/lib/glimpse/$service/*.sqlite 2>/dev/null" || true)"
-    [ -z "$sqlite" ] || fail "glimpse-$service wrote SQLite: $sqlite"
-    check "glimpse-$service: $n journal rows in PostgreSQL, no SQLite file"
-done
-timeline="$(container glimpse-timeline)"
-restarts="$(podman inspect -f '{{.RestartCount}}' "$timeline")"
-pid="$(podman top "$timeline" hpid comm | awk '$2 ~ /^glimpse-timelin/ { print $1 }')"
-[ -n "$pid" ] || fail "no glimpse-timeline process in $timeline"
-kill -9 "$pid"
-deadline=$(( $(date +%s) + 20 ))
-until [ "$(podman inspect -f '{{.RestartCount}}' "$timeline")" -gt "$restarts" ] \
-      && podman ps --filter "name=^${timeline}\$" --format '{{.Status}}' | grep -q '^Up'; do
-    [ "$(date +%s)" -lt "$deadline" ] || fail "the restart policy did not start $timeline again"
-    sleep 0.2
-done
-healthy "$timeline" || fail "glimpse-timeline did not come back healthy after the crash"
-reconnected || fail "the gateway never reconnected to glimpse-timeline"
-podman logs "$timeline" 2>&1 | grep -q "timeline store: " || fail "glimpse-timeline logged no store opening"
-glimpse reload "$medium" >/dev/null || fail "reload $medium after the restart"
-shows "$medium" "Checked In ✓" || fail "widget $medium lost its entry after the restart"
-check "glimpse-timeline killed -9, back on its journal in PostgreSQL: widget $medium reloads, Checked In ✓"
-
+source deploy/smoke-postgres.sh
 end_phase
