@@ -37,6 +37,8 @@ class Watcher:
     def __init__(self, channel):
         self.events = []
         self.seen = 0
+        self.calls = 0    # provider calls that went out (`reload`)
+        self.answers = 0  # changes that ended one (`answer`: an entry, unchanged, or a failure)
         self.changed = threading.Condition()
         stub = timeline_pb2_grpc.TimelineServiceStub(channel)
         # The watermark counts provider calls too: ask for them, log only entry changes.
@@ -47,9 +49,12 @@ class Watcher:
         try:
             for change in self.stream:
                 with self.changed:
+                    self.calls += change.HasField("reload")
+                    self.answers += change.answer
                     if not (change.HasField("reload") or change.HasField("provider_error")):
                         text = change.entry.view.text.content if change.HasField("entry") else None
-                        self.events.append((change.placement_id, change.at.ToSeconds(), text, change.removed))
+                        self.events.append((change.placement_id, change.at.ToSeconds(), text, change.removed,
+                                            change.answer))
                     self.seen = max(self.seen, change.sequence)
                     self.changed.notify_all()
         except grpc.RpcError:
@@ -134,6 +139,7 @@ def run_day(tmp_path, name):
                                         for b in reloaded.placements])
                 advance_to(START + datetime.timedelta(hours=hour))
             watcher.stream.cancel()
+            assert 0 < watcher.answers <= watcher.calls, (watcher.answers, watcher.calls)
             return watcher.events, budgets, taps
     finally:
         for process in (intent_service, service, provider):
@@ -147,6 +153,11 @@ def test_a_scripted_day_gives_the_same_event_log_twice(tmp_path):
     # A day of .atEnd timelines of five 15-minute entries: many changes on each of the 3 widgets.
     assert len(first) > 3 * 24 * 4
     assert first == second
+    # An entry a provider answered with is marked as the answer; one that came due on the
+    # clock is not (a tap's wait for its reload's answer must not stop at it).
+    answered = [event for event in first if event[4]]
+    came_due = [event for event in first if not event[4] and event[2] is not None]
+    assert answered and came_due, (len(answered), len(came_due))
     assert first_budgets == second_budgets
     assert first_taps == second_taps
     # Each tap performed once and reloaded the tapped widget (its retry replayed and reloaded
@@ -160,5 +171,5 @@ def test_a_scripted_day_gives_the_same_event_log_twice(tmp_path):
         assert used_after == used_before
         assert shown_from == int((START + datetime.timedelta(hours=hour - 1, minutes=20)).timestamp())
     # Entry changes come in clock order.
-    instants = [at for _, at, _, _ in first]
+    instants = [at for _, at, _, _, _ in first]
     assert instants == sorted(instants)

@@ -327,11 +327,9 @@ package actor DeviceState {
     /// logged after it.
     func streamed(_ change: GlimpseTimelineV1.EntryChange) {
         lastSequence[.timeline] = max(lastSequence[.timeline] ?? 0, change.sequence)
-        if !change.removed,
-            change.providerError != nil || change.unchanged || (change.reload == nil && change.entry != nil)
-        {
-            answered[change.placementId] = timelineChanges
-        }
+        // A provider's answer (an entry, the same one, or a failure): not an entry the clock
+        // brought, which may come while the call is still out.
+        if change.answer, !change.removed { answered[change.placementId] = timelineChanges }
         checkWaiters()
     }
 

@@ -21,6 +21,9 @@ package enum TimelineEffect: Sendable, Hashable {
     /// A provider's new timeline shows the same entry as before: nothing to redraw, but the
     /// reload is done (a tap's answer waits for this, or `entryChanged`, or a failure).
     case timelineUnchanged(PlacementID)
+    /// The `entryChanged` just before came from a provider's answer, not from the clock (the
+    /// next entry of a timeline coming due): the call it answered is done.
+    case entryAnswered(PlacementID)
     /// A provider call failed or timed out; the last timeline stays and the call is retried.
     case retryScheduled(PlacementID, at: Date, failures: Int)
     /// A provider's timeline broke a cap and was not taken (it counts as a failure).

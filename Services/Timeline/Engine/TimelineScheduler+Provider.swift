@@ -41,7 +41,12 @@ extension TimelineScheduler {
         records[i].isFetching = false
         records[i].failures = 0
         records[i].retryAt = .infinity
-        effects.append(changed ? .entryChanged(records[i].id, shownEntry(slot)) : .timelineUnchanged(records[i].id))
+        if changed {
+            effects.append(.entryChanged(records[i].id, shownEntry(slot)))
+            effects.append(.entryAnswered(records[i].id))
+        } else {
+            effects.append(.timelineUnchanged(records[i].id))
+        }
         reschedule(slot, rules: rules)
         finish(&effects)
         return effects

@@ -115,14 +115,21 @@ package struct TimelineServer: Sendable {
                     }
                     started.reload = reload
                     changes.append(started)
+                case .entryAnswered(let id):
+                    // Its `entryChanged` was the last change of this placement.
+                    if let last = changes.lastIndex(where: { $0.placementId == id.rawValue }) {
+                        changes[last].answer = true
+                    }
                 case .timelineUnchanged(let id):
                     var unchanged = change(id)
                     unchanged.unchanged = true
+                    unchanged.answer = true
                     changes.append(unchanged)
                 case .retryScheduled(let id, _, _), .timelineRejected(let id, _):
                     if let error = state.lastErrors[id] {
                         var failed = change(id)
                         failed.providerError = error
+                        failed.answer = true
                         changes.append(failed)
                     }
                 default:

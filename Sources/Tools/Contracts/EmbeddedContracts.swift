@@ -2706,7 +2706,7 @@ enum EmbeddedContracts {
   "consumer": "glimpse-gateway",
   "provider": "glimpse-timeline",
   "interaction": "The followers' WatchEntries: each placement's entry, then reloads and provider errors as they happen",
-  "relies": "Followers.followEntries and DeviceState.entryChanged: placementId, bundleId, kind, entry (absent: the placeholder), at, sequence (the clock's watermark), reload.{reason, charged, retry, budget.used, budget.limit}, providerError.{code, message, failures, retryAt}",
+  "relies": "Followers.followEntries and DeviceState.entryChanged: placementId, bundleId, kind, entry (absent: the placeholder), at, sequence (the clock's watermark), reload.{reason, charged, retry, budget.used, budget.limit}, providerError.{code, message, failures, retryAt}, answer (DeviceState.streamed: a tap or reload waits for a change marked as the provider's answer)",
   "notes": "The gateway watches every app; the rules pick this interaction's placement out of what a shared service streams. Reconfigure (during) makes a free reload that fails at the unreachable provider.",
   "setup": [
     {
@@ -2761,7 +2761,8 @@ enum EmbeddedContracts {
       "messages[?placementId=${placement}&providerError].providerError.code": {"type": "string", "nonEmpty": true},
       "messages[?placementId=${placement}&providerError].providerError.message": "string",
       "messages[?placementId=${placement}&providerError].providerError.failures": {"type": "number", "min": 1},
-      "messages[?placementId=${placement}&providerError].providerError.retryAt": {"type": "timestamp", "optional": true}
+      "messages[?placementId=${placement}&providerError].providerError.retryAt": {"type": "timestamp", "optional": true},
+      "messages[?placementId=${placement}&providerError].answer": {"equals": true}
     }
   },
   "example": {
@@ -2807,7 +2808,8 @@ enum EmbeddedContracts {
           "message": "provider unreachable",
           "failures": 1,
           "retryAt": "2026-01-01T09:00:05Z"
-        }
+        },
+        "answer": true
       }
     ]
   },

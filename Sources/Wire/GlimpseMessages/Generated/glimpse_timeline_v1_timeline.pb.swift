@@ -1124,6 +1124,11 @@ extension GlimpseTimelineV1 {
         /// `entry` absent: the app's placeholder(in:) shows, drawn redacted (absent too: the
         /// device's own).
         public var placeholder: GlimpseWidgetV1.TimelineEntry? = nil
+        /// include_reloads: this change ends a provider call: its answer (the new entry, or
+        /// `unchanged`) or its failure (`provider_error`). False for what the clock changes (the
+        /// next entry of a timeline coming due), so a waiter for a reload's answer is not
+        /// satisfied by an entry that merely came due meanwhile.
+        public var answer: Swift.Bool = false
 
         public init() {}
 
@@ -1138,7 +1143,8 @@ extension GlimpseTimelineV1 {
             providerError: GlimpseTimelineV1.ProviderError? = nil,
             reload: GlimpseTimelineV1.ReloadStarted? = nil,
             unchanged: Swift.Bool = false,
-            placeholder: GlimpseWidgetV1.TimelineEntry? = nil
+            placeholder: GlimpseWidgetV1.TimelineEntry? = nil,
+            answer: Swift.Bool = false
         ) {
             self.placementId = placementId
             self.bundleId = bundleId
@@ -1151,6 +1157,7 @@ extension GlimpseTimelineV1 {
             self.reload = reload
             self.unchanged = unchanged
             self.placeholder = placeholder
+            self.answer = answer
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -2120,6 +2127,7 @@ extension GlimpseTimelineV1.EntryChange: _ProtoCBacked {
         if let v = c.pointee.reload { self.reload = try _liftNested("glimpse.timeline.v1.EntryChange", "reload", -1) { () throws(ProtoDecodingError) -> GlimpseTimelineV1.ReloadStarted in try GlimpseTimelineV1.ReloadStarted(_c: v, depth: depth &+ 1) } }
         self.unchanged = (c.pointee.unchanged != 0)
         if let v = c.pointee.placeholder { self.placeholder = try _liftNested("glimpse.timeline.v1.EntryChange", "placeholder", -1) { () throws(ProtoDecodingError) -> GlimpseWidgetV1.TimelineEntry in try GlimpseWidgetV1.TimelineEntry(_c: v, depth: depth &+ 1) } }
+        self.answer = (c.pointee.answer != 0)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -2135,6 +2143,7 @@ extension GlimpseTimelineV1.EntryChange: _ProtoCBacked {
         if let v = self.reload { c.pointee.reload = try arena.lower(v, depth: depth) }
         c.pointee.unchanged = (self.unchanged ? 1 : 0)
         if let v = self.placeholder { c.pointee.placeholder = try arena.lower(v, depth: depth) }
+        c.pointee.answer = (self.answer ? 1 : 0)
     }
 }
 
@@ -2934,6 +2943,7 @@ extension GlimpseTimelineV1.EntryChange: ProtoJSONMessage, _ProtoJSONField {
         w.optional("reload", self.reload)
         w.field("unchanged", self.unchanged)
         w.optional("placeholder", self.placeholder)
+        w.field("answer", self.answer)
         return w.value
     }
 
@@ -2953,12 +2963,13 @@ extension GlimpseTimelineV1.EntryChange: ProtoJSONMessage, _ProtoJSONField {
             case 9: try r.readOptional(&self.reload)
             case 10: try r.read(&self.unchanged)
             case 11: try r.readOptional(&self.placeholder)
+            case 12: try r.read(&self.answer)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.EntryChange", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,entry,entry 5,at,at 6,sequence,sequence 7,removed,removed 8,providerError,provider_error 9,reload,reload 10,unchanged,unchanged 11,placeholder,placeholder")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.timeline.v1.EntryChange", "1,placementId,placement_id 2,bundleId,bundle_id 3,kind,kind 4,entry,entry 5,at,at 6,sequence,sequence 7,removed,removed 8,providerError,provider_error 9,reload,reload 10,unchanged,unchanged 11,placeholder,placeholder 12,answer,answer")
 }
 
 extension GlimpseTimelineV1.PreviewRequest: ProtoJSONMessage, _ProtoJSONField {

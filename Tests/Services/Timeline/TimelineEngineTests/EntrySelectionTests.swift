@@ -23,6 +23,27 @@ struct EntrySelectionTests {
         #expect(h.scheduler.currentEntry(of: 1)?.content == [2])
     }
 
+    @Test("a change the provider's answer brought is marked answered; one the clock brought is not")
+    func answeredChangesAreMarked() throws {
+        let h = try Fixture.harness()
+        h.provider = { _, now in
+            .timeline(Timeline(entries: Fixture.entries(from: now, count: 3, spacingMinutes: 10), policy: .never))
+        }
+        try h.advance(minutes: 25)
+        // Each entryChanged, and whether an entryAnswered of the same placement follows it at once.
+        var marks: [(content: [UInt8]?, answered: Bool)] = []
+        let effects = h.effects { _ in true }
+        for (index, effect) in effects.enumerated() {
+            guard case .entryChanged(1, let entry) = effect else { continue }
+            let next = effects.indices.contains(index + 1) ? effects[index + 1] : nil
+            marks.append((entry?.entry.content, next == .entryAnswered(1)))
+        }
+        // The placeholder at placement, the answer's first entry, then two that came due.
+        #expect(marks.map(\.content) == [nil, [0], [1], [2]])
+        #expect(marks.map(\.answered) == [false, true, false, false])
+        #expect(h.effects { $0 == .entryAnswered(1) }.count == 1)
+    }
+
     @Test("\"entries are kept sorted\": out-of-order entries show in date order")
     func entriesSorted() throws {
         let h = try Fixture.harness()

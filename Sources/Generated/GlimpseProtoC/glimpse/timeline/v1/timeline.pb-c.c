@@ -3271,7 +3271,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__watch_entries_request__d
   (ProtobufCMessageInit) glimpse__timeline__v1__watch_entries_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field_descriptors[11] =
+static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field_descriptors[12] =
 {
   {
     "placement_id",
@@ -3405,8 +3405,21 @@ static const ProtobufCFieldDescriptor glimpse__timeline__v1__entry_change__field
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "answer",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Timeline__V1__EntryChange, answer),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__timeline__v1__entry_change__field_indices_by_name[] = {
+  11,   /* field[11] = answer */
   4,   /* field[4] = at */
   1,   /* field[1] = bundle_id */
   3,   /* field[3] = entry */
@@ -3422,7 +3435,7 @@ static const unsigned glimpse__timeline__v1__entry_change__field_indices_by_name
 static const ProtobufCIntRange glimpse__timeline__v1__entry_change__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor =
 {
@@ -3432,7 +3445,7 @@ const ProtobufCMessageDescriptor glimpse__timeline__v1__entry_change__descriptor
   "Glimpse__Timeline__V1__EntryChange",
   "glimpse.timeline.v1",
   sizeof(Glimpse__Timeline__V1__EntryChange),
-  11,
+  12,
   glimpse__timeline__v1__entry_change__field_descriptors,
   glimpse__timeline__v1__entry_change__field_indices_by_name,
   1,  glimpse__timeline__v1__entry_change__number_ranges,

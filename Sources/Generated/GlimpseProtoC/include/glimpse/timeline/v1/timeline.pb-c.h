@@ -703,10 +703,17 @@ struct  Glimpse__Timeline__V1__EntryChange
    * device's own).
    */
   Glimpse__Widget__V1__TimelineEntry *placeholder;
+  /*
+   * include_reloads: this change ends a provider call: its answer (the new entry, or
+   * `unchanged`) or its failure (`provider_error`). False for what the clock changes (the
+   * next entry of a timeline coming due), so a waiter for a reload's answer is not
+   * satisfied by an entry that merely came due meanwhile.
+   */
+  protobuf_c_boolean answer;
 };
 #define GLIMPSE__TIMELINE__V1__ENTRY_CHANGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__timeline__v1__entry_change__descriptor) \
-    , 0, {0,NULL}, {0,NULL}, NULL, NULL, 0, 0, NULL, NULL, 0, NULL }
+    , 0, {0,NULL}, {0,NULL}, NULL, NULL, 0, 0, NULL, NULL, 0, NULL, 0 }
 
 
 struct  Glimpse__Timeline__V1__PreviewRequest__ConfigurationEntry
