@@ -228,3 +228,35 @@ def test_demo_setup_and_the_pizza_push_server_against_a_keyed_stack(tmp_path):
         for app in apps:
             app.stop()
         stack.stop()
+
+
+def test_the_device_key_holds_with_a_metrics_port(tmp_path):
+    """A service given both --metrics-port and --device-key still refuses device calls without
+    the key: the metered transport is inside the gate, not beside it (it was beside it, and
+    a metrics port opened every device call to anyone)."""
+    key_file = tmp_path / "device-key"
+    assert glimpse("device-key", str(key_file)).returncode == 0
+    key = key_file.read_text().strip()
+    process = subprocess.Popen([_binary("glimpse-timeline"), "--port", "0", "--metrics-port", "0", "--data-dir",
+                                str(tmp_path / "t"), "--clock", "manual", "--device-key", str(key_file)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("listening on port "), line
+        metrics = process.stdout.readline()
+        assert metrics.startswith("metrics on port "), metrics
+        address = f"127.0.0.1:{int(line.split()[-1])}"
+        with grpc.insecure_channel(address) as bare, device_channel(address, key) as keyed:
+            code, details = refusal(timeline_pb2_grpc.TimelineServiceStub(bare).ListPlacements,
+                                    t.ListPlacementsRequest())
+            assert code == grpc.StatusCode.UNAUTHENTICATED, details
+            timeline_pb2_grpc.TimelineServiceStub(keyed).ListPlacements(t.ListPlacementsRequest(), timeout=RPC_TIMEOUT)
+        # Both calls were counted: the meter sees the calls the gate refuses too.
+        scraped = urllib.request.urlopen(f"http://127.0.0.1:{int(metrics.split()[-1])}/metrics",
+                                         timeout=30).read().decode()
+        handled = [line for line in scraped.splitlines()
+                   if line.startswith("grpc_server_handled_total") and '"ListPlacements"' in line]
+        assert len(handled) == 1 and handled[0].split()[-1] == "2", handled
+    finally:
+        process.terminate()
+        process.wait(timeout=60)

@@ -144,19 +144,11 @@ package struct ServiceRunner: Sendable {
         let transport = NIOServerTransport(
             host: config.host, port: config.port, config: transportConfig, group: eventLoopGroup,
             handlerExecutor: handlerExecutor, jsonRoutes: router.jsonRoutes)
-        rpcTransport = transport
-        if let key = config.deviceKey {
-            rpcTransport = DeviceKeyGate(rpcTransport, key: key)
-            logger.info("device-scope calls need the device key (--device-key); health and reflection stay open")
-        } else if servesDeviceScope, !config.listensOnLoopback {
-            logger.warning(
-                "listening on \(config.host) without --device-key: whoever reaches this port makes device calls (install, place, read every app's data); give --device-key FILE"
-            )
-        }
         if !router.jsonRoutes.isEmpty {
             logger.info(
                 "serving JSON", metadata: ["routes": "\(router.jsonRoutes.all.map(\.route).joined(separator: " "))"])
         }
+        rpcTransport = transport
         var metricsEndpoint: MetricsEndpoint?
         if let metricsPort = config.metricsPort {
             let registry = metricsRegistry ?? ServiceMetrics.bootstrap()
@@ -165,7 +157,16 @@ package struct ServiceRunner: Sendable {
                 idleTimeout: config.idleTimeout, events: connectionLog.connectionEvents)
             metricsEndpoint = endpoint
             let metrics = RPCMetrics(factory: PrometheusMetricsFactory(registry: registry), served: router.paths)
-            rpcTransport = MeteredServerTransport(transport, metrics: metrics)
+            rpcTransport = MeteredServerTransport(rpcTransport, metrics: metrics)
+        }
+        if let key = config.deviceKey {
+            // Outermost: every call, metered or not, passes the gate first.
+            rpcTransport = DeviceKeyGate(rpcTransport, key: key)
+            logger.info("device-scope calls need the device key (--device-key); health and reflection stay open")
+        } else if servesDeviceScope, !config.listensOnLoopback {
+            logger.warning(
+                "listening on \(config.host) without --device-key: whoever reaches this port makes device calls (install, place, read every app's data); give --device-key FILE"
+            )
         }
         let logger = self.logger
         let metricsPort = metricsEndpoint?.port
