@@ -368,7 +368,10 @@ let package = Package(
             resources: [.embedInCode("Web")]),
         .executableTarget(
             name: "glimpse-gateway",
-            dependencies: ["GatewayService", "ServiceKit", "GlimpseMessages", "GlimpseVocabulary", argumentParser],
+            dependencies: [
+                "GatewayService", "ServiceKit", "GlimpseMessages", "GlimpseVocabulary", "RPCCore", argumentParser,
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Services/Gateway/Main"),
         .testTarget(
             name: "GatewayServiceTests",

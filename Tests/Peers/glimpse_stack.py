@@ -71,16 +71,19 @@ class _CallDetails(collections.namedtuple("_CallDetails", ("method", "timeout", 
     pass
 
 
-class DeviceKeyInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
-    """Adds `authorization: Device <key>` to calls that carry no `authorization`."""
+class MetadataInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+    """Adds the entry `name: value` to every call; `replace`: in place of one the call has,
+    else only to calls that carry none."""
 
-    def __init__(self, key):
-        self.key = key
+    def __init__(self, name, value, replace=False):
+        self.name, self.value, self.replace = name, value, replace
 
     def _details(self, details):
         metadata = list(details.metadata or [])
-        if not any(name == "authorization" for name, _ in metadata):
-            metadata.append(("authorization", f"Device {self.key}"))
+        if self.replace:
+            metadata = [(k, v) for k, v in metadata if k != self.name]
+        if not any(k == self.name for k, _ in metadata):
+            metadata.append((self.name, self.value))
         return _CallDetails(details.method, details.timeout, metadata, details.credentials,
                             details.wait_for_ready, details.compression)
 
@@ -89,6 +92,11 @@ class DeviceKeyInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamCli
 
     def intercept_unary_stream(self, continuation, details, request):
         return continuation(self._details(details), request)
+
+
+def DeviceKeyInterceptor(key):
+    """Adds `authorization: Device <key>` to calls that carry no `authorization`."""
+    return MetadataInterceptor("authorization", f"Device {key}")
 
 
 def device_channel(address, key=None):
@@ -130,6 +138,11 @@ class Stack:
         self.widget_center = gateway_pb2_grpc.WidgetCenterStub(self.channel)
         self.activity_kit = gateway_pb2_grpc.ActivityKitStub(self.channel)
         self.app_group = gateway_pb2_grpc.AppGroupStub(self.channel)
+
+    def device_view(self, device):
+        """The stack as one of its devices sees it: stubs whose calls name `device`
+        (`glimpse-device`), the same ports, and a folder of its own for its apps' files."""
+        return DeviceView(self, device)
 
     def start_services(self):
         for service in SERVICES:
@@ -192,3 +205,24 @@ class Stack:
             if process:
                 codes[service] = process.stop()
         return codes
+
+
+class DeviceView:
+    """One device of a stack (see `Stack.device_view`)."""
+
+    def __init__(self, stack, device):
+        self.stack = stack
+        self.device_id = device
+        self.ports = stack.ports
+        self.tmp_path = stack.tmp_path / "devices" / device
+        self.tmp_path.mkdir(parents=True, exist_ok=True)
+        self.channel = grpc.intercept_channel(stack.channel, MetadataInterceptor("glimpse-device", device, replace=True))
+        self.apps = gateway_pb2_grpc.AppsStub(self.channel)
+        self.widgets = gateway_pb2_grpc.WidgetsStub(self.channel)
+        self.device = gateway_pb2_grpc.DeviceStub(self.channel)
+        self.clock = gateway_pb2_grpc.ClockStub(self.channel)
+        self.activities = gateway_pb2_grpc.ActivitiesStub(self.channel)
+        self.events = gateway_pb2_grpc.EventsStub(self.channel)
+        self.widget_center = gateway_pb2_grpc.WidgetCenterStub(self.channel)
+        self.activity_kit = gateway_pb2_grpc.ActivityKitStub(self.channel)
+        self.app_group = gateway_pb2_grpc.AppGroupStub(self.channel)

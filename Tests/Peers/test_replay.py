@@ -27,8 +27,19 @@ def _advance(stack, seconds):
 
 def scripted_day(tmp_path):
     """Runs the script on a fresh stack; returns its event log and final screen, serialized."""
-    from google.protobuf import json_format
     stack = Stack(tmp_path, activity_args=["--seed", SEED])
+    try:
+        return day(stack)
+    finally:
+        stack.stop()
+
+
+def day(stack, push=True):
+    """Runs the script on `stack` (a stack, or one device of one: `Stack.device_view`); returns
+    its event log and final screen, serialized, and the events. `push=False` leaves out the
+    push to the APNs endpoint (which serves the default device only)."""
+    from google.protobuf import json_format
+    tmp_path = stack.tmp_path
     apps = []
     try:
         pixar = DemoApp("pixar", stack)
@@ -53,16 +64,17 @@ def scripted_day(tmp_path):
         stack.activities.Tap(g.ActivityTapRequest(activity_id=activity.activity_id, element="playPause"),
                              timeout=RPC_TIMEOUT)
         _advance(stack, 60)
-        now = stack.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now.seconds
-        state = json.loads(activity.content.state_json)
-        state["currentScene"] = "Remember Me"
-        payload = tmp_path / "update.json"
-        payload.write_text(json.dumps({"aps": {"timestamp": now, "event": "update", "content-state": state}}))
-        env = {"GLIMPSE_GATEWAY": f"127.0.0.1:{stack.ports['gateway']}", "PATH": "/usr/bin:/bin"}
-        pushed = subprocess.run(
-            [_binary("glimpse"), "push", activity.activity_id, str(payload), "--apns-address", f"127.0.0.1:{stack.ports['apns-h2c']}"],
-            capture_output=True, text=True, env=env, timeout=60)
-        assert pushed.returncode == 0, pushed
+        if push:
+            now = stack.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now.seconds
+            state = json.loads(activity.content.state_json)
+            state["currentScene"] = "Remember Me"
+            payload = tmp_path / "update.json"
+            payload.write_text(json.dumps({"aps": {"timestamp": now, "event": "update", "content-state": state}}))
+            env = {"GLIMPSE_GATEWAY": f"127.0.0.1:{stack.ports['gateway']}", "PATH": "/usr/bin:/bin"}
+            pushed = subprocess.run(
+                [_binary("glimpse"), "push", activity.activity_id, str(payload), "--apns-address", f"127.0.0.1:{stack.ports['apns-h2c']}"],
+                capture_output=True, text=True, env=env, timeout=60)
+            assert pushed.returncode == 0, pushed
         _advance(stack, 6 * 3600)
         stack.widgets.Tap(g.TapRequest(placement_id=lock.placement_id), timeout=RPC_TIMEOUT)
         _advance(stack, 17 * 3600)
@@ -76,7 +88,6 @@ def scripted_day(tmp_path):
     finally:
         for app in apps:
             app.stop()
-        stack.stop()
 
 
 def test_a_scripted_day_gives_the_same_event_log_byte_for_byte(tmp_path):

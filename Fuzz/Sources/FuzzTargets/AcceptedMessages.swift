@@ -109,5 +109,10 @@ package enum AcceptedMessages {
         // Added later go last: an input's first byte keeps naming the same type in the corpora.
         GlimpseGatewayV1.GalleryRequest.self,
         GlimpseTimelineV1.PreviewRequest.self,
+        GlimpseGatewayV1.CreateDeviceRequest.self,
+        GlimpseGatewayV1.DeleteDeviceRequest.self,
+        GlimpseGatewayV1.ListDevicesRequest.self,
+        GlimpseDeviceV1.DeleteDeviceRequest.self,
+        GlimpseDeviceV1.ListDevicesRequest.self,
     ]
 }

@@ -134,29 +134,36 @@ struct ActivityMain: AsyncParsableCommand {
         if auth == "jwt", keys.isEmpty {
             logger.warning("--apns-auth jwt without --apns-key: every push will be refused 403 InvalidProviderToken")
         }
-        let clock: HostClock =
-            switch config.clock {
-            case .system: HostClock(.system)
-            case .manual(let start): HostClock(.manual(start: start))
-            }
+        let clock = config.hostClock()
         let dataDirectory = URL(fileURLWithPath: config.dataDirectory)
         let serviceNames = [GlimpseActivityV1.ActivityService.name, GlimpseClockV1.Clock.name]
+        let authentication: APNsEndpoint.Authentication =
+            auth == "none" ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings))
+        let seedText = source.raw("seed", seed)?.value
+        let outbound = Outbound(
+            address: timelineAddress, deviceKey: config.deviceKey, log: { message in logger.notice("\(message)") })
         let server = try await store.opening(
             name: "activity", standby: StandbyHealth(config: config, serviceNames: serviceNames, logger: logger),
             report: { message in logger.notice("\(message)") }
         ) { journal in
             try await ActivityServer.open(
-                directory: dataDirectory, journal: journal, clock: clock,
-                authentication: auth == "none"
-                    ? .none : .providerTokens(ProviderTokens(keys: keys, settings: tokenSettings)),
-                outbound: .init(
-                    address: timelineAddress, deviceKey: config.deviceKey,
-                    log: { message in logger.notice("\(message)") }),
-                snapshots: policy,
-                seed: source.raw("seed", seed).map { Array(SHA256.hash(data: Array($0.value.utf8))) },
+                directory: dataDirectory, journal: journal, clock: clock, authentication: authentication,
+                outbound: outbound, snapshots: policy,
+                seed: seedText.map { Array(SHA256.hash(data: Array($0.utf8))) },
                 report: { message in logger.warning("\(message)") })
         }
         logger.info("activity store: \(server.host.opening)")
+        let devices = try store.devices(dataDirectory: config.dataDirectory) { device, directory in
+            var outbound = outbound
+            outbound.device = device
+            let server = try await ActivityServer.open(
+                directory: directory, clock: config.hostClock(),
+                authentication: authentication, outbound: outbound, snapshots: policy,
+                // Each device's ids and tokens are its own, the same in every scripted run.
+                seed: seedText.map { Array(SHA256.hash(data: Array("\($0)\u{0}\(device)".utf8))) },
+                report: { message in logger.warning("device \(device): \(message)") })
+            return .hosting(server.host, services: [server.handlers, server.clock], close: server.close)
+        }
 
         // The APNs endpoint's listeners.
         var listeners: [HTTP2Listener] = []
@@ -187,6 +194,7 @@ struct ActivityMain: AsyncParsableCommand {
         let (grpcBound, bound) = AsyncStream<Void>.makeStream()
         runner.onListening = { _ in bound.finish() }
         runner.addHost(server.host)
+        runner.serveDevices(devices, perDevice: serviceNames)
         if !listeners.isEmpty {
             let caPath = caPath
             // As Apple's: one stream until a valid provider token has been posted.

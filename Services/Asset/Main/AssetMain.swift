@@ -44,11 +44,7 @@ struct AssetMain: AsyncParsableCommand {
         ) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
         let policy = try snapshots.policy()
         let logger = ServiceLogging.bootstrap(config)
-        let clock: HostClock =
-            switch config.clock {
-            case .system: HostClock(.system)
-            case .manual(let start): HostClock(.manual(start: start))
-            }
+        let clock = config.hostClock()
         let serviceNames = [GlimpseAssetV1.AssetService.name, GlimpseClockV1.Clock.name]
         let server = try await store.opening(
             name: "asset", standby: StandbyHealth(config: config, serviceNames: serviceNames, logger: logger),
@@ -59,11 +55,20 @@ struct AssetMain: AsyncParsableCommand {
                 settings: settings, log: { message in logger.notice("\(message)") }, snapshots: policy)
         }
         logger.info("asset store: \(server.host.opening)")
+        let deviceSettings = settings
+        let devices = try store.devices(dataDirectory: config.dataDirectory) { device, directory in
+            let server = try await AssetServer.open(
+                directory: directory,
+                clock: config.hostClock(), settings: deviceSettings,
+                log: { message in logger.notice("device \(device): \(message)") }, snapshots: policy)
+            return .hosting(server.host, services: [server.handlers, server.clock], close: server.close)
+        }
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: serviceNames,
             descriptors: GlimpseMessagesDescriptors.files)
         runner.addHost(server.host)
+        runner.serveDevices(devices, perDevice: serviceNames)
         runner.onShutdown("asset store") { try await server.close() }
         runner.markReady()  // the journal is replayed and the blob files reconciled
         try await runner.run()

@@ -13,6 +13,8 @@ import Foundation
 import GatewayService
 import GlimpseVocabulary
 import GlimpseMessages
+import Logging
+import RPCCore
 import ServiceKit
 
 @main
@@ -110,17 +112,39 @@ struct GatewayMain: AsyncParsableCommand {
             case .system: .system
             case .manual(let start): .manual(start: start, follow: follow)
             }
-        let server = try GatewayServer.open(
-            directory: URL(fileURLWithPath: config.dataDirectory),
-            upstreams: Upstreams(addresses: addresses, deviceKey: config.deviceKey),
-            clock: mode, logger: logger, eventLogCapacity: capacity, followMaxLag: maxLag,
-            settleTimeout: .milliseconds(Int64(settle * 1000)), viewsDeadline: .milliseconds(Int64(views * 1000)),
-            device: screen.rawValue)
+        let upstreams = Upstreams(addresses: addresses, deviceKey: config.deviceKey)
+        let open: @Sendable (URL, Upstreams, Logger) throws -> GatewayServer = { directory, upstreams, logger in
+            try GatewayServer.open(
+                directory: directory, upstreams: upstreams, clock: mode, logger: logger, eventLogCapacity: capacity,
+                followMaxLag: maxLag, settleTimeout: .milliseconds(Int64(settle * 1000)),
+                viewsDeadline: .milliseconds(Int64(views * 1000)), device: screen.rawValue)
+        }
+        let server = try open(URL(fileURLWithPath: config.dataDirectory), upstreams, logger)
+        // Devices beside the default one: each a gateway of its own over the same connections.
+        let devicesRoot = URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("devices")
+        let devices = DeviceTable(root: devicesRoot) { device throws in
+            guard DevicesHandler.exists(device, root: devicesRoot) else {
+                throw RPCError(code: .notFound, message: "no device \(device): Devices.Create it first")
+            }
+            var deviceLogger = logger
+            deviceLogger[metadataKey: "device"] = "\(device)"
+            let served = try open(
+                devicesRoot.appendingPathComponent(device), upstreams.forDevice(device), deviceLogger)
+            let following = Task { try? await served.followers.run() }
+            return .init(services: served.handlers, jsonServices: served.handlers) {
+                served.endStreams()
+                following.cancel()
+                await served.close()
+            }
+        }
+        let devicesHandler = DevicesHandler(table: devices, gateway: server.gateway, model: screen.rawValue)
         var runner = ServiceRunner(
-            config: config, logger: logger, services: server.handlers,
-            serviceNames: GatewayServer.serviceNames, descriptors: GlimpseMessagesDescriptors.files)
+            config: config, logger: logger, services: server.handlers + [devicesHandler],
+            serviceNames: GatewayServer.serviceNames + [GatewayServer.devicesServiceName],
+            descriptors: GlimpseMessagesDescriptors.files)
+        runner.serveDevices(devices, perDevice: GatewayServer.serviceNames, tokenNamesDevice: true, managedHere: false)
         // The same API as JSON on the same port (HTTP/1.1 and h2c): POST /v1/<service>/<method>.
-        runner.jsonServices = server.handlers
+        runner.jsonServices = server.handlers + [devicesHandler]
         // The device in a browser on the same port (HTTP/1.1): GET /, server-sent events.
         runner.webFiles = WebFiles.all
         runner.addBackground(server.followers)

@@ -97,7 +97,8 @@ package final class Gateway: Sendable {
         if await device.app(bundle) != nil { _ = try await uninstall(bundle, quiet: true) }
         var stored = GlimpseGatewayV1.StoredApp()
         stored.manifest = manifest
-        stored.appToken = Caller.newAppToken()
+        // A device's tokens name it (`<device>.<token>`), so an app's calls reach its device.
+        stored.appToken = upstreams.device.map { "\($0).\(Caller.newAppToken())" } ?? Caller.newAppToken()
         stored.installedAt = GoogleProtobuf.Timestamp(now())
         var done: [Upstreams.Service] = []
         do {

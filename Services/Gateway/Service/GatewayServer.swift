@@ -23,6 +23,9 @@ package struct GatewayServer: Sendable {
         GlimpseGatewayV1.AppLifecycle.name,
     ]
 
+    /// `Devices`, served once per gateway (the others, per device).
+    package static let devicesServiceName = GlimpseGatewayV1.Devices.name
+
     /// Opens `<directory>/gateway.sqlite` (or an in-memory store).
     package static func open(
         directory: URL?, upstreams: Upstreams, clock: Conductor.Mode, logger: Logger,

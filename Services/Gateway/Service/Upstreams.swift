@@ -37,11 +37,33 @@ package final class Upstreams: Sendable {
     /// token for that service instead).
     package let deviceKey: DeviceKey?
 
+    /// The device whose calls these are (`DeviceScope`), nil for the default device: every
+    /// call names it, so each service answers from that device's state.
+    package let device: String?
+    /// Whether `shutdown()` closes the connections: a device's upstreams share the
+    /// default's, which outlive it.
+    private let ownsConnections: Bool
+
     /// `transports`: sockets as deployed; a test may wire the services in-process.
     package init(addresses: Addresses, deviceKey: DeviceKey? = nil, transports: Connections.Transports = .sockets) {
         self.addresses = addresses
         self.deviceKey = deviceKey
         connections = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes, transports: transports)
+        device = nil
+        ownsConnections = true
+    }
+
+    private init(sharing upstreams: Upstreams, device: String) {
+        addresses = upstreams.addresses
+        deviceKey = upstreams.deviceKey
+        connections = upstreams.connections
+        self.device = device
+        ownsConnections = false
+    }
+
+    /// The same services over the same connections, for `device`'s calls.
+    package func forDevice(_ device: String) -> Upstreams {
+        Upstreams(sharing: self, device: device)
     }
 
     func connection(_ service: Service) throws(RPCError) -> GRPCClient {
@@ -49,7 +71,9 @@ package final class Upstreams: Sendable {
             throw RPCError(
                 code: .unavailable, message: "glimpse-\(service.rawValue): no usable address (\(addresses[service]))")
         }
-        return client.adding(deviceKey?.metadata ?? Metadata())
+        var metadata = deviceKey?.metadata ?? Metadata()
+        if let device { metadata.addString(device, forKey: DeviceScope.metadataKey) }
+        return client.adding(metadata)
     }
 
     package func timeline() throws(RPCError) -> GlimpseTimelineV1.TimelineService.Client {
@@ -65,6 +89,9 @@ package final class Upstreams: Sendable {
         .init(wrapping: try connection(.asset))
     }
     package func clock(_ service: Service) throws(RPCError) -> GlimpseClockV1.Clock.Client {
+        .init(wrapping: try connection(service))
+    }
+    package func devices(_ service: Service) throws(RPCError) -> GlimpseDeviceV1.Devices.Client {
         .init(wrapping: try connection(service))
     }
 
@@ -117,5 +144,7 @@ package final class Upstreams: Sendable {
         return metadata
     }
 
-    package func shutdown() async { await connections.shutdown() }
+    package func shutdown() async {
+        if ownsConnections { await connections.shutdown() }
+    }
 }

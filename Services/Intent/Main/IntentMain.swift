@@ -43,11 +43,7 @@ struct IntentMain: AsyncParsableCommand {
         let timelineAddress = try service.source().optionalAddress("timeline-address", timeline)
         let policy = try snapshots.policy()
         let logger = ServiceLogging.bootstrap(config)
-        let clock: HostClock =
-            switch config.clock {
-            case .system: HostClock(.system)
-            case .manual(let start): HostClock(.manual(start: start))
-            }
+        let clock = config.hostClock()
         let outbound = Outbound(
             address: timelineAddress, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })
@@ -62,11 +58,23 @@ struct IntentMain: AsyncParsableCommand {
                 snapshots: policy, report: { message in logger.warning("\(message)") })
         }
         logger.info("intent store: \(server.host.opening)")
+        let devices = try store.devices(dataDirectory: config.dataDirectory) { device, directory in
+            var outbound = outbound
+            outbound.device = device
+            let server = try IntentServer.open(
+                directory: directory,
+                clock: config.hostClock(), outbound: outbound, snapshots: policy,
+                report: { message in logger.warning("device \(device): \(message)") })
+            return .hosting(
+                server.host, services: [server.handlers, server.clock],
+                background: [ReloadDeliveryService(delivery: server.delivery, host: server.host)], close: server.close)
+        }
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: serviceNames,
             descriptors: GlimpseMessagesDescriptors.files)
         runner.addHost(server.host)
+        runner.serveDevices(devices, perDevice: serviceNames)
         // Reloads taps asked for while glimpse-timeline was down (or before a restart) go when it answers.
         runner.addBackground(ReloadDeliveryService(delivery: server.delivery, host: server.host))
         runner.onShutdown("intent store") { try await server.close() }

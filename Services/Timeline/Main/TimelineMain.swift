@@ -46,11 +46,7 @@ struct TimelineMain: AsyncParsableCommand {
         let assetAddress = try service.source().optionalAddress("asset-address", asset)
         let policy = try snapshots.policy()
         let logger = ServiceLogging.bootstrap(config)
-        let clock: HostClock =
-            switch config.clock {
-            case .system: HostClock(.system)
-            case .manual(let start): HostClock(.manual(start: start))
-            }
+        let clock = config.hostClock()
         let outbound = Outbound(
             address: assetAddress, deviceKey: config.deviceKey,
             log: { message in logger.notice("\(message)") })
@@ -66,11 +62,22 @@ struct TimelineMain: AsyncParsableCommand {
                 snapshots: policy, report: { message in logger.warning("\(message)") })
         }
         logger.info("timeline store: \(server.host.opening)")
+        let deviceSettings = settings
+        let devices = try store.devices(dataDirectory: config.dataDirectory) { device, directory in
+            var outbound = outbound
+            outbound.device = device
+            let server = try TimelineServer.open(
+                directory: directory,
+                clock: config.hostClock(), settings: deviceSettings, outbound: outbound, snapshots: policy,
+                report: { message in logger.warning("device \(device): \(message)") })
+            return .hosting(server.host, services: [server.handlers, server.clock], close: server.close)
+        }
         var runner = ServiceRunner(
             config: config, logger: logger, services: [server.handlers, server.clock],
             serviceNames: serviceNames,
             descriptors: GlimpseMessagesDescriptors.files)
         runner.addHost(server.host)
+        runner.serveDevices(devices, perDevice: serviceNames)
         runner.onShutdown("timeline store") { try await server.close() }
         runner.markReady()  // the journal is open and replayed
         try await runner.run()

@@ -1,6 +1,7 @@
 package import ArgumentParser
-import Foundation
+package import Foundation
 package import EngineHosting
+import RPCCore
 package import ServiceKit
 
 /// `--store`, for the services whose journal may live in PostgreSQL (glimpse-timeline,
@@ -50,6 +51,29 @@ package struct StoreOptions: ParsableArguments, Sendable {
         } catch {
             throw ConfigError(
                 "--store: expected sqlite or postgres://user:password@host:port/database: \(error) (\(origin))")
+        }
+    }
+}
+
+extension StoreOptions {
+    /// The devices a service serves beside its default one (`DeviceTable`), each in its own
+    /// folder `<data-dir>/devices/<id>/`, which `open` is given. On PostgreSQL only the
+    /// default device is served yet: a call naming another is FAILED_PRECONDITION.
+    package func devices(
+        dataDirectory: String,
+        open: @escaping @Sendable (_ device: String, _ directory: URL) async throws -> DeviceTable.Served
+    ) throws -> DeviceTable {
+        let onPostgres = try postgres() != nil
+        let root = URL(fileURLWithPath: dataDirectory).appendingPathComponent("devices")
+        return DeviceTable(root: root) { device in
+            guard !onPostgres else {
+                throw RPCError(
+                    code: .failedPrecondition,
+                    message:
+                        "device \(device): this service keeps its journal in PostgreSQL (--store), where only the default device is served yet; devices beyond it need the SQLite store"
+                )
+            }
+            return try await open(device, root.appendingPathComponent(device))
         }
     }
 }

@@ -136,7 +136,21 @@ public struct RequestHeadParser: Sendable {
             return refuse(431, .resourceExhausted, "Request header list larger than \(maxHeaderListSize) bytes")
         }
         guard let path else { return refuse(400, .invalidArgument, "Missing :path") }
-        guard let method = routes.resolve(path) else {
+        var metadata = self.metadata
+        var resolved = routes.resolve(path)
+        // `/v1/devices/{id}/<route>`: the route, for that device (`DeviceScope`).
+        if resolved == nil, let scoped = DeviceScope.splitJSONPath(path), let method = routes.resolve(scoped.route) {
+            guard DeviceScope.isValid(scoped.device) else {
+                return refuse(
+                    400, .invalidArgument,
+                    "\(path): \"\(scoped.device.prefix(80))\" is no device id (1 to 63 of a-z, 0-9 and -, not starting with -)"
+                )
+            }
+            metadata.removeAll(forKey: DeviceScope.metadataKey)
+            metadata.addString(scoped.device, forKey: DeviceScope.metadataKey)
+            resolved = method
+        }
+        guard let method = resolved else {
             return refuse(404, .notFound, "No such route: \(path) (routes are POST /v1/<resource>/<verb>)")
         }
         guard self.method == .post else {

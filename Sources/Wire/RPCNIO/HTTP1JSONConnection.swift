@@ -140,7 +140,10 @@ final class HTTP1JSONConnection: ChannelInboundHandler {
                         ifNoneMatch: ifNoneMatch.isEmpty ? nil : ifNoneMatch.joined(separator: ",")))
                 return
             }
-            if head.method == .GET, routes.resolve(head.uri) != nil {
+            if head.method == .GET,
+                routes.resolve(head.uri) ?? DeviceScope.splitJSONPath(head.uri).flatMap({ routes.resolve($0.route) })
+                    != nil
+            {
                 guard let body = BrowserRequest.jsonParameter(head.uri) else {
                     receiving = .refused(
                         RequestRejection(

@@ -66,12 +66,15 @@ package struct ServiceRunner: Sendable {
     /// Whether this process serves device-scope calls (a Glimpse service; not a demo app's
     /// provider): then listening beyond loopback without `--device-key` is warned about.
     package var servesDeviceScope = true
+    /// The devices served beside the default one, and which services each serves (see
+    /// `DeviceDispatch`); nil: the default device only.
+    package var devices: (table: DeviceTable, perDevice: Set<String>, tokenNamesDevice: Bool)?
 
     /// What the transports report about peers (GOAWAYs, idle connections closed, failed
     /// accepts), logged rate limited; a service's other servers (glimpse-activity's APNs
     /// endpoint) log theirs here too.
     package let connectionLog: RateLimitedLog
-    private let services: [any RPCService]
+    private var services: [any RPCService]
     private let readiness: Readiness
     private var background: [ServiceGroupConfiguration.ServiceConfiguration] = []
     private var closers: [(name: String, close: @Sendable () async throws -> Void)] = []
@@ -98,6 +101,18 @@ package struct ServiceRunner: Sendable {
     }
 
     /// Health reports SERVING from now on (until shutdown).
+    /// Serves the devices of `table` beside the default one: a call of one of `perDevice`
+    /// (full service names) that names a device goes to that device's server (see
+    /// `DeviceDispatch`). A service also serves `glimpse.device.v1.Devices` (their listing
+    /// and deletion, for the gateway); the gateway, which serves its own, says
+    /// `managedHere: false` and `tokenNamesDevice: true`.
+    package mutating func serveDevices(
+        _ table: DeviceTable, perDevice: [String], tokenNamesDevice: Bool = false, managedHere: Bool = true
+    ) {
+        devices = (table, Set(perDevice), tokenNamesDevice)
+        if managedHere { services.append(DevicesService(table: table)) }
+    }
+
     package func markReady() {
         readiness.markReady(health)
     }
@@ -149,6 +164,11 @@ package struct ServiceRunner: Sendable {
                 "serving JSON", metadata: ["routes": "\(router.jsonRoutes.all.map(\.route).joined(separator: " "))"])
         }
         rpcTransport = transport
+        if let devices {
+            rpcTransport = DeviceDispatch(
+                rpcTransport, table: devices.table, perDevice: devices.perDevice,
+                tokenNamesDevice: devices.tokenNamesDevice)
+        }
         var metricsEndpoint: MetricsEndpoint?
         if let metricsPort = config.metricsPort {
             let registry = metricsRegistry ?? ServiceMetrics.bootstrap()
@@ -200,6 +220,10 @@ package struct ServiceRunner: Sendable {
     }
 
     private func runClosers() async {
+        if let devices {
+            await devices.table.closeAll()
+            logger.info("closed", metadata: ["what": "the devices' servers"])
+        }
         for closer in closers.reversed() {
             do {
                 try await closer.close()

@@ -12,6 +12,176 @@ internal import CProtobufC
 public import GlimpseJSON
 
 extension GlimpseGatewayV1 {
+    public struct CreateDeviceRequest: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.CreateDeviceRequest"
+
+        /// 1 to 63 of a-z, 0-9 and -, not starting with -; not "default".
+        public var deviceId: Swift.String = ""
+
+        public init() {}
+
+        public init(
+            deviceId: Swift.String = ""
+        ) {
+            self.deviceId = deviceId
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
+    public struct DeviceInfo: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.DeviceInfo"
+
+        public var deviceId: Swift.String = ""
+        /// The screen model (the stack's: `--device`).
+        public var model: Swift.String = ""
+        public var createdAt: GoogleProtobuf.Timestamp? = nil
+
+        public init() {}
+
+        public init(
+            deviceId: Swift.String = "",
+            model: Swift.String = "",
+            createdAt: GoogleProtobuf.Timestamp? = nil
+        ) {
+            self.deviceId = deviceId
+            self.model = model
+            self.createdAt = createdAt
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
+    public struct DeleteDeviceRequest: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.DeleteDeviceRequest"
+
+        public var deviceId: Swift.String = ""
+
+        public init() {}
+
+        public init(
+            deviceId: Swift.String = ""
+        ) {
+            self.deviceId = deviceId
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
+    public struct DeleteDeviceResponse: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.DeleteDeviceResponse"
+
+        /// Whether there was such a device (deleting one twice is no error).
+        public var existed: Swift.Bool = false
+
+        public init() {}
+
+        public init(
+            existed: Swift.Bool = false
+        ) {
+            self.existed = existed
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
+    public struct ListDevicesRequest: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.ListDevicesRequest"
+
+
+        public init() {}
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
+    public struct ListDevicesResponse: GlimpseMessage {
+        public static let protoMessageName = "glimpse.gateway.v1.ListDevicesResponse"
+
+        public var devices: [GlimpseGatewayV1.DeviceInfo] = []
+
+        public init() {}
+
+        public init(
+            devices: [GlimpseGatewayV1.DeviceInfo] = []
+        ) {
+            self.devices = devices
+        }
+
+        public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
+            try _ProtoWire.encode(self)
+        }
+
+        public func serialize(appendingTo buffer: inout [Swift.UInt8]) throws(ProtoEncodingError) {
+            try _ProtoWire.append(self, to: &buffer)
+        }
+
+        public init(serializedBytes bytes: Swift.UnsafeRawBufferPointer) throws(ProtoDecodingError) {
+            self = try _ProtoWire.decode(Self.self, from: bytes)
+        }
+    }
+}
+
+extension GlimpseGatewayV1 {
     public struct InstallRequest: GlimpseMessage {
         public static let protoMessageName = "glimpse.gateway.v1.InstallRequest"
 
@@ -2628,6 +2798,147 @@ extension GlimpseGatewayV1.Event {
     }
 }
 
+extension GlimpseGatewayV1.CreateDeviceRequest: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__CreateDeviceRequest.self, count: 1)
+        glimpse__gateway__v1__create_device_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__create_device_request__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.CreateDeviceRequest") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__CreateDeviceRequest.self)
+        self.init()
+        self.deviceId = try _liftString(c.pointee.device_id.data, c.pointee.device_id.len, "glimpse.gateway.v1.CreateDeviceRequest", "device_id", -1)
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__CreateDeviceRequest.self)
+        if !self.deviceId.isEmpty { c.pointee.device_id = ProtobufCBinaryData(len: self.deviceId.utf8.count, data: try arena.lowerString(self.deviceId, "glimpse.gateway.v1.CreateDeviceRequest", "device_id")) }
+    }
+}
+
+extension GlimpseGatewayV1.DeviceInfo: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__DeviceInfo.self, count: 1)
+        glimpse__gateway__v1__device_info__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__device_info__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.DeviceInfo") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__DeviceInfo.self)
+        self.init()
+        self.deviceId = try _liftString(c.pointee.device_id.data, c.pointee.device_id.len, "glimpse.gateway.v1.DeviceInfo", "device_id", -1)
+        self.model = try _liftString(c.pointee.model.data, c.pointee.model.len, "glimpse.gateway.v1.DeviceInfo", "model", -1)
+        if let v = c.pointee.created_at { self.createdAt = try _liftNested("glimpse.gateway.v1.DeviceInfo", "created_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__DeviceInfo.self)
+        if !self.deviceId.isEmpty { c.pointee.device_id = ProtobufCBinaryData(len: self.deviceId.utf8.count, data: try arena.lowerString(self.deviceId, "glimpse.gateway.v1.DeviceInfo", "device_id")) }
+        if !self.model.isEmpty { c.pointee.model = ProtobufCBinaryData(len: self.model.utf8.count, data: try arena.lowerString(self.model, "glimpse.gateway.v1.DeviceInfo", "model")) }
+        if let v = self.createdAt { c.pointee.created_at = try arena.lower(v, depth: depth) }
+    }
+}
+
+extension GlimpseGatewayV1.DeleteDeviceRequest: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__DeleteDeviceRequest.self, count: 1)
+        glimpse__gateway__v1__delete_device_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__delete_device_request__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.DeleteDeviceRequest") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__DeleteDeviceRequest.self)
+        self.init()
+        self.deviceId = try _liftString(c.pointee.device_id.data, c.pointee.device_id.len, "glimpse.gateway.v1.DeleteDeviceRequest", "device_id", -1)
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__DeleteDeviceRequest.self)
+        if !self.deviceId.isEmpty { c.pointee.device_id = ProtobufCBinaryData(len: self.deviceId.utf8.count, data: try arena.lowerString(self.deviceId, "glimpse.gateway.v1.DeleteDeviceRequest", "device_id")) }
+    }
+}
+
+extension GlimpseGatewayV1.DeleteDeviceResponse: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__DeleteDeviceResponse.self, count: 1)
+        glimpse__gateway__v1__delete_device_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__delete_device_response__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.DeleteDeviceResponse") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__DeleteDeviceResponse.self)
+        self.init()
+        self.existed = (c.pointee.existed != 0)
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__DeleteDeviceResponse.self)
+        c.pointee.existed = (self.existed ? 1 : 0)
+    }
+}
+
+extension GlimpseGatewayV1.ListDevicesRequest: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__ListDevicesRequest.self, count: 1)
+        glimpse__gateway__v1__list_devices_request__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__list_devices_request__init)
+
+    package init(_c _: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.ListDevicesRequest") }
+        self.init()
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        _ = (raw, arena, depth)
+    }
+}
+
+extension GlimpseGatewayV1.ListDevicesResponse: _ProtoCBacked {
+    package static var _isRecursive: Swift.Bool { false }
+    package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
+        let c = arena.allocate(Glimpse__Gateway__V1__ListDevicesResponse.self, count: 1)
+        glimpse__gateway__v1__list_devices_response__init(c)
+        return Swift.UnsafeMutableRawPointer(c)
+    }
+    package static let _descriptor = _ProtoDescriptor(glimpse__gateway__v1__list_devices_response__init)
+
+    package init(_c raw: Swift.UnsafeRawPointer, depth: Swift.Int) throws(ProtoDecodingError) {
+        guard depth < _protoMaxDepth else { throw .tooDeep(message: "glimpse.gateway.v1.ListDevicesResponse") }
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ListDevicesResponse.self)
+        self.init()
+        if c.pointee.n_devices > 0, let list = c.pointee.devices {
+            var out: [GlimpseGatewayV1.DeviceInfo] = []
+            out.reserveCapacity(c.pointee.n_devices)
+            for i in 0..<c.pointee.n_devices { if let e = list[i] { out.append(try _liftNested("glimpse.gateway.v1.ListDevicesResponse", "devices", i) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.DeviceInfo in try GlimpseGatewayV1.DeviceInfo(_c: e, depth: depth &+ 1) }) } }
+            self.devices = out
+        }
+    }
+
+    package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
+        let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__ListDevicesResponse.self)
+        if !self.devices.isEmpty {
+            c.pointee.devices = try arena.lowerMessages(self.devices, depth: depth)
+            c.pointee.n_devices = self.devices.count
+        }
+    }
+}
+
 extension GlimpseGatewayV1.InstallRequest: _ProtoCBacked {
     package static var _isRecursive: Swift.Bool { false }
     package static func _cMake(in arena: ProtoArena) -> Swift.UnsafeMutableRawPointer {
@@ -4846,6 +5157,128 @@ extension GlimpseGatewayV1.DynamicIsland.Mode: _ProtoJSONEnum {
 
 extension GlimpseGatewayV1.RenderRequest.Target: _ProtoJSONEnum {
     package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.gateway.v1.RenderRequest.Target", "TARGET_UNSPECIFIED=0 TARGET_HOME_SCREEN=1 TARGET_LOCK_SCREEN=2 TARGET_DYNAMIC_ISLAND=3 TARGET_WIDGET=4 TARGET_ACTIVITY=5")
+}
+
+extension GlimpseGatewayV1.CreateDeviceRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("deviceId", self.deviceId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.deviceId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.CreateDeviceRequest", "1,deviceId,device_id")
+}
+
+extension GlimpseGatewayV1.DeviceInfo: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("deviceId", self.deviceId)
+        w.field("model", self.model)
+        w.optional("createdAt", self.createdAt)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.deviceId)
+            case 2: try r.read(&self.model)
+            case 3: try r.readOptional(&self.createdAt)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.DeviceInfo", "1,deviceId,device_id 2,model,model 3,createdAt,created_at")
+}
+
+extension GlimpseGatewayV1.DeleteDeviceRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("deviceId", self.deviceId)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.deviceId)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.DeleteDeviceRequest", "1,deviceId,device_id")
+}
+
+extension GlimpseGatewayV1.DeleteDeviceResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.field("existed", self.existed)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.read(&self.existed)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.DeleteDeviceResponse", "1,existed,existed")
+}
+
+extension GlimpseGatewayV1.ListDevicesRequest: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        .object([])
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        try _ProtoJSONReader.readEmpty(value, path, Self._protoJSONFields, ignoringUnknownFields)
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.ListDevicesRequest", "")
+}
+
+extension GlimpseGatewayV1.ListDevicesResponse: ProtoJSONMessage, _ProtoJSONField {
+    public func protoJSONValue() -> JSONValue {
+        var w = _ProtoJSONWriter()
+        w.repeated("devices", self.devices)
+        return w.value
+    }
+
+    public init(protoJSONValue value: JSONValue, path: Swift.String, ignoringUnknownFields: Swift.Bool) throws(ProtoJSONError) {
+        self.init()
+        var r = try _ProtoJSONReader(value, path, Self._protoJSONFields, ignoringUnknownFields)
+        while let number = try r.next() {
+            switch number {
+            case 1: try r.readRepeated(&self.devices)
+            default: break
+            }
+        }
+    }
+
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.ListDevicesResponse", "1,devices,devices")
 }
 
 extension GlimpseGatewayV1.InstallRequest: ProtoJSONMessage, _ProtoJSONField {

@@ -6,6 +6,91 @@ public import RPCCore
 public import GlimpseMessages
 
 extension GlimpseGatewayV1 {
+    /// One gateway holds many devices, each with its own apps, placements, Live Activities,
+    /// settings, event log and clock, and its own state at every service: a CI job creates a
+    /// device, runs its tests on it and deletes it; two jobs never see each other. A call names
+    /// its device with the `glimpse-device` metadata entry, or on JSON with the path prefix
+    /// `/v1/devices/{device_id}/` (`POST /v1/devices/ci-42/widgets/tap`); an app's token names
+    /// the device it was installed on. A call that names none is the default device's, which
+    /// always exists: a single-device stack never names one.
+    public enum Devices {
+        public static let name = "glimpse.gateway.v1.Devices"
+
+        public enum Method {
+            public static let create = MethodDescriptor(service: "glimpse.gateway.v1.Devices", method: "Create")
+            public static let delete = MethodDescriptor(service: "glimpse.gateway.v1.Devices", method: "Delete")
+            public static let list = MethodDescriptor(service: "glimpse.gateway.v1.Devices", method: "List")
+            public static let all: [MethodDescriptor] = [create, delete, list]
+        }
+
+        /// Serves `glimpse.gateway.v1.Devices`: implement each method; `registerMethods(with:)` is provided, and
+        /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
+        public protocol Handler: RPCJSONService {
+            /// Creates an empty device (no apps, default settings, the clock at the stack's start).
+            func create(request: ServerRequest<GlimpseGatewayV1.CreateDeviceRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.DeviceInfo>
+            /// Deletes the device and everything of it, at the gateway and at every service.
+            func delete(request: ServerRequest<GlimpseGatewayV1.DeleteDeviceRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.DeleteDeviceResponse>
+            /// The devices, the default one first.
+            func list(request: ServerRequest<GlimpseGatewayV1.ListDevicesRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.ListDevicesResponse>
+        }
+
+        /// Calls `glimpse.gateway.v1.Devices` through a `GRPCClient`.
+        public struct Client: Sendable {
+            public let client: GRPCClient
+
+            public init(wrapping client: GRPCClient) { self.client = client }
+
+            /// Creates an empty device (no apps, default settings, the clock at the stack's start).
+            public func create(_ request: ClientRequest<GlimpseGatewayV1.CreateDeviceRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseGatewayV1.DeviceInfo> {
+                try await client.unary(request: request, method: Method.create, serializer: ProtoSerializer<GlimpseGatewayV1.CreateDeviceRequest>(), deserializer: ProtoDeserializer<GlimpseGatewayV1.DeviceInfo>(), options: options)
+            }
+
+            /// Deletes the device and everything of it, at the gateway and at every service.
+            public func delete(_ request: ClientRequest<GlimpseGatewayV1.DeleteDeviceRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseGatewayV1.DeleteDeviceResponse> {
+                try await client.unary(request: request, method: Method.delete, serializer: ProtoSerializer<GlimpseGatewayV1.DeleteDeviceRequest>(), deserializer: ProtoDeserializer<GlimpseGatewayV1.DeleteDeviceResponse>(), options: options)
+            }
+
+            /// The devices, the default one first.
+            public func list(_ request: ClientRequest<GlimpseGatewayV1.ListDevicesRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseGatewayV1.ListDevicesResponse> {
+                try await client.unary(request: request, method: Method.list, serializer: ProtoSerializer<GlimpseGatewayV1.ListDevicesRequest>(), deserializer: ProtoDeserializer<GlimpseGatewayV1.ListDevicesResponse>(), options: options)
+            }
+        }
+    }
+}
+
+extension GlimpseGatewayV1.Devices.Handler {
+    public func registerMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GlimpseGatewayV1.Devices.Method.create,
+            deserializer: ProtoDeserializer<GlimpseGatewayV1.CreateDeviceRequest>(), serializer: ProtoSerializer<GlimpseGatewayV1.DeviceInfo>()
+        ) { request, context in try await self.create(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Devices.Method.delete,
+            deserializer: ProtoDeserializer<GlimpseGatewayV1.DeleteDeviceRequest>(), serializer: ProtoSerializer<GlimpseGatewayV1.DeleteDeviceResponse>()
+        ) { request, context in try await self.delete(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Devices.Method.list,
+            deserializer: ProtoDeserializer<GlimpseGatewayV1.ListDevicesRequest>(), serializer: ProtoSerializer<GlimpseGatewayV1.ListDevicesResponse>()
+        ) { request, context in try await self.list(request: request, context: context) }
+    }
+
+    public func registerJSONMethods(with router: inout RPCRouter) {
+        router.registerUnary(
+            GlimpseGatewayV1.Devices.Method.create, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.CreateDeviceRequest>(), serializer: ProtoJSONSerializer<GlimpseGatewayV1.DeviceInfo>()
+        ) { request, context in try await self.create(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Devices.Method.delete, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.DeleteDeviceRequest>(), serializer: ProtoJSONSerializer<GlimpseGatewayV1.DeleteDeviceResponse>()
+        ) { request, context in try await self.delete(request: request, context: context) }
+        router.registerUnary(
+            GlimpseGatewayV1.Devices.Method.list, format: .json,
+            deserializer: ProtoJSONDeserializer<GlimpseGatewayV1.ListDevicesRequest>(), serializer: ProtoJSONSerializer<GlimpseGatewayV1.ListDevicesResponse>()
+        ) { request, context in try await self.list(request: request, context: context) }
+    }
+}
+
+extension GlimpseGatewayV1 {
     /// Installed apps.
     public enum Apps {
         public static let name = "glimpse.gateway.v1.Apps"

@@ -8,6 +8,276 @@
 #endif
 
 #include "glimpse/gateway/v1/gateway.pb-c.h"
+void   glimpse__gateway__v1__create_device_request__init
+                     (Glimpse__Gateway__V1__CreateDeviceRequest         *message)
+{
+  static const Glimpse__Gateway__V1__CreateDeviceRequest init_value = GLIMPSE__GATEWAY__V1__CREATE_DEVICE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__create_device_request__get_packed_size
+                     (const Glimpse__Gateway__V1__CreateDeviceRequest *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__create_device_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__create_device_request__pack
+                     (const Glimpse__Gateway__V1__CreateDeviceRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__create_device_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__create_device_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__CreateDeviceRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__create_device_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__CreateDeviceRequest *
+       glimpse__gateway__v1__create_device_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__CreateDeviceRequest *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__create_device_request__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__create_device_request__free_unpacked
+                     (Glimpse__Gateway__V1__CreateDeviceRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__create_device_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   glimpse__gateway__v1__device_info__init
+                     (Glimpse__Gateway__V1__DeviceInfo         *message)
+{
+  static const Glimpse__Gateway__V1__DeviceInfo init_value = GLIMPSE__GATEWAY__V1__DEVICE_INFO__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__device_info__get_packed_size
+                     (const Glimpse__Gateway__V1__DeviceInfo *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__device_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__device_info__pack
+                     (const Glimpse__Gateway__V1__DeviceInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__device_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__device_info__pack_to_buffer
+                     (const Glimpse__Gateway__V1__DeviceInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__device_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__DeviceInfo *
+       glimpse__gateway__v1__device_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__DeviceInfo *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__device_info__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__device_info__free_unpacked
+                     (Glimpse__Gateway__V1__DeviceInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__device_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   glimpse__gateway__v1__delete_device_request__init
+                     (Glimpse__Gateway__V1__DeleteDeviceRequest         *message)
+{
+  static const Glimpse__Gateway__V1__DeleteDeviceRequest init_value = GLIMPSE__GATEWAY__V1__DELETE_DEVICE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__delete_device_request__get_packed_size
+                     (const Glimpse__Gateway__V1__DeleteDeviceRequest *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__delete_device_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__delete_device_request__pack
+                     (const Glimpse__Gateway__V1__DeleteDeviceRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__delete_device_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__delete_device_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__DeleteDeviceRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__delete_device_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__DeleteDeviceRequest *
+       glimpse__gateway__v1__delete_device_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__DeleteDeviceRequest *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__delete_device_request__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__delete_device_request__free_unpacked
+                     (Glimpse__Gateway__V1__DeleteDeviceRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__delete_device_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   glimpse__gateway__v1__delete_device_response__init
+                     (Glimpse__Gateway__V1__DeleteDeviceResponse         *message)
+{
+  static const Glimpse__Gateway__V1__DeleteDeviceResponse init_value = GLIMPSE__GATEWAY__V1__DELETE_DEVICE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__delete_device_response__get_packed_size
+                     (const Glimpse__Gateway__V1__DeleteDeviceResponse *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__delete_device_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__delete_device_response__pack
+                     (const Glimpse__Gateway__V1__DeleteDeviceResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__delete_device_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__delete_device_response__pack_to_buffer
+                     (const Glimpse__Gateway__V1__DeleteDeviceResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__delete_device_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__DeleteDeviceResponse *
+       glimpse__gateway__v1__delete_device_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__DeleteDeviceResponse *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__delete_device_response__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__delete_device_response__free_unpacked
+                     (Glimpse__Gateway__V1__DeleteDeviceResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__delete_device_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   glimpse__gateway__v1__list_devices_request__init
+                     (Glimpse__Gateway__V1__ListDevicesRequest         *message)
+{
+  static const Glimpse__Gateway__V1__ListDevicesRequest init_value = GLIMPSE__GATEWAY__V1__LIST_DEVICES_REQUEST__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__list_devices_request__get_packed_size
+                     (const Glimpse__Gateway__V1__ListDevicesRequest *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__list_devices_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__list_devices_request__pack
+                     (const Glimpse__Gateway__V1__ListDevicesRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__list_devices_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__list_devices_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__ListDevicesRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__list_devices_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__ListDevicesRequest *
+       glimpse__gateway__v1__list_devices_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__ListDevicesRequest *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__list_devices_request__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__list_devices_request__free_unpacked
+                     (Glimpse__Gateway__V1__ListDevicesRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__list_devices_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   glimpse__gateway__v1__list_devices_response__init
+                     (Glimpse__Gateway__V1__ListDevicesResponse         *message)
+{
+  static const Glimpse__Gateway__V1__ListDevicesResponse init_value = GLIMPSE__GATEWAY__V1__LIST_DEVICES_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t glimpse__gateway__v1__list_devices_response__get_packed_size
+                     (const Glimpse__Gateway__V1__ListDevicesResponse *message)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__list_devices_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t glimpse__gateway__v1__list_devices_response__pack
+                     (const Glimpse__Gateway__V1__ListDevicesResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__list_devices_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t glimpse__gateway__v1__list_devices_response__pack_to_buffer
+                     (const Glimpse__Gateway__V1__ListDevicesResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &glimpse__gateway__v1__list_devices_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Glimpse__Gateway__V1__ListDevicesResponse *
+       glimpse__gateway__v1__list_devices_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Glimpse__Gateway__V1__ListDevicesResponse *)
+     protobuf_c_message_unpack (&glimpse__gateway__v1__list_devices_response__descriptor,
+                                allocator, len, data);
+}
+void   glimpse__gateway__v1__list_devices_response__free_unpacked
+                     (Glimpse__Gateway__V1__ListDevicesResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &glimpse__gateway__v1__list_devices_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   glimpse__gateway__v1__install_request__asset_data_entry__init
                      (Glimpse__Gateway__V1__InstallRequest__AssetDataEntry         *message)
 {
@@ -2570,6 +2840,240 @@ void   glimpse__gateway__v1__event__free_unpacked
   assert(message->base.descriptor == &glimpse__gateway__v1__event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__create_device_request__field_descriptors[1] =
+{
+  {
+    "device_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__CreateDeviceRequest, device_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__create_device_request__field_indices_by_name[] = {
+  0,   /* field[0] = device_id */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__create_device_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__create_device_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.CreateDeviceRequest",
+  "CreateDeviceRequest",
+  "Glimpse__Gateway__V1__CreateDeviceRequest",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__CreateDeviceRequest),
+  1,
+  glimpse__gateway__v1__create_device_request__field_descriptors,
+  glimpse__gateway__v1__create_device_request__field_indices_by_name,
+  1,  glimpse__gateway__v1__create_device_request__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__create_device_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__device_info__field_descriptors[3] =
+{
+  {
+    "device_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__DeviceInfo, device_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "model",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__DeviceInfo, model),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "created_at",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__DeviceInfo, created_at),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__device_info__field_indices_by_name[] = {
+  2,   /* field[2] = created_at */
+  0,   /* field[0] = device_id */
+  1,   /* field[1] = model */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__device_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__device_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.DeviceInfo",
+  "DeviceInfo",
+  "Glimpse__Gateway__V1__DeviceInfo",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__DeviceInfo),
+  3,
+  glimpse__gateway__v1__device_info__field_descriptors,
+  glimpse__gateway__v1__device_info__field_indices_by_name,
+  1,  glimpse__gateway__v1__device_info__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__device_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__delete_device_request__field_descriptors[1] =
+{
+  {
+    "device_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__DeleteDeviceRequest, device_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__delete_device_request__field_indices_by_name[] = {
+  0,   /* field[0] = device_id */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__delete_device_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__delete_device_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.DeleteDeviceRequest",
+  "DeleteDeviceRequest",
+  "Glimpse__Gateway__V1__DeleteDeviceRequest",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__DeleteDeviceRequest),
+  1,
+  glimpse__gateway__v1__delete_device_request__field_descriptors,
+  glimpse__gateway__v1__delete_device_request__field_indices_by_name,
+  1,  glimpse__gateway__v1__delete_device_request__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__delete_device_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__delete_device_response__field_descriptors[1] =
+{
+  {
+    "existed",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__DeleteDeviceResponse, existed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__delete_device_response__field_indices_by_name[] = {
+  0,   /* field[0] = existed */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__delete_device_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__delete_device_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.DeleteDeviceResponse",
+  "DeleteDeviceResponse",
+  "Glimpse__Gateway__V1__DeleteDeviceResponse",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__DeleteDeviceResponse),
+  1,
+  glimpse__gateway__v1__delete_device_response__field_descriptors,
+  glimpse__gateway__v1__delete_device_response__field_indices_by_name,
+  1,  glimpse__gateway__v1__delete_device_response__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__delete_device_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define glimpse__gateway__v1__list_devices_request__field_descriptors NULL
+#define glimpse__gateway__v1__list_devices_request__field_indices_by_name NULL
+#define glimpse__gateway__v1__list_devices_request__number_ranges NULL
+const ProtobufCMessageDescriptor glimpse__gateway__v1__list_devices_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.ListDevicesRequest",
+  "ListDevicesRequest",
+  "Glimpse__Gateway__V1__ListDevicesRequest",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__ListDevicesRequest),
+  0,
+  glimpse__gateway__v1__list_devices_request__field_descriptors,
+  glimpse__gateway__v1__list_devices_request__field_indices_by_name,
+  0,  glimpse__gateway__v1__list_devices_request__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__list_devices_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__list_devices_response__field_descriptors[1] =
+{
+  {
+    "devices",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Glimpse__Gateway__V1__ListDevicesResponse, n_devices),
+    offsetof(Glimpse__Gateway__V1__ListDevicesResponse, devices),
+    &glimpse__gateway__v1__device_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned glimpse__gateway__v1__list_devices_response__field_indices_by_name[] = {
+  0,   /* field[0] = devices */
+};
+static const ProtobufCIntRange glimpse__gateway__v1__list_devices_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor glimpse__gateway__v1__list_devices_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.ListDevicesResponse",
+  "ListDevicesResponse",
+  "Glimpse__Gateway__V1__ListDevicesResponse",
+  "glimpse.gateway.v1",
+  sizeof(Glimpse__Gateway__V1__ListDevicesResponse),
+  1,
+  glimpse__gateway__v1__list_devices_response__field_descriptors,
+  glimpse__gateway__v1__list_devices_response__field_indices_by_name,
+  1,  glimpse__gateway__v1__list_devices_response__number_ranges,
+  (ProtobufCMessageInit) glimpse__gateway__v1__list_devices_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor glimpse__gateway__v1__install_request__asset_data_entry__field_descriptors[2] =
 {
   {
@@ -7494,6 +7998,59 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__event__descriptor =
   (ProtobufCMessageInit) glimpse__gateway__v1__event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCMethodDescriptor glimpse__gateway__v1__devices__method_descriptors[3] =
+{
+  { "Create", &glimpse__gateway__v1__create_device_request__descriptor, &glimpse__gateway__v1__device_info__descriptor },
+  { "Delete", &glimpse__gateway__v1__delete_device_request__descriptor, &glimpse__gateway__v1__delete_device_response__descriptor },
+  { "List", &glimpse__gateway__v1__list_devices_request__descriptor, &glimpse__gateway__v1__list_devices_response__descriptor },
+};
+const unsigned glimpse__gateway__v1__devices__method_indices_by_name[] = {
+  0,        /* Create */
+  1,        /* Delete */
+  2         /* List */
+};
+const ProtobufCServiceDescriptor glimpse__gateway__v1__devices__descriptor =
+{
+  PROTOBUF_C__SERVICE_DESCRIPTOR_MAGIC,
+  "glimpse.gateway.v1.Devices",
+  "Devices",
+  "Glimpse__Gateway__V1__Devices",
+  "glimpse.gateway.v1",
+  3,
+  glimpse__gateway__v1__devices__method_descriptors,
+  glimpse__gateway__v1__devices__method_indices_by_name
+};
+void glimpse__gateway__v1__devices__create(ProtobufCService *service,
+                                           const Glimpse__Gateway__V1__CreateDeviceRequest *input,
+                                           Glimpse__Gateway__V1__DeviceInfo_Closure closure,
+                                           void *closure_data)
+{
+  assert(service->descriptor == &glimpse__gateway__v1__devices__descriptor);
+  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void glimpse__gateway__v1__devices__delete(ProtobufCService *service,
+                                           const Glimpse__Gateway__V1__DeleteDeviceRequest *input,
+                                           Glimpse__Gateway__V1__DeleteDeviceResponse_Closure closure,
+                                           void *closure_data)
+{
+  assert(service->descriptor == &glimpse__gateway__v1__devices__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void glimpse__gateway__v1__devices__list(ProtobufCService *service,
+                                         const Glimpse__Gateway__V1__ListDevicesRequest *input,
+                                         Glimpse__Gateway__V1__ListDevicesResponse_Closure closure,
+                                         void *closure_data)
+{
+  assert(service->descriptor == &glimpse__gateway__v1__devices__descriptor);
+  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void glimpse__gateway__v1__devices__init (Glimpse__Gateway__V1__Devices_Service *service,
+                                          Glimpse__Gateway__V1__Devices_ServiceDestroy destroy)
+{
+  protobuf_c_service_generated_init (&service->base,
+                                     &glimpse__gateway__v1__devices__descriptor,
+                                     (ProtobufCServiceDestroy) destroy);
+}
 static const ProtobufCMethodDescriptor glimpse__gateway__v1__apps__method_descriptors[3] =
 {
   { "Install", &glimpse__gateway__v1__install_request__descriptor, &glimpse__gateway__v1__install_response__descriptor },

@@ -28,7 +28,7 @@ if _version_not_supported:
     )
 
 
-class AppsStub:
+class DevicesStub:
     """glimpse-gateway: the device. Scripts and tests drive it (the device-scope services:
     Apps, Widgets, Device, Clock, Activities, Events; no token); apps call it where on a
     phone they would call the OS (the app-scope services: WidgetCenter, ActivityKit,
@@ -40,6 +40,217 @@ class AppsStub:
     JSON as the body, e.g. `POST /v1/widgets/tap`, `POST /v1/clock/advance`.
 
     ---------------------------------------------------------------------------------------
+    Devices
+
+    One gateway holds many devices, each with its own apps, placements, Live Activities,
+    settings, event log and clock, and its own state at every service: a CI job creates a
+    device, runs its tests on it and deletes it; two jobs never see each other. A call names
+    its device with the `glimpse-device` metadata entry, or on JSON with the path prefix
+    `/v1/devices/{device_id}/` (`POST /v1/devices/ci-42/widgets/tap`); an app's token names
+    the device it was installed on. A call that names none is the default device's, which
+    always exists: a single-device stack never names one.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.Create = channel.unary_unary(
+                '/glimpse.gateway.v1.Devices/Create',
+                request_serializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.CreateDeviceRequest.SerializeToString,
+                response_deserializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.DeviceInfo.FromString,
+                _registered_method=True)
+        self.Delete = channel.unary_unary(
+                '/glimpse.gateway.v1.Devices/Delete',
+                request_serializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.DeleteDeviceRequest.SerializeToString,
+                response_deserializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.DeleteDeviceResponse.FromString,
+                _registered_method=True)
+        self.List = channel.unary_unary(
+                '/glimpse.gateway.v1.Devices/List',
+                request_serializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.ListDevicesRequest.SerializeToString,
+                response_deserializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.ListDevicesResponse.FromString,
+                _registered_method=True)
+
+
+class DevicesServicer:
+    """glimpse-gateway: the device. Scripts and tests drive it (the device-scope services:
+    Apps, Widgets, Device, Clock, Activities, Events; no token); apps call it where on a
+    phone they would call the OS (the app-scope services: WidgetCenter, ActivityKit,
+    AppGroup, AppLifecycle; `authorization: Bearer <app token>` from Apps.Install). The
+    gateway forwards each call to the service that owns it.
+
+    Every method is also JSON over HTTP/1.1 and HTTP/2 on the same port:
+    `POST /v1/<service in snake_case>/<method in snake_case>` with the request's proto3
+    JSON as the body, e.g. `POST /v1/widgets/tap`, `POST /v1/clock/advance`.
+
+    ---------------------------------------------------------------------------------------
+    Devices
+
+    One gateway holds many devices, each with its own apps, placements, Live Activities,
+    settings, event log and clock, and its own state at every service: a CI job creates a
+    device, runs its tests on it and deletes it; two jobs never see each other. A call names
+    its device with the `glimpse-device` metadata entry, or on JSON with the path prefix
+    `/v1/devices/{device_id}/` (`POST /v1/devices/ci-42/widgets/tap`); an app's token names
+    the device it was installed on. A call that names none is the default device's, which
+    always exists: a single-device stack never names one.
+    """
+
+    def Create(self, request, context):
+        """Creates an empty device (no apps, default settings, the clock at the stack's start).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Delete(self, request, context):
+        """Deletes the device and everything of it, at the gateway and at every service.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def List(self, request, context):
+        """The devices, the default one first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_DevicesServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'Create': grpc.unary_unary_rpc_method_handler(
+                    servicer.Create,
+                    request_deserializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.CreateDeviceRequest.FromString,
+                    response_serializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.DeviceInfo.SerializeToString,
+            ),
+            'Delete': grpc.unary_unary_rpc_method_handler(
+                    servicer.Delete,
+                    request_deserializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.DeleteDeviceRequest.FromString,
+                    response_serializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.DeleteDeviceResponse.SerializeToString,
+            ),
+            'List': grpc.unary_unary_rpc_method_handler(
+                    servicer.List,
+                    request_deserializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.ListDevicesRequest.FromString,
+                    response_serializer=glimpse_dot_gateway_dot_v1_dot_gateway__pb2.ListDevicesResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'glimpse.gateway.v1.Devices', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('glimpse.gateway.v1.Devices', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class Devices:
+    """glimpse-gateway: the device. Scripts and tests drive it (the device-scope services:
+    Apps, Widgets, Device, Clock, Activities, Events; no token); apps call it where on a
+    phone they would call the OS (the app-scope services: WidgetCenter, ActivityKit,
+    AppGroup, AppLifecycle; `authorization: Bearer <app token>` from Apps.Install). The
+    gateway forwards each call to the service that owns it.
+
+    Every method is also JSON over HTTP/1.1 and HTTP/2 on the same port:
+    `POST /v1/<service in snake_case>/<method in snake_case>` with the request's proto3
+    JSON as the body, e.g. `POST /v1/widgets/tap`, `POST /v1/clock/advance`.
+
+    ---------------------------------------------------------------------------------------
+    Devices
+
+    One gateway holds many devices, each with its own apps, placements, Live Activities,
+    settings, event log and clock, and its own state at every service: a CI job creates a
+    device, runs its tests on it and deletes it; two jobs never see each other. A call names
+    its device with the `glimpse-device` metadata entry, or on JSON with the path prefix
+    `/v1/devices/{device_id}/` (`POST /v1/devices/ci-42/widgets/tap`); an app's token names
+    the device it was installed on. A call that names none is the default device's, which
+    always exists: a single-device stack never names one.
+    """
+
+    @staticmethod
+    def Create(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/glimpse.gateway.v1.Devices/Create',
+            glimpse_dot_gateway_dot_v1_dot_gateway__pb2.CreateDeviceRequest.SerializeToString,
+            glimpse_dot_gateway_dot_v1_dot_gateway__pb2.DeviceInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Delete(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/glimpse.gateway.v1.Devices/Delete',
+            glimpse_dot_gateway_dot_v1_dot_gateway__pb2.DeleteDeviceRequest.SerializeToString,
+            glimpse_dot_gateway_dot_v1_dot_gateway__pb2.DeleteDeviceResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def List(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/glimpse.gateway.v1.Devices/List',
+            glimpse_dot_gateway_dot_v1_dot_gateway__pb2.ListDevicesRequest.SerializeToString,
+            glimpse_dot_gateway_dot_v1_dot_gateway__pb2.ListDevicesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+
+class AppsStub:
+    """---------------------------------------------------------------------------------------
     Device scope
 
     Installed apps.
@@ -69,17 +280,7 @@ class AppsStub:
 
 
 class AppsServicer:
-    """glimpse-gateway: the device. Scripts and tests drive it (the device-scope services:
-    Apps, Widgets, Device, Clock, Activities, Events; no token); apps call it where on a
-    phone they would call the OS (the app-scope services: WidgetCenter, ActivityKit,
-    AppGroup, AppLifecycle; `authorization: Bearer <app token>` from Apps.Install). The
-    gateway forwards each call to the service that owns it.
-
-    Every method is also JSON over HTTP/1.1 and HTTP/2 on the same port:
-    `POST /v1/<service in snake_case>/<method in snake_case>` with the request's proto3
-    JSON as the body, e.g. `POST /v1/widgets/tap`, `POST /v1/clock/advance`.
-
-    ---------------------------------------------------------------------------------------
+    """---------------------------------------------------------------------------------------
     Device scope
 
     Installed apps.
@@ -133,17 +334,7 @@ def add_AppsServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Apps:
-    """glimpse-gateway: the device. Scripts and tests drive it (the device-scope services:
-    Apps, Widgets, Device, Clock, Activities, Events; no token); apps call it where on a
-    phone they would call the OS (the app-scope services: WidgetCenter, ActivityKit,
-    AppGroup, AppLifecycle; `authorization: Bearer <app token>` from Apps.Install). The
-    gateway forwards each call to the service that owns it.
-
-    Every method is also JSON over HTTP/1.1 and HTTP/2 on the same port:
-    `POST /v1/<service in snake_case>/<method in snake_case>` with the request's proto3
-    JSON as the body, e.g. `POST /v1/widgets/tap`, `POST /v1/clock/advance`.
-
-    ---------------------------------------------------------------------------------------
+    """---------------------------------------------------------------------------------------
     Device scope
 
     Installed apps.

@@ -30,6 +30,12 @@ PROTOBUF_C__BEGIN_DECLS
 #include "glimpse/widget/v1/layout.pb-c.h"
 #include "glimpse/widget/v1/timeline.pb-c.h"
 
+typedef struct Glimpse__Gateway__V1__CreateDeviceRequest Glimpse__Gateway__V1__CreateDeviceRequest;
+typedef struct Glimpse__Gateway__V1__DeviceInfo Glimpse__Gateway__V1__DeviceInfo;
+typedef struct Glimpse__Gateway__V1__DeleteDeviceRequest Glimpse__Gateway__V1__DeleteDeviceRequest;
+typedef struct Glimpse__Gateway__V1__DeleteDeviceResponse Glimpse__Gateway__V1__DeleteDeviceResponse;
+typedef struct Glimpse__Gateway__V1__ListDevicesRequest Glimpse__Gateway__V1__ListDevicesRequest;
+typedef struct Glimpse__Gateway__V1__ListDevicesResponse Glimpse__Gateway__V1__ListDevicesResponse;
 typedef struct Glimpse__Gateway__V1__InstallRequest Glimpse__Gateway__V1__InstallRequest;
 typedef struct Glimpse__Gateway__V1__InstallRequest__AssetDataEntry Glimpse__Gateway__V1__InstallRequest__AssetDataEntry;
 typedef struct Glimpse__Gateway__V1__InstallResponse Glimpse__Gateway__V1__InstallResponse;
@@ -141,6 +147,77 @@ typedef enum _Glimpse__Gateway__V1__RenderRequest__Target {
 } Glimpse__Gateway__V1__RenderRequest__Target;
 
 /* --- messages --- */
+
+struct  Glimpse__Gateway__V1__CreateDeviceRequest
+{
+  ProtobufCMessage base;
+  /*
+   * 1 to 63 of a-z, 0-9 and -, not starting with -; not "default".
+   */
+  ProtobufCBinaryData device_id;
+};
+#define GLIMPSE__GATEWAY__V1__CREATE_DEVICE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__create_device_request__descriptor) \
+    , {0,NULL} }
+
+
+struct  Glimpse__Gateway__V1__DeviceInfo
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData device_id;
+  /*
+   * The screen model (the stack's: `--device`).
+   */
+  ProtobufCBinaryData model;
+  Google__Protobuf__Timestamp *created_at;
+};
+#define GLIMPSE__GATEWAY__V1__DEVICE_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__device_info__descriptor) \
+    , {0,NULL}, {0,NULL}, NULL }
+
+
+struct  Glimpse__Gateway__V1__DeleteDeviceRequest
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData device_id;
+};
+#define GLIMPSE__GATEWAY__V1__DELETE_DEVICE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__delete_device_request__descriptor) \
+    , {0,NULL} }
+
+
+struct  Glimpse__Gateway__V1__DeleteDeviceResponse
+{
+  ProtobufCMessage base;
+  /*
+   * Whether there was such a device (deleting one twice is no error).
+   */
+  protobuf_c_boolean existed;
+};
+#define GLIMPSE__GATEWAY__V1__DELETE_DEVICE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__delete_device_response__descriptor) \
+    , 0 }
+
+
+struct  Glimpse__Gateway__V1__ListDevicesRequest
+{
+  ProtobufCMessage base;
+};
+#define GLIMPSE__GATEWAY__V1__LIST_DEVICES_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__list_devices_request__descriptor) \
+     }
+
+
+struct  Glimpse__Gateway__V1__ListDevicesResponse
+{
+  ProtobufCMessage base;
+  size_t n_devices;
+  Glimpse__Gateway__V1__DeviceInfo **devices;
+};
+#define GLIMPSE__GATEWAY__V1__LIST_DEVICES_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__list_devices_response__descriptor) \
+    , 0,NULL }
+
 
 struct  Glimpse__Gateway__V1__InstallRequest__AssetDataEntry
 {
@@ -1499,6 +1576,120 @@ struct  Glimpse__Gateway__V1__Event
     , 0, NULL, {0,NULL}, {0,NULL}, {0,NULL}, GLIMPSE__GATEWAY__V1__EVENT__DETAIL__NOT_SET, {0} }
 
 
+/* Glimpse__Gateway__V1__CreateDeviceRequest methods */
+void   glimpse__gateway__v1__create_device_request__init
+                     (Glimpse__Gateway__V1__CreateDeviceRequest         *message);
+size_t glimpse__gateway__v1__create_device_request__get_packed_size
+                     (const Glimpse__Gateway__V1__CreateDeviceRequest   *message);
+size_t glimpse__gateway__v1__create_device_request__pack
+                     (const Glimpse__Gateway__V1__CreateDeviceRequest   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__create_device_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__CreateDeviceRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__CreateDeviceRequest *
+       glimpse__gateway__v1__create_device_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__create_device_request__free_unpacked
+                     (Glimpse__Gateway__V1__CreateDeviceRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__DeviceInfo methods */
+void   glimpse__gateway__v1__device_info__init
+                     (Glimpse__Gateway__V1__DeviceInfo         *message);
+size_t glimpse__gateway__v1__device_info__get_packed_size
+                     (const Glimpse__Gateway__V1__DeviceInfo   *message);
+size_t glimpse__gateway__v1__device_info__pack
+                     (const Glimpse__Gateway__V1__DeviceInfo   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__device_info__pack_to_buffer
+                     (const Glimpse__Gateway__V1__DeviceInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__DeviceInfo *
+       glimpse__gateway__v1__device_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__device_info__free_unpacked
+                     (Glimpse__Gateway__V1__DeviceInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__DeleteDeviceRequest methods */
+void   glimpse__gateway__v1__delete_device_request__init
+                     (Glimpse__Gateway__V1__DeleteDeviceRequest         *message);
+size_t glimpse__gateway__v1__delete_device_request__get_packed_size
+                     (const Glimpse__Gateway__V1__DeleteDeviceRequest   *message);
+size_t glimpse__gateway__v1__delete_device_request__pack
+                     (const Glimpse__Gateway__V1__DeleteDeviceRequest   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__delete_device_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__DeleteDeviceRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__DeleteDeviceRequest *
+       glimpse__gateway__v1__delete_device_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__delete_device_request__free_unpacked
+                     (Glimpse__Gateway__V1__DeleteDeviceRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__DeleteDeviceResponse methods */
+void   glimpse__gateway__v1__delete_device_response__init
+                     (Glimpse__Gateway__V1__DeleteDeviceResponse         *message);
+size_t glimpse__gateway__v1__delete_device_response__get_packed_size
+                     (const Glimpse__Gateway__V1__DeleteDeviceResponse   *message);
+size_t glimpse__gateway__v1__delete_device_response__pack
+                     (const Glimpse__Gateway__V1__DeleteDeviceResponse   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__delete_device_response__pack_to_buffer
+                     (const Glimpse__Gateway__V1__DeleteDeviceResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__DeleteDeviceResponse *
+       glimpse__gateway__v1__delete_device_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__delete_device_response__free_unpacked
+                     (Glimpse__Gateway__V1__DeleteDeviceResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__ListDevicesRequest methods */
+void   glimpse__gateway__v1__list_devices_request__init
+                     (Glimpse__Gateway__V1__ListDevicesRequest         *message);
+size_t glimpse__gateway__v1__list_devices_request__get_packed_size
+                     (const Glimpse__Gateway__V1__ListDevicesRequest   *message);
+size_t glimpse__gateway__v1__list_devices_request__pack
+                     (const Glimpse__Gateway__V1__ListDevicesRequest   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__list_devices_request__pack_to_buffer
+                     (const Glimpse__Gateway__V1__ListDevicesRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__ListDevicesRequest *
+       glimpse__gateway__v1__list_devices_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__list_devices_request__free_unpacked
+                     (Glimpse__Gateway__V1__ListDevicesRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Glimpse__Gateway__V1__ListDevicesResponse methods */
+void   glimpse__gateway__v1__list_devices_response__init
+                     (Glimpse__Gateway__V1__ListDevicesResponse         *message);
+size_t glimpse__gateway__v1__list_devices_response__get_packed_size
+                     (const Glimpse__Gateway__V1__ListDevicesResponse   *message);
+size_t glimpse__gateway__v1__list_devices_response__pack
+                     (const Glimpse__Gateway__V1__ListDevicesResponse   *message,
+                      uint8_t             *out);
+size_t glimpse__gateway__v1__list_devices_response__pack_to_buffer
+                     (const Glimpse__Gateway__V1__ListDevicesResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Glimpse__Gateway__V1__ListDevicesResponse *
+       glimpse__gateway__v1__list_devices_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   glimpse__gateway__v1__list_devices_response__free_unpacked
+                     (Glimpse__Gateway__V1__ListDevicesResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Glimpse__Gateway__V1__InstallRequest__AssetDataEntry methods */
 void   glimpse__gateway__v1__install_request__asset_data_entry__init
                      (Glimpse__Gateway__V1__InstallRequest__AssetDataEntry         *message);
@@ -2593,6 +2784,24 @@ void   glimpse__gateway__v1__event__free_unpacked
                       ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
+typedef void (*Glimpse__Gateway__V1__CreateDeviceRequest_Closure)
+                 (const Glimpse__Gateway__V1__CreateDeviceRequest *message,
+                  void *closure_data);
+typedef void (*Glimpse__Gateway__V1__DeviceInfo_Closure)
+                 (const Glimpse__Gateway__V1__DeviceInfo *message,
+                  void *closure_data);
+typedef void (*Glimpse__Gateway__V1__DeleteDeviceRequest_Closure)
+                 (const Glimpse__Gateway__V1__DeleteDeviceRequest *message,
+                  void *closure_data);
+typedef void (*Glimpse__Gateway__V1__DeleteDeviceResponse_Closure)
+                 (const Glimpse__Gateway__V1__DeleteDeviceResponse *message,
+                  void *closure_data);
+typedef void (*Glimpse__Gateway__V1__ListDevicesRequest_Closure)
+                 (const Glimpse__Gateway__V1__ListDevicesRequest *message,
+                  void *closure_data);
+typedef void (*Glimpse__Gateway__V1__ListDevicesResponse_Closure)
+                 (const Glimpse__Gateway__V1__ListDevicesResponse *message,
+                  void *closure_data);
 typedef void (*Glimpse__Gateway__V1__InstallRequest__AssetDataEntry_Closure)
                  (const Glimpse__Gateway__V1__InstallRequest__AssetDataEntry *message,
                   void *closure_data);
@@ -2824,6 +3033,45 @@ typedef void (*Glimpse__Gateway__V1__Event_Closure)
 
 /* --- services --- */
 
+typedef struct Glimpse__Gateway__V1__Devices_Service Glimpse__Gateway__V1__Devices_Service;
+struct Glimpse__Gateway__V1__Devices_Service
+{
+  ProtobufCService base;
+  void (*create)(Glimpse__Gateway__V1__Devices_Service *service,
+                 const Glimpse__Gateway__V1__CreateDeviceRequest *input,
+                 Glimpse__Gateway__V1__DeviceInfo_Closure closure,
+                 void *closure_data);
+  void (*delete)(Glimpse__Gateway__V1__Devices_Service *service,
+                 const Glimpse__Gateway__V1__DeleteDeviceRequest *input,
+                 Glimpse__Gateway__V1__DeleteDeviceResponse_Closure closure,
+                 void *closure_data);
+  void (*list)(Glimpse__Gateway__V1__Devices_Service *service,
+               const Glimpse__Gateway__V1__ListDevicesRequest *input,
+               Glimpse__Gateway__V1__ListDevicesResponse_Closure closure,
+               void *closure_data);
+};
+typedef void (*Glimpse__Gateway__V1__Devices_ServiceDestroy)(Glimpse__Gateway__V1__Devices_Service *);
+void glimpse__gateway__v1__devices__init (Glimpse__Gateway__V1__Devices_Service *service,
+                                          Glimpse__Gateway__V1__Devices_ServiceDestroy destroy);
+#define GLIMPSE__GATEWAY__V1__DEVICES__BASE_INIT \
+    { &glimpse__gateway__v1__devices__descriptor, protobuf_c_service_invoke_internal, NULL }
+#define GLIMPSE__GATEWAY__V1__DEVICES__INIT(function_prefix__) \
+    { GLIMPSE__GATEWAY__V1__DEVICES__BASE_INIT,\
+      function_prefix__ ## create,\
+      function_prefix__ ## delete,\
+      function_prefix__ ## list  }
+void glimpse__gateway__v1__devices__create(ProtobufCService *service,
+                                           const Glimpse__Gateway__V1__CreateDeviceRequest *input,
+                                           Glimpse__Gateway__V1__DeviceInfo_Closure closure,
+                                           void *closure_data);
+void glimpse__gateway__v1__devices__delete(ProtobufCService *service,
+                                           const Glimpse__Gateway__V1__DeleteDeviceRequest *input,
+                                           Glimpse__Gateway__V1__DeleteDeviceResponse_Closure closure,
+                                           void *closure_data);
+void glimpse__gateway__v1__devices__list(ProtobufCService *service,
+                                         const Glimpse__Gateway__V1__ListDevicesRequest *input,
+                                         Glimpse__Gateway__V1__ListDevicesResponse_Closure closure,
+                                         void *closure_data);
 typedef struct Glimpse__Gateway__V1__Apps_Service Glimpse__Gateway__V1__Apps_Service;
 struct Glimpse__Gateway__V1__Apps_Service
 {
@@ -3370,6 +3618,12 @@ void glimpse__gateway__v1__app_lifecycle__set_state(ProtobufCService *service,
 
 /* --- descriptors --- */
 
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__create_device_request__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__device_info__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__delete_device_request__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__delete_device_response__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__list_devices_request__descriptor;
+extern const ProtobufCMessageDescriptor glimpse__gateway__v1__list_devices_response__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__install_request__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__install_request__asset_data_entry__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__install_response__descriptor;
@@ -3448,6 +3702,7 @@ extern const ProtobufCMessageDescriptor glimpse__gateway__v1__event__widget_remo
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__event__clock_moved__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__event__service_reachability__descriptor;
 extern const ProtobufCMessageDescriptor glimpse__gateway__v1__event__settings_changed__descriptor;
+extern const ProtobufCServiceDescriptor glimpse__gateway__v1__devices__descriptor;
 extern const ProtobufCServiceDescriptor glimpse__gateway__v1__apps__descriptor;
 extern const ProtobufCServiceDescriptor glimpse__gateway__v1__widgets__descriptor;
 extern const ProtobufCServiceDescriptor glimpse__gateway__v1__device__descriptor;

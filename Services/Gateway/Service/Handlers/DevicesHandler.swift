@@ -1,0 +1,122 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+import EngineHosting
+package import GlimpseMessages
+import GlimpseRPC
+import ProtoMapping
+package import RPCCore
+package import ServiceKit
+
+/// `Devices`: the devices of one gateway beside the default one. A device is a folder under
+/// `<data-dir>/devices/` (its gateway store; `created` says when it was made); its server
+/// (`GatewayServer`) opens on the first call that names it (`DeviceTable`). Deleting one
+/// closes it here, deletes it at every service, then deletes its folder.
+package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
+    let table: DeviceTable
+    /// The default device's: the services' addresses, and its clock for `created_at`.
+    let gateway: Gateway
+    let model: String
+
+    package init(table: DeviceTable, gateway: Gateway, model: String) {
+        self.table = table
+        self.gateway = gateway
+        self.model = model
+    }
+
+    /// The file whose presence makes a folder a device, holding when it was created.
+    static let marker = "created"
+
+    /// Whether `device` was created (and not deleted) under `root`.
+    package static func exists(_ device: String, root: URL) -> Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent("\(device)/\(marker)").path)
+    }
+
+    package func create(
+        request: ServerRequest<GlimpseGatewayV1.CreateDeviceRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseGatewayV1.DeviceInfo> {
+        try Caller.requireDevice(context.requestMetadata, "creating a device")
+        let device = try Self.validID(request.message.deviceId)
+        guard let directory = table.directory(of: device) else {
+            throw RPCError(
+                code: .failedPrecondition, message: "this gateway keeps no data directory: it has no devices")
+        }
+        let marker = directory.appendingPathComponent(Self.marker)
+        guard !FileManager.default.fileExists(atPath: marker.path) else {
+            throw RPCError(code: .alreadyExists, message: "device \(device) exists (Devices.Delete it first)")
+        }
+        let created = gateway.now()
+        do {
+            try PrivateStore.makeDirectory(directory.path)
+            let stamp = String(created.timeIntervalSince1970)
+            try Data(stamp.utf8).write(to: marker, options: .atomic)
+        } catch {
+            throw RPCError(code: .internal, message: "device \(device): its folder could not be made: \(error)")
+        }
+        return ServerResponse(message: info(device, created: created))
+    }
+
+    package func delete(
+        request: ServerRequest<GlimpseGatewayV1.DeleteDeviceRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseGatewayV1.DeleteDeviceResponse> {
+        try Caller.requireDevice(context.requestMetadata, "deleting a device")
+        let device = try Self.validID(request.message.deviceId)
+        guard let root = table.root, Self.exists(device, root: root) else {
+            return ServerResponse(message: .init(existed: false))
+        }
+        // Its followers stop first, so nothing reopens it at a service meanwhile; its folder
+        // goes last, so a service that fails leaves a device a retry deletes.
+        await table.close(device)
+        for service in Upstreams.Service.allCases {
+            let upstreams = gateway.upstreams
+            _ = try await upstreams.call(service) { options in
+                try await upstreams.devices(service).delete(
+                    ClientRequest(message: .init(deviceId: device)), options: options)
+            }
+        }
+        do {
+            try await table.delete(device)
+        } catch {
+            throw RPCError(code: .internal, message: "device \(device): its folder could not be deleted: \(error)")
+        }
+        return ServerResponse(message: .init(existed: true))
+    }
+
+    package func list(
+        request: ServerRequest<GlimpseGatewayV1.ListDevicesRequest>, context: ServerContext
+    ) async throws -> ServerResponse<GlimpseGatewayV1.ListDevicesResponse> {
+        try Caller.requireDevice(context.requestMetadata, "listing devices")
+        var devices = [GlimpseGatewayV1.DeviceInfo(deviceId: DeviceScope.defaultID, model: model)]
+        if let root = table.root {
+            for device in await table.list() where Self.exists(device, root: root) {
+                devices.append(info(device, created: Self.created(device, root: root)))
+            }
+        }
+        return ServerResponse(message: .init(devices: devices))
+    }
+
+    private func info(_ device: String, created: Date?) -> GlimpseGatewayV1.DeviceInfo {
+        GlimpseGatewayV1.DeviceInfo(
+            deviceId: device, model: model, createdAt: created.map(GoogleProtobuf.Timestamp.init))
+    }
+
+    static func created(_ device: String, root: URL) -> Date? {
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("\(device)/\(marker)").path),
+            let seconds = Double(String(decoding: data, as: UTF8.self))
+        else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    static func validID(_ device: String) throws(RPCError) -> String {
+        guard DeviceScope.isValid(device), device != DeviceScope.defaultID else {
+            throw RPCError(
+                code: .invalidArgument,
+                message:
+                    "device_id: \"\(device.prefix(80))\" is no device id (1 to 63 of a-z, 0-9 and -, not starting with -; not default)"
+            )
+        }
+        return device
+    }
+}

@@ -1,0 +1,197 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+package import EngineHosting
+package import GlimpseVocabulary
+package import RPCCore
+package import ServiceLifecycle
+
+/// The devices a process serves beside its default one (`DeviceScope`): each a whole server
+/// of its own — engine host, journal, clock, handlers — opened on the first call that names
+/// it and kept until it is deleted or the process stops. The default device is the process's
+/// own server, outside this table, as it was before devices existed.
+package actor DeviceTable {
+    /// What one device serves, and how it is closed.
+    package struct Served: Sendable {
+        package var router: RPCRouter
+        package var close: @Sendable () async -> Void
+
+        package init(
+            services: [any RPCService], jsonServices: [any RPCJSONService] = [],
+            close: @escaping @Sendable () async -> Void
+        ) {
+            router = RPCRouter(services: services, jsonServices: jsonServices)
+            self.close = close
+        }
+    }
+
+    /// Opens (or creates) a device's server from its stored data.
+    package typealias Open = @Sendable (_ device: String) async throws -> Served
+
+    private let open: Open
+    /// Where each device's data lives (a folder per device), or nil when nothing is stored.
+    package nonisolated let root: URL?
+    private var served: [String: Task<Served, any Error>] = [:]
+
+    /// `root`: the folder holding one folder per device (`<data-dir>/devices`).
+    package init(root: URL?, open: @escaping Open) {
+        self.root = root
+        self.open = open
+    }
+
+    /// The folder of `device`'s data.
+    package nonisolated func directory(of device: String) -> URL? {
+        root?.appendingPathComponent(device, isDirectory: true)
+    }
+
+    /// The router of `device`'s server, opened now if it is not yet.
+    package func router(for device: String) async throws(RPCError) -> RPCRouter {
+        let opening: Task<Served, any Error>
+        if let found = served[device] {
+            opening = found
+        } else {
+            let open = self.open
+            opening = Task { try await open(device) }
+            served[device] = opening
+        }
+        do {
+            return try await opening.value.router
+        } catch {
+            // A failed open is not kept: the next call tries again.
+            if served[device] == opening { served[device] = nil }
+            if let rpc = error as? RPCError { throw rpc }
+            throw RPCError(code: .unavailable, message: "device \(device): its store could not be opened: \(error)")
+        }
+    }
+
+    /// Closes `device`'s server, if open; its data stays (the next call opens it again).
+    package func close(_ device: String) async {
+        let opening = served.removeValue(forKey: device)
+        if let opened = try? await opening?.value { await opened.close() }
+    }
+
+    /// Closes `device`'s server, if open, and deletes its stored data. Returns whether the
+    /// device had anything here. Idempotent: deleting a device twice is not an error.
+    @discardableResult
+    package func delete(_ device: String) async throws -> Bool {
+        let opening = served.removeValue(forKey: device)
+        if let opened = try? await opening?.value { await opened.close() }
+        var stored = false
+        if let directory = directory(of: device), FileManager.default.fileExists(atPath: directory.path) {
+            try FileManager.default.removeItem(at: directory)
+            stored = true
+        }
+        return stored || opening != nil
+    }
+
+    /// The devices with stored data or an open server, sorted.
+    package func list() -> [String] {
+        var devices = Set(served.keys)
+        if let root, let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) {
+            devices.formUnion(names.filter(DeviceScope.isValid))
+        }
+        return devices.sorted()
+    }
+
+    /// Closes every open device's server (shutdown).
+    package func closeAll() async {
+        let all = served
+        served = [:]
+        for opening in all.values {
+            if let opened = try? await opening.value { await opened.close() }
+        }
+    }
+}
+
+/// A server transport that hands each call of a per-device service to the server of the
+/// device it names (`DeviceScope`: the `glimpse-device` entry, or — with `tokenNamesDevice`,
+/// the gateway's — the device an app token was issued on, `<device>.<token>`). A call that
+/// names none, or the default device, and every call of a process-wide service (health,
+/// reflection, device management) go to `handler`, the process's own router.
+package struct DeviceDispatch: ServerTransport {
+    package let base: any ServerTransport
+    package let table: DeviceTable
+    /// The services each device serves (their full names).
+    package let perDevice: Set<String>
+    package let tokenNamesDevice: Bool
+
+    package init(
+        _ base: any ServerTransport, table: DeviceTable, perDevice: Set<String>, tokenNamesDevice: Bool = false
+    ) {
+        self.base = base
+        self.table = table
+        self.perDevice = perDevice
+        self.tokenNamesDevice = tokenNamesDevice
+    }
+
+    package func listen(_ handler: @escaping @Sendable (ServerStream) async -> Void) async throws {
+        let table = self.table
+        let perDevice = self.perDevice
+        let tokenNamesDevice = self.tokenNamesDevice
+        try await base.listen { stream in
+            guard let service = MethodDescriptor(path: stream.head.path)?.service, perDevice.contains(service) else {
+                await handler(stream)
+                return
+            }
+            let device: String?
+            switch DeviceScope.device(in: stream.head.metadata) {
+            case .failure(let error):
+                stream.send(.status(Status(code: error.code, message: error.message), Metadata()), flush: true)
+                return
+            case .success(let named):
+                device = named ?? (tokenNamesDevice ? Self.device(ofToken: stream.head.metadata) : nil)
+            }
+            guard let device else {
+                await handler(stream)
+                return
+            }
+            do throws(RPCError) {
+                let router = try await table.router(for: device)
+                await router.handle(stream)
+            } catch {
+                stream.send(.status(Status(code: error.code, message: error.message), Metadata()), flush: true)
+            }
+        }
+    }
+
+    package func beginGracefulShutdown() { base.beginGracefulShutdown() }
+
+    /// The device an app token names (`<device>.<hex>`); nil for a default device's token
+    /// (plain hex) or no token.
+    static func device(ofToken metadata: Metadata) -> String? {
+        guard let token = try? Caller.token(in: metadata), let dot = token.firstIndex(of: ".") else { return nil }
+        let device = String(token[..<dot])
+        return DeviceScope.isValid(device) && device != DeviceScope.defaultID ? device : nil
+    }
+}
+
+extension DeviceTable.Served {
+    /// A device's server around an engine host: the host's timer (a system clock's
+    /// deadlines) and `background` run until the device is closed, then `close` closes the
+    /// server.
+    package static func hosting<E: Engine, C: HostCommand>(
+        _ host: EngineHost<E, C>, services: [any RPCService], background: [any Service] = [],
+        close: @escaping @Sendable () async throws -> Void
+    ) -> Self {
+        let timer = Task { try? await host.run() }
+        let running = background.map { service in Task { try? await service.run() } }
+        return Self(services: services) {
+            timer.cancel()
+            for task in running { task.cancel() }
+            try? await close()
+        }
+    }
+}
+
+extension ServiceConfig {
+    /// A clock of this process's mode, new: a device's own (a manual one frozen at the
+    /// same start as the process's default device).
+    package func hostClock() -> HostClock {
+        switch clock {
+        case .system: HostClock(.system)
+        case .manual(let start): HostClock(.manual(start: start))
+        }
+    }
+}

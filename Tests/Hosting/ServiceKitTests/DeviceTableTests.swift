@@ -1,0 +1,90 @@
+import Foundation
+import RPCCore
+import Synchronization
+import Testing
+
+@testable import ServiceKit
+
+@Suite struct DeviceTableTests {
+    final class Counts: Sendable {
+        let opened = Mutex<[String: Int]>([:])
+        let closed = Mutex<[String]>([])
+    }
+
+    func table(root: URL?, counts: Counts, failing: Set<String> = []) -> DeviceTable {
+        DeviceTable(root: root) { device in
+            if failing.contains(device) { throw RPCError(code: .notFound, message: "no \(device)") }
+            counts.opened.withLock { $0[device, default: 0] += 1 }
+            if let root {
+                try FileManager.default.createDirectory(
+                    at: root.appendingPathComponent(device), withIntermediateDirectories: true)
+            }
+            return .init(services: []) { counts.closed.withLock { $0.append(device) } }
+        }
+    }
+
+    func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("device-table-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func opensADeviceOnceHoweverManyCallsArriveAtOnce() async throws {
+        let counts = Counts()
+        let table = table(root: nil, counts: counts)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<50 { group.addTask { _ = try await table.router(for: "ci-1") } }
+            try await group.waitForAll()
+        }
+        #expect(counts.opened.withLock { $0 } == ["ci-1": 1])
+        #expect(await table.list() == ["ci-1"])
+    }
+
+    @Test func aFailedOpenAnswersItsErrorAndIsTriedAgain() async {
+        let counts = Counts()
+        let table = table(root: nil, counts: counts, failing: ["ghost"])
+        for _ in 0..<2 {
+            do {
+                _ = try await table.router(for: "ghost")
+                Issue.record("a failing open served")
+            } catch {
+                #expect(error.code == .notFound && error.message == "no ghost")
+            }
+        }
+        #expect(await table.list() == [])
+    }
+
+    @Test func deleteClosesTheServerAndRemovesItsFolderAndIsIdempotent() async throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let counts = Counts()
+        let table = table(root: root, counts: counts)
+        _ = try await table.router(for: "ci-1")
+        _ = try await table.router(for: "ci-2")
+        #expect(await table.list() == ["ci-1", "ci-2"])
+        #expect(try await table.delete("ci-1"))
+        #expect(counts.closed.withLock { $0 } == ["ci-1"])
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("ci-1").path))
+        #expect(try await table.delete("ci-1") == false)
+        #expect(await table.list() == ["ci-2"])
+        // Closing keeps the data: the next call opens it again.
+        await table.close("ci-2")
+        #expect(await table.list() == ["ci-2"])
+        _ = try await table.router(for: "ci-2")
+        #expect(counts.opened.withLock { $0["ci-2"] } == 2)
+        await table.closeAll()
+        #expect(counts.closed.withLock { $0 } == ["ci-1", "ci-2", "ci-2"])
+    }
+
+    @Test func anAppTokenNamesItsDevice() {
+        func device(_ authorization: String) -> String? {
+            DeviceDispatch.device(ofToken: Metadata(["authorization": authorization]))
+        }
+        #expect(device("Bearer ci-1.00ff") == "ci-1")
+        #expect(device("Bearer 00ff") == nil)  // the default device's
+        #expect(device("Bearer default.00ff") == nil)
+        #expect(device("Bearer Bad Id.00ff") == nil)
+        #expect(device("Device k") == nil)
+        #expect(DeviceDispatch.device(ofToken: Metadata()) == nil)
+    }
+}

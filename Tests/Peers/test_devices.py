@@ -1,0 +1,171 @@
+"""Devices as a dimension (issue 34, point 1), through the real executables: one stack holds
+many devices, each with its own apps, placements, activities, event log and clock, at the
+gateway and at every service.
+
+- `Devices.Create / List / Delete` at the gateway; a call names its device with the
+  `glimpse-device` metadata entry or the JSON path prefix `/v1/devices/{id}/`, an app's token
+  names the device it was installed on, and a call naming none is the default device's;
+- isolation: two devices running the scripted day of test_replay at once log the same events,
+  byte for byte, as each alone on a stack of its own, and the default device sees none of it;
+- deleting a device removes it at every service (their `glimpse.device.v1.Devices`), and a
+  deleted device's calls are NOT_FOUND; its app tokens reach nothing.
+"""
+import json
+import threading
+import urllib.error
+import urllib.request
+
+import grpc
+import pytest
+
+from demo_apps import DemoApp, place
+from glimpse_protos import glimpse_modules
+from glimpse_stack import SERVICES, Stack
+from test_replay import SEED, day
+from test_timeline_service import RPC_TIMEOUT, _bearer
+
+glimpse_modules()
+from glimpse.device.v1 import devices_pb2 as d, devices_pb2_grpc  # noqa: E402
+from glimpse.gateway.v1 import gateway_pb2 as g, gateway_pb2_grpc  # noqa: E402
+from glimpse.timeline.v1 import timeline_pb2 as t  # noqa: E402
+from glimpse.widget.v1 import family_pb2 as f  # noqa: E402
+
+
+def _stack(tmp_path):
+    return Stack(tmp_path, activity_args=["--seed", SEED])
+
+
+def _devices(stack):
+    return gateway_pb2_grpc.DevicesStub(stack.channel)
+
+
+def _code(call, *args, **kwargs):
+    with pytest.raises(grpc.RpcError) as raised:
+        call(*args, timeout=RPC_TIMEOUT, **kwargs)
+    return raised.value.code(), raised.value.details()
+
+
+def _days(stack, devices):
+    """The scripted day (without its APNs push) on each device at once; their logs."""
+    results, failures = {}, []
+
+    def run(device):
+        try:
+            results[device] = day(stack.device_view(device), push=False)
+        except BaseException as error:  # noqa: BLE001 (reported below)
+            failures.append((device, error))
+
+    threads = [threading.Thread(target=run, args=(device,)) for device in devices]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures
+    return results
+
+
+def test_two_devices_at_once_log_what_each_logs_alone(tmp_path):
+    devices = ["job-a", "job-b"]
+    alone = {}
+    for device in devices:
+        stack = _stack(tmp_path / f"alone-{device}")
+        try:
+            _devices(stack).Create(g.CreateDeviceRequest(device_id=device), timeout=RPC_TIMEOUT)
+            alone.update(_days(stack, [device]))
+        finally:
+            stack.stop()
+    stack = _stack(tmp_path / "together")
+    try:
+        for device in devices:
+            _devices(stack).Create(g.CreateDeviceRequest(device_id=device), timeout=RPC_TIMEOUT)
+        together = _days(stack, devices)
+        # The default device saw nothing of theirs.
+        assert list(stack.apps.List(g.ListAppsRequest(), timeout=RPC_TIMEOUT).apps) == []
+        assert list(stack.events.List(g.ListEventsRequest(), timeout=RPC_TIMEOUT).events) == []
+    finally:
+        stack.stop()
+    for device in devices:
+        first, first_screen, readable = alone[device]
+        second, second_screen, other = together[device]
+        assert len(first) > 100, f"{device}'s day logged only {len(first)} events"
+        for i, (x, y) in enumerate(zip(first, second)):
+            assert x == y, f"{device}: event {i + 1} differs:\n{readable[i]}\n---\n{other[i]}"
+        assert len(first) == len(second)
+        assert first_screen == second_screen
+
+
+def test_create_list_delete_and_what_a_device_reaches(tmp_path):
+    stack = _stack(tmp_path)
+    apps = []
+    try:
+        devices = _devices(stack)
+        created = devices.Create(g.CreateDeviceRequest(device_id="ci-1"), timeout=RPC_TIMEOUT)
+        assert created.device_id == "ci-1" and created.model and created.HasField("created_at")
+        assert _code(devices.Create, g.CreateDeviceRequest(device_id="ci-1"))[0] == grpc.StatusCode.ALREADY_EXISTS
+        for bad in ("", "default", "Upper", "-x", "a" * 64, "a/b", "a.b"):
+            assert _code(devices.Create, g.CreateDeviceRequest(device_id=bad))[0] == grpc.StatusCode.INVALID_ARGUMENT
+        listed = devices.List(g.ListDevicesRequest(), timeout=RPC_TIMEOUT).devices
+        assert [x.device_id for x in listed] == ["default", "ci-1"]
+
+        # A device nobody created is NOT_FOUND; a malformed name INVALID_ARGUMENT.
+        ghost = stack.device_view("ghost")
+        assert _code(ghost.apps.List, g.ListAppsRequest())[0] == grpc.StatusCode.NOT_FOUND
+        assert _code(stack.apps.List, g.ListAppsRequest(), metadata=[("glimpse-device", "No Such")])[0] \
+            == grpc.StatusCode.INVALID_ARGUMENT
+
+        # An app on ci-1: its token names ci-1, so its own calls (no glimpse-device) reach it.
+        ci = stack.device_view("ci-1")
+        pixar = DemoApp("pixar", ci)
+        apps.append(pixar)
+        pixar.install()
+        assert pixar.token.startswith("ci-1.")
+        small = place(ci, pixar.bundle_id, "PixarFilmWidget", f.WIDGET_FAMILY_SYSTEM_SMALL)
+        assert [w.placement_id for w in ci.widgets.List(g.ListWidgetsRequest(), timeout=RPC_TIMEOUT).widgets] \
+            == [small.placement_id]
+        assert list(stack.widgets.List(g.ListWidgetsRequest(), timeout=RPC_TIMEOUT).widgets) == []
+        stack.widget_center.ReloadAllTimelines(t.ReloadAllTimelinesRequest(), metadata=_bearer(pixar.token),
+                                               timeout=RPC_TIMEOUT)
+        # Its token on another device's name reaches nothing there.
+        other = devices.Create(g.CreateDeviceRequest(device_id="ci-2"), timeout=RPC_TIMEOUT)
+        assert other.device_id == "ci-2"
+        code, _ = _code(stack.device_view("ci-2").widget_center.ReloadAllTimelines, t.ReloadAllTimelinesRequest(),
+                        metadata=_bearer(pixar.token))
+        assert code == grpc.StatusCode.UNAUTHENTICATED
+
+        # JSON: the path prefix names the device.
+        port = stack.ports["gateway"]
+        body = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/devices/ci-1/widgets/list", data=b"{}", method="POST",
+            headers={"content-type": "application/json"}), timeout=RPC_TIMEOUT).read())
+        assert [w["placementId"] for w in body["widgets"]] == [str(small.placement_id)]
+        body = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/devices/list", data=b"{}", method="POST",
+            headers={"content-type": "application/json"}), timeout=RPC_TIMEOUT).read())
+        assert [x["deviceId"] for x in body["devices"]] == ["default", "ci-1", "ci-2"]
+
+        # Each service holds ci-1 now.
+        for service in SERVICES:
+            with grpc.insecure_channel(f"127.0.0.1:{stack.ports[service]}") as channel:
+                held = devices_pb2_grpc.DevicesStub(channel).List(d.ListDevicesRequest(), timeout=RPC_TIMEOUT)
+                assert "ci-1" in held.device_ids, (service, held)
+
+        # Delete: gone at the gateway and at every service; twice is no error.
+        assert devices.Delete(g.DeleteDeviceRequest(device_id="ci-1"), timeout=RPC_TIMEOUT).existed
+        assert not devices.Delete(g.DeleteDeviceRequest(device_id="ci-1"), timeout=RPC_TIMEOUT).existed
+        assert [x.device_id for x in devices.List(g.ListDevicesRequest(), timeout=RPC_TIMEOUT).devices] \
+            == ["default", "ci-2"]
+        assert _code(ci.widgets.List, g.ListWidgetsRequest())[0] == grpc.StatusCode.NOT_FOUND
+        for service in SERVICES:
+            with grpc.insecure_channel(f"127.0.0.1:{stack.ports[service]}") as channel:
+                held = devices_pb2_grpc.DevicesStub(channel).List(d.ListDevicesRequest(), timeout=RPC_TIMEOUT)
+                assert "ci-1" not in held.device_ids, (service, held)
+            assert not (tmp_path / service / "devices" / "ci-1").exists()
+        assert not (tmp_path / "gateway" / "devices" / "ci-1").exists()
+        # Its app's token reaches nothing now.
+        code, _ = _code(stack.widgets.List, g.ListWidgetsRequest(), metadata=_bearer(pixar.token))
+        assert code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.UNAUTHENTICATED)
+    finally:
+        for app in apps:
+            app.stop()
+        codes = stack.stop()
+    assert set(codes.values()) == {0}, codes
