@@ -5,8 +5,10 @@ gateway and at every service.
 - `Devices.Create / List / Delete` at the gateway; a call names its device with the
   `glimpse-device` metadata entry or the JSON path prefix `/v1/devices/{id}/`, an app's token
   names the device it was installed on, and a call naming none is the default device's;
-- isolation: two devices running the scripted day of test_replay at once log the same events,
+- isolation: two devices running the scripted day of test_replay at once (its push through the
+  APNs endpoint included: a token's push reaches the device that issued it) log the same events,
   byte for byte, as each alone on a stack of its own, and the default device sees none of it;
+- the CLI: `glimpse devices create / list / delete`, and `--device-id` on any command;
 - deleting a device removes it at every service (their `glimpse.device.v1.Devices`), and a
   deleted device's calls are NOT_FOUND; its app tokens reach nothing.
 """
@@ -46,12 +48,12 @@ def _code(call, *args, **kwargs):
 
 
 def _days(stack, devices):
-    """The scripted day (without its APNs push) on each device at once; their logs."""
+    """The scripted day on each device at once; their logs."""
     results, failures = {}, []
 
     def run(device):
         try:
-            results[device] = day(stack.device_view(device), push=False)
+            results[device] = day(stack.device_view(device))
         except BaseException as error:  # noqa: BLE001 (reported below)
             failures.append((device, error))
 
@@ -143,6 +145,16 @@ def test_create_list_delete_and_what_a_device_reaches(tmp_path):
             headers={"content-type": "application/json"}), timeout=RPC_TIMEOUT).read())
         assert [x["deviceId"] for x in body["devices"]] == ["default", "ci-1", "ci-2"]
 
+        # A stack killed -9 and started again keeps its devices: their widgets and tokens.
+        for service in ("gateway", *SERVICES):
+            stack.kill(service)
+        for service in (*SERVICES, "gateway"):
+            stack.start(service)
+        assert [w.placement_id for w in ci.widgets.List(g.ListWidgetsRequest(), timeout=RPC_TIMEOUT).widgets] \
+            == [small.placement_id]
+        stack.widget_center.ReloadAllTimelines(t.ReloadAllTimelinesRequest(), metadata=_bearer(pixar.token),
+                                               timeout=RPC_TIMEOUT)
+
         # Each service holds ci-1 now.
         for service in SERVICES:
             with grpc.insecure_channel(f"127.0.0.1:{stack.ports[service]}") as channel:
@@ -169,3 +181,33 @@ def test_create_list_delete_and_what_a_device_reaches(tmp_path):
             app.stop()
         codes = stack.stop()
     assert set(codes.values()) == {0}, codes
+
+
+def test_the_cli_creates_lists_uses_and_deletes_devices(tmp_path):
+    import subprocess
+    from test_timeline_service import _binary
+    stack = _stack(tmp_path)
+    try:
+        env = {"GLIMPSE_GATEWAY": f"127.0.0.1:{stack.ports['gateway']}", "PATH": "/usr/bin:/bin"}
+
+        def glimpse(*argv, extra=None):
+            return subprocess.run([_binary("glimpse"), *argv], capture_output=True, text=True,
+                                  env={**env, **(extra or {})}, timeout=60)
+
+        assert glimpse("devices", "create", "job-9").stdout.strip() == "created device job-9"
+        listed = glimpse("devices", "list", "--json")
+        assert [json.loads(line)["devices"][1]["deviceId"] for line in listed.stdout.splitlines()] == ["job-9"]
+        assert glimpse("devices").stdout.splitlines()[1].split()[0] == "default"
+        # --device-id (or GLIMPSE_DEVICE_ID) sends every call to that device.
+        assert glimpse("clock", "advance", "1h", "--device-id", "job-9").returncode == 0
+        on_device = glimpse("clock", "now", "--json", extra={"GLIMPSE_DEVICE_ID": "job-9"})
+        on_default = glimpse("clock", "now", "--json")
+        assert json.loads(on_device.stdout)["now"] != json.loads(on_default.stdout)["now"]
+        missing = glimpse("apps", "--device-id", "nope")
+        assert missing.returncode == 1 and "NOT_FOUND" in missing.stderr, missing.stderr
+        bad = glimpse("apps", "--device-id", "Not Valid")
+        assert bad.returncode == 2 and "--device-id" in bad.stderr, bad.stderr
+        assert glimpse("devices", "delete", "job-9").stdout.strip() == "deleted device job-9"
+        assert glimpse("devices", "delete", "job-9").stdout.strip() == "no device job-9 (nothing to delete)"
+    finally:
+        stack.stop()

@@ -34,10 +34,9 @@ def scripted_day(tmp_path):
         stack.stop()
 
 
-def day(stack, push=True):
+def day(stack):
     """Runs the script on `stack` (a stack, or one device of one: `Stack.device_view`); returns
-    its event log and final screen, serialized, and the events. `push=False` leaves out the
-    push to the APNs endpoint (which serves the default device only)."""
+    its event log and final screen, serialized, and the events."""
     from google.protobuf import json_format
     tmp_path = stack.tmp_path
     apps = []
@@ -64,17 +63,17 @@ def day(stack, push=True):
         stack.activities.Tap(g.ActivityTapRequest(activity_id=activity.activity_id, element="playPause"),
                              timeout=RPC_TIMEOUT)
         _advance(stack, 60)
-        if push:
-            now = stack.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now.seconds
-            state = json.loads(activity.content.state_json)
-            state["currentScene"] = "Remember Me"
-            payload = tmp_path / "update.json"
-            payload.write_text(json.dumps({"aps": {"timestamp": now, "event": "update", "content-state": state}}))
-            env = {"GLIMPSE_GATEWAY": f"127.0.0.1:{stack.ports['gateway']}", "PATH": "/usr/bin:/bin"}
-            pushed = subprocess.run(
-                [_binary("glimpse"), "push", activity.activity_id, str(payload), "--apns-address", f"127.0.0.1:{stack.ports['apns-h2c']}"],
-                capture_output=True, text=True, env=env, timeout=60)
-            assert pushed.returncode == 0, pushed
+        now = stack.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now.seconds
+        state = json.loads(activity.content.state_json)
+        state["currentScene"] = "Remember Me"
+        payload = tmp_path / "update.json"
+        payload.write_text(json.dumps({"aps": {"timestamp": now, "event": "update", "content-state": state}}))
+        env = {"GLIMPSE_GATEWAY": f"127.0.0.1:{stack.ports['gateway']}", "PATH": "/usr/bin:/bin",
+               "GLIMPSE_DEVICE_ID": getattr(stack, "device_id", "")}
+        pushed = subprocess.run(
+            [_binary("glimpse"), "push", activity.activity_id, str(payload), "--apns-address", f"127.0.0.1:{stack.ports['apns-h2c']}"],
+            capture_output=True, text=True, env=env, timeout=60)
+        assert pushed.returncode == 0, pushed
         _advance(stack, 6 * 3600)
         stack.widgets.Tap(g.TapRequest(placement_id=lock.placement_id), timeout=RPC_TIMEOUT)
         _advance(stack, 17 * 3600)

@@ -153,6 +153,7 @@ struct ActivityMain: AsyncParsableCommand {
                 report: { message in logger.warning("\(message)") })
         }
         logger.info("activity store: \(server.host.opening)")
+        let apnsDevices = APNsDevices(default: server.endpoint)
         let devices = try store.devices(dataDirectory: config.dataDirectory) { device, directory in
             var outbound = outbound
             outbound.device = device
@@ -162,7 +163,17 @@ struct ActivityMain: AsyncParsableCommand {
                 // Each device's ids and tokens are its own, the same in every scripted run.
                 seed: seedText.map { Array(SHA256.hash(data: Array("\($0)\u{0}\(device)".utf8))) },
                 report: { message in logger.warning("device \(device): \(message)") })
-            return .hosting(server.host, services: [server.handlers, server.clock], close: server.close)
+            apnsDevices.register(device, server.endpoint)
+            return .hosting(server.host, services: [server.handlers, server.clock]) {
+                apnsDevices.remove(device)
+                try await server.close()
+            }
+        }
+        // Every device is open from the start: a push to its tokens finds it.
+        for device in await devices.list() {
+            do { _ = try await devices.router(for: device) } catch {
+                logger.error("device \(device): its store could not be opened", metadata: ["error": "\(error)"])
+            }
         }
 
         // The APNs endpoint's listeners.
@@ -201,7 +212,7 @@ struct ActivityMain: AsyncParsableCommand {
             if auth == "jwt" { apnsConfig.maxConcurrentStreamsUntilTrusted = 1 }
             apnsConfig.events = runner.connectionLog.connectionEvents
             let apns = HTTP2Server(
-                listeners: listeners, config: apnsConfig, handler: APNsHTTP2Handler(endpoint: server.endpoint))
+                listeners: listeners, config: apnsConfig, handler: APNsHTTP2Handler(devices: apnsDevices))
             runner.addBackground(
                 APNsServerService(server: apns, names: names, logger: logger) { ports in
                     for await _ in grpcBound {}  // after the `listening on port N` line

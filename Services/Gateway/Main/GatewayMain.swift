@@ -137,6 +137,13 @@ struct GatewayMain: AsyncParsableCommand {
                 await served.close()
             }
         }
+        // Every device is open from the start, its followers keeping its screen current (on a
+        // system clock its widgets change without anyone calling).
+        for device in await devices.list() where DevicesHandler.exists(device, root: devicesRoot) {
+            do { _ = try await devices.router(for: device) } catch {
+                logger.error("device \(device): its store could not be opened", metadata: ["error": "\(error)"])
+            }
+        }
         let devicesHandler = DevicesHandler(table: devices, gateway: server.gateway, model: screen.rawValue)
         var runner = ServiceRunner(
             config: config, logger: logger, services: server.handlers + [devicesHandler],

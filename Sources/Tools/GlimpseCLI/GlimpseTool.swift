@@ -48,6 +48,7 @@ package enum GlimpseTool {
             var command = try GlimpseCommand.parseAsRoot(arguments)
             var keyed = context
             keyed.deviceKey = try DeviceKeyOption.resolve(command, context)
+            keyed.deviceID = try DeviceIDOption.resolve(command, context)
             try await Current.$context.withValue(keyed) {
                 if var asyncCommand = command as? any AsyncParsableCommand {
                     try await asyncCommand.run()
@@ -105,7 +106,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             standard error), 2 a usage error, 3 the gateway could not be reached.
             """,
         subcommands: [
-            Install.self, Uninstall.self, Apps.self,
+            Install.self, Uninstall.self, Apps.self, DevicesCommand.self,
             Place.self, Remove.self, Widgets.self, Gallery.self, Show.self, Tap.self, Reload.self, Budget.self,
             ClockCommand.self, Activities.self, TapActivity.self, Push.self, Events.self, SettingsCommand.self,
             Reset.self,

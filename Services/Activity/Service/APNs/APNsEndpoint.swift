@@ -212,6 +212,12 @@ package struct APNsEndpoint: Sendable {
                 answerFollowsEffects: request.header("apns-push-type") == "widgets"))
     }
 
+    /// Whether this device issued `token` (a Live Activity's, push-to-start's or widget
+    /// push token, or one it retired).
+    package func holds(_ token: PushToken) async -> Bool {
+        await host.read { $0.holds(token) }
+    }
+
     /// The connection closed: its provider token goes.
     package func forget(connection: String) {
         if case .providerTokens(let tokens) = authentication { tokens.forget(connection: connection) }

@@ -3,37 +3,47 @@ package import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// The APNs-compatible endpoint on HTTP/2: each request stream goes to `APNsEndpoint`,
-/// and a connection's provider token is forgotten when it closes. Pushes that arrive
-/// together are journaled in one commit and answered on it; widget pushes (answered once
-/// their reload is asked) and channel management are answered request by request.
+/// The APNs-compatible endpoint on HTTP/2: each request stream goes to the `APNsEndpoint` of
+/// the device it is for (`APNsDevices`), and a connection's provider token is forgotten when
+/// it closes. Pushes that arrive together are journaled in one commit per device and
+/// answered on it; widget pushes (answered once their reload is asked) and channel
+/// management are answered request by request.
 package struct APNsHTTP2Handler: HTTP2BatchHandler {
-    let endpoint: APNsEndpoint
+    let devices: APNsDevices
 
     package init(endpoint: APNsEndpoint) {
-        self.endpoint = endpoint
+        self.init(devices: APNsDevices(default: endpoint))
+    }
+
+    package init(devices: APNsDevices) {
+        self.devices = devices
     }
 
     package func handle(_ request: HTTP2Request) async throws -> HTTP2Response {
-        Self.response(await endpoint.respond(to: Self.apnsRequest(request)))
+        let apns = Self.apnsRequest(request)
+        return Self.response(await devices.endpoint(for: apns).endpoint.respond(to: apns))
     }
 
     package func handle(
         batch requests: [HTTP2Request], answer: @escaping @Sendable (Int, HTTP2Response) -> Void
     ) async {
-        var pushes: [APNsEndpoint.PushIntake] = []
-        var pushIndices: [Int] = []
-        pushes.reserveCapacity(requests.count)
-        pushIndices.reserveCapacity(requests.count)
+        // Per endpoint (device), in arrival order: its pushes and their indices.
+        var groups: [(device: String?, endpoint: APNsEndpoint, pushes: [APNsEndpoint.PushIntake], indices: [Int])] =
+            []
         await withDiscardingTaskGroup { group in
             for (index, request) in requests.enumerated() {
                 let apns = Self.apnsRequest(request)
+                let (device, endpoint) = await devices.endpoint(for: apns)
                 switch endpoint.intake(apns) {
                 case .push(let push) where push.answerFollowsEffects:
                     group.addTask { answer(index, Self.response(await endpoint.respond(toPush: push))) }
                 case .push(let push):
-                    pushes.append(push)
-                    pushIndices.append(index)
+                    if let at = groups.firstIndex(where: { $0.device == device }) {
+                        groups[at].pushes.append(push)
+                        groups[at].indices.append(index)
+                    } else {
+                        groups.append((device, endpoint, [push], [index]))
+                    }
                 case .answered(let response):
                     answer(index, Self.response(response))
                 case .channels(let bundle, let all, let tokenAccepted):
@@ -44,9 +54,12 @@ package struct APNsHTTP2Handler: HTTP2BatchHandler {
                     }
                 }
             }
-            guard !pushes.isEmpty else { return }
-            for (index, response) in zip(pushIndices, await endpoint.respond(toPushes: pushes)) {
-                answer(index, Self.response(response))
+            for (_, endpoint, pushes, indices) in groups {
+                group.addTask {
+                    for (index, response) in zip(indices, await endpoint.respond(toPushes: pushes)) {
+                        answer(index, Self.response(response))
+                    }
+                }
             }
         }
     }
@@ -70,7 +83,8 @@ package struct APNsHTTP2Handler: HTTP2BatchHandler {
     }
 
     package func connectionClosed(_ connection: HTTP2ConnectionInfo) {
-        endpoint.forget(connection: String(connection.id))
+        // The provider tokens are the stack's (every device's endpoint shares them).
+        devices.fallback.forget(connection: String(connection.id))
     }
 }
 

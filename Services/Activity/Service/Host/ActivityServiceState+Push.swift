@@ -210,6 +210,12 @@ extension ActivityServiceState {
     /// The activity an update token belongs to (nil for push-to-start and unknown tokens).
     func activityID(for token: PushToken) -> ActivityID? { manager.activityID(forUpdateToken: token) }
 
+    /// Whether this device issued `token`: a push to it is this device's to answer.
+    func holds(_ token: PushToken) -> Bool {
+        retired[token] != nil || activityID(for: token) != nil || pushToStartOwners[token] != nil
+            || widgetTokens[token] != nil
+    }
+
     /// The body parsed once, for the engine and for the log's `event`; a body the engine
     /// will refuse still shows the `event` it carried (read leniently, only then).
     func parse(_ body: [UInt8], limit: Int) -> (push: LiveActivityPush?, event: String) {

@@ -10,6 +10,8 @@ struct CLIContext: Sendable {
     var errorIsTerminal: Bool
     /// Sent on every call that carries no app token (`--device-key`, `GLIMPSE_DEVICE_KEY`).
     var deviceKey: DeviceKey?
+    /// The device every call names (`--device-id`, `GLIMPSE_DEVICE_ID`); nil: the default.
+    var deviceID: String?
 
     static let standard = CLIContext(
         output: FileDescriptorOutput.standardOutput, errorOutput: FileDescriptorOutput.standardError,

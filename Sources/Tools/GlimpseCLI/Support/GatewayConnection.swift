@@ -15,6 +15,7 @@ package struct GatewayConnection: Sendable {
     package let appToken: String?
 
     package var apps: GlimpseGatewayV1.Apps.Client { .init(wrapping: client) }
+    package var devices: GlimpseGatewayV1.Devices.Client { .init(wrapping: client) }
     package var widgets: GlimpseGatewayV1.Widgets.Client { .init(wrapping: client) }
     package var device: GlimpseGatewayV1.Device.Client { .init(wrapping: client) }
     package var clock: GlimpseGatewayV1.Clock.Client { .init(wrapping: client) }
@@ -43,9 +44,9 @@ package struct GatewayConnection: Sendable {
         defer { client.beginGracefulShutdown() }
         // Calls made with `request(_:)` carry the app's token; every other call is the
         // device's, with the device key when there is one.
-        let connection = GatewayConnection(
-            address: address, client: client.adding(Current.context.deviceKey?.metadata ?? Metadata()),
-            appToken: appToken)
+        var metadata = Current.context.deviceKey?.metadata ?? Metadata()
+        if let device = Current.context.deviceID { metadata.addString(device, forKey: DeviceScope.metadataKey) }
+        let connection = GatewayConnection(address: address, client: client.adding(metadata), appToken: appToken)
         do {
             let result = try await body(connection)
             client.beginGracefulShutdown()
