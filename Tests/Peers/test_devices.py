@@ -27,6 +27,7 @@ from test_replay import SEED, day
 from test_timeline_service import RPC_TIMEOUT, _bearer
 
 glimpse_modules()
+from glimpse.clock.v1 import clock_pb2 as c, clock_pb2_grpc  # noqa: E402
 from glimpse.device.v1 import devices_pb2 as d, devices_pb2_grpc  # noqa: E402
 from glimpse.gateway.v1 import gateway_pb2 as g, gateway_pb2_grpc  # noqa: E402
 from glimpse.timeline.v1 import timeline_pb2 as t  # noqa: E402
@@ -209,5 +210,32 @@ def test_the_cli_creates_lists_uses_and_deletes_devices(tmp_path):
         assert bad.returncode == 2 and "--device-id" in bad.stderr, bad.stderr
         assert glimpse("devices", "delete", "job-9").stdout.strip() == "deleted device job-9"
         assert glimpse("devices", "delete", "job-9").stdout.strip() == "no device job-9 (nothing to delete)"
+    finally:
+        stack.stop()
+
+
+def test_limits_and_hostile_calls(tmp_path):
+    """--max-devices caps a gateway's devices (RESOURCE_EXHAUSTED); a made-up app token naming a
+    made-up device at a service reaches nothing and leaves nothing behind."""
+    stack = Stack(tmp_path, gateway_args=["--max-devices", "1"])
+    try:
+        devices = _devices(stack)
+        devices.Create(g.CreateDeviceRequest(device_id="one"), timeout=RPC_TIMEOUT)
+        code, details = _code(devices.Create, g.CreateDeviceRequest(device_id="two"))
+        assert code == grpc.StatusCode.RESOURCE_EXHAUSTED and "--max-devices" in details, details
+        devices.Delete(g.DeleteDeviceRequest(device_id="one"), timeout=RPC_TIMEOUT)
+        devices.Create(g.CreateDeviceRequest(device_id="two"), timeout=RPC_TIMEOUT)
+        made_up = [("authorization", "Bearer x"), ("glimpse-device", "made-up-1")]
+        for service in SERVICES:
+            with grpc.insecure_channel(f"127.0.0.1:{stack.ports[service]}") as channel:
+                # A service's Devices is the device's to call, not an app's.
+                code, _ = _code(devices_pb2_grpc.DevicesStub(channel).List, d.ListDevicesRequest(), metadata=made_up)
+                assert code == grpc.StatusCode.PERMISSION_DENIED
+                # A made-up token naming made-up devices: UNAUTHENTICATED, and no device made.
+                for i in range(20):
+                    code, _ = _code(clock_pb2_grpc.ClockStub(channel).Now, c.NowRequest(),
+                                    metadata=[("authorization", "Bearer x"), ("glimpse-device", f"made-up-{i}")])
+                    assert code == grpc.StatusCode.UNAUTHENTICATED
+            assert not list((tmp_path / service / "devices").glob("made-up-*"))
     finally:
         stack.stop()

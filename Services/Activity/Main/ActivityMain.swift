@@ -154,7 +154,7 @@ struct ActivityMain: AsyncParsableCommand {
         }
         logger.info("activity store: \(server.host.opening)")
         let apnsDevices = APNsDevices(default: server.endpoint)
-        let devices = try store.devices(dataDirectory: config.dataDirectory) { device, directory in
+        let devices = try store.devices(config) { device, directory in
             var outbound = outbound
             outbound.device = device
             let server = try await ActivityServer.open(

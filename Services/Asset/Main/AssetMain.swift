@@ -56,7 +56,7 @@ struct AssetMain: AsyncParsableCommand {
         }
         logger.info("asset store: \(server.host.opening)")
         let deviceSettings = settings
-        let devices = try store.devices(dataDirectory: config.dataDirectory) { device, directory in
+        let devices = try store.devices(config) { device, directory in
             let server = try await AssetServer.open(
                 directory: directory,
                 clock: config.hostClock(), settings: deviceSettings,

@@ -122,7 +122,7 @@ struct GatewayMain: AsyncParsableCommand {
         let server = try open(URL(fileURLWithPath: config.dataDirectory), upstreams, logger)
         // Devices beside the default one: each a gateway of its own over the same connections.
         let devicesRoot = URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("devices")
-        let devices = DeviceTable(root: devicesRoot) { device throws in
+        let devices = DeviceTable(root: devicesRoot, limit: config.maxDevices) { device throws in
             guard DevicesHandler.exists(device, root: devicesRoot) else {
                 throw RPCError(code: .notFound, message: "no device \(device): Devices.Create it first")
             }

@@ -58,7 +58,7 @@ struct IntentMain: AsyncParsableCommand {
                 snapshots: policy, report: { message in logger.warning("\(message)") })
         }
         logger.info("intent store: \(server.host.opening)")
-        let devices = try store.devices(dataDirectory: config.dataDirectory) { device, directory in
+        let devices = try store.devices(config) { device, directory in
             var outbound = outbound
             outbound.device = device
             let server = try IntentServer.open(

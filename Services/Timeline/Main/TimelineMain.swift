@@ -63,7 +63,7 @@ struct TimelineMain: AsyncParsableCommand {
         }
         logger.info("timeline store: \(server.host.opening)")
         let deviceSettings = settings
-        let devices = try store.devices(dataDirectory: config.dataDirectory) { device, directory in
+        let devices = try store.devices(config) { device, directory in
             var outbound = outbound
             outbound.device = device
             let server = try TimelineServer.open(

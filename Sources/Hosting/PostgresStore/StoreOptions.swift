@@ -60,12 +60,12 @@ extension StoreOptions {
     /// folder `<data-dir>/devices/<id>/`, which `open` is given. On PostgreSQL only the
     /// default device is served yet: a call naming another is FAILED_PRECONDITION.
     package func devices(
-        dataDirectory: String,
+        _ config: ServiceConfig,
         open: @escaping @Sendable (_ device: String, _ directory: URL) async throws -> DeviceTable.Served
     ) throws -> DeviceTable {
         let onPostgres = try postgres() != nil
-        let root = URL(fileURLWithPath: dataDirectory).appendingPathComponent("devices")
-        return DeviceTable(root: root) { device in
+        let root = URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("devices")
+        return DeviceTable(root: root, limit: config.maxDevices) { device in
             guard !onPostgres else {
                 throw RPCError(
                     code: .failedPrecondition,

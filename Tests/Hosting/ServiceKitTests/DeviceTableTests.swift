@@ -11,8 +11,8 @@ import Testing
         let closed = Mutex<[String]>([])
     }
 
-    func table(root: URL?, counts: Counts, failing: Set<String> = []) -> DeviceTable {
-        DeviceTable(root: root) { device in
+    func table(root: URL?, counts: Counts, failing: Set<String> = [], limit: Int = 10) -> DeviceTable {
+        DeviceTable(root: root, limit: limit) { device in
             if failing.contains(device) { throw RPCError(code: .notFound, message: "no \(device)") }
             counts.opened.withLock { $0[device, default: 0] += 1 }
             if let root {
@@ -74,6 +74,42 @@ import Testing
         #expect(counts.opened.withLock { $0["ci-2"] } == 2)
         await table.closeAll()
         #expect(counts.closed.withLock { $0 } == ["ci-1", "ci-2", "ci-2"])
+    }
+
+    @Test func atTheLimitANewDeviceIsRefusedAndAnOpenOneServed() async throws {
+        let counts = Counts()
+        let table = table(root: nil, counts: counts, limit: 2)
+        _ = try await table.router(for: "a")
+        _ = try await table.router(for: "b")
+        do {
+            _ = try await table.router(for: "c")
+            Issue.record("a third device opened past the limit of 2")
+        } catch {
+            #expect(error.code == .resourceExhausted && error.message.contains("at most 2 devices"))
+        }
+        _ = try await table.router(for: "a")
+        try await table.delete("a")
+        _ = try await table.router(for: "c")
+        #expect(counts.opened.withLock { $0 } == ["a": 1, "b": 1, "c": 1])
+    }
+
+    @Test func anAppsCallMakesNoDeviceOnlyReachesOneThatExists() async throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let counts = Counts()
+        let table = table(root: root, counts: counts)
+        do {
+            _ = try await table.router(for: "made-up", creating: false)
+            Issue.record("an app's call made a device")
+        } catch {
+            #expect(error.code == .unauthenticated)
+        }
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("made-up").path))
+        #expect(counts.opened.withLock { $0 }.isEmpty)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("kept"), withIntermediateDirectories: true)
+        _ = try await table.router(for: "kept", creating: false)
+        #expect(counts.opened.withLock { $0 } == ["kept": 1])
     }
 
     @Test func anAppTokenNamesItsDevice() {

@@ -47,6 +47,11 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         guard !FileManager.default.fileExists(atPath: marker.path) else {
             throw RPCError(code: .alreadyExists, message: "device \(device) exists (Devices.Delete it first)")
         }
+        if let root = table.root, await table.list().count(where: { Self.exists($0, root: root) }) >= table.limit {
+            throw RPCError(
+                code: .resourceExhausted,
+                message: "this gateway holds at most \(table.limit) devices (--max-devices); delete one first")
+        }
         let created = gateway.now()
         do {
             try PrivateStore.makeDirectory(directory.path)

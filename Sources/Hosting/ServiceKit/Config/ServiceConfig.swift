@@ -35,6 +35,10 @@ package struct ServiceConfig: Sendable, Hashable {
     package var shutdownGrace: Duration = .seconds(30)
     /// A connection without a call open this long is closed (`--idle-timeout`); nil: never.
     package var idleTimeout: Duration? = .seconds(300)
+    /// The most devices served beside the default one (`DeviceTable`).
+    package var maxDevices = ServiceConfig.defaultMaxDevices
+    /// A CI runner's worth of jobs many times over (see docs/limits.md).
+    package static let defaultMaxDevices = 10_000
     /// Where a manual clock starts when `--start-time` is not given.
     package var manualStart: Date = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z
 

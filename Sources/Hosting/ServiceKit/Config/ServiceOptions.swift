@@ -59,6 +59,13 @@ package struct ServiceOptions: ParsableArguments, Sendable {
     )
     package var idleTimeout: String?
 
+    @Option(
+        name: .customLong("max-devices"),
+        help:
+            "The most devices served beside the default one; past it a new device is RESOURCE_EXHAUSTED (default 10000; GLIMPSE_MAX_DEVICES)."
+    )
+    package var maxDevices: String?
+
     package init() {}
 
     /// Flags, then `environment` (the process's by default), for service-specific
@@ -114,6 +121,9 @@ package struct ServiceOptions: ParsableArguments, Sendable {
         config.idleTimeout = try source.value(
             "idle-timeout", idleTimeout, expected: "seconds, 0 (never) or more", default: defaults.idleTimeout,
             parse: ConfigSource.timeout)
+        config.maxDevices = try source.value(
+            "max-devices", maxDevices, expected: "a number of devices, 0 or more", default: config.maxDevices
+        ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
         return config
     }
 }

@@ -35,9 +35,14 @@ package actor DeviceTable {
     package nonisolated let root: URL?
     private var served: [String: Task<Served, any Error>] = [:]
 
-    /// `root`: the folder holding one folder per device (`<data-dir>/devices`).
-    package init(root: URL?, open: @escaping Open) {
+    /// The most devices open at once (beside the default).
+    package nonisolated let limit: Int
+
+    /// `root`: the folder holding one folder per device (`<data-dir>/devices`); `limit`:
+    /// `--max-devices`.
+    package init(root: URL?, limit: Int = ServiceConfig.defaultMaxDevices, open: @escaping Open) {
         self.root = root
+        self.limit = limit
         self.open = open
     }
 
@@ -46,12 +51,24 @@ package actor DeviceTable {
         root?.appendingPathComponent(device, isDirectory: true)
     }
 
-    /// The router of `device`'s server, opened now if it is not yet.
-    package func router(for device: String) async throws(RPCError) -> RPCRouter {
+    /// The router of `device`'s server, opened now if it is not yet. Only `creating` may
+    /// open a device that has no stored data yet (the device's own calls; an app's token
+    /// names a device that exists, so an app's call never makes one).
+    package func router(for device: String, creating: Bool = true) async throws(RPCError) -> RPCRouter {
         let opening: Task<Served, any Error>
         if let found = served[device] {
             opening = found
         } else {
+            if !creating, let directory = directory(of: device),
+                !FileManager.default.fileExists(atPath: directory.path)
+            {
+                throw RPCError(code: .unauthenticated, message: "unknown app token (no device \(device) here)")
+            }
+            guard served.count < limit else {
+                throw RPCError(
+                    code: .resourceExhausted,
+                    message: "device \(device): this process serves at most \(limit) devices; delete one first")
+            }
             let open = self.open
             opening = Task { try await open(device) }
             served[device] = opening
@@ -148,7 +165,8 @@ package struct DeviceDispatch: ServerTransport {
                 return
             }
             do throws(RPCError) {
-                let router = try await table.router(for: device)
+                let appsCall = (try? Caller.token(in: stream.head.metadata)) != nil
+                let router = try await table.router(for: device, creating: !appsCall)
                 await router.handle(stream)
             } catch {
                 stream.send(.status(Status(code: error.code, message: error.message), Metadata()), flush: true)
