@@ -102,8 +102,16 @@ def test_create_list_delete_and_what_a_device_reaches(tmp_path):
     apps = []
     try:
         devices = _devices(stack)
-        created = devices.Create(g.CreateDeviceRequest(device_id="ci-1"), timeout=RPC_TIMEOUT)
+        created = devices.Create(g.CreateDeviceRequest(
+            device_id="ci-1", settings=g.UpdateSettingsRequest(locale="de_DE", low_power_mode=True)),
+            timeout=RPC_TIMEOUT)
         assert created.device_id == "ci-1" and created.model and created.HasField("created_at")
+        assert (created.settings.locale, created.settings.low_power_mode) == ("de_DE", True)
+        # Its settings are its own: the device says so, the default device kept its own.
+        own = stack.device_view("ci-1").device.GetSettings(g.GetSettingsRequest(), timeout=RPC_TIMEOUT)
+        assert (own.locale, own.low_power_mode) == ("de_DE", True)
+        default = stack.device.GetSettings(g.GetSettingsRequest(), timeout=RPC_TIMEOUT)
+        assert (default.locale, default.low_power_mode) != ("de_DE", True)
         assert _code(devices.Create, g.CreateDeviceRequest(device_id="ci-1"))[0] == grpc.StatusCode.ALREADY_EXISTS
         for bad in ("", "default", "Upper", "-x", "a" * 64, "a/b", "a.b"):
             assert _code(devices.Create, g.CreateDeviceRequest(device_id=bad))[0] == grpc.StatusCode.INVALID_ARGUMENT

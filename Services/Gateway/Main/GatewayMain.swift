@@ -121,35 +121,17 @@ struct GatewayMain: AsyncParsableCommand {
         }
         let server = try open(URL(fileURLWithPath: config.dataDirectory), upstreams, logger)
         // Devices beside the default one: each a gateway of its own over the same connections.
-        let devicesRoot = URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("devices")
-        let devices = DeviceTable(root: devicesRoot, limit: config.maxDevices) { device throws in
-            guard DevicesHandler.exists(device, root: devicesRoot) else {
-                throw RPCError(code: .notFound, message: "no device \(device): Devices.Create it first")
-            }
-            var deviceLogger = logger
-            deviceLogger[metadataKey: "device"] = "\(device)"
-            let served = try open(
-                devicesRoot.appendingPathComponent(device), upstreams.forDevice(device), deviceLogger)
-            let following = Task { try? await served.followers.run() }
-            return .init(services: served.handlers, jsonServices: served.handlers) {
-                served.endStreams()
-                following.cancel()
-                await served.close()
-            }
-        }
-        // Every device is open from the start, its followers keeping its screen current (on a
-        // system clock its widgets change without anyone calling).
-        for device in await devices.list() where DevicesHandler.exists(device, root: devicesRoot) {
-            do { _ = try await devices.router(for: device) } catch {
-                logger.error("device \(device): its store could not be opened", metadata: ["error": "\(error)"])
-            }
-        }
-        let devicesHandler = DevicesHandler(table: devices, gateway: server.gateway, model: screen.rawValue)
+        let devices = DeviceGateways(
+            root: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("devices"),
+            limit: config.maxDevices, upstreams: upstreams, logger: logger, open: open)
+        await devices.openAll(logger: logger)
+        let devicesHandler = DevicesHandler(devices: devices, gateway: server.gateway, model: screen.rawValue)
         var runner = ServiceRunner(
             config: config, logger: logger, services: server.handlers + [devicesHandler],
             serviceNames: GatewayServer.serviceNames + [GatewayServer.devicesServiceName],
             descriptors: GlimpseMessagesDescriptors.files)
-        runner.serveDevices(devices, perDevice: GatewayServer.serviceNames, tokenNamesDevice: true, managedHere: false)
+        runner.serveDevices(
+            devices.table, perDevice: GatewayServer.serviceNames, tokenNamesDevice: true, managedHere: false)
         // The same API as JSON on the same port (HTTP/1.1 and h2c): POST /v1/<service>/<method>.
         runner.jsonServices = server.handlers + [devicesHandler]
         // The device in a browser on the same port (HTTP/1.1): GET /, server-sent events.

@@ -8,20 +8,21 @@ package import GlimpseMessages
 import GlimpseRPC
 import ProtoMapping
 package import RPCCore
-package import ServiceKit
+import ServiceKit
 
-/// `Devices`: the devices of one gateway beside the default one. A device is a folder under
-/// `<data-dir>/devices/` (its gateway store; `created` says when it was made); its server
-/// (`GatewayServer`) opens on the first call that names it (`DeviceTable`). Deleting one
-/// closes it here, deletes it at every service, then deletes its folder.
+/// `Devices`: the devices of one gateway beside the default one (`DeviceGateways`). A device
+/// is a folder under `<data-dir>/devices/` (its gateway store; `created` says when it was
+/// made). Creating one applies its first settings; deleting one closes it here, deletes it at
+/// every service, then deletes its folder.
 package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
-    let table: DeviceTable
+    let devices: DeviceGateways
+    var table: DeviceTable { devices.table }
     /// The default device's: the services' addresses, and its clock for `created_at`.
     let gateway: Gateway
     let model: String
 
-    package init(table: DeviceTable, gateway: Gateway, model: String) {
-        self.table = table
+    package init(devices: DeviceGateways, gateway: Gateway, model: String) {
+        self.devices = devices
         self.gateway = gateway
         self.model = model
     }
@@ -60,7 +61,11 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         } catch {
             throw RPCError(code: .internal, message: "device \(device): its folder could not be made: \(error)")
         }
-        return ServerResponse(message: info(device, created: created))
+        var answer = info(device, created: created)
+        // Its first settings, as Device.UpdateSettings takes them, at every service.
+        let settings = request.message.settings ?? GlimpseGatewayV1.UpdateSettingsRequest()
+        answer.settings = try await devices.gateway(device).updateSettings(settings)
+        return ServerResponse(message: answer)
     }
 
     package func delete(

@@ -17,13 +17,18 @@ extension GlimpseGatewayV1 {
 
         /// 1 to 63 of a-z, 0-9 and -, not starting with -; not "default".
         public var deviceId: Swift.String = ""
+        /// Its first settings (locked, Low Power Mode, locale, Dynamic Type, an app's switches),
+        /// applied at every service as Device.UpdateSettings applies them; absent: the defaults.
+        public var settings: GlimpseGatewayV1.UpdateSettingsRequest? = nil
 
         public init() {}
 
         public init(
-            deviceId: Swift.String = ""
+            deviceId: Swift.String = "",
+            settings: GlimpseGatewayV1.UpdateSettingsRequest? = nil
         ) {
             self.deviceId = deviceId
+            self.settings = settings
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -48,17 +53,21 @@ extension GlimpseGatewayV1 {
         /// The screen model (the stack's: `--device`).
         public var model: Swift.String = ""
         public var createdAt: GoogleProtobuf.Timestamp? = nil
+        /// Its settings (Create's answer only).
+        public var settings: GlimpseGatewayV1.Settings? = nil
 
         public init() {}
 
         public init(
             deviceId: Swift.String = "",
             model: Swift.String = "",
-            createdAt: GoogleProtobuf.Timestamp? = nil
+            createdAt: GoogleProtobuf.Timestamp? = nil,
+            settings: GlimpseGatewayV1.Settings? = nil
         ) {
             self.deviceId = deviceId
             self.model = model
             self.createdAt = createdAt
+            self.settings = settings
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -2812,11 +2821,13 @@ extension GlimpseGatewayV1.CreateDeviceRequest: _ProtoCBacked {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__CreateDeviceRequest.self)
         self.init()
         self.deviceId = try _liftString(c.pointee.device_id.data, c.pointee.device_id.len, "glimpse.gateway.v1.CreateDeviceRequest", "device_id", -1)
+        if let v = c.pointee.settings { self.settings = try _liftNested("glimpse.gateway.v1.CreateDeviceRequest", "settings", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.UpdateSettingsRequest in try GlimpseGatewayV1.UpdateSettingsRequest(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__CreateDeviceRequest.self)
         if !self.deviceId.isEmpty { c.pointee.device_id = ProtobufCBinaryData(len: self.deviceId.utf8.count, data: try arena.lowerString(self.deviceId, "glimpse.gateway.v1.CreateDeviceRequest", "device_id")) }
+        if let v = self.settings { c.pointee.settings = try arena.lower(v, depth: depth) }
     }
 }
 
@@ -2836,6 +2847,7 @@ extension GlimpseGatewayV1.DeviceInfo: _ProtoCBacked {
         self.deviceId = try _liftString(c.pointee.device_id.data, c.pointee.device_id.len, "glimpse.gateway.v1.DeviceInfo", "device_id", -1)
         self.model = try _liftString(c.pointee.model.data, c.pointee.model.len, "glimpse.gateway.v1.DeviceInfo", "model", -1)
         if let v = c.pointee.created_at { self.createdAt = try _liftNested("glimpse.gateway.v1.DeviceInfo", "created_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
+        if let v = c.pointee.settings { self.settings = try _liftNested("glimpse.gateway.v1.DeviceInfo", "settings", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Settings in try GlimpseGatewayV1.Settings(_c: v, depth: depth &+ 1) } }
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -2843,6 +2855,7 @@ extension GlimpseGatewayV1.DeviceInfo: _ProtoCBacked {
         if !self.deviceId.isEmpty { c.pointee.device_id = ProtobufCBinaryData(len: self.deviceId.utf8.count, data: try arena.lowerString(self.deviceId, "glimpse.gateway.v1.DeviceInfo", "device_id")) }
         if !self.model.isEmpty { c.pointee.model = ProtobufCBinaryData(len: self.model.utf8.count, data: try arena.lowerString(self.model, "glimpse.gateway.v1.DeviceInfo", "model")) }
         if let v = self.createdAt { c.pointee.created_at = try arena.lower(v, depth: depth) }
+        if let v = self.settings { c.pointee.settings = try arena.lower(v, depth: depth) }
     }
 }
 
@@ -5163,6 +5176,7 @@ extension GlimpseGatewayV1.CreateDeviceRequest: ProtoJSONMessage, _ProtoJSONFiel
     public func protoJSONValue() -> JSONValue {
         var w = _ProtoJSONWriter()
         w.field("deviceId", self.deviceId)
+        w.optional("settings", self.settings)
         return w.value
     }
 
@@ -5172,12 +5186,13 @@ extension GlimpseGatewayV1.CreateDeviceRequest: ProtoJSONMessage, _ProtoJSONFiel
         while let number = try r.next() {
             switch number {
             case 1: try r.read(&self.deviceId)
+            case 2: try r.readOptional(&self.settings)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.CreateDeviceRequest", "1,deviceId,device_id")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.CreateDeviceRequest", "1,deviceId,device_id 2,settings,settings")
 }
 
 extension GlimpseGatewayV1.DeviceInfo: ProtoJSONMessage, _ProtoJSONField {
@@ -5186,6 +5201,7 @@ extension GlimpseGatewayV1.DeviceInfo: ProtoJSONMessage, _ProtoJSONField {
         w.field("deviceId", self.deviceId)
         w.field("model", self.model)
         w.optional("createdAt", self.createdAt)
+        w.optional("settings", self.settings)
         return w.value
     }
 
@@ -5197,12 +5213,13 @@ extension GlimpseGatewayV1.DeviceInfo: ProtoJSONMessage, _ProtoJSONField {
             case 1: try r.read(&self.deviceId)
             case 2: try r.read(&self.model)
             case 3: try r.readOptional(&self.createdAt)
+            case 4: try r.readOptional(&self.settings)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.DeviceInfo", "1,deviceId,device_id 2,model,model 3,createdAt,created_at")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.DeviceInfo", "1,deviceId,device_id 2,model,model 3,createdAt,created_at 4,settings,settings")
 }
 
 extension GlimpseGatewayV1.DeleteDeviceRequest: ProtoJSONMessage, _ProtoJSONField {

@@ -26,7 +26,7 @@ extension GlimpseGatewayV1 {
         /// Serves `glimpse.gateway.v1.Devices`: implement each method; `registerMethods(with:)` is provided, and
         /// `registerJSONMethods(with:)` for its JSON face (unary and server-streaming methods).
         public protocol Handler: RPCJSONService {
-            /// Creates an empty device (no apps, default settings, the clock at the stack's start).
+            /// Creates an empty device (no apps, the clock at the stack's start) with the given settings.
             func create(request: ServerRequest<GlimpseGatewayV1.CreateDeviceRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.DeviceInfo>
             /// Deletes the device and everything of it, at the gateway and at every service.
             func delete(request: ServerRequest<GlimpseGatewayV1.DeleteDeviceRequest>, context: ServerContext) async throws -> ServerResponse<GlimpseGatewayV1.DeleteDeviceResponse>
@@ -40,7 +40,7 @@ extension GlimpseGatewayV1 {
 
             public init(wrapping client: GRPCClient) { self.client = client }
 
-            /// Creates an empty device (no apps, default settings, the clock at the stack's start).
+            /// Creates an empty device (no apps, the clock at the stack's start) with the given settings.
             public func create(_ request: ClientRequest<GlimpseGatewayV1.CreateDeviceRequest>, options: CallOptions = .defaults) async throws -> ClientResponse<GlimpseGatewayV1.DeviceInfo> {
                 try await client.unary(request: request, method: Method.create, serializer: ProtoSerializer<GlimpseGatewayV1.CreateDeviceRequest>(), deserializer: ProtoDeserializer<GlimpseGatewayV1.DeviceInfo>(), options: options)
             }

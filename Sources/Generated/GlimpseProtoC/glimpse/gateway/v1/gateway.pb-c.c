@@ -2840,7 +2840,7 @@ void   glimpse__gateway__v1__event__free_unpacked
   assert(message->base.descriptor == &glimpse__gateway__v1__event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__create_device_request__field_descriptors[1] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__create_device_request__field_descriptors[2] =
 {
   {
     "device_id",
@@ -2854,14 +2854,27 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__create_device_reques
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "settings",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__CreateDeviceRequest, settings),
+    &glimpse__gateway__v1__update_settings_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__create_device_request__field_indices_by_name[] = {
   0,   /* field[0] = device_id */
+  1,   /* field[1] = settings */
 };
 static const ProtobufCIntRange glimpse__gateway__v1__create_device_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__create_device_request__descriptor =
 {
@@ -2871,14 +2884,14 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__create_device_request__de
   "Glimpse__Gateway__V1__CreateDeviceRequest",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__CreateDeviceRequest),
-  1,
+  2,
   glimpse__gateway__v1__create_device_request__field_descriptors,
   glimpse__gateway__v1__create_device_request__field_indices_by_name,
   1,  glimpse__gateway__v1__create_device_request__number_ranges,
   (ProtobufCMessageInit) glimpse__gateway__v1__create_device_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__device_info__field_descriptors[3] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__device_info__field_descriptors[4] =
 {
   {
     "device_id",
@@ -2916,16 +2929,29 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__device_info__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "settings",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__DeviceInfo, settings),
+    &glimpse__gateway__v1__settings__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__device_info__field_indices_by_name[] = {
   2,   /* field[2] = created_at */
   0,   /* field[0] = device_id */
   1,   /* field[1] = model */
+  3,   /* field[3] = settings */
 };
 static const ProtobufCIntRange glimpse__gateway__v1__device_info__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__device_info__descriptor =
 {
@@ -2935,7 +2961,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__device_info__descriptor =
   "Glimpse__Gateway__V1__DeviceInfo",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__DeviceInfo),
-  3,
+  4,
   glimpse__gateway__v1__device_info__field_descriptors,
   glimpse__gateway__v1__device_info__field_indices_by_name,
   1,  glimpse__gateway__v1__device_info__number_ranges,

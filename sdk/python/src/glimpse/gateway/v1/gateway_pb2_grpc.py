@@ -98,7 +98,7 @@ class DevicesServicer:
     """
 
     def Create(self, request, context):
-        """Creates an empty device (no apps, default settings, the clock at the stack's start).
+        """Creates an empty device (no apps, the clock at the stack's start) with the given settings.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

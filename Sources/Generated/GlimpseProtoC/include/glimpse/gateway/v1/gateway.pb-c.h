@@ -155,10 +155,15 @@ struct  Glimpse__Gateway__V1__CreateDeviceRequest
    * 1 to 63 of a-z, 0-9 and -, not starting with -; not "default".
    */
   ProtobufCBinaryData device_id;
+  /*
+   * Its first settings (locked, Low Power Mode, locale, Dynamic Type, an app's switches),
+   * applied at every service as Device.UpdateSettings applies them; absent: the defaults.
+   */
+  Glimpse__Gateway__V1__UpdateSettingsRequest *settings;
 };
 #define GLIMPSE__GATEWAY__V1__CREATE_DEVICE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__create_device_request__descriptor) \
-    , {0,NULL} }
+    , {0,NULL}, NULL }
 
 
 struct  Glimpse__Gateway__V1__DeviceInfo
@@ -170,10 +175,14 @@ struct  Glimpse__Gateway__V1__DeviceInfo
    */
   ProtobufCBinaryData model;
   Google__Protobuf__Timestamp *created_at;
+  /*
+   * Its settings (Create's answer only).
+   */
+  Glimpse__Gateway__V1__Settings *settings;
 };
 #define GLIMPSE__GATEWAY__V1__DEVICE_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__device_info__descriptor) \
-    , {0,NULL}, {0,NULL}, NULL }
+    , {0,NULL}, {0,NULL}, NULL, NULL }
 
 
 struct  Glimpse__Gateway__V1__DeleteDeviceRequest
