@@ -247,3 +247,26 @@ def test_limits_and_hostile_calls(tmp_path):
             assert not list((tmp_path / service / "devices").glob("made-up-*"))
     finally:
         stack.stop()
+
+
+def test_a_delete_that_fails_half_way_is_finished_by_the_next(tmp_path):
+    stack = _stack(tmp_path)
+    try:
+        devices = _devices(stack)
+        devices.Create(g.CreateDeviceRequest(device_id="ci-7"), timeout=RPC_TIMEOUT)
+        ci = stack.device_view("ci-7")
+        ci.clock.Advance(g.AdvanceRequest(by={"seconds": 60}), timeout=RPC_TIMEOUT)  # every service holds it
+        stack.kill("asset")
+        code, details = _code(devices.Delete, g.DeleteDeviceRequest(device_id="ci-7"))
+        assert code == grpc.StatusCode.UNAVAILABLE and "glimpse-asset" in details, details
+        # Half deleted: the gateway opens it no more, nor makes it again.
+        assert _code(ci.apps.List, g.ListAppsRequest())[0] == grpc.StatusCode.NOT_FOUND
+        assert _code(devices.Create, g.CreateDeviceRequest(device_id="ci-7"))[0] == grpc.StatusCode.ABORTED
+        stack.start("asset")
+        assert devices.Delete(g.DeleteDeviceRequest(device_id="ci-7"), timeout=RPC_TIMEOUT).existed
+        for process in ("gateway", *SERVICES):
+            assert not (tmp_path / process / "devices" / "ci-7").exists(), process
+        devices.Create(g.CreateDeviceRequest(device_id="ci-7"), timeout=RPC_TIMEOUT)  # anew
+        assert list(ci.apps.List(g.ListAppsRequest(), timeout=RPC_TIMEOUT).apps) == []
+    finally:
+        stack.stop()

@@ -137,7 +137,10 @@ struct GatewayMain: AsyncParsableCommand {
         // The device in a browser on the same port (HTTP/1.1): GET /, server-sent events.
         runner.webFiles = WebFiles.all
         runner.addBackground(server.followers)
-        runner.onShutdownEndStreams { server.endStreams() }
+        runner.onShutdownEndStreams {
+            server.endStreams()
+            devices.endStreams()
+        }
         runner.onShutdown("gateway") { await server.close() }
         runner.markReady()
         try await runner.run()

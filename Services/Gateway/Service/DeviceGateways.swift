@@ -40,7 +40,8 @@ package final class DeviceGateways: Sendable {
             servers.map.withLock { $0[device] = served }
             let following = Task { try? await served.followers.run() }
             return .init(services: served.handlers, jsonServices: served.handlers) {
-                servers.map.withLock { $0[device] = nil }
+                // Only this server's entry: the device may have been opened anew meanwhile.
+                servers.map.withLock { if $0[device]?.gateway === served.gateway { $0[device] = nil } }
                 served.endStreams()
                 following.cancel()
                 await served.close()
@@ -55,6 +56,11 @@ package final class DeviceGateways: Sendable {
             throw RPCError(code: .unavailable, message: "device \(device) closed meanwhile; try again")
         }
         return server.gateway
+    }
+
+    /// Ends every open device's `Events.Follow` streams (shutdown begins).
+    package func endStreams() {
+        for server in servers.map.withLock({ Array($0.values) }) { server.endStreams() }
     }
 
     /// Opens every device there is (at start: their followers keep their screens current);

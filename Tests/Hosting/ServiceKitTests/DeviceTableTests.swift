@@ -112,6 +112,29 @@ import Testing
         #expect(counts.opened.withLock { $0 } == ["kept": 1])
     }
 
+    @Test func aDeviceBeingDeletedIsNotOpenedAgainMeanwhile() async throws {
+        let (closing, closingStarted) = AsyncStream<Void>.makeStream()
+        let (releases, releaser) = AsyncStream<Void>.makeStream()
+        let table = DeviceTable(root: nil) { _ in
+            .init(services: []) {
+                closingStarted.yield()
+                for await _ in releases { break }
+            }
+        }
+        _ = try await table.router(for: "ci-1")
+        let deletion = Task { try await table.delete("ci-1") }
+        for await _ in closing { break }  // delete is now waiting on the close
+        do {
+            _ = try await table.router(for: "ci-1")
+            Issue.record("a device being deleted was opened again")
+        } catch {
+            #expect(error.code == .aborted)
+        }
+        releaser.yield()
+        #expect(try await deletion.value)
+        _ = try await table.router(for: "ci-1")  // afterwards it may be made anew
+    }
+
     @Test func anAppTokenNamesItsDevice() {
         func device(_ authorization: String) -> String? {
             DeviceDispatch.device(ofToken: Metadata(["authorization": authorization]))

@@ -29,6 +29,8 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
 
     /// The file whose presence makes a folder a device, holding when it was created.
     static let marker = "created"
+    /// What `marker` becomes while the device is deleted.
+    static let deletingMarker = "deleting"
 
     /// Whether `device` was created (and not deleted) under `root`.
     package static func exists(_ device: String, root: URL) -> Bool {
@@ -48,6 +50,9 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         guard !FileManager.default.fileExists(atPath: marker.path) else {
             throw RPCError(code: .alreadyExists, message: "device \(device) exists (Devices.Delete it first)")
         }
+        guard !FileManager.default.fileExists(atPath: directory.appendingPathComponent(Self.deletingMarker).path) else {
+            throw RPCError(code: .aborted, message: "device \(device) is being deleted; create it once that is done")
+        }
         if let root = table.root, await table.list().count(where: { Self.exists($0, root: root) }) >= table.limit {
             throw RPCError(
                 code: .resourceExhausted,
@@ -56,15 +61,25 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         let created = gateway.now()
         do {
             try PrivateStore.makeDirectory(directory.path)
-            let stamp = String(created.timeIntervalSince1970)
-            try Data(stamp.utf8).write(to: marker, options: .atomic)
         } catch {
             throw RPCError(code: .internal, message: "device \(device): its folder could not be made: \(error)")
         }
+        do {
+            // Not overwriting: of two Creates of one id at once, one makes it.
+            try Data(String(created.timeIntervalSince1970).utf8).write(to: marker, options: .withoutOverwriting)
+        } catch {
+            throw RPCError(code: .alreadyExists, message: "device \(device) exists (Devices.Delete it first)")
+        }
         var answer = info(device, created: created)
-        // Its first settings, as Device.UpdateSettings takes them, at every service.
+        // Its first settings, as Device.UpdateSettings takes them, at every service. All or
+        // nothing: a device whose settings a service refused is deleted again.
         let settings = request.message.settings ?? GlimpseGatewayV1.UpdateSettingsRequest()
-        answer.settings = try await devices.gateway(device).updateSettings(settings)
+        do {
+            answer.settings = try await devices.gateway(device).updateSettings(settings)
+        } catch {
+            _ = try? await deleteEverywhere(device)
+            throw error
+        }
         return ServerResponse(message: answer)
     }
 
@@ -73,14 +88,30 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
     ) async throws -> ServerResponse<GlimpseGatewayV1.DeleteDeviceResponse> {
         try Caller.requireDevice(context.requestMetadata, "deleting a device")
         let device = try Self.validID(request.message.deviceId)
-        guard let root = table.root, Self.exists(device, root: root) else {
-            return ServerResponse(message: .init(existed: false))
+        return ServerResponse(message: .init(existed: try await deleteEverywhere(device)))
+    }
+
+    /// Deletes `device` here and at every service; false when there is no such device.
+    /// First its `created` marker becomes `deleting`, so nothing opens it here again (and a
+    /// retry after a failure finds it); then its server closes, its followers with it; then
+    /// the services delete it, the callers before those they call (glimpse-intent and
+    /// -activity ask glimpse-timeline for reloads, glimpse-timeline tells glimpse-asset what
+    /// it shows), so none makes it again; its folder goes last.
+    private func deleteEverywhere(_ device: String) async throws(RPCError) -> Bool {
+        guard let directory = table.directory(of: device) else { return false }
+        let marker = directory.appendingPathComponent(Self.marker)
+        let deleting = directory.appendingPathComponent(Self.deletingMarker)
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: marker.path) {
+            do { try fileManager.moveItem(at: marker, to: deleting) } catch {
+                throw RPCError(code: .internal, message: "device \(device): could not be marked deleted: \(error)")
+            }
+        } else if !fileManager.fileExists(atPath: deleting.path) {
+            return false
         }
-        // Its followers stop first, so nothing reopens it at a service meanwhile; its folder
-        // goes last, so a service that fails leaves a device a retry deletes.
         await table.close(device)
-        for service in Upstreams.Service.allCases {
-            let upstreams = gateway.upstreams
+        let upstreams = gateway.upstreams
+        for service in [Upstreams.Service.intent, .activity, .timeline, .asset] {
             _ = try await upstreams.call(service) { options in
                 try await upstreams.devices(service).delete(
                     ClientRequest(message: .init(deviceId: device)), options: options)
@@ -91,7 +122,7 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         } catch {
             throw RPCError(code: .internal, message: "device \(device): its folder could not be deleted: \(error)")
         }
-        return ServerResponse(message: .init(existed: true))
+        return true
     }
 
     package func list(

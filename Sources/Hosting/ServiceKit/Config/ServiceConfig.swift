@@ -37,8 +37,9 @@ package struct ServiceConfig: Sendable, Hashable {
     package var idleTimeout: Duration? = .seconds(300)
     /// The most devices served beside the default one (`DeviceTable`).
     package var maxDevices = ServiceConfig.defaultMaxDevices
-    /// A CI runner's worth of jobs many times over (see docs/limits.md).
-    package static let defaultMaxDevices = 10_000
+    /// A busy shared stack's worth of CI jobs, within the default 1,024 open files: each open
+    /// device holds its journal's files in every service (see docs/limits.md).
+    package static let defaultMaxDevices = 250
     /// Where a manual clock starts when `--start-time` is not given.
     package var manualStart: Date = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z
 

@@ -62,7 +62,7 @@ package struct ServiceOptions: ParsableArguments, Sendable {
     @Option(
         name: .customLong("max-devices"),
         help:
-            "The most devices served beside the default one; past it a new device is RESOURCE_EXHAUSTED (default 10000; GLIMPSE_MAX_DEVICES)."
+            "The most devices served beside the default one; past it a new device is RESOURCE_EXHAUSTED (default 250; each open device holds a few files: raise `ulimit -n` with it; GLIMPSE_MAX_DEVICES)."
     )
     package var maxDevices: String?
 

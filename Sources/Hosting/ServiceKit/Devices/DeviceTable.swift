@@ -34,6 +34,8 @@ package actor DeviceTable {
     /// Where each device's data lives (a folder per device), or nil when nothing is stored.
     package nonisolated let root: URL?
     private var served: [String: Task<Served, any Error>] = [:]
+    /// Devices being deleted: no call opens them again meanwhile.
+    private var deleting: Set<String> = []
 
     /// The most devices open at once (beside the default).
     package nonisolated let limit: Int
@@ -56,6 +58,9 @@ package actor DeviceTable {
     /// names a device that exists, so an app's call never makes one).
     package func router(for device: String, creating: Bool = true) async throws(RPCError) -> RPCRouter {
         let opening: Task<Served, any Error>
+        if deleting.contains(device) {
+            throw RPCError(code: .aborted, message: "device \(device) is being deleted")
+        }
         if let found = served[device] {
             opening = found
         } else {
@@ -79,7 +84,9 @@ package actor DeviceTable {
             // A failed open is not kept: the next call tries again.
             if served[device] == opening { served[device] = nil }
             if let rpc = error as? RPCError { throw rpc }
-            throw RPCError(code: .unavailable, message: "device \(device): its store could not be opened: \(error)")
+            // Not UNAVAILABLE: that is the whole service's state, and a caller resets its
+            // connection on it (every other device's calls and streams with it).
+            throw RPCError(code: .internal, message: "device \(device): its store could not be opened: \(error)")
         }
     }
 
@@ -93,6 +100,9 @@ package actor DeviceTable {
     /// device had anything here. Idempotent: deleting a device twice is not an error.
     @discardableResult
     package func delete(_ device: String) async throws -> Bool {
+        // Across the awaits below a call may arrive: it must not open the device again.
+        deleting.insert(device)
+        defer { deleting.remove(device) }
         let opening = served.removeValue(forKey: device)
         if let opened = try? await opening?.value { await opened.close() }
         var stored = false
