@@ -170,11 +170,7 @@ struct ActivityMain: AsyncParsableCommand {
             }
         }
         // Every device is open from the start: a push to its tokens finds it.
-        for device in await devices.list() {
-            do { _ = try await devices.router(for: device) } catch {
-                logger.error("device \(device): its store could not be opened", metadata: ["error": "\(error)"])
-            }
-        }
+        await devices.openAll(logger: logger)
 
         // The APNs endpoint's listeners.
         var listeners: [HTTP2Listener] = []

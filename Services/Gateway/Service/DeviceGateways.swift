@@ -66,10 +66,7 @@ package final class DeviceGateways: Sendable {
     /// Opens every device there is (at start: their followers keep their screens current);
     /// one that fails is logged and left for its next call.
     package func openAll(logger: Logger) async {
-        for device in await table.list() where DevicesHandler.exists(device, root: root) {
-            do { _ = try await table.router(for: device) } catch {
-                logger.error("device \(device): its store could not be opened", metadata: ["error": "\(error)"])
-            }
-        }
+        let root = self.root
+        await table.openAll(where: { DevicesHandler.exists($0, root: root) }, logger: logger)
     }
 }

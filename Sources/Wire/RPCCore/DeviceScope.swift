@@ -22,6 +22,23 @@ public enum DeviceScope {
         }
     }
 
+    /// What is wrong with `id` as a device id named by `field`, or nil when it is one.
+    /// `defaultAllowed: false` where a real device must be named (creating or deleting one).
+    /// Every place that reads a device id refuses with this text.
+    public static func problem(with id: String, field: String, defaultAllowed: Bool = true) -> String? {
+        if isValid(id), defaultAllowed || id != defaultID { return nil }
+        let rule = "1 to 63 of a-z, 0-9 and -, not starting with -" + (defaultAllowed ? "" : "; not \(defaultID)")
+        return "\(field): \"\(id.prefix(80))\" is no device id (\(rule))"
+    }
+
+    /// `id` if it names a device other than the default one, else INVALID_ARGUMENT.
+    public static func requireNamed(_ id: String, field: String) throws(RPCError) -> String {
+        if let problem = problem(with: id, field: field, defaultAllowed: false) {
+            throw RPCError(code: .invalidArgument, message: problem)
+        }
+        return id
+    }
+
     /// The device `metadata` names: nil for none (or the default's id); an id that is not
     /// valid is an error naming it.
     public static func device(in metadata: Metadata) -> Result<String?, RPCError> {
@@ -30,13 +47,8 @@ public enum DeviceScope {
         guard named.count == 1 else {
             return .failure(RPCError(code: .invalidArgument, message: "\(metadataKey): named \(named.count) times"))
         }
-        guard isValid(id) else {
-            return .failure(
-                RPCError(
-                    code: .invalidArgument,
-                    message:
-                        "\(metadataKey): \"\(id.prefix(80))\" is no device id (1 to 63 of a-z, 0-9 and -, not starting with -)"
-                ))
+        if let problem = problem(with: id, field: metadataKey) {
+            return .failure(RPCError(code: .invalidArgument, message: problem))
         }
         return .success(id == defaultID ? nil : id)
     }

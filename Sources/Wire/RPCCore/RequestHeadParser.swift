@@ -140,11 +140,8 @@ public struct RequestHeadParser: Sendable {
         var resolved = routes.resolve(path)
         // `/v1/devices/{id}/<route>`: the route, for that device (`DeviceScope`).
         if resolved == nil, let scoped = DeviceScope.splitJSONPath(path), let method = routes.resolve(scoped.route) {
-            guard DeviceScope.isValid(scoped.device) else {
-                return refuse(
-                    400, .invalidArgument,
-                    "\(path): \"\(scoped.device.prefix(80))\" is no device id (1 to 63 of a-z, 0-9 and -, not starting with -)"
-                )
+            if let problem = DeviceScope.problem(with: scoped.device, field: path) {
+                return refuse(400, .invalidArgument, problem)
             }
             metadata.removeAll(forKey: DeviceScope.metadataKey)
             metadata.addString(scoped.device, forKey: DeviceScope.metadataKey)

@@ -41,7 +41,7 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         request: ServerRequest<GlimpseGatewayV1.CreateDeviceRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseGatewayV1.DeviceInfo> {
         try Caller.requireDevice(context.requestMetadata, "creating a device")
-        let device = try Self.validID(request.message.deviceId)
+        let device = try DeviceScope.requireNamed(request.message.deviceId, field: "device_id")
         guard let directory = table.directory(of: device) else {
             throw RPCError(
                 code: .failedPrecondition, message: "this gateway keeps no data directory: it has no devices")
@@ -87,7 +87,7 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         request: ServerRequest<GlimpseGatewayV1.DeleteDeviceRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseGatewayV1.DeleteDeviceResponse> {
         try Caller.requireDevice(context.requestMetadata, "deleting a device")
-        let device = try Self.validID(request.message.deviceId)
+        let device = try DeviceScope.requireNamed(request.message.deviceId, field: "device_id")
         return ServerResponse(message: .init(existed: try await deleteEverywhere(device)))
     }
 
@@ -150,14 +150,4 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    static func validID(_ device: String) throws(RPCError) -> String {
-        guard DeviceScope.isValid(device), device != DeviceScope.defaultID else {
-            throw RPCError(
-                code: .invalidArgument,
-                message:
-                    "device_id: \"\(device.prefix(80))\" is no device id (1 to 63 of a-z, 0-9 and -, not starting with -; not default)"
-            )
-        }
-        return device
-    }
 }

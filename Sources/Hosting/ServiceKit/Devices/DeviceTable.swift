@@ -5,6 +5,7 @@ package import Foundation
 #endif
 package import EngineHosting
 package import GlimpseVocabulary
+package import Logging
 package import RPCCore
 package import ServiceLifecycle
 
@@ -103,14 +104,14 @@ package actor DeviceTable {
         // Across the awaits below a call may arrive: it must not open the device again.
         deleting.insert(device)
         defer { deleting.remove(device) }
-        let opening = served.removeValue(forKey: device)
-        if let opened = try? await opening?.value { await opened.close() }
+        let wasOpen = served[device] != nil
+        await close(device)
         var stored = false
         if let directory = directory(of: device), FileManager.default.fileExists(atPath: directory.path) {
             try FileManager.default.removeItem(at: directory)
             stored = true
         }
-        return stored || opening != nil
+        return stored || wasOpen
     }
 
     /// The devices with stored data or an open server, sorted.
@@ -122,13 +123,20 @@ package actor DeviceTable {
         return devices.sorted()
     }
 
+    /// Opens every stored device that `isDevice` accepts, logging the ones that fail (at
+    /// start, where a device must be open before its first call: a push to its tokens, its
+    /// followers at the gateway).
+    package func openAll(where isDevice: (String) -> Bool = { _ in true }, logger: Logger) async {
+        for device in list() where isDevice(device) {
+            do { _ = try await router(for: device) } catch {
+                logger.error("device \(device): its store could not be opened", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
     /// Closes every open device's server (shutdown).
     package func closeAll() async {
-        let all = served
-        served = [:]
-        for opening in all.values {
-            if let opened = try? await opening.value { await opened.close() }
-        }
+        for device in Array(served.keys) { await close(device) }
     }
 }
 
@@ -206,8 +214,9 @@ extension DeviceTable.Served {
         let timer = Task { try? await host.run() }
         let running = background.map { service in Task { try? await service.run() } }
         return Self(services: services) {
-            timer.cancel()
-            for task in running { task.cancel() }
+            // Stopped, and awaited, before the store under them closes.
+            for task in [timer] + running { task.cancel() }
+            for task in [timer] + running { await task.value }
             try? await close()
         }
     }

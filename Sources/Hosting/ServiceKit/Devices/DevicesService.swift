@@ -16,14 +16,7 @@ package struct DevicesService: GlimpseDeviceV1.Devices.Handler {
         request: ServerRequest<GlimpseDeviceV1.DeleteDeviceRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseDeviceV1.DeleteDeviceResponse> {
         try Caller.requireDevice(context.requestMetadata, "deleting a device")
-        let device = request.message.deviceId
-        guard DeviceScope.isValid(device), device != DeviceScope.defaultID else {
-            throw RPCError(
-                code: .invalidArgument,
-                message:
-                    "device_id: \"\(device.prefix(80))\" is no device id (1 to 63 of a-z, 0-9 and -, not starting with -; not default)"
-            )
-        }
+        let device = try DeviceScope.requireNamed(request.message.deviceId, field: "device_id")
         do {
             return ServerResponse(message: .init(existed: try await table.delete(device)))
         } catch {

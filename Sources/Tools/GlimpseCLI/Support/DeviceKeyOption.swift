@@ -26,9 +26,7 @@ enum DeviceIDOption {
     static func resolve(_ command: any ParsableCommand, _ context: CLIContext) throws(CLIFailure) -> String? {
         let found = DeviceKeyOptions.value(in: command, context, \.deviceID, "--device-id", "GLIMPSE_DEVICE_ID")
         guard let (id, origin) = found else { return nil }
-        guard DeviceScope.isValid(id) else {
-            throw .usage("\(origin): \"\(id)\" is no device id (1 to 63 of a-z, 0-9 and -, not starting with -)")
-        }
+        if let problem = DeviceScope.problem(with: id, field: origin) { throw .usage(problem) }
         return id == DeviceScope.defaultID ? nil : id
     }
 }
