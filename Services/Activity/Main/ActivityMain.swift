@@ -160,6 +160,7 @@ struct ActivityMain: AsyncParsableCommand {
             let server = try await ActivityServer.open(
                 directory: directory, clock: config.hostClock(),
                 authentication: authentication, outbound: outbound, snapshots: policy,
+                sharing: server.connections,
                 // Each device's ids and tokens are its own, the same in every scripted run.
                 seed: seedText.map { Array(SHA256.hash(data: Array("\($0)\u{0}\(device)".utf8))) },
                 report: { message in logger.warning("device \(device): \(message)") })

@@ -23,22 +23,22 @@ package struct ActivityServer: Sendable {
     package let clock: ClockService<ActivityServiceState, ActivityCommand>
     package let endpoint: APNsEndpoint
 
-    /// Where widget pushes' reloads go (glimpse-timeline).
-
     /// Opens (restores and replays) the journal `<directory>/activity.sqlite`, or an in-memory
     /// one, saving snapshots as `snapshots` says (failures go to `report`); a new journal
     /// starts with `seed` for ids and tokens (32 bytes; nil: random), an existing one keeps
-    /// the seed it started with.
+    /// the seed it started with. `sharing`: another server's pool, whose connections this one
+    /// calls on (a device's).
     package static func open(
         directory: URL?, journal given: Journal? = nil, clock: HostClock, settings: ActivitySettings = .defaults,
         authentication: APNsEndpoint.Authentication, outbound: Outbound,
         tokenClock: (any WallClock)? = SystemClock(), snapshots: SnapshotPolicy = .defaults,
-        transports: Connections.Transports = .sockets, seed givenSeed: [UInt8]? = nil,
+        transports: Connections.Transports = .sockets, sharing shared: Connections? = nil,
+        seed givenSeed: [UInt8]? = nil,
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ActivityServer {
         let journal = try given ?? directory.map { try Journal(directory: $0, name: "activity") } ?? Journal.inMemory()
         let feed = ActivityFeed()
-        let connections = Connections(transports: transports)
+        let connections = shared.map(Connections.init(sharing:)) ?? Connections(transports: transports)
         var seed = givenSeed ?? [UInt8](repeating: 0, count: 32)
         if givenSeed == nil {
             var generator = SystemRandomNumberGenerator()

@@ -63,7 +63,7 @@ struct IntentMain: AsyncParsableCommand {
             outbound.device = device
             let server = try IntentServer.open(
                 directory: directory,
-                clock: config.hostClock(), outbound: outbound, snapshots: policy,
+                clock: config.hostClock(), outbound: outbound, snapshots: policy, sharing: server.connections,
                 report: { message in logger.warning("device \(device): \(message)") })
             return .hosting(
                 server.host, services: [server.handlers, server.clock],

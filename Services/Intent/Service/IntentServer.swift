@@ -27,17 +27,19 @@ package struct IntentServer: Sendable {
     package let delivery: ReloadDelivery
 
     /// Opens (restores and replays) the journal `<directory>/intent.sqlite`, or an in-memory
-    /// one, saving snapshots as `snapshots` says (failures go to `report`).
+    /// one, saving snapshots as `snapshots` says (failures go to `report`). `sharing`: another
+    /// server's pool, whose connections this one calls on (a device's).
     package static func open(
         directory: URL?, journal given: Journal? = nil, clock: HostClock, settings: IntentSettings = .defaults,
         outbound: Outbound,
         snapshots: SnapshotPolicy = .defaults, transports: Connections.Transports = .sockets,
+        sharing shared: Connections? = nil,
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> IntentServer {
         let journal = try given ?? directory.map { try Journal(directory: $0, name: "intent") } ?? Journal.inMemory()
         let feed = StoreFeed()
         let waiters = TapWaiters()
-        let connections = Connections(transports: transports)
+        let connections = shared.map(Connections.init(sharing:)) ?? Connections(transports: transports)
         let delivery = ReloadDelivery(outbound: outbound, connections: connections)
         let host = try IntentHandlers.Host(
             engine: IntentState(executor: IntentExecutor(clock: clock, settings: settings)),

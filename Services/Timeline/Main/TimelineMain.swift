@@ -69,7 +69,7 @@ struct TimelineMain: AsyncParsableCommand {
             let server = try TimelineServer.open(
                 directory: directory,
                 clock: config.hostClock(), settings: deviceSettings, outbound: outbound, snapshots: policy,
-                report: { message in logger.warning("device \(device): \(message)") })
+                sharing: server.clients, report: { message in logger.warning("device \(device): \(message)") })
             return .hosting(server.host, services: [server.handlers, server.clock], close: server.close)
         }
         var runner = ServiceRunner(

@@ -26,15 +26,19 @@ package struct TimelineServer: Sendable {
     /// Opens (restores and replays) the journal `<directory>/timeline.sqlite`, or an in-memory
     /// one, saving snapshots as `snapshots` says (failures go to `report`). With
     /// `outbound.address` (glimpse-asset's), the images widgets show are pinned and prefetched there.
+    /// `sharing`: another server's pool, whose connections this one calls on (a device's).
     package static func open(
         directory: URL?, journal given: Journal? = nil, clock: HostClock, settings: TimelineSettings = .defaults,
         outbound: Outbound = Outbound(address: nil), snapshots: SnapshotPolicy = .defaults,
-        transports: Connections.Transports = .sockets, report: @escaping @Sendable (String) -> Void = { _ in }
+        transports: Connections.Transports = .sockets, sharing shared: Connections? = nil,
+        report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> TimelineServer {
         let journal = try given ?? directory.map { try Journal(directory: $0, name: "timeline") } ?? Journal.inMemory()
         let feed = EntryFeed()
         // Providers answer timelines of up to 10 MiB.
-        let clients = Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes, transports: transports)
+        let clients =
+            shared.map(Connections.init(sharing:))
+            ?? Connections(maxReceiveMessageSize: ContentLimits.timelineMessageBytes, transports: transports)
         let hintsBox = HintsBox()
         // The state is values all through (a stored timeline is never changed once made):
         // its snapshots are encoded from a copy beside the host, not between two answers.

@@ -112,7 +112,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             Reset.self,
             Export.self, ImportCommand.self, AppCommand.self, Render.self, Up.self, Down.self, Status.self,
             Restart.self, Supervise.self,
-            HealthCheck.self, DemoSetup.self, DeviceKeyCommand.self,
+            HealthCheck.self, DemoSetup.self, DeviceKeyCommand.self, Fleet.self,
             Verify.self,
             ContractsCommand.self,
         ])

@@ -43,17 +43,30 @@ package final class Connections: Sendable {
     private let closed = Mutex(false)
     private let maxReceiveMessageSize: Int
     private let transports: Transports
+    /// The pool whose connections this one uses (`init(sharing:)`), or nil when it has its own.
+    private let parent: Connections?
 
     /// `maxReceiveMessageSize`: the largest answer a call takes (4 MiB, gRPC's default; a
     /// pool that carries timelines takes `ContentLimits.timelineMessageBytes`).
     package init(maxReceiveMessageSize: Int = 4 * 1024 * 1024, transports: Transports = .sockets) {
         self.maxReceiveMessageSize = maxReceiveMessageSize
         self.transports = transports
+        parent = nil
+    }
+
+    /// A pool that uses `parent`'s connections and leaves them open when it shuts down:
+    /// every device of a process (`DeviceTable`) calls a provider on one connection, not one
+    /// per device, and closing a device closes none of the others' calls.
+    package init(sharing parent: Connections) {
+        maxReceiveMessageSize = parent.maxReceiveMessageSize
+        transports = parent.transports
+        self.parent = parent
     }
 
     /// The connection to `address`; nil when the pool is closed.
     package func client(for address: ServiceAddress) -> GRPCClient? {
         guard !closed.withLock({ $0 }) else { return nil }
+        if let parent { return parent.client(for: address) }
         return clients.withLock { clients -> GRPCClient in
             if let entry = clients[address] { return entry.client }
             let client = GRPCClient(transport: transports.make(address, maxReceiveMessageSize))
@@ -73,6 +86,7 @@ package final class Connections: Sendable {
     /// Forgets the connection to `address` (closing it): the next `client(for:)` makes a
     /// new one. For a peer that was not up when first called, whose connection stays failed.
     package func reset(_ address: ServiceAddress) {
+        if let parent { return parent.reset(address) }
         let entry = clients.withLock { $0.removeValue(forKey: address) }
         entry?.client.beginGracefulShutdown()
     }

@@ -42,11 +42,13 @@ package actor DeviceTable {
     package nonisolated let limit: Int
 
     /// `root`: the folder holding one folder per device (`<data-dir>/devices`); `limit`:
-    /// `--max-devices`.
+    /// `--max-devices`. Each open device holds files: the process's open-file limit is
+    /// raised to the most the system allows it (`OpenFiles`).
     package init(root: URL?, limit: Int = ServiceConfig.defaultMaxDevices, open: @escaping Open) {
         self.root = root
         self.limit = limit
         self.open = open
+        if limit > 0 { OpenFiles.raiseToHardLimit() }
     }
 
     /// The folder of `device`'s data.

@@ -34,12 +34,7 @@ struct DemoSetup: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where the apps' token files go.", valueName: "dir"))
     var tokens = "./.glimpse/tokens"
 
-    @Option(
-        name: .customLong("app"),
-        help: ArgumentHelp(
-            "Point an app's endpoints at its process: name=host:port (repeatable; default: the manifest's own, 127.0.0.1).",
-            valueName: "name=host:port"))
-    var apps: [String] = []
+    @OptionGroup var apps: AppEndpointOptions
 
     @Option(
         help: ArgumentHelp(
@@ -50,31 +45,14 @@ struct DemoSetup: AsyncParsableCommand {
     @Flag(help: "Install apps that are installed already again (new tokens; their widgets placed again).")
     var reinstall = false
 
-    func endpoints() throws(CLIFailure) -> [String: String] {
-        var endpoints: [String: String] = [:]
-        for spec in apps {
-            guard let equals = spec.firstIndex(of: "="), equals != spec.startIndex else {
-                throw .usage("--app: expected name=host:port, got \"\(spec)\"")
-            }
-            let address = try HostPort(
-                parsing: String(spec[spec.index(after: equals)...]), what: "--app \(spec[..<equals])")
-            endpoints[String(spec[..<equals])] = address.description
-        }
-        return endpoints
-    }
-
     func run() async throws {
         // Usage errors (exit 2) before anything is called.
         let context = global.context
         let gateway = try global.address()
-        let endpoints = try endpoints()
         let waiting: Double
         do { waiting = try DurationText.parse(wait) } catch { throw CLIFailure.usage("--wait: \(error.description)") }
         let device = try DemoDevice.load(demos ?? Up.defaultDemoFile(binaries: Up.ownFolder()))
-        if let unknown = endpoints.keys.sorted().first(where: { name in !device.apps.contains { $0.name == name } }) {
-            throw CLIFailure.usage(
-                "--app \(unknown): no such app in the demo device (\(device.apps.map(\.name).joined(separator: ", ")))")
-        }
+        let endpoints = try device.endpoints(apps.specs)
         do { try Files.makePrivateDirectory(tokens) } catch {
             throw CLIFailure.local("cannot make \(error.description)")
         }

@@ -34,6 +34,8 @@ struct StackPlan: Sendable {
         /// directory, or a postgres:// URL (`GLIMPSE_STORE`; glimpse-asset's blob files stay
         /// under the directory).
         var store: String?
+        /// `--max-devices` of every process (nil: their default).
+        var maxDevices: Int?
     }
 
     struct DemoApp: Sendable, Hashable {
@@ -66,13 +68,14 @@ struct StackPlan: Sendable {
         var clock: [String] = []
         if let start = options.manualStart { clock = ["--clock", "manual", "--start-time", start] }
         let device = options.device.map { ["--device", $0] } ?? []
+        let devices = options.maxDevices.map { ["--max-devices", "\($0)"] } ?? []
         // The journals' store is always given, so a GLIMPSE_STORE left in the environment
         // (from a deployment's setup, say) does not move a local stack's data elsewhere.
         let journaled: Set = ["timeline", "intent", "activity", "asset"]
         func service(_ name: String, _ port: Int, _ role: String, _ extra: [String]) -> Member {
             Member(
                 name: "glimpse-\(name)", executable: "\(options.binaries)/glimpse-\(name)",
-                arguments: ["--port", "\(port)", "--data-dir", "\(dir)/\(name)"] + clock + extra,
+                arguments: ["--port", "\(port)", "--data-dir", "\(dir)/\(name)"] + clock + devices + extra,
                 port: port, role: role, isService: true,
                 environment: journaled.contains(name) ? ["GLIMPSE_STORE": options.store ?? "sqlite"] : [:])
         }

@@ -61,6 +61,13 @@ struct Up: AsyncParsableCommand {
     var device: String?
 
     @Option(
+        name: .customLong("max-devices"),
+        help: ArgumentHelp(
+            "The most devices beside the default one every process holds (`glimpse devices`, `glimpse fleet`; default 250).",
+            valueName: "n"))
+    var maxDevices: Int?
+
+    @Option(
         name: .customLong("port-offset"),
         help: ArgumentHelp(
             "Added to every port (gateway 7700, services 7701-7704, demo apps 7710-7714, APNs 7443/7444), to run beside another stack.",
@@ -135,6 +142,7 @@ struct Up: AsyncParsableCommand {
         options.followRealTime = follow
         options.seed = seed
         options.device = device
+        options.maxDevices = maxDevices
         options.apnsKey = key
         options.portOffset = portOffset
         options.store = try storeURL()
