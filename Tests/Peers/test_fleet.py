@@ -179,3 +179,19 @@ def test_a_stack_on_the_system_clock_is_refused_before_anything_is_made(tmp_path
         assert _devices(stack) == ["default"]
     finally:
         stack.stop()
+
+
+def test_a_fleet_past_a_hundred_devices_does_not_wait_behind_the_gateways_followers(tmp_path):
+    """The gateway follows each device over one stream per service, on one connection: past
+    100 devices (HTTP/2's usual stream limit) its other calls must not queue behind them."""
+    provider, server, port = _provider()
+    stack = Stack(tmp_path / "stack")
+    try:
+        template = _template(tmp_path, port)
+        report = _report(_fleet(stack, "--devices", "120", "--template", str(template), "--day", "30m", "--step",
+                                "15m", "--concurrency", "16", "--json"))
+        assert report["advances"] == 240 and report["failedAdvances"] == 0, report
+        assert report["providerFailed"] == 0
+    finally:
+        stack.stop()
+        server.stop(grace=None)

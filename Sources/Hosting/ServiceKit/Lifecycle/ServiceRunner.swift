@@ -154,6 +154,9 @@ package struct ServiceRunner: Sendable {
         var transportConfig = NIOServerConfig.defaults
         transportConfig.web = webFiles.map { WebConfig(staticFiles: StaticFiles($0)) }
         transportConfig.idleTimeout = config.idleTimeout
+        // The gateway follows every device over one connection to each service (a stream per
+        // device that never ends): its calls must not queue behind them.
+        transportConfig.http2.maxConcurrentStreams += config.maxDevices
         transportConfig.events = connectionLog.connectionEvents
         transportConfig.errorDetailsJSON = { ErrorDetails.json(from: $0) }
         let transport = NIOServerTransport(
