@@ -24,7 +24,7 @@ dir="$(mktemp -d /tmp/glimpse-fleet.XXXXXX)"
 export GLIMPSE_GATEWAY="127.0.0.1:$((7700 + offset))"
 sampler=
 stop() {
-    [ -n "$sampler" ] && kill "$sampler" 2>/dev/null
+    if [ -n "$sampler" ]; then kill "$sampler" 2>/dev/null || true; fi
     "$bin/glimpse" down --dir "$dir/stack" >/dev/null 2>&1 || true
     rm -rf "$dir"
 }
