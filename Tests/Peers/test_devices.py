@@ -87,9 +87,15 @@ def test_two_devices_at_once_log_what_each_logs_alone(tmp_path):
         assert list(stack.events.List(g.ListEventsRequest(), timeout=RPC_TIMEOUT).events) == []
     finally:
         stack.stop()
-    for device in devices:
-        first, first_screen, readable = alone[device]
-        second, second_screen, other = together[device]
+    assert_same_days(alone, together)
+
+
+def assert_same_days(expected, got):
+    """Each device's day in `got` logged, byte for byte, what it logged in `expected`, and
+    ended on the same screen."""
+    for device in expected:
+        first, first_screen, readable = expected[device]
+        second, second_screen, other = got[device]
         assert len(first) > 100, f"{device}'s day logged only {len(first)} events"
         for i, (x, y) in enumerate(zip(first, second)):
             assert x == y, f"{device}: event {i + 1} differs:\n{readable[i]}\n---\n{other[i]}"

@@ -5,6 +5,7 @@
 //     glimpse-gateway [--port 7700] [--data-dir ./.glimpse/gateway] [--clock system|manual]
 //                     [--timeline-address 127.0.0.1:7701] [--intent-address …:7702]
 //                     [--activity-address …:7703] [--asset-address …:7704] [--follow-real-time]
+//                     [--shards shards.json]
 //
 // Every flag falls back to GLIMPSE_<FLAG>. Prints `listening on port N` once bound. It
 // starts and answers even when no other service is reachable yet.
@@ -37,6 +38,11 @@ struct GatewayMain: AsyncParsableCommand {
     var activity: String?
     @Option(name: .customLong("asset-address"), help: "glimpse-asset (default 127.0.0.1:7704; GLIMPSE_ASSET_ADDRESS).")
     var asset: String?
+    @Option(
+        help:
+            "A shard map (JSON: {\"shards\": [{name, timeline, intent, activity, asset}, …]}): each device lives on one shard's services, the default device on the first's; the four address options are then not read (GLIMPSE_SHARDS)."
+    )
+    var shards: String?
     @Option(
         name: .customLong("follow-real-time"),
         help:
@@ -81,6 +87,16 @@ struct GatewayMain: AsyncParsableCommand {
         addresses.intent = try source.optionalAddress("intent-address", intent) ?? addresses.intent
         addresses.activity = try source.optionalAddress("activity-address", activity) ?? addresses.activity
         addresses.asset = try source.optionalAddress("asset-address", asset) ?? addresses.asset
+        var shardMap = ShardMap(single: addresses)
+        if let path = try source.optional("shards", shards, expected: "a file", parse: { $0 }) {
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                throw ConfigError("--shards \(path): cannot read the file")
+            }
+            do { shardMap = try ShardMap(json: Array(bytes)) } catch {
+                throw ConfigError("--shards \(path): \(error)")
+            }
+            addresses = shardMap.shards[0].addresses
+        }
         let follow = try source.value("follow-real-time", followRealTime, expected: "true or false", default: false) {
             ["true": true, "false": false][$0.lowercased()]
         }
@@ -123,7 +139,7 @@ struct GatewayMain: AsyncParsableCommand {
         // Devices beside the default one: each a gateway of its own over the same connections.
         let devices = DeviceGateways(
             root: URL(fileURLWithPath: config.dataDirectory).appendingPathComponent("devices"),
-            limit: config.maxDevices, upstreams: upstreams, logger: logger, open: open)
+            limit: config.maxDevices, upstreams: upstreams, shards: shardMap, logger: logger, open: open)
         await devices.openAll(logger: logger)
         let devicesHandler = DevicesHandler(devices: devices, gateway: server.gateway, model: screen.rawValue)
         var runner = ServiceRunner(

@@ -9,12 +9,15 @@ package import ServiceKit
 import Synchronization
 
 /// The devices of one gateway beside the default one: each a `GatewayServer` of its own in
-/// `<data-dir>/devices/<id>/`, over the default's connections (`Upstreams.forDevice`), its
-/// followers running while it is open. A device exists once `Devices.Create` made its
-/// folder (`DevicesHandler.exists`).
+/// `<data-dir>/devices/<id>/`, over the default's pool of connections to its shard's
+/// services (`Upstreams.forDevice`, `ShardMap`), its followers running while it is open. A
+/// device exists once `Devices.Create` made its folder (`DevicesHandler.exists`).
 package final class DeviceGateways: Sendable {
     package let table: DeviceTable
     package let root: URL
+    package let shards: ShardMap
+    /// The default device's.
+    private let upstreams: Upstreams
     private let servers: Servers
 
     /// The open devices' servers.
@@ -24,10 +27,12 @@ package final class DeviceGateways: Sendable {
 
     /// `open` makes a device's server in its folder, with its upstreams and logger.
     package init(
-        root: URL, limit: Int, upstreams: Upstreams, logger: Logger,
+        root: URL, limit: Int, upstreams: Upstreams, shards: ShardMap, logger: Logger,
         open: @escaping @Sendable (URL, Upstreams, Logger) throws -> GatewayServer
     ) {
         self.root = root
+        self.shards = shards
+        self.upstreams = upstreams
         let servers = Servers()
         self.servers = servers
         table = DeviceTable(root: root, limit: limit) { device throws in
@@ -36,7 +41,11 @@ package final class DeviceGateways: Sendable {
             }
             var deviceLogger = logger
             deviceLogger[metadataKey: "device"] = "\(device)"
-            let served = try open(root.appendingPathComponent(device), upstreams.forDevice(device), deviceLogger)
+            let shard = try shards.shard(of: device, recorded: DevicesHandler.recordedShard(device, root: root))
+            if shards.isSharded { deviceLogger[metadataKey: "shard"] = "\(shard.name)" }
+            let served = try open(
+                root.appendingPathComponent(device), upstreams.forDevice(device, addresses: shard.addresses),
+                deviceLogger)
             servers.map.withLock { $0[device] = served }
             let following = Task { try? await served.followers.run() }
             return .init(services: served.handlers, jsonServices: served.handlers) {
@@ -56,6 +65,12 @@ package final class DeviceGateways: Sendable {
             throw RPCError(code: .unavailable, message: "device \(device) closed meanwhile; try again")
         }
         return server.gateway
+    }
+
+    /// The services of `device`'s shard, whether it is open or not.
+    package func upstreams(for device: String) throws(RPCError) -> Upstreams {
+        let shard = try shards.shard(of: device, recorded: DevicesHandler.recordedShard(device, root: root))
+        return upstreams.forDevice(device, addresses: shard.addresses)
     }
 
     /// Ends every open device's `Events.Follow` streams (shutdown begins).

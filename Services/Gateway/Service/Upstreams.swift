@@ -21,11 +21,21 @@ package final class Upstreams: Sendable {
         package init() {}
 
         package subscript(service: Service) -> ServiceAddress {
-            switch service {
-            case .timeline: timeline
-            case .intent: intent
-            case .activity: activity
-            case .asset: asset
+            get {
+                switch service {
+                case .timeline: timeline
+                case .intent: intent
+                case .activity: activity
+                case .asset: asset
+                }
+            }
+            set {
+                switch service {
+                case .timeline: timeline = newValue
+                case .intent: intent = newValue
+                case .activity: activity = newValue
+                case .asset: asset = newValue
+                }
             }
         }
     }
@@ -53,17 +63,18 @@ package final class Upstreams: Sendable {
         ownsConnections = true
     }
 
-    private init(sharing upstreams: Upstreams, device: String) {
-        addresses = upstreams.addresses
+    private init(sharing upstreams: Upstreams, device: String, addresses: Addresses) {
+        self.addresses = addresses
         deviceKey = upstreams.deviceKey
         connections = upstreams.connections
         self.device = device
         ownsConnections = false
     }
 
-    /// The same services over the same connections, for `device`'s calls.
-    package func forDevice(_ device: String) -> Upstreams {
-        Upstreams(sharing: self, device: device)
+    /// The same services (or its shard's, `addresses`) over the same pool of connections,
+    /// for `device`'s calls.
+    package func forDevice(_ device: String, addresses: Addresses? = nil) -> Upstreams {
+        Upstreams(sharing: self, device: device, addresses: addresses ?? self.addresses)
     }
 
     func connection(_ service: Service) throws(RPCError) -> GRPCClient {

@@ -86,4 +86,34 @@ struct StackPlanTests {
         #expect(read.plan == plan)
         #expect(read.plan.first { $0.name == "glimpse-intent" }?.environment["GLIMPSE_STORE"] == options.store)
     }
+
+    @Test(
+        "--shards 2: shard b's four services on ports 20 above a's, in folders of their own; the gateway reads the map")
+    func shards() throws {
+        var options = StackPlan.Options()
+        options.directory = "/tmp/stack"
+        options.shards = 2
+        let plan = StackPlan(options)
+        let services = plan.members.filter { $0.name != "glimpse-gateway" }.map(\.name)
+        #expect(
+            services == [
+                "glimpse-timeline", "glimpse-intent", "glimpse-activity", "glimpse-asset", "glimpse-timeline-b",
+                "glimpse-intent-b", "glimpse-activity-b", "glimpse-asset-b",
+            ])
+        #expect(Set(plan.members.map(\.port)).count == plan.members.count)
+        let b = try #require(plan.members.first { $0.name == "glimpse-intent-b" })
+        #expect(b.port == 7722)
+        #expect(b.arguments.contains("/tmp/stack/shard-b/intent"))
+        #expect(b.arguments.contains("127.0.0.1:7721"))
+        let activity = try #require(plan.members.first { $0.name == "glimpse-activity-b" }).arguments
+        #expect(activity.contains("7463") && activity.contains("7464"))
+        let gateway = try Self.gateway(options)
+        #expect(gateway[try #require(gateway.firstIndex(of: "--shards")) + 1] == "/tmp/stack/shards.json")
+        #expect(!gateway.contains("--timeline-address"))
+        let map = try #require(plan.shardMap)
+        #expect(map.json.contains(#""name":"b""#) || map.json.contains(#""name": "b""#))
+        #expect(map.json.contains("127.0.0.1:7724"))
+        options.shards = 1
+        #expect(StackPlan(options).shardMap == nil)
+    }
 }

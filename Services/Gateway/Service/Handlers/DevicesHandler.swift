@@ -58,6 +58,19 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
                 code: .resourceExhausted,
                 message: "this gateway holds at most \(table.limit) devices (--max-devices); delete one first")
         }
+        let shards = devices.shards
+        let shard: ShardMap.Shard
+        if request.message.shard.isEmpty {
+            shard = shards.shard(forNew: device)
+        } else if shards.isSharded, let named = shards.shard(named: request.message.shard) {
+            shard = named
+        } else {
+            throw RPCError(
+                code: .invalidArgument,
+                message: shards.isSharded
+                    ? "shard: no shard \"\(request.message.shard)\" (this gateway's --shards names \(shards.names))"
+                    : "shard: this gateway has no shards (--shards)")
+        }
         let created = gateway.now()
         do {
             try PrivateStore.makeDirectory(directory.path)
@@ -65,12 +78,14 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
             throw RPCError(code: .internal, message: "device \(device): its folder could not be made: \(error)")
         }
         do {
-            // Not overwriting: of two Creates of one id at once, one makes it.
-            try Data(String(created.timeIntervalSince1970).utf8).write(to: marker, options: .withoutOverwriting)
+            // Not overwriting: of two Creates of one id at once, one makes it. Its second
+            // line names its shard, so the marker says it all at once.
+            let contents = String(created.timeIntervalSince1970) + (shard.name.isEmpty ? "" : "\n" + shard.name)
+            try Data(contents.utf8).write(to: marker, options: .withoutOverwriting)
         } catch {
             throw RPCError(code: .alreadyExists, message: "device \(device) exists (Devices.Delete it first)")
         }
-        var answer = info(device, created: created)
+        var answer = info(device, created: created, shard: shard.name)
         // Its first settings, as Device.UpdateSettings takes them, at every service. All or
         // nothing: a device whose settings a service refused is deleted again.
         let settings = request.message.settings ?? GlimpseGatewayV1.UpdateSettingsRequest()
@@ -110,7 +125,7 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
             return false
         }
         await table.close(device)
-        let upstreams = gateway.upstreams
+        let upstreams = try devices.upstreams(for: device)
         for service in [Upstreams.Service.intent, .activity, .timeline, .asset] {
             _ = try await upstreams.call(service) { options in
                 try await upstreams.devices(service).delete(
@@ -129,25 +144,39 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         request: ServerRequest<GlimpseGatewayV1.ListDevicesRequest>, context: ServerContext
     ) async throws -> ServerResponse<GlimpseGatewayV1.ListDevicesResponse> {
         try Caller.requireDevice(context.requestMetadata, "listing devices")
-        var devices = [GlimpseGatewayV1.DeviceInfo(deviceId: DeviceScope.defaultID, model: model)]
+        var devices = [
+            GlimpseGatewayV1.DeviceInfo(
+                deviceId: DeviceScope.defaultID, model: model, shard: self.devices.shards.shards[0].name)
+        ]
         if let root = table.root {
             for device in await table.list() where Self.exists(device, root: root) {
-                devices.append(info(device, created: Self.created(device, root: root)))
+                let marker = Self.marker(device, root: root)
+                let shard = marker.shard.isEmpty ? self.devices.shards.shards[0].name : marker.shard
+                devices.append(info(device, created: marker.created, shard: shard))
             }
         }
         return ServerResponse(message: .init(devices: devices))
     }
 
-    private func info(_ device: String, created: Date?) -> GlimpseGatewayV1.DeviceInfo {
+    private func info(_ device: String, created: Date?, shard: String) -> GlimpseGatewayV1.DeviceInfo {
         GlimpseGatewayV1.DeviceInfo(
-            deviceId: device, model: model, createdAt: created.map(GoogleProtobuf.Timestamp.init))
+            deviceId: device, model: model, createdAt: created.map(GoogleProtobuf.Timestamp.init), shard: shard)
     }
 
-    static func created(_ device: String, root: URL) -> Date? {
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("\(device)/\(marker)").path),
-            let seconds = Double(String(decoding: data, as: UTF8.self))
-        else { return nil }
-        return Date(timeIntervalSince1970: seconds)
+    /// What `device`'s marker says: when it was created, and the shard it lives on (empty
+    /// when the gateway has none, or for a device made before it had).
+    static func marker(_ device: String, root: URL) -> (created: Date?, shard: String) {
+        let folder = root.appendingPathComponent(device)
+        guard
+            let data = FileManager.default.contents(atPath: folder.appendingPathComponent(marker).path)
+                ?? FileManager.default.contents(atPath: folder.appendingPathComponent(deletingMarker).path)
+        else { return (nil, "") }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let created = lines.first.flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) }
+        return (created, lines.count > 1 ? String(lines[1]) : "")
     }
+
+    /// The shard `device`'s marker names (empty: none).
+    package static func recordedShard(_ device: String, root: URL) -> String { marker(device, root: root).shard }
 
 }

@@ -21,12 +21,16 @@ struct DevicesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an empty device.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "1 to 63 of a-z, 0-9 and -, not starting with -.") var id: String
+        @Option(help: "On a sharded gateway (--shards): the shard to keep it (default: the one its id hashes to).")
+        var shard: String?
 
         func run() async throws {
             let response = try await global.withGateway { gateway in
-                try await gateway.devices.create(.init(message: .init(deviceId: id))).message
+                try await gateway.devices.create(.init(message: .init(deviceId: id, shard: shard ?? ""))).message
             }
-            global.emit(response) { "created device \($0.deviceId)" }
+            global.emit(response) {
+                "created device \($0.deviceId)" + ($0.shard.isEmpty ? "" : " on shard \($0.shard)")
+            }
         }
     }
 
@@ -53,10 +57,12 @@ struct DevicesCommand: AsyncParsableCommand {
                 try await gateway.devices.list(.init(message: .init())).message
             }
             global.emit(response) { response in
-                Table.render(
-                    header: ["DEVICE", "MODEL", "CREATED"],
+                let sharded = response.devices.contains { !$0.shard.isEmpty }
+                return Table.render(
+                    header: ["DEVICE", "MODEL", "CREATED"] + (sharded ? ["SHARD"] : []),
                     rows: response.devices.map { device in
                         [device.deviceId, device.model, device.createdAt.map(ISO8601Text.format) ?? "-"]
+                            + (sharded ? [device.shard] : [])
                     })
             }
         }

@@ -107,9 +107,7 @@ struct HealthCheck: AsyncParsableCommand {
 
     /// "2s", "0.5s".
     static func seconds(_ duration: Duration) -> String {
-        let (whole, atto) = duration.components
-        if atto == 0 { return "\(whole)s" }
-        return "\(Double(whole) + Double(atto) / 1e18)s"
+        duration.components.attoseconds == 0 ? "\(duration.components.seconds)s" : "\(duration.seconds)s"
     }
 
     /// health.proto's name for a status.

@@ -25,9 +25,11 @@ struct FleetCalls: Sendable {
         return ClientRequest(message: message, metadata: metadata)
     }
 
-    func create(_ device: String) async throws {
-        _ = try await GlimpseGatewayV1.Devices.Client(wrapping: client).create(
-            .init(message: .init(deviceId: device)))
+    /// Creates `device`; the shard that keeps it (empty: the gateway has none).
+    func create(_ device: String) async throws -> String {
+        try await GlimpseGatewayV1.Devices.Client(wrapping: client).create(
+            .init(message: .init(deviceId: device))
+        ).message.shard
     }
 
     func delete(_ device: String) async throws {

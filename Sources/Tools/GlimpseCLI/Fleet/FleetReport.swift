@@ -6,6 +6,8 @@ struct FleetReport: Sendable {
     var steps: Int
     var step: Double
     var activities = 0
+    /// Devices per shard, on a sharded gateway.
+    var shards: [String: Int] = [:]
     var setupSeconds = 0.0
     var daySeconds = 0.0
     var deleteSeconds: Double?
@@ -26,31 +28,26 @@ struct FleetReport: Sendable {
 
     private static func rate(_ count: Int, _ seconds: Double) -> Double { seconds > 0 ? Double(count) / seconds : 0 }
 
-    private static func fixed(_ value: Double, _ digits: Int = 1) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        let text = String(rounded)
-        guard let dot = text.firstIndex(of: ".") else { return text + "." + String(repeating: "0", count: digits) }
-        let decimals = text[text.index(after: dot)...].count
-        return decimals >= digits ? text : text + String(repeating: "0", count: digits - decimals)
-    }
-
     var text: String {
-        let hours = Self.fixed(Double(steps) * step / 3600)
+        let hours = Numbers.fixed(Double(steps) * step / 3600)
         var lines = [
-            "fleet: \(devices) devices, \(activities) Live Activities, set up in \(Self.fixed(setupSeconds)) s",
-            "day: \(hours) h in \(steps) steps of \(Self.fixed(step / 60)) min per device, \(Self.fixed(daySeconds)) s",
-            "  Clock.Advance: \(day.advances.count) calls, \(Self.fixed(Self.rate(day.advances.count, daySeconds))) calls/s, "
-                + "p50 \(Self.fixed(Self.quantile(day.advances, 0.5))) ms, p99 \(Self.fixed(Self.quantile(day.advances, 0.99))) ms"
+            "fleet: \(devices) devices, \(activities) Live Activities, set up in \(Numbers.fixed(setupSeconds)) s",
+            "day: \(hours) h in \(steps) steps of \(Numbers.fixed(step / 60)) min per device, \(Numbers.fixed(daySeconds)) s",
+            "  Clock.Advance: \(day.advances.count) calls, \(Numbers.fixed(Self.rate(day.advances.count, daySeconds))) calls/s, "
+                + "p50 \(Numbers.fixed(Self.quantile(day.advances, 0.5))) ms, p99 \(Numbers.fixed(Self.quantile(day.advances, 0.99))) ms"
                 + (day.failedAdvances > 0 ? ", \(day.failedAdvances) failed" : ""),
-            "  taps: \(day.taps.count) performed, \(day.untappable) found nothing to tap, p50 \(Self.fixed(Self.quantile(day.taps, 0.5))) ms, "
-                + "p99 \(Self.fixed(Self.quantile(day.taps, 0.99))) ms"
+            "  taps: \(day.taps.count) performed, \(day.untappable) found nothing to tap, p50 \(Numbers.fixed(Self.quantile(day.taps, 0.5))) ms, "
+                + "p99 \(Numbers.fixed(Self.quantile(day.taps, 0.99))) ms"
                 + (day.failedTaps > 0 ? ", \(day.failedTaps) failed (first: \(day.firstTapFailure ?? "?"))" : ""),
             "  provider calls: \(providerAnswered) answered, \(providerFailed) failed, "
-                + "\(Self.fixed(Self.rate(providerAnswered + providerFailed, daySeconds))) calls/s",
+                + "\(Numbers.fixed(Self.rate(providerAnswered + providerFailed, daySeconds))) calls/s",
         ]
-        if let deleteSeconds { lines.append("deleted in \(Self.fixed(deleteSeconds)) s") }
+        if !shards.isEmpty {
+            lines.insert(
+                "shards: " + shards.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
+                at: 1)
+        }
+        if let deleteSeconds { lines.append("deleted in \(Numbers.fixed(deleteSeconds)) s") }
         return lines.joined(separator: "\n")
     }
 
@@ -76,6 +73,12 @@ struct FleetReport: Sendable {
             JSONMember(
                 "providerCallsPerSecond", .number(Self.rate(providerAnswered + providerFailed, daySeconds))),
         ]
+        if !shards.isEmpty {
+            members.append(
+                JSONMember(
+                    "shards",
+                    .object(shards.sorted { $0.key < $1.key }.map { JSONMember($0.key, .number(Double($0.value))) })))
+        }
         if let deleteSeconds { members.append(JSONMember("deleteSeconds", .number(deleteSeconds))) }
         if let firstFailure { members.append(JSONMember("firstFailure", .string(firstFailure))) }
         return .object(members)

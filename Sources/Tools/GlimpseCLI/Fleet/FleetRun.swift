@@ -31,24 +31,30 @@ struct FleetRun: Sendable {
             // Set up: every device made from the template.
             var started = clock.now
             let setup = Mutex(FleetSetup())
-            try await forEachDevice { device in
-                let made = try await setUp(device, calls)
-                let done = setup.withLock { state in
-                    state.made[device] = made
-                    return state.made.count
+            do {
+                try await forEachDevice { device in
+                    let made = try await setUp(device, calls, setup)
+                    let done = setup.withLock { state in
+                        state.made[device] = made
+                        return state.made.count
+                    }
+                    progress.update("fleet: set up \(done) of \(plan.devices.count) devices")
                 }
-                progress.update("fleet: set up \(done) of \(plan.devices.count) devices")
+            } catch {
+                // What was made goes again, unless asked to keep it.
+                if !keep {
+                    for device in setup.withLock({ $0.created.sorted() }) { try? await calls.delete(device) }
+                }
+                throw error
             }
             report.setupSeconds = (clock.now - started).seconds
             let made = setup.withLock { $0.made }
             let tokens = made.values.flatMap(\.tokens)
             report.activities = tokens.count
-            if let pushPaths {
-                let lines = tokens.sorted().map { "/3/device/\($0)\n" }.joined()
-                do { try Files.write(Array(lines.utf8), to: pushPaths) } catch {
-                    throw CLIFailure.local("cannot write \(error)")
-                }
+            report.shards = made.values.reduce(into: [:]) { counts, device in
+                if !device.shard.isEmpty { counts[device.shard, default: 0] += 1 }
             }
+            if let pushPaths { try Self.writePushPaths(made, to: pushPaths) }
 
             // The day: each device's steps in order, `concurrency` devices at once.
             started = clock.now
@@ -120,15 +126,20 @@ struct FleetRun: Sendable {
     }
 
     /// Makes `device` from the template: created (deleted first when an earlier run left
-    /// it), its apps installed, their widgets placed and Live Activities started.
-    func setUp(_ device: String, _ calls: FleetCalls) async throws -> FleetSetup.Device {
+    /// it), its apps installed, their widgets placed and Live Activities started; noted in
+    /// `setup` once created.
+    func setUp(
+        _ device: String, _ calls: FleetCalls, _ setup: borrowing Mutex<FleetSetup>
+    ) async throws -> FleetSetup.Device {
+        let shard: String
         do {
-            try await calls.create(device)
+            shard = try await calls.create(device)
         } catch let error as RPCError where error.code == .alreadyExists {
             try await calls.delete(device)
-            try await calls.create(device)
+            shard = try await calls.create(device)
         }
-        var made = FleetSetup.Device(start: try await calls.now(device))
+        setup.withLock { _ = $0.created.insert(device) }
+        var made = FleetSetup.Device(start: try await calls.now(device), shard: shard)
         for app in plan.apps {
             let installed = try await calls.install(device, app.install)
             for (var place, tap) in zip(app.template.widgets, app.template.taps) {
@@ -147,6 +158,22 @@ struct FleetRun: Sendable {
         made.tokens = try await calls.pushTokens(device)
         return made
     }
+
+    /// Each Live Activity's `/3/device/<token>`, one a line, to `path`; on a sharded gateway
+    /// also each shard's to `path.<shard>` (a push goes to the APNs endpoint of the device's
+    /// shard).
+    static func writePushPaths(_ made: [String: FleetSetup.Device], to path: String) throws {
+        func write(_ devices: some Sequence<FleetSetup.Device>, _ path: String) throws {
+            let lines = devices.flatMap(\.tokens).sorted().map { "/3/device/\($0)\n" }.joined()
+            do { try Files.write(Array(lines.utf8), to: path) } catch {
+                throw CLIFailure.local("cannot write \(error)")
+            }
+        }
+        try write(made.values, path)
+        for (shard, devices) in Dictionary(grouping: made.values, by: \.shard) where !shard.isEmpty {
+            try write(devices, "\(path).\(shard)")
+        }
+    }
 }
 
 /// The devices set up so far.
@@ -156,11 +183,15 @@ struct FleetSetup: Sendable {
         var start: Date
         /// The widgets it taps: placement and element.
         var taps: [(UInt64, String)] = []
+        /// The shard that keeps it (empty: the gateway has none).
+        var shard = ""
         /// Its Live Activities' push tokens.
         var tokens: [String] = []
     }
 
     var made: [String: Device] = [:]
+    /// The devices created so far (a failed set-up deletes them).
+    var created: Set<String> = []
 }
 
 /// What a fleet's day measured.
@@ -183,12 +214,5 @@ struct FleetDay: Sendable {
     mutating func tapFailed(_ why: String) {
         failedTaps += 1
         if firstTapFailure == nil { firstTapFailure = why }
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -1,3 +1,5 @@
+import GlimpseJSON
+
 /// The processes of a local stack: the five Glimpse executables on their default ports (or
 /// all moved by one offset) and the seed demo apps, each with its data under the stack's
 /// directory.
@@ -36,6 +38,9 @@ struct StackPlan: Sendable {
         var store: String?
         /// `--max-devices` of every process (nil: their default).
         var maxDevices: Int?
+        /// Sets of the four services, the gateway's devices spread over them (`--shards`);
+        /// 1: no shard map.
+        var shards = 1
     }
 
     struct DemoApp: Sendable, Hashable {
@@ -48,11 +53,22 @@ struct StackPlan: Sendable {
     static let apnsH2CPort = 7444
     /// The largest offset that keeps every default port (the apps' up to 7714) in range.
     static let largestPortOffset = 65535 - 7714
+    /// The most shards a local stack runs, and how far apart their ports are: shard b's
+    /// services on 7721-7724 and its APNs endpoint on 7463/7464, shard c's 20 further.
+    static let largestShardCount = 8
+    static let shardPortStep = 20
+
+    /// The name of the `index`th shard: a, b, c…
+    static func shardName(_ index: Int) -> String { String(UnicodeScalar(UInt8(97 + index))) }
 
     var members: [Member]
     let gatewayPort: Int
     let apnsTLSPort: Int
     let apnsH2CPort: Int
+    /// Sets of the four services (shard a's the unsharded stack's ports, b's 20 above…).
+    let shards: Int
+    /// The gateway's `--shards` file, with its path: nil for one shard.
+    let shardMap: (path: String, json: String)?
 
     /// The address on loopback of one of the plan's ports.
     static func loopback(_ port: Int) -> String { "127.0.0.1:\(port)" }
@@ -63,8 +79,7 @@ struct StackPlan: Sendable {
         gatewayPort = Self.gatewayPort + offset
         apnsTLSPort = Self.apnsTLSPort + offset
         apnsH2CPort = Self.apnsH2CPort + offset
-        let timeline = Self.loopback(7701 + offset), intent = Self.loopback(7702 + offset)
-        let activity = Self.loopback(7703 + offset), asset = Self.loopback(7704 + offset)
+        shards = max(1, options.shards)
         var clock: [String] = []
         if let start = options.manualStart { clock = ["--clock", "manual", "--start-time", start] }
         let device = options.device.map { ["--device", $0] } ?? []
@@ -72,37 +87,73 @@ struct StackPlan: Sendable {
         // The journals' store is always given, so a GLIMPSE_STORE left in the environment
         // (from a deployment's setup, say) does not move a local stack's data elsewhere.
         let journaled: Set = ["timeline", "intent", "activity", "asset"]
-        func service(_ name: String, _ port: Int, _ role: String, _ extra: [String]) -> Member {
-            Member(
-                name: "glimpse-\(name)", executable: "\(options.binaries)/glimpse-\(name)",
-                arguments: ["--port", "\(port)", "--data-dir", "\(dir)/\(name)"] + clock + devices + extra,
-                port: port, role: role, isService: true,
-                environment: journaled.contains(name) ? ["GLIMPSE_STORE": options.store ?? "sqlite"] : [:])
+        members = []
+        var map: [JSONValue] = []
+        // Each shard a set of the four services wired to one another; the first keeps the
+        // names, ports and folders of an unsharded stack.
+        for index in 0..<shards {
+            let name = Self.shardName(index)
+            let shift = offset + index * Self.shardPortStep
+            let suffix = index == 0 ? "" : "-\(name)"
+            let folder = index == 0 ? dir : "\(dir)/shard-\(name)"
+            let timeline = Self.loopback(7701 + shift), intent = Self.loopback(7702 + shift)
+            let activity = Self.loopback(7703 + shift), asset = Self.loopback(7704 + shift)
+            func service(_ service: String, _ port: Int, _ role: String, _ extra: [String]) -> Member {
+                Member(
+                    name: "glimpse-\(service)\(suffix)", executable: "\(options.binaries)/glimpse-\(service)",
+                    arguments: ["--port", "\(port)", "--data-dir", "\(folder)/\(service)"] + clock + devices + extra,
+                    port: port, role: index == 0 ? role : "shard \(name): \(role)", isService: true,
+                    environment: journaled.contains(service) ? ["GLIMPSE_STORE": options.store ?? "sqlite"] : [:])
+            }
+            let tls = Self.apnsTLSPort + shift, h2c = Self.apnsH2CPort + shift
+            let apns =
+                (options.apnsKey.map { ["--apns-key", "\($0.team):\($0.keyID):\($0.path)"] } ?? ["--apns-auth", "none"])
+                + ["--apns-tls-port", "\(tls)", "--apns-h2c-port", "\(h2c)"]
+            // Every address is passed, so neither the defaults nor a GLIMPSE_*_ADDRESS left in
+            // the environment (from a compose setup, say) points a process elsewhere.
+            members += [
+                service(
+                    "timeline", 7701 + shift, "timeline scheduling: kinds, placements, timelines, reload budgets",
+                    device + ["--asset-address", asset]),
+                service(
+                    "intent", 7702 + shift, "intent execution and the App Group store",
+                    ["--timeline-address", timeline]),
+                service(
+                    "activity", 7703 + shift,
+                    "Live Activities, push tokens and the APNs endpoint (\(tls) TLS, \(h2c) h2c)",
+                    ["--timeline-address", timeline] + apns
+                        + ((options.seed ?? options.manualStart).map { ["--seed", $0] } ?? [])),
+                service("asset", 7704 + shift, "asset caching", []),
+            ]
+            map.append(
+                .object([
+                    JSONMember("name", .string(name)), JSONMember("timeline", .string(timeline)),
+                    JSONMember("intent", .string(intent)), JSONMember("activity", .string(activity)),
+                    JSONMember("asset", .string(asset)),
+                ]))
         }
-        let apns =
-            (options.apnsKey.map { ["--apns-key", "\($0.team):\($0.keyID):\($0.path)"] } ?? ["--apns-auth", "none"])
-            + ["--apns-tls-port", "\(apnsTLSPort)", "--apns-h2c-port", "\(apnsH2CPort)"]
-        // Every address is passed, so neither the defaults nor a GLIMPSE_*_ADDRESS left in
-        // the environment (from a compose setup, say) points a process elsewhere.
-        members = [
-            service(
-                "timeline", 7701 + offset, "timeline scheduling: kinds, placements, timelines, reload budgets",
-                device + ["--asset-address", asset]),
-            service(
-                "intent", 7702 + offset, "intent execution and the App Group store", ["--timeline-address", timeline]),
-            service(
-                "activity", 7703 + offset,
-                "Live Activities, push tokens and the APNs endpoint (\(apnsTLSPort) TLS, \(apnsH2CPort) h2c)",
-                ["--timeline-address", timeline] + apns
-                    + ((options.seed ?? options.manualStart).map { ["--seed", $0] } ?? [])),
-            service("asset", 7704 + offset, "asset caching", []),
-            service(
-                "gateway", gatewayPort, "the device: scripts and apps call it (gRPC and JSON)",
-                device + [
-                    "--timeline-address", timeline, "--intent-address", intent, "--activity-address", activity,
-                    "--asset-address", asset,
-                ] + (options.manualStart != nil && options.followRealTime ? ["--follow-real-time", "true"] : [])),
-        ]
+        let upstreams: [String]
+        if options.shards > 1 {
+            let path = "\(dir)/shards.json"
+            shardMap = (
+                path,
+                String(decoding: JSONValue.object([JSONMember("shards", .array(map))]).serialized(), as: UTF8.self)
+            )
+            upstreams = ["--shards", path]
+        } else {
+            shardMap = nil
+            upstreams = [
+                "--timeline-address", Self.loopback(7701 + offset), "--intent-address", Self.loopback(7702 + offset),
+                "--activity-address", Self.loopback(7703 + offset), "--asset-address", Self.loopback(7704 + offset),
+            ]
+        }
+        members.append(
+            Member(
+                name: "glimpse-gateway", executable: "\(options.binaries)/glimpse-gateway",
+                arguments: ["--port", "\(gatewayPort)", "--data-dir", "\(dir)/gateway"] + clock + devices + device
+                    + upstreams
+                    + (options.manualStart != nil && options.followRealTime ? ["--follow-real-time", "true"] : []),
+                port: gatewayPort, role: "the device: scripts and apps call it (gRPC and JSON)", isService: true))
         for app in options.demoApps {
             members.append(
                 Member(

@@ -16,6 +16,12 @@ enum StackText {
         lines.append(
             "  APNs endpoint                 https://127.0.0.1:\(plan.apnsTLSPort) (CA \(caPath ?? "in \(directory)/activity")), h2c http://127.0.0.1:\(plan.apnsH2CPort)"
         )
+        for index in 1..<max(1, plan.shards) {
+            let shift = index * StackPlan.shardPortStep
+            lines.append(
+                "  APNs endpoint, shard \(StackPlan.shardName(index))        https://127.0.0.1:\(plan.apnsTLSPort + shift), h2c http://127.0.0.1:\(plan.apnsH2CPort + shift) (its devices' tokens)"
+            )
+        }
         lines.append("  APNs provider key             team \(key.team), key id \(key.keyID), \(key.path)")
         lines.append("  screens                       \(directory)/screens/{home,lock,island}.{svg,png}")
         lines.append("")
@@ -31,8 +37,6 @@ enum StackText {
     }
 
     static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) + Double(attoseconds) / 1e18
-        return "\((value * 100).rounded() / 100) s"
+        "\((duration.seconds * 100).rounded() / 100) s"
     }
 }

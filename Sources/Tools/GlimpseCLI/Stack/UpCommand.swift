@@ -68,6 +68,12 @@ struct Up: AsyncParsableCommand {
     var maxDevices: Int?
 
     @Option(
+        help: ArgumentHelp(
+            "Run this many sets of the four services (shards a, b, …; b's ports 20 above a's), the gateway's devices spread over them (default 1: no shards).",
+            valueName: "n"))
+    var shards = 1
+
+    @Option(
         name: .customLong("port-offset"),
         help: ArgumentHelp(
             "Added to every port (gateway 7700, services 7701-7704, demo apps 7710-7714, APNs 7443/7444), to run beside another stack.",
@@ -91,6 +97,12 @@ struct Up: AsyncParsableCommand {
         guard (0...StackPlan.largestPortOffset).contains(portOffset) else {
             throw ValidationError(
                 "--port-offset must be 0...\(StackPlan.largestPortOffset) (every port stays at or under 65535)")
+        }
+        guard (1...StackPlan.largestShardCount).contains(shards) else {
+            throw ValidationError("--shards must be 1...\(StackPlan.largestShardCount)")
+        }
+        guard 7704 + portOffset + (shards - 1) * StackPlan.shardPortStep <= 65535 else {
+            throw ValidationError("--port-offset \(portOffset) with --shards \(shards) puts ports past 65535")
         }
         if store != nil, storeFile != nil { throw ValidationError("give --store or --store-file, not both") }
         if let store { try Self.checkStore(store, from: "--store") }
@@ -143,12 +155,22 @@ struct Up: AsyncParsableCommand {
         options.seed = seed
         options.device = device
         options.maxDevices = maxDevices
+        options.shards = shards
         options.apnsKey = key
         options.portOffset = portOffset
         options.store = try storeURL()
+        if shards > 1, let store = options.store, store != "sqlite" {
+            // Each shard's journals need a database of their own; one URL would mix them.
+            throw CLIFailure.local("--shards keeps each shard's journals in SQLite files: give no PostgreSQL --store")
+        }
         options.demoApps = demoDevice?.apps.map { StackPlan.DemoApp(name: $0.name, port: $0.port) } ?? []
         let plan = StackPlan(options)
         try Self.refuseTakenPorts(plan)
+        if let map = plan.shardMap {
+            do { try Files.write(Array(map.json.utf8), to: map.path) } catch {
+                throw CLIFailure.local("cannot write \(error)")
+            }
+        }
 
         StackSignals.install()
         defer { StackSignals.restore() }

@@ -264,10 +264,7 @@ package enum VerifyRun {
     /// One call, timed.
     static func call<Message: Sendable>(_ body: () async throws -> Message) async -> CallOutcome<Message> {
         let start = ContinuousClock.now
-        func seconds() -> Double {
-            let (whole, atto) = (ContinuousClock.now - start).components
-            return Double(whole) + Double(atto) / 1e18
-        }
+        func seconds() -> Double { (ContinuousClock.now - start).seconds }
         do {
             let message = try await body()
             return .answered(message, seconds: seconds())

@@ -20,15 +20,20 @@ extension GlimpseGatewayV1 {
         /// Its first settings (locked, Low Power Mode, locale, Dynamic Type, an app's switches),
         /// applied at every service as Device.UpdateSettings applies them; absent: the defaults.
         public var settings: GlimpseGatewayV1.UpdateSettingsRequest? = nil
+        /// The shard of a sharded gateway (`--shards`) whose services keep the device: one of the
+        /// map's names. Empty: the one its id hashes to. Kept for the device's life.
+        public var shard: Swift.String = ""
 
         public init() {}
 
         public init(
             deviceId: Swift.String = "",
-            settings: GlimpseGatewayV1.UpdateSettingsRequest? = nil
+            settings: GlimpseGatewayV1.UpdateSettingsRequest? = nil,
+            shard: Swift.String = ""
         ) {
             self.deviceId = deviceId
             self.settings = settings
+            self.shard = shard
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -55,6 +60,8 @@ extension GlimpseGatewayV1 {
         public var createdAt: GoogleProtobuf.Timestamp? = nil
         /// Its settings (Create's answer only).
         public var settings: GlimpseGatewayV1.Settings? = nil
+        /// The shard whose services keep it (a sharded gateway's, `--shards`); empty otherwise.
+        public var shard: Swift.String = ""
 
         public init() {}
 
@@ -62,12 +69,14 @@ extension GlimpseGatewayV1 {
             deviceId: Swift.String = "",
             model: Swift.String = "",
             createdAt: GoogleProtobuf.Timestamp? = nil,
-            settings: GlimpseGatewayV1.Settings? = nil
+            settings: GlimpseGatewayV1.Settings? = nil,
+            shard: Swift.String = ""
         ) {
             self.deviceId = deviceId
             self.model = model
             self.createdAt = createdAt
             self.settings = settings
+            self.shard = shard
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -2822,12 +2831,14 @@ extension GlimpseGatewayV1.CreateDeviceRequest: _ProtoCBacked {
         self.init()
         self.deviceId = try _liftString(c.pointee.device_id.data, c.pointee.device_id.len, "glimpse.gateway.v1.CreateDeviceRequest", "device_id", -1)
         if let v = c.pointee.settings { self.settings = try _liftNested("glimpse.gateway.v1.CreateDeviceRequest", "settings", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.UpdateSettingsRequest in try GlimpseGatewayV1.UpdateSettingsRequest(_c: v, depth: depth &+ 1) } }
+        self.shard = try _liftString(c.pointee.shard.data, c.pointee.shard.len, "glimpse.gateway.v1.CreateDeviceRequest", "shard", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
         let c = raw.assumingMemoryBound(to: Glimpse__Gateway__V1__CreateDeviceRequest.self)
         if !self.deviceId.isEmpty { c.pointee.device_id = ProtobufCBinaryData(len: self.deviceId.utf8.count, data: try arena.lowerString(self.deviceId, "glimpse.gateway.v1.CreateDeviceRequest", "device_id")) }
         if let v = self.settings { c.pointee.settings = try arena.lower(v, depth: depth) }
+        if !self.shard.isEmpty { c.pointee.shard = ProtobufCBinaryData(len: self.shard.utf8.count, data: try arena.lowerString(self.shard, "glimpse.gateway.v1.CreateDeviceRequest", "shard")) }
     }
 }
 
@@ -2848,6 +2859,7 @@ extension GlimpseGatewayV1.DeviceInfo: _ProtoCBacked {
         self.model = try _liftString(c.pointee.model.data, c.pointee.model.len, "glimpse.gateway.v1.DeviceInfo", "model", -1)
         if let v = c.pointee.created_at { self.createdAt = try _liftNested("glimpse.gateway.v1.DeviceInfo", "created_at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         if let v = c.pointee.settings { self.settings = try _liftNested("glimpse.gateway.v1.DeviceInfo", "settings", -1) { () throws(ProtoDecodingError) -> GlimpseGatewayV1.Settings in try GlimpseGatewayV1.Settings(_c: v, depth: depth &+ 1) } }
+        self.shard = try _liftString(c.pointee.shard.data, c.pointee.shard.len, "glimpse.gateway.v1.DeviceInfo", "shard", -1)
     }
 
     package func _lower(into raw: Swift.UnsafeMutableRawPointer, arena: ProtoArena, depth: Swift.Int) throws(ProtoEncodingError) {
@@ -2856,6 +2868,7 @@ extension GlimpseGatewayV1.DeviceInfo: _ProtoCBacked {
         if !self.model.isEmpty { c.pointee.model = ProtobufCBinaryData(len: self.model.utf8.count, data: try arena.lowerString(self.model, "glimpse.gateway.v1.DeviceInfo", "model")) }
         if let v = self.createdAt { c.pointee.created_at = try arena.lower(v, depth: depth) }
         if let v = self.settings { c.pointee.settings = try arena.lower(v, depth: depth) }
+        if !self.shard.isEmpty { c.pointee.shard = ProtobufCBinaryData(len: self.shard.utf8.count, data: try arena.lowerString(self.shard, "glimpse.gateway.v1.DeviceInfo", "shard")) }
     }
 }
 
@@ -5177,6 +5190,7 @@ extension GlimpseGatewayV1.CreateDeviceRequest: ProtoJSONMessage, _ProtoJSONFiel
         var w = _ProtoJSONWriter()
         w.field("deviceId", self.deviceId)
         w.optional("settings", self.settings)
+        w.field("shard", self.shard)
         return w.value
     }
 
@@ -5187,12 +5201,13 @@ extension GlimpseGatewayV1.CreateDeviceRequest: ProtoJSONMessage, _ProtoJSONFiel
             switch number {
             case 1: try r.read(&self.deviceId)
             case 2: try r.readOptional(&self.settings)
+            case 3: try r.read(&self.shard)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.CreateDeviceRequest", "1,deviceId,device_id 2,settings,settings")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.CreateDeviceRequest", "1,deviceId,device_id 2,settings,settings 3,shard,shard")
 }
 
 extension GlimpseGatewayV1.DeviceInfo: ProtoJSONMessage, _ProtoJSONField {
@@ -5202,6 +5217,7 @@ extension GlimpseGatewayV1.DeviceInfo: ProtoJSONMessage, _ProtoJSONField {
         w.field("model", self.model)
         w.optional("createdAt", self.createdAt)
         w.optional("settings", self.settings)
+        w.field("shard", self.shard)
         return w.value
     }
 
@@ -5214,12 +5230,13 @@ extension GlimpseGatewayV1.DeviceInfo: ProtoJSONMessage, _ProtoJSONField {
             case 2: try r.read(&self.model)
             case 3: try r.readOptional(&self.createdAt)
             case 4: try r.readOptional(&self.settings)
+            case 5: try r.read(&self.shard)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.DeviceInfo", "1,deviceId,device_id 2,model,model 3,createdAt,created_at 4,settings,settings")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.gateway.v1.DeviceInfo", "1,deviceId,device_id 2,model,model 3,createdAt,created_at 4,settings,settings 5,shard,shard")
 }
 
 extension GlimpseGatewayV1.DeleteDeviceRequest: ProtoJSONMessage, _ProtoJSONField {

@@ -2840,7 +2840,7 @@ void   glimpse__gateway__v1__event__free_unpacked
   assert(message->base.descriptor == &glimpse__gateway__v1__event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__create_device_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__create_device_request__field_descriptors[3] =
 {
   {
     "device_id",
@@ -2866,15 +2866,28 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__create_device_reques
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "shard",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__CreateDeviceRequest, shard),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__create_device_request__field_indices_by_name[] = {
   0,   /* field[0] = device_id */
   1,   /* field[1] = settings */
+  2,   /* field[2] = shard */
 };
 static const ProtobufCIntRange glimpse__gateway__v1__create_device_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__create_device_request__descriptor =
 {
@@ -2884,14 +2897,14 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__create_device_request__de
   "Glimpse__Gateway__V1__CreateDeviceRequest",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__CreateDeviceRequest),
-  2,
+  3,
   glimpse__gateway__v1__create_device_request__field_descriptors,
   glimpse__gateway__v1__create_device_request__field_indices_by_name,
   1,  glimpse__gateway__v1__create_device_request__number_ranges,
   (ProtobufCMessageInit) glimpse__gateway__v1__create_device_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__gateway__v1__device_info__field_descriptors[4] =
+static const ProtobufCFieldDescriptor glimpse__gateway__v1__device_info__field_descriptors[5] =
 {
   {
     "device_id",
@@ -2941,17 +2954,30 @@ static const ProtobufCFieldDescriptor glimpse__gateway__v1__device_info__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "shard",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Gateway__V1__DeviceInfo, shard),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__gateway__v1__device_info__field_indices_by_name[] = {
   2,   /* field[2] = created_at */
   0,   /* field[0] = device_id */
   1,   /* field[1] = model */
   3,   /* field[3] = settings */
+  4,   /* field[4] = shard */
 };
 static const ProtobufCIntRange glimpse__gateway__v1__device_info__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor glimpse__gateway__v1__device_info__descriptor =
 {
@@ -2961,7 +2987,7 @@ const ProtobufCMessageDescriptor glimpse__gateway__v1__device_info__descriptor =
   "Glimpse__Gateway__V1__DeviceInfo",
   "glimpse.gateway.v1",
   sizeof(Glimpse__Gateway__V1__DeviceInfo),
-  4,
+  5,
   glimpse__gateway__v1__device_info__field_descriptors,
   glimpse__gateway__v1__device_info__field_indices_by_name,
   1,  glimpse__gateway__v1__device_info__number_ranges,

@@ -160,10 +160,15 @@ struct  Glimpse__Gateway__V1__CreateDeviceRequest
    * applied at every service as Device.UpdateSettings applies them; absent: the defaults.
    */
   Glimpse__Gateway__V1__UpdateSettingsRequest *settings;
+  /*
+   * The shard of a sharded gateway (`--shards`) whose services keep the device: one of the
+   * map's names. Empty: the one its id hashes to. Kept for the device's life.
+   */
+  ProtobufCBinaryData shard;
 };
 #define GLIMPSE__GATEWAY__V1__CREATE_DEVICE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__create_device_request__descriptor) \
-    , {0,NULL}, NULL }
+    , {0,NULL}, NULL, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__DeviceInfo
@@ -179,10 +184,14 @@ struct  Glimpse__Gateway__V1__DeviceInfo
    * Its settings (Create's answer only).
    */
   Glimpse__Gateway__V1__Settings *settings;
+  /*
+   * The shard whose services keep it (a sharded gateway's, `--shards`); empty otherwise.
+   */
+  ProtobufCBinaryData shard;
 };
 #define GLIMPSE__GATEWAY__V1__DEVICE_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__gateway__v1__device_info__descriptor) \
-    , {0,NULL}, {0,NULL}, NULL, NULL }
+    , {0,NULL}, {0,NULL}, NULL, NULL, {0,NULL} }
 
 
 struct  Glimpse__Gateway__V1__DeleteDeviceRequest
