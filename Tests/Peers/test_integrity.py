@@ -211,6 +211,21 @@ def test_a_tap_refused_because_the_device_is_locked_is_in_the_event_log(tmp_path
         events = stack.events.List(g.ListEventsRequest(kinds=["intent_performed"]), timeout=RPC_TIMEOUT).events
         assert len(events) == 2 and all("refused" in event.summary for event in events)
         assert {event.intent_performed.response.refused.reason for event in events} == {intent_pb2.REFUSAL_DEVICE_LOCKED}
+
+        # An element the entry does not show is NOT_FOUND with its own reason, so a script
+        # tells it from a placement that is gone (NOT_FOUND without one); nothing is logged.
+        stack.device.UpdateSettings(g.UpdateSettingsRequest(locked=False), timeout=RPC_TIMEOUT)
+        with pytest.raises(grpc.RpcError) as missing:
+            stack.widgets.Tap(g.TapRequest(placement_id=small.placement_id, element="nothing-here"), timeout=RPC_TIMEOUT)
+        assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+        status = rpc_status.from_call(missing.value)
+        assert status is not None and len(status.details) == 1 and status.details[0].Unpack(info)
+        assert (info.reason, info.domain, dict(info.metadata)) == \
+            ("NO_SUCH_ELEMENT", "glimpse.intent.v1.Refusal", {"element": "nothing-here"})
+        with pytest.raises(grpc.RpcError) as gone:
+            stack.widgets.Tap(g.TapRequest(placement_id=987654, element="checkin"), timeout=RPC_TIMEOUT)
+        assert gone.value.code() == grpc.StatusCode.NOT_FOUND and rpc_status.from_call(gone.value) is None
+        assert len(stack.events.List(g.ListEventsRequest(kinds=["intent_performed"]), timeout=RPC_TIMEOUT).events) == 2
     finally:
         stack.stop()
 

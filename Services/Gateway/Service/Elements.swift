@@ -1,5 +1,6 @@
 package import GlimpseMessages
 package import RPCCore
+import GlimpseRPC
 
 /// The tappable views of an entry's view tree (Button, Toggle, Link), each with a stable
 /// address: its path of child indices from the root (`"0"` is the root, `"0.2"` its third
@@ -93,7 +94,10 @@ package enum Elements {
         }
         let available =
             elements.isEmpty ? "the entry shows no Button, Toggle or Link" : "available: \(listing(elements))"
-        throw RPCError(code: .notFound, message: "no element \"\(name)\" in the current entry; \(available)")
+        // Typed, so a script tells "not on the screen now" from a missing placement.
+        throw RPCError(
+            code: .notFound, message: "no element \"\(name)\" in the current entry; \(available)",
+            reason: GlimpseIntentV1.Refusal.noSuchElement, metadata: ["element": name])
     }
 
     package static func intentType(of element: GlimpseGatewayV1.Element) -> String? {

@@ -78,9 +78,12 @@ struct FleetRun: Sendable {
                         do {
                             try await calls.tap(device, placement: placement, element: element)
                             day.withLock { $0.tapped(clock.now - tapped) }
-                        } catch let error as RPCError where error.code == .notFound {
+                        } catch let error as RPCError
+                            where error.reason(as: GlimpseIntentV1.Refusal.self) == .noSuchElement
+                        {
                             // The entry showing has no such element now (a film already
-                            // marked watched): a phone's user would find nothing to tap.
+                            // marked watched): a phone's user would find nothing to tap. A
+                            // placement or device gone is a failed tap.
                             day.withLock { $0.untappable += 1 }
                         } catch {
                             day.withLock { $0.tapFailed("\(device): tap \(element) on \(placement): \(error)") }

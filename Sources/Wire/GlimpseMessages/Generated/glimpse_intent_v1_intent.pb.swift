@@ -22,6 +22,7 @@ extension GlimpseIntentV1 {
         case unknownParameter // = 6
         case parameterTypeMismatch // = 7
         case notOfferedByActivity // = 8
+        case noSuchElement // = 9
         /// A value this version of the schema does not know; kept, not dropped.
         case unrecognized(Swift.Int32)
 
@@ -36,6 +37,7 @@ extension GlimpseIntentV1 {
             case 6: self = .unknownParameter
             case 7: self = .parameterTypeMismatch
             case 8: self = .notOfferedByActivity
+            case 9: self = .noSuchElement
             default: self = .unrecognized(rawValue)
             }
         }
@@ -51,11 +53,12 @@ extension GlimpseIntentV1 {
             case .unknownParameter: return 6
             case .parameterTypeMismatch: return 7
             case .notOfferedByActivity: return 8
+            case .noSuchElement: return 9
             case .unrecognized(let value): return value
             }
         }
 
-        public static let allCases: [Self] = [.unspecified, .unknownIntent, .notOfferedByKind, .notInteractive, .deviceLocked, .missingParameter, .unknownParameter, .parameterTypeMismatch, .notOfferedByActivity]
+        public static let allCases: [Self] = [.unspecified, .unknownIntent, .notOfferedByKind, .notInteractive, .deviceLocked, .missingParameter, .unknownParameter, .parameterTypeMismatch, .notOfferedByActivity, .noSuchElement]
     }
 }
 
@@ -1543,7 +1546,7 @@ extension GlimpseIntentV1.StoreChange: _ProtoCBacked {
 // MARK: - proto3 JSON
 
 extension GlimpseIntentV1.Refusal: _ProtoJSONEnum {
-    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.intent.v1.Refusal", "REFUSAL_UNSPECIFIED=0 REFUSAL_UNKNOWN_INTENT=1 REFUSAL_NOT_OFFERED_BY_KIND=2 REFUSAL_NOT_INTERACTIVE=3 REFUSAL_DEVICE_LOCKED=4 REFUSAL_MISSING_PARAMETER=5 REFUSAL_UNKNOWN_PARAMETER=6 REFUSAL_PARAMETER_TYPE_MISMATCH=7 REFUSAL_NOT_OFFERED_BY_ACTIVITY=8")
+    package static let _protoJSONNames = _ProtoJSONEnumNames("glimpse.intent.v1.Refusal", "REFUSAL_UNSPECIFIED=0 REFUSAL_UNKNOWN_INTENT=1 REFUSAL_NOT_OFFERED_BY_KIND=2 REFUSAL_NOT_INTERACTIVE=3 REFUSAL_DEVICE_LOCKED=4 REFUSAL_MISSING_PARAMETER=5 REFUSAL_UNKNOWN_PARAMETER=6 REFUSAL_PARAMETER_TYPE_MISMATCH=7 REFUSAL_NOT_OFFERED_BY_ACTIVITY=8 REFUSAL_NO_SUCH_ELEMENT=9")
 }
 
 extension GlimpseIntentV1.RegisterAppRequest: ProtoJSONMessage, _ProtoJSONField {

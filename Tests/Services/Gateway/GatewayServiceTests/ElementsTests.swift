@@ -1,5 +1,6 @@
 import GatewayService
 import GlimpseMessages
+import GlimpseRPC
 import RPCCore
 import Testing
 
@@ -80,6 +81,9 @@ import Testing
         } catch {
             #expect(error.code == .notFound)
             #expect(error.message.contains("checkin (0.1.0) Button CheckInIntent"))
+            // Typed: a script tells "not on the screen now" from a placement that is gone.
+            #expect(error.reason(as: GlimpseIntentV1.Refusal.self) == .noSuchElement)
+            #expect(error.errorInfo?.metadata["element"] == "Board")
         }
         let twice = Elements.collect(Self.stack([Self.button("A", label: "Go"), Self.button("B", label: "Go")]))
         do {

@@ -2416,7 +2416,7 @@ const ProtobufCMessageDescriptor glimpse__intent__v1__store_change__descriptor =
   (ProtobufCMessageInit) glimpse__intent__v1__store_change__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue glimpse__intent__v1__refusal__enum_values_by_number[9] =
+static const ProtobufCEnumValue glimpse__intent__v1__refusal__enum_values_by_number[10] =
 {
   { "REFUSAL_UNSPECIFIED", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_UNSPECIFIED", 0 },
   { "REFUSAL_UNKNOWN_INTENT", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_UNKNOWN_INTENT", 1 },
@@ -2427,17 +2427,19 @@ static const ProtobufCEnumValue glimpse__intent__v1__refusal__enum_values_by_num
   { "REFUSAL_UNKNOWN_PARAMETER", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_UNKNOWN_PARAMETER", 6 },
   { "REFUSAL_PARAMETER_TYPE_MISMATCH", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_PARAMETER_TYPE_MISMATCH", 7 },
   { "REFUSAL_NOT_OFFERED_BY_ACTIVITY", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_NOT_OFFERED_BY_ACTIVITY", 8 },
+  { "REFUSAL_NO_SUCH_ELEMENT", "GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_NO_SUCH_ELEMENT", 9 },
 };
 static const ProtobufCIntRange glimpse__intent__v1__refusal__value_ranges[] = {
-{0, 0},{0, 9}
+{0, 0},{0, 10}
 };
-static const ProtobufCEnumValueIndex glimpse__intent__v1__refusal__enum_values_by_name[9] =
+static const ProtobufCEnumValueIndex glimpse__intent__v1__refusal__enum_values_by_name[10] =
 {
   { "REFUSAL_DEVICE_LOCKED", 4 },
   { "REFUSAL_MISSING_PARAMETER", 5 },
   { "REFUSAL_NOT_INTERACTIVE", 3 },
   { "REFUSAL_NOT_OFFERED_BY_ACTIVITY", 8 },
   { "REFUSAL_NOT_OFFERED_BY_KIND", 2 },
+  { "REFUSAL_NO_SUCH_ELEMENT", 9 },
   { "REFUSAL_PARAMETER_TYPE_MISMATCH", 7 },
   { "REFUSAL_UNKNOWN_INTENT", 1 },
   { "REFUSAL_UNKNOWN_PARAMETER", 6 },
@@ -2450,9 +2452,9 @@ const ProtobufCEnumDescriptor glimpse__intent__v1__refusal__descriptor =
   "Refusal",
   "Glimpse__Intent__V1__Refusal",
   "glimpse.intent.v1",
-  9,
+  10,
   glimpse__intent__v1__refusal__enum_values_by_number,
-  9,
+  10,
   glimpse__intent__v1__refusal__enum_values_by_name,
   1,
   glimpse__intent__v1__refusal__value_ranges,

@@ -81,7 +81,11 @@ typedef enum _Glimpse__Intent__V1__Refusal {
   /*
    * the Live Activity's views have no button for this intent
    */
-  GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_NOT_OFFERED_BY_ACTIVITY = 8
+  GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_NOT_OFFERED_BY_ACTIVITY = 8,
+  /*
+   * the gateway's: the entry showing has no element by that name
+   */
+  GLIMPSE__INTENT__V1__REFUSAL__REFUSAL_NO_SUCH_ELEMENT = 9
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GLIMPSE__INTENT__V1__REFUSAL)
 } Glimpse__Intent__V1__Refusal;
 
