@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The fleet with 1 shard and with 2, side by side in one run (release builds, loopback): for
 # each, `glimpse up --shards N` and `glimpse fleet` with the demo template through a day, then
-# pushes to every fleet device's Live Activity (priority 5: no hourly budget), h2load over each
-# shard's push paths at its own APNs endpoint at once. Numbers, not a pass/fail test.
+# a fresh fleet of the same size (its Live Activities still running) and pushes to every one of
+# them (priority 5: no hourly budget), h2load over each shard's push paths at its own APNs
+# endpoint at once. Numbers, not a pass/fail test.
 #
 #   Benchmarks/shards.sh                          # 500 devices, 24 h, 100,000 pushes
 #   FLEET_DEVICES=1000 SHARD_PUSHES=200000 Benchmarks/shards.sh
@@ -66,7 +67,10 @@ run() {
         --max-devices "$((devices + 10))" >/dev/null
     sample "$dir/done-$shards" &
     "$bin/glimpse" fleet --devices "$devices" --concurrency "$concurrency" --day "$day" --port-offset "$offset" \
-        --push-paths "$dir/paths-$shards" --keep --json > "$dir/fleet-$shards.json"
+        --json > "$dir/fleet-$shards.json"
+    # A Live Activity ends within 8 hours: the pushes go to a fresh fleet's, 15 minutes in.
+    "$bin/glimpse" fleet --devices "$devices" --concurrency "$concurrency" --day 15m --port-offset "$offset" \
+        --prefix push --push-paths "$dir/paths-$shards" --keep --json > /dev/null
     local token
     token="$(jwt "$stack/apns/AuthKey_DEMOKEY001.p8")"
     # Each shard's tokens at its own APNs endpoint, all shards at once.
