@@ -95,7 +95,7 @@ struct GatewayMain: AsyncParsableCommand {
             do { shardMap = try ShardMap(json: Array(bytes)) } catch {
                 throw ConfigError("--shards \(path): \(error)")
             }
-            addresses = shardMap.shards[0].addresses
+            addresses = shardMap.first.addresses
         }
         let follow = try source.value("follow-real-time", followRealTime, expected: "true or false", default: false) {
             ["true": true, "false": false][$0.lowercased()]

@@ -73,11 +73,20 @@ package struct ShardMap: Sendable {
     }
 
     /// Whether there is more than the unnamed single shard.
-    package var isSharded: Bool { shards.count > 1 || !shards[0].name.isEmpty }
+    package var isSharded: Bool { shards.count > 1 || !first.name.isEmpty }
+
+    /// Where the default device and any device made before sharding live.
+    package var first: Shard { shards[0] }
 
     /// The shard named `name`; the first for an empty name (a device made before sharding).
     package func shard(named name: String) -> Shard? {
-        name.isEmpty ? shards[0] : shards.first { $0.name == name }
+        name.isEmpty ? first : shards.first { $0.name == name }
+    }
+
+    /// The name to report for a device whose marker records `recorded`: the first shard's
+    /// for none, the recorded one even when the map no longer names it.
+    package func reportedName(recorded: String) -> String {
+        shard(named: recorded)?.name ?? recorded
     }
 
     /// The shard a new device lands on when Create names none.

@@ -107,6 +107,10 @@ struct StackPlanTests {
         #expect(b.arguments.contains("127.0.0.1:7721"))
         let activity = try #require(plan.members.first { $0.name == "glimpse-activity-b" }).arguments
         #expect(activity.contains("7463") && activity.contains("7464"))
+        // `glimpse up` checks every one of these before it starts anything.
+        #expect(plan.ports.contains(7463) && plan.ports.contains(7464) && plan.ports.contains(7724))
+        #expect(Set(plan.ports).count == plan.ports.count)
+        #expect(plan.shards.map(\.name) == ["a", "b"])
         let gateway = try Self.gateway(options)
         #expect(gateway[try #require(gateway.firstIndex(of: "--shards")) + 1] == "/tmp/stack/shards.json")
         #expect(!gateway.contains("--timeline-address"))

@@ -146,12 +146,12 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         try Caller.requireDevice(context.requestMetadata, "listing devices")
         var devices = [
             GlimpseGatewayV1.DeviceInfo(
-                deviceId: DeviceScope.defaultID, model: model, shard: self.devices.shards.shards[0].name)
+                deviceId: DeviceScope.defaultID, model: model, shard: self.devices.shards.first.name)
         ]
         if let root = table.root {
             for device in await table.list() where Self.exists(device, root: root) {
                 let marker = Self.marker(device, root: root)
-                let shard = marker.shard.isEmpty ? self.devices.shards.shards[0].name : marker.shard
+                let shard = self.devices.shards.reportedName(recorded: marker.shard)
                 devices.append(info(device, created: marker.created, shard: shard))
             }
         }

@@ -48,6 +48,15 @@ struct StackPlan: Sendable {
         var port: Int
     }
 
+    /// One shard's ports: its four services' and its APNs endpoint's.
+    struct ShardPorts: Sendable, Hashable {
+        var name: String
+        var timeline: Int, intent: Int, activity: Int, asset: Int
+        var apnsTLS: Int, apnsH2C: Int
+
+        var all: [Int] { [timeline, intent, activity, asset, apnsTLS, apnsH2C] }
+    }
+
     static let gatewayPort = 7700
     static let apnsTLSPort = 7443
     static let apnsH2CPort = 7444
@@ -58,15 +67,23 @@ struct StackPlan: Sendable {
     static let largestShardCount = 8
     static let shardPortStep = 20
 
-    /// The name of the `index`th shard: a, b, c…
-    static func shardName(_ index: Int) -> String { String(UnicodeScalar(UInt8(97 + index))) }
+    /// The `index`th shard's ports (named a, b, c…), every port moved by `offset`.
+    static func shardPorts(_ index: Int, offset: Int) -> ShardPorts {
+        let shift = offset + index * shardPortStep
+        return ShardPorts(
+            name: String(UnicodeScalar(UInt8(97 + index))), timeline: 7701 + shift, intent: 7702 + shift,
+            activity: 7703 + shift, asset: 7704 + shift, apnsTLS: apnsTLSPort + shift, apnsH2C: apnsH2CPort + shift)
+    }
 
     var members: [Member]
     let gatewayPort: Int
-    let apnsTLSPort: Int
-    let apnsH2CPort: Int
     /// Sets of the four services (shard a's the unsharded stack's ports, b's 20 above…).
-    let shards: Int
+    let shards: [ShardPorts]
+    /// Shard a's APNs endpoint: the unsharded stack's.
+    var apnsTLSPort: Int { shards[0].apnsTLS }
+    var apnsH2CPort: Int { shards[0].apnsH2C }
+    /// Every port the stack listens on.
+    var ports: [Int] { [gatewayPort] + shards.flatMap(\.all) + members.filter { !$0.isService }.map(\.port) }
     /// The gateway's `--shards` file, with its path: nil for one shard.
     let shardMap: (path: String, json: String)?
 
@@ -77,9 +94,7 @@ struct StackPlan: Sendable {
         let dir = options.directory
         let offset = options.portOffset
         gatewayPort = Self.gatewayPort + offset
-        apnsTLSPort = Self.apnsTLSPort + offset
-        apnsH2CPort = Self.apnsH2CPort + offset
-        shards = max(1, options.shards)
+        shards = (0..<max(1, options.shards)).map { Self.shardPorts($0, offset: offset) }
         var clock: [String] = []
         if let start = options.manualStart { clock = ["--clock", "manual", "--start-time", start] }
         let device = options.device.map { ["--device", $0] } ?? []
@@ -91,13 +106,12 @@ struct StackPlan: Sendable {
         var map: [JSONValue] = []
         // Each shard a set of the four services wired to one another; the first keeps the
         // names, ports and folders of an unsharded stack.
-        for index in 0..<shards {
-            let name = Self.shardName(index)
-            let shift = offset + index * Self.shardPortStep
+        for (index, ports) in shards.enumerated() {
+            let name = ports.name
             let suffix = index == 0 ? "" : "-\(name)"
             let folder = index == 0 ? dir : "\(dir)/shard-\(name)"
-            let timeline = Self.loopback(7701 + shift), intent = Self.loopback(7702 + shift)
-            let activity = Self.loopback(7703 + shift), asset = Self.loopback(7704 + shift)
+            let timeline = Self.loopback(ports.timeline), intent = Self.loopback(ports.intent)
+            let activity = Self.loopback(ports.activity), asset = Self.loopback(ports.asset)
             func service(_ service: String, _ port: Int, _ role: String, _ extra: [String]) -> Member {
                 Member(
                     name: "glimpse-\(service)\(suffix)", executable: "\(options.binaries)/glimpse-\(service)",
@@ -105,7 +119,7 @@ struct StackPlan: Sendable {
                     port: port, role: index == 0 ? role : "shard \(name): \(role)", isService: true,
                     environment: journaled.contains(service) ? ["GLIMPSE_STORE": options.store ?? "sqlite"] : [:])
             }
-            let tls = Self.apnsTLSPort + shift, h2c = Self.apnsH2CPort + shift
+            let tls = ports.apnsTLS, h2c = ports.apnsH2C
             let apns =
                 (options.apnsKey.map { ["--apns-key", "\($0.team):\($0.keyID):\($0.path)"] } ?? ["--apns-auth", "none"])
                 + ["--apns-tls-port", "\(tls)", "--apns-h2c-port", "\(h2c)"]
@@ -113,17 +127,17 @@ struct StackPlan: Sendable {
             // the environment (from a compose setup, say) points a process elsewhere.
             members += [
                 service(
-                    "timeline", 7701 + shift, "timeline scheduling: kinds, placements, timelines, reload budgets",
+                    "timeline", ports.timeline, "timeline scheduling: kinds, placements, timelines, reload budgets",
                     device + ["--asset-address", asset]),
                 service(
-                    "intent", 7702 + shift, "intent execution and the App Group store",
+                    "intent", ports.intent, "intent execution and the App Group store",
                     ["--timeline-address", timeline]),
                 service(
-                    "activity", 7703 + shift,
+                    "activity", ports.activity,
                     "Live Activities, push tokens and the APNs endpoint (\(tls) TLS, \(h2c) h2c)",
                     ["--timeline-address", timeline] + apns
                         + ((options.seed ?? options.manualStart).map { ["--seed", $0] } ?? [])),
-                service("asset", 7704 + shift, "asset caching", []),
+                service("asset", ports.asset, "asset caching", []),
             ]
             map.append(
                 .object([
@@ -133,7 +147,7 @@ struct StackPlan: Sendable {
                 ]))
         }
         let upstreams: [String]
-        if options.shards > 1 {
+        if shards.count > 1 {
             let path = "\(dir)/shards.json"
             shardMap = (
                 path,
@@ -142,9 +156,10 @@ struct StackPlan: Sendable {
             upstreams = ["--shards", path]
         } else {
             shardMap = nil
+            let only = shards[0]
             upstreams = [
-                "--timeline-address", Self.loopback(7701 + offset), "--intent-address", Self.loopback(7702 + offset),
-                "--activity-address", Self.loopback(7703 + offset), "--asset-address", Self.loopback(7704 + offset),
+                "--timeline-address", Self.loopback(only.timeline), "--intent-address", Self.loopback(only.intent),
+                "--activity-address", Self.loopback(only.activity), "--asset-address", Self.loopback(only.asset),
             ]
         }
         members.append(

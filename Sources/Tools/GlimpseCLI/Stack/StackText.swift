@@ -16,10 +16,9 @@ enum StackText {
         lines.append(
             "  APNs endpoint                 https://127.0.0.1:\(plan.apnsTLSPort) (CA \(caPath ?? "in \(directory)/activity")), h2c http://127.0.0.1:\(plan.apnsH2CPort)"
         )
-        for index in 1..<max(1, plan.shards) {
-            let shift = index * StackPlan.shardPortStep
+        for shard in plan.shards.dropFirst() {
             lines.append(
-                "  APNs endpoint, shard \(StackPlan.shardName(index))        https://127.0.0.1:\(plan.apnsTLSPort + shift), h2c http://127.0.0.1:\(plan.apnsH2CPort + shift) (its devices' tokens)"
+                "  APNs endpoint, shard \(shard.name)        https://127.0.0.1:\(shard.apnsTLS), h2c http://127.0.0.1:\(shard.apnsH2C) (its devices' tokens)"
             )
         }
         lines.append("  APNs provider key             team \(key.team), key id \(key.keyID), \(key.path)")

@@ -101,7 +101,7 @@ struct Up: AsyncParsableCommand {
         guard (1...StackPlan.largestShardCount).contains(shards) else {
             throw ValidationError("--shards must be 1...\(StackPlan.largestShardCount)")
         }
-        guard 7704 + portOffset + (shards - 1) * StackPlan.shardPortStep <= 65535 else {
+        guard StackPlan.shardPorts(shards - 1, offset: portOffset).all.allSatisfy({ $0 <= 65535 }) else {
             throw ValidationError("--port-offset \(portOffset) with --shards \(shards) puts ports past 65535")
         }
         if store != nil, storeFile != nil { throw ValidationError("give --store or --store-file, not both") }
@@ -275,8 +275,7 @@ struct Up: AsyncParsableCommand {
     }
 
     static func refuseTakenPorts(_ plan: StackPlan) throws(CLIFailure) {
-        let ports = plan.members.map(\.port) + [plan.apnsTLSPort, plan.apnsH2CPort]
-        let taken = ports.filter(Ports.inUse)
+        let taken = plan.ports.filter(Ports.inUse)
         guard taken.isEmpty else {
             throw CLIFailure.local(
                 "port(s) \(taken.map(String.init).joined(separator: ", ")) on 127.0.0.1 are taken: another stack (see `glimpse down --dir …`) or another program holds them; --port-offset N moves every port"

@@ -44,6 +44,11 @@ import Testing
         let error = #expect(throws: RPCError.self) { try map.shard(of: "d", recorded: "c") }
         #expect(error?.code == .failedPrecondition)
         #expect(error?.message.contains("shard \"c\"") == true)
+        // Devices.List reports a device made before sharding on the first, and keeps the name
+        // of a shard the map no longer has.
+        #expect(map.reportedName(recorded: "") == "a")
+        #expect(map.reportedName(recorded: "b") == "b")
+        #expect(map.reportedName(recorded: "c") == "c")
     }
 
     @Test("a map with no shard, a bad name, a name twice or a missing address is refused with what is wrong")
