@@ -13,6 +13,7 @@ gateway and at every service.
   deleted device's calls are NOT_FOUND; its app tokens reach nothing.
 """
 import json
+import resource
 import threading
 import urllib.error
 import urllib.request
@@ -22,9 +23,9 @@ import pytest
 
 from demo_apps import DemoApp, place
 from glimpse_protos import glimpse_modules
-from glimpse_stack import SERVICES, Stack
+from glimpse_stack import SERVICES, START_TIME, Stack
 from test_replay import SEED, day
-from test_timeline_service import RPC_TIMEOUT, _bearer
+from test_timeline_service import RPC_TIMEOUT, Process, _bearer, _binary
 
 glimpse_modules()
 from glimpse.clock.v1 import clock_pb2 as c, clock_pb2_grpc  # noqa: E402
@@ -253,6 +254,35 @@ def test_limits_and_hostile_calls(tmp_path):
             assert not list((tmp_path / service / "devices").glob("made-up-*"))
     finally:
         stack.stop()
+
+
+def test_past_what_the_open_files_limit_holds_a_device_is_refused_naming_it(tmp_path):
+    """A service under `ulimit -n 200` holds 50 devices (200 less a quarter kept for the rest,
+    3 files each): it says so at start when --max-devices asks for more, serves those 50, and
+    refuses the 51st with RESOURCE_EXHAUSTED naming the limit, not a journal that cannot open;
+    deleting one makes room."""
+    def low_limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (200, 200))
+
+    argv = [_binary("glimpse-timeline"), "--port", "0", "--data-dir", str(tmp_path / "timeline"),
+            "--clock", "manual", "--start-time", START_TIME, "--max-devices", "100"]
+    process = Process("glimpse-timeline", argv, tmp_path, preexec_fn=low_limit)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{process.port}") as channel:
+            clock = clock_pb2_grpc.ClockStub(channel)
+            for i in range(50):
+                clock.Now(c.NowRequest(), metadata=[("glimpse-device", f"dev-{i}")], timeout=RPC_TIMEOUT)
+            code, details = _code(clock.Now, c.NowRequest(), metadata=[("glimpse-device", "dev-50")])
+            assert code == grpc.StatusCode.RESOURCE_EXHAUSTED, details
+            assert "open-files limit (200" in details and "holds 50 devices" in details, details
+            # What is open stays served; a deleted device makes room for another.
+            clock.Now(c.NowRequest(), metadata=[("glimpse-device", "dev-7")], timeout=RPC_TIMEOUT)
+            devices_pb2_grpc.DevicesStub(channel).Delete(d.DeleteDeviceRequest(device_id="dev-7"),
+                                                         timeout=RPC_TIMEOUT)
+            clock.Now(c.NowRequest(), metadata=[("glimpse-device", "dev-50")], timeout=RPC_TIMEOUT)
+        assert "--max-devices 100, but the open-files limit (200) holds 50 devices" in process.stderr()
+    finally:
+        assert process.stop() == 0, process.stderr()
 
 
 def test_a_delete_that_fails_half_way_is_finished_by_the_next(tmp_path):

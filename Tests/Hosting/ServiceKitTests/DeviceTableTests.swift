@@ -11,8 +11,10 @@ import Testing
         let closed = Mutex<[String]>([])
     }
 
-    func table(root: URL?, counts: Counts, failing: Set<String> = [], limit: Int = 10) -> DeviceTable {
-        DeviceTable(root: root, limit: limit) { device in
+    func table(
+        root: URL?, counts: Counts, failing: Set<String> = [], limit: Int = 10, openFiles: UInt64? = nil
+    ) -> DeviceTable {
+        DeviceTable(root: root, limit: limit, openFiles: openFiles) { device in
             if failing.contains(device) { throw RPCError(code: .notFound, message: "no \(device)") }
             counts.opened.withLock { $0[device, default: 0] += 1 }
             if let root {
@@ -91,6 +93,53 @@ import Testing
         try await table.delete("a")
         _ = try await table.router(for: "c")
         #expect(counts.opened.withLock { $0 } == ["a": 1, "b": 1, "c": 1])
+    }
+
+    @Test func pastWhatTheOpenFilesLimitHoldsANewDeviceIsRefusedNamingTheLimit() async throws {
+        // 16 files: a quarter kept for everything else, 3 per device: 4 devices.
+        #expect(DeviceTable.devices(holding: 16) == 4)
+        #expect(DeviceTable.devices(holding: 20_000) == (20_000 - 1024) / 3)
+        #expect(DeviceTable.devices(holding: 0) == 0)
+        let counts = Counts()
+        let table = table(root: nil, counts: counts, limit: 10, openFiles: 16)
+        #expect(table.fileCapacity == 4)
+        for device in ["a", "b", "c", "d"] { _ = try await table.router(for: device) }
+        do {
+            _ = try await table.router(for: "e")
+            Issue.record("a fifth device opened past what 16 open files hold")
+        } catch {
+            #expect(error.code == .resourceExhausted)
+            #expect(error.message.contains("open-files limit (16") && error.message.contains("holds 4 devices"))
+        }
+        // An open device is still served, and a deleted one makes room.
+        _ = try await table.router(for: "a")
+        try await table.delete("a")
+        _ = try await table.router(for: "e")
+        #expect(counts.opened.withLock { $0 }.count == 5)
+    }
+
+    @Test func theOpenFilesLimitIsRaisedToHoldWhatIsAskedAndNeverLowered() throws {
+        let before = try #require(OpenFiles.current)
+        // Asking for less than is in force changes nothing.
+        #expect(OpenFiles.raise(toHold: 1) == before)
+        #expect(OpenFiles.current == before)
+        // Asking for more gives at least what was in force, and what it says is in force.
+        let raised = try #require(OpenFiles.raise(toHold: before + 64))
+        #expect(raised >= before)
+        #expect(OpenFiles.current == raised)
+        if let most = OpenFiles.systemMost, before + 64 <= most, Self.mayRaiseHardLimits() {
+            // With CAP_SYS_RESOURCE (root outside a container) the hard limit is raised too.
+            #expect(raised >= before + 64)
+        }
+    }
+
+    /// Whether this process holds CAP_SYS_RESOURCE (bit 24 of CapEff in /proc/self/status).
+    static func mayRaiseHardLimits() -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
+            let bits = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return bits & (1 << 24) != 0
     }
 
     @Test func anAppsCallMakesNoDeviceOnlyReachesOneThatExists() async throws {

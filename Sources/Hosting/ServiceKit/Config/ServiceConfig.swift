@@ -40,6 +40,8 @@ package struct ServiceConfig: Sendable, Hashable {
     /// A busy shared stack's worth of CI jobs, within the default 1,024 open files: each open
     /// device holds its journal's files in every service (see docs/limits.md).
     package static let defaultMaxDevices = 250
+    /// `--max-devices` at most: a process holds files for each (`DeviceTable.filesPerDevice`).
+    package static let largestMaxDevices = 1_000_000
     /// Where a manual clock starts when `--start-time` is not given.
     package var manualStart: Date = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01T09:00:00Z
 

@@ -122,8 +122,9 @@ package struct ServiceOptions: ParsableArguments, Sendable {
             "idle-timeout", idleTimeout, expected: "seconds, 0 (never) or more", default: defaults.idleTimeout,
             parse: ConfigSource.timeout)
         config.maxDevices = try source.value(
-            "max-devices", maxDevices, expected: "a number of devices, 0 or more", default: config.maxDevices
-        ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+            "max-devices", maxDevices, expected: "a number of devices, 0 to \(ServiceConfig.largestMaxDevices)",
+            default: config.maxDevices
+        ) { Int($0).flatMap { (0...ServiceConfig.largestMaxDevices).contains($0) ? $0 : nil } }
         return config
     }
 }

@@ -40,15 +40,38 @@ package actor DeviceTable {
 
     /// The most devices open at once (beside the default).
     package nonisolated let limit: Int
+    /// The open-files limit in force (nil: unknown), and how many devices it holds.
+    package nonisolated let openFiles: UInt64?
+    package nonisolated let fileCapacity: Int?
+
+    /// Files an open device holds in a process: its SQLite journal, the WAL and the
+    /// shared-memory index.
+    package static let filesPerDevice = 3
+
+    /// How many devices `openFiles` holds: what is left after a reserve for everything else
+    /// (connections, the default device, logs), a quarter of it up to 1,024.
+    package static func devices(holding openFiles: UInt64) -> Int {
+        let files = Int(clamping: openFiles)
+        return max(0, files - min(1024, files / 4)) / filesPerDevice
+    }
 
     /// `root`: the folder holding one folder per device (`<data-dir>/devices`); `limit`:
-    /// `--max-devices`. Each open device holds files: the process's open-file limit is
-    /// raised to the most the system allows it (`OpenFiles`).
-    package init(root: URL?, limit: Int = ServiceConfig.defaultMaxDevices, open: @escaping Open) {
+    /// `--max-devices`. Each open device holds files: the process's open-file limit is raised
+    /// to hold `limit` of them (`OpenFiles`), or as near as the system allows; `openFiles`
+    /// stands for the limit in a test.
+    package init(
+        root: URL?, limit: Int = ServiceConfig.defaultMaxDevices, openFiles: UInt64? = nil, open: @escaping Open
+    ) {
         self.root = root
         self.limit = limit
         self.open = open
-        if limit > 0 { OpenFiles.raiseToHardLimit() }
+        let inForce =
+            openFiles
+            ?? (limit > 0
+                ? OpenFiles.raise(toHold: UInt64(clamping: limit) &* UInt64(Self.filesPerDevice) &+ 1024)
+                : OpenFiles.current)
+        self.openFiles = inForce
+        fileCapacity = inForce.map(Self.devices(holding:))
     }
 
     /// The folder of `device`'s data.
@@ -76,6 +99,15 @@ package actor DeviceTable {
                 throw RPCError(
                     code: .resourceExhausted,
                     message: "device \(device): this process serves at most \(limit) devices; delete one first")
+            }
+            // Past the files the process may open, a device's journal would fail to open;
+            // refused here instead, saying which limit and how to move it.
+            if let fileCapacity, let openFiles, served.count >= fileCapacity {
+                throw RPCError(
+                    code: .resourceExhausted,
+                    message:
+                        "device \(device): this process's open-files limit (\(openFiles), ulimit -n) holds \(fileCapacity) devices of \(Self.filesPerDevice) files each; delete one, or raise the limit (a container's nofile)"
+                )
             }
             let open = self.open
             opening = Task { try await open(device) }

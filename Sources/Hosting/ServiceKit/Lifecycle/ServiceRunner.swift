@@ -110,6 +110,11 @@ package struct ServiceRunner: Sendable {
         _ table: DeviceTable, perDevice: [String], tokenNamesDevice: Bool = false, managedHere: Bool = true
     ) {
         devices = (table, Set(perDevice), tokenNamesDevice)
+        if let capacity = table.fileCapacity, let files = table.openFiles, capacity < table.limit {
+            logger.warning(
+                "--max-devices \(table.limit), but the open-files limit (\(files)) holds \(capacity) devices: past that a new device is RESOURCE_EXHAUSTED; raise the limit (ulimit -n, a container's nofile) or run as root, which raises it"
+            )
+        }
         if managedHere { services.append(DevicesService(table: table)) }
     }
 
