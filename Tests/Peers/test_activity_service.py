@@ -437,3 +437,38 @@ def test_a_seed_gives_the_same_activity_ids_and_push_tokens_every_run(tmp_path, 
     assert first == again and all(first)
     assert run("c", "another-day") != first
     assert run("d", None) != first
+
+
+def test_the_activity_caps_are_settings_a_journal_keeps(tmp_path, team_key, monkeypatch):
+    """`--max-activities-per-app 7`: seven ongoing activities, the eighth refused as ActivityKit
+    refuses it (targetMaximumExceeded); kill -9 and a start with the default cap does not
+    start (its entries would replay under 5), naming both; the same cap from GLIMPSE_… starts
+    with all seven. A bad value fails fast naming the flag."""
+    key_path, _ = team_key
+    service = Activity(tmp_path, key_path, tls=False, extra=["--max-activities-per-app", "7"])
+    try:
+        token = install(service)
+        ids = [request_activity(service, token).activity_id for _ in range(7)]
+        with pytest.raises(grpc.RpcError) as refused:
+            service.stub.Request(a.RequestActivityRequest(
+                bundle_id=APP, attributes_type="PizzaDeliveryAttributes", attributes_json="{}",
+                content=a.Content(state_json='{"eta":20}')), metadata=_bearer(token), timeout=RPC_TIMEOUT)
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert "targetMaximumExceeded" in refused.value.details(), refused.value.details()
+    finally:
+        service.kill()
+    argv = service.argv[:-2]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0 and "listening on port" not in result.stdout
+    assert "--max-activities-per-app 7" in result.stderr and "started with --max-activities-per-app 5" in result.stderr, \
+        result.stderr
+    monkeypatch.setenv("GLIMPSE_MAX_ACTIVITIES_PER_APP", "7")
+    again = Activity(tmp_path, key_path, tls=False)
+    try:
+        listed = again.stub.ListActivities(a.ListActivitiesRequest(bundle_id=APP), metadata=_bearer(token),
+                                           timeout=RPC_TIMEOUT).activities
+        assert sorted(x.activity_id for x in listed) == sorted(ids)
+    finally:
+        assert again.stop() == 0, again.process.stderr()
+    bad = subprocess.run([*argv, "--max-activities-per-app", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "--max-activities-per-app: expected a number, 1 to 100000" in bad.stderr, bad.stderr

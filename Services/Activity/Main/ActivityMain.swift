@@ -6,6 +6,8 @@
 //                      [--apns-auth jwt|none] [--apns-key TEAM:KEYID:PATH ...] [--apns-token-refresh 1200]
 //                      [--apns-certificate PATH --apns-private-key PATH]
 //                      [--timeline-address host:port] [--apns-tls-handshake-timeout 10]
+//                      [--max-activities-per-app 5] [--max-activities N] [--hourly-push-budget 15]
+//                      [--frequent-hourly-push-budget 120]
 //
 // Every flag falls back to GLIMPSE_<FLAG> (GLIMPSE_APNS_KEY takes several, comma-separated).
 // Prints `listening on port N` (gRPC) first, then `apns-tls listening on port N (CA: path)`
@@ -101,11 +103,63 @@ struct ActivityMain: AsyncParsableCommand {
     )
     var handshakeTimeout: String?
 
+    @Option(
+        name: .customLong("max-activities-per-app"),
+        help:
+            "Ongoing Live Activities per app on a device (ActivityKit's targetMaximumExceeded past it; default 5, the community's number; GLIMPSE_MAX_ACTIVITIES_PER_APP). A journal keeps the settings it was written with."
+    )
+    var maxActivitiesPerApp: String?
+
+    @Option(
+        name: .customLong("max-activities"),
+        help:
+            "Ongoing Live Activities per device, all apps (globalMaximumExceeded past it; default none: Apple discloses none; GLIMPSE_MAX_ACTIVITIES)."
+    )
+    var maxActivities: String?
+
+    @Option(
+        name: .customLong("hourly-push-budget"),
+        help:
+            "Priority-10 pushes per activity per hour before they are throttled (default 15; GLIMPSE_HOURLY_PUSH_BUDGET)."
+    )
+    var hourlyPushBudget: String?
+
+    @Option(
+        name: .customLong("frequent-hourly-push-budget"),
+        help:
+            "The same for an app with frequent updates on (default 120; GLIMPSE_FREQUENT_HOURLY_PUSH_BUDGET)."
+    )
+    var frequentHourlyPushBudget: String?
+
+    /// The engine's settings: ActivityKit's defaults, the flags over them.
+    func settings(_ source: ConfigSource) throws -> ActivitySettings {
+        var settings = ActivitySettings.defaults
+        func count(_ flag: String, _ given: String?, _ range: ClosedRange<Int>, default value: Int) throws -> Int {
+            try source.value(
+                flag, given, expected: "a number, \(range.lowerBound) to \(range.upperBound)", default: value
+            ) {
+                Int($0).flatMap { range.contains($0) ? $0 : nil }
+            }
+        }
+        settings.targetMaximum = try count(
+            "max-activities-per-app", maxActivitiesPerApp, 1...100_000, default: settings.targetMaximum)
+        settings.globalMaximum = try source.optional(
+            "max-activities", maxActivities, expected: "a number, 1 to 1000000"
+        ) { Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil } }
+        settings.hourlyPushBudget = try count(
+            "hourly-push-budget", hourlyPushBudget, 0...1_000_000, default: settings.hourlyPushBudget)
+        settings.frequentHourlyPushBudget = try count(
+            "frequent-hourly-push-budget", frequentHourlyPushBudget, 0...1_000_000,
+            default: settings.frequentHourlyPushBudget)
+        return settings
+    }
+
     func run() async throws {
         var defaults = ServiceConfig.defaults(service: "activity")
         defaults.port = 7703
         let config = try service.resolve(service: "activity", defaults: defaults)
         let source = service.source()
+        let settings = try settings(source)
         let timelineAddress = try source.optionalAddress("timeline-address", timeline)
         let policy = try snapshots.policy()
         let tlsPort = try source.value(
@@ -147,7 +201,8 @@ struct ActivityMain: AsyncParsableCommand {
             report: { message in logger.notice("\(message)") }
         ) { journal in
             try await ActivityServer.open(
-                directory: dataDirectory, journal: journal, clock: clock, authentication: authentication,
+                directory: dataDirectory, journal: journal, clock: clock, settings: settings,
+                authentication: authentication,
                 outbound: outbound, snapshots: policy,
                 seed: seedText.map { Array(SHA256.hash(data: Array($0.utf8))) },
                 report: { message in logger.warning("\(message)") })
@@ -158,7 +213,7 @@ struct ActivityMain: AsyncParsableCommand {
             var outbound = outbound
             outbound.device = device
             let server = try await ActivityServer.open(
-                directory: directory, clock: config.hostClock(),
+                directory: directory, clock: config.hostClock(), settings: settings,
                 authentication: authentication, outbound: outbound, snapshots: policy,
                 sharing: server.connections,
                 // Each device's ids and tokens are its own, the same in every scripted run.

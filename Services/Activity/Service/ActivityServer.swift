@@ -26,7 +26,8 @@ package struct ActivityServer: Sendable {
     /// Opens (restores and replays) the journal `<directory>/activity.sqlite`, or an in-memory
     /// one, saving snapshots as `snapshots` says (failures go to `report`); a new journal
     /// starts with `seed` for ids and tokens (32 bytes; nil: random), an existing one keeps
-    /// the seed it started with. `sharing`: another server's pool, whose connections this one
+    /// the seed it started with, and the `settings` (kept beside it: `SettingsRecord`).
+    /// `sharing`: another server's pool, whose connections this one
     /// calls on (a device's).
     package static func open(
         directory: URL?, journal given: Journal? = nil, clock: HostClock, settings: ActivitySettings = .defaults,
@@ -36,6 +37,9 @@ package struct ActivityServer: Sendable {
         seed givenSeed: [UInt8]? = nil,
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ActivityServer {
+        // The settings a SQLite journal was written with are kept beside it (`SettingsRecord`).
+        let record = given == nil ? directory : nil
+        if let record { try SettingsRecord.check(settings, in: record, journal: "activity.sqlite") }
         let journal = try given ?? directory.map { try Journal(directory: $0, name: "activity") } ?? Journal.inMemory()
         let feed = ActivityFeed()
         let connections = shared.map(Connections.init(sharing:)) ?? Connections(transports: transports)
@@ -61,6 +65,7 @@ package struct ActivityServer: Sendable {
                 await Self.perform(effects, host: host, feed: feed, connections: connections, outbound: outbound)
             })
         if await host.lastSequence == 0 {
+            if let record { try SettingsRecord.write(settings, in: record) }
             _ = try await host.submit(ActivityCommand(.genesisSeed(seed)))
         }
         return ActivityServer(
