@@ -135,11 +135,7 @@ def test_push_paths_reach_each_devices_live_activity(tmp_path):
     stack = Stack(tmp_path / "stack")
     pizza = DemoApp("pizza", stack)
     try:
-        device = json.loads((DEMOS / "device.json").read_text())
-        entry = next(app for app in device["apps"] if app["name"] == "pizza")
-        entry["manifest"] = str(DEMOS / "pizza" / "app.json")
-        template = tmp_path / "template.json"
-        template.write_text(json.dumps({"apps": [entry]}))
+        template = _pizza_template(tmp_path)
         paths = tmp_path / "paths.txt"
         report = _report(_fleet(stack, "--devices", "2", "--template", str(template), "--app",
                                 f"pizza={pizza.endpoint}", "--day", "30m", "--step", "15m",
@@ -165,6 +161,39 @@ def test_push_paths_reach_each_devices_live_activity(tmp_path):
             states = [json.loads(view.activity.content.state_json) for view in listed.activities]
             assert [state["driverName"] for state in states] == ["Ana"], (device, states)
         assert stack.activities.List(g.ListActivitiesRequest(), timeout=RPC_TIMEOUT).activities == []
+    finally:
+        pizza.stop()
+        stack.stop()
+
+
+def _pizza_template(tmp_path):
+    device = json.loads((DEMOS / "device.json").read_text())
+    entry = next(app for app in device["apps"] if app["name"] == "pizza")
+    entry["manifest"] = str(DEMOS / "pizza" / "app.json")
+    template = tmp_path / "template.json"
+    template.write_text(json.dumps({"apps": [entry]}))
+    return template
+
+
+def test_many_activities_per_device_up_to_the_activity_services_cap(tmp_path):
+    """`--activities 3` on a stack whose glimpse-activity allows 3 per app: each device runs
+    three Live Activities, each with its push token in --push-paths; `--activities 4` fails on
+    ActivityKit's targetMaximumExceeded, naming it, and leaves no device behind."""
+    stack = Stack(tmp_path / "stack", activity_args=["--max-activities-per-app", "3"])
+    pizza = DemoApp("pizza", stack)
+    try:
+        template = _pizza_template(tmp_path)
+        paths = tmp_path / "paths.txt"
+        common = ["--devices", "2", "--template", str(template), "--app", f"pizza={pizza.endpoint}", "--day", "15m"]
+        report = _report(_fleet(stack, *common, "--activities", "3", "--push-paths", str(paths), "--keep", "--json"))
+        assert report["activities"] == 6
+        assert len(set(paths.read_text().splitlines())) == 6
+        for device in ("fleet-00001", "fleet-00002"):
+            listed = stack.device_view(device).activities.List(g.ListActivitiesRequest(), timeout=RPC_TIMEOUT)
+            assert len(listed.activities) == 3, device
+        refused = _fleet(stack, *common, "--activities", "4", "--prefix", "over")
+        assert refused.returncode != 0 and "targetMaximumExceeded" in refused.stderr, refused
+        assert not [device for device in _devices(stack) if device.startswith("over-")]
     finally:
         pizza.stop()
         stack.stop()

@@ -15,7 +15,7 @@ struct Fleet: AsyncParsableCommand {
             Creates <prefix>-00001 … at the gateway (one left from an earlier run is deleted \
             first), and on each installs the template's apps (Demos/device.json's format; \
             --app points an app's endpoints at your provider), places their widgets and starts \
-            their Live Activities. Then every device's clock advances by --step until --day \
+            their Live Activities (--activities times). Then every device's clock advances by --step until --day \
             has passed, a device's steps one after another and --concurrency devices at once; \
             every --tap-every, each widget the template gives a "tap" is tapped. Placements \
             reload under the budgets as on a phone, so the calls your provider sees are the \
@@ -63,6 +63,12 @@ struct Fleet: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Devices driven at once.", valueName: "n"))
     var concurrency = 32
 
+    @Option(
+        help: ArgumentHelp(
+            "Each app starts its template's Live Activities this many times (past 5 per app: glimpse-activity's --max-activities-per-app).",
+            valueName: "n"))
+    var activities = 1
+
     @Option(help: ArgumentHelp("Device ids are <prefix>-00001, <prefix>-00002, …", valueName: "prefix"))
     var prefix = "fleet"
 
@@ -79,6 +85,7 @@ struct Fleet: AsyncParsableCommand {
     func validate() throws {
         guard (1...100_000).contains(devices) else { throw ValidationError("--devices: 1 to 100000") }
         guard (1...1024).contains(concurrency) else { throw ValidationError("--concurrency: 1 to 1024") }
+        guard (0...1000).contains(activities) else { throw ValidationError("--activities: 0 to 1000") }
         guard DeviceScope.problem(with: "\(prefix)-00001", field: "--prefix", defaultAllowed: false) == nil,
             prefix.utf8.count <= 50
         else { throw ValidationError("--prefix: up to 50 of a-z, 0-9 and -, starting with a letter or digit") }
@@ -131,7 +138,7 @@ struct Fleet: AsyncParsableCommand {
             return "\(prefix)-" + String(repeating: "0", count: width - digits.count) + digits
         }
         return FleetPlan(
-            devices: ids, apps: apps, steps: Int((day / step).rounded(.down)), step: step,
+            devices: ids, apps: apps, activityCopies: activities, steps: Int((day / step).rounded(.down)), step: step,
             tapEverySteps: tapEvery > 0 ? max(1, Int((tapEvery / step).rounded())) : 0)
     }
 }
@@ -145,6 +152,8 @@ struct FleetPlan: Sendable {
 
     var devices: [String]
     var apps: [App]
+    /// How many times each app starts its template's Live Activities.
+    var activityCopies = 1
     /// Clock.Advance calls per device, each by `step` seconds.
     var steps: Int
     var step: Double

@@ -150,12 +150,14 @@ struct FleetRun: Sendable {
                 let placement = try await calls.place(device, place)
                 if let tap { made.taps.append((placement, tap)) }
             }
-            guard !app.template.activities.isEmpty else { continue }
+            guard !app.template.activities.isEmpty, plan.activityCopies > 0 else { continue }
             try await calls.foreground(token: installed.appToken)
-            for template in app.template.activities {
-                var request = try DemoDevice.request(template, now: made.start)
-                request.bundleId = installed.bundleId
-                try await calls.requestActivity(token: installed.appToken, request)
+            for _ in 0..<plan.activityCopies {
+                for template in app.template.activities {
+                    var request = try DemoDevice.request(template, now: made.start)
+                    request.bundleId = installed.bundleId
+                    try await calls.requestActivity(token: installed.appToken, request)
+                }
             }
         }
         made.tokens = try await calls.pushTokens(device)
