@@ -218,8 +218,9 @@ struct ActivityMain: AsyncParsableCommand {
                 sharing: server.connections,
                 // Each device's ids and tokens are its own, the same in every scripted run.
                 seed: seedText.map { Array(SHA256.hash(data: Array("\($0)\u{0}\(device)".utf8))) },
+                tokenIssued: { token in apnsDevices.issued(token, by: device) },
                 report: { message in logger.warning("device \(device): \(message)") })
-            apnsDevices.register(device, server.endpoint)
+            await apnsDevices.register(device, server.endpoint)
             return .hosting(server.host, services: [server.handlers, server.clock]) {
                 apnsDevices.remove(device)
                 try await server.close()

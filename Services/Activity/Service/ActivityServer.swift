@@ -28,13 +28,14 @@ package struct ActivityServer: Sendable {
     /// starts with `seed` for ids and tokens (32 bytes; nil: random), an existing one keeps
     /// the seed it started with, and the `settings` (kept beside it: `SettingsRecord`).
     /// `sharing`: another server's pool, whose connections this one
-    /// calls on (a device's).
+    /// calls on (a device's). `tokenIssued` hears of every push token the device issues, as it
+    /// issues it (`APNsDevices`' index).
     package static func open(
         directory: URL?, journal given: Journal? = nil, clock: HostClock, settings: ActivitySettings = .defaults,
         authentication: APNsEndpoint.Authentication, outbound: Outbound,
         tokenClock: (any WallClock)? = SystemClock(), snapshots: SnapshotPolicy = .defaults,
         transports: Connections.Transports = .sockets, sharing shared: Connections? = nil,
-        seed givenSeed: [UInt8]? = nil,
+        seed givenSeed: [UInt8]? = nil, tokenIssued: (@Sendable (PushToken) -> Void)? = nil,
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ActivityServer {
         // The settings a SQLite journal was written with are kept beside it (`SettingsRecord`).
@@ -62,7 +63,9 @@ package struct ActivityServer: Sendable {
             clock: clock, journal: journal, snapshotting: snapshotting,
             apply: ActivityServiceState.apply,
             perform: { host, effects in
-                await Self.perform(effects, host: host, feed: feed, connections: connections, outbound: outbound)
+                await Self.perform(
+                    effects, host: host, feed: feed, connections: connections, outbound: outbound,
+                    tokenIssued: tokenIssued)
             })
         if await host.lastSequence == 0 {
             if let record { try SettingsRecord.write(settings, in: record) }
@@ -78,8 +81,19 @@ package struct ActivityServer: Sendable {
     /// for `reloadAllTimelines()` (reason APP_REQUEST: budgeted there, as on a phone).
     static func perform(
         _ effects: [ActivityServiceEffect], host: ActivityHandlers.Host, feed: ActivityFeed,
-        connections: Connections, outbound: Outbound
+        connections: Connections, outbound: Outbound, tokenIssued: (@Sendable (PushToken) -> Void)? = nil
     ) async {
+        // Tokens first: a push to one can come as soon as a watcher hears of it.
+        if let tokenIssued {
+            for effect in effects {
+                switch effect {
+                case .event(.pushTokenIssued(_, let token)), .event(.pushToStartTokenIssued(_, _, let token)),
+                    .widgetTokenIssued(let token):
+                    tokenIssued(token)
+                default: break
+                }
+            }
+        }
         var reloads: [AppID] = []
         let now = host.clock.now
         let changes = await host.read { state in
@@ -89,6 +103,7 @@ package struct ActivityServer: Sendable {
                 case .reloadWidgets(let app):
                     reloads.append(app)
                     return nil
+                case .widgetTokenIssued: return nil
                 }
             }
         }

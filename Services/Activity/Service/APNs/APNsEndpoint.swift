@@ -218,6 +218,11 @@ package struct APNsEndpoint: Sendable {
         await host.read { $0.holds(token) }
     }
 
+    /// Every token this endpoint's device issued (`APNsDevices` indexes them).
+    package func issuedTokens() async -> [PushToken] {
+        await host.read { $0.issuedTokens() }
+    }
+
     /// The connection closed: its provider token goes.
     package func forget(connection: String) {
         if case .providerTokens(let tokens) = authentication { tokens.forget(connection: connection) }

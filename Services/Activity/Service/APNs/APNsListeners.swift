@@ -33,7 +33,7 @@ package struct APNsHTTP2Handler: HTTP2BatchHandler {
         await withDiscardingTaskGroup { group in
             for (index, request) in requests.enumerated() {
                 let apns = Self.apnsRequest(request)
-                let (device, endpoint) = await devices.endpoint(for: apns)
+                let (device, endpoint) = devices.endpoint(for: apns)
                 switch endpoint.intake(apns) {
                 case .push(let push) where push.answerFollowsEffects:
                     group.addTask { answer(index, Self.response(await endpoint.respond(toPush: push))) }

@@ -81,7 +81,7 @@ extension ActivityServiceState {
                 let token = state.identifiers.nextPushToken()
                 state.widgetTokenOfApp[app] = token
                 state.widgetTokens[token] = app
-                return Step(.token(token.hex))
+                return Step(.token(token.hex), effects: [.widgetTokenIssued(token)])
             case .appSwitches(let request)?:
                 let app = AppID(request.bundleId)
                 guard state.apps[app] != nil else {

@@ -216,6 +216,11 @@ extension ActivityServiceState {
             || widgetTokens[token] != nil
     }
 
+    /// Every token `holds` accepts: those it answers, and those it retired (410).
+    func issuedTokens() -> [PushToken] {
+        Array(retired.keys) + activityTokens.values + pushToStartOwners.keys + widgetTokens.keys
+    }
+
     /// The body parsed once, for the engine and for the log's `event`; a body the engine
     /// will refuse still shows the `event` it carried (read leniently, only then).
     func parse(_ body: [UInt8], limit: Int) -> (push: LiveActivityPush?, event: String) {

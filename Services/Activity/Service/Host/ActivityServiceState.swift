@@ -148,4 +148,6 @@ package enum ActivityServiceEffect: Sendable, Hashable {
     case event(ActivityEvent)
     /// A widget push (iOS 26): `reloadAllTimelines()` for the app at glimpse-timeline.
     case reloadWidgets(AppID)
+    /// An app's widget push token was issued (update and push-to-start tokens come as events).
+    case widgetTokenIssued(PushToken)
 }

@@ -143,6 +143,7 @@ struct FleetRun: Sendable {
         }
         setup.withLock { _ = $0.created.insert(device) }
         var made = FleetSetup.Device(start: try await calls.now(device), shard: shard)
+        var withTokens = 0
         for app in plan.apps {
             let installed = try await calls.install(device, app.install)
             for (var place, tap) in zip(app.template.widgets, app.template.taps) {
@@ -157,10 +158,17 @@ struct FleetRun: Sendable {
                     var request = try DemoDevice.request(template, now: made.start)
                     request.bundleId = installed.bundleId
                     try await calls.requestActivity(token: installed.appToken, request)
+                    if case .token(true)? = request.pushType { withTokens += 1 }
                 }
             }
         }
+        // A push token comes a moment after its request (ActivityKit's pushTokenUpdates), and
+        // reaches the gateway's view of the device after that: waited for, a while.
         made.tokens = try await calls.pushTokens(device)
+        for _ in 0..<200 where made.tokens.count < withTokens {
+            try await Task.sleep(for: .milliseconds(25))
+            made.tokens = try await calls.pushTokens(device)
+        }
         return made
     }
 

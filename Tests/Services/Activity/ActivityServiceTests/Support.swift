@@ -22,11 +22,13 @@ struct Fixture {
     /// ages them on the wall clock.
     static func make(
         authentication: APNsEndpoint.Authentication = .none, settings: ActivitySettings = .defaults,
-        tokenClock: (any WallClock)? = nil, directory: URL? = nil, snapshots: SnapshotPolicy = .defaults
+        tokenClock: (any WallClock)? = nil, directory: URL? = nil, snapshots: SnapshotPolicy = .defaults,
+        tokenIssued: (@Sendable (PushToken) -> Void)? = nil
     ) async throws -> Fixture {
         let server = try await ActivityServer.open(
             directory: directory, clock: HostClock(.manual(start: start)), settings: settings,
-            authentication: authentication, outbound: .init(address: nil), tokenClock: tokenClock, snapshots: snapshots)
+            authentication: authentication, outbound: .init(address: nil), tokenClock: tokenClock, snapshots: snapshots,
+            tokenIssued: tokenIssued)
         var manifest = GlimpseAppV1.AppManifest()
         manifest.bundleId = app
         manifest.activityAttributes = [GlimpseAppV1.ActivityAttributesDeclaration(typeName: "PizzaDeliveryAttributes")]
