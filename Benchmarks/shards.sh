@@ -8,6 +8,7 @@
 #   Benchmarks/shards.sh                          # 500 devices, 24 h, 100,000 pushes
 #   FLEET_DEVICES=1000 SHARD_PUSHES=200000 Benchmarks/shards.sh
 #   PUSH_DEVICES=5000 PUSH_ACTIVITIES=20 Benchmarks/shards.sh   # pushes over 100,000 activities
+#   GLIMPSE_BIN=/tmp/before Benchmarks/shards.sh  # executables copied from an earlier release build
 #
 # The push fleet (PUSH_DEVICES, default FLEET_DEVICES) starts the pizza app's Live Activity
 # PUSH_ACTIVITIES times per device (glimpse-activity's --max-activities-per-app raised to
@@ -34,10 +35,14 @@ latency_devices="${LATENCY_DEVICES:-50}"
 offset="${FLEET_PORT_OFFSET:-400}"
 start=2026-01-05T08:00:00Z
 dir="$(mktemp -d /tmp/glimpse-shards.XXXXXX)"
-for product in glimpse glimpse-demo glimpse-timeline glimpse-intent glimpse-activity glimpse-asset glimpse-gateway; do
-    swift build -c release --product "$product" > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; exit 1; }
-done
-bin="$(swift build -c release --show-bin-path)"
+if [ -n "${GLIMPSE_BIN:-}" ]; then
+    bin="$GLIMPSE_BIN"  # executables built before (a before/after comparison): not rebuilt
+else
+    for product in glimpse glimpse-demo glimpse-timeline glimpse-intent glimpse-activity glimpse-asset glimpse-gateway; do
+        swift build -c release --product "$product" > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; exit 1; }
+    done
+    bin="$(swift build -c release --show-bin-path)"
+fi
 export GLIMPSE_GATEWAY="127.0.0.1:$((7700 + offset))"
 stop() {
     for stack in "$dir"/stack-*; do [ -d "$stack" ] && "$bin/glimpse" down --dir "$stack" >/dev/null 2>&1; done

@@ -99,7 +99,10 @@ package struct ActivityServer: Sendable {
         let changes = await host.read { state in
             effects.compactMap { effect -> GlimpseActivityV1.ActivityChange? in
                 switch effect {
-                case .event(let event): return GlimpseActivityV1.ActivityChange(event, manager: state.manager, at: now)
+                case .event(let event):
+                    var change = GlimpseActivityV1.ActivityChange(event, manager: state.manager, at: now)
+                    change?.pushSequence = state.pushSequence
+                    return change
                 case .reloadWidgets(let app):
                     reloads.append(app)
                     return nil

@@ -31,7 +31,7 @@ package final class Followers: Service {
             group.addTask { [self] in await follow(.activity) { try await followActivities() } }
             group.addTask { [self] in
                 // Pushes that changed no activity (refused, throttled, unknown token) show
-                // up here; the others are also polled with their activity change.
+                // up here; the others are also polled before their activity change.
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))
                     if !gateway.conductor.isManual { await pollPushes() }
@@ -172,7 +172,9 @@ package final class Followers: Service {
         await reachability(.activity, true, detail: "")
         try await activity.watchActivities(ClientRequest(message: .init())) { stream in
             for try await change in stream {
-                await pollPushes()
+                // The pushes behind this change go in the log before it; a poll reads a page
+                // of all logged so far, so the changes a burst of pushes made ask once a page.
+                while change.pushSequence > pushCursor.withLock({ $0 }), await pollPushes() {}
                 if !change.activityId.isEmpty, await !gateway.device.knowsActivity(change.activityId) {
                     if let fetched = try? await activity.getActivity(
                         ClientRequest(message: .init(activityId: change.activityId))
@@ -208,9 +210,11 @@ package final class Followers: Service {
         }
     }
 
-    /// Logs the pushes glimpse-activity's endpoint received since the last poll.
-    func pollPushes() async {
-        guard let activity = try? gateway.upstreams.activity() else { return }
+    /// Logs the pushes glimpse-activity's endpoint received since the last poll; false when
+    /// there were none (or the service did not answer).
+    @discardableResult
+    func pollPushes() async -> Bool {
+        guard let activity = try? gateway.upstreams.activity() else { return false }
         var request = GlimpseActivityV1.ListPushesRequest()
         request.afterSequence = pushCursor.withLock { $0 }
         guard
@@ -218,7 +222,7 @@ package final class Followers: Service {
                 ClientRequest(message: request), options: CallOptions(timeout: .seconds(5))
             ).message.pushes,
             !pushes.isEmpty
-        else { return }
+        else { return false }
         let fresh = pushCursor.withLock { cursor -> [GlimpseActivityV1.PushRecord] in
             let fresh = pushes.filter { $0.sequence > cursor }
             cursor = max(cursor, pushes.last?.sequence ?? cursor)
@@ -234,5 +238,6 @@ package final class Followers: Service {
                         + (outcomes.isEmpty ? "" : " (\(outcomes))"),
                     detail: .pushReceived(push)), source: .activity)
         }
+        return true
     }
 }

@@ -737,7 +737,7 @@ enum EmbeddedContracts {
   "consumer": "glimpse-gateway",
   "provider": "glimpse-activity",
   "interaction": "The followers' WatchActivities: each activity's state, then each change as it happens",
-  "relies": "Followers.followActivities and DeviceState.activityChanged: activityId, bundleId, at, sequence (the clock's watermark), state.{to, reason}, content.{content.stateJson, alert.title}",
+  "relies": "Followers.followActivities and DeviceState.activityChanged: activityId, bundleId, at, sequence (the clock's watermark), pushSequence (ListPushes is read up to it before the change is logged), state.{to, reason}, content.{content.stateJson, alert.title}",
   "notes": "The gateway watches every app; the rules pick this interaction's activity out of what a shared service streams. The Update (during) comes as a content change.",
   "setup": [
     {

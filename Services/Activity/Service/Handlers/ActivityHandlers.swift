@@ -209,6 +209,7 @@ package struct ActivityHandlers: GlimpseActivityV1.ActivityService.Handler {
             return all.map { snapshot in
                 var change = GlimpseActivityV1.ActivityChange()
                 change.sequence = feed.sequence
+                change.pushSequence = state.pushSequence
                 change.at = GoogleProtobuf.Timestamp(state.manager.clock.now)
                 change.activityId = snapshot.id.description
                 change.bundleId = snapshot.app.rawValue

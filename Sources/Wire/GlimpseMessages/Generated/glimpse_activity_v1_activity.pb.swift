@@ -925,6 +925,10 @@ extension GlimpseActivityV1 {
         public var activityId: Swift.String = ""
         public var bundleId: Swift.String = ""
         public var change: Change? = nil
+        /// The push log's last sequence (ListPushes) when this change was made: every push that
+        /// could have caused it is logged at or before it. A watcher that shows pushes beside
+        /// changes reads the log up to here first, and only when it has not yet (0: no push yet).
+        public var pushSequence: Swift.UInt64 = 0
 
         public enum Change: Swift.Hashable, Swift.Sendable {
             case state(GlimpseActivityV1.ActivityChange.StateChange)
@@ -955,13 +959,15 @@ extension GlimpseActivityV1 {
             at: GoogleProtobuf.Timestamp? = nil,
             activityId: Swift.String = "",
             bundleId: Swift.String = "",
-            change: Change? = nil
+            change: Change? = nil,
+            pushSequence: Swift.UInt64 = 0
         ) {
             self.sequence = sequence
             self.at = at
             self.activityId = activityId
             self.bundleId = bundleId
             self.change = change
+            self.pushSequence = pushSequence
         }
 
         public func serializedBytes() throws(ProtoEncodingError) -> [Swift.UInt8] {
@@ -2184,6 +2190,7 @@ extension GlimpseActivityV1.ActivityChange: _ProtoCBacked {
         if let v = c.pointee.at { self.at = try _liftNested("glimpse.activity.v1.ActivityChange", "at", -1) { () throws(ProtoDecodingError) -> GoogleProtobuf.Timestamp in try GoogleProtobuf.Timestamp(_c: v, depth: depth &+ 1) } }
         self.activityId = try _liftString(c.pointee.activity_id.data, c.pointee.activity_id.len, "glimpse.activity.v1.ActivityChange", "activity_id", -1)
         self.bundleId = try _liftString(c.pointee.bundle_id.data, c.pointee.bundle_id.len, "glimpse.activity.v1.ActivityChange", "bundle_id", -1)
+        self.pushSequence = c.pointee.push_sequence
         switch Swift.Int(c.pointee.change_case.rawValue) {
         case 5: if let v = c.pointee.state { self.change = .state(try _liftNested("glimpse.activity.v1.ActivityChange", "state", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ActivityChange.StateChange in try GlimpseActivityV1.ActivityChange.StateChange(_c: v, depth: depth &+ 1) }) }
         case 6: if let v = c.pointee.content { self.change = .content(try _liftNested("glimpse.activity.v1.ActivityChange", "content", -1) { () throws(ProtoDecodingError) -> GlimpseActivityV1.ActivityChange.ContentChange in try GlimpseActivityV1.ActivityChange.ContentChange(_c: v, depth: depth &+ 1) }) }
@@ -2200,6 +2207,7 @@ extension GlimpseActivityV1.ActivityChange: _ProtoCBacked {
         if let v = self.at { c.pointee.at = try arena.lower(v, depth: depth) }
         if !self.activityId.isEmpty { c.pointee.activity_id = ProtobufCBinaryData(len: self.activityId.utf8.count, data: try arena.lowerString(self.activityId, "glimpse.activity.v1.ActivityChange", "activity_id")) }
         if !self.bundleId.isEmpty { c.pointee.bundle_id = ProtobufCBinaryData(len: self.bundleId.utf8.count, data: try arena.lowerString(self.bundleId, "glimpse.activity.v1.ActivityChange", "bundle_id")) }
+        c.pointee.push_sequence = self.pushSequence
         switch self.change {
         case nil: break
         case .state(let v)?:
@@ -3209,6 +3217,7 @@ extension GlimpseActivityV1.ActivityChange: ProtoJSONMessage, _ProtoJSONField {
         if case .pushToken(let v)? = self.change { w.member("pushToken", v) }
         if case .pushToStartToken(let v)? = self.change { w.member("pushToStartToken", v) }
         if case .dropped(let v)? = self.change { w.member("dropped", v) }
+        w.field("pushSequence", self.pushSequence)
         return w.value
     }
 
@@ -3226,12 +3235,13 @@ extension GlimpseActivityV1.ActivityChange: ProtoJSONMessage, _ProtoJSONField {
             case 7: if let v = try r.value(GlimpseActivityV1.ActivityChange.TokenIssued.self) { self.change = .pushToken(v) }
             case 8: if let v = try r.value(GlimpseActivityV1.ActivityChange.TokenIssued.self) { self.change = .pushToStartToken(v) }
             case 9: if let v = try r.value(GlimpseActivityV1.Outcome.self) { self.change = .dropped(v) }
+            case 10: try r.read(&self.pushSequence)
             default: break
             }
         }
     }
 
-    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ActivityChange", "1,sequence,sequence 2,at,at 3,activityId,activity_id 4,bundleId,bundle_id 5,state,state,change 6,content,content,change 7,pushToken,push_token,change 8,pushToStartToken,push_to_start_token,change 9,dropped,dropped,change")
+    private static let _protoJSONFields = _ProtoJSONFieldTable("glimpse.activity.v1.ActivityChange", "1,sequence,sequence 2,at,at 3,activityId,activity_id 4,bundleId,bundle_id 5,state,state,change 6,content,content,change 7,pushToken,push_token,change 8,pushToStartToken,push_to_start_token,change 9,dropped,dropped,change 10,pushSequence,push_sequence")
 }
 
 extension GlimpseActivityV1.ActivityChange.StateChange: ProtoJSONMessage, _ProtoJSONField {

@@ -3211,7 +3211,7 @@ const ProtobufCMessageDescriptor glimpse__activity__v1__activity_change__token_i
   (ProtobufCMessageInit) glimpse__activity__v1__activity_change__token_issued__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__field_descriptors[9] =
+static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__field_descriptors[10] =
 {
   {
     "sequence",
@@ -3321,6 +3321,18 @@ static const ProtobufCFieldDescriptor glimpse__activity__v1__activity_change__fi
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "push_sequence",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Glimpse__Activity__V1__ActivityChange, push_sequence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned glimpse__activity__v1__activity_change__field_indices_by_name[] = {
   2,   /* field[2] = activity_id */
@@ -3328,6 +3340,7 @@ static const unsigned glimpse__activity__v1__activity_change__field_indices_by_n
   3,   /* field[3] = bundle_id */
   5,   /* field[5] = content */
   8,   /* field[8] = dropped */
+  9,   /* field[9] = push_sequence */
   7,   /* field[7] = push_to_start_token */
   6,   /* field[6] = push_token */
   0,   /* field[0] = sequence */
@@ -3336,7 +3349,7 @@ static const unsigned glimpse__activity__v1__activity_change__field_indices_by_n
 static const ProtobufCIntRange glimpse__activity__v1__activity_change__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor glimpse__activity__v1__activity_change__descriptor =
 {
@@ -3346,7 +3359,7 @@ const ProtobufCMessageDescriptor glimpse__activity__v1__activity_change__descrip
   "Glimpse__Activity__V1__ActivityChange",
   "glimpse.activity.v1",
   sizeof(Glimpse__Activity__V1__ActivityChange),
-  9,
+  10,
   glimpse__activity__v1__activity_change__field_descriptors,
   glimpse__activity__v1__activity_change__field_indices_by_name,
   1,  glimpse__activity__v1__activity_change__number_ranges,

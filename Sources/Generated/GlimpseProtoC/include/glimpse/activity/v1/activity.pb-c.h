@@ -594,6 +594,12 @@ struct  Glimpse__Activity__V1__ActivityChange
   Google__Protobuf__Timestamp *at;
   ProtobufCBinaryData activity_id;
   ProtobufCBinaryData bundle_id;
+  /*
+   * The push log's last sequence (ListPushes) when this change was made: every push that
+   * could have caused it is logged at or before it. A watcher that shows pushes beside
+   * changes reads the log up to here first, and only when it has not yet (0: no push yet).
+   */
+  uint64_t push_sequence;
   Glimpse__Activity__V1__ActivityChange__ChangeCase change_case;
   union {
     Glimpse__Activity__V1__ActivityChange__StateChange *state;
@@ -614,7 +620,7 @@ struct  Glimpse__Activity__V1__ActivityChange
 };
 #define GLIMPSE__ACTIVITY__V1__ACTIVITY_CHANGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&glimpse__activity__v1__activity_change__descriptor) \
-    , 0, NULL, {0,NULL}, {0,NULL}, GLIMPSE__ACTIVITY__V1__ACTIVITY_CHANGE__CHANGE__NOT_SET, {0} }
+    , 0, NULL, {0,NULL}, {0,NULL}, 0, GLIMPSE__ACTIVITY__V1__ACTIVITY_CHANGE__CHANGE__NOT_SET, {0} }
 
 
 /*
