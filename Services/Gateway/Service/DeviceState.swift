@@ -374,6 +374,13 @@ package actor DeviceState {
         }
     }
 
+    /// An activity a call's answer carried (a Request): kept only when the followers have not
+    /// brought it yet — what they brought is as new as the answer or newer (a push token
+    /// issued right after the request), and the answer must not take it back.
+    func learnActivity(_ activity: GlimpseActivityV1.Activity) {
+        if activities[activity.activityId] == nil { setActivity(activity) }
+    }
+
     func replaceActivities(_ list: [GlimpseActivityV1.Activity]) {
         activities = [:]
         for activity in list { setActivity(activity) }

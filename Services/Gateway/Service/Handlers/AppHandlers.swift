@@ -91,7 +91,7 @@ package struct ActivityKitHandler: GlimpseGatewayV1.ActivityKit.Handler {
             return try await client.request(ClientRequest(message: message, metadata: metadata), options: options)
                 .message
         }
-        if let activity = answer.activity { await gateway.device.setActivity(activity) }
+        if let activity = answer.activity { await gateway.device.learnActivity(activity) }
         // Answers once the request's changes (its state, its push token) are in the event
         // log, so an app's or a script's next call comes after them every time.
         if answer.watermark > 0 {
