@@ -117,7 +117,7 @@ run() {
     # 200 -> the change in the device's event log, over a sample of the push fleet (at shard
     # a's APNs endpoint: on two shards, the sample is devices that live there).
     python3 Benchmarks/ActivityService/fleet_push_latency.py --gateway "$GLIMPSE_GATEWAY" \
-        --h2c "127.0.0.1:$((7444 + offset))" --key "$stack/apns/AuthKey_DEMOKEY001.p8" --prefix push- --sample "$latency_devices" \
+        --h2c "127.0.0.1:$((7444 + offset))" --service "127.0.0.1:$((7703 + offset))" --key "$stack/apns/AuthKey_DEMOKEY001.p8" --prefix push- --sample "$latency_devices" \
         --shard "$([ "$shards" = 1 ] || echo a)" \
         --rate "$latency_rate" --seconds 10 --timestamp "$(date -d "$start" +%s)" > "$dir/latency-$shards.txt"
     touch "$dir/done-$shards"
@@ -164,6 +164,7 @@ for shards in (1, 2):
         "pushes (h2load, all shards at once)": f"{rate:,.0f}/s, {ok} 200, {failed} not 200, slowest {worst}",
         "after h2load, sampled logs caught up in": latency.get("the sampled devices' logs caught up in", "?"),
         "200 -> device event log": latency.get("200 -> device event log", "?"),
+        "200 -> WatchActivities at the service": latency.get("200 -> WatchActivities at glimpse-activity", "?"),
         "  its pushes": f"{latency.get('pushes sent', '?')}; {latency.get('changes in the event logs', '?')}",
         "peak RSS, all processes": f"{(dir / f'done-{shards}.rss').read_text().strip()} MiB",
     })

@@ -2,10 +2,13 @@
 token) to the Live Activities of a sample of the fleet's devices, at a steady rate, while each
 sampled device's event log is followed at the gateway (`Events.Follow`, activity_changed):
 for each push, the time from its 200 arriving here to the change arriving in its device's
-log, the way a test watching the device sees it. The rest of the fleet stays in the stack.
+log, the way a test watching the device sees it. With --service (glimpse-activity's gRPC
+address, the sample's shard), the same pushes are also followed on its `WatchActivities`, per
+device: 200 -> the change leaving the service, beside 200 -> the gateway's log, which tells the
+service's part from the gateway's. The rest of the fleet stays in the stack.
 
     fleet_push_latency.py --gateway HOST:PORT --h2c HOST:PORT --key AuthKey.p8 --timestamp SECONDS \
-        [--prefix fleet-] [--sample 50] [--shard a] [--rate 1000] [--seconds 10]
+        [--prefix fleet-] [--sample 50] [--shard a] [--service HOST:PORT] [--rate 1000] [--seconds 10]
 
 The sample: the first --sample devices whose ids start with --prefix (on --shard, whose APNs
 endpoint --h2c must be).
@@ -30,28 +33,34 @@ import jwt  # noqa: E402
 from glimpse_protos import glimpse_modules  # noqa: E402
 
 glimpse_modules()
+from glimpse.activity.v1 import activity_pb2 as a, activity_pb2_grpc  # noqa: E402
 from glimpse.gateway.v1 import gateway_pb2 as g, gateway_pb2_grpc  # noqa: E402
 
 TEAM, KEY_ID = "GLIMPSEDEV", "DEMOKEY001"
 
 
-def follow(gateway, devices, ready, stop, results, probes_seen, delivered_count):
-    """In a process of its own: follows each device's event log, noting when
-    each numbered push's change arrived (perf_counter: the system's monotonic clock)."""
-    channel = grpc.insecure_channel(gateway)
+def follow(address, devices, ready, stop, results, probes_seen, delivered_count, at_service=False):
+    """In a process of its own: follows each device's event log at the gateway (or its
+    WatchActivities at glimpse-activity), noting when each numbered push's change arrived
+    (perf_counter: the system's monotonic clock)."""
+    channel = grpc.insecure_channel(address)
     events = gateway_pb2_grpc.EventsStub(channel)
+    service = activity_pb2_grpc.ActivityServiceStub(channel)
     delivered = {}
     lock = threading.Lock()
     streams = []
 
     def one(device):
         # From the log's start: the set-up's changes come first, none named p<n>.
-        stream = events.Follow(g.FollowEventsRequest(kinds=["activity_changed"]),
-                               metadata=[("glimpse-device", device)])
+        metadata = [("glimpse-device", device)]
+        if at_service:
+            stream = service.WatchActivities(a.WatchActivitiesRequest(), metadata=metadata)
+        else:
+            stream = events.Follow(g.FollowEventsRequest(kinds=["activity_changed"]), metadata=metadata)
         streams.append(stream)
         try:
             for event in stream:
-                change = event.activity_changed
+                change = event if at_service else event.activity_changed
                 if change.WhichOneof("change") != "content":
                     continue
                 name = json.loads(change.content.content.state_json).get("driverName", "")
@@ -90,6 +99,7 @@ def main():
     parser.add_argument("--prefix", default="fleet-")
     parser.add_argument("--sample", type=int, default=50)
     parser.add_argument("--shard", default="")
+    parser.add_argument("--service", default="", help="glimpse-activity's gRPC address: also follow WatchActivities")
     parser.add_argument("--rate", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--timestamp", type=int, required=True, help="the pushes' aps.timestamp (device time)")
@@ -120,6 +130,16 @@ def main():
                                daemon=True)
     follower.start()
     ready.wait(timeout=120)
+    at_service = None
+    if args.service:
+        # Kept here until the end: a spawned process unpickles them after start() returns.
+        service_ready, service_results = context.Event(), context.Queue()
+        service_counts = context.Value("i", 0), context.Value("i", 0)
+        at_service = (context.Process(target=follow, args=(args.service, devices, service_ready, stop, service_results,
+                                                           *service_counts, True),
+                                      daemon=True), service_results)
+        at_service[0].start()
+        service_ready.wait(timeout=120)
 
     host, port = args.h2c.rsplit(":", 1)
     sock = socket.create_connection((host, int(port)))
@@ -207,9 +227,14 @@ def main():
     delivered = results.get(timeout=120)
     follower.join(timeout=30)
     latencies = sorted((delivered[n] - answered[n]) * 1000 for n in answered if n in delivered)
+    left = []
+    if at_service:
+        left_at = at_service[1].get(timeout=120)
+        at_service[0].join(timeout=30)
+        left = sorted((left_at[n] - answered[n]) * 1000 for n in answered if n in left_at)
 
-    def pct(p):
-        return latencies[min(len(latencies) - 1, int(len(latencies) * p))] if latencies else float("nan")
+    def pct(p, values=latencies):
+        return values[min(len(values) - 1, int(len(values) * p))] if values else float("nan")
 
     print(f"sampled devices: {len(devices)}, their Live Activities: {len(tokens)}")
     print(f"pushes sent: {total} in {sent_in:.1f} s ({total / max(sent_in, 1e-9):.0f}/s offered)")
@@ -217,6 +242,9 @@ def main():
     print(f"changes in the event logs: {len(latencies)} of {len(answered)} answered 200")
     print(f"200 -> device event log: p50 {pct(0.5):.1f} ms, p99 {pct(0.99):.1f} ms, "
           f"max {latencies[-1] if latencies else float('nan'):.1f} ms")
+    if at_service:
+        print(f"200 -> WatchActivities at glimpse-activity: p50 {pct(0.5, left):.1f} ms, p99 {pct(0.99, left):.1f} ms, "
+              f"max {left[-1] if left else float('nan'):.1f} ms ({len(left)} of {len(answered)})")
 
 
 if __name__ == "__main__":
