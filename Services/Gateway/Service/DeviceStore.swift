@@ -12,7 +12,7 @@ package import GlimpseMessages
 /// place on the screen, and the device settings — one protobuf row each. The services
 /// keep everything else. A write returns once it is committed.
 package final class DeviceStore: Sendable {
-    private let queue: DatabaseQueue
+    private let queue: DatabaseFile
 
     package enum Kind: String, Sendable {
         /// `pending`: a placement being added, until every service has it or none does.
@@ -27,12 +27,13 @@ package final class DeviceStore: Sendable {
         try PrivateStore.prepareDatabase(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        // One of the process's `OpenDatabases`: closed while idle when it holds too many.
+        queue = try DatabaseFile(path: path, configuration: configuration)
         try prepare()
     }
 
     private init(inMemory: Void) throws {
-        queue = try DatabaseQueue()
+        queue = try DatabaseFile(inMemory: Configuration())
         try prepare()
     }
 

@@ -34,7 +34,7 @@ extension Journal {
 
     /// Archived records after `sequence`, oldest first, at most `limit`, with `key` (or all).
     package func archived(after sequence: Int64, key: String? = nil, limit: Int) throws -> [ArchivedRecord] {
-        let queue: DatabaseQueue
+        let queue: DatabaseFile
         switch backend {
         case .other(let store): return try store.archived(after: sequence, key: key, limit: limit)
         case .sqlite(let file): queue = file

@@ -44,7 +44,7 @@ extension Journal {
 
     /// The latest snapshot, if one was written.
     package func latestSnapshot() throws -> JournalSnapshot? {
-        let queue: DatabaseQueue
+        let queue: DatabaseFile
         switch backend {
         case .other(let store): return try store.latestSnapshot()
         case .sqlite(let file): queue = file
@@ -71,7 +71,7 @@ extension Journal {
     package func writeSnapshot(
         _ snapshot: JournalSnapshot, archiving records: [ArchivedRecord] = [], keep: Int = 0
     ) throws -> Bool {
-        let queue: DatabaseQueue
+        let queue: DatabaseFile
         switch backend {
         case .other(let store): return try store.writeSnapshot(snapshot, archiving: records, keep: keep)
         case .sqlite(let file): queue = file
@@ -107,7 +107,6 @@ extension Journal {
     func prepareSpace() throws {
         guard let queue = sqlite else { return }
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
             // 2: INCREMENTAL. Setting it only takes effect on a new file, or through a VACUUM.
             if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 {
                 try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
@@ -127,7 +126,7 @@ extension Journal {
     /// then a start can replay the journal alone, setting aside a snapshot it cannot read.
     package func isComplete(through sequence: Int64) throws -> Bool {
         guard sequence > 0 else { return true }
-        let queue: DatabaseQueue
+        let queue: DatabaseFile
         switch backend {
         case .other(let store): return try store.isComplete(through: sequence)
         case .sqlite(let file): queue = file

@@ -17,7 +17,7 @@ import GRDB
 /// - An append has returned only once its transaction committed (see `JournalSettings`).
 package final class Journal: Sendable {
     enum Backend: Sendable {
-        case sqlite(DatabaseQueue)
+        case sqlite(DatabaseFile)
         case other(any JournalBackend)
     }
 
@@ -33,12 +33,22 @@ package final class Journal: Sendable {
     }
 
     /// Opens (creating if needed) the journal at `path`, 0600: it holds the apps' tokens.
-    package init(path: String, settings: JournalSettings = .defaults) throws {
+    /// The file is one of `databases`: closed while idle when the process holds too many
+    /// (`OpenDatabases`), reopened on its next use.
+    package init(path: String, settings: JournalSettings = .defaults, databases: OpenDatabases = .shared) throws {
         try PrivateStore.prepareDatabase(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.label = "journal"
-        backend = .sqlite(try DatabaseQueue(path: path, configuration: configuration))
+        // After GRDB's WAL set-up, which sets NORMAL, on every (re)opened connection.
+        let synchronous = settings.durability == .powerLoss ? "FULL" : "NORMAL"
+        backend = .sqlite(
+            try DatabaseFile(path: path, configuration: configuration, pool: databases) { queue in
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                    try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
+                }
+            })
         self.settings = settings
         self.path = path
         try prepare()
@@ -57,31 +67,26 @@ package final class Journal: Sendable {
     }
 
     private init(inMemory settings: JournalSettings) throws {
-        backend = .sqlite(try DatabaseQueue())
+        backend = .sqlite(try DatabaseFile(inMemory: Configuration()))
         self.settings = settings
         path = nil
         try prepare()
     }
 
     /// The SQLite database (nil in PostgreSQL).
-    var sqlite: DatabaseQueue? {
+    var sqlite: DatabaseFile? {
         if case .sqlite(let queue) = backend { queue } else { nil }
     }
 
     private func prepare() throws {
-        guard let queue = sqlite else { return }
-        // After GRDB's WAL set-up, which sets NORMAL on the (single) connection.
-        let synchronous = settings.durability == .powerLoss ? "FULL" : "NORMAL"
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
-        }
+        guard let file = sqlite else { return }
         if path != nil { try prepareSpace() }
         let migrator = Self.migrator
         // A newer build may keep state this one cannot read (a journal it compacted differently).
-        if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
+        if try file.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw SupersededJournal(path: path ?? ":memory:")
         }
-        try migrator.migrate(queue)
+        try file.use { try migrator.migrate($0) }
     }
 
     package struct SupersededJournal: Error, CustomStringConvertible {
@@ -125,7 +130,7 @@ package final class Journal: Sendable {
         _ kind: JournalEntry.Kind, instant: Date, payload: [UInt8],
         applying change: () throws -> T
     ) throws -> (sequence: Int64, result: T) {
-        let queue: DatabaseQueue
+        let queue: DatabaseFile
         switch backend {
         case .other(let store): return try store.append(kind, instant: instant, payload: payload, applying: change)
         case .sqlite(let file): queue = file
@@ -149,7 +154,7 @@ package final class Journal: Sendable {
         instant: Date, payloads: [[UInt8]], previous: Int64,
         applying change: (Int) throws -> T
     ) throws -> (sequence: Int64, results: [Result<T, any Error>]) {
-        let queue: DatabaseQueue
+        let queue: DatabaseFile
         switch backend {
         case .other(let store):
             return try store.appendBatch(instant: instant, payloads: payloads, previous: previous, applying: change)
@@ -179,7 +184,7 @@ package final class Journal: Sendable {
 
     /// Visits every entry after `sequence`, in order, without loading the journal into memory.
     package func forEach(after sequence: Int64 = 0, _ body: (JournalEntry) throws -> Void) throws {
-        let queue: DatabaseQueue
+        let queue: DatabaseFile
         switch backend {
         case .other(let store): return try store.forEach(after: sequence, body)
         case .sqlite(let file): queue = file
@@ -202,7 +207,7 @@ package final class Journal: Sendable {
     }
 
     package func count() throws -> Int {
-        let queue: DatabaseQueue
+        let queue: DatabaseFile
         switch backend {
         case .other(let store): return try store.count()
         case .sqlite(let file): queue = file
@@ -212,7 +217,7 @@ package final class Journal: Sendable {
 
     /// Checkpoints the WAL into the main file and closes the database.
     package func close() throws {
-        let queue: DatabaseQueue
+        let queue: DatabaseFile
         switch backend {
         case .other(let store): return try store.close()
         case .sqlite(let file): queue = file

@@ -40,11 +40,13 @@ package actor DeviceTable {
 
     /// The most devices open at once (beside the default).
     package nonisolated let limit: Int
-    /// The open-files limit in force (nil: unknown), and how many devices it holds.
+    /// The open-files limit in force (nil: unknown), and how many devices' stores it holds
+    /// open at once: past that, the least recently used idle stores are closed and reopened
+    /// on their next use (`OpenDatabases`), so a device is never refused for files.
     package nonisolated let openFiles: UInt64?
     package nonisolated let fileCapacity: Int?
 
-    /// Files an open device holds in a process: its SQLite journal, the WAL and the
+    /// Files an open store holds in a process: the SQLite file, its WAL and the
     /// shared-memory index.
     package static let filesPerDevice = 3
 
@@ -57,8 +59,9 @@ package actor DeviceTable {
 
     /// `root`: the folder holding one folder per device (`<data-dir>/devices`); `limit`:
     /// `--max-devices`. Each open device holds files: the process's open-file limit is raised
-    /// to hold `limit` of them (`OpenFiles`), or as near as the system allows; `openFiles`
-    /// stands for the limit in a test.
+    /// to hold `limit` of them (`OpenFiles`), or as near as the system allows, and the
+    /// process's `OpenDatabases` keep what it holds; `openFiles` stands for the limit in a
+    /// test (which leaves the process's pool alone).
     package init(
         root: URL?, limit: Int = ServiceConfig.defaultMaxDevices, openFiles: UInt64? = nil, open: @escaping Open
     ) {
@@ -72,6 +75,8 @@ package actor DeviceTable {
                 : OpenFiles.current)
         self.openFiles = inForce
         fileCapacity = inForce.map(Self.devices(holding:))
+        // The default device's store is one more: within the quarter kept aside.
+        if openFiles == nil, let fileCapacity { OpenDatabases.shared.limit = fileCapacity + 1 }
     }
 
     /// The folder of `device`'s data.
@@ -99,15 +104,6 @@ package actor DeviceTable {
                 throw RPCError(
                     code: .resourceExhausted,
                     message: "device \(device): this process serves at most \(limit) devices; delete one first")
-            }
-            // Past the files the process may open, a device's journal would fail to open;
-            // refused here instead, saying which limit and how to move it.
-            if let fileCapacity, let openFiles, served.count >= fileCapacity {
-                throw RPCError(
-                    code: .resourceExhausted,
-                    message:
-                        "device \(device): this process's open-files limit (\(openFiles), ulimit -n) holds \(fileCapacity) devices of \(Self.filesPerDevice) files each; delete one, or raise the limit (a container's nofile)"
-                )
             }
             let open = self.open
             opening = Task { try await open(device) }

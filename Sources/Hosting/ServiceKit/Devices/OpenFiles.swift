@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// The process's open-file limit. Every device a process holds keeps its journal open
-/// (the SQLite file, its WAL and shared memory), so a process with many devices needs more
-/// than the usual soft limit of 1,024.
+/// The process's open-file limit. A device's open store holds three files (the SQLite file,
+/// its WAL and shared memory), so a process with many devices needs more than the usual soft
+/// limit of 1,024; past what the limit holds, stores take turns (`OpenDatabases`).
 package enum OpenFiles {
     /// Raises the soft limit so that it holds `needed` files: to the hard limit, and past it
     /// when the process may raise that too (root, or CAP_SYS_RESOURCE; never past the

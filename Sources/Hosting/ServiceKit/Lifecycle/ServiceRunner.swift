@@ -111,8 +111,8 @@ package struct ServiceRunner: Sendable {
     ) {
         devices = (table, Set(perDevice), tokenNamesDevice)
         if let capacity = table.fileCapacity, let files = table.openFiles, capacity < table.limit {
-            logger.warning(
-                "--max-devices \(table.limit), but the open-files limit (\(files)) holds \(capacity) devices: past that a new device is RESOURCE_EXHAUSTED; raise the hard limit (ulimit -Hn, a container's nofile), or give the process CAP_SYS_RESOURCE (root outside a container), with which it raises it itself"
+            logger.notice(
+                "--max-devices \(table.limit), but the open-files limit (\(files)) holds \(capacity) devices' stores open at once: past that the least recently used idle ones are closed and reopened on use (slower when more devices than that are busy); raise the hard limit (ulimit -Hn, a container's nofile), or give the process CAP_SYS_RESOURCE (root outside a container), with which it raises it itself"
             )
         }
         if managedHere { services.append(DevicesService(table: table)) }
