@@ -44,8 +44,10 @@ def follow(address, devices, ready, stop, results, probes_seen, delivered_count,
     WatchActivities at glimpse-activity), noting when each numbered push's change arrived
     (perf_counter: the system's monotonic clock)."""
     channel = grpc.insecure_channel(address)
-    events = gateway_pb2_grpc.EventsStub(channel)
-    service = activity_pb2_grpc.ActivityServiceStub(channel)
+    if at_service:
+        watch = activity_pb2_grpc.ActivityServiceStub(channel).WatchActivities
+    else:
+        watch = gateway_pb2_grpc.EventsStub(channel).Follow
     delivered = {}
     lock = threading.Lock()
     streams = []
@@ -53,10 +55,8 @@ def follow(address, devices, ready, stop, results, probes_seen, delivered_count,
     def one(device):
         # From the log's start: the set-up's changes come first, none named p<n>.
         metadata = [("glimpse-device", device)]
-        if at_service:
-            stream = service.WatchActivities(a.WatchActivitiesRequest(), metadata=metadata)
-        else:
-            stream = events.Follow(g.FollowEventsRequest(kinds=["activity_changed"]), metadata=metadata)
+        asked = a.WatchActivitiesRequest() if at_service else g.FollowEventsRequest(kinds=["activity_changed"])
+        stream = watch(asked, metadata=metadata)
         streams.append(stream)
         try:
             for event in stream:

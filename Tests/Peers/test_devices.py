@@ -16,6 +16,7 @@ import json
 import os
 import resource
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -286,6 +287,41 @@ def test_past_what_the_open_files_limit_holds_every_device_is_served(tmp_path):
         assert "--max-devices 100, but the open-files limit (200) holds 50 devices" in process.stderr()
     finally:
         assert process.stop() == 0, process.stderr()
+
+
+def test_a_devices_clock_follows_real_time_when_told_and_stays_when_frozen(tmp_path):
+    """A device's conductor waits for Follow without a timer while frozen (a gateway holds
+    one per device): Follow moves its clock with real time, Freeze stops it, Follow again
+    moves it on; the default device's clock stays where it was all along."""
+    stack = _stack(tmp_path)
+    try:
+        _devices(stack).Create(g.CreateDeviceRequest(device_id="clocked"), timeout=RPC_TIMEOUT)
+        device = stack.device_view("clocked")
+        frozen = device.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT)
+        assert frozen.manual and frozen.frozen
+        before = stack.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now.ToDatetime()
+
+        def moves(since):
+            # Real time moves it: awaited on the clock itself, however slow the machine.
+            for _ in range(600):
+                state = device.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT)
+                if state.now.ToDatetime() > since:
+                    return state
+                time.sleep(0.05)
+            raise AssertionError("the clock did not follow real time")
+
+        following = device.clock.Follow(g.FollowRequest(), timeout=RPC_TIMEOUT)
+        assert not following.frozen
+        moved = moves(frozen.now.ToDatetime())
+        stopped = device.clock.Freeze(g.FreezeRequest(), timeout=RPC_TIMEOUT)
+        assert stopped.frozen and stopped.now.ToDatetime() >= moved.now.ToDatetime()
+        time.sleep(0.3)
+        assert device.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now == stopped.now
+        device.clock.Follow(g.FollowRequest(), timeout=RPC_TIMEOUT)
+        moves(stopped.now.ToDatetime())
+        assert stack.clock.Now(g.NowRequest(), timeout=RPC_TIMEOUT).now.ToDatetime() == before
+    finally:
+        stack.stop()
 
 
 def test_a_delete_that_fails_half_way_is_finished_by_the_next(tmp_path):

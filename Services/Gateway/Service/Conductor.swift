@@ -4,6 +4,7 @@ package import FoundationEssentials
 package import Foundation
 #endif
 package import GlimpseMessages
+import EngineHosting
 import GlimpseRPC
 import Logging
 import ProtoMapping
@@ -47,6 +48,8 @@ package final class Conductor: Sendable {
     private let log: EventLog
     private let logger: Logger
     private let steps = StepLock()
+    /// Signalled when the clock starts following real time (`runFollowing` waits on it).
+    private let followed = Wakeup()
     /// Runs after each step, before its events are committed (the push log poll).
     let afterStep = Mutex<(@Sendable () async -> Void)?>(nil)
     /// How long a step waits for a service's watermark to arrive before it goes on.
@@ -137,12 +140,20 @@ package final class Conductor: Sendable {
             state.offset = offset ?? state.now.timeIntervalSinceNow
             state.following = true
         }
+        followed.signal()
         return clockState()
     }
 
-    /// While following: moves the stack to wall time plus the offset every `tick`.
+    /// While following: moves the stack to wall time plus the offset every `tick`. While
+    /// frozen it waits for `follow` without a timer (a gateway holds a conductor per device);
+    /// on the system clock it has nothing to do.
     func runFollowing(tick: Duration) async {
+        guard isManual else { return }
         while !Task.isCancelled {
+            guard state.withLock({ $0.following }) else {
+                await followed.wait(timeout: nil)
+                continue
+            }
             try? await Task.sleep(for: tick)
             let target: Date? = state.withLock { state in
                 guard state.manual, state.following else { return nil }

@@ -1,3 +1,4 @@
+import EngineHosting
 import GlimpseMessages
 
 /// Placements on their way in: a Place names its placement first and keeps it here (and in
@@ -19,6 +20,7 @@ extension DeviceState {
     /// The Place of `id` is over (placed or failed): if it is still pending, the sweeper may take it back.
     func placeEnded(_ id: UInt64) {
         placing.remove(id)
+        if pending[id] != nil { placeEnds.signal() }
     }
 
     /// The placement is on the device, or taken back from every service: no longer pending.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import EngineHosting
 import GlimpseMessages
 import GlimpseVocabulary
 import ProtoMapping
@@ -47,6 +48,8 @@ package actor DeviceState {
     var nextPlacementID: UInt64 = 1
     /// Pending placements whose Place is still running (the sweeper leaves them alone).
     var placing: Set<UInt64> = []
+    /// Signalled when a Place ends leaving its placement pending: wakes the sweeper.
+    nonisolated let placeEnds = Wakeup()
     /// The Home Screen's slots (a slot with several placements is a Smart Stack), the
     /// cells each page's slots cover and the next free slot number of each page: kept as
     /// placements come and go, so placing stays cheap with thousands of widgets.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import EngineHosting
 import GlimpseMessages
 import GlimpseRPC
 import ProtoMapping
@@ -31,19 +32,22 @@ package final class Followers: Service {
             group.addTask { [self] in await follow(.activity) { try await followActivities() } }
             group.addTask { [self] in
                 // Pushes that changed no activity (refused, throttled, unknown token) show
-                // up here; the others are also polled before their activity change.
+                // up here on the system clock; the others are also polled before their
+                // activity change, and on a manual clock after each step.
+                guard !gateway.conductor.isManual else { return }
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))
-                    if !gateway.conductor.isManual { await pollPushes() }
+                    await pollPushes()
                 }
             }
             group.addTask { [self] in await gateway.conductor.runFollowing(tick: .milliseconds(100)) }
             group.addTask { [self] in
                 // Placements a failed Place left at the services (at start: a gateway killed
-                // in the middle of one) are taken back as soon as the services answer.
+                // in the middle of one) are taken back as soon as the services answer: at
+                // start and when a Place ends, then every 500 ms while some are left.
                 while !Task.isCancelled {
-                    await gateway.takeBackPending()
-                    try? await Task.sleep(for: .milliseconds(500))
+                    let settled = await gateway.takeBackPending()
+                    await gateway.device.placeEnds.wait(timeout: settled ? nil : .milliseconds(500))
                 }
             }
             try? await gracefulShutdown()

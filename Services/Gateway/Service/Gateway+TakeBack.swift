@@ -47,9 +47,13 @@ extension Gateway {
 
     /// Takes back every pending placement the device does not show: at start (a gateway
     /// killed in the middle of a Place) and after failures the services were down for.
-    func takeBackPending() async {
+    /// Returns whether none is left.
+    @discardableResult
+    func takeBackPending() async -> Bool {
         let (abandoned, shown) = await device.pendingPlacements()
         for id in shown { try? await device.settled(id) }
-        for id in abandoned { await takeBack(id) }
+        var settled = true
+        for id in abandoned where await !takeBack(id) { settled = false }
+        return settled
     }
 }

@@ -1,9 +1,11 @@
 import Synchronization
 
-/// Wakes the host's timer loop when its deadline may have moved (an input arrived, the
-/// host closed). A signal with nobody waiting is kept for the next wait, so none is lost;
-/// a spurious wake-up only makes the loop look at the deadline again.
-final class Wakeup: Sendable {
+/// Wakes a loop that waits for something to do: the host's timer loop when its deadline may
+/// have moved (an input arrived, the host closed), the gateway's loops when there is work
+/// for them, instead of each polling on a timer (thousands of devices' timers are a
+/// process's whole CPU). A signal with nobody waiting is kept for the next wait, so none is
+/// lost; a spurious wake-up only makes the loop look again. One waiter at a time.
+package final class Wakeup: Sendable {
     private struct State {
         var pending = false
         var waiter: CheckedContinuation<Void, Never>?
@@ -11,7 +13,9 @@ final class Wakeup: Sendable {
 
     private let state = Mutex(State())
 
-    func signal() {
+    package init() {}
+
+    package func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -24,7 +28,7 @@ final class Wakeup: Sendable {
     }
 
     /// Returns on a signal, when `timeout` (if any) has passed, or when the task is cancelled.
-    func wait(timeout: Duration?) async {
+    package func wait(timeout: Duration?) async {
         guard let timeout else { return await wait() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await Task.sleep(for: timeout) }
