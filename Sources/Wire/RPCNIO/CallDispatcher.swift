@@ -33,9 +33,12 @@ struct CallDispatcher {
     private let clock = ContinuousClock()
     private var mark: ContinuousClock.Instant
     let running: CallCount
+    /// Where the calls started off this thread run (the handler executor).
+    private let executor: (any TaskExecutor)?
 
-    init(running: CallCount = CallCount()) {
+    init(running: CallCount = CallCount(), executor: (any TaskExecutor)? = nil) {
         self.running = running
+        self.executor = executor
         mark = clock.now
     }
 
@@ -44,14 +47,20 @@ struct CallDispatcher {
         mark = clock.now
     }
 
-    mutating func start(
-        _ batch: CallBatch, in group: inout DiscardingTaskGroup,
-        _ handler: @escaping @Sendable (ServerStream) async -> Void
-    ) {
+    mutating func start(_ batch: CallBatch, _ handler: @escaping @Sendable (ServerStream) async -> Void) {
         if regularStartsLeft > 0 {
+            // A task each, unstructured as the immediate ones: a task group's bookkeeping is
+            // linear in its children (the runtime walks them to add and to remove one), and
+            // a service's long-lived streams (the gateway's watch of each of 10,000 devices)
+            // would make every call that came after them pay for them all.
+            let running = self.running
             while let stream = batch.take() {
                 regularStartsLeft -= 1
-                group.addTask { await handler(stream) }
+                running.increment()
+                Task(executorPreference: executor) {
+                    await handler(stream)
+                    running.decrement()
+                }
             }
             mark = clock.now
             return

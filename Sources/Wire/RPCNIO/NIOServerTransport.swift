@@ -105,7 +105,7 @@ public final class NIOServerTransport: ServerTransport {
                         closeEverything()
                     }
                 }
-                var dispatcher = CallDispatcher(running: running)
+                var dispatcher = CallDispatcher(running: running, executor: executor)
                 var waiting: [ServerStream] = []
                 while true {
                     calls.pollAll(into: &waiting)
@@ -117,7 +117,7 @@ public final class NIOServerTransport: ServerTransport {
                     }
                     for start in stride(from: 0, to: waiting.count, by: CallBatch.maximumCount) {
                         let end = min(start + CallBatch.maximumCount, waiting.count)
-                        dispatcher.start(CallBatch(waiting, start..<end), in: &group, handler)
+                        dispatcher.start(CallBatch(waiting, start..<end), handler)
                     }
                     waiting.removeAll(keepingCapacity: true)
                 }

@@ -60,8 +60,8 @@ struct CallDispatcherTests {
         let seen = Record<Seen>()
         var dispatcher = CallDispatcher()
         let running = dispatcher.running
-        await withDiscardingTaskGroup { group in
-            dispatcher.start(CallBatch(streams, 0..<4), in: &group) { stream in
+        do {
+            dispatcher.start(CallBatch(streams, 0..<4)) { stream in
                 // The second call is cancelled while it runs, as `abandon` would do; no call
                 // suspends, so without care its task would go on to the next ones.
                 if stream.head.path == "/s/m1" { withUnsafeCurrentTask { $0?.cancel() } }
@@ -79,8 +79,8 @@ struct CallDispatcherTests {
         let streams = Self.streams(6)
         let order = Record<String>()
         var dispatcher = CallDispatcher()
-        await withDiscardingTaskGroup { group in
-            dispatcher.start(CallBatch(streams, 0..<6), in: &group) { stream in
+        do {
+            dispatcher.start(CallBatch(streams, 0..<6)) { stream in
                 order.add("start " + stream.head.path)
                 if stream.head.path == "/s/m0" { try? await Task.sleep(for: .milliseconds(20)) }
                 order.add("end " + stream.head.path)
@@ -98,12 +98,32 @@ struct CallDispatcherTests {
         let streams = Self.streams(CallBatch.maximumCount)
         let ran = Record<Int>()
         var dispatcher = CallDispatcher()
-        await withDiscardingTaskGroup { group in
-            dispatcher.start(CallBatch(streams, 0..<streams.count), in: &group) { _ in
+        do {
+            dispatcher.start(CallBatch(streams, 0..<streams.count)) { _ in
                 ran.add(1)
             }
             #expect(ran.all.count == streams.count, "every call ran before start returned")
         }
         await dispatcher.running.waitForZero()
+    }
+
+    @Test("after a batch that ran long, the next calls start as tasks of their own, counted until they end")
+    func aLongBatchSendsTheNextCallsToTasksOfTheirOwn() async {
+        var dispatcher = CallDispatcher()
+        // Computes past the inline limit: the dispatcher backs off.
+        dispatcher.start(CallBatch(Self.streams(1), 0..<1)) { _ in
+            let clock = ContinuousClock()
+            let end = clock.now.advanced(by: CallDispatcher.inlineLimit * 10)
+            while clock.now < end {}
+        }
+        let ended = Record<String>()
+        let streams = Self.streams(3)
+        dispatcher.start(CallBatch(streams, 0..<3)) { stream in
+            await Task.yield()
+            ended.add(stream.head.path)
+        }
+        // No task group holds them: the count is what `listen` waits for.
+        await dispatcher.running.waitForZero()
+        #expect(Set(ended.all) == ["/s/m0", "/s/m1", "/s/m2"])
     }
 }
