@@ -25,6 +25,10 @@ package final class DeviceGateways: Sendable {
         let map = Mutex<[String: GatewayServer]>([:])
     }
 
+    /// The devices created here, for `--max-devices`: read from the folder once, then kept
+    /// as devices are created and deleted (a Create that listed the folder was O(devices)).
+    private let created = Mutex<Set<String>?>(nil)
+
     /// `open` makes a device's server in its folder, with its upstreams and logger.
     package init(
         root: URL, limit: Int, upstreams: Upstreams, shards: ShardMap, logger: Logger,
@@ -76,6 +80,27 @@ package final class DeviceGateways: Sendable {
     /// Ends every open device's `Events.Follow` streams (shutdown begins).
     package func endStreams() {
         for server in servers.map.withLock({ Array($0.values) }) { server.endStreams() }
+    }
+
+    /// Counts `device` as created, unless `limit` devices are: then false.
+    func reserve(_ device: String, limit: Int) async -> Bool {
+        if created.withLock({ $0 == nil }) {
+            let root = self.root
+            let found = Set(await table.list().filter { DevicesHandler.exists($0, root: root) })
+            created.withLock { if $0 == nil { $0 = found } }
+        }
+        return created.withLock { created in
+            guard var devices = created else { return false }
+            guard devices.contains(device) || devices.count < limit else { return false }
+            devices.insert(device)
+            created = devices
+            return true
+        }
+    }
+
+    /// `device` is deleted, or its Create failed before it was made.
+    func release(_ device: String) {
+        _ = created.withLock { $0?.remove(device) }
     }
 
     /// Opens every device there is (at start: their followers keep their screens current);

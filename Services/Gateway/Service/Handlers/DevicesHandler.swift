@@ -53,7 +53,7 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         guard !FileManager.default.fileExists(atPath: directory.appendingPathComponent(Self.deletingMarker).path) else {
             throw RPCError(code: .aborted, message: "device \(device) is being deleted; create it once that is done")
         }
-        if let root = table.root, await table.list().count(where: { Self.exists($0, root: root) }) >= table.limit {
+        guard await devices.reserve(device, limit: table.limit) else {
             throw RPCError(
                 code: .resourceExhausted,
                 message: "this gateway holds at most \(table.limit) devices (--max-devices); delete one first")
@@ -65,6 +65,7 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         } else if shards.isSharded, let named = shards.shard(named: request.message.shard) {
             shard = named
         } else {
+            devices.release(device)
             throw RPCError(
                 code: .invalidArgument,
                 message: shards.isSharded
@@ -75,6 +76,7 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         do {
             try PrivateStore.makeDirectory(directory.path)
         } catch {
+            devices.release(device)
             throw RPCError(code: .internal, message: "device \(device): its folder could not be made: \(error)")
         }
         do {
@@ -137,6 +139,7 @@ package struct DevicesHandler: GlimpseGatewayV1.Devices.Handler {
         } catch {
             throw RPCError(code: .internal, message: "device \(device): its folder could not be deleted: \(error)")
         }
+        devices.release(device)
         return true
     }
 
