@@ -6,6 +6,7 @@
 #   Benchmarks/fleet.sh                      # 1,000 devices, 24 h in 15-minute steps
 #   FLEET_DEVICES=5000 Benchmarks/fleet.sh
 #   FLEET_DAY=6h FLEET_CONCURRENCY=64 Benchmarks/fleet.sh
+#   GLIMPSE_BIN=/tmp/before Benchmarks/fleet.sh  # executables copied from an earlier release build
 #
 # Prints the fleet's report (Clock.Advance calls/s and p50/p99, taps, provider calls/s,
 # setup and delete times) and each process's RSS and open files with the devices held.
@@ -16,10 +17,14 @@ devices="${FLEET_DEVICES:-1000}"
 day="${FLEET_DAY:-24h}"
 concurrency="${FLEET_CONCURRENCY:-32}"
 offset="${FLEET_PORT_OFFSET:-400}"
-for product in glimpse glimpse-demo glimpse-timeline glimpse-intent glimpse-activity glimpse-asset glimpse-gateway; do
-    swift build -c release --product "$product" >/dev/null
-done
-bin="$(swift build -c release --show-bin-path)"
+if [ -n "${GLIMPSE_BIN:-}" ]; then
+    bin="$GLIMPSE_BIN"  # executables built before (a before/after comparison): not rebuilt
+else
+    for product in glimpse glimpse-demo glimpse-timeline glimpse-intent glimpse-activity glimpse-asset glimpse-gateway; do
+        swift build -c release --product "$product" >/dev/null
+    done
+    bin="$(swift build -c release --show-bin-path)"
+fi
 dir="$(mktemp -d /tmp/glimpse-fleet.XXXXXX)"
 export GLIMPSE_GATEWAY="127.0.0.1:$((7700 + offset))"
 sampler=
