@@ -90,10 +90,9 @@ package final class DeviceGateways: Sendable {
             created.withLock { if $0 == nil { $0 = found } }
         }
         return created.withLock { created in
-            guard var devices = created else { return false }
-            guard devices.contains(device) || devices.count < limit else { return false }
-            devices.insert(device)
-            created = devices
+            // In place: a copy of the set would make each Create O(devices) again.
+            guard let count = created?.count, count < limit || created?.contains(device) == true else { return false }
+            created?.insert(device)
             return true
         }
     }

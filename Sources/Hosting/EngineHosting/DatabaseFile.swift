@@ -95,7 +95,7 @@ package final class DatabaseFile: Sendable {
         try use { try $0.writeWithoutTransaction(body) }
     }
 
-    /// Whether the connection is open now (tests, and the pool's count).
+    /// Whether the connection is open now (tests).
     package var isOpen: Bool { state.withLock { $0.queue != nil } }
 
     /// Closes the connection if nobody uses it; returns whether it is closed. The next use
